@@ -1,0 +1,822 @@
+//! ekl-json-1: RFC 8785 (JCS) canonical JSON with EKP's refusals (PROTOCOL §9.5, §2.5; SPEC §1).
+//!
+//! * Objects: members sorted by the UTF-16 code units of their keys, no whitespace.
+//! * Strings: only `"`, `\` and U+0000–U+001F are escaped, with the shortest escape
+//!   (`\b \t \n \f \r`, otherwise `\u00xx` in lowercase hex); everything else is literal UTF-8.
+//! * Numbers: the double, written as ECMAScript's `Number.prototype.toString` writes it.
+//! * Refusals, each with its own [`ErrorCode`]: text that is not RFC 8259 JSON (`INVALID_JSON`,
+//!   a UTF-8 byte-order mark included), invalid UTF-8 (`INVALID_UTF8`), lone surrogates in values
+//!   or keys (`LONE_SURROGATE`), duplicate keys after unescaping (`DUPLICATE_KEY`), `NaN`,
+//!   `Infinity` and literals that overflow to infinity (`NON_FINITE_NUMBER`), integer literals
+//!   beyond ±2^53 (`INTEGER_OUT_OF_RANGE`; ±2^53 itself is accepted), nesting deeper than 64
+//!   (`INPUT_TOO_DEEP`, found while parsing, without recursion), and optionally a canonical form
+//!   larger than a limit (`BODY_TOO_LARGE`).
+//!
+//! Precedence when an input breaks several rules: invalid UTF-8 anywhere first; then the first
+//! parse-time refusal in document order (syntax, depth, number, surrogate); then duplicate keys;
+//! then size.
+
+use std::borrow::Cow;
+use std::cmp::Ordering;
+
+use crate::error::{Error, ErrorCode, Result};
+use crate::value::{integer_out_of_range, Value, MAX_SAFE_INTEGER_BOUND};
+
+/// The deepest nesting accepted: every array or object adds one level, so `[]` is depth 1 (§2.5).
+pub const MAX_DEPTH: usize = 64;
+
+/// The size limit of a capability call's input as ekl-json-1: 256 KB = 262,144 bytes (§2.5).
+pub const CAPABILITY_INPUT_MAX_BYTES: usize = 256 * 1024;
+
+/// Options of a canonicalisation.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Options {
+    /// Refuse with `BODY_TOO_LARGE` when the canonical form has more bytes than this.
+    pub max_bytes: Option<usize>,
+}
+
+impl Options {
+    /// The limits of a capability call's input (§2.5): canonical form at most 256 KB.
+    pub fn capability_input() -> Options {
+        Options {
+            max_bytes: Some(CAPABILITY_INPUT_MAX_BYTES),
+        }
+    }
+}
+
+/// Canonicalises JSON text given as bytes (must be UTF-8).
+///
+/// ```
+/// let out = ekl_core::canonical::canonicalize(br#"{"b": 1.0, "a": [true, null, "\u00e9"]}"#).unwrap();
+/// assert_eq!(out, r#"{"a":[true,null,"é"],"b":1}"#.as_bytes());
+/// ```
+pub fn canonicalize(json: &[u8]) -> Result<Vec<u8>> {
+    canonicalize_with(json, Options::default())
+}
+
+/// Canonicalises JSON text given as bytes, with options.
+pub fn canonicalize_with(json: &[u8], options: Options) -> Result<Vec<u8>> {
+    let value = parse(json)?;
+    let mut out = Vec::with_capacity(json.len());
+    write_value(&value, &mut out, options)?;
+    Ok(out)
+}
+
+/// Canonicalises an in-memory value with the same rules and codes as the text path.
+///
+/// ```
+/// use ekl_core::Value;
+/// let v = Value::Object(vec![("b".into(), Value::Number(-0.0)), ("a".into(), Value::Null)]);
+/// assert_eq!(ekl_core::canonical::canonicalize_value(&v).unwrap(), br#"{"a":null,"b":0}"#);
+/// ```
+pub fn canonicalize_value(value: &Value<'_>) -> Result<Vec<u8>> {
+    canonicalize_value_with(value, Options::default())
+}
+
+/// Canonicalises an in-memory value, with options.
+pub fn canonicalize_value_with(value: &Value<'_>, options: Options) -> Result<Vec<u8>> {
+    let mut out = Vec::new();
+    write_value(value, &mut out, options)?;
+    Ok(out)
+}
+
+/// Parses JSON text into a [`Value`] with every parse-time refusal of ekl-json-1.
+///
+/// Duplicate keys are kept in the value and refused when it is written.
+pub fn parse(json: &[u8]) -> Result<Value<'_>> {
+    let text = std::str::from_utf8(json).map_err(|e| {
+        Error::new(
+            ErrorCode::InvalidUtf8,
+            format!("invalid UTF-8 at byte {}", e.valid_up_to()),
+        )
+    })?;
+    parse_str(text)
+}
+
+/// Parses JSON text already known to be UTF-8.
+pub fn parse_str(text: &str) -> Result<Value<'_>> {
+    Parser {
+        text,
+        bytes: text.as_bytes(),
+        pos: 0,
+    }
+    .parse_document()
+}
+
+// ---------------------------------------------------------------------------------------------
+// Parser: one explicit stack, no recursion; the depth is checked before a container is opened.
+// ---------------------------------------------------------------------------------------------
+
+enum Frame<'a> {
+    Array(Vec<Value<'a>>),
+    Object(Vec<(Cow<'a, str>, Value<'a>)>, Cow<'a, str>),
+}
+
+struct Parser<'a> {
+    text: &'a str,
+    bytes: &'a [u8],
+    pos: usize,
+}
+
+fn syntax(pos: usize, what: &str) -> Error {
+    Error::new(ErrorCode::InvalidJson, format!("{what} at byte {pos}"))
+}
+
+impl<'a> Parser<'a> {
+    #[inline]
+    fn skip_ws(&mut self) {
+        while let Some(&b) = self.bytes.get(self.pos) {
+            if b == b' ' || b == b'\n' || b == b'\r' || b == b'\t' {
+                self.pos += 1;
+            } else {
+                break;
+            }
+        }
+    }
+
+    #[inline]
+    fn peek(&self) -> Option<u8> {
+        self.bytes.get(self.pos).copied()
+    }
+
+    fn parse_document(mut self) -> Result<Value<'a>> {
+        if self.bytes.starts_with("\u{feff}".as_bytes()) {
+            return Err(syntax(0, "byte-order mark (U+FEFF) before the value"));
+        }
+        let mut stack: Vec<Frame<'a>> = Vec::new();
+        'value: loop {
+            self.skip_ws();
+            let start = self.pos;
+            let mut value = match self.peek() {
+                None => return Err(syntax(self.pos, "unexpected end of input")),
+                Some(b'{') | Some(b'[') => {
+                    if stack.len() >= MAX_DEPTH {
+                        return Err(Error::new(
+                            ErrorCode::InputTooDeep,
+                            format!("nesting deeper than {MAX_DEPTH} levels at byte {start}"),
+                        ));
+                    }
+                    let open = self.bytes[self.pos];
+                    self.pos += 1;
+                    self.skip_ws();
+                    if open == b'[' {
+                        if self.peek() == Some(b']') {
+                            self.pos += 1;
+                            Value::Array(Vec::new())
+                        } else {
+                            stack.push(Frame::Array(Vec::new()));
+                            continue 'value;
+                        }
+                    } else if self.peek() == Some(b'}') {
+                        self.pos += 1;
+                        Value::Object(Vec::new())
+                    } else {
+                        let key = self.parse_key()?;
+                        stack.push(Frame::Object(Vec::new(), key));
+                        continue 'value;
+                    }
+                }
+                Some(b'"') => Value::String(self.parse_string()?),
+                Some(b't') => self.literal("true", Value::Bool(true))?,
+                Some(b'f') => self.literal("false", Value::Bool(false))?,
+                Some(b'n') => self.literal("null", Value::Null)?,
+                Some(b'N') => return Err(self.non_finite("NaN")),
+                Some(b'I') => return Err(self.non_finite("Infinity")),
+                Some(b'-') if self.bytes[self.pos + 1..].starts_with(b"Infinity") => {
+                    return Err(self.non_finite("-Infinity"))
+                }
+                Some(b'-' | b'0'..=b'9') => Value::Number(self.parse_number()?),
+                Some(_) => return Err(syntax(self.pos, "unexpected character")),
+            };
+            // A value is complete: hand it to the enclosing containers, closing those that end.
+            loop {
+                self.skip_ws();
+                match stack.last_mut() {
+                    None => {
+                        if self.pos != self.bytes.len() {
+                            return Err(syntax(self.pos, "trailing data after the value"));
+                        }
+                        return Ok(value);
+                    }
+                    Some(Frame::Array(items)) => {
+                        items.push(value);
+                        match self.peek() {
+                            Some(b',') => {
+                                self.pos += 1;
+                                continue 'value;
+                            }
+                            Some(b']') => {
+                                self.pos += 1;
+                                let Some(Frame::Array(items)) = stack.pop() else {
+                                    unreachable!("the top frame was just matched as an array")
+                                };
+                                value = Value::Array(items);
+                            }
+                            _ => return Err(syntax(self.pos, "expected ',' or ']'")),
+                        }
+                    }
+                    Some(Frame::Object(members, key)) => {
+                        let k = std::mem::replace(key, Cow::Borrowed(""));
+                        members.push((k, value));
+                        match self.peek() {
+                            Some(b',') => {
+                                self.pos += 1;
+                                self.skip_ws();
+                                *key = self.parse_key()?;
+                                continue 'value;
+                            }
+                            Some(b'}') => {
+                                self.pos += 1;
+                                let Some(Frame::Object(members, _)) = stack.pop() else {
+                                    unreachable!("the top frame was just matched as an object")
+                                };
+                                value = Value::Object(members);
+                            }
+                            _ => return Err(syntax(self.pos, "expected ',' or '}'")),
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    fn literal(&mut self, word: &str, value: Value<'a>) -> Result<Value<'a>> {
+        if self.bytes[self.pos..].starts_with(word.as_bytes()) {
+            self.pos += word.len();
+            Ok(value)
+        } else {
+            Err(syntax(self.pos, "invalid literal"))
+        }
+    }
+
+    fn non_finite(&self, word: &str) -> Error {
+        if self.bytes[self.pos..].starts_with(word.as_bytes()) {
+            Error::new(
+                ErrorCode::NonFiniteNumber,
+                format!("{word} has no JSON form (byte {})", self.pos),
+            )
+        } else {
+            syntax(self.pos, "unexpected character")
+        }
+    }
+
+    /// A member key: a string followed by `:` (whitespace around allowed).
+    fn parse_key(&mut self) -> Result<Cow<'a, str>> {
+        if self.peek() != Some(b'"') {
+            return Err(syntax(self.pos, "expected a string key"));
+        }
+        let key = self.parse_string()?;
+        self.skip_ws();
+        if self.peek() != Some(b':') {
+            return Err(syntax(self.pos, "expected ':'"));
+        }
+        self.pos += 1;
+        Ok(key)
+    }
+
+    /// A string starting at the opening quote. Borrowed when it has no escapes.
+    fn parse_string(&mut self) -> Result<Cow<'a, str>> {
+        self.pos += 1; // opening quote
+        let start = self.pos;
+        let bytes = self.bytes;
+        // Fast scan for the end of an escape-free run.
+        let mut i = start;
+        while i < bytes.len() {
+            let b = bytes[i];
+            if b == b'"' {
+                self.pos = i + 1;
+                return Ok(Cow::Borrowed(&self.text[start..i]));
+            }
+            if b == b'\\' {
+                break;
+            }
+            if b < 0x20 {
+                return Err(syntax(i, "raw control character in a string"));
+            }
+            i += 1;
+        }
+        if i >= bytes.len() {
+            return Err(syntax(bytes.len(), "unterminated string"));
+        }
+        let mut out = String::with_capacity(i - start + 16);
+        out.push_str(&self.text[start..i]);
+        loop {
+            let Some(&b) = bytes.get(i) else {
+                return Err(syntax(bytes.len(), "unterminated string"));
+            };
+            match b {
+                b'"' => {
+                    self.pos = i + 1;
+                    return Ok(Cow::Owned(out));
+                }
+                b'\\' => {
+                    let Some(&e) = bytes.get(i + 1) else {
+                        return Err(syntax(bytes.len(), "unterminated string"));
+                    };
+                    i += 2;
+                    match e {
+                        b'"' => out.push('"'),
+                        b'\\' => out.push('\\'),
+                        b'/' => out.push('/'),
+                        b'b' => out.push('\u{8}'),
+                        b'f' => out.push('\u{c}'),
+                        b'n' => out.push('\n'),
+                        b'r' => out.push('\r'),
+                        b't' => out.push('\t'),
+                        b'u' => {
+                            let unit = self.hex4(i)?;
+                            i += 4;
+                            let c = match unit {
+                                0xD800..=0xDBFF => {
+                                    let low = if bytes.get(i) == Some(&b'\\')
+                                        && bytes.get(i + 1) == Some(&b'u')
+                                    {
+                                        self.hex4(i + 2)?
+                                    } else {
+                                        0
+                                    };
+                                    if !(0xDC00..=0xDFFF).contains(&low) {
+                                        return Err(lone_surrogate(i - 6));
+                                    }
+                                    i += 6;
+                                    0x10000 + ((unit - 0xD800) << 10) + (low - 0xDC00)
+                                }
+                                0xDC00..=0xDFFF => return Err(lone_surrogate(i - 6)),
+                                u => u,
+                            };
+                            match char::from_u32(c) {
+                                Some(ch) => out.push(ch),
+                                None => return Err(lone_surrogate(i)),
+                            }
+                        }
+                        _ => return Err(syntax(i - 1, "invalid escape")),
+                    }
+                }
+                0..=0x1f => return Err(syntax(i, "raw control character in a string")),
+                _ => {
+                    // Copy the run up to the next quote, backslash or control character.
+                    let run_start = i;
+                    while i < bytes.len() && bytes[i] != b'"' && bytes[i] != b'\\' && bytes[i] >= 0x20
+                    {
+                        i += 1;
+                    }
+                    out.push_str(&self.text[run_start..i]);
+                }
+            }
+        }
+    }
+
+    fn hex4(&self, at: usize) -> Result<u32> {
+        let Some(digits) = self.bytes.get(at..at + 4) else {
+            return Err(syntax(at, "truncated \\u escape"));
+        };
+        let mut v = 0u32;
+        for &d in digits {
+            let n = match d {
+                b'0'..=b'9' => d - b'0',
+                b'a'..=b'f' => d - b'a' + 10,
+                b'A'..=b'F' => d - b'A' + 10,
+                _ => return Err(syntax(at, "invalid \\u escape")),
+            };
+            v = (v << 4) | u32::from(n);
+        }
+        Ok(v)
+    }
+
+    /// A number per RFC 8259 §6. Integer literals are refused beyond ±2^53; others are read as the
+    /// nearest double (correct rounding) and refused when that is infinite.
+    fn parse_number(&mut self) -> Result<f64> {
+        let bytes = self.bytes;
+        let start = self.pos;
+        let mut i = start;
+        let negative = bytes[i] == b'-';
+        if negative {
+            i += 1;
+        }
+        let int_start = i;
+        match bytes.get(i) {
+            Some(b'0') => {
+                i += 1;
+                if matches!(bytes.get(i), Some(b'0'..=b'9')) {
+                    return Err(syntax(start, "leading zero in a number"));
+                }
+            }
+            Some(b'1'..=b'9') => {
+                while matches!(bytes.get(i), Some(b'0'..=b'9')) {
+                    i += 1;
+                }
+            }
+            _ => return Err(syntax(i, "expected a digit")),
+        }
+        let int_end = i;
+        let mut integer = true;
+        if bytes.get(i) == Some(&b'.') {
+            integer = false;
+            i += 1;
+            if !matches!(bytes.get(i), Some(b'0'..=b'9')) {
+                return Err(syntax(i, "expected a digit after '.'"));
+            }
+            while matches!(bytes.get(i), Some(b'0'..=b'9')) {
+                i += 1;
+            }
+        }
+        if matches!(bytes.get(i), Some(b'e' | b'E')) {
+            integer = false;
+            i += 1;
+            if matches!(bytes.get(i), Some(b'+' | b'-')) {
+                i += 1;
+            }
+            if !matches!(bytes.get(i), Some(b'0'..=b'9')) {
+                return Err(syntax(i, "expected a digit in the exponent"));
+            }
+            while matches!(bytes.get(i), Some(b'0'..=b'9')) {
+                i += 1;
+            }
+        }
+        self.pos = i;
+        if integer {
+            // 2^53 has 16 digits; no leading zeros, so more digits means out of range.
+            let digits = &bytes[int_start..int_end];
+            if digits.len() > 16 {
+                return Err(integer_out_of_range());
+            }
+            let mut v: u64 = 0;
+            for &d in digits {
+                v = v * 10 + u64::from(d - b'0');
+            }
+            if v > MAX_SAFE_INTEGER_BOUND {
+                return Err(integer_out_of_range());
+            }
+            let x = v as f64;
+            return Ok(if negative { -x } else { x });
+        }
+        let x: f64 = self.text[start..i]
+            .parse()
+            .map_err(|_| syntax(start, "invalid number"))?;
+        if !x.is_finite() {
+            return Err(Error::new(
+                ErrorCode::NonFiniteNumber,
+                format!("number overflows to infinity at byte {start}"),
+            ));
+        }
+        Ok(x)
+    }
+}
+
+fn lone_surrogate(pos: usize) -> Error {
+    Error::new(
+        ErrorCode::LoneSurrogate,
+        format!("lone surrogate escape at byte {pos}"),
+    )
+}
+
+// ---------------------------------------------------------------------------------------------
+// Writer
+// ---------------------------------------------------------------------------------------------
+
+enum WFrame<'v, 'a> {
+    Array(std::slice::Iter<'v, Value<'a>>),
+    Object(std::vec::IntoIter<&'v (Cow<'a, str>, Value<'a>)>),
+}
+
+/// Writes the canonical form of `value` to `out` (appending). Refuses duplicate keys, non-finite
+/// numbers, nesting deeper than [`MAX_DEPTH`] and, with `options.max_bytes`, an oversized result.
+pub fn write_value(value: &Value<'_>, out: &mut Vec<u8>, options: Options) -> Result<()> {
+    let base = out.len();
+    let mut stack: Vec<WFrame<'_, '_>> = Vec::new();
+    let mut next: Option<&Value<'_>> = Some(value);
+    loop {
+        if let Some(v) = next.take() {
+            match v {
+                Value::Null => out.extend_from_slice(b"null"),
+                Value::Bool(true) => out.extend_from_slice(b"true"),
+                Value::Bool(false) => out.extend_from_slice(b"false"),
+                Value::Number(x) => write_number(*x, out)?,
+                Value::String(s) => write_string(s, out),
+                Value::Array(items) => {
+                    if stack.len() >= MAX_DEPTH {
+                        return Err(too_deep());
+                    }
+                    out.push(b'[');
+                    stack.push(WFrame::Array(items.iter()));
+                }
+                Value::Object(members) => {
+                    if stack.len() >= MAX_DEPTH {
+                        return Err(too_deep());
+                    }
+                    out.push(b'{');
+                    let mut sorted: Vec<&(Cow<'_, str>, Value<'_>)> = members.iter().collect();
+                    sorted.sort_by(|a, b| cmp_utf16(&a.0, &b.0));
+                    if sorted.windows(2).any(|w| w[0].0 == w[1].0) {
+                        return Err(Error::new(
+                            ErrorCode::DuplicateKey,
+                            "duplicate key in an object",
+                        ));
+                    }
+                    stack.push(WFrame::Object(sorted.into_iter()));
+                }
+            }
+        }
+        // Advance the innermost open container.
+        let Some(top) = stack.last_mut() else { break };
+        let first = matches!(out.last(), Some(b'[' | b'{'));
+        match top {
+            WFrame::Array(iter) => match iter.next() {
+                Some(item) => {
+                    if !first {
+                        out.push(b',');
+                    }
+                    next = Some(item);
+                }
+                None => {
+                    out.push(b']');
+                    stack.pop();
+                }
+            },
+            WFrame::Object(iter) => match iter.next() {
+                Some((k, v)) => {
+                    if !first {
+                        out.push(b',');
+                    }
+                    write_string(k, out);
+                    out.push(b':');
+                    next = Some(v);
+                }
+                None => {
+                    out.push(b'}');
+                    stack.pop();
+                }
+            },
+        }
+    }
+    if let Some(max) = options.max_bytes {
+        if out.len() - base > max {
+            return Err(Error::new(
+                ErrorCode::BodyTooLarge,
+                format!(
+                    "canonical form is {} bytes, over the limit of {max}",
+                    out.len() - base
+                ),
+            ));
+        }
+    }
+    Ok(())
+}
+
+fn too_deep() -> Error {
+    Error::new(
+        ErrorCode::InputTooDeep,
+        format!("nesting deeper than {MAX_DEPTH} levels"),
+    )
+}
+
+/// Orders two strings by their UTF-16 code units (RFC 8785 §3.2.3).
+///
+/// UTF-8 byte order equals code point order; the two differ from UTF-16 order only where a
+/// character in U+E000–U+FFFF (lead byte 0xEE or 0xEF) meets a supplementary character (lead byte
+/// 0xF0–0xF4, a surrogate pair in UTF-16, which sorts first).
+pub fn cmp_utf16(a: &str, b: &str) -> Ordering {
+    let (x, y) = (a.as_bytes(), b.as_bytes());
+    match x.iter().zip(y).position(|(p, q)| p != q) {
+        None => x.len().cmp(&y.len()),
+        Some(i) => {
+            let (p, q) = (x[i], y[i]);
+            let bmp_high = |c: u8| c == 0xEE || c == 0xEF;
+            if (bmp_high(p) && q >= 0xF0) || (bmp_high(q) && p >= 0xF0) {
+                q.cmp(&p)
+            } else {
+                p.cmp(&q)
+            }
+        }
+    }
+}
+
+static ESCAPE: [u8; 256] = {
+    // 0: literal; b'u': \u00xx; otherwise the short escape letter.
+    let mut t = [0u8; 256];
+    let mut i = 0;
+    while i < 0x20 {
+        t[i] = b'u';
+        i += 1;
+    }
+    t[0x08] = b'b';
+    t[0x09] = b't';
+    t[0x0a] = b'n';
+    t[0x0c] = b'f';
+    t[0x0d] = b'r';
+    t[b'"' as usize] = b'"';
+    t[b'\\' as usize] = b'\\';
+    t
+};
+
+/// Writes a string with RFC 8785's minimal escaping.
+pub fn write_string(s: &str, out: &mut Vec<u8>) {
+    const HEX: &[u8; 16] = b"0123456789abcdef";
+    let bytes = s.as_bytes();
+    out.reserve(bytes.len() + 2);
+    out.push(b'"');
+    let mut start = 0;
+    for (i, &b) in bytes.iter().enumerate() {
+        let e = ESCAPE[b as usize];
+        if e == 0 {
+            continue;
+        }
+        out.extend_from_slice(&bytes[start..i]);
+        if e == b'u' {
+            out.extend_from_slice(&[
+                b'\\',
+                b'u',
+                b'0',
+                b'0',
+                HEX[(b >> 4) as usize],
+                HEX[(b & 15) as usize],
+            ]);
+        } else {
+            out.extend_from_slice(&[b'\\', e]);
+        }
+        start = i + 1;
+    }
+    out.extend_from_slice(&bytes[start..]);
+    out.push(b'"');
+}
+
+/// Writes a finite double as ECMAScript's `Number.prototype.toString` (RFC 8785 §3.2.2.3).
+/// Refuses NaN and ±inf with `NON_FINITE_NUMBER`.
+pub fn write_number(x: f64, out: &mut Vec<u8>) -> Result<()> {
+    if !x.is_finite() {
+        return Err(Error::new(
+            ErrorCode::NonFiniteNumber,
+            "NaN and Infinity have no JSON form",
+        ));
+    }
+    if x == 0.0 {
+        out.push(b'0'); // -0 too
+        return Ok(());
+    }
+    // Integers below 2^53 in magnitude: every digit is significant, so the shortest form is the
+    // integer itself.
+    if x.fract() == 0.0 && x.abs() < 9_007_199_254_740_992.0 {
+        let mut buf = [0u8; 20];
+        let mut n = x.abs() as u64;
+        let mut i = buf.len();
+        while n > 0 {
+            i -= 1;
+            buf[i] = b'0' + (n % 10) as u8;
+            n /= 10;
+        }
+        if x < 0.0 {
+            out.push(b'-');
+        }
+        out.extend_from_slice(&buf[i..]);
+        return Ok(());
+    }
+    // Shortest round-trip digits from Rust's formatter ("d.ddde-7"), laid out as ECMAScript does.
+    let mut sci = StackBuf::new();
+    // Writing into a 40-byte buffer cannot fail: "-d.<at most 16 digits>e-324" is 25 bytes.
+    let _ = core::fmt::write(&mut sci, format_args!("{:e}", x.abs()));
+    let sci = sci.as_bytes();
+    let e_at = sci.iter().position(|&c| c == b'e').unwrap_or(sci.len());
+    let mut digits = [0u8; 24];
+    let mut k = 0;
+    for &c in &sci[..e_at] {
+        if c != b'.' {
+            digits[k] = c;
+            k += 1;
+        }
+    }
+    let digits = &digits[..k];
+    let mut exp: i32 = 0;
+    let mut neg_exp = false;
+    for &c in sci.get(e_at + 1..).unwrap_or(&[]) {
+        match c {
+            b'-' => neg_exp = true,
+            b'0'..=b'9' => exp = exp * 10 + i32::from(c - b'0'),
+            _ => {}
+        }
+    }
+    if neg_exp {
+        exp = -exp;
+    }
+    let n = exp + 1; // position of the decimal point relative to the digits
+    let k = k as i32;
+    if x < 0.0 {
+        out.push(b'-');
+    }
+    if k <= n && n <= 21 {
+        out.extend_from_slice(digits);
+        out.extend(std::iter::repeat_n(b'0', (n - k) as usize));
+    } else if 0 < n && n <= 21 {
+        out.extend_from_slice(&digits[..n as usize]);
+        out.push(b'.');
+        out.extend_from_slice(&digits[n as usize..]);
+    } else if -6 < n && n <= 0 {
+        out.extend_from_slice(b"0.");
+        out.extend(std::iter::repeat_n(b'0', (-n) as usize));
+        out.extend_from_slice(digits);
+    } else {
+        out.push(digits[0]);
+        if k > 1 {
+            out.push(b'.');
+            out.extend_from_slice(&digits[1..]);
+        }
+        out.push(b'e');
+        let e = n - 1;
+        out.push(if e > 0 { b'+' } else { b'-' });
+        out.extend_from_slice(e.unsigned_abs().to_string().as_bytes());
+    }
+    Ok(())
+}
+
+/// The ECMAScript text of a finite double, as a `String` (`None` for NaN and ±inf).
+pub fn number_to_string(x: f64) -> Option<String> {
+    let mut out = Vec::with_capacity(24);
+    write_number(x, &mut out).ok()?;
+    String::from_utf8(out).ok()
+}
+
+struct StackBuf {
+    buf: [u8; 40],
+    len: usize,
+}
+
+impl StackBuf {
+    fn new() -> StackBuf {
+        StackBuf {
+            buf: [0; 40],
+            len: 0,
+        }
+    }
+    fn as_bytes(&self) -> &[u8] {
+        &self.buf[..self.len]
+    }
+}
+
+impl core::fmt::Write for StackBuf {
+    fn write_str(&mut self, s: &str) -> core::fmt::Result {
+        let end = self.len + s.len();
+        if end > self.buf.len() {
+            return Err(core::fmt::Error);
+        }
+        self.buf[self.len..end].copy_from_slice(s.as_bytes());
+        self.len = end;
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn canon(s: &str) -> std::result::Result<String, &'static str> {
+        canonicalize(s.as_bytes())
+            .map(|b| String::from_utf8(b).expect("canonical output is UTF-8"))
+            .map_err(|e| e.code().as_str())
+    }
+
+    #[test]
+    fn numbers() {
+        for (x, s) in [
+            (41.0, "41"),
+            (-0.0, "0"),
+            (1e21, "1e+21"),
+            (1e-7, "1e-7"),
+            (0.000001, "0.000001"),
+            (333333333.33333329, "333333333.3333333"),
+            (9007199254740993.0, "9007199254740992"),
+            (1e20, "100000000000000000000"),
+            (123e18, "123000000000000000000"),
+            (5e-324, "5e-324"),
+            (1.7976931348623157e308, "1.7976931348623157e+308"),
+            (-1.5, "-1.5"),
+            (0.1, "0.1"),
+            (2f64.powi(60), "1152921504606847000"),
+        ] {
+            assert_eq!(number_to_string(x).as_deref(), Some(s), "{x:e}");
+        }
+    }
+
+    #[test]
+    fn refusals() {
+        assert_eq!(canon("[9007199254740992]"), Ok("[9007199254740992]".into()));
+        assert_eq!(canon("[-9007199254740992]"), Ok("[-9007199254740992]".into()));
+        assert_eq!(canon("[9007199254740993]"), Err("INTEGER_OUT_OF_RANGE"));
+        assert_eq!(canon("[1e400]"), Err("NON_FINITE_NUMBER"));
+        assert_eq!(canon("[-Infinity]"), Err("NON_FINITE_NUMBER"));
+        assert_eq!(canon(r#"{"a":1,"\u0061":2}"#), Err("DUPLICATE_KEY"));
+        assert_eq!(canon(r#"["\ud800"]"#), Err("LONE_SURROGATE"));
+        assert_eq!(canon(r#"{"\udc00":1}"#), Err("LONE_SURROGATE"));
+        assert_eq!(canon("[1,]"), Err("INVALID_JSON"));
+        assert_eq!(canon("\u{feff}[]"), Err("INVALID_JSON"));
+        assert_eq!(canon(&"[".repeat(65)), Err("INPUT_TOO_DEEP"));
+        let ok64 = format!("{}{}", "[".repeat(64), "]".repeat(64));
+        assert_eq!(canon(&ok64), Ok(ok64.clone()));
+    }
+
+    #[test]
+    fn utf16_order() {
+        assert_eq!(cmp_utf16("😀", "ｱ"), Ordering::Less);
+        assert_eq!(cmp_utf16("\u{e000}", "\u{10000}"), Ordering::Greater);
+        assert_eq!(cmp_utf16("a", "aa"), Ordering::Less);
+        assert_eq!(cmp_utf16("é", "z"), Ordering::Greater);
+    }
+}

@@ -1,0 +1,164 @@
+//! One error type for the whole core, with stable codes.
+//!
+//! Every refusal of the library carries an [`ErrorCode`]. Its [`ErrorCode::as_str`] form is a
+//! SCREAMING_SNAKE string that is part of the public contract: the Python exception's `.code`, the JS
+//! `Error`'s `.code` and the CLI's exit message all carry exactly this string. Where EKP 1.2 already
+//! names a refusal (`INPUT_TOO_DEEP`, `BODY_TOO_LARGE`, §2.5) the protocol's name is used.
+//!
+//! Messages are short, lower-case, and never contain keys, secrets, tags or payloads: at most a byte
+//! offset into the input or the name of a field.
+
+use core::fmt;
+
+macro_rules! error_codes {
+    ($( $(#[$doc:meta])* $variant:ident = $text:literal, )*) => {
+        /// A stable reason for a refusal. The string form ([`ErrorCode::as_str`]) never changes.
+        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+        #[non_exhaustive]
+        pub enum ErrorCode {
+            $( $(#[$doc])* $variant, )*
+        }
+
+        impl ErrorCode {
+            /// Every code, in declaration order (bindings use this list to check their own).
+            pub const ALL: &'static [ErrorCode] = &[ $( ErrorCode::$variant, )* ];
+
+            /// The stable SCREAMING_SNAKE string of this code.
+            pub const fn as_str(self) -> &'static str {
+                match self { $( ErrorCode::$variant => $text, )* }
+            }
+
+            /// The code whose string is `text`, if any.
+            pub fn from_str_code(text: &str) -> Option<ErrorCode> {
+                match text { $( $text => Some(ErrorCode::$variant), )* _ => None }
+            }
+        }
+    };
+}
+
+error_codes! {
+    // --- ekl-json-1 (SPEC §1, PROTOCOL §9.5, §2.5) ---
+    /// The input is not RFC 8259 JSON (syntax error, trailing data, comments, leading zeros, BOM, ...).
+    InvalidJson = "INVALID_JSON",
+    /// Byte input is not valid UTF-8.
+    InvalidUtf8 = "INVALID_UTF8",
+    /// A string or key holds a lone UTF-16 surrogate (escaped, or from a host string).
+    LoneSurrogate = "LONE_SURROGATE",
+    /// An object has the same key twice (compared after unescaping).
+    DuplicateKey = "DUPLICATE_KEY",
+    /// `NaN`, `Infinity`, a literal that overflows to infinity, or a non-finite host float.
+    NonFiniteNumber = "NON_FINITE_NUMBER",
+    /// An integer literal (or host integer) beyond ±2^53.
+    IntegerOutOfRange = "INTEGER_OUT_OF_RANGE",
+    /// Nesting deeper than 64 levels (PROTOCOL §2.5).
+    InputTooDeep = "INPUT_TOO_DEEP",
+    /// The canonical form exceeds the size limit in force (256 KB for a capability input, §2.5).
+    BodyTooLarge = "BODY_TOO_LARGE",
+    /// A host value that has no JSON form (set, bytes, date, function, undefined, symbol, Map, ...).
+    UnsupportedType = "UNSUPPORTED_TYPE",
+    /// A host mapping key that is not a string.
+    NonStringKey = "NON_STRING_KEY",
+    /// A host structure that contains itself.
+    CyclicValue = "CYCLIC_VALUE",
+
+    // --- digests, commitments, fingerprints (SPEC §2–§4) ---
+    /// A salt that is not exactly 64 lowercase hex characters (32 bytes).
+    InvalidSalt = "INVALID_SALT",
+    /// A value does not have the shape the operation needs (e.g. terms not an object, tools/list
+    /// without a `tools` array, a tool result that is not an object).
+    InvalidShape = "INVALID_SHAPE",
+    /// A hex string argument that is not lowercase hex of the right length.
+    InvalidHex = "INVALID_HEX",
+
+    // --- endpoint proofs and MAC receipts (SPEC §5–§6) ---
+    /// A receipt that is not a JSON object with the members its profile needs as strings.
+    InvalidReceipt = "INVALID_RECEIPT",
+    /// A timestamp that is not RFC 3339 UTC (`YYYY-MM-DDTHH:MM:SS[.fff]Z`).
+    InvalidTimestamp = "INVALID_TIMESTAMP",
+    /// A key ring entry or another caller-supplied argument that is not usable.
+    InvalidArgument = "INVALID_ARGUMENT",
+    /// A v1 proof or authority offered where the no-downgrade state requires v2 (§3.1).
+    ProofDowngrade = "PROOF_DOWNGRADE",
+
+    // --- JWS / JWKS (SPEC §7) ---
+    /// A compact JWS that is not three base64url segments with a JSON object header and payload.
+    JwsMalformed = "JWS_MALFORMED",
+    /// base64url that is not strict: padding, `+` or `/`, other characters, or stray trailing bits.
+    InvalidBase64url = "INVALID_BASE64URL",
+    /// A header `alg` other than `ES256` (`none` and HMAC algorithms included).
+    AlgNotAllowed = "ALG_NOT_ALLOWED",
+    /// A header `typ` missing or not exactly the type the caller expects.
+    TypMismatch = "TYP_MISMATCH",
+    /// A header without `kid`.
+    KidMissing = "KID_MISSING",
+    /// A `kid` that the key set does not hold (fetch the key set again).
+    UnknownKid = "UNKNOWN_KID",
+    /// A header with `crit` (no extension is understood).
+    CritNotSupported = "CRIT_NOT_SUPPORTED",
+    /// An ES256 signature that does not verify (wrong length, r or s out of range, wrong key).
+    SignatureInvalid = "SIGNATURE_INVALID",
+    /// A JWKS or JWK that is not a valid P-256 public key set (kty, crv, coordinates, curve, `d`).
+    InvalidJwks = "INVALID_JWKS",
+    /// A private signing key or seed that is not usable.
+    InvalidKey = "INVALID_KEY",
+    /// A required claim is absent.
+    ClaimMissing = "CLAIM_MISSING",
+    /// A claim of the wrong type or range (a time that is not an integer, a huge time, ...).
+    ClaimInvalid = "CLAIM_INVALID",
+    /// `iss` is not the expected issuer.
+    IssuerMismatch = "ISSUER_MISMATCH",
+    /// `aud` is not exactly the expected audience.
+    AudienceMismatch = "AUDIENCE_MISMATCH",
+    /// The token expired (beyond the allowed skew).
+    TokenExpired = "TOKEN_EXPIRED",
+    /// The token is not valid yet (`nbf` or `iat` in the future beyond the allowed skew).
+    TokenNotYetValid = "TOKEN_NOT_YET_VALID",
+    /// The token's lifetime (`exp - iat`) exceeds what its type allows.
+    LifetimeTooLong = "LIFETIME_TOO_LONG",
+    /// A platform call credential whose `purpose` is not the expected one (§3, §4.1).
+    PurposeMismatch = "PURPOSE_MISMATCH",
+}
+
+/// A refusal: a stable [`ErrorCode`] and a short human message that never echoes secrets or payloads.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Error {
+    code: ErrorCode,
+    message: String,
+}
+
+impl Error {
+    /// A new error with a code and a message.
+    pub fn new(code: ErrorCode, message: impl Into<String>) -> Error {
+        Error {
+            code,
+            message: message.into(),
+        }
+    }
+
+    /// The stable code.
+    pub fn code(&self) -> ErrorCode {
+        self.code
+    }
+
+    /// The human message (no secrets, no payload bytes).
+    pub fn message(&self) -> &str {
+        &self.message
+    }
+}
+
+impl fmt::Display for ErrorCode {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+impl fmt::Display for Error {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}: {}", self.code.as_str(), self.message)
+    }
+}
+
+impl std::error::Error for Error {}
+
+/// The result type of the core.
+pub type Result<T> = core::result::Result<T, Error>;

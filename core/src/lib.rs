@@ -1,0 +1,32 @@
+//! # ekl-core — the bytes of EKP 1.2 evidence
+//!
+//! One small, stateless core for everything EKP 1.2 (the EuKollab Protocol) hashes, authenticates
+//! and signs: ekl-json-1 canonical JSON ([`canonical`], PROTOCOL §9.5), SHA-256 digests and
+//! commitments ([`digest`]), salted and upstream fingerprints ([`fingerprint`], §15.3, §5.1) and
+//! endpoint proofs ([`proof`], §3.1, §4, §15.2). The Python, Node and WebAssembly packages are thin
+//! bindings over this crate and give byte-identical results and identical [`ErrorCode`]s.
+//!
+//! The core never reads a clock or a random source: time is always an argument.
+//!
+//! ```
+//! use ekl_core::{canonical, digest, fingerprint};
+//! let value = canonical::parse(br#"{"min_beds": 3, "area_ref": "loc:ca:dublin"}"#).unwrap();
+//! assert_eq!(canonical::canonicalize_value(&value).unwrap(),
+//!            br#"{"area_ref":"loc:ca:dublin","min_beds":3}"#);
+//! let salt = digest::Salt::from_hex(&"00112233445566778899aabbccddeeff".repeat(2)).unwrap();
+//! assert_eq!(fingerprint::fingerprint(&salt, &value).unwrap(),
+//!            "46839dcf7511e1b9789e56ccbce9a4e7a562adc9aa9b1088337802fec1018a3c");
+//! ```
+#![forbid(unsafe_code)]
+#![deny(missing_docs)]
+
+pub mod canonical;
+pub mod digest;
+mod error;
+pub mod fingerprint;
+pub mod hex;
+pub mod proof;
+mod value;
+
+pub use error::{Error, ErrorCode, Result};
+pub use value::{Value, MAX_SAFE_INTEGER_BOUND};
