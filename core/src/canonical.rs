@@ -356,7 +356,10 @@ impl<'a> Parser<'a> {
                 _ => {
                     // Copy the run up to the next quote, backslash or control character.
                     let run_start = i;
-                    while i < bytes.len() && bytes[i] != b'"' && bytes[i] != b'\\' && bytes[i] >= 0x20
+                    while i < bytes.len()
+                        && bytes[i] != b'"'
+                        && bytes[i] != b'\\'
+                        && bytes[i] >= 0x20
                     {
                         i += 1;
                     }
@@ -774,6 +777,7 @@ mod tests {
     }
 
     #[test]
+    #[allow(clippy::excessive_precision)]
     fn numbers() {
         for (x, s) in [
             (41.0, "41"),
@@ -798,7 +802,10 @@ mod tests {
     #[test]
     fn refusals() {
         assert_eq!(canon("[9007199254740992]"), Ok("[9007199254740992]".into()));
-        assert_eq!(canon("[-9007199254740992]"), Ok("[-9007199254740992]".into()));
+        assert_eq!(
+            canon("[-9007199254740992]"),
+            Ok("[-9007199254740992]".into())
+        );
         assert_eq!(canon("[9007199254740993]"), Err("INTEGER_OUT_OF_RANGE"));
         assert_eq!(canon("[1e400]"), Err("NON_FINITE_NUMBER"));
         assert_eq!(canon("[-Infinity]"), Err("NON_FINITE_NUMBER"));

@@ -103,11 +103,18 @@ impl Commitment {
 /// Digest of a value's ekl-json-1 bytes, optionally salted.
 pub fn value_digest(value: &Value<'_>, salt: Option<&Salt>) -> Result<String> {
     let bytes = canonical::canonicalize_value(value)?;
-    Ok(sha256_hex_prefixed(salt.map_or(&[][..], |s| &s.0[..]), &bytes))
+    Ok(sha256_hex_prefixed(
+        salt.map_or(&[][..], |s| &s.0[..]),
+        &bytes,
+    ))
 }
 
 /// The commitment to a value: its digest, optionally salted (`salt_id` is only recorded).
-pub fn commitment(value: &Value<'_>, salt: Option<&Salt>, salt_id: Option<&str>) -> Result<Commitment> {
+pub fn commitment(
+    value: &Value<'_>,
+    salt: Option<&Salt>,
+    salt_id: Option<&str>,
+) -> Result<Commitment> {
     Ok(Commitment {
         alg: "sha-256",
         canon: "ekl-json-1",
@@ -119,7 +126,11 @@ pub fn commitment(value: &Value<'_>, salt: Option<&Salt>, salt_id: Option<&str>)
 
 /// The commitment to a capability call's `input` object: the same as [`commitment`], with the
 /// 256 KB limit of §2.5 applied (`BODY_TOO_LARGE`).
-pub fn input_commitment(input: &Value<'_>, salt: Option<&Salt>, salt_id: Option<&str>) -> Result<Commitment> {
+pub fn input_commitment(
+    input: &Value<'_>,
+    salt: Option<&Salt>,
+    salt_id: Option<&str>,
+) -> Result<Commitment> {
     let bytes = canonical::canonicalize_value_with(input, Options::capability_input())?;
     Ok(Commitment {
         alg: "sha-256",
@@ -134,7 +145,10 @@ pub fn input_commitment(input: &Value<'_>, salt: Option<&Salt>, salt_id: Option<
 /// Refused with `INVALID_SHAPE` when `terms` is not an object.
 pub fn terms_hash(terms: &Value<'_>) -> Result<String> {
     let Value::Object(members) = terms else {
-        return Err(Error::new(ErrorCode::InvalidShape, "terms must be a JSON object"));
+        return Err(Error::new(
+            ErrorCode::InvalidShape,
+            "terms must be a JSON object",
+        ));
     };
     let without: Vec<_> = members
         .iter()

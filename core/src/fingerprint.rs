@@ -47,7 +47,10 @@ impl ResultBody {
 /// Refused with `INVALID_SHAPE` when the result is not an object or has neither body.
 pub fn select_result_body<'v, 'a>(result: &'v Value<'a>) -> Result<(ResultBody, &'v Value<'a>)> {
     if !matches!(result, Value::Object(_)) {
-        return Err(Error::new(ErrorCode::InvalidShape, "a tool result must be a JSON object"));
+        return Err(Error::new(
+            ErrorCode::InvalidShape,
+            "a tool result must be a JSON object",
+        ));
     }
     match result.get("structuredContent") {
         Some(Value::Null) | None => {}
@@ -55,7 +58,10 @@ pub fn select_result_body<'v, 'a>(result: &'v Value<'a>) -> Result<(ResultBody, 
     }
     match result.get("content") {
         Some(v @ Value::Array(_)) => Ok((ResultBody::Content, v)),
-        Some(_) => Err(Error::new(ErrorCode::InvalidShape, "a tool result's content must be an array")),
+        Some(_) => Err(Error::new(
+            ErrorCode::InvalidShape,
+            "a tool result's content must be an array",
+        )),
         None => Err(Error::new(
             ErrorCode::InvalidShape,
             "a tool result has neither structuredContent nor content",
@@ -70,13 +76,22 @@ pub fn output_fingerprint(salt: &Salt, result: &Value<'_>) -> Result<String> {
 }
 
 /// The members of a tool that the upstream fingerprint keeps, in this order before sorting.
-pub const UPSTREAM_MEMBERS: [&str; 5] = ["name", "description", "inputSchema", "outputSchema", "annotations"];
+pub const UPSTREAM_MEMBERS: [&str; 5] = [
+    "name",
+    "description",
+    "inputSchema",
+    "outputSchema",
+    "annotations",
+];
 
 /// The array the upstream fingerprint hashes (§5.1): `tools` is a `tools/list` result
 /// (`{"tools": [...]}`) or its array; `offered`, when given, keeps only the tools of those names.
 /// Refused with `INVALID_SHAPE` when a tool is not an object with a string `name`, or when two
 /// kept tools share a name.
-pub fn upstream_projection<'v, 'a>(tools: &'v Value<'a>, offered: Option<&[&str]>) -> Result<Value<'a>> {
+pub fn upstream_projection<'v, 'a>(
+    tools: &'v Value<'a>,
+    offered: Option<&[&str]>,
+) -> Result<Value<'a>> {
     let list = match tools {
         Value::Array(items) => items.as_slice(),
         Value::Object(_) => match tools.get("tools") {
@@ -98,7 +113,10 @@ pub fn upstream_projection<'v, 'a>(tools: &'v Value<'a>, offered: Option<&[&str]
     let mut kept: Vec<(&str, &'v Value<'a>)> = Vec::new();
     for tool in list {
         let Some(name) = tool.get("name").and_then(Value::as_str) else {
-            return Err(Error::new(ErrorCode::InvalidShape, "every tool must be an object with a string name"));
+            return Err(Error::new(
+                ErrorCode::InvalidShape,
+                "every tool must be an object with a string name",
+            ));
         };
         if offered.is_none_or(|names| names.contains(&name)) {
             kept.push((name, tool));
@@ -106,7 +124,10 @@ pub fn upstream_projection<'v, 'a>(tools: &'v Value<'a>, offered: Option<&[&str]
     }
     kept.sort_by(|a, b| cmp_utf16(a.0, b.0));
     if kept.windows(2).any(|w| w[0].0 == w[1].0) {
-        return Err(Error::new(ErrorCode::InvalidShape, "two offered tools share a name"));
+        return Err(Error::new(
+            ErrorCode::InvalidShape,
+            "two offered tools share a name",
+        ));
     }
     Ok(Value::Array(
         kept.into_iter()
@@ -114,7 +135,12 @@ pub fn upstream_projection<'v, 'a>(tools: &'v Value<'a>, offered: Option<&[&str]
                 Value::Object(
                     UPSTREAM_MEMBERS
                         .iter()
-                        .map(|&m| (Cow::Borrowed(m), tool.get(m).cloned().unwrap_or(Value::Null)))
+                        .map(|&m| {
+                            (
+                                Cow::Borrowed(m),
+                                tool.get(m).cloned().unwrap_or(Value::Null),
+                            )
+                        })
                         .collect(),
                 )
             })

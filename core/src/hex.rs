@@ -21,7 +21,11 @@ pub fn decode_fixed<const N: usize>(text: &str, code: ErrorCode, what: &str) -> 
     if b.len() != 2 * N {
         return Err(Error::new(
             code,
-            format!("{what} must be {} lowercase hex characters, got {}", 2 * N, b.len()),
+            format!(
+                "{what} must be {} lowercase hex characters, got {}",
+                2 * N,
+                b.len()
+            ),
         ));
     }
     let mut out = [0u8; N];

@@ -23,7 +23,8 @@ use crate::hex;
 type HmacSha256 = Hmac<Sha256>;
 
 pub(crate) fn hmac_sha256(key: &[u8], parts: &[&[u8]]) -> [u8; 32] {
-    let mut mac = <HmacSha256 as KeyInit>::new_from_slice(key).expect("HMAC accepts keys of any length");
+    let mut mac =
+        <HmacSha256 as KeyInit>::new_from_slice(key).expect("HMAC accepts keys of any length");
     for p in parts {
         mac.update(p);
     }
@@ -59,7 +60,10 @@ pub struct ProofKey([u8; 32]);
 impl ProofKey {
     /// Derives the proof key from the agent key (the provider credential, `eklp_…`).
     pub fn derive(agent_key: &str) -> ProofKey {
-        ProofKey(hmac_sha256(agent_key.as_bytes(), &[b"ekl-endpoint-proof-v2"]))
+        ProofKey(hmac_sha256(
+            agent_key.as_bytes(),
+            &[b"ekl-endpoint-proof-v2"],
+        ))
     }
 
     /// Parses a proof key sent as 64 lowercase hex characters (`INVALID_HEX` otherwise).
@@ -90,13 +94,21 @@ fn v1_key(credential: &str) -> String {
 }
 
 fn challenge_v1_bytes(credential: &str, challenge: &str, endpoint: &str) -> [u8; 32] {
-    hmac_sha256(v1_key(credential).as_bytes(), &[challenge.as_bytes(), endpoint.as_bytes()])
+    hmac_sha256(
+        v1_key(credential).as_bytes(),
+        &[challenge.as_bytes(), endpoint.as_bytes()],
+    )
 }
 
 fn challenge_v2_bytes(key: &ProofKey, challenge: &str, endpoint: &str) -> [u8; 32] {
     hmac_sha256(
         &key.0,
-        &[b"ekl-challenge-v2\n", challenge.as_bytes(), b"\n", endpoint.as_bytes()],
+        &[
+            b"ekl-challenge-v2\n",
+            challenge.as_bytes(),
+            b"\n",
+            endpoint.as_bytes(),
+        ],
     )
 }
 
@@ -110,7 +122,12 @@ fn enroll_v2_bytes(key: &ProofKey, enrollment_id: &str, nonce: &str, endpoint: &
     hmac_sha256(&key.0, &[msg.as_bytes()])
 }
 
-fn verify_signature_bytes(secret: &str, agent_id: &str, enrollment_id: &str, challenge: &str) -> [u8; 32] {
+fn verify_signature_bytes(
+    secret: &str,
+    agent_id: &str,
+    enrollment_id: &str,
+    challenge: &str,
+) -> [u8; 32] {
     let msg = format!("ekl-verify-1.1|{agent_id}|{enrollment_id}|{challenge}");
     hmac_sha256(secret.as_bytes(), &[msg.as_bytes()])
 }
@@ -126,18 +143,38 @@ pub fn challenge_proof_v2(key: &ProofKey, challenge: &str, endpoint: &str) -> St
 }
 
 /// The v1 `ekl_enroll` authority (§4).
-pub fn enroll_authority_v1(agent_key: &str, enrollment_id: &str, nonce: &str, endpoint: &str) -> String {
+pub fn enroll_authority_v1(
+    agent_key: &str,
+    enrollment_id: &str,
+    nonce: &str,
+    endpoint: &str,
+) -> String {
     hex::encode(&enroll_v1_bytes(agent_key, enrollment_id, nonce, endpoint))
 }
 
 /// The v2 `ekl_enroll` authority (`authority_version` 2, §4).
-pub fn enroll_authority_v2(key: &ProofKey, enrollment_id: &str, nonce: &str, endpoint: &str) -> String {
+pub fn enroll_authority_v2(
+    key: &ProofKey,
+    enrollment_id: &str,
+    nonce: &str,
+    endpoint: &str,
+) -> String {
     hex::encode(&enroll_v2_bytes(key, enrollment_id, nonce, endpoint))
 }
 
 /// The `ekl_verify` signature (§4).
-pub fn verify_signature(registration_secret: &str, agent_id: &str, enrollment_id: &str, challenge: &str) -> String {
-    hex::encode(&verify_signature_bytes(registration_secret, agent_id, enrollment_id, challenge))
+pub fn verify_signature(
+    registration_secret: &str,
+    agent_id: &str,
+    enrollment_id: &str,
+    challenge: &str,
+) -> String {
+    hex::encode(&verify_signature_bytes(
+        registration_secret,
+        agent_id,
+        enrollment_id,
+        challenge,
+    ))
 }
 
 /// Checks an `ekl_verify` signature in constant time.
@@ -148,5 +185,8 @@ pub fn check_verify_signature(
     challenge: &str,
     signature: &str,
 ) -> bool {
-    hex_mac_matches(signature, &verify_signature_bytes(registration_secret, agent_id, enrollment_id, challenge))
+    hex_mac_matches(
+        signature,
+        &verify_signature_bytes(registration_secret, agent_id, enrollment_id, challenge),
+    )
 }
