@@ -26,7 +26,11 @@ mod error;
 pub mod fingerprint;
 pub mod hex;
 pub mod proof;
+pub mod receipt;
+pub mod screening;
+pub mod timestamp;
 mod value;
+pub mod verdict;
 
 pub use error::{Error, ErrorCode, Result};
 pub use value::{Value, MAX_SAFE_INTEGER_BOUND};
