@@ -479,7 +479,7 @@ pub fn verify_receipt(
         Some("customer") => {
             let missing: Vec<&str> = CUSTOMER_FIELDS
                 .into_iter()
-                .filter(|f| !str_field(receipt, f).is_some_and(|s| !s.is_empty()))
+                .filter(|f| str_field(receipt, f).is_none_or(|s| s.is_empty()))
                 .collect();
             if missing.is_empty() {
                 Check::pass("kind_fields")

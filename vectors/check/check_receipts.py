@@ -268,7 +268,7 @@ def fold(s):
 
 
 B64URL = set("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_")
-PEM = re.compile(r"-----BEGIN [A-Z0-9 ]{0,64}PRIVATE KEY[A-Z0-9 ]{0,64}-----", re.ASCII)
+PEM = re.compile(r"(?=-----BEGIN ([A-Z0-9 ]{0,64})-----)", re.ASCII)
 CRED = re.compile(r"ekl[pa]_[A-Za-z0-9_-]{32}", re.ASCII)
 
 
@@ -295,13 +295,42 @@ def scan(rules, result):
             phrases = [fold(p) for p in rule["phrases"]]
             if any(p in t for p in phrases for t in texts):
                 flags.setdefault((rule["category"], rules["rules_version"]), rule["rule_id"])
-    if any(PEM.search(s) or CRED.search(s) for s in strings_of(result, True)):
+    def pem(s):
+        return any("PRIVATE KEY" in m.group(1) for m in PEM.finditer(s))
+
+    if any(pem(s) or CRED.search(s) for s in strings_of(result, True)):
         flags.setdefault(("credential_leak", "local"), None)
     return [{"category": c, "rules_version": v, **({"rule_id": r} if r is not None else {})}
             for (c, v), r in sorted(flags.items())]
 
 
+def rules_error(claims):
+    """The error code an independent validator gives claims, or None when they are accepted."""
+    if not isinstance(claims, dict):
+        return "INVALID_SHAPE"
+    if "rules_version" not in claims or "rules" not in claims:
+        return "CLAIM_MISSING"
+    v = claims["rules_version"]
+    if not isinstance(v, str) or not v or v == "local" or not isinstance(claims["rules"], list):
+        return "CLAIM_INVALID"
+    seen = set()
+    for r in claims["rules"]:
+        if not isinstance(r, dict):
+            return "CLAIM_INVALID"
+        rid, cat, ph = r.get("rule_id"), r.get("category"), r.get("phrases")
+        if not (isinstance(rid, str) and rid and rid not in seen and isinstance(cat, str) and cat
+                and isinstance(ph, list) and ph and all(isinstance(p, str) and fold(p) for p in ph)):
+            return "CLAIM_INVALID"
+        seen.add(rid)
+    return None
+
+
 def check_screening(doc, report):
+    for name, claims in doc["rules_sets"].items():
+        report(rules_error(claims) is None, f"screening: rules set {name} accepted")
+    for case in doc["invalid_rules"]:
+        got = rules_error(case["claims"])
+        report(got == case["error"], f"screening: invalid rules {case['name']} -> {got}")
     for case in doc["cases"]:
         rules = doc["rules_sets"].get(case["rules"]) if case.get("rules") else None
         got = scan(rules, case["result"])
@@ -352,8 +381,10 @@ MUTATIONS = [
         "expected", "v1")),
 ]
 SCREENING_MUTATIONS = [
-    ("screening expected", lambda d: d["screening-scan.json"]["cases"][0].__setitem__("expected", [])),
+    ("screening expected", lambda d: d["screening-scan.json"]["cases"][1].__setitem__("expected", [])),
     ("screening flag", lambda d: d["screening-scan.json"]["cases"][-1].__setitem__("expected", [])),
+    ("screening invalid rules", lambda d: d["screening-scan.json"]["invalid_rules"][0].__setitem__(
+        "error", "CLAIM_INVALID")),
 ]
 
 
