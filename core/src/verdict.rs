@@ -5,6 +5,10 @@
 //! difference between the evidence and the caller's own view that is worth a dispute (the
 //! consumer's commitments against the receipt's) is an [`Outcome::Mismatch`], not an error.
 
+use std::borrow::Cow;
+
+use crate::value::Value;
+
 /// The outcome of one check.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Outcome {
@@ -109,6 +113,33 @@ impl Verdict {
     /// The outcome of the check named `name`, if it was run.
     pub fn outcome(&self, name: &str) -> Option<Outcome> {
         self.check(name).map(|c| c.outcome)
+    }
+
+    /// The verdict as JSON: `{"accepted", "checks": [{"name", "outcome"[, "detail"]}],
+    /// "receipt_digest"}` (`receipt_digest` null when unknown).
+    pub fn to_value(&self) -> Value<'static> {
+        let checks = self
+            .checks
+            .iter()
+            .map(|c| {
+                let mut m: Vec<(Cow<'static, str>, Value<'static>)> = vec![
+                    (Cow::Borrowed("name"), Value::from(c.name)),
+                    (Cow::Borrowed("outcome"), Value::from(c.outcome.as_str())),
+                ];
+                if let Some(d) = &c.detail {
+                    m.push((Cow::Borrowed("detail"), Value::from(d.clone())));
+                }
+                Value::Object(m)
+            })
+            .collect();
+        Value::Object(vec![
+            (Cow::Borrowed("accepted"), Value::Bool(self.accepted)),
+            (Cow::Borrowed("checks"), Value::Array(checks)),
+            (
+                Cow::Borrowed("receipt_digest"),
+                self.receipt_digest.clone().map_or(Value::Null, Value::from),
+            ),
+        ])
     }
 
     /// True when nothing failed but at least one check mismatched: authentic evidence that the
