@@ -597,3 +597,186 @@ pub fn verify_receipts(ring: &KeyRing, items: &[ReceiptToVerify<'_, '_>]) -> Vec
         })
         .collect()
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::canonical::parse;
+    use crate::verdict::Outcome;
+
+    const SECRET: &str = "s3cr3t-never-printed";
+
+    fn receipt() -> Value<'static> {
+        parse(
+            br#"{"receipt_version":"1.1","receipt_id":"r1","execution_kind":"validation",
+            "requester_agent_id":"a","provider_agent_id":"b","collaboration_id":"c",
+            "connection_id":"valcon_1","execution_id":"e","capability_id":"cap_x",
+            "capability_version":"1.0.0","rel_ver_at_admission":0,"dsc_ver":1,"terms_hash":"t",
+            "input_commitment":{"alg":"sha-256","canon":"ekl-json-1","digest":"0000000000000000000000000000000000000000000000000000000000000000"},
+            "output_commitment":{"alg":"sha-256","canon":"ekl-json-1","digest":"1111111111111111111111111111111111111111111111111111111111111111"},
+            "status":"succeeded","issued_at":"2026-11-29T00:00:00Z","key_id":"rk-1",
+            "auth_profile":"ekl-evidence-mac-1.1"}"#,
+        )
+        .expect("valid")
+        .into_owned()
+    }
+
+    fn call() -> CallExpectation {
+        CallExpectation {
+            execution_id: "e".into(),
+            collaboration_id: "c".into(),
+            capability_id: "cap_x".into(),
+            requester_agent_id: "a".into(),
+            provider_agent_id: "b".into(),
+            ..CallExpectation::default()
+        }
+    }
+
+    #[test]
+    fn sign_then_verify_and_member_order_does_not_matter() {
+        let signed = sign_receipt(&receipt(), SECRET).expect("signs");
+        let ring = KeyRing::baseline(SECRET);
+        let v = verify_receipt(&signed, &ring, &call(), None, None).expect("a receipt");
+        assert!(v.accepted, "{:?}", v.checks);
+        assert_eq!(
+            v.receipt_digest,
+            Some(receipt_digest(&signed).expect("digest"))
+        );
+        let Value::Object(mut m) = signed.clone() else {
+            unreachable!()
+        };
+        m.reverse();
+        let reversed = Value::Object(m);
+        assert_eq!(
+            auth_tag(&reversed, SECRET).expect("tag"),
+            signed.get("auth_tag").and_then(Value::as_str).expect("tag")
+        );
+        assert!(
+            verify_receipt(&reversed, &ring, &call(), None, None)
+                .expect("a receipt")
+                .accepted
+        );
+        // Another secret: the tag fails, nothing else.
+        let v = verify_receipt(&signed, &KeyRing::baseline("other"), &call(), None, None)
+            .expect("a receipt");
+        let bad: Vec<_> = v
+            .checks
+            .iter()
+            .filter(|c| c.outcome != Outcome::Pass)
+            .collect();
+        assert_eq!(bad.len(), 1);
+        assert_eq!(bad[0].name, "auth_tag");
+    }
+
+    #[test]
+    fn refusals_are_errors_only_for_non_receipts() {
+        let ring = KeyRing::baseline(SECRET);
+        for (text, code) in [
+            (&b"[1]"[..], ErrorCode::InvalidReceipt),
+            (b"\"x\"", ErrorCode::InvalidReceipt),
+            (br#"{"key_id":"rk-1","a":1,"a":2}"#, ErrorCode::DuplicateKey),
+            (
+                br#"{"key_id":"rk-1","auth_tag":"x","auth_tag":"y"}"#,
+                ErrorCode::DuplicateKey,
+            ),
+        ] {
+            let v = parse(text).expect("parses");
+            let e = verify_receipt(&v, &ring, &call(), None, None).expect_err("refused");
+            assert_eq!(e.code(), code);
+            assert!(!e.message().contains(SECRET));
+            assert_eq!(auth_tag(&v, SECRET).expect_err("refused").code(), code);
+        }
+        let nan = Value::Object(vec![
+            ("key_id".into(), Value::from("rk-1")),
+            ("x".into(), Value::Number(f64::NAN)),
+        ]);
+        assert_eq!(
+            verify_receipt(&nan, &ring, &call(), None, None)
+                .expect_err("refused")
+                .code(),
+            ErrorCode::NonFiniteNumber
+        );
+        // An empty object is a (failing) receipt, not an error.
+        let v = verify_receipt(&Value::Object(Vec::new()), &ring, &call(), None, None)
+            .expect("a verdict");
+        assert!(!v.accepted);
+        assert_eq!(v.outcome("key_id"), Some(Outcome::Fail));
+        assert_eq!(v.outcome("required_fields"), Some(Outcome::Fail));
+        // auth_tag needs a key_id; sign refuses an already signed receipt.
+        let no_key = parse(br#"{"a":1}"#).expect("parses");
+        assert_eq!(
+            auth_tag(&no_key, SECRET).expect_err("refused").code(),
+            ErrorCode::InvalidReceipt
+        );
+        let signed = sign_receipt(&receipt(), SECRET).expect("signs");
+        assert_eq!(
+            sign_receipt(&signed, SECRET).expect_err("refused").code(),
+            ErrorCode::InvalidReceipt
+        );
+    }
+
+    #[test]
+    fn key_ring_refusals_and_windows() {
+        let mut ring = KeyRing::new();
+        let err = |r: Result<()>| r.expect_err("refused").code();
+        assert_eq!(
+            err(ring.add("", "s", "2026-01-01T00:00:00Z", None)),
+            ErrorCode::InvalidArgument
+        );
+        assert_eq!(
+            err(ring.add("rk-1", "s", "2026-01-01", None)),
+            ErrorCode::InvalidTimestamp
+        );
+        assert_eq!(
+            err(ring.add(
+                "rk-1",
+                "s",
+                "2026-01-01T00:00:00Z",
+                Some("2026-01-01T00:00:00Z")
+            )),
+            ErrorCode::InvalidArgument
+        );
+        ring.add(
+            "rk-1",
+            "s",
+            "2026-01-01T00:00:00Z",
+            Some("2026-02-01T00:00:00Z"),
+        )
+        .expect("added");
+        assert_eq!(
+            err(ring.add("rk-1", "t", "2026-03-01T00:00:00Z", None)),
+            ErrorCode::InvalidArgument
+        );
+        let t = |s: &str| Timestamp::parse(s).expect("valid");
+        assert!(matches!(
+            ring.select("rk-1", t("2026-01-01T00:00:00Z")),
+            KeySelection::Found(_)
+        ));
+        assert!(matches!(
+            ring.select("rk-1", t("2026-01-31T23:59:59.999999999Z")),
+            KeySelection::Found(_)
+        ));
+        assert!(matches!(
+            ring.select("rk-1", t("2026-02-01T00:00:00Z")),
+            KeySelection::NotValidAt
+        ));
+        assert!(matches!(
+            ring.select("rk-1", t("2025-12-31T23:59:59.999999999Z")),
+            KeySelection::NotValidAt
+        ));
+        assert!(matches!(
+            ring.select("rk-2", t("2026-01-15T00:00:00Z")),
+            KeySelection::UnknownKeyId
+        ));
+        // The ring never shows its keys.
+        assert!(!format!("{ring:?}").contains(&hex::encode(&receipt_key("s", "rk-1"))));
+    }
+
+    #[test]
+    fn receipt_key_matches_its_definition() {
+        // HMAC-SHA256(secret, "ekl-receipt-1.1" || 0x00 || key_id), built here from the parts.
+        let direct = hmac_sha256(b"sec", &[b"ekl-receipt-1.1\x00rk-7"]);
+        assert_eq!(receipt_key("sec", "rk-7"), direct);
+        assert_ne!(receipt_key("sec", "rk-7"), receipt_key("sec", "rk-8"));
+    }
+}

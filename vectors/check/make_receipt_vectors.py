@@ -376,7 +376,7 @@ endpoint_proof = {
     },
 }
 
-root = os.path.join(os.path.dirname(__file__), "..")
+root = sys.argv[1] if len(sys.argv) > 1 else os.path.join(os.path.dirname(__file__), "..")
 for name, doc in [("call-receipt.json", call_receipt), ("endpoint-proof-v2.json", endpoint_proof)]:
     with open(os.path.join(root, name), "w", encoding="utf-8") as f:
         json.dump(doc, f, indent=2, ensure_ascii=False)

@@ -3,6 +3,7 @@ check_receipts.py re-derives them with an independent scanner (unicodedata NFKC 
 Rust runner must agree. Run from the repository root: python3 vectors/check/make_screening_vectors.py"""
 import json
 import os
+import sys
 
 CRED = "eklp_" + "q7Z0xV3mR9tK2bW5nH8cJ4fL6dS1gP0aE_yU-iO3rT4"  # 43 base64url chars
 RULES = {
@@ -118,7 +119,8 @@ doc = {
     "invalid_rules": [{"name": n, "claims": c, "error": e} for n, c, e in INVALID],
 }
 
-path = os.path.join(os.path.dirname(__file__), "..", "screening-scan.json")
+root = sys.argv[1] if len(sys.argv) > 1 else os.path.join(os.path.dirname(__file__), "..")
+path = os.path.join(root, "screening-scan.json")
 with open(path, "w", encoding="utf-8") as f:
     json.dump(doc, f, indent=2, ensure_ascii=False)
     f.write("\n")
