@@ -34,8 +34,8 @@ pub const CREDENTIAL_MIN_CHARS: usize = 32;
 /// The longest PEM label looked at between `-----BEGIN ` and `-----`.
 pub const PEM_LABEL_MAX: usize = 64;
 
-/// A string as the screening compares it: NFKC, then full case folding, then NFKC again (case
-/// folding can undo NFKC, e.g. for U+0345; the last step makes the result stable).
+/// A string as the screening compares it: NFKC, then full case folding, then NFKC again (full case
+/// folding can leave a string that is no longer in NFKC; the last step makes the result stable).
 ///
 /// ```
 /// assert_eq!(ekl_core::screening::fold("Straße ＡＢＣ ﬁ"), "strasse abc fi");
