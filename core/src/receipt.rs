@@ -773,6 +773,48 @@ mod tests {
     }
 
     #[test]
+    fn batch_gives_one_result_per_receipt_in_order() {
+        let ring = KeyRing::baseline(SECRET);
+        let good = sign_receipt(&receipt(), SECRET).expect("signs");
+        let other_call = CallExpectation {
+            execution_id: "other".into(),
+            ..call()
+        };
+        let not_a_receipt = Value::Array(Vec::new());
+        let c = call();
+        let items = [
+            ReceiptToVerify {
+                receipt: &good,
+                call: &c,
+                own_input_commitment: None,
+                own_output_commitment: None,
+            },
+            ReceiptToVerify {
+                receipt: &not_a_receipt,
+                call: &c,
+                own_input_commitment: None,
+                own_output_commitment: None,
+            },
+            ReceiptToVerify {
+                receipt: &good,
+                call: &other_call,
+                own_input_commitment: None,
+                own_output_commitment: None,
+            },
+        ];
+        let out = verify_receipts(&ring, &items);
+        assert_eq!(out.len(), 3);
+        assert!(out[0].as_ref().expect("verdict").accepted);
+        assert_eq!(
+            out[1].as_ref().expect_err("refused").code(),
+            ErrorCode::InvalidReceipt
+        );
+        let v = out[2].as_ref().expect("verdict");
+        assert_eq!(v.outcome("execution_id"), Some(Outcome::Fail));
+        assert!(!v.accepted && !v.is_dispute());
+    }
+
+    #[test]
     fn receipt_key_matches_its_definition() {
         // HMAC-SHA256(secret, "ekl-receipt-1.1" || 0x00 || key_id), built here from the parts.
         let direct = hmac_sha256(b"sec", &[b"ekl-receipt-1.1\x00rk-7"]);
