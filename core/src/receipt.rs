@@ -565,7 +565,7 @@ pub fn verify_receipt(
         });
     }
 
-    Ok(Verdict::from_checks(checks, Some(digest)))
+    Ok(Verdict::new(checks, Some(digest)))
 }
 
 /// One receipt to verify with [`verify_receipts`].

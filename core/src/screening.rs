@@ -97,15 +97,20 @@ impl ScreeningRules {
         let version = claims
             .get("rules_version")
             .ok_or_else(|| missing("rules_version"))?;
-        let rules_version = non_empty_str(version, "rules_version")?;
+        let rules = claims.get("rules").ok_or_else(|| missing("rules"))?;
+        ScreeningRules::from_parts(version, rules)
+    }
+
+    /// Validates `rules_version` and `rules` given apart (e.g. from a verified token's fields),
+    /// with the `CLAIM_INVALID` refusals of [`ScreeningRules::from_claims`].
+    pub fn from_parts(rules_version: &Value<'_>, rules: &Value<'_>) -> Result<ScreeningRules> {
+        let rules_version = non_empty_str(rules_version, "rules_version")?;
         if rules_version == LOCAL_RULES_VERSION {
             return Err(claim_invalid(
                 "rules_version local is reserved for local leak patterns",
             ));
         }
-        let list = claims
-            .get("rules")
-            .ok_or_else(|| missing("rules"))?
+        let list = rules
             .as_array()
             .ok_or_else(|| claim_invalid("rules must be an array"))?;
         let mut rules: Vec<ScreeningRule> = Vec::with_capacity(list.len());
