@@ -22,7 +22,12 @@ fn testdata() -> PathBuf {
 fn run_testdata(dir: &Path) -> Result<Vec<String>, String> {
     let mut names: Vec<String> = fs::read_dir(dir.join("input"))
         .map_err(|e| format!("{}: {e}", dir.display()))?
-        .map(|e| e.expect("dir entry").file_name().to_string_lossy().into_owned())
+        .map(|e| {
+            e.expect("dir entry")
+                .file_name()
+                .to_string_lossy()
+                .into_owned()
+        })
         .collect();
     names.sort();
     let mut failures = Vec::new();
@@ -57,7 +62,15 @@ fn rfc8785_testdata_all_files() {
     let names = run_testdata(&testdata()).unwrap_or_else(|e| panic!("{e}"));
     assert_eq!(
         names,
-        ["arrays", "french", "structures", "unicode", "values", "weird"].map(|n| format!("{n}.json"))
+        [
+            "arrays",
+            "french",
+            "structures",
+            "unicode",
+            "values",
+            "weird"
+        ]
+        .map(|n| format!("{n}.json"))
     );
 }
 
@@ -243,7 +256,10 @@ fn es6_generator_reproduces_published_hashes_with_v8() {
         line.extend_from_slice(texts.next().expect("one text a line").as_bytes())
     });
     assert_eq!(checked, [1_000, 10_000]);
-    assert!(bad.is_empty(), "generator differs from the published file: {bad:?}");
+    assert!(
+        bad.is_empty(),
+        "generator differs from the published file: {bad:?}"
+    );
 }
 
 /// Our number writer reproduces the published file: 10^3 … 10^6 lines (more with EKL_ES6_LINES).
@@ -251,7 +267,11 @@ fn es6_generator_reproduces_published_hashes_with_v8() {
 fn es6_number_file_hashes_match() {
     let max: u64 = std::env::var("EKL_ES6_LINES")
         .ok()
-        .map(|s| s.replace('_', "").parse().expect("EKL_ES6_LINES is a count"))
+        .map(|s| {
+            s.replace('_', "")
+                .parse()
+                .expect("EKL_ES6_LINES is a count")
+        })
         .unwrap_or(1_000_000);
     let t0 = std::time::Instant::now();
     let (bad, checked) = check_es6(&testdata(), max, ours);
@@ -260,7 +280,10 @@ fn es6_number_file_hashes_match() {
         t0.elapsed().as_secs_f64()
     );
     assert!(checked.len() >= 4, "checked only {checked:?}");
-    assert!(bad.is_empty(), "number text differs from es6testfile: {bad:?}");
+    assert!(
+        bad.is_empty(),
+        "number text differs from es6testfile: {bad:?}"
+    );
 }
 
 /// Meta-test: a changed published hash fails the check.
@@ -270,8 +293,16 @@ fn meta_es6_check_detects_a_changed_hash() {
     let tsv = fs::read_to_string(dir.join("es6-hashes.tsv")).expect("read");
     let first = tsv.lines().next().expect("a line").to_owned();
     let (n, h) = first.split_once('\t').expect("tab");
-    let flipped = format!("{n}\t{}{}", if h.starts_with('0') { "1" } else { "0" }, &h[1..]);
-    fs::write(dir.join("es6-hashes.tsv"), tsv.replacen(&first, &flipped, 1)).expect("write");
+    let flipped = format!(
+        "{n}\t{}{}",
+        if h.starts_with('0') { "1" } else { "0" },
+        &h[1..]
+    );
+    fs::write(
+        dir.join("es6-hashes.tsv"),
+        tsv.replacen(&first, &flipped, 1),
+    )
+    .expect("write");
     let (bad, checked) = check_es6(&dir, 1_000, ours);
     let _ = fs::remove_dir_all(&dir);
     assert_eq!(checked, [1_000]);
