@@ -44,10 +44,17 @@ fuzz_target!(|data: &[u8]| {
                 assert_eq!(again, out, "canonicalisation is not idempotent");
                 let value = parse(&out).expect("canonical output must parse");
                 let via_value = canonicalize_value(&value).expect("parsed output must write");
-                assert_eq!(via_value, out, "value path differs from text path on the output");
+                assert_eq!(
+                    via_value, out,
+                    "value path differs from text path on the output"
+                );
             }
             Err(e) => {
-                assert_eq!(e.code(), ErrorCode::IntegerOutOfRange, "output refused: {e:?}");
+                assert_eq!(
+                    e.code(),
+                    ErrorCode::IntegerOutOfRange,
+                    "output refused: {e:?}"
+                );
                 assert!(has_big_integer_text(&value_in), "output refused: {e:?}");
             }
         }
