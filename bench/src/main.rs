@@ -1,7 +1,7 @@
 //! The canonicalisation benchmark of issue 2: ekl-core against the Rust JCS peers and a
 //! serde_json parse+print baseline, on one deterministic corpus, in one run.
 //!
-//! Usage: `ekl-bench [--rounds N] [--count N] [--big-mb N] [--worker NAME=PATH]... [--write-corpus DIR]`
+//! Usage: `ekl-bench [--rounds N] [--count N] [--big-mb N] [--worker NAME=PATH]... [--write-corpus DIR] [--only NAME]...`
 //! (`./run bench` builds and runs it with the vr-jcs worker.)
 //!
 //! Every implementation runs once per round on the whole small-document corpus and once on the big
@@ -162,6 +162,7 @@ fn main() {
     let mut big_mb = 5usize;
     let mut workers: Vec<(String, String)> = Vec::new();
     let mut write_corpus: Option<String> = None;
+    let mut only: Vec<String> = Vec::new();
     let mut args = std::env::args().skip(1);
     while let Some(a) = args.next() {
         let mut value = || args.next().expect("option value");
@@ -170,13 +171,14 @@ fn main() {
             "--count" => count = value().parse().expect("--count N"),
             "--big-mb" => big_mb = value().parse().expect("--big-mb N"),
             "--write-corpus" => write_corpus = Some(value()),
+            "--only" => only.push(value()),
             "--worker" => {
                 let v = value();
                 let (name, path) = v.split_once('=').expect("--worker NAME=PATH");
                 workers.push((name.to_string(), path.to_string()));
             }
             _ => {
-                eprintln!("usage: ekl-bench [--rounds N] [--count N] [--big-mb N] [--worker NAME=PATH]... [--write-corpus DIR]");
+                eprintln!("usage: ekl-bench [--rounds N] [--count N] [--big-mb N] [--worker NAME=PATH]... [--write-corpus DIR] [--only NAME]...");
                 std::process::exit(2);
             }
         }
@@ -224,6 +226,13 @@ fn main() {
         ),
         local("jcs-admit 0.1.3", true, jcs_admit),
     ];
+    if !only.is_empty() {
+        // Keep ekl-core (the reference for the agreement check) and the named implementations.
+        let keep =
+            |name: &str| name == "ekl-core" || only.iter().any(|o| name.starts_with(o.as_str()));
+        imps.retain(|i| keep(&i.name));
+        workers.retain(|(name, _)| keep(name));
+    }
     for (name, path) in workers {
         let mut child = match Command::new(&path)
             .stdin(Stdio::piped())
@@ -363,21 +372,13 @@ fn main() {
             .map(|i| (median(pick(i)), i.name.as_str()))
             .min_by(|a, b| a.0.total_cmp(&b.0))
     };
-    let base = &imps[1];
+    let base = imps.iter().find(|i| i.name.starts_with("serde_json parse"));
+    let base_s = base.map_or(f64::NAN, |b| median(&b.small_ns));
+    let base_b = base.map_or(f64::NAN, |b| median(&b.big_ns));
     println!();
     for (label, o, f, sj) in [
-        (
-            "small docs",
-            ours_s,
-            fastest(|i| &i.small_ns),
-            median(&base.small_ns),
-        ),
-        (
-            "5 MB doc",
-            ours_b,
-            fastest(|i| &i.big_ns),
-            median(&base.big_ns),
-        ),
+        ("small docs", ours_s, fastest(|i| &i.small_ns), base_s),
+        ("5 MB doc", ours_b, fastest(|i| &i.big_ns), base_b),
     ] {
         let (vs_peer, peer_name) = match f {
             Some((p, name)) => (p / o, name),
