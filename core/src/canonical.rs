@@ -578,7 +578,8 @@ pub fn write_value(value: &Value<'_>, out: &mut Vec<u8>, options: Options) -> Re
                 }
             },
             WFrame::Object { start, next: at } => match order.get(*at) {
-                Some(&(ref k, ref v)) => {
+                Some(&member) => {
+                    let (k, v) = member;
                     *at += 1;
                     if !first {
                         out.push(b',');
