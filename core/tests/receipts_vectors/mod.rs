@@ -1,10 +1,9 @@
-//! Runs `vectors/call-receipt.json`, `vectors/endpoint-proof-v2.json` and
-//! `vectors/screening-scan.json` in place, one named test per case, through the Rust API.
-//! The files are read with ekl-core's own parser. Meta-tests change one expected value in a copy
-//! and require the same check to fail.
+//! Loaders for `vectors/call-receipt.json`, `vectors/endpoint-proof-v2.json` and
+//! `vectors/screening-scan.json`, used by `tests/vectors.rs` (one named test per case, meta-tests
+//! there). The files are read with ekl-core's own parser; every check goes through the Rust API.
 
-use std::borrow::Cow;
-use std::path::PathBuf;
+use std::path::Path;
+use std::sync::Arc;
 
 use ekl_core::canonical;
 use ekl_core::digest::{self, Commitment, Salt};
@@ -13,20 +12,46 @@ use ekl_core::receipt::{self, CallExpectation, KeyRing};
 use ekl_core::screening::{self, ScreeningRules};
 use ekl_core::verdict::Outcome;
 use ekl_core::Value;
-use libtest_mimic::{Arguments, Failed, Trial};
 
 type Doc = Value<'static>;
 type R = Result<(), String>;
 
-fn vectors_dir() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../vectors")
+/// A named check of one vector case.
+pub type NamedCheck = (String, Box<dyn FnOnce() -> R + Send>);
+
+/// Reads a vector file with ekl-core's parser and refuses a top level without a description or
+/// with a section this runner does not know (so nothing is skipped silently).
+fn load(path: &Path, known: &[&str]) -> Result<Arc<Doc>, String> {
+    let bytes = std::fs::read(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+    let doc = canonical::parse(&bytes)
+        .map_err(|e| format!("{} is not ekl-json-1: {e}", path.display()))?
+        .into_owned();
+    let members = doc.as_object().ok_or("the file is not a JSON object")?;
+    if let Some((k, _)) = members.iter().find(|(k, _)| !known.contains(&k.as_ref())) {
+        return Err(format!("unknown section {k:?}: add a check for it"));
+    }
+    match doc.get("description").and_then(Value::as_str) {
+        Some(d) if !d.is_empty() => Ok(Arc::new(doc)),
+        _ => Err("the file has no description".into()),
+    }
 }
 
-fn load(name: &str) -> Doc {
-    let bytes = std::fs::read(vectors_dir().join(name)).expect("vector file readable");
-    canonical::parse(&bytes)
-        .expect("vector file is ekl-json-1")
-        .into_owned()
+/// A value of the file that must be there (a malformed file is a failing case, not a panic).
+fn need<'v>(v: &'v Value<'static>, key: &str) -> Result<&'v Value<'static>, String> {
+    v.get(key).ok_or_else(|| format!("missing member {key:?}"))
+}
+
+fn need_arr<'v>(v: &'v Value<'static>, key: &str) -> Result<&'v [Value<'static>], String> {
+    need(v, key)?
+        .as_array()
+        .ok_or_else(|| format!("member {key:?} is not an array"))
+}
+
+fn name_of(v: &Value<'static>) -> Result<String, String> {
+    need(v, "name")?
+        .as_str()
+        .map(str::to_owned)
+        .ok_or_else(|| "case name is not a string".into())
 }
 
 fn get<'v>(v: &'v Value<'static>, key: &str) -> &'v Value<'static> {
@@ -48,17 +73,6 @@ fn arr<'v>(v: &'v Value<'static>, key: &str) -> &'v [Value<'static>] {
     get(v, key)
         .as_array()
         .unwrap_or_else(|| panic!("vector member {key} not an array"))
-}
-
-/// A copy of `v` (an object) with member `key` replaced or added.
-fn with(v: &Value<'static>, key: &str, new: Value<'static>) -> Value<'static> {
-    let mut members: Vec<(Cow<'static, str>, Value<'static>)> =
-        v.as_object().expect("an object").to_vec();
-    match members.iter_mut().find(|(k, _)| k == key) {
-        Some(m) => m.1 = new,
-        None => members.push((Cow::Owned(key.to_owned()), new)),
-    }
-    Value::Object(members)
 }
 
 fn eq(what: &str, got: impl PartialEq<String> + std::fmt::Debug, want: &str) -> R {
@@ -428,138 +442,138 @@ fn check_bad_rules(case: &Value<'static>) -> R {
     }
 }
 
-// ------------------------------------------------------------------ harness
+// ------------------------------------------------------------------ loaders
 
-fn trial(name: String, f: impl FnOnce() -> R + Send + 'static) -> Trial {
-    Trial::test(name, move || f().map_err(Failed::from))
+/// One check per case of a list: `f(doc, index)`.
+fn per_case(
+    doc: &Arc<Doc>,
+    list: &[Value<'static>],
+    prefix: &str,
+    f: fn(&Doc, &Value<'static>) -> R,
+    pick: fn(&Doc) -> &[Value<'static>],
+) -> Result<Vec<NamedCheck>, String> {
+    let mut out: Vec<NamedCheck> = Vec::new();
+    for (i, case) in list.iter().enumerate() {
+        let doc = Arc::clone(doc);
+        out.push((
+            format!("{prefix}::{}", name_of(case)?),
+            Box::new(move || f(&doc, &pick(&doc)[i])),
+        ));
+    }
+    Ok(out)
 }
 
-/// Runs `f` expecting a failure: the meta-tests.
-fn must_fail(name: &str, f: impl FnOnce() -> R + Send + 'static) -> Trial {
-    let name = format!("meta::{name}");
-    Trial::test(name, move || match f() {
-        Ok(()) => Err(Failed::from("a changed expected value still passed")),
-        Err(_) => Ok(()),
-    })
-}
-
-fn main() {
-    let args = Arguments::from_args();
-    let mut trials = Vec::new();
-
-    let receipts: &'static Doc = Box::leak(Box::new(load("call-receipt.json")));
-    trials.push(trial("call_receipt::published".into(), move || {
-        check_published(receipts)
-    }));
-    for case in arr(get(receipts, "key_ring"), "cases") {
-        trials.push(trial(
-            format!("call_receipt::key_ring::{}", s(case, "name")),
-            move || check_ring_case(receipts, case),
-        ));
-    }
-    for case in arr(get(receipts, "mismatch"), "cases") {
-        trials.push(trial(
-            format!("call_receipt::mismatch::{}", s(case, "name")),
-            move || check_mismatch_case(receipts, case),
-        ));
-    }
-
-    let proofs: &'static Doc = Box::leak(Box::new(load("endpoint-proof-v2.json")));
-    trials.push(trial("endpoint_proof::keys".into(), move || {
-        check_proof_basics(proofs)
-    }));
-    for c in arr(proofs, "challenges") {
-        trials.push(trial(
-            format!("endpoint_proof::challenge::{}", s(c, "name")),
-            move || check_challenge(proofs, c),
-        ));
-    }
-    for e in arr(proofs, "enroll") {
-        trials.push(trial(
-            format!("endpoint_proof::enroll::{}", s(e, "name")),
-            move || check_enroll(proofs, e),
-        ));
-    }
-    for c in arr(proofs, "verify_signature") {
-        trials.push(trial(
-            format!("endpoint_proof::verify_signature::{}", s(c, "name")),
-            move || check_verify_sig(c),
-        ));
-    }
-    for c in arr(get(proofs, "downgrade"), "network") {
-        trials.push(trial(
-            format!("endpoint_proof::downgrade::network::{}", s(c, "name")),
-            move || check_network_downgrade(proofs, c),
-        ));
-    }
-    for c in arr(get(proofs, "downgrade"), "agent") {
-        trials.push(trial(
-            format!("endpoint_proof::downgrade::agent::{}", s(c, "name")),
-            move || check_agent_downgrade(proofs, c),
-        ));
-    }
-
-    let scans: &'static Doc = Box::leak(Box::new(load("screening-scan.json")));
-    for c in arr(scans, "cases") {
-        trials.push(trial(
-            format!("screening::scan::{}", s(c, "name")),
-            move || check_scan(scans, c),
-        ));
-    }
-    for c in arr(scans, "invalid_rules") {
-        trials.push(trial(
-            format!("screening::invalid_rules::{}", s(c, "name")),
-            move || check_bad_rules(c),
-        ));
-    }
-
-    // Meta-tests: one expected value changed in a copy must fail the same check.
-    trials.push(must_fail("published auth_tag changed", move || {
-        let d = with(
-            receipts,
+/// `vectors/call-receipt.json`: the published receipt, the key ring and the mismatch cases.
+pub fn call_receipt(path: &Path) -> Result<Vec<NamedCheck>, String> {
+    let doc = load(
+        path,
+        &[
+            "description",
+            "receipt_secret",
+            "receipt",
             "auth_tag",
-            Value::from(flip_hex(s(receipts, "auth_tag"))),
-        );
-        check_published(&d)
-    }));
-    trials.push(must_fail("published receipt_digest changed", move || {
-        let d = with(
-            receipts,
             "receipt_digest",
-            Value::from(flip_hex(s(receipts, "receipt_digest"))),
-        );
-        check_published(&d)
-    }));
-    trials.push(must_fail("mismatch expectation emptied", move || {
-        let case = &arr(get(receipts, "mismatch"), "cases")[1];
-        let expected = with(get(case, "expected"), "not_pass", Value::Object(Vec::new()));
-        check_mismatch_case(receipts, &with(case, "expected", expected))
-    }));
-    trials.push(must_fail("key ring detail changed", move || {
-        let case = &arr(get(receipts, "key_ring"), "cases")[7];
-        let details = with(
-            get(get(case, "expected"), "details"),
-            "key_id",
-            Value::from("key not valid at issued_at"),
-        );
-        let expected = with(get(case, "expected"), "details", details);
-        check_ring_case(receipts, &with(case, "expected", expected))
-    }));
-    trials.push(must_fail("proof_v2 changed", move || {
-        let c = &arr(proofs, "challenges")[0];
-        check_challenge(
-            proofs,
-            &with(c, "proof_v2", Value::from(flip_hex(s(c, "proof_v2")))),
-        )
-    }));
-    trials.push(must_fail("downgrade expectation changed", move || {
-        let c = &arr(get(proofs, "downgrade"), "network")[2];
-        check_network_downgrade(proofs, &with(c, "expected", Value::from("v1")))
-    }));
-    trials.push(must_fail("scan expectation emptied", move || {
-        let c = &arr(scans, "cases")[1];
-        check_scan(scans, &with(c, "expected", Value::Array(Vec::new())))
-    }));
+            "receipt_key",
+            "input",
+            "result",
+            "terms",
+            "call",
+            "key_ring",
+            "mismatch",
+        ],
+    )?;
+    let mut out: Vec<NamedCheck> = Vec::new();
+    let d = Arc::clone(&doc);
+    out.push(("published".into(), Box::new(move || check_published(&d))));
+    out.extend(per_case(
+        &doc,
+        need_arr(need(&doc, "key_ring")?, "cases")?,
+        "key_ring",
+        check_ring_case,
+        |d| arr(get(d, "key_ring"), "cases"),
+    )?);
+    out.extend(per_case(
+        &doc,
+        need_arr(need(&doc, "mismatch")?, "cases")?,
+        "mismatch",
+        check_mismatch_case,
+        |d| arr(get(d, "mismatch"), "cases"),
+    )?);
+    Ok(out)
+}
 
-    libtest_mimic::run(&args, trials).exit();
+/// `vectors/endpoint-proof-v2.json`: keys, challenges, enrollment, `ekl_verify`, downgrades.
+pub fn endpoint_proof_v2(path: &Path) -> Result<Vec<NamedCheck>, String> {
+    let doc = load(
+        path,
+        &[
+            "description",
+            "agent_key",
+            "agent_key_sha256",
+            "proof_key",
+            "challenges",
+            "enroll",
+            "verify_signature",
+            "downgrade",
+        ],
+    )?;
+    let mut out: Vec<NamedCheck> = Vec::new();
+    let d = Arc::clone(&doc);
+    out.push(("keys".into(), Box::new(move || check_proof_basics(&d))));
+    out.extend(per_case(
+        &doc,
+        need_arr(&doc, "challenges")?,
+        "challenges",
+        check_challenge,
+        |d| arr(d, "challenges"),
+    )?);
+    out.extend(per_case(
+        &doc,
+        need_arr(&doc, "enroll")?,
+        "enroll",
+        check_enroll,
+        |d| arr(d, "enroll"),
+    )?);
+    out.extend(per_case(
+        &doc,
+        need_arr(&doc, "verify_signature")?,
+        "verify_signature",
+        |_, c| check_verify_sig(c),
+        |d| arr(d, "verify_signature"),
+    )?);
+    let downgrade = need(&doc, "downgrade")?;
+    out.extend(per_case(
+        &doc,
+        need_arr(downgrade, "network")?,
+        "downgrade::network",
+        check_network_downgrade,
+        |d| arr(get(d, "downgrade"), "network"),
+    )?);
+    out.extend(per_case(
+        &doc,
+        need_arr(downgrade, "agent")?,
+        "downgrade::agent",
+        check_agent_downgrade,
+        |d| arr(get(d, "downgrade"), "agent"),
+    )?);
+    Ok(out)
+}
+
+/// `vectors/screening-scan.json`: scans and refused rules.
+pub fn screening_scan(path: &Path) -> Result<Vec<NamedCheck>, String> {
+    let doc = load(
+        path,
+        &["description", "rules_sets", "cases", "invalid_rules"],
+    )?;
+    let mut out = per_case(&doc, need_arr(&doc, "cases")?, "cases", check_scan, |d| {
+        arr(d, "cases")
+    })?;
+    out.extend(per_case(
+        &doc,
+        need_arr(&doc, "invalid_rules")?,
+        "invalid_rules",
+        |_, c| check_bad_rules(c),
+        |d| arr(d, "invalid_rules"),
+    )?);
+    Ok(out)
 }
