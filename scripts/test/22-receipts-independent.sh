@@ -3,7 +3,7 @@
 #  1. the generators (Python stdlib) reproduce vectors/call-receipt.json, endpoint-proof-v2.json and
 #     screening-scan.json byte for byte;
 #  2. vectors/check/check_receipts.py re-derives every value and verdict with its own verifier
-#     (hashlib, hmac, unicodedata and the implementers' guide's canonical.py), including the guide's own
+#     (hashlib, hmac, unicodedata and the implementers' guide's canonical.py, vectors/check/guide/), including the guide's own
 #     two receipt lines, and its meta-check proves that a changed expected value is caught.
 set -euo pipefail
 cd "$(dirname "$0")/../.."

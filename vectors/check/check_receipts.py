@@ -1,6 +1,6 @@
 """Independent re-check of vectors/call-receipt.json and vectors/endpoint-proof-v2.json (and
 vectors/screening-scan.json when present), with Python's stdlib (hashlib, hmac, json, unicodedata) and the
-guide's canonical.py only: nothing here uses the Rust core. Exits non-zero on any failure.
+guide's canonical.py (vectors/check/guide/, verbatim) only: nothing here uses the Rust core. Exits non-zero on any failure.
 
 A meta-check runs the same checks on mutated copies (one expected value changed each) and fails unless every
 mutation is caught.
@@ -16,7 +16,7 @@ import sys
 import unicodedata
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-sys.path.insert(0, HERE)
+sys.path.insert(0, os.path.join(HERE, "guide"))  # the guide's canonical.py, verbatim
 from canonical import canonical  # noqa: E402
 
 ROOT = os.path.join(HERE, "..")
