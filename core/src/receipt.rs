@@ -16,12 +16,43 @@
 //!   object, duplicate keys, values outside ekl-json-1) is an error.
 //!
 //! Check names, in the order they appear in a verdict: `key_id`, `auth_tag`, `receipt_version`,
-//! `auth_profile`, `execution_kind`, `required_fields`, `kind_fields`, `status`, `issued_at`, the
-//! references `execution_id`, `collaboration_id`, `capability_id`, `capability_version`,
-//! `requester_agent_id`, `provider_agent_id`, `connection_id`, `terms_hash`, `reservation_id`,
-//! `grant_id`, `admission_id` (each only when the call names a value for it, the first six always),
+//! `auth_profile`, `execution_kind`, `required_fields`, `kind_fields`, `status`, `issued_at`; the
+//! references `execution_id`, `collaboration_id`, `capability_id`, `requester_agent_id`,
+//! `provider_agent_id` (always), then `capability_version`, `connection_id`, `terms_hash`,
+//! `reservation_id`, `grant_id`, `admission_id` (each only when the call names a value for it);
 //! then `input_commitment`, `output_commitment` (only when the consumer passes its own) and
 //! `receipt_digest` (only when the caller passes an expected digest).
+//!
+//! ```
+//! use ekl_core::{canonical, digest, receipt::{self, CallExpectation, KeyRing}, verdict::Outcome};
+//! let input = canonical::parse(br#"{"q": "ping"}"#).unwrap();
+//! let result = canonical::parse(br#"{"a": "pong"}"#).unwrap();
+//! let (ci, co) = (digest::commitment(&input, None, None).unwrap(),
+//!                 digest::commitment(&result, None, None).unwrap());
+//! let text = format!(r#"{{"receipt_version":"1.1","receipt_id":"r1","execution_kind":"customer",
+//!   "requester_agent_id":"agt_c","provider_agent_id":"agt_p","collaboration_id":"col_1",
+//!   "connection_id":"con_1","execution_id":"ex_1","capability_id":"cap_x","capability_version":"1.0.0",
+//!   "rel_ver_at_admission":1,"dsc_ver":1,"terms_hash":"t","reservation_id":"rsv","grant_id":"grt",
+//!   "admission_id":"adm","input_commitment":{},"output_commitment":{},"status":"succeeded",
+//!   "issued_at":"2026-11-29T18:40:05Z","key_id":"rk-1","auth_profile":"ekl-evidence-mac-1.1"}}"#,
+//!   ci.to_canonical_json(), co.to_canonical_json());
+//! // The provider signs with its registration secret (key id rk-1) ...
+//! let signed = receipt::sign_receipt(&canonical::parse(text.as_bytes()).unwrap(), "secret").unwrap();
+//! // ... and the consumer checks it against the call it made and what it sent and received.
+//! let call = CallExpectation {
+//!     execution_id: "ex_1".into(), collaboration_id: "col_1".into(), capability_id: "cap_x".into(),
+//!     requester_agent_id: "agt_c".into(), provider_agent_id: "agt_p".into(),
+//!     ..CallExpectation::default()
+//! };
+//! let ring = KeyRing::baseline("secret");
+//! let verdict = receipt::verify_receipt(&signed, &ring, &call, Some(&ci), Some(&co)).unwrap();
+//! assert!(verdict.accepted);
+//! // Another result than the one committed to is a dispute, not an error.
+//! let other = digest::commitment(&canonical::parse(b"{}").unwrap(), None, None).unwrap();
+//! let verdict = receipt::verify_receipt(&signed, &ring, &call, Some(&ci), Some(&other)).unwrap();
+//! assert_eq!(verdict.outcome("output_commitment"), Some(Outcome::Mismatch));
+//! assert!(verdict.is_dispute());
+//! ```
 
 use std::borrow::Cow;
 
