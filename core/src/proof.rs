@@ -54,8 +54,17 @@ pub(crate) fn hex_mac_matches(presented: &str, expected: &[u8; 32]) -> bool {
 }
 
 /// The proof key of §3.1: HMAC-SHA256(agent key as UTF-8, "ekl-endpoint-proof-v2").
-#[derive(Clone, PartialEq, Eq)]
+/// Equality is constant-time.
+#[derive(Clone)]
 pub struct ProofKey([u8; 32]);
+
+impl PartialEq for ProofKey {
+    fn eq(&self, other: &ProofKey) -> bool {
+        ct_eq(&self.0, &other.0)
+    }
+}
+
+impl Eq for ProofKey {}
 
 impl ProofKey {
     /// Derives the proof key from the agent key (the provider credential, `eklp_…`).
@@ -223,12 +232,36 @@ impl ProofVersion {
 }
 
 /// What the network holds for an agent: the no-downgrade state of the network side (§3.1).
-#[derive(Clone, Debug, PartialEq, Eq)]
+/// The hash is the v1 key, so it is secret too: `Debug` hides it and equality is constant-time.
+#[derive(Clone)]
 pub enum NetworkHolds {
     /// Only the SHA-256 of the agent key (32 raw bytes): v1 proofs are accepted.
     CredentialHashOnly([u8; 32]),
     /// The agent's proof key: v1 proofs are refused even when they verify (`PROOF_DOWNGRADE`).
     ProofKey(ProofKey),
+}
+
+impl PartialEq for NetworkHolds {
+    fn eq(&self, other: &NetworkHolds) -> bool {
+        match (self, other) {
+            (NetworkHolds::CredentialHashOnly(a), NetworkHolds::CredentialHashOnly(b)) => {
+                ct_eq(a, b)
+            }
+            (NetworkHolds::ProofKey(a), NetworkHolds::ProofKey(b)) => a == b,
+            _ => false,
+        }
+    }
+}
+
+impl Eq for NetworkHolds {}
+
+impl core::fmt::Debug for NetworkHolds {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.write_str(match self {
+            NetworkHolds::CredentialHashOnly(_) => "NetworkHolds::CredentialHashOnly(..)",
+            NetworkHolds::ProofKey(_) => "NetworkHolds::ProofKey(..)",
+        })
+    }
 }
 
 impl NetworkHolds {
@@ -339,5 +372,61 @@ pub fn verify_enroll_authority(
             ErrorCode::ProofInvalid,
             "authority does not verify",
         ))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn secrets_stay_out_of_debug_and_compare_by_value() {
+        let key = ProofKey::derive("eklp_x");
+        let hash = NetworkHolds::credential_hash_of("eklp_x");
+        let NetworkHolds::CredentialHashOnly(bytes) = &hash else {
+            unreachable!()
+        };
+        for shown in [format!("{key:?}"), format!("{hash:?}")] {
+            assert!(!shown.contains(&key.to_hex()[..8]));
+            assert!(!shown.contains(&hex::encode(bytes)[..8]));
+        }
+        assert_eq!(key, ProofKey::derive("eklp_x"));
+        assert_ne!(key, ProofKey::derive("eklp_y"));
+        assert_eq!(
+            hash,
+            NetworkHolds::credential_hash_hex(&hex::encode(bytes)).expect("hex")
+        );
+        assert_ne!(hash, NetworkHolds::ProofKey(key));
+        assert_eq!(
+            NetworkHolds::credential_hash_hex("AB")
+                .expect_err("refused")
+                .code(),
+            ErrorCode::InvalidHex
+        );
+    }
+
+    #[test]
+    fn malformed_presented_values_do_not_verify() {
+        let key = ProofKey::derive("eklp_x");
+        let holds = NetworkHolds::ProofKey(key.clone());
+        let good = challenge_proof_v2(&key, "c", "e");
+        for bad in [
+            "",
+            "zz",
+            &good[..63],
+            &format!("{good}0"),
+            &good.to_uppercase(),
+        ] {
+            assert_eq!(
+                verify_challenge_proof(&holds, "c", "e", None, Some(bad))
+                    .expect_err("refused")
+                    .code(),
+                ErrorCode::ProofInvalid
+            );
+        }
+        assert_eq!(
+            verify_challenge_proof(&holds, "c", "e", None, Some(&good)),
+            Ok(ProofVersion::V2)
+        );
     }
 }
