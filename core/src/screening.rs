@@ -16,7 +16,8 @@
 
 use std::borrow::Cow;
 
-use unicode_normalization::UnicodeNormalization;
+use caseless::Caseless;
+use unicode_normalization::{is_nfkc_quick, IsNormalized, UnicodeNormalization};
 
 use crate::error::{Error, ErrorCode, Result};
 use crate::value::Value;
@@ -41,8 +42,35 @@ pub const PEM_LABEL_MAX: usize = 64;
 /// assert_eq!(ekl_core::screening::fold("Straße ＡＢＣ ﬁ"), "strasse abc fi");
 /// ```
 pub fn fold(text: &str) -> String {
-    let nfkc: String = text.nfkc().collect();
-    caseless::default_case_fold_str(&nfkc).nfkc().collect()
+    if text.is_ascii() {
+        // NFKC leaves ASCII alone and full case folding maps only A–Z within it.
+        return text.to_ascii_lowercase();
+    }
+    let nfkc = nfkc(text);
+    let mut folded = String::with_capacity(nfkc.len());
+    for c in nfkc.chars() {
+        if c.is_ascii() {
+            folded.push(c.to_ascii_lowercase());
+        } else {
+            folded.extend(core::iter::once(c).default_case_fold());
+        }
+    }
+    nfkc_owned(folded)
+}
+
+/// NFKC, skipping the work when the quick check says the text already is.
+fn nfkc(text: &str) -> Cow<'_, str> {
+    match is_nfkc_quick(text.chars()) {
+        IsNormalized::Yes => Cow::Borrowed(text),
+        _ => Cow::Owned(text.nfkc().collect()),
+    }
+}
+
+fn nfkc_owned(text: String) -> String {
+    match is_nfkc_quick(text.chars()) {
+        IsNormalized::Yes => text,
+        _ => text.nfkc().collect(),
+    }
 }
 
 /// One phrase rule of the network's screening rules.
@@ -204,16 +232,13 @@ impl SafetyFlag {
 /// contains `PRIVATE KEY`), or an EKP credential (`eklp_` or `ekla_` followed by at least
 /// [`CREDENTIAL_MIN_CHARS`] base64url characters). Case-sensitive, on the text as given.
 pub fn leak_pattern(text: &str) -> bool {
-    pem_private_key(text.as_bytes()) || ekp_credential(text.as_bytes())
+    pem_private_key(text) || ekp_credential(text)
 }
 
-fn find_all<'a>(hay: &'a [u8], needle: &'a [u8]) -> impl Iterator<Item = usize> + 'a {
-    (0..hay.len().saturating_sub(needle.len() - 1)).filter(move |&i| hay[i..].starts_with(needle))
-}
-
-fn pem_private_key(b: &[u8]) -> bool {
-    const BEGIN: &[u8] = b"-----BEGIN ";
-    find_all(b, BEGIN).any(|at| {
+fn pem_private_key(text: &str) -> bool {
+    const BEGIN: &str = "-----BEGIN ";
+    let b = text.as_bytes();
+    text.match_indices(BEGIN).any(|(at, _)| {
         let label_start = at + BEGIN.len();
         let label_len = b[label_start..]
             .iter()
@@ -226,9 +251,10 @@ fn pem_private_key(b: &[u8]) -> bool {
     })
 }
 
-fn ekp_credential(b: &[u8]) -> bool {
-    [&b"eklp_"[..], &b"ekla_"[..]].iter().any(|prefix| {
-        find_all(b, prefix).any(|at| {
+fn ekp_credential(text: &str) -> bool {
+    let b = text.as_bytes();
+    ["eklp_", "ekla_"].iter().any(|prefix| {
+        text.match_indices(prefix).any(|(at, _)| {
             b[at + prefix.len()..]
                 .iter()
                 .take_while(|c| c.is_ascii_alphanumeric() || **c == b'-' || **c == b'_')

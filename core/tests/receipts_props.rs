@@ -158,6 +158,15 @@ proptest! {
         prop_assert!(!json.contains(&tail));
     }
 
+    /// The fast paths of `fold` give what the plain definition gives.
+    #[test]
+    fn fold_matches_its_definition(text in "(\\PC|[A-Za-z ])*") {
+        use unicode_normalization::UnicodeNormalization;
+        let nfkc: String = text.nfkc().collect();
+        let reference: String = caseless::default_case_fold_str(&nfkc).nfkc().collect();
+        prop_assert_eq!(screening::fold(&text), reference);
+    }
+
     #[test]
     fn scan_never_panics(text in "\\PC{0,64}") {
         let v = Value::Array(vec![Value::String(Cow::Owned(text.clone())),
