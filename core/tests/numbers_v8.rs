@@ -23,7 +23,7 @@ fn ten_to(k: i32) -> f64 {
 /// The fixed edge cases, in a stable order.
 fn fixed() -> Vec<f64> {
     let mut v = Vec::new();
-    let mut around = |x: f64, ulps: usize, v: &mut Vec<f64>| {
+    let around = |x: f64, ulps: usize, v: &mut Vec<f64>| {
         if !x.is_finite() {
             return;
         }
@@ -42,15 +42,7 @@ fn fixed() -> Vec<f64> {
     for x in [1e-7, 1e-6, 1e21, 1e20, 1e-5, 1e15, 1e16, 1e17] {
         around(x, 64, &mut v);
     }
-    for x in [
-        9.999999999999999e-7,
-        9.999999999999999e20,
-        1.0000000000000001e-6,
-        123456789012345680000.0,
-        5e-7,
-        0.000001234,
-        1.2345e-7,
-    ] {
+    for x in [123456789012345680000.0, 5e-7, 0.000001234, 1.2345e-7] {
         around(x, 4, &mut v);
     }
     for x in [TWO_53, TWO_63, 2.0 * TWO_63, TWO_53 / 2.0] {
@@ -79,7 +71,7 @@ fn fixed() -> Vec<f64> {
         0.1 + 0.2,
         1.0 / 3.0,
         2.0 / 3.0,
-        333333333.33333329,
+        "333333333.33333329".parse().expect("literal"),
         4.35,
         0.000001,
         1e-7,
