@@ -329,7 +329,12 @@ DESCRIPTION = (
     "without recursion), `invalid_utf8` (byte inputs as lowercase hex, refused with INVALID_UTF8) and `size` (the "
     "optional limit on the canonical form's UTF-8 bytes, 262,144 for a capability input, refused with BODY_TOO_LARGE; "
     "max_bytes null means no limit). Generated inputs are prefix + open × count + inner + close × count + suffix "
-    "(depth) and prefix + repeat × count + suffix (size); a missing prefix, inner, close or suffix is empty."
+    "(depth) and prefix + repeat × count + suffix (size); a missing prefix, inner, close or suffix is empty. "
+    "Note: canonical output is a fixed point of ekl-json-1 except for integer-valued doubles beyond 2^53 and below "
+    "1e21, which are written as integer literals that ekl-json-1 refuses as input ('1e21 boundary' is valid, 'integer "
+    "1e20 written out' invalid). Expected values were computed with the published guide's canonical.py and Node "
+    "(JSON.parse, String(x), UTF-16 key sort) and checked by vectors/check/check_vectors.py; see "
+    "docs/decisions/vectors.md."
 )
 
 
