@@ -286,19 +286,11 @@ fn ekl_json_1(path: &Path) -> Result<Vec<Case>, String> {
         }));
     }
     for v in list(doc, "depth")? {
-        let n = count(v, "count")?;
-        let input = format!(
-            "{}{}{}{}{}",
-            opt_text(v, "prefix")?,
-            text(v, "open")?.repeat(n),
-            opt_text(v, "inner")?,
-            opt_text(v, "close")?.repeat(n),
-            opt_text(v, "suffix")?
-        );
+        let input = generated(v)?;
         cases.push(expectation(
             format!("depth::{}", text(v, "name")?),
             v,
-            input.into_bytes(),
+            input,
             Options::default(),
         )?);
     }
@@ -313,17 +305,12 @@ fn ekl_json_1(path: &Path) -> Result<Vec<Case>, String> {
         cases.push(expectation(
             format!("invalid_utf8::{}", text(v, "name")?),
             v,
-            input,
+            move || input,
             Options::default(),
         )?);
     }
     for v in list(doc, "size")? {
-        let input = format!(
-            "{}{}{}",
-            text(v, "prefix")?,
-            text(v, "repeat")?.repeat(count(v, "count")?),
-            text(v, "suffix")?
-        );
+        let input = generated(v)?;
         let max_bytes = match field(v, "max_bytes")? {
             Json::Null => None,
             _ => Some(count(v, "max_bytes")?),
@@ -331,7 +318,7 @@ fn ekl_json_1(path: &Path) -> Result<Vec<Case>, String> {
         cases.push(expectation(
             format!("size::{}", text(v, "name")?),
             v,
-            input.into_bytes(),
+            input,
             Options { max_bytes },
         )?);
     }
@@ -340,10 +327,16 @@ fn ekl_json_1(path: &Path) -> Result<Vec<Case>, String> {
 
 /// A generated case: refused with `code`, or accepted with `sha256` (and `canonical` and/or
 /// `canonical_length` when given).
-fn expectation(name: String, v: &Json, input: Vec<u8>, options: Options) -> Result<Case, String> {
+/// The input is built when the case runs, so loading a file stays cheap.
+fn expectation(
+    name: String,
+    v: &Json,
+    input: impl FnOnce() -> Vec<u8> + Send + 'static,
+    options: Options,
+) -> Result<Case, String> {
     if v.get("code").is_some() {
         let code = code(v)?;
-        return Ok(case(name, move || check_refused(&input, options, code)));
+        return Ok(case(name, move || check_refused(&input(), options, code)));
     }
     let sha = text(v, "sha256")?;
     let canon = v
@@ -358,8 +351,28 @@ fn expectation(name: String, v: &Json, input: Vec<u8>, options: Options) -> Resu
         return Err(format!("{name}: neither canonical nor canonical_length"));
     }
     Ok(case(name, move || {
-        check_valid(&input, options, canon.as_deref(), length, &sha)
+        check_valid(&input(), options, canon.as_deref(), length, &sha)
     }))
+}
+
+/// A generated input: prefix + repeat × count + inner + close × count + suffix (a missing part is
+/// empty), built when the case runs.
+fn generated(v: &Json) -> Result<impl FnOnce() -> Vec<u8> + Send + 'static, String> {
+    let n = count(v, "count")?;
+    let repeat = text(v, "repeat")?;
+    let (prefix, inner) = (opt_text(v, "prefix")?, opt_text(v, "inner")?);
+    let (close, suffix) = (opt_text(v, "close")?, opt_text(v, "suffix")?);
+    Ok(move || {
+        let mut input = String::with_capacity(
+            prefix.len() + n * (repeat.len() + close.len()) + inner.len() + suffix.len(),
+        );
+        input.push_str(&prefix);
+        (0..n).for_each(|_| input.push_str(&repeat));
+        input.push_str(&inner);
+        (0..n).for_each(|_| input.push_str(&close));
+        input.push_str(&suffix);
+        input.into_bytes()
+    })
 }
 
 // ---------------------------------------------------------------------------------------------

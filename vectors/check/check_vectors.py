@@ -349,6 +349,12 @@ def check_expectation(rep, name, case, run):
     rep.check(name, ok, f"got {kind} {got!r:.120}")
 
 
+def generated(v):
+    """A generated input: prefix + repeat × count + inner + close × count + suffix (a missing part is empty)."""
+    n = v["count"]
+    return v.get("prefix", "") + v["repeat"] * n + v.get("inner", "") + v.get("close", "") * n + v.get("suffix", "")
+
+
 def check_ekl_json_1(path, verbose=True):
     doc = json.load(open(path, encoding="utf-8"))
     rep = Report(os.path.basename(path), verbose)
@@ -359,13 +365,12 @@ def check_ekl_json_1(path, verbose=True):
     for v in doc.get("invalid", []):
         check_expectation(rep, "invalid::" + v["name"], v, lambda: canonical(v["input"].encode("utf-8")))
     for v in doc.get("depth", []):
-        n = v["count"]
-        text = v.get("prefix", "") + v["open"] * n + v.get("inner", "") + v.get("close", "") * n + v.get("suffix", "")
+        text = generated(v)
         check_expectation(rep, "depth::" + v["name"], v, lambda: canonical(text.encode("utf-8")))
     for v in doc.get("invalid_utf8", []):
         check_expectation(rep, "invalid_utf8::" + v["name"], v, lambda: canonical(bytes.fromhex(v["input_hex"])))
     for v in doc.get("size", []):
-        text = v["prefix"] + v["repeat"] * v["count"] + v["suffix"]
+        text = generated(v)
         check_expectation(rep, "size::" + v["name"], v, lambda: canonical(text.encode("utf-8"), v["max_bytes"]))
     return rep
 

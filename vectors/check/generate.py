@@ -215,31 +215,31 @@ INVALID = [
     ("precedence: overflow before a missing bracket", "[1e400", "NON_FINITE_NUMBER"),
 ]
 
-# Generated inputs: prefix + open * count + inner + close * count + suffix.
+# Generated inputs: prefix + repeat * count + inner + close * count + suffix.
 DEPTH = [
-    ("64 nested arrays accepted", dict(open="[", close="]", count=64), None),
-    ("65 nested arrays refused", dict(open="[", close="]", count=65), "INPUT_TOO_DEEP"),
-    ("64 nested objects accepted", dict(open='{"a":', inner="null", close="}", count=64), None),
-    ("65 nested objects refused", dict(open='{"a":', inner="null", close="}", count=65), "INPUT_TOO_DEEP"),
+    ("64 nested arrays accepted", dict(repeat="[", close="]", count=64), None),
+    ("65 nested arrays refused", dict(repeat="[", close="]", count=65), "INPUT_TOO_DEEP"),
+    ("64 nested objects accepted", dict(repeat='{"a":', inner="null", close="}", count=64), None),
+    ("65 nested objects refused", dict(repeat='{"a":', inner="null", close="}", count=65), "INPUT_TOO_DEEP"),
     ("64 levels of arrays and objects with whitespace accepted",
-     dict(open='[ { "k" : ', inner="1", close=" } ]", count=32), None),
-    ("65 levels of arrays and objects refused", dict(open='[{"k":', inner="[]", close="}]", count=32),
+     dict(repeat='[ { "k" : ', inner="1", close=" } ]", count=32), None),
+    ("65 levels of arrays and objects refused", dict(repeat='[{"k":', inner="[]", close="}]", count=32),
      "INPUT_TOO_DEEP"),
     ("64 levels inside a wide document accepted",
-     dict(prefix='{"z": [1, 2], "a": ', open="[", inner='{"y": 1, "x": 2}', close="]", count=62,
+     dict(prefix='{"z": [1, 2], "a": ', repeat="[", inner='{"y": 1, "x": 2}', close="]", count=62,
           suffix=', "m": {}}'), None),
     ("65 levels after a long shallow start refused",
-     dict(prefix="[" + "0," * 1000, open="[", close="]", count=64, suffix="]"), "INPUT_TOO_DEEP"),
-    ("hostile: 10,000,000 opening brackets", dict(open="[", count=10_000_000), "INPUT_TOO_DEEP"),
-    ("hostile: 2,000,000 opening object members", dict(open='{"a":', count=2_000_000), "INPUT_TOO_DEEP"),
-    ("hostile: 1,000,000 balanced brackets", dict(open="[", close="]", count=1_000_000), "INPUT_TOO_DEEP"),
-    ("precedence: depth refusal before a later syntax error", dict(open="[", close="]", count=65, suffix=","),
+     dict(prefix="[" + "0," * 1000, repeat="[", close="]", count=64, suffix="]"), "INPUT_TOO_DEEP"),
+    ("hostile: 10,000,000 opening brackets", dict(repeat="[", count=10_000_000), "INPUT_TOO_DEEP"),
+    ("hostile: 2,000,000 opening object members", dict(repeat='{"a":', count=2_000_000), "INPUT_TOO_DEEP"),
+    ("hostile: 1,000,000 balanced brackets", dict(repeat="[", close="]", count=1_000_000), "INPUT_TOO_DEEP"),
+    ("precedence: depth refusal before a later syntax error", dict(repeat="[", close="]", count=65, suffix=","),
      "INPUT_TOO_DEEP"),
     ("precedence: depth refusal before an earlier duplicate key",
-     dict(prefix='[{"a": 1, "a": 2}, ', open="[", close="]", count=64, suffix="]"), "INPUT_TOO_DEEP"),
-    ("precedence: earlier leading zero before depth", dict(prefix="[01, ", open="[", count=100),
+     dict(prefix='[{"a": 1, "a": 2}, ', repeat="[", close="]", count=64, suffix="]"), "INPUT_TOO_DEEP"),
+    ("precedence: earlier leading zero before depth", dict(prefix="[01, ", repeat="[", count=100),
      "INVALID_JSON"),
-    ("precedence: earlier overflow before depth", dict(prefix="[1e400, ", open="[", count=100),
+    ("precedence: earlier overflow before depth", dict(prefix="[1e400, ", repeat="[", count=100),
      "NON_FINITE_NUMBER"),
 ]
 
@@ -289,13 +289,10 @@ SIZE = [
 ]
 
 
-def depth_input(g):
-    return g.get("prefix", "") + g["open"] * g["count"] + g.get("inner", "") + g.get("close", "") * g["count"] \
+def generated(g):
+    """prefix + repeat × count + inner + close × count + suffix (a missing part is empty)."""
+    return g.get("prefix", "") + g["repeat"] * g["count"] + g.get("inner", "") + g.get("close", "") * g["count"] \
         + g.get("suffix", "")
-
-
-def size_input(g):
-    return g["prefix"] + g["repeat"] * g["count"] + g["suffix"]
 
 
 def refused_by_guide(text):
@@ -328,8 +325,8 @@ DESCRIPTION = (
     "or object adds one level, [] is depth 1; 64 accepted, 65 refused with INPUT_TOO_DEEP, checked while parsing and "
     "without recursion), `invalid_utf8` (byte inputs as lowercase hex, refused with INVALID_UTF8) and `size` (the "
     "optional limit on the canonical form's UTF-8 bytes, 262,144 for a capability input, refused with BODY_TOO_LARGE; "
-    "max_bytes null means no limit). Generated inputs are prefix + open × count + inner + close × count + suffix "
-    "(depth) and prefix + repeat × count + suffix (size); a missing prefix, inner, close or suffix is empty. "
+    "max_bytes null means no limit). Generated inputs (depth and size) are "
+    "prefix + repeat × count + inner + close × count + suffix, a missing part being empty. "
     "Note: canonical output is a fixed point of ekl-json-1 except for integer-valued doubles beyond 2^53 and below "
     "1e21, which are written as integer literals that ekl-json-1 refuses as input ('1e21 boundary' is valid, 'integer "
     "1e20 written out' invalid). Expected values were computed with the published guide's canonical.py and Node "
@@ -354,7 +351,7 @@ def build_ekl_json_1():
     for name, g, code in DEPTH:
         case = {"name": name, **g}
         if code is None:
-            text = depth_input(g)
+            text = generated(g)
             out = guide_canonical(text)
             assert out == node_canonical([text])[0], name
             case.update(canonical=out, sha256=sha(out))
@@ -372,7 +369,7 @@ def build_ekl_json_1():
     size = []
     for name, g, limit, code in SIZE:
         case = {"name": name, **g, "max_bytes": limit}
-        text = size_input(g)
+        text = generated(g)
         if code is None:
             out = guide_canonical(text)
             assert out == node_canonical([text])[0], name
