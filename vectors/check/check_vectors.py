@@ -175,6 +175,8 @@ class _Parser:
                 raise Refused("INVALID_JSON")
         literal = self.s[start:self.i]
         if integer:
+            if len(literal.lstrip("-")) > 16:  # no leading zeros: 17 digits or more is beyond 2^53
+                raise Refused("INTEGER_OUT_OF_RANGE")
             n = int(literal)
             if abs(n) > BOUND:
                 raise Refused("INTEGER_OUT_OF_RANGE")
@@ -456,6 +458,8 @@ MUTATIONS = [
     ("upstream-fingerprint.json", ["cases", 5, "projection"], "[]",
      "cases::names sorted by UTF-16 code units: 😀 before ｱ"),
     ("upstream-fingerprint.json", ["invalid", 1, "code"], "INVALID_JSON", "invalid::a tool without a name"),
+    ("upstream-fingerprint.json", ["invalid", 6, "tools", "tools", 0, "inputSchema", "maximum"], 2 ** 53,
+     "invalid::an integer beyond 2^53 in a schema"),
 ]
 
 

@@ -101,6 +101,12 @@ VALID = [
     ("noncharacters and U+FEFF inside a string left literal", r'["\uffff\ufffe\ufeff"]'),
     ("escaped quote and backslash only", r'{"k\"ey": "va\\lue"}'),
     ("nested empty containers", "[[], {}, [[]], [{}], {\"a\": {}}]"),
+    ("no Unicode normalisation: composed and decomposed keys are different keys",
+     '{"\u00e9": 1, "e\u0301": 2, "\\u00e9x": 3}'),
+    ("keys with control characters escaped and sorted", r'{"\n": 1, "\u0000": 2, "\u001f": 3, " ": 4}'),
+    ("zero with a huge exponent", "[0e99999, -0E+99999, 0.0e-99999]"),
+    ("many fraction digits", "[1." + "0" * 400 + ", 0." + "0" * 400 + "1]"),
+    ("fractions and exponents that are whole numbers", "[1.0, 0.1e1, 100e-2, 12.5e1, -2.0e0]"),
 ]
 
 INVALID = [
@@ -128,6 +134,8 @@ INVALID = [
     ("integer 1e20 written out", "[100000000000000000000]", "INTEGER_OUT_OF_RANGE"),
     ("integer 2^64 as a member value", '{"n": 18446744073709551616}', "INTEGER_OUT_OF_RANGE"),
     ("integer 9999999999999999", "[9999999999999999]", "INTEGER_OUT_OF_RANGE"),
+    ("integer of 400 digits", "[1" + "0" * 399 + "]", "INTEGER_OUT_OF_RANGE"),
+    ("huge exponent", "[1e99999]", "NON_FINITE_NUMBER"),
     # Duplicate keys.
     ("escaped duplicate key", '{"a": 1, "\\u0061": 2}', "DUPLICATE_KEY"),
     ("duplicate key with equal values", '{"a": 1, "a": 1}', "DUPLICATE_KEY"),
@@ -145,6 +153,8 @@ INVALID = [
     ("high surrogate followed by a short escape", r'["\ud83d\n"]', "LONE_SURROGATE"),
     ("lone surrogate in a key", r'{"\udc00": 1}', "LONE_SURROGATE"),
     ("lone high surrogate in a key", r'{"k\ud800": 1}', "LONE_SURROGATE"),
+    ("high surrogate followed by a malformed escape", r'["\ud800\u12G4"]', "INVALID_JSON"),
+    ("high surrogate followed by a truncated escape", r'["\ud800\u"]', "INVALID_JSON"),
     # Not RFC 8259 JSON.
     ("trailing comma in an array", "[1, 2,]", "INVALID_JSON"),
     ("trailing comma in an object", '{"a": 1,}', "INVALID_JSON"),
@@ -421,6 +431,9 @@ UPSTREAM = [
     ("offered names not in the list are ignored", {"tools": [SEARCH, QUOTE]}, ["get_quote", "not_there"]),
     ("offered order does not matter", {"tools": [QUOTE, SEARCH]}, ["search_listings", "get_quote"]),
     ("nothing offered gives the empty array", {"tools": [SEARCH, QUOTE]}, []),
+    ("tools with one name that are not offered are ignored",
+     {"tools": [QUOTE, {"name": "dup", "inputSchema": {}}, {"name": "dup", "inputSchema": {"type": "object"}}]},
+     ["get_quote"]),
     ("empty tools list", {"tools": []}, None),
     ("unicode in descriptions and schemas, keys sorted inside",
      {"tools": [{"name": "traduire", "description": "Traduit un texte — « vite »\u2028ligne 2",
@@ -437,6 +450,10 @@ UPSTREAM_INVALID = [
     ("a tool without a name", {"tools": [QUOTE, {"description": "nameless"}]}, None, "INVALID_SHAPE"),
     ("a tool whose name is not a string", {"tools": [{"name": 7}]}, None, "INVALID_SHAPE"),
     ("no tools array", {"nextCursor": None}, None, "INVALID_SHAPE"),
+    ("tools is not an array", {"tools": {"name": "ping"}}, None, "INVALID_SHAPE"),
+    ("a tool that is not an object", {"tools": ["ping"]}, None, "INVALID_SHAPE"),
+    ("an integer beyond 2^53 in a schema", {"tools": [{"name": "big", "inputSchema": {"maximum": 2 ** 64}}]}, None,
+     "INTEGER_OUT_OF_RANGE"),
 ]
 
 UPSTREAM_DESCRIPTION = (
