@@ -80,6 +80,8 @@ VALID = [
     ("largest double", "[1.7976931348623157e308, -1.7976931348623157e308, 1.7976931348623158e308]"),
     ("many digits read as the nearest double",
      "[0.1000000000000000055511151231257827, 0.30000000000000004, 1.0000000000000002, 3.141592653589793238462643]"),
+    ("shortest digits: a tie between two goes to the even one",
+     "[1000000000000000.25, 2.98023223876953125e-8, -263699920754119.125]"),
     ("top-level number", " 42 "),
     ("top-level string", '"text"'),
     ("top-level literals", "[true, false, null]"),
