@@ -61,10 +61,10 @@ usage: ekl COMMAND [OPTIONS] [FILE|-]      (FILE defaults to stdin)
 /// A failure of the tool: a refusal of the core (exit 2) or a usage error (exit 64).
 enum Failure {
     Refused(Error),
-    /// A verifier's negative answer: its output is printed to stdout, then exit status 1.
-    Verdict(Vec<u8>, NotAccepted),
     Usage(String),
     Io(String),
+    /// A verdict that is not accepted: printed to stdout, exit status 1.
+    NotAccepted(Vec<u8>),
 }
 
 impl From<Error> for Failure {
@@ -319,13 +319,6 @@ fn main() -> ExitCode {
             eprintln!("ekl: {}: {}", e.code().as_str(), e.message());
             ExitCode::from(2)
         }
-        Err(Failure::Verdict(out, NotAccepted)) => {
-            let mut stdout = std::io::stdout().lock();
-            if stdout.write_all(&out).and_then(|_| stdout.flush()).is_err() {
-                return ExitCode::from(74);
-            }
-            ExitCode::from(1)
-        }
         Err(Failure::Usage(m)) => {
             eprintln!("ekl: usage: {m}\n\n{USAGE}");
             ExitCode::from(64)
@@ -333,6 +326,10 @@ fn main() -> ExitCode {
         Err(Failure::Io(m)) => {
             eprintln!("ekl: {m}");
             ExitCode::from(66)
+        }
+        Err(Failure::NotAccepted(out)) => {
+            let _ = std::io::stdout().lock().write_all(&out);
+            ExitCode::from(1)
         }
     }
 }
@@ -348,16 +345,15 @@ fn run_evidence(command: &str, rest: &[String]) -> Option<CmdResult> {
         };
         f(verb, &Args::parse(rest)?)
     };
-    match command {
-        "receipt" => Some(sub(cmd_receipt)),
-        "proof" => Some(sub(cmd_proof)),
-        "screen" => Some(Args::parse(rest).and_then(|a| cmd_screen(&a))),
+    match (command, rest.first().map(String::as_str)) {
+        // `receipt verify-jws` and `receipt verify-signed` (network-signed receipts) are the JWS
+        // family's; this family answers the MAC receipt verbs.
+        ("receipt", Some("sign" | "digest" | "verify") | None) => Some(sub(cmd_receipt)),
+        ("proof", _) => Some(sub(cmd_proof)),
+        ("screen", _) => Some(Args::parse(rest).and_then(|a| cmd_screen(&a))),
         _ => None,
     }
 }
-
-/// A verdict that was not accepted: printed, then exit status 1.
-struct NotAccepted;
 
 fn need<'a>(args: &'a Args, name: &str) -> Result<&'a str, Failure> {
     args.value(name)
@@ -391,7 +387,7 @@ fn cmd_receipt(verb: &str, args: &Args) -> CmdResult {
         }
         "verify" => match receipt_verify(args)? {
             (out, true) => Ok(out),
-            (out, false) => Err(Failure::Verdict(out, NotAccepted)),
+            (out, false) => Err(Failure::NotAccepted(out)),
         },
         other => Err(Failure::Usage(format!("unknown receipt command {other}"))),
     }
@@ -579,10 +575,7 @@ fn cmd_proof(verb: &str, args: &Args) -> CmdResult {
             match args.value("--signature") {
                 None => Ok(line(&proof::verify_signature(s, a, i, c))),
                 Some(sig) if proof::check_verify_signature(s, a, i, c, sig) => Ok(line("ok")),
-                Some(_) => Err(Failure::Verdict(
-                    line("signature does not verify"),
-                    NotAccepted,
-                )),
+                Some(_) => Err(Failure::NotAccepted(line("signature does not verify"))),
             }
         }
         "verify-challenge" => {
