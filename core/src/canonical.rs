@@ -146,9 +146,9 @@ impl<'a> Parser<'a> {
         if self.bytes.starts_with("\u{feff}".as_bytes()) {
             return Err(syntax(0, "byte-order mark (U+FEFF) before the value"));
         }
-        let mut stack: Vec<Frame<'a>> = Vec::new();
-        let mut items: Vec<Value<'a>> = Vec::new();
-        let mut members: Vec<(Cow<'a, str>, Value<'a>)> = Vec::new();
+        let mut stack: Vec<Frame<'a>> = Vec::with_capacity(8);
+        let mut items: Vec<Value<'a>> = Vec::with_capacity(32);
+        let mut members: Vec<(Cow<'a, str>, Value<'a>)> = Vec::with_capacity(64);
         'value: loop {
             self.skip_ws();
             let start = self.pos;
@@ -514,10 +514,10 @@ enum WFrame<'v, 'a> {
 /// numbers, nesting deeper than [`MAX_DEPTH`] and, with `options.max_bytes`, an oversized result.
 pub fn write_value(value: &Value<'_>, out: &mut Vec<u8>, options: Options) -> Result<()> {
     let base = out.len();
-    let mut stack: Vec<WFrame<'_, '_>> = Vec::new();
+    let mut stack: Vec<WFrame<'_, '_>> = Vec::with_capacity(8);
     // The sorted members of every open object, innermost last: one buffer for the whole value
     // rather than one allocation per object. An object's entries are dropped when it closes.
-    let mut order: Vec<&(Cow<'_, str>, Value<'_>)> = Vec::new();
+    let mut order: Vec<&(Cow<'_, str>, Value<'_>)> = Vec::with_capacity(64);
     let mut next: Option<&Value<'_>> = Some(value);
     loop {
         if let Some(v) = next.take() {
@@ -624,17 +624,36 @@ fn too_deep() -> Error {
 /// 0xF0–0xF4, a surrogate pair in UTF-16, which sorts first).
 pub fn cmp_utf16(a: &str, b: &str) -> Ordering {
     let (x, y) = (a.as_bytes(), b.as_bytes());
-    match x.iter().zip(y).position(|(p, q)| p != q) {
-        None => x.len().cmp(&y.len()),
-        Some(i) => {
-            let (p, q) = (x[i], y[i]);
-            let bmp_high = |c: u8| c == 0xEE || c == 0xEF;
-            if (bmp_high(p) && q >= 0xF0) || (bmp_high(q) && p >= 0xF0) {
-                q.cmp(&p)
-            } else {
-                p.cmp(&q)
-            }
+    let n = x.len().min(y.len());
+    // The first differing byte, eight bytes at a time: in little-endian words, the lowest set
+    // bit of the XOR falls in the first byte that differs.
+    let mut i = 0;
+    while i + 8 <= n {
+        let p = u64::from_le_bytes(x[i..i + 8].try_into().expect("a slice of 8 bytes"));
+        let q = u64::from_le_bytes(y[i..i + 8].try_into().expect("a slice of 8 bytes"));
+        if p != q {
+            i += ((p ^ q).trailing_zeros() / 8) as usize;
+            return cmp_utf16_at(x[i], y[i]);
         }
+        i += 8;
+    }
+    while i < n {
+        if x[i] != y[i] {
+            return cmp_utf16_at(x[i], y[i]);
+        }
+        i += 1;
+    }
+    x.len().cmp(&y.len())
+}
+
+/// The order of two strings whose first difference is the bytes `p` and `q` (same prefix).
+#[inline]
+fn cmp_utf16_at(p: u8, q: u8) -> Ordering {
+    let bmp_high = |c: u8| c == 0xEE || c == 0xEF;
+    if (bmp_high(p) && q >= 0xF0) || (bmp_high(q) && p >= 0xF0) {
+        q.cmp(&p)
+    } else {
+        p.cmp(&q)
     }
 }
 
@@ -686,6 +705,18 @@ pub fn write_string(s: &str, out: &mut Vec<u8>) {
     out.push(b'"');
 }
 
+/// "00" to "99", two bytes each.
+static DIGIT_PAIRS: [u8; 200] = {
+    let mut t = [0u8; 200];
+    let mut i = 0;
+    while i < 100 {
+        t[2 * i] = b'0' + (i / 10) as u8;
+        t[2 * i + 1] = b'0' + (i % 10) as u8;
+        i += 1;
+    }
+    t
+};
+
 /// Writes a finite double as ECMAScript's `Number.prototype.toString` (RFC 8785 §3.2.2.3).
 /// Refuses NaN and ±inf with `NON_FINITE_NUMBER`.
 pub fn write_number(x: f64, out: &mut Vec<u8>) -> Result<()> {
@@ -705,10 +736,19 @@ pub fn write_number(x: f64, out: &mut Vec<u8>) -> Result<()> {
         let mut buf = [0u8; 20];
         let mut n = x.abs() as u64;
         let mut i = buf.len();
-        while n > 0 {
+        while n >= 100 {
+            let d = (n % 100) as usize * 2;
+            n /= 100;
+            i -= 2;
+            buf[i..i + 2].copy_from_slice(&DIGIT_PAIRS[d..d + 2]);
+        }
+        if n >= 10 {
+            let d = n as usize * 2;
+            i -= 2;
+            buf[i..i + 2].copy_from_slice(&DIGIT_PAIRS[d..d + 2]);
+        } else {
             i -= 1;
-            buf[i] = b'0' + (n % 10) as u8;
-            n /= 10;
+            buf[i] = b'0' + n as u8;
         }
         if x < 0.0 {
             out.push(b'-');
@@ -898,5 +938,32 @@ mod tests {
         assert_eq!(cmp_utf16("\u{e000}", "\u{10000}"), Ordering::Greater);
         assert_eq!(cmp_utf16("a", "aa"), Ordering::Less);
         assert_eq!(cmp_utf16("é", "z"), Ordering::Greater);
+        // Against the definition, with common prefixes shorter and longer than one 8-byte word.
+        let tails = ["", "a", "z", "é", "\u{e000}", "\u{ffff}", "ｱ", "😀", "\u{10ffff}", "aa"];
+        for prefix in ["", "k", "receipt_", "receipt_id_and_more_"] {
+            for a in tails {
+                for b in tails {
+                    let (a, b) = (format!("{prefix}{a}"), format!("{prefix}{b}"));
+                    let want = a.encode_utf16().cmp(b.encode_utf16());
+                    assert_eq!(cmp_utf16(&a, &b), want, "{a:?} {b:?}");
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn integers_are_written_as_their_digits() {
+        let mut x: u64 = 1;
+        while x < 1 << 53 {
+            for n in [x - 1, x, x + 1, x * 7 + 3] {
+                if n < 1 << 53 {
+                    for v in [n as f64, -(n as f64)] {
+                        let want = if n == 0 { "0".to_string() } else { format!("{v}") };
+                        assert_eq!(number_to_string(v).as_deref(), Some(want.as_str()));
+                    }
+                }
+            }
+            x *= 3;
+        }
     }
 }
