@@ -770,7 +770,6 @@ pub fn write_number(x: f64, out: &mut Vec<u8>) -> Result<()> {
             k += 1;
         }
     }
-    let digits = &digits[..k];
     let mut exp: i32 = 0;
     let mut neg_exp = false;
     for &c in sci.get(e_at + 1..).unwrap_or(&[]) {
@@ -783,6 +782,8 @@ pub fn write_number(x: f64, out: &mut Vec<u8>) -> Result<()> {
     if neg_exp {
         exp = -exp;
     }
+    break_tie_to_even(x.abs(), &mut digits[..k], exp);
+    let digits = &digits[..k];
     let n = exp + 1; // position of the decimal point relative to the digits
     let k = k as i32;
     if x < 0.0 {
@@ -811,6 +812,75 @@ pub fn write_number(x: f64, out: &mut Vec<u8>) -> Result<()> {
         out.extend_from_slice(e.unsigned_abs().to_string().as_bytes());
     }
     Ok(())
+}
+
+/// Of two shortest digit strings equally close to `x`, ECMAScript takes the even one (ECMA-262
+/// Number::toString: "if there are two such possible values of n, choose the one that is even");
+/// Rust's `{:e}` takes the upper one (`1000000000000000.25` → `…0.3`, V8 `…0.2`). A tie needs the
+/// exact decimal value of `x` to have one significant digit more than the shortest form, the last
+/// being 5: only doubles whose exact value has at most 18 significant digits, found here with
+/// integer arithmetic. `x > 0`; `digits` are the `k` shortest digits, `exp` the decimal exponent
+/// of the first one. Rewrites `digits` in place when the even neighbour is the answer.
+fn break_tie_to_even(x: f64, digits: &mut [u8], exp: i32) {
+    let k = digits.len();
+    match digits.last() {
+        Some(&d) if (d - b'0') % 2 == 1 && k < 18 => {}
+        _ => return, // an even last digit is already the even choice
+    }
+    // x = m * 2^q with m odd.
+    let bits = x.to_bits();
+    let biased = ((bits >> 52) & 0x7ff) as i32;
+    let fraction = bits & ((1u64 << 52) - 1);
+    let (mut m, mut q) = if biased == 0 {
+        (fraction, -1074)
+    } else {
+        (fraction | (1u64 << 52), biased - 1075)
+    };
+    if m == 0 {
+        return;
+    }
+    q += m.trailing_zeros() as i32;
+    m >>= m.trailing_zeros();
+    // The exact value is n * 10^t with n not ending in 0: for q < 0, n = m * 5^-q (t = q);
+    // for q > 0 it has that form with a short n only when 5^q divides m (n = m / 5^q, t = q).
+    let n: u128 = if q < 0 {
+        if q < -25 {
+            return; // n >= 5^26 > 10^18: too many digits for a tie
+        }
+        u128::from(m) * 5u128.pow(q.unsigned_abs())
+    } else {
+        if q == 0 || q > 22 {
+            return; // an odd integer (written exactly) or m < 5^q
+        }
+        let p = 5u64.pow(q.unsigned_abs());
+        if m % p != 0 {
+            return;
+        }
+        u128::from(m / p)
+    };
+    let k32 = k as u32;
+    if n % 10 != 5 || n < 10u128.pow(k32) || n >= 10u128.pow(k32 + 1) {
+        return; // not a tie at k digits
+    }
+    let ours = digits
+        .iter()
+        .fold(0u128, |a, &c| a * 10 + u128::from(c - b'0'));
+    let below = n / 10;
+    let even = if below % 2 == 0 { below } else { below + 1 };
+    if ours == even || (ours != below && ours != below + 1) {
+        return;
+    }
+    // The even candidate must still read back as x (for a power of two the gap below is half
+    // the gap above) and keep k digits.
+    let text = format!("{even}e{}", exp - (k as i32 - 1));
+    if text.parse::<f64>() != Ok(x) || even >= 10u128.pow(k32) {
+        return;
+    }
+    let mut rest = even;
+    for d in digits.iter_mut().rev() {
+        *d = b'0' + (rest % 10) as u8;
+        rest /= 10;
+    }
 }
 
 /// The ECMAScript text of a finite double, as a `String` (`None` for NaN and ±inf).
