@@ -58,7 +58,7 @@ pub fn canonicalize(json: &[u8]) -> Result<Vec<u8>> {
 pub fn canonicalize_with(json: &[u8], options: Options) -> Result<Vec<u8>> {
     let value = parse(json)?;
     let mut out = Vec::with_capacity(json.len());
-    write_value(&value, &mut out, options)?;
+    write_value_from::<true>(&value, &mut out, options)?;
     Ok(out)
 }
 
@@ -513,6 +513,32 @@ enum WFrame<'v, 'a> {
 /// Writes the canonical form of `value` to `out` (appending). Refuses duplicate keys, non-finite
 /// numbers, nesting deeper than [`MAX_DEPTH`] and, with `options.max_bytes`, an oversized result.
 pub fn write_value(value: &Value<'_>, out: &mut Vec<u8>, options: Options) -> Result<()> {
+    write_value_from::<false>(value, out, options)
+}
+
+/// A string of a value that [`parse`] just produced: a borrowed one is a slice of the input
+/// in which the parser found no `"`, `\\` or control character (anything else it unescapes
+/// into an owned string), so it is written as it is, without a second scan.
+#[inline]
+fn write_parsed_string<const PARSED: bool>(s: &Cow<'_, str>, out: &mut Vec<u8>) {
+    match s {
+        Cow::Borrowed(b) if PARSED => {
+            out.reserve(b.len() + 2);
+            out.push(b'"');
+            out.extend_from_slice(b.as_bytes());
+            out.push(b'"');
+        }
+        _ => write_string(s, out),
+    }
+}
+
+/// [`write_value`]; with `PARSED`, `value` comes straight from [`parse`] (see
+/// [`write_parsed_string`]).
+fn write_value_from<const PARSED: bool>(
+    value: &Value<'_>,
+    out: &mut Vec<u8>,
+    options: Options,
+) -> Result<()> {
     let base = out.len();
     let mut stack: Vec<WFrame<'_, '_>> = Vec::with_capacity(8);
     // The sorted members of every open object, innermost last: one buffer for the whole value
@@ -526,7 +552,7 @@ pub fn write_value(value: &Value<'_>, out: &mut Vec<u8>, options: Options) -> Re
                 Value::Bool(true) => out.extend_from_slice(b"true"),
                 Value::Bool(false) => out.extend_from_slice(b"false"),
                 Value::Number(x) => write_number(*x, out)?,
-                Value::String(s) => write_string(s, out),
+                Value::String(s) => write_parsed_string::<PARSED>(s, out),
                 Value::Array(items) => {
                     if stack.len() >= MAX_DEPTH {
                         return Err(too_deep());
@@ -584,7 +610,7 @@ pub fn write_value(value: &Value<'_>, out: &mut Vec<u8>, options: Options) -> Re
                     if !first {
                         out.push(b',');
                     }
-                    write_string(k, out);
+                    write_parsed_string::<PARSED>(k, out);
                     out.push(b':');
                     next = Some(v);
                 }
