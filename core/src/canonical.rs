@@ -782,32 +782,49 @@ pub fn write_number(x: f64, out: &mut Vec<u8>) -> Result<()> {
         out.extend_from_slice(&buf[i..]);
         return Ok(());
     }
-    // Shortest round-trip digits from Rust's formatter ("d.ddde-7"), laid out as ECMAScript does.
-    let mut sci = StackBuf::new();
-    // Writing into a 40-byte buffer cannot fail: "-d.<at most 16 digits>e-324" is 25 bytes.
-    let _ = core::fmt::write(&mut sci, format_args!("{:e}", x.abs()));
-    let sci = sci.as_bytes();
-    let e_at = sci.iter().position(|&c| c == b'e').unwrap_or(sci.len());
+    // The shortest digits that read back as x, the closest to x of those (Ryu), laid out as
+    // ECMAScript does. Ryu prints "0.001234", "123.45", "1.5e-7" or "1e21"; whatever the layout,
+    // read the significant digits and the decimal exponent of the first one.
+    let mut ryu_buf = ryu::Buffer::new();
+    let text = ryu_buf.format_finite(x.abs()).as_bytes();
+    let e_at = text.iter().position(|&c| c == b'e').unwrap_or(text.len());
     let mut digits = [0u8; 24];
     let mut k = 0;
-    for &c in &sci[..e_at] {
-        if c != b'.' {
+    // Digits of the mantissa before its '.', minus the leading zeros skipped.
+    let mut point: i32 = 0;
+    let mut seen_point = false;
+    for &c in &text[..e_at] {
+        if c == b'.' {
+            seen_point = true;
+        } else if k == 0 && c == b'0' {
+            if seen_point {
+                point -= 1;
+            }
+        } else {
             digits[k] = c;
             k += 1;
+            if !seen_point {
+                point += 1;
+            }
         }
     }
-    let mut exp: i32 = 0;
-    let mut neg_exp = false;
-    for &c in sci.get(e_at + 1..).unwrap_or(&[]) {
+    while k > 1 && digits[k - 1] == b'0' {
+        k -= 1;
+    }
+    let mut e: i32 = 0;
+    let mut neg_e = false;
+    for &c in text.get(e_at + 1..).unwrap_or(&[]) {
         match c {
-            b'-' => neg_exp = true,
-            b'0'..=b'9' => exp = exp * 10 + i32::from(c - b'0'),
+            b'-' => neg_e = true,
+            b'0'..=b'9' => e = e * 10 + i32::from(c - b'0'),
             _ => {}
         }
     }
-    if neg_exp {
-        exp = -exp;
+    if neg_e {
+        e = -e;
     }
+    // value = 0.d1d2… × 10^(point + e) = d1.d2… × 10^exp
+    let exp = point + e - 1;
     break_tie_to_even(x.abs(), &mut digits[..k], exp);
     let digits = &digits[..k];
     let n = exp + 1; // position of the decimal point relative to the digits
@@ -835,7 +852,15 @@ pub fn write_number(x: f64, out: &mut Vec<u8>) -> Result<()> {
         out.push(b'e');
         let e = n - 1;
         out.push(if e > 0 { b'+' } else { b'-' });
-        out.extend_from_slice(e.unsigned_abs().to_string().as_bytes());
+        let e = e.unsigned_abs() as usize; // at most 324
+        if e >= 100 {
+            out.push(b'0' + (e / 100) as u8);
+            out.extend_from_slice(&DIGIT_PAIRS[e % 100 * 2..e % 100 * 2 + 2]);
+        } else if e >= 10 {
+            out.extend_from_slice(&DIGIT_PAIRS[e * 2..e * 2 + 2]);
+        } else {
+            out.push(b'0' + e as u8);
+        }
     }
     Ok(())
 }
@@ -914,35 +939,6 @@ pub fn number_to_string(x: f64) -> Option<String> {
     let mut out = Vec::with_capacity(24);
     write_number(x, &mut out).ok()?;
     String::from_utf8(out).ok()
-}
-
-struct StackBuf {
-    buf: [u8; 40],
-    len: usize,
-}
-
-impl StackBuf {
-    fn new() -> StackBuf {
-        StackBuf {
-            buf: [0; 40],
-            len: 0,
-        }
-    }
-    fn as_bytes(&self) -> &[u8] {
-        &self.buf[..self.len]
-    }
-}
-
-impl core::fmt::Write for StackBuf {
-    fn write_str(&mut self, s: &str) -> core::fmt::Result {
-        let end = self.len + s.len();
-        if end > self.buf.len() {
-            return Err(core::fmt::Error);
-        }
-        self.buf[self.len..end].copy_from_slice(s.as_bytes());
-        self.len = end;
-        Ok(())
-    }
 }
 
 #[cfg(test)]
@@ -1035,7 +1031,18 @@ mod tests {
         assert_eq!(cmp_utf16("a", "aa"), Ordering::Less);
         assert_eq!(cmp_utf16("é", "z"), Ordering::Greater);
         // Against the definition, with common prefixes shorter and longer than one 8-byte word.
-        let tails = ["", "a", "z", "é", "\u{e000}", "\u{ffff}", "ｱ", "😀", "\u{10ffff}", "aa"];
+        let tails = [
+            "",
+            "a",
+            "z",
+            "é",
+            "\u{e000}",
+            "\u{ffff}",
+            "ｱ",
+            "😀",
+            "\u{10ffff}",
+            "aa",
+        ];
         for prefix in ["", "k", "receipt_", "receipt_id_and_more_"] {
             for a in tails {
                 for b in tails {
@@ -1054,7 +1061,11 @@ mod tests {
             for n in [x - 1, x, x + 1, x * 7 + 3] {
                 if n < 1 << 53 {
                     for v in [n as f64, -(n as f64)] {
-                        let want = if n == 0 { "0".to_string() } else { format!("{v}") };
+                        let want = if n == 0 {
+                            "0".to_string()
+                        } else {
+                            format!("{v}")
+                        };
                         assert_eq!(number_to_string(v).as_deref(), Some(want.as_str()));
                     }
                 }
