@@ -520,6 +520,7 @@ pub fn write_value(value: &Value<'_>, out: &mut Vec<u8>, options: Options) -> Re
 /// in which the parser found no `"`, `\\` or control character (anything else it unescapes
 /// into an owned string), so it is written as it is, without a second scan.
 #[inline]
+#[allow(clippy::ptr_arg)] // the variant is the point: only borrowed strings skip the scan
 fn write_parsed_string<const PARSED: bool>(s: &Cow<'_, str>, out: &mut Vec<u8>) {
     match s {
         Cow::Borrowed(b) if PARSED => {
@@ -917,7 +918,11 @@ fn break_tie_to_even(x: f64, digits: &mut [u8], exp: i32) {
         .iter()
         .fold(0u128, |a, &c| a * 10 + u128::from(c - b'0'));
     let below = n / 10;
-    let even = if below % 2 == 0 { below } else { below + 1 };
+    let even = if below.is_multiple_of(2) {
+        below
+    } else {
+        below + 1
+    };
     if ours == even || (ours != below && ours != below + 1) {
         return;
     }
