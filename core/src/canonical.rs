@@ -544,7 +544,8 @@ fn write_value_from<const PARSED: bool>(
     let mut stack: Vec<WFrame<'_, '_>> = Vec::with_capacity(8);
     // The sorted members of every open object, innermost last: one buffer for the whole value
     // rather than one allocation per object. An object's entries are dropped when it closes.
-    let mut order: Vec<&(Cow<'_, str>, Value<'_>)> = Vec::with_capacity(64);
+    // Each entry carries the key's `utf16_prefix`, so most comparisons are one integer compare.
+    let mut order: Vec<(u64, &(Cow<'_, str>, Value<'_>))> = Vec::with_capacity(64);
     let mut next: Option<&Value<'_>> = Some(value);
     loop {
         if let Some(v) = next.take() {
@@ -567,17 +568,25 @@ fn write_value_from<const PARSED: bool>(
                     }
                     out.push(b'{');
                     let start = order.len();
-                    order.extend(members.iter());
+                    order.extend(members.iter().map(|m| (utf16_prefix(&m.0), m)));
                     let sorted = &mut order[start..];
+                    let cmp =
+                        |a: &(u64, &(Cow<'_, str>, Value<'_>)),
+                         b: &(u64, &(Cow<'_, str>, Value<'_>))| {
+                            a.0.cmp(&b.0).then_with(|| cmp_utf16(&a.1 .0, &b.1 .0))
+                        };
                     // Strictly increasing already (canonical input) means sorted and no
                     // duplicates; otherwise sort (insertion sort for small objects) and look for
                     // equal neighbours.
                     if !sorted
                         .windows(2)
-                        .all(|w| cmp_utf16(&w[0].0, &w[1].0) == Ordering::Less)
+                        .all(|w| cmp(&w[0], &w[1]) == Ordering::Less)
                     {
-                        sorted.sort_unstable_by(|a, b| cmp_utf16(&a.0, &b.0));
-                        if sorted.windows(2).any(|w| w[0].0 == w[1].0) {
+                        sorted.sort_unstable_by(cmp);
+                        if sorted
+                            .windows(2)
+                            .any(|w| w[0].0 == w[1].0 && w[0].1 .0 == w[1].1 .0)
+                        {
                             return Err(Error::new(
                                 ErrorCode::DuplicateKey,
                                 "duplicate key in an object",
@@ -605,7 +614,7 @@ fn write_value_from<const PARSED: bool>(
                 }
             },
             WFrame::Object { start, next: at } => match order.get(*at) {
-                Some(&member) => {
+                Some(&(_, member)) => {
                     let (k, v) = member;
                     *at += 1;
                     if !first {
@@ -671,6 +680,31 @@ pub fn cmp_utf16(a: &str, b: &str) -> Ordering {
         i += 1;
     }
     x.len().cmp(&y.len())
+}
+
+/// A sort key of a string's first 8 bytes that orders as [`cmp_utf16`] does, except that equal
+/// keys say nothing (shorter strings are padded with zero bytes; compare in full then).
+///
+/// At the first byte where two UTF-8 strings differ both are lead bytes or both continuation
+/// bytes, so the UTF-16 order is the byte order once the lead bytes of U+E000–U+FFFF (0xEE,
+/// 0xEF) are moved above those of the supplementary planes (0xF0–0xF4): 0xF0–0xF4 become
+/// 0xEE–0xF2 and 0xEE, 0xEF become 0xF3, 0xF4 (0xF5–0xFF never occur).
+#[inline]
+fn utf16_prefix(s: &str) -> u64 {
+    let b = s.as_bytes();
+    let n = b.len().min(8);
+    let mut k = [0u8; 8];
+    k[..n].copy_from_slice(&b[..n]);
+    if k.iter().any(|&c| c >= 0xEE) {
+        for c in &mut k {
+            *c = match *c {
+                0xEE | 0xEF => *c + 5,
+                0xF0..=0xF4 => *c - 2,
+                other => other,
+            };
+        }
+    }
+    u64::from_be_bytes(k)
 }
 
 /// The order of two strings whose first difference is the bytes `p` and `q` (same prefix).
@@ -1048,12 +1082,14 @@ mod tests {
             "\u{10ffff}",
             "aa",
         ];
-        for prefix in ["", "k", "receipt_", "receipt_id_and_more_"] {
+        for prefix in ["", "k", "\0", "receipt", "receipt_", "receipt_id_and_more_"] {
             for a in tails {
                 for b in tails {
                     let (a, b) = (format!("{prefix}{a}"), format!("{prefix}{b}"));
                     let want = a.encode_utf16().cmp(b.encode_utf16());
                     assert_eq!(cmp_utf16(&a, &b), want, "{a:?} {b:?}");
+                    let (p, q) = (utf16_prefix(&a), utf16_prefix(&b));
+                    assert!(p == q || p.cmp(&q) == want, "prefix {a:?} {b:?}");
                 }
             }
         }
