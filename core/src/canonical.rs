@@ -294,7 +294,17 @@ impl<'a> Parser<'a> {
             Some(_) => return Err(syntax(i, "raw control character in a string")),
         }
         let mut i = i;
-        let mut out = String::with_capacity(i - start + 16);
+        // The unescaped text is never longer than the escaped one: size the buffer to the
+        // string's extent in the input (found by skipping escapes), so it never grows.
+        let mut end = i;
+        while let Some(&c) = bytes.get(end) {
+            match c {
+                b'\\' => end = find_special(bytes, end + 2),
+                b'"' => break,
+                _ => end = find_special(bytes, end + 1),
+            }
+        }
+        let mut out = String::with_capacity(end.min(bytes.len()) - start);
         out.push_str(&self.text[start..i]);
         loop {
             let Some(&b) = bytes.get(i) else {
