@@ -55,10 +55,22 @@ pub fn canonicalize(json: &[u8]) -> Result<Vec<u8>> {
 }
 
 /// Canonicalises JSON text given as bytes, with options.
+///
+/// The same rules, codes and precedence as [`parse`] followed by [`write_value`], without
+/// building a [`Value`]: the parser records the document as a flat tape of tokens (strings as
+/// spans of the input, or of one buffer for the unescaped ones), which the writer then walks.
 pub fn canonicalize_with(json: &[u8], options: Options) -> Result<Vec<u8>> {
-    let value = parse(json)?;
+    let text = utf8(json)?;
+    let mut tape = Vec::with_capacity(json.len() / 12 + 4);
+    let mut arena = String::new();
+    Parser {
+        text,
+        bytes: json,
+        pos: 0,
+    }
+    .parse_tape(&mut tape, &mut arena)?;
     let mut out = Vec::with_capacity(json.len());
-    write_value_from::<true>(&value, &mut out, options)?;
+    write_tape(&tape, text, &arena, &mut out, options)?;
     Ok(out)
 }
 
@@ -84,13 +96,16 @@ pub fn canonicalize_value_with(value: &Value<'_>, options: Options) -> Result<Ve
 ///
 /// Duplicate keys are kept in the value and refused when it is written.
 pub fn parse(json: &[u8]) -> Result<Value<'_>> {
-    let text = std::str::from_utf8(json).map_err(|e| {
+    parse_str(utf8(json)?)
+}
+
+fn utf8(json: &[u8]) -> Result<&str> {
+    std::str::from_utf8(json).map_err(|e| {
         Error::new(
             ErrorCode::InvalidUtf8,
             format!("invalid UTF-8 at byte {}", e.valid_up_to()),
         )
-    })?;
-    parse_str(text)
+    })
 }
 
 /// Parses JSON text already known to be UTF-8.
@@ -113,6 +128,29 @@ pub fn parse_str(text: &str) -> Result<Value<'_>> {
 enum Frame<'a> {
     Array(usize),
     Object(usize, Cow<'a, str>),
+}
+
+/// Where a parsed string's text is: `Input(start, end)` in the input (it had no escapes, so
+/// no `"`, `\\` or control character either), or `Arena(start, end)` in the buffer of
+/// unescaped strings.
+#[derive(Clone, Copy)]
+enum Span {
+    Input(usize, usize),
+    Arena(usize, usize),
+}
+
+/// One token of the tape that [`canonicalize_with`] parses into. A container's token holds the
+/// tape index just past its last token; an object's members follow it as a key (`String`) then
+/// the value's tokens.
+#[derive(Clone, Copy)]
+enum Tok {
+    Null,
+    True,
+    False,
+    Number(f64),
+    String(Span),
+    Array(usize),
+    Object(usize),
 }
 
 struct Parser<'a> {
@@ -243,7 +281,7 @@ impl<'a> Parser<'a> {
         }
     }
 
-    fn literal(&mut self, word: &str, value: Value<'a>) -> Result<Value<'a>> {
+    fn literal<T>(&mut self, word: &str, value: T) -> Result<T> {
         if self.bytes[self.pos..].starts_with(word.as_bytes()) {
             self.pos += word.len();
             Ok(value)
@@ -277,8 +315,131 @@ impl<'a> Parser<'a> {
         Ok(key)
     }
 
+    /// [`Parser::parse_key`] for the tape.
+    fn parse_key_to(&mut self, arena: &mut String) -> Result<Span> {
+        if self.peek() != Some(b'"') {
+            return Err(syntax(self.pos, "expected a string key"));
+        }
+        let key = self.parse_string_to(arena)?;
+        self.skip_ws();
+        if self.peek() != Some(b':') {
+            return Err(syntax(self.pos, "expected ':'"));
+        }
+        self.pos += 1;
+        Ok(key)
+    }
+
+    /// The document as a tape (see [`Tok`]), with exactly the refusals of
+    /// [`Parser::parse_document`] in the same order: the two loops are kept in step.
+    fn parse_tape(mut self, tape: &mut Vec<Tok>, arena: &mut String) -> Result<()> {
+        if self.bytes.starts_with("\u{feff}".as_bytes()) {
+            return Err(syntax(0, "byte-order mark (U+FEFF) before the value"));
+        }
+        // The tape index of every open container's token.
+        let mut stack: Vec<usize> = Vec::with_capacity(8);
+        'value: loop {
+            self.skip_ws();
+            let start = self.pos;
+            match self.peek() {
+                None => return Err(syntax(self.pos, "unexpected end of input")),
+                Some(b'{') | Some(b'[') => {
+                    if stack.len() >= MAX_DEPTH {
+                        return Err(Error::new(
+                            ErrorCode::InputTooDeep,
+                            format!("nesting deeper than {MAX_DEPTH} levels at byte {start}"),
+                        ));
+                    }
+                    let open = self.bytes[self.pos];
+                    self.pos += 1;
+                    self.skip_ws();
+                    let at = tape.len();
+                    if open == b'[' {
+                        tape.push(Tok::Array(at + 1));
+                        if self.peek() == Some(b']') {
+                            self.pos += 1;
+                        } else {
+                            stack.push(at);
+                            continue 'value;
+                        }
+                    } else {
+                        tape.push(Tok::Object(at + 1));
+                        if self.peek() == Some(b'}') {
+                            self.pos += 1;
+                        } else {
+                            let key = self.parse_key_to(arena)?;
+                            tape.push(Tok::String(key));
+                            stack.push(at);
+                            continue 'value;
+                        }
+                    }
+                }
+                Some(b'"') => {
+                    let s = self.parse_string_to(arena)?;
+                    tape.push(Tok::String(s));
+                }
+                Some(b't') => tape.push(self.literal("true", Tok::True)?),
+                Some(b'f') => tape.push(self.literal("false", Tok::False)?),
+                Some(b'n') => tape.push(self.literal("null", Tok::Null)?),
+                Some(b'N') => return Err(self.non_finite("NaN")),
+                Some(b'I') => return Err(self.non_finite("Infinity")),
+                Some(b'-') if self.bytes[self.pos + 1..].starts_with(b"Infinity") => {
+                    return Err(self.non_finite("-Infinity"))
+                }
+                Some(b'-' | b'0'..=b'9') => {
+                    let x = self.parse_number()?;
+                    tape.push(Tok::Number(x));
+                }
+                Some(_) => return Err(syntax(self.pos, "unexpected character")),
+            }
+            // A value is complete: close the containers that end.
+            loop {
+                self.skip_ws();
+                let Some(&open) = stack.last() else {
+                    if self.pos != self.bytes.len() {
+                        return Err(syntax(self.pos, "trailing data after the value"));
+                    }
+                    return Ok(());
+                };
+                let array = matches!(tape[open], Tok::Array(_));
+                match self.peek() {
+                    Some(b',') => {
+                        self.pos += 1;
+                        if !array {
+                            self.skip_ws();
+                            let key = self.parse_key_to(arena)?;
+                            tape.push(Tok::String(key));
+                        }
+                        continue 'value;
+                    }
+                    Some(b']') if array => {
+                        self.pos += 1;
+                        stack.pop();
+                        tape[open] = Tok::Array(tape.len());
+                    }
+                    Some(b'}') if !array => {
+                        self.pos += 1;
+                        stack.pop();
+                        tape[open] = Tok::Object(tape.len());
+                    }
+                    _ if array => return Err(syntax(self.pos, "expected ',' or ']'")),
+                    _ => return Err(syntax(self.pos, "expected ',' or '}'")),
+                }
+            }
+        }
+    }
+
     /// A string starting at the opening quote. Borrowed when it has no escapes.
     fn parse_string(&mut self) -> Result<Cow<'a, str>> {
+        let mut owned = String::new();
+        Ok(match self.parse_string_to(&mut owned)? {
+            Span::Input(a, b) => Cow::Borrowed(&self.text[a..b]),
+            Span::Arena(..) => Cow::Owned(owned),
+        })
+    }
+
+    /// A string starting at the opening quote: its span in the input when it has no escapes,
+    /// otherwise its unescaped text appended to `arena` and the span there.
+    fn parse_string_to(&mut self, arena: &mut String) -> Result<Span> {
         self.pos += 1; // opening quote
         let start = self.pos;
         let bytes = self.bytes;
@@ -288,7 +449,7 @@ impl<'a> Parser<'a> {
             None => return Err(syntax(bytes.len(), "unterminated string")),
             Some(b'"') => {
                 self.pos = i + 1;
-                return Ok(Cow::Borrowed(&self.text[start..i]));
+                return Ok(Span::Input(start, i));
             }
             Some(b'\\') => {}
             Some(_) => return Err(syntax(i, "raw control character in a string")),
@@ -304,7 +465,9 @@ impl<'a> Parser<'a> {
                 _ => end = find_special(bytes, end + 1),
             }
         }
-        let mut out = String::with_capacity(end.min(bytes.len()) - start);
+        let out = arena;
+        let arena_start = out.len();
+        out.reserve(end.min(bytes.len()) - start);
         out.push_str(&self.text[start..i]);
         loop {
             let Some(&b) = bytes.get(i) else {
@@ -313,7 +476,7 @@ impl<'a> Parser<'a> {
             match b {
                 b'"' => {
                     self.pos = i + 1;
-                    return Ok(Cow::Owned(out));
+                    return Ok(Span::Arena(arena_start, out.len()));
                 }
                 b'\\' => {
                     let Some(&e) = bytes.get(i + 1) else {
@@ -523,33 +686,6 @@ enum WFrame<'v, 'a> {
 /// Writes the canonical form of `value` to `out` (appending). Refuses duplicate keys, non-finite
 /// numbers, nesting deeper than [`MAX_DEPTH`] and, with `options.max_bytes`, an oversized result.
 pub fn write_value(value: &Value<'_>, out: &mut Vec<u8>, options: Options) -> Result<()> {
-    write_value_from::<false>(value, out, options)
-}
-
-/// A string of a value that [`parse`] just produced: a borrowed one is a slice of the input
-/// in which the parser found no `"`, `\\` or control character (anything else it unescapes
-/// into an owned string), so it is written as it is, without a second scan.
-#[inline]
-#[allow(clippy::ptr_arg)] // the variant is the point: only borrowed strings skip the scan
-fn write_parsed_string<const PARSED: bool>(s: &Cow<'_, str>, out: &mut Vec<u8>) {
-    match s {
-        Cow::Borrowed(b) if PARSED => {
-            out.reserve(b.len() + 2);
-            out.push(b'"');
-            out.extend_from_slice(b.as_bytes());
-            out.push(b'"');
-        }
-        _ => write_string(s, out),
-    }
-}
-
-/// [`write_value`]; with `PARSED`, `value` comes straight from [`parse`] (see
-/// [`write_parsed_string`]).
-fn write_value_from<const PARSED: bool>(
-    value: &Value<'_>,
-    out: &mut Vec<u8>,
-    options: Options,
-) -> Result<()> {
     let base = out.len();
     let mut stack: Vec<WFrame<'_, '_>> = Vec::with_capacity(8);
     // The sorted members of every open object, innermost last: one buffer for the whole value
@@ -564,7 +700,7 @@ fn write_value_from<const PARSED: bool>(
                 Value::Bool(true) => out.extend_from_slice(b"true"),
                 Value::Bool(false) => out.extend_from_slice(b"false"),
                 Value::Number(x) => write_number(*x, out)?,
-                Value::String(s) => write_parsed_string::<PARSED>(s, out),
+                Value::String(s) => write_string(s, out),
                 Value::Array(items) => {
                     if stack.len() >= MAX_DEPTH {
                         return Err(too_deep());
@@ -630,7 +766,7 @@ fn write_value_from<const PARSED: bool>(
                     if !first {
                         out.push(b',');
                     }
-                    write_parsed_string::<PARSED>(k, out);
+                    write_string(k, out);
                     out.push(b':');
                     next = Some(v);
                 }
@@ -642,14 +778,141 @@ fn write_value_from<const PARSED: bool>(
             },
         }
     }
+    check_size(out.len() - base, options)
+}
+
+/// The index just past the value whose first token is at `p`.
+#[inline]
+fn skip(tape: &[Tok], p: usize) -> usize {
+    match tape[p] {
+        Tok::Array(end) | Tok::Object(end) => end,
+        _ => p + 1,
+    }
+}
+
+/// [`write_value`] over a tape from [`Parser::parse_tape`] (whose depth is already checked).
+fn write_tape(
+    tape: &[Tok],
+    text: &str,
+    arena: &str,
+    out: &mut Vec<u8>,
+    options: Options,
+) -> Result<()> {
+    enum TFrame {
+        /// The tape index of the next item, and of the end.
+        Array(usize, usize),
+        /// The object's members, sorted, are `order[start..]`; `next` is the next to write.
+        Object { start: usize, next: usize },
+    }
+    let str_of = |s: Span| match s {
+        Span::Input(a, b) => &text[a..b],
+        Span::Arena(a, b) => &arena[a..b],
+    };
+    // An input span needs no escaping (see `Span`): written as it is, without a second scan.
+    let write_span = |s: Span, out: &mut Vec<u8>| match s {
+        Span::Input(a, b) => {
+            out.reserve(b - a + 2);
+            out.push(b'"');
+            out.extend_from_slice(&text.as_bytes()[a..b]);
+            out.push(b'"');
+        }
+        Span::Arena(..) => write_string(str_of(s), out),
+    };
+    let base = out.len();
+    let mut stack: Vec<TFrame> = Vec::with_capacity(8);
+    // (utf16_prefix of the key, key, tape index of the value) of every open object's members.
+    let mut order: Vec<(u64, Span, usize)> = Vec::with_capacity(64);
+    let mut next = if tape.is_empty() { None } else { Some(0) };
+    loop {
+        if let Some(p) = next.take() {
+            match tape[p] {
+                Tok::Null => out.extend_from_slice(b"null"),
+                Tok::True => out.extend_from_slice(b"true"),
+                Tok::False => out.extend_from_slice(b"false"),
+                Tok::Number(x) => write_number(x, out)?,
+                Tok::String(s) => write_span(s, out),
+                Tok::Array(end) => {
+                    out.push(b'[');
+                    stack.push(TFrame::Array(p + 1, end));
+                }
+                Tok::Object(end) => {
+                    out.push(b'{');
+                    let start = order.len();
+                    let mut q = p + 1;
+                    while q < end {
+                        let Tok::String(key) = tape[q] else {
+                            unreachable!("the parser puts a key before every member value")
+                        };
+                        order.push((utf16_prefix(str_of(key)), key, q + 1));
+                        q = skip(tape, q + 1);
+                    }
+                    let sorted = &mut order[start..];
+                    let cmp = |a: &(u64, Span, usize), b: &(u64, Span, usize)| {
+                        a.0.cmp(&b.0)
+                            .then_with(|| cmp_utf16(str_of(a.1), str_of(b.1)))
+                    };
+                    if !sorted
+                        .windows(2)
+                        .all(|w| cmp(&w[0], &w[1]) == Ordering::Less)
+                    {
+                        sorted.sort_unstable_by(cmp);
+                        if sorted
+                            .windows(2)
+                            .any(|w| w[0].0 == w[1].0 && str_of(w[0].1) == str_of(w[1].1))
+                        {
+                            return Err(Error::new(
+                                ErrorCode::DuplicateKey,
+                                "duplicate key in an object",
+                            ));
+                        }
+                    }
+                    stack.push(TFrame::Object { start, next: start });
+                }
+            }
+        }
+        // Advance the innermost open container.
+        let Some(top) = stack.last_mut() else { break };
+        let first = matches!(out.last(), Some(b'[' | b'{'));
+        match top {
+            TFrame::Array(at, end) => {
+                if *at < *end {
+                    if !first {
+                        out.push(b',');
+                    }
+                    next = Some(*at);
+                    *at = skip(tape, *at);
+                } else {
+                    out.push(b']');
+                    stack.pop();
+                }
+            }
+            TFrame::Object { start, next: at } => match order.get(*at) {
+                Some(&(_, key, value)) => {
+                    *at += 1;
+                    if !first {
+                        out.push(b',');
+                    }
+                    write_span(key, out);
+                    out.push(b':');
+                    next = Some(value);
+                }
+                None => {
+                    out.push(b'}');
+                    order.truncate(*start);
+                    stack.pop();
+                }
+            },
+        }
+    }
+    check_size(out.len() - base, options)
+}
+
+fn check_size(len: usize, options: Options) -> Result<()> {
     if let Some(max) = options.max_bytes {
-        if out.len() - base > max {
+        if len > max {
             return Err(Error::new(
                 ErrorCode::BodyTooLarge,
-                format!(
-                    "canonical form is {} bytes, over the limit of {max}",
-                    out.len() - base
-                ),
+                format!("canonical form is {len} bytes, over the limit of {max}"),
             ));
         }
     }
@@ -1041,6 +1304,52 @@ mod tests {
         assert_eq!(canon(&"[".repeat(65)), Err("INPUT_TOO_DEEP"));
         let ok64 = format!("{}{}", "[".repeat(64), "]".repeat(64));
         assert_eq!(canon(&ok64), Ok(ok64.clone()));
+    }
+
+    /// The text path (tape) and the value path (parse, then write_value) must agree on every
+    /// input: same bytes, or the same error (code and message).
+    fn both_paths(input: &[u8]) {
+        let tape = canonicalize_with(input, Options::capability_input());
+        let value = parse(input).and_then(|v| {
+            let mut out = Vec::new();
+            write_value(&v, &mut out, Options::capability_input()).map(|()| out)
+        });
+        assert_eq!(tape, value, "{:?}", String::from_utf8_lossy(input));
+    }
+
+    #[test]
+    fn text_path_equals_value_path_on_every_truncation_and_byte_change() {
+        let docs: [&[u8]; 6] = [
+            br#" {"b": [1, 2.50, -0, 1e21, {"\u00e9": "x\n\"y\ud83d\ude00"}], "a": {"z": null, "\uff61": true, "\ud83d\ude00": false}, "c": []} "#,
+            br#"[{"a":1,"a":2},{"k":"\u0001\/"},"tail"]"#,
+            br#"{"x":[[[{}]]],"y":"\udc00","z":9007199254740993}"#,
+            br#"[NaN, Infinity, -Infinity, 1e400, 01, 1., .5, "a	b"]"#,
+            "\u{feff}[1]".as_bytes(),
+            b"[\"\xff\", 1,]",
+        ];
+        let swaps = b"\"\\{}[],:0-e. \x01\xc3a";
+        for doc in docs {
+            for n in 0..=doc.len() {
+                both_paths(&doc[..n]);
+            }
+            for i in 0..doc.len() {
+                for &b in swaps {
+                    let mut d = doc.to_vec();
+                    d[i] = b;
+                    both_paths(&d);
+                }
+            }
+        }
+        both_paths(format!("{}1{}", "[".repeat(64), "]".repeat(64)).as_bytes());
+        both_paths(format!("{}1{}", "[".repeat(65), "]".repeat(65)).as_bytes());
+        both_paths(format!("[\"{}\"]", "x".repeat(CAPABILITY_INPUT_MAX_BYTES)).as_bytes());
+        both_paths(
+            format!(
+                "[\"{}\",{{\"a\":1,\"a\":1}}]",
+                "x".repeat(CAPABILITY_INPUT_MAX_BYTES)
+            )
+            .as_bytes(),
+        );
     }
 
     #[test]
