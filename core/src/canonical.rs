@@ -60,6 +60,13 @@ pub fn canonicalize(json: &[u8]) -> Result<Vec<u8>> {
 /// building a [`Value`]: the parser records the document as a flat tape of tokens (strings as
 /// spans of the input, or of one buffer for the unescaped ones), which the writer then walks.
 pub fn canonicalize_with(json: &[u8], options: Options) -> Result<Vec<u8>> {
+    if u32::try_from(json.len()).is_err() {
+        // 4 GiB or more: beyond the tape's indices, so through a Value.
+        let value = parse(json)?;
+        let mut out = Vec::with_capacity(json.len());
+        write_value(&value, &mut out, options)?;
+        return Ok(out);
+    }
     let text = utf8(json)?;
     let mut tape = Vec::with_capacity(json.len() / 12 + 4);
     let mut arena = String::new();
@@ -142,15 +149,43 @@ enum Span {
 /// One token of the tape that [`canonicalize_with`] parses into. A container's token holds the
 /// tape index just past its last token; an object's members follow it as a key (`String`) then
 /// the value's tokens.
+/// Indices are `u32` (16-byte tokens): [`canonicalize_with`] takes this path only for inputs
+/// below 4 GiB.
 #[derive(Clone, Copy)]
 enum Tok {
     Null,
     True,
     False,
     Number(f64),
-    String(Span),
-    Array(usize),
-    Object(usize),
+    String(TapeSpan),
+    Array(u32),
+    Object(u32),
+}
+
+/// A [`Span`] on the tape: `arena` tells which buffer `start..end` indexes.
+#[derive(Clone, Copy)]
+struct TapeSpan {
+    arena: bool,
+    start: u32,
+    end: u32,
+}
+
+impl From<Span> for TapeSpan {
+    fn from(s: Span) -> TapeSpan {
+        // Exact: the tape path only runs on inputs shorter than 2^32 bytes.
+        match s {
+            Span::Input(a, b) => TapeSpan {
+                arena: false,
+                start: a as u32,
+                end: b as u32,
+            },
+            Span::Arena(a, b) => TapeSpan {
+                arena: true,
+                start: a as u32,
+                end: b as u32,
+            },
+        }
+    }
 }
 
 struct Parser<'a> {
@@ -354,7 +389,7 @@ impl<'a> Parser<'a> {
                     self.skip_ws();
                     let at = tape.len();
                     if open == b'[' {
-                        tape.push(Tok::Array(at + 1));
+                        tape.push(Tok::Array(at as u32 + 1));
                         if self.peek() == Some(b']') {
                             self.pos += 1;
                         } else {
@@ -362,12 +397,12 @@ impl<'a> Parser<'a> {
                             continue 'value;
                         }
                     } else {
-                        tape.push(Tok::Object(at + 1));
+                        tape.push(Tok::Object(at as u32 + 1));
                         if self.peek() == Some(b'}') {
                             self.pos += 1;
                         } else {
                             let key = self.parse_key_to(arena)?;
-                            tape.push(Tok::String(key));
+                            tape.push(Tok::String(key.into()));
                             stack.push(at);
                             continue 'value;
                         }
@@ -375,7 +410,7 @@ impl<'a> Parser<'a> {
                 }
                 Some(b'"') => {
                     let s = self.parse_string_to(arena)?;
-                    tape.push(Tok::String(s));
+                    tape.push(Tok::String(s.into()));
                 }
                 Some(b't') => tape.push(self.literal("true", Tok::True)?),
                 Some(b'f') => tape.push(self.literal("false", Tok::False)?),
@@ -407,19 +442,19 @@ impl<'a> Parser<'a> {
                         if !array {
                             self.skip_ws();
                             let key = self.parse_key_to(arena)?;
-                            tape.push(Tok::String(key));
+                            tape.push(Tok::String(key.into()));
                         }
                         continue 'value;
                     }
                     Some(b']') if array => {
                         self.pos += 1;
                         stack.pop();
-                        tape[open] = Tok::Array(tape.len());
+                        tape[open] = Tok::Array(tape.len() as u32);
                     }
                     Some(b'}') if !array => {
                         self.pos += 1;
                         stack.pop();
-                        tape[open] = Tok::Object(tape.len());
+                        tape[open] = Tok::Object(tape.len() as u32);
                     }
                     _ if array => return Err(syntax(self.pos, "expected ',' or ']'")),
                     _ => return Err(syntax(self.pos, "expected ',' or '}'")),
@@ -785,7 +820,7 @@ pub fn write_value(value: &Value<'_>, out: &mut Vec<u8>, options: Options) -> Re
 #[inline]
 fn skip(tape: &[Tok], p: usize) -> usize {
     match tape[p] {
-        Tok::Array(end) | Tok::Object(end) => end,
+        Tok::Array(end) | Tok::Object(end) => end as usize,
         _ => p + 1,
     }
 }
@@ -804,24 +839,30 @@ fn write_tape(
         /// The object's members, sorted, are `order[start..]`; `next` is the next to write.
         Object { start: usize, next: usize },
     }
-    let str_of = |s: Span| match s {
-        Span::Input(a, b) => &text[a..b],
-        Span::Arena(a, b) => &arena[a..b],
+    let str_of = |s: TapeSpan| {
+        let (a, b) = (s.start as usize, s.end as usize);
+        if s.arena {
+            &arena[a..b]
+        } else {
+            &text[a..b]
+        }
     };
     // An input span needs no escaping (see `Span`): written as it is, without a second scan.
-    let write_span = |s: Span, out: &mut Vec<u8>| match s {
-        Span::Input(a, b) => {
-            out.reserve(b - a + 2);
+    let write_span = |s: TapeSpan, out: &mut Vec<u8>| {
+        if s.arena {
+            write_string(str_of(s), out);
+        } else {
+            let b = &text.as_bytes()[s.start as usize..s.end as usize];
+            out.reserve(b.len() + 2);
             out.push(b'"');
-            out.extend_from_slice(&text.as_bytes()[a..b]);
+            out.extend_from_slice(b);
             out.push(b'"');
         }
-        Span::Arena(..) => write_string(str_of(s), out),
     };
     let base = out.len();
     let mut stack: Vec<TFrame> = Vec::with_capacity(8);
     // (utf16_prefix of the key, key, tape index of the value) of every open object's members.
-    let mut order: Vec<(u64, Span, usize)> = Vec::with_capacity(64);
+    let mut order: Vec<(u64, TapeSpan, usize)> = Vec::with_capacity(32);
     let mut next = if tape.is_empty() { None } else { Some(0) };
     loop {
         if let Some(p) = next.take() {
@@ -833,9 +874,10 @@ fn write_tape(
                 Tok::String(s) => write_span(s, out),
                 Tok::Array(end) => {
                     out.push(b'[');
-                    stack.push(TFrame::Array(p + 1, end));
+                    stack.push(TFrame::Array(p + 1, end as usize));
                 }
                 Tok::Object(end) => {
+                    let end = end as usize;
                     out.push(b'{');
                     let start = order.len();
                     let mut q = p + 1;
@@ -847,7 +889,7 @@ fn write_tape(
                         q = skip(tape, q + 1);
                     }
                     let sorted = &mut order[start..];
-                    let cmp = |a: &(u64, Span, usize), b: &(u64, Span, usize)| {
+                    let cmp = |a: &(u64, TapeSpan, usize), b: &(u64, TapeSpan, usize)| {
                         a.0.cmp(&b.0)
                             .then_with(|| cmp_utf16(str_of(a.1), str_of(b.1)))
                     };
