@@ -69,7 +69,7 @@ pub fn canonicalize_with(json: &[u8], options: Options) -> Result<Vec<u8>> {
     }
     let text = utf8(json)?;
     let mut tape = Vec::with_capacity(json.len() / 12 + 4);
-    let mut arena = String::new();
+    let mut arena = String::with_capacity(json.len() / 8);
     Parser {
         text,
         bytes: json,
