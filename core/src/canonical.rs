@@ -1361,7 +1361,9 @@ mod tests {
 
     #[test]
     fn text_path_equals_value_path_on_every_truncation_and_byte_change() {
-        let docs: [&[u8]; 6] = [
+        let docs: [&[u8]; 8] = [
+            "{\"é😀ｱ\":[\"日本\\n語\",\"\\u00e9x€\"],\"\u{e000}\":{\"𝄞\":\"ｶ\"}}".as_bytes(),
+            b"[\"\xc3\xa9\xed\xa0\x80\", {\"\xef\xbd\xb1\xe2\x82\": \"x\\n\xc0\xaf\"}, 1.5e\xff]",
             br#" {"b": [1, 2.50, -0, 1e21, {"\u00e9": "x\n\"y\ud83d\ude00"}], "a": {"z": null, "\uff61": true, "\ud83d\ude00": false}, "c": []} "#,
             br#"[{"a":1,"a":2},{"k":"\u0001\/"},"tail"]"#,
             br#"{"x":[[[{}]]],"y":"\udc00","z":9007199254740993}"#,
