@@ -69,7 +69,8 @@ pub fn canonicalize_with(json: &[u8], options: Options) -> Result<Vec<u8>> {
     }
     let text = utf8(json)?;
     let mut tape = Vec::with_capacity(json.len() / 12 + 4);
-    let mut arena = String::with_capacity(json.len() / 8);
+    // Room for every unescaped string at once (never more than the input): it never grows.
+    let mut arena = String::with_capacity(json.len());
     Parser {
         text,
         bytes: json,
@@ -490,19 +491,22 @@ impl<'a> Parser<'a> {
             Some(_) => return Err(syntax(i, "raw control character in a string")),
         }
         let mut i = i;
-        // The unescaped text is never longer than the escaped one: size the buffer to the
-        // string's extent in the input (found by skipping escapes), so it never grows.
-        let mut end = i;
-        while let Some(&c) = bytes.get(end) {
-            match c {
-                b'\\' => end = find_special(bytes, end + 2),
-                b'"' => break,
-                _ => end = find_special(bytes, end + 1),
-            }
-        }
         let out = arena;
         let arena_start = out.len();
-        out.reserve(end.min(bytes.len()) - start);
+        // The unescaped text is never longer than the escaped one. Unless the buffer already
+        // has room for the rest of the input (the tape path sizes it so), size it to the
+        // string's extent in the input (found by skipping escapes), so it never grows.
+        if out.capacity() - out.len() < bytes.len() - start {
+            let mut end = i;
+            while let Some(&c) = bytes.get(end) {
+                match c {
+                    b'\\' => end = find_special(bytes, end + 2),
+                    b'"' => break,
+                    _ => end = find_special(bytes, end + 1),
+                }
+            }
+            out.reserve(end.min(bytes.len()) - start);
+        }
         out.push_str(&self.text[start..i]);
         loop {
             let Some(&b) = bytes.get(i) else {
