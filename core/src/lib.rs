@@ -20,11 +20,14 @@
 #![forbid(unsafe_code)]
 #![deny(missing_docs)]
 
+pub mod base64url;
 pub mod canonical;
 pub mod digest;
 mod error;
 pub mod fingerprint;
 pub mod hex;
+pub mod jwk;
+pub mod jws;
 pub mod proof;
 mod value;
 
