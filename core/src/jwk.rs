@@ -26,13 +26,16 @@
 //! 2^-32, so i = 0 is the answer for every practical seed.
 
 use hmac::{Hmac, KeyInit, Mac};
-use p256::ecdsa::signature::{Signer, Verifier};
+use std::sync::OnceLock;
+
+use p256::ecdsa::signature::Signer;
 use p256::ecdsa::{Signature, SigningKey as P256SigningKey, VerifyingKey};
 use sha2::Sha256;
 
 use crate::base64url;
 use crate::canonical;
 use crate::error::{Error, ErrorCode, Result};
+use crate::es256::{self, FixedBaseTable};
 use crate::jws::parse_strict;
 use crate::value::Value;
 
@@ -53,6 +56,7 @@ pub struct PublicJwk {
     x: [u8; 32],
     y: [u8; 32],
     key: VerifyingKey,
+    table: std::sync::Arc<OnceLock<FixedBaseTable>>,
 }
 
 impl PublicJwk {
@@ -73,6 +77,7 @@ impl PublicJwk {
             x,
             y,
             key,
+            table: std::sync::Arc::new(OnceLock::new()),
         })
     }
 
@@ -119,18 +124,25 @@ impl PublicJwk {
                 format!("es256 signature must be 64 bytes, got {}", signature.len()),
             ));
         }
-        let sig = Signature::from_slice(signature).map_err(|_| {
-            Error::new(
+        let table = self
+            .table
+            .get_or_init(|| FixedBaseTable::new(self.key.as_affine()));
+        es256::verify(table, message, signature).map_err(|refusal| match refusal {
+            es256::Refusal::Range => Error::new(
                 ErrorCode::SignatureInvalid,
                 "es256 signature r or s is zero or not below the group order",
-            )
-        })?;
-        self.key.verify(message, &sig).map_err(|_| {
-            Error::new(
+            ),
+            _ => Error::new(
                 ErrorCode::SignatureInvalid,
                 "es256 signature does not verify",
-            )
+            ),
         })
+    }
+
+    /// Builds the key's precomputed table now instead of at its first verification.
+    pub fn precompute(&self) {
+        self.table
+            .get_or_init(|| FixedBaseTable::new(self.key.as_affine()));
     }
 }
 

@@ -24,6 +24,7 @@ pub mod base64url;
 pub mod canonical;
 pub mod digest;
 mod error;
+mod es256;
 pub mod fingerprint;
 pub mod hex;
 pub mod jwk;
