@@ -155,7 +155,7 @@ mod tests {
             let d = signed_radix16(&s);
             let mut acc = Scalar::ZERO;
             for &digit in d.iter().rev() {
-                acc = acc * Scalar::from(16u64);
+                acc *= Scalar::from(16u64);
                 let mag = Scalar::from(u64::from(digit.unsigned_abs()));
                 acc += if digit < 0 { -mag } else { mag };
             }

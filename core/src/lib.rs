@@ -22,6 +22,7 @@
 
 pub mod base64url;
 pub mod canonical;
+pub mod credential;
 pub mod digest;
 mod error;
 mod es256;
@@ -30,7 +31,10 @@ pub mod hex;
 pub mod jwk;
 pub mod jws;
 pub mod proof;
+pub mod receipt_sig;
+pub mod screening_rules;
 mod value;
+pub mod verdict;
 
 pub use error::{Error, ErrorCode, Result};
 pub use value::{Value, MAX_SAFE_INTEGER_BOUND};
