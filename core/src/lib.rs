@@ -38,3 +38,8 @@ pub mod verdict;
 
 pub use error::{Error, ErrorCode, Result};
 pub use value::{Value, MAX_SAFE_INTEGER_BOUND};
+
+/// The README's Rust quick start, compiled and run as a doctest.
+#[cfg(doctest)]
+#[doc = include_str!("../../README.md")]
+struct ReadmeQuickStart;
