@@ -3,7 +3,10 @@
 //! One small, stateless core for everything EKP 1.2 (the EuKollab Protocol) hashes, authenticates
 //! and signs: ekl-json-1 canonical JSON ([`canonical`], PROTOCOL §9.5), SHA-256 digests and
 //! commitments ([`digest`]), salted and upstream fingerprints ([`fingerprint`], §15.3, §5.1) and
-//! endpoint proofs ([`proof`], §3.1, §4, §15.2). The Python, Node and WebAssembly packages are thin
+//! endpoint proofs ([`proof`], §3.1, §4, §15.2), strict ES256 compact JWS ([`jws`], [`jwk`],
+//! [`base64url`], §3) with the per-type credential verifiers ([`credential`], §9.1–§9.3.2, §15.1),
+//! network-signed receipts ([`receipt_sig`], §9.5.1) and the screening rules token
+//! ([`screening_rules`], §15.5). The Python, Node and WebAssembly packages are thin
 //! bindings over this crate and give byte-identical results and identical [`ErrorCode`]s.
 //!
 //! The core never reads a clock or a random source: time is always an argument.
