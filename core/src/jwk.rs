@@ -251,10 +251,10 @@ impl Jwks {
         if keys.is_empty() {
             return Err(invalid("jwks.keys must hold at least one key"));
         }
-        for (i, key) in keys.iter().enumerate() {
-            if keys[..i].iter().any(|k| k.kid == key.kid) {
-                return Err(invalid(format!("keys[{i}].kid repeats an earlier kid")));
-            }
+        let mut kids: Vec<&str> = keys.iter().map(|k| k.kid.as_str()).collect();
+        kids.sort_unstable();
+        if kids.windows(2).any(|w| w[0] == w[1]) {
+            return Err(invalid("two keys have the same kid"));
         }
         Ok(Jwks { keys })
     }
