@@ -18,10 +18,10 @@ for (const f of ['receipt-jws.json', 'screening-rules-jws.json']) {
   for (const c of doc.cases) {
     for (const t of [c.receipt_jws, c.token, c.receipt && c.receipt.receipt_jws]) {
       if (typeof t !== 'string') continue;
-      put(Buffer.concat([Buffer.from([0]), Buffer.from(t)]));
+      for (const sel of [0, 28]) put(Buffer.concat([Buffer.from([sel]), Buffer.from(t)]));
       const [h, p2] = t.split('.');
       try {
-        put(Buffer.concat([Buffer.from([1]), Buffer.from(h, 'base64url'), Buffer.from([0]), Buffer.from(p2, 'base64url')]));
+        for (const sel of [1, 29, 25]) put(Buffer.concat([Buffer.from([sel]), Buffer.from(h, "base64url"), Buffer.from([0]), Buffer.from(p2, "base64url")]));
       } catch {}
     }
   }
