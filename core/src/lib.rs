@@ -2,8 +2,10 @@
 //!
 //! One small, stateless core for everything EKP 1.2 (the EuKollab Protocol) hashes, authenticates
 //! and signs: ekl-json-1 canonical JSON ([`canonical`], PROTOCOL §9.5), SHA-256 digests and
-//! commitments ([`digest`]), salted and upstream fingerprints ([`fingerprint`], §15.3, §5.1) and
-//! endpoint proofs ([`proof`], §3.1, §4, §15.2), strict ES256 compact JWS ([`jws`], [`jwk`],
+//! commitments ([`digest`]), salted and upstream fingerprints ([`fingerprint`], §15.3, §5.1),
+//! endpoint proofs and their no-downgrade verifiers ([`proof`], §3.1, §4, §15.2), MAC call receipts
+//! with key rings and structured verdicts ([`receipt`], [`verdict`], [`timestamp`], §9.5), the
+//! local screening of results ([`screening`], §15.5), strict ES256 compact JWS ([`jws`], [`jwk`],
 //! [`base64url`], §3) with the per-type credential verifiers ([`credential`], §9.1–§9.3.2, §15.1),
 //! network-signed receipts ([`receipt_sig`], §9.5.1) and the screening rules token
 //! ([`screening_rules`], §15.5). The Python, Node and WebAssembly packages are thin
@@ -34,8 +36,11 @@ pub mod hex;
 pub mod jwk;
 pub mod jws;
 pub mod proof;
+pub mod receipt;
 pub mod receipt_sig;
+pub mod screening;
 pub mod screening_rules;
+pub mod timestamp;
 mod value;
 pub mod verdict;
 

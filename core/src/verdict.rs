@@ -6,6 +6,10 @@
 //! report) and can show which check failed. Only input that cannot be read at all (not JSON, not
 //! a JWS, an unknown key) is an error.
 
+use std::borrow::Cow;
+
+use crate::value::Value;
+
 /// The outcome of one check.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Outcome {
@@ -25,6 +29,16 @@ impl Outcome {
             Outcome::Pass => "pass",
             Outcome::Fail => "fail",
             Outcome::Mismatch => "mismatch",
+        }
+    }
+
+    /// The outcome named by [`Outcome::as_str`].
+    pub fn from_name(name: &str) -> Option<Outcome> {
+        match name {
+            "pass" => Some(Outcome::Pass),
+            "fail" => Some(Outcome::Fail),
+            "mismatch" => Some(Outcome::Mismatch),
+            _ => None,
         }
     }
 }
@@ -57,6 +71,16 @@ impl Check {
             outcome,
             detail: Some(detail.into()),
         }
+    }
+
+    /// A failing check with its reason.
+    pub fn fail(name: &'static str, detail: impl Into<String>) -> Check {
+        Check::new(name, Outcome::Fail, detail)
+    }
+
+    /// A mismatching check with its reason.
+    pub fn mismatch(name: &'static str, detail: impl Into<String>) -> Check {
+        Check::new(name, Outcome::Mismatch, detail)
     }
 
     /// `pass` when `ok`, otherwise `outcome` with `detail`.
@@ -105,6 +129,44 @@ impl Verdict {
             .collect()
     }
 
+    /// The outcome of the check named `name`, if the verdict holds one.
+    pub fn outcome(&self, name: &str) -> Option<Outcome> {
+        self.check(name).map(|c| c.outcome)
+    }
+
+    /// True when nothing failed but at least one check mismatched: authentic evidence that the
+    /// caller disputes (§9.5 "differing ones make it a dispute").
+    pub fn is_dispute(&self) -> bool {
+        !self.checks.iter().any(|c| c.outcome == Outcome::Fail) && self.has_mismatch()
+    }
+
+    /// The verdict as JSON: `{"accepted", "checks": [{"name", "outcome"[, "detail"]}],
+    /// "receipt_digest"}` (`receipt_digest` null when unknown).
+    pub fn to_value(&self) -> Value<'static> {
+        let checks = self
+            .checks
+            .iter()
+            .map(|c| {
+                let mut m: Vec<(Cow<'static, str>, Value<'static>)> = vec![
+                    (Cow::Borrowed("name"), Value::from(c.name)),
+                    (Cow::Borrowed("outcome"), Value::from(c.outcome.as_str())),
+                ];
+                if let Some(d) = &c.detail {
+                    m.push((Cow::Borrowed("detail"), Value::from(d.clone())));
+                }
+                Value::Object(m)
+            })
+            .collect();
+        Value::Object(vec![
+            (Cow::Borrowed("accepted"), Value::Bool(self.accepted)),
+            (Cow::Borrowed("checks"), Value::Array(checks)),
+            (
+                Cow::Borrowed("receipt_digest"),
+                self.receipt_digest.clone().map_or(Value::Null, Value::from),
+            ),
+        ])
+    }
+
     /// True when some check is a [`Outcome::Mismatch`] (a dispute to report).
     pub fn has_mismatch(&self) -> bool {
         self.checks.iter().any(|c| c.outcome == Outcome::Mismatch)
@@ -130,5 +192,20 @@ mod tests {
         assert!(v.has_mismatch());
         assert_eq!(v.failed(), vec!["b"]);
         assert_eq!(v.check("b").map(|c| c.outcome.as_str()), Some("mismatch"));
+        assert!(v.is_dispute());
+        let v = Verdict::new(
+            vec![Check::fail("a", "no"), Check::mismatch("b", "differs")],
+            None,
+        );
+        assert!(!v.is_dispute() && v.has_mismatch());
+        assert_eq!(v.outcome("a"), Some(Outcome::Fail));
+        let json = crate::canonical::canonicalize_value(&v.to_value()).expect("json");
+        assert_eq!(
+            json,
+            br#"{"accepted":false,"checks":[{"detail":"no","name":"a","outcome":"fail"},{"detail":"differs","name":"b","outcome":"mismatch"}],"receipt_digest":null}"#
+        );
+        for o in [Outcome::Pass, Outcome::Fail, Outcome::Mismatch] {
+            assert_eq!(Outcome::from_name(o.as_str()), Some(o));
+        }
     }
 }
