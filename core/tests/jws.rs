@@ -1039,7 +1039,7 @@ fn screening_rules_token() {
     let t = jws::sign(Typ::ScreeningRules, &rules, &keys[0]).unwrap();
     let r = verify_screening_rules(&t, &jwks, ISS, exp - 1).unwrap();
     assert_eq!(r.rules_version, "2026-05-01");
-    assert_eq!(r.rule_list[0].phrases, vec!["build a bomb"]);
+    assert_eq!(r.ruleset.rules[0].phrases, vec!["build a bomb"]);
     // never after exp, no skew: exp itself is refused
     assert_eq!(
         code(verify_screening_rules(&t, &jwks, ISS, exp)),

@@ -206,13 +206,19 @@ function screeningCase(doc, keys, c) {
     if (iat > now + 60) throw new Refusal('TOKEN_NOT_YET_VALID');
     if (exp < iat) throw new Refusal('CLAIM_INVALID');
     if (now >= exp) throw new Refusal('TOKEN_EXPIRED'); // never used after exp, no skew
-    if (!('rules_version' in claims)) throw new Refusal('CLAIM_MISSING');
-    if (typeof claims.rules_version !== 'string' || claims.rules_version === '') throw new Refusal('CLAIM_INVALID');
-    if (!('rules' in claims)) throw new Refusal('CLAIM_MISSING');
+    // The rule set (§15.5), as the scanner validates it: both present, then their shape.
+    if (!('rules_version' in claims) || !('rules' in claims)) throw new Refusal('CLAIM_MISSING');
     const nonEmpty = (s) => typeof s === 'string' && s !== '';
+    if (!nonEmpty(claims.rules_version) || claims.rules_version === 'local') throw new Refusal('CLAIM_INVALID');
     if (!Array.isArray(claims.rules)) throw new Refusal('CLAIM_INVALID');
+    const ids = new Set();
     for (const r of claims.rules) {
-      if (!isObject(r) || !nonEmpty(r.rule_id) || !nonEmpty(r.category) || !Array.isArray(r.phrases) || !r.phrases.every(nonEmpty)) {
+      if (!isObject(r) || !nonEmpty(r.rule_id) || !nonEmpty(r.category) || ids.has(r.rule_id)) throw new Refusal('CLAIM_INVALID');
+      ids.add(r.rule_id);
+      // (The scanner refuses a phrase that is empty after NFKC + case folding; NFKC + lower case
+      // approximates that here, enough for these vectors.)
+      if (!Array.isArray(r.phrases) || r.phrases.length === 0 ||
+          !r.phrases.every((p) => typeof p === 'string' && p.normalize('NFKC').toLowerCase() !== '')) {
         throw new Refusal('CLAIM_INVALID');
       }
     }
