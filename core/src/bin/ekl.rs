@@ -5,6 +5,8 @@
 //! errors exit with status 64). Run `ekl help` for the list of commands.
 #![forbid(unsafe_code)]
 
+mod conformance;
+
 use std::io::{Read, Write};
 use std::process::ExitCode;
 
@@ -68,6 +70,9 @@ usage: ekl COMMAND [OPTIONS] [FILE|-]      (FILE defaults to stdin)
   screen [--rules CLAIMS] [FILE]
                          safety flags of a tool result (§15.5) as a JSON array; CLAIMS: the claims
                          of a verified screening-rules token (local leak patterns only without it)
+  conformance [--corpus N] [--seed S] [--only RULE] -- COMMAND [ARGS..]
+                         check another implementation over the JSON-lines protocol of
+                         docs/conformance-protocol.md (--serve: answer it; --help: details)
   error-codes            every stable error code, one per line
   help                   this text
 ";
@@ -529,6 +534,9 @@ fn cmd_receipt_verify_signed(args: &Args) -> CmdResult {
 
 fn main() -> ExitCode {
     let raw: Vec<String> = std::env::args().skip(1).collect();
+    if raw.first().map(String::as_str) == Some("conformance") {
+        return conformance::main(&raw[1..]);
+    }
     match run(&raw) {
         Ok(out) => {
             let mut stdout = std::io::stdout().lock();

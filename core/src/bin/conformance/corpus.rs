@@ -1,0 +1,853 @@
+//! The request stream of the conformance runner: every vector file of `vectors/` (read in place)
+//! and a seeded generated corpus (valid documents and one family of mutations per refusal rule).
+
+use std::borrow::Cow;
+use std::path::Path;
+
+use ekl_core::canonical;
+use ekl_core::jwk::{jwks_from_seed, SigningKey};
+use ekl_core::jws::{self, Typ};
+use ekl_core::{hex, receipt, Value};
+
+/// One request of the stream (without its `id`), with the rule it checks.
+pub struct Case {
+    /// `op/source/rule`, e.g. `canonicalize/gen/refuse/duplicate_key`.
+    pub rule: String,
+    /// The case's name (a vector case's `name`, or the generator's index).
+    pub label: String,
+    /// The request members other than `id`.
+    pub fields: Vec<(String, Value<'static>)>,
+}
+
+impl Case {
+    fn new(op: &str, rule: &str, label: impl Into<String>) -> Case {
+        Case {
+            rule: format!("{op}/{rule}"),
+            label: label.into(),
+            fields: vec![("op".into(), Value::String(Cow::Owned(op.into())))],
+        }
+    }
+    fn s(mut self, name: &str, value: impl Into<String>) -> Case {
+        self.fields
+            .push((name.into(), Value::String(Cow::Owned(value.into()))));
+        self
+    }
+    fn v(mut self, name: &str, value: Value<'static>) -> Case {
+        self.fields.push((name.into(), value));
+        self
+    }
+    /// JSON text given as bytes: `input` when UTF-8, else `input_hex`.
+    fn json(self, name: &str, bytes: &[u8]) -> Case {
+        match std::str::from_utf8(bytes) {
+            Ok(s) => self.s(name, s),
+            Err(_) => self.s(&format!("{name}_hex"), hex::encode(bytes)),
+        }
+    }
+    fn int(self, name: &str, n: i64) -> Case {
+        self.v(name, Value::Number(n as f64))
+    }
+    /// The request as a JSON object value (with `id`).
+    pub fn request(&self, id: u64) -> Value<'static> {
+        let mut members: Vec<(Cow<'static, str>, Value<'static>)> =
+            vec![("id".into(), Value::Number(id as f64))];
+        members.extend(
+            self.fields
+                .iter()
+                .map(|(k, v)| (Cow::Owned(k.clone()), v.clone())),
+        );
+        Value::Object(members)
+    }
+}
+
+/// The marker that stands for an integer literal beyond ±2^53 while a vector file is parsed
+/// (the core's parser refuses such literals; a case may hold one to show it refused).
+const BIG: &str = "\\u0000num:";
+
+/// Replaces integer literals beyond ±2^53 (outside strings) with the string `"\u0000num:DIGITS"`.
+fn protect_big_integers(bytes: &[u8]) -> Vec<u8> {
+    let mut out = Vec::with_capacity(bytes.len());
+    let (mut i, mut in_string) = (0, false);
+    while i < bytes.len() {
+        let c = bytes[i];
+        if in_string {
+            out.push(c);
+            if c == b'\\' && i + 1 < bytes.len() {
+                out.push(bytes[i + 1]);
+                i += 1;
+            } else if c == b'"' {
+                in_string = false;
+            }
+            i += 1;
+            continue;
+        }
+        if c == b'"' {
+            in_string = true;
+        }
+        if c == b'-' || c.is_ascii_digit() {
+            let start = i;
+            while i < bytes.len() && matches!(bytes[i], b'-' | b'+' | b'.' | b'e' | b'E' | b'0'..=b'9') {
+                i += 1;
+            }
+            let token = &bytes[start..i];
+            let digits = token.strip_prefix(b"-").unwrap_or(token);
+            let big = digits.iter().all(u8::is_ascii_digit)
+                && std::str::from_utf8(digits)
+                    .ok()
+                    .and_then(|d| d.parse::<u128>().ok())
+                    .is_none_or(|n| n > 1u128 << 53);
+            if big {
+                out.extend_from_slice(b"\"");
+                out.extend_from_slice(BIG.as_bytes());
+                out.extend_from_slice(token);
+                out.push(b'"');
+            } else {
+                out.extend_from_slice(token);
+            }
+            continue;
+        }
+        out.push(c);
+        i += 1;
+    }
+    out
+}
+
+fn canon_text(v: &Value<'_>) -> String {
+    let text = String::from_utf8(canonical::canonicalize_value(v).unwrap_or_default())
+        .expect("canonical text is utf-8");
+    let marker = format!("\"{BIG}");
+    if !text.contains(&marker) {
+        return text;
+    }
+    let mut out = String::new();
+    let mut rest = text.as_str();
+    while let Some(at) = rest.find(&marker) {
+        out.push_str(&rest[..at]);
+        let after = &rest[at + marker.len()..];
+        let end = after.find('"').unwrap_or(after.len());
+        out.push_str(&after[..end]);
+        rest = after.get(end + 1..).unwrap_or("");
+    }
+    out.push_str(rest);
+    out
+}
+
+fn str_of<'v>(v: &'v Value<'_>, name: &str) -> &'v str {
+    v.get(name).and_then(Value::as_str).unwrap_or("")
+}
+
+fn items<'v, 'a>(v: &'v Value<'a>, name: &str) -> &'v [Value<'a>] {
+    v.get(name).and_then(Value::as_array).unwrap_or(&[])
+}
+
+fn name_of(v: &Value<'_>) -> String {
+    str_of(v, "name").to_owned()
+}
+
+/// Reads every `*.json` file of `dir` and turns the cases it knows into requests. Returns the
+/// cases and the names of files it read.
+pub fn vector_cases(dir: &Path) -> Result<(Vec<Case>, Vec<String>), String> {
+    let mut files: Vec<_> = std::fs::read_dir(dir)
+        .map_err(|e| format!("cannot read {}: {e}", dir.display()))?
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.extension().is_some_and(|x| x == "json"))
+        .collect();
+    files.sort();
+    let mut out = Vec::new();
+    let mut names = Vec::new();
+    for path in files {
+        let bytes = std::fs::read(&path).map_err(|e| format!("{}: {e}", path.display()))?;
+        let bytes = protect_big_integers(&bytes);
+        let doc = canonical::parse(&bytes).map_err(|e| format!("{}: {e}", path.display()))?;
+        let file = path
+            .file_name()
+            .map(|f| f.to_string_lossy().into_owned())
+            .unwrap_or_default();
+        let before = out.len();
+        one_file(&file, &doc, &mut out);
+        if out.len() == before {
+            return Err(format!("vectors/{file}: no case of this file is known to the runner"));
+        }
+        names.push(file);
+    }
+    Ok((out, names))
+}
+
+fn one_file(file: &str, d: &Value<'_>, out: &mut Vec<Case>) {
+    let src = |section: &str| format!("vectors/{file}:{section}");
+    match file {
+        "ekl-json-1.json" => {
+            for c in items(d, "valid") {
+                let input = str_of(c, "input");
+                out.push(Case::new("canonicalize", &src("valid"), name_of(c)).s("input", input));
+                out.push(Case::new("digest", &src("valid"), name_of(c)).s("input", input));
+            }
+            for c in items(d, "invalid") {
+                out.push(
+                    Case::new("canonicalize", &src("invalid"), name_of(c))
+                        .s("input", str_of(c, "input")),
+                );
+            }
+            for c in items(d, "depth") {
+                let n = c.get("count").and_then(Value::as_f64).unwrap_or(0.0) as usize;
+                let text = format!(
+                    "{}{}{}",
+                    str_of(c, "repeat").repeat(n),
+                    str_of(c, "inner"),
+                    str_of(c, "close").repeat(n)
+                );
+                out.push(Case::new("canonicalize", &src("depth"), name_of(c)).s("input", text));
+            }
+            for c in items(d, "invalid_utf8") {
+                out.push(
+                    Case::new("canonicalize", &src("invalid_utf8"), name_of(c))
+                        .s("input_hex", str_of(c, "input_hex")),
+                );
+            }
+            for c in items(d, "size") {
+                let n = c.get("count").and_then(Value::as_f64).unwrap_or(0.0) as usize;
+                let text = format!(
+                    "{}{}{}",
+                    str_of(c, "prefix"),
+                    str_of(c, "repeat").repeat(n),
+                    str_of(c, "suffix")
+                );
+                let mut case = Case::new("canonicalize", &src("size"), name_of(c)).s("input", text);
+                if let Some(Value::Number(m)) = c.get("max_bytes") {
+                    case = case.int("max_bytes", *m as i64);
+                }
+                out.push(case);
+            }
+        }
+        "fingerprints.json" => {
+            for c in items(d, "cases") {
+                let value = c.get("value").map(canon_text).unwrap_or_default();
+                out.push(
+                    Case::new("fingerprint", &src("cases"), name_of(c))
+                        .s("salt", str_of(c, "salt"))
+                        .s("input", value.clone()),
+                );
+                out.push(Case::new("canonicalize", &src("cases"), name_of(c)).s("input", value));
+            }
+            if let Some(sel) = d.get("result_selection") {
+                let salt = "00112233445566778899aabbccddeeff00112233445566778899aabbccddeeff";
+                let result = sel.get("result").map(canon_text).unwrap_or_default();
+                out.push(
+                    Case::new("output_fingerprint", &src("result_selection"), "result")
+                        .s("salt", str_of(sel, "salt").is_empty().then_some(salt).unwrap_or(str_of(sel, "salt")))
+                        .s("input", result),
+                );
+            }
+            if let Some(ch) = d.get("challenge") {
+                out.push(
+                    Case::new("challenge_proof_v1", &src("challenge"), "challenge")
+                        .s("credential", str_of(ch, "provider_credential"))
+                        .s("challenge", str_of(ch, "challenge"))
+                        .s("endpoint", str_of(ch, "endpoint")),
+                );
+            }
+        }
+        "upstream-fingerprint.json" => {
+            for section in ["cases", "invalid"] {
+                for c in items(d, section) {
+                    let tools = c.get("tools").map(canon_text).unwrap_or_default();
+                    let offered = c.get("offered").cloned().unwrap_or(Value::Null).into_owned();
+                    out.push(
+                        Case::new("upstream_fingerprint", &src(section), name_of(c))
+                            .s("input", tools)
+                            .v("offered", offered),
+                    );
+                }
+            }
+        }
+        "endpoint-proof-v2.json" => {
+            let key = str_of(d, "agent_key");
+            out.push(Case::new("proof_key", &src("agent_key"), "agent_key").s("agent_key", key));
+            for c in items(d, "challenges") {
+                for op in ["challenge_proof_v1", "challenge_proof_v2"] {
+                    let case = Case::new(op, &src("challenges"), name_of(c));
+                    let case = if op == "challenge_proof_v1" {
+                        case.s("credential", key)
+                    } else {
+                        case.s("agent_key", key)
+                    };
+                    out.push(
+                        case.s("challenge", str_of(c, "challenge"))
+                            .s("endpoint", str_of(c, "endpoint")),
+                    );
+                }
+            }
+            for c in items(d, "enroll") {
+                for op in ["enroll_authority_v1", "enroll_authority_v2"] {
+                    out.push(
+                        Case::new(op, &src("enroll"), name_of(c))
+                            .s("agent_key", key)
+                            .s("enrollment_id", str_of(c, "enrollment_id"))
+                            .s("nonce", str_of(c, "nonce"))
+                            .s("endpoint", str_of(c, "endpoint")),
+                    );
+                }
+            }
+            for c in items(d, "verify_signature") {
+                out.push(
+                    Case::new("verify_signature", &src("verify_signature"), name_of(c))
+                        .s("secret", str_of(c, "registration_secret"))
+                        .s("agent_id", str_of(c, "agent_id"))
+                        .s("enrollment_id", str_of(c, "enrollment_id"))
+                        .s("challenge", str_of(c, "challenge")),
+                );
+            }
+        }
+        "call-receipt.json" => {
+            let secret = str_of(d, "receipt_secret");
+            let mut receipts: Vec<(String, String)> = Vec::new();
+            if let Some(r) = d.get("receipt") {
+                receipts.push(("receipt".into(), canon_text(r)));
+            }
+            for section in ["key_ring", "mismatch"] {
+                if let Some(s) = d.get(section) {
+                    for c in items(s, "cases") {
+                        if let Some(r) = c.get("receipt") {
+                            receipts.push((format!("{section}: {}", name_of(c)), canon_text(r)));
+                        }
+                    }
+                }
+            }
+            for (label, text) in receipts {
+                out.push(
+                    Case::new("receipt_auth_tag", &src("receipts"), label.clone())
+                        .s("secret", secret)
+                        .s("input", text.clone()),
+                );
+                out.push(Case::new("receipt_digest", &src("receipts"), label).s("input", text));
+            }
+        }
+        "receipt-jws.json" => {
+            let jwks = d.get("jwks").map(canon_text).unwrap_or_default();
+            let call = d.get("call");
+            let now = call
+                .and_then(|c| c.get("received_at"))
+                .and_then(Value::as_f64)
+                .unwrap_or(0.0) as i64;
+            let iss = call.map(|c| str_of(c, "network_issuer")).unwrap_or("");
+            for c in items(d, "cases") {
+                let token = str_of(c, "receipt_jws");
+                if token.is_empty() {
+                    continue;
+                }
+                out.push(
+                    Case::new("jws_verify", &src("cases"), name_of(c))
+                        .s("token", token)
+                        .s("typ", Typ::Receipt.as_str())
+                        .s("jwks", jwks.clone())
+                        .int("now", now)
+                        .s("iss", iss)
+                        .v("require_exp", Value::Bool(false)),
+                );
+            }
+        }
+        "screening-rules-jws.json" => {
+            let jwks = d.get("jwks").map(canon_text).unwrap_or_default();
+            let iss = str_of(d, "network_issuer");
+            for c in items(d, "cases") {
+                let now = c.get("now").and_then(Value::as_f64).unwrap_or(0.0) as i64;
+                out.push(
+                    Case::new("jws_verify", &src("cases"), name_of(c))
+                        .s("token", str_of(c, "token"))
+                        .s("typ", Typ::ScreeningRules.as_str())
+                        .s("jwks", jwks.clone())
+                        .int("now", now)
+                        .s("iss", iss),
+                );
+            }
+        }
+        "screening-scan.json" => {
+            let sets = d.get("rules_sets");
+            for c in items(d, "cases") {
+                let rules = sets
+                    .and_then(|s| s.get(str_of(c, "rules")))
+                    .map(canon_text);
+                let mut case = Case::new("screen", &src("cases"), name_of(c))
+                    .s("input", c.get("result").map(canon_text).unwrap_or_default());
+                if let Some(r) = rules {
+                    case = case.s("rules", r);
+                }
+                out.push(case);
+            }
+            for c in items(d, "invalid_rules") {
+                out.push(
+                    Case::new("screen", &src("invalid_rules"), name_of(c))
+                        .s("rules", c.get("claims").map(canon_text).unwrap_or_default())
+                        .s("input", r#"{"content":[]}"#),
+                );
+            }
+        }
+        _ => {}
+    }
+}
+
+// --- the generated corpus ---------------------------------------------------------------------
+
+/// SplitMix64: a small seeded generator (the corpus is a function of the seed).
+pub struct Rng(u64);
+
+impl Rng {
+    /// A generator from a seed.
+    pub fn new(seed: u64) -> Rng {
+        Rng(seed ^ 0x6a09_e667_f3bc_c908)
+    }
+    /// The next 64 random bits.
+    pub fn next(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+        z ^ (z >> 31)
+    }
+    /// A number in `0..n` (n > 0).
+    pub fn below(&mut self, n: usize) -> usize {
+        (self.next() % n.max(1) as u64) as usize
+    }
+    fn chance(&mut self, percent: usize) -> bool {
+        self.below(100) < percent
+    }
+    fn pick<T: Copy>(&mut self, items: &[T]) -> T {
+        items[self.below(items.len())]
+    }
+    fn hex(&mut self, bytes: usize) -> String {
+        let b: Vec<u8> = (0..bytes).map(|_| self.next() as u8).collect();
+        hex::encode(&b)
+    }
+}
+
+/// A random double as JSON number text, in one of several spellings.
+pub fn number_text(rng: &mut Rng) -> String {
+    match rng.below(12) {
+        0 => format!("{}", rng.below(1000) as i64 - 500),
+        1 => {
+            let edge = 9007199254740992i64 - rng.below(4) as i64;
+            format!("{}{edge}", if rng.chance(50) { "-" } else { "" })
+        }
+        2 => (rng.pick(&["0", "-0", "0.0", "-0.0", "0e0", "1E+2", "1e-7", "0.000001", "1e21", "1e+21", "123456789012345680000", "5e-324", "1.7976931348623157e308", "2.2250738585072014e-308", "4.9406564584124654e-324"])).to_owned(),
+        3 => format!("{}.{}", rng.below(100000), rng.below(100000)),
+        4 => format!("{}e{}", rng.below(10000), rng.below(600) as i64 - 300),
+        _ => loop {
+            let x = f64::from_bits(rng.next());
+            if !x.is_finite() {
+                continue;
+            }
+            break match rng.below(3) {
+                0 => format!("{x:e}"),
+                1 => format!("{x:E}"),
+                _ => canonical::number_to_string(x).unwrap_or_else(|| "0".into()),
+            };
+        },
+    }
+}
+
+const CHARS: &[&str] = &[
+    "a", "b", "z", "A", "_", "0", " ", "é", "ß", "Ω", "中", "文", "\u{2028}", "\u{2029}", "\u{7f}",
+    "\u{80}", "\u{ff61}", "\u{fffd}", "\u{ffff}", "\u{e000}", "😀", "𝄞", "\u{10ffff}", "\u{1f1e6}",
+    "\\n", "\\t", "\\r", "\\b", "\\f", "\\/", "\\\\", "\\\"", "\\u0000", "\\u001f", "\\u007F",
+    "\\u00e9", "\\u2028", "\\uFFFF", "\\ud83d\\ude00", "\\uD834\\uDD1E", "\\udbff\\udfff",
+    "\\ud800\\udc00", "\\u0041",
+];
+
+/// A JSON string literal (quotes included) of random characters and escapes.
+fn string_text(rng: &mut Rng, max: usize) -> String {
+    let n = rng.below(max + 1);
+    let mut s = String::from("\"");
+    for _ in 0..n {
+        s.push_str(rng.pick(CHARS));
+    }
+    s.push('"');
+    s
+}
+
+fn ws(rng: &mut Rng) -> &'static str {
+    if rng.chance(80) {
+        ""
+    } else {
+        rng.pick(&[" ", "\n", "\t", "\r\n  ", "  "])
+    }
+}
+
+/// A random valid JSON text of at most `depth` nesting levels (keys unique by construction).
+pub fn doc_text(rng: &mut Rng, depth: usize) -> String {
+    let mut out = String::new();
+    value_text(rng, depth, &mut out);
+    out
+}
+
+fn value_text(rng: &mut Rng, depth: usize, out: &mut String) {
+    let kind = if depth == 0 { rng.below(5) } else { rng.below(8) };
+    match kind {
+        0 => out.push_str(rng.pick(&["null", "true", "false"])),
+        1 | 2 => out.push_str(&number_text(rng)),
+        3 | 4 => out.push_str(&string_text(rng, 6)),
+        5 | 6 => {
+            out.push('{');
+            let n = rng.below(5);
+            let mut keys: Vec<String> = Vec::new();
+            for i in 0..n {
+                let key = loop {
+                    let k = string_text(rng, 3);
+                    let decoded = canonical::parse(k.as_bytes())
+                        .ok()
+                        .and_then(|v| v.as_str().map(str::to_owned));
+                    if let Some(d) = decoded {
+                        if !keys.contains(&d) {
+                            keys.push(d);
+                            break k;
+                        }
+                    }
+                };
+                if i > 0 {
+                    out.push(',');
+                }
+                out.push_str(ws(rng));
+                out.push_str(&key);
+                out.push_str(ws(rng));
+                out.push(':');
+                out.push_str(ws(rng));
+                value_text(rng, depth - 1, out);
+            }
+            out.push_str(ws(rng));
+            out.push('}');
+        }
+        _ => {
+            out.push('[');
+            for i in 0..rng.below(5) {
+                if i > 0 {
+                    out.push(',');
+                }
+                out.push_str(ws(rng));
+                value_text(rng, depth - 1, out);
+            }
+            out.push(']');
+        }
+    }
+}
+
+/// A valid document nested exactly `levels` deep around a random leaf (objects and arrays mixed).
+fn deep_text(rng: &mut Rng, levels: usize) -> String {
+    let mut open = String::new();
+    let mut close = String::new();
+    for _ in 0..levels {
+        if rng.chance(50) {
+            open.push('[');
+            close.insert(0, ']');
+        } else {
+            open.push_str("{\"k\":");
+            close.insert(0, '}');
+        }
+    }
+    let leaf = doc_text(rng, 0);
+    format!("{open}{leaf}{close}")
+}
+
+/// The mutation families: each makes a text one ekl-json-1 rule refuses.
+pub const MUTATIONS: &[&str] = &[
+    "duplicate_key",
+    "duplicate_key_escaped",
+    "lone_surrogate",
+    "integer_beyond_2^53",
+    "number_overflow",
+    "depth_65",
+    "invalid_utf8",
+    "bom",
+    "trailing_content",
+    "raw_control_char",
+    "bad_escape",
+    "bad_number",
+    "trailing_comma",
+    "literal",
+    "truncated",
+    "size_limit",
+];
+
+/// A text refused by rule `m` (most embed a random valid document), and the `max_bytes` it needs.
+fn mutate(rng: &mut Rng, m: &str) -> (Vec<u8>, Option<i64>) {
+    let doc = doc_text(rng, 3);
+    let t = match m {
+        "duplicate_key" => format!("{{\"x\":{doc},\"y\":1,\"x\":2}}"),
+        "duplicate_key_escaped" => format!("[{{\"é\":{doc},\"\\u00e9\":0}}]"),
+        "lone_surrogate" => {
+            let s = rng.pick(&["\\ud800", "\\udfff", "\\ud83d x", "\\ude00\\ud83d", "\\uDBFF\\u0041"]);
+            format!("[{doc},\"a{s}\"]")
+        }
+        "integer_beyond_2^53" => {
+            let n = 9007199254740993u64 + rng.below(1_000_000) as u64;
+            let big = if rng.chance(20) { format!("{n}000000000000") } else { n.to_string() };
+            format!("{{\"n\":[{doc},{}{big}]}}", if rng.chance(50) { "-" } else { "" })
+        }
+        "number_overflow" => format!("[{doc},{}]", rng.pick(&["1e400", "-1e309", "1.8e308", "123456789e999"])),
+        "depth_65" => deep_text(rng, 65),
+        "invalid_utf8" => {
+            let mut b = format!("[{doc},\"ab").into_bytes();
+            let bad: &[&[u8]] = &[b"\x80", b"\xc3", b"\xed\xa0\x80", b"\xf4\x90\x80\x80", b"\xc0\xaf", b"\xff", b"\xe2\x82"];
+            b.extend_from_slice(rng.pick(bad));
+            b.extend_from_slice(b"\"]");
+            return (b, None);
+        }
+        "bom" => {
+            let mut b = b"\xef\xbb\xbf".to_vec();
+            b.extend_from_slice(doc.as_bytes());
+            return (b, None);
+        }
+        "trailing_content" => format!("{doc}{}", rng.pick(&[" x", " 1", "]", "}", ",", " {}"])),
+        "raw_control_char" => format!("[{doc},\"a{}b\"]", rng.pick(&["\u{0}", "\u{1}", "\n", "\t", "\u{1f}"])),
+        "bad_escape" => format!("[{doc},\"{}\"]", rng.pick(&["\\x41", "\\u12", "\\u12G4", "\\U0041", "\\'", "\\"])),
+        "bad_number" => format!("[{doc},{}]", rng.pick(&["01", "-", "1.", ".5", "+1", "1e", "1e+", "0x10", "-01", "1.e5", "--1"])),
+        "trailing_comma" => {
+            if rng.chance(50) {
+                format!("[{doc},]")
+            } else {
+                format!("{{\"a\":{doc},}}")
+            }
+        }
+        "literal" => format!("[{doc},{}]", rng.pick(&["NaN", "Infinity", "-Infinity", "undefined", "True", "nul", "'a'"])),
+        "truncated" => {
+            let full = format!("{{\"a\":[{doc},\"end\"]}}");
+            let cut = rng.below(full.len().saturating_sub(1)).max(1);
+            let mut b = full.into_bytes();
+            b.truncate(cut);
+            return (b, None);
+        }
+        "size_limit" => {
+            let canon = canonical::canonicalize(doc.as_bytes()).unwrap_or_default();
+            let len = canon.len() as i64;
+            return (doc.into_bytes(), Some((len - 1).max(0)));
+        }
+        _ => doc,
+    };
+    (t.into_bytes(), None)
+}
+
+const TOOL_NAMES: &[&str] = &["search", "get_quote", "list", "é_tool", "b", "a"];
+
+fn tools_text(rng: &mut Rng) -> (String, Value<'static>) {
+    let n = rng.below(4);
+    let mut tools = Vec::new();
+    for _ in 0..n {
+        let mut t = format!("{{\"name\":\"{}\"", rng.pick(TOOL_NAMES));
+        if rng.chance(70) {
+            t.push_str(&format!(",\"description\":{}", string_text(rng, 5)));
+        }
+        if rng.chance(70) {
+            t.push_str(&format!(",\"inputSchema\":{{\"type\":\"object\",\"properties\":{{\"q\":{}}}}}", doc_text(rng, 1)));
+        }
+        if rng.chance(20) {
+            t.push_str(&format!(",\"annotations\":{}", doc_text(rng, 2)));
+        }
+        if rng.chance(10) {
+            t.push_str(&format!(",\"extra\":{}", doc_text(rng, 1)));
+        }
+        t.push('}');
+        tools.push(t);
+    }
+    let text = if rng.chance(80) {
+        format!("{{\"tools\":[{}]}}", tools.join(","))
+    } else {
+        format!("[{}]", tools.join(","))
+    };
+    let offered = if rng.chance(50) {
+        Value::Null
+    } else {
+        Value::Array(
+            (0..rng.below(3))
+                .map(|_| Value::String(Cow::Owned((rng.pick(TOOL_NAMES)).to_owned())))
+                .collect(),
+        )
+    };
+    (text, offered)
+}
+
+fn random_id(rng: &mut Rng) -> String {
+    let mut s = String::new();
+    for _ in 0..rng.below(12) + 1 {
+        s.push_str(rng.pick(&["a", "Z", "0", "_", "-", "é", "|", ":", "😀", " ", "\u{2028}"]));
+    }
+    s
+}
+
+/// The receipt of `vectors/call-receipt.json`'s shape with random field values.
+fn receipt_text(rng: &mut Rng) -> String {
+    format!(
+        "{{\"receipt_version\":\"1.1\",\"receipt_id\":\"rcpt_{}\",\"execution_id\":\"{}\",\"status\":\"succeeded\",\"rel_ver_at_admission\":{},\"issued_at\":\"2026-11-29T18:40:05.250Z\",\"key_id\":\"{}\",\"output_commitment\":{{\"alg\":\"sha-256\",\"canon\":\"ekl-json-1\",\"digest\":\"{}\"}},\"extra\":{}}}",
+        rng.hex(6),
+        rng.hex(4),
+        number_text(rng),
+        rng.pick(&["rk-1", "rk-2", "é", ""]),
+        rng.hex(32),
+        doc_text(rng, 2)
+    )
+}
+
+/// Flips one character of `s` at a random position to a different base64url character.
+fn tamper(rng: &mut Rng, s: &str) -> String {
+    let mut b = s.as_bytes().to_vec();
+    if b.is_empty() {
+        return "x".into();
+    }
+    let i = rng.below(b.len());
+    let alphabet = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_.";
+    loop {
+        let c = rng.pick(alphabet);
+        if c != b[i] {
+            b[i] = c;
+            break;
+        }
+    }
+    String::from_utf8(b).expect("ascii")
+}
+
+/// The generated corpus: `n` JSON texts through canonicalize (about a third of them refused by one
+/// rule each), and a share of `n` for each other operation.
+pub fn generated(seed: u64, n: usize) -> Vec<Case> {
+    let mut rng = Rng::new(seed);
+    let mut out = Vec::new();
+    let src = "gen";
+    for i in 0..n {
+        let label = format!("seed {seed} #{i}");
+        match i % 3 {
+            0 | 1 => {
+                let depth = if rng.chance(3) { 64 } else { 4 };
+                let text = if depth == 64 {
+                    {
+                    let levels = 63 + rng.below(2);
+                    deep_text(&mut rng, levels)
+                }
+                } else {
+                    doc_text(&mut rng, depth)
+                };
+                let rule = if depth == 64 { "valid/deep" } else { "valid" };
+                out.push(Case::new("canonicalize", &format!("{src}/{rule}"), label.clone()).s("input", text.clone()));
+                if i % 9 == 0 {
+                    out.push(Case::new("digest", &format!("{src}/valid"), label.clone()).s("input", text.clone()));
+                }
+                if i % 9 == 1 {
+                    let mut case = Case::new("commitment", &format!("{src}/valid"), label.clone()).s("input", text.clone());
+                    if rng.chance(50) {
+                        case = case.s("salt", rng.hex(32));
+                        if rng.chance(50) {
+                            case = case.s("salt_id", random_id(&mut rng));
+                        }
+                    }
+                    out.push(case);
+                }
+                if i % 9 == 4 {
+                    let salt = if rng.chance(90) { rng.hex(32) } else { rng.pick(&["", "00", "AA".repeat(32).as_str(), &"0g".repeat(32)]).to_string() };
+                    out.push(Case::new("fingerprint", &format!("{src}/valid"), label.clone()).s("salt", salt).s("input", text.clone()));
+                }
+                if i % 9 == 7 {
+                    let body = rng.pick(&["structuredContent", "content", "both", "null_structured", "neither"]);
+                    let result = match body {
+                        "structuredContent" => format!("{{\"structuredContent\":{text},\"isError\":false}}"),
+                        "content" => format!("{{\"content\":{text}}}"),
+                        "both" => format!("{{\"content\":[],\"structuredContent\":{text}}}"),
+                        "null_structured" => format!("{{\"structuredContent\":null,\"content\":{text}}}"),
+                        _ => format!("{{\"other\":{text}}}"),
+                    };
+                    out.push(Case::new("output_fingerprint", &format!("{src}/{body}"), label.clone()).s("salt", rng.hex(32)).s("input", result));
+                }
+            }
+            _ => {
+                let m = MUTATIONS[(i / 3) % MUTATIONS.len()];
+                let (bytes, max) = mutate(&mut rng, m);
+                let mut case = Case::new("canonicalize", &format!("{src}/refuse/{m}"), label.clone()).json("input", &bytes);
+                if let Some(max) = max {
+                    case = case.int("max_bytes", max);
+                }
+                out.push(case);
+                if i % 12 == 2 && max.is_none() {
+                    out.push(Case::new("digest", &format!("{src}/refuse/{m}"), label.clone()).json("input", &bytes));
+                }
+            }
+        }
+        if i % 20 == 0 {
+            let (tools, offered) = tools_text(&mut rng);
+            out.push(Case::new("upstream_fingerprint", &format!("{src}/tools"), label.clone()).s("input", tools).v("offered", offered));
+        }
+        if i % 20 == 5 {
+            let (a, c, e) = (random_id(&mut rng), rng.hex(32), format!("https://{}.example/mcp", rng.hex(3)));
+            let op = rng.pick(&["challenge_proof_v1", "challenge_proof_v2", "enroll_authority_v1", "enroll_authority_v2", "verify_signature", "proof_key"]);
+            let case = Case::new(op, &format!("{src}/random"), label.clone());
+            out.push(match op {
+                "challenge_proof_v1" => case.s("credential", a).s("challenge", c).s("endpoint", e),
+                "challenge_proof_v2" => case.s("agent_key", a).s("challenge", c).s("endpoint", e),
+                "proof_key" => case.s("agent_key", a),
+                "verify_signature" => case.s("secret", a).s("agent_id", random_id(&mut rng)).s("enrollment_id", random_id(&mut rng)).s("challenge", c),
+                _ => case.s("agent_key", a).s("enrollment_id", random_id(&mut rng)).s("nonce", rng.hex(6)).s("endpoint", e),
+            });
+        }
+        if i % 20 == 10 {
+            let r = receipt_text(&mut rng);
+            let (rule, text) = match rng.below(4) {
+                0 => ("refuse/duplicate_key", r.replacen("{\"receipt_version\":\"1.1\"", "{\"receipt_version\":\"1.1\",\"status\":\"x\"", 1)),
+                1 => ("refuse/no_key_id", r.replacen("\"key_id\"", "\"kid\"", 1)),
+                _ => ("valid", r),
+            };
+            let signed = receipt::auth_tag(&canonical::parse(text.as_bytes()).unwrap_or(Value::Null), "s")
+                .map(|tag| format!("{},\"auth_tag\":\"{tag}\"}}", &text[..text.len() - 1]))
+                .unwrap_or(text.clone());
+            out.push(Case::new("receipt_auth_tag", &format!("{src}/{rule}"), label.clone()).s("secret", random_id(&mut rng)).s("input", text));
+            out.push(Case::new("receipt_digest", &format!("{src}/{rule}"), label.clone()).s("input", signed));
+        }
+        if i % 20 == 15 {
+            out.push(token_case(&mut rng, seed, i, &label));
+        }
+        if i % 40 == 3 {
+            let rules = format!(
+                "{{\"rules_version\":\"v{}\",\"rules\":[{{\"rule_id\":\"r1\",\"category\":\"{}\",\"phrases\":[\"{}\"]}}]}}",
+                rng.below(9),
+                rng.pick(&["weapons", "credential_leak", "x"]),
+                rng.pick(&["pipe bomb", "ﬁxture", "ÉCOLE", ""])
+            );
+            let result = format!(
+                "{{\"content\":[{{\"type\":\"text\",\"text\":\"{} {}\"}}]}}",
+                rng.pick(&["a pipe  bomb", "fixture", "école", "-----BEGIN OPENSSH PRIVATE KEY-----", "AKIA0123456789ABCDEF"]),
+                string_text(&mut rng, 3).trim_matches('"')
+            );
+            out.push(Case::new("screen", &format!("{src}/scan"), label.clone()).s("rules", rules).s("input", result));
+        }
+    }
+    out
+}
+
+fn token_case(rng: &mut Rng, seed: u64, i: usize, label: &str) -> Case {
+    let seed_bytes: [u8; 32] = {
+        let mut s = [0u8; 32];
+        s[..8].copy_from_slice(&seed.to_le_bytes());
+        s[8] = (i % 7) as u8;
+        s
+    };
+    let (jwks, keys) = jwks_from_seed(&seed_bytes, &["k1", "k2"]).expect("seeded keys");
+    let key: &SigningKey = &keys[rng.below(keys.len())];
+    let typ = rng.pick(&Typ::ALL);
+    let now = 1_780_000_000i64;
+    let iat = now - rng.below(200) as i64;
+    let exp = iat + rng.below(400) as i64;
+    let claims_text = format!(
+        "{{\"iss\":\"https://net.example\",\"aud\":\"ekl:agent:p1\",\"iat\":{iat},\"exp\":{exp},\"x\":{}}}",
+        doc_text(rng, 2)
+    );
+    let claims = canonical::parse(claims_text.as_bytes()).unwrap_or(Value::Null);
+    let token = jws::sign(typ, &claims, key).unwrap_or_default();
+    let (rule, token, expect_typ) = match rng.below(6) {
+        0 => ("tampered", tamper(rng, &token), typ),
+        1 => ("other_typ", token, rng.pick(&Typ::ALL)),
+        _ => ("valid", token, typ),
+    };
+    let mut case = Case::new("jws_verify", &format!("gen/token/{rule}"), label)
+        .s("token", token)
+        .s("typ", expect_typ.as_str())
+        .s("jwks", jwks.to_json())
+        .int("now", now + rng.below(120) as i64 - 60);
+    if rng.chance(50) {
+        case = case.s("iss", rng.pick(&["https://net.example", "https://other.example"]));
+    }
+    if rng.chance(50) {
+        case = case.s("aud", rng.pick(&["ekl:agent:p1", "ekl:agent:p2"]));
+    }
+    case
+}

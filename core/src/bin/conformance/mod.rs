@@ -1,0 +1,481 @@
+//! `ekl conformance`: checks another implementation of ekl-json-1 and the EKP evidence bytes
+//! against this core, over the JSON-lines protocol of `docs/conformance-protocol.md`.
+//!
+//! `ekl conformance [OPTIONS] -- COMMAND ARGS…` starts COMMAND, sends it every vector of `vectors/`
+//! and a seeded generated corpus, one request per line, compares each answer with the core's own
+//! ([`ops::answer`]) and prints the agreement per rule, with the first differing cases in full.
+//! `ekl conformance --serve` answers the protocol itself (the Rust surface).
+
+mod corpus;
+mod ops;
+
+use std::collections::BTreeMap;
+use std::io::{BufRead, BufReader, Write};
+use std::path::PathBuf;
+use std::process::{Child, ChildStdin, Command, ExitCode, Stdio};
+use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
+use std::time::{Duration, Instant};
+
+use corpus::Case;
+use ekl_core::{canonical, Value};
+
+const HELP: &str = "\
+usage: ekl conformance [--corpus N] [--seed S] [--only RULE] [--timeout MS] [--show K]
+                       [--vectors DIR] [--no-vectors] -- COMMAND [ARGS..]
+       ekl conformance --serve
+       ekl conformance --ops               (the operation names, one a line)
+       ekl conformance --emit [--corpus N] [--seed S] [--only RULE] [--vectors DIR]
+
+  Runs COMMAND as an implementation speaking the JSON-lines protocol of
+  docs/conformance-protocol.md, feeds it every vector file and a generated corpus of N texts
+  (default 3000, seed 1), and compares its answers with this core's. RULE keeps the requests
+  whose rule name contains it (e.g. canonicalize, refuse/duplicate_key, vectors/fingerprints).
+  Exit 0 only when every answer agrees. --serve answers the protocol on stdin/stdout with this
+  core; --emit prints the request stream with the expected answers (one JSON object a line:
+  {\"request\":..,\"expect\":{\"ok\"|\"error\":..},\"rule\":..,\"label\":..}).
+";
+
+struct Opts {
+    corpus: usize,
+    seed: u64,
+    only: Vec<String>,
+    timeout: Duration,
+    show: usize,
+    vectors: Option<PathBuf>,
+    no_vectors: bool,
+    serve: bool,
+    emit: bool,
+    command: Vec<String>,
+}
+
+fn parse_opts(args: &[String]) -> Result<Opts, String> {
+    let mut o = Opts {
+        corpus: 3000,
+        seed: 1,
+        only: Vec::new(),
+        timeout: Duration::from_millis(10_000),
+        show: 3,
+        vectors: None,
+        no_vectors: false,
+        serve: false,
+        emit: false,
+        command: Vec::new(),
+    };
+    let mut i = 0;
+    while i < args.len() {
+        let a = args[i].as_str();
+        let mut value = || {
+            i += 1;
+            args.get(i).cloned().ok_or(format!("{a} needs a value"))
+        };
+        let num = |v: String| v.parse::<u64>().map_err(|_| format!("{a}: not a number: {v}"));
+        match a {
+            "--corpus" => o.corpus = num(value()?)? as usize,
+            "--seed" => o.seed = num(value()?)?,
+            "--only" => o.only.push(value()?),
+            "--timeout" => o.timeout = Duration::from_millis(num(value()?)?),
+            "--show" => o.show = num(value()?)? as usize,
+            "--vectors" => o.vectors = Some(PathBuf::from(value()?)),
+            "--no-vectors" => o.no_vectors = true,
+            "--serve" => o.serve = true,
+            "--emit" => o.emit = true,
+            "--ops" => return Err(format!("\n{}", ops::OPS.join("\n"))),
+            "--" => {
+                o.command = args[i + 1..].to_vec();
+                break;
+            }
+            "-h" | "--help" | "help" => return Err(String::new()),
+            other => return Err(format!("unknown option {other}")),
+        }
+        i += 1;
+    }
+    if !o.serve && !o.emit && o.command.is_empty() {
+        return Err("no implementation command (after --)".into());
+    }
+    Ok(o)
+}
+
+/// Entry point of `ekl conformance ARGS…`.
+pub fn main(args: &[String]) -> ExitCode {
+    let opts = match parse_opts(args) {
+        Ok(o) => o,
+        Err(m) if m.is_empty() => {
+            print!("{HELP}");
+            return ExitCode::SUCCESS;
+        }
+        Err(m) if m.starts_with('\n') => {
+            println!("{}", m.trim_start());
+            return ExitCode::SUCCESS;
+        }
+        Err(m) => {
+            eprintln!("ekl conformance: usage: {m}\n\n{HELP}");
+            return ExitCode::from(64);
+        }
+    };
+    if opts.serve {
+        return serve();
+    }
+    let cases = match build_cases(&opts) {
+        Ok(c) => c,
+        Err(m) => {
+            eprintln!("ekl conformance: {m}");
+            return ExitCode::from(66);
+        }
+    };
+    if opts.emit {
+        return emit(&cases);
+    }
+    run(&opts, &cases)
+}
+
+fn serve() -> ExitCode {
+    let stdin = std::io::stdin().lock();
+    let mut stdout = std::io::BufWriter::new(std::io::stdout().lock());
+    for line in stdin.split(b'\n') {
+        let Ok(line) = line else {
+            return ExitCode::from(74);
+        };
+        if line.iter().all(u8::is_ascii_whitespace) {
+            continue;
+        }
+        let answer = ops::answer_line(&line);
+        if writeln!(stdout, "{answer}")
+            .and_then(|_| stdout.flush())
+            .is_err()
+        {
+            return ExitCode::from(74);
+        }
+    }
+    ExitCode::SUCCESS
+}
+
+fn default_vectors() -> PathBuf {
+    if let Some(dir) = std::env::var_os("EKL_VECTORS") {
+        return PathBuf::from(dir);
+    }
+    let here = PathBuf::from("vectors");
+    if here.join("ekl-json-1.json").is_file() {
+        return here;
+    }
+    PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/../vectors"))
+}
+
+fn build_cases(opts: &Opts) -> Result<Vec<Case>, String> {
+    let mut cases = Vec::new();
+    if !opts.no_vectors {
+        let dir = opts.vectors.clone().unwrap_or_else(default_vectors);
+        let (v, files) = corpus::vector_cases(&dir)?;
+        eprintln!(
+            "ekl conformance: {} requests from {} vector files in {}",
+            v.len(),
+            files.len(),
+            dir.display()
+        );
+        cases.extend(v);
+    }
+    cases.extend(corpus::generated(opts.seed, opts.corpus));
+    if !opts.only.is_empty() {
+        cases.retain(|c| opts.only.iter().any(|o| c.rule.contains(o.as_str())));
+    }
+    Ok(cases)
+}
+
+fn request_line(case: &Case, id: u64) -> (Value<'static>, String) {
+    let req = case.request(id);
+    let line = String::from_utf8(canonical::canonicalize_value(&req).expect("requests are ekl-json-1"))
+        .expect("canonical text is utf-8");
+    (req, line)
+}
+
+fn expected_json(expected: &Result<String, String>) -> String {
+    let mut out = Vec::new();
+    match expected {
+        Ok(s) => {
+            out.extend_from_slice(b"{\"ok\":");
+            canonical::write_string(s, &mut out);
+        }
+        Err(e) => {
+            out.extend_from_slice(b"{\"error\":");
+            canonical::write_string(e, &mut out);
+        }
+    }
+    out.push(b'}');
+    String::from_utf8(out).expect("utf-8")
+}
+
+fn emit(cases: &[Case]) -> ExitCode {
+    let mut out = std::io::BufWriter::new(std::io::stdout().lock());
+    for (i, case) in cases.iter().enumerate() {
+        let (req, line) = request_line(case, i as u64 + 1);
+        let expected = ops::answer(&req);
+        let mut rule = Vec::new();
+        canonical::write_string(&case.rule, &mut rule);
+        let mut label = Vec::new();
+        canonical::write_string(&case.label, &mut label);
+        let r = writeln!(
+            out,
+            "{{\"request\":{line},\"expect\":{},\"rule\":{},\"label\":{}}}",
+            expected_json(&expected),
+            String::from_utf8_lossy(&rule),
+            String::from_utf8_lossy(&label)
+        );
+        if r.is_err() {
+            return ExitCode::from(74);
+        }
+    }
+    if out.flush().is_err() {
+        return ExitCode::from(74);
+    }
+    ExitCode::SUCCESS
+}
+
+/// The implementation under test, restarted after a crash or a timeout.
+struct Implementation {
+    command: Vec<String>,
+    child: Option<(Child, ChildStdin, Receiver<Vec<u8>>)>,
+    restarts: usize,
+}
+
+enum Reply {
+    Line(Vec<u8>),
+    Timeout,
+    Crashed(String),
+}
+
+impl Implementation {
+    fn start(&mut self) -> Result<(), String> {
+        let mut child = Command::new(&self.command[0])
+            .args(&self.command[1..])
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::inherit())
+            .spawn()
+            .map_err(|e| format!("cannot start {}: {e}", self.command[0]))?;
+        let stdin = child.stdin.take().ok_or("no stdin")?;
+        let stdout = child.stdout.take().ok_or("no stdout")?;
+        let (tx, rx) = mpsc::channel();
+        std::thread::spawn(move || {
+            for line in BufReader::new(stdout).split(b'\n') {
+                match line {
+                    Ok(l) => {
+                        if tx.send(l).is_err() {
+                            break;
+                        }
+                    }
+                    Err(_) => break,
+                }
+            }
+        });
+        self.child = Some((child, stdin, rx));
+        Ok(())
+    }
+
+    fn stop(&mut self) {
+        if let Some((mut child, stdin, _)) = self.child.take() {
+            drop(stdin);
+            let deadline = Instant::now() + Duration::from_millis(500);
+            while Instant::now() < deadline {
+                if let Ok(Some(_)) = child.try_wait() {
+                    return;
+                }
+                std::thread::sleep(Duration::from_millis(10));
+            }
+            let _ = child.kill();
+            let _ = child.wait();
+        }
+    }
+
+    fn ask(&mut self, line: &str, timeout: Duration) -> Reply {
+        if self.child.is_none() {
+            if let Err(m) = self.start() {
+                return Reply::Crashed(m);
+            }
+        }
+        let (child, stdin, rx) = self.child.as_mut().expect("started above");
+        let sent = stdin
+            .write_all(line.as_bytes())
+            .and_then(|_| stdin.write_all(b"\n"))
+            .and_then(|_| stdin.flush());
+        let reply = match sent {
+            Err(e) => Reply::Crashed(format!("cannot write the request: {e}")),
+            Ok(()) => match rx.recv_timeout(timeout) {
+                Ok(l) => Reply::Line(l),
+                Err(RecvTimeoutError::Timeout) => Reply::Timeout,
+                Err(RecvTimeoutError::Disconnected) => {
+                    let status = child.wait().map(|s| s.to_string()).unwrap_or_default();
+                    Reply::Crashed(format!("the implementation exited ({status})"))
+                }
+            },
+        };
+        if !matches!(reply, Reply::Line(_)) {
+            if let Some((mut child, _, _)) = self.child.take() {
+                let _ = child.kill();
+                let _ = child.wait();
+            }
+            self.restarts += 1;
+        }
+        reply
+    }
+}
+
+/// What an answer line said: `Ok(result)`, `Err(code)`, or a protocol violation.
+fn read_answer(line: &[u8], id: u64) -> Result<Result<String, String>, String> {
+    let v = canonical::parse(line).map_err(|e| format!("answer is not JSON ({e})"))?;
+    match v.get("id") {
+        Some(Value::Number(n)) if *n == id as f64 => {}
+        _ => return Err(format!("answer does not carry id {id}")),
+    }
+    match (v.get("ok"), v.get("error")) {
+        (Some(Value::String(s)), None) => Ok(Ok(s.to_string())),
+        (None, Some(Value::String(e))) => Ok(Err(e.to_string())),
+        _ => Err("answer has neither a string ok nor a string error".into()),
+    }
+}
+
+struct Failure {
+    label: String,
+    request: String,
+    expected: String,
+    got: String,
+}
+
+#[derive(Default)]
+struct Tally {
+    pass: usize,
+    fail: usize,
+    failures: Vec<Failure>,
+}
+
+fn show_text(s: &str) -> String {
+    const MAX: usize = 4000;
+    if s.len() <= MAX {
+        return s.to_owned();
+    }
+    let mut cut = MAX;
+    while !s.is_char_boundary(cut) {
+        cut -= 1;
+    }
+    format!("{}… ({} bytes in all)", &s[..cut], s.len())
+}
+
+fn run(opts: &Opts, cases: &[Case]) -> ExitCode {
+    let mut imp = Implementation {
+        command: opts.command.clone(),
+        child: None,
+        restarts: 0,
+    };
+    const MAX_RESTARTS: usize = 20;
+    let started = Instant::now();
+    let mut tallies: BTreeMap<String, Tally> = BTreeMap::new();
+    let mut gave_up = None;
+    for (i, case) in cases.iter().enumerate() {
+        let id = i as u64 + 1;
+        let (req, line) = request_line(case, id);
+        let expected = ops::answer(&req);
+        let got = if gave_up.is_some() {
+            Err("not run: the implementation crashed too often".to_owned())
+        } else {
+            match imp.ask(&line, opts.timeout) {
+                Reply::Line(l) => read_answer(&l, id).map_err(|m| format!("PROTOCOL: {m}: {}", String::from_utf8_lossy(&l))),
+                Reply::Timeout => Err(format!("TIMEOUT: no answer within {} ms", opts.timeout.as_millis())),
+                Reply::Crashed(m) => Err(format!("CRASH: {m}")),
+            }
+        };
+        if imp.restarts > MAX_RESTARTS && gave_up.is_none() {
+            gave_up = Some(i);
+        }
+        let tally = tallies.entry(case.rule.clone()).or_default();
+        let agree = matches!(&got, Ok(answer) if *answer == expected);
+        if agree {
+            tally.pass += 1;
+        } else {
+            tally.fail += 1;
+            if tally.failures.len() < opts.show {
+                tally.failures.push(Failure {
+                    label: case.label.clone(),
+                    request: line,
+                    expected: expected_json(&expected),
+                    got: match got {
+                        Ok(a) => expected_json(&a),
+                        Err(m) => m,
+                    },
+                });
+            }
+        }
+    }
+    imp.stop();
+    report(opts, cases.len(), &tallies, imp.restarts, gave_up, started.elapsed())
+}
+
+fn report(
+    opts: &Opts,
+    total: usize,
+    tallies: &BTreeMap<String, Tally>,
+    restarts: usize,
+    gave_up: Option<usize>,
+    elapsed: Duration,
+) -> ExitCode {
+    let mut out = String::new();
+    let width = tallies.keys().map(String::len).max().unwrap_or(4).max(4);
+    out.push_str(&format!("{:width$}  {:>8}  {:>8}  result\n", "rule", "agree", "differ"));
+    let mut per_op: BTreeMap<&str, (usize, usize)> = BTreeMap::new();
+    for (rule, t) in tallies {
+        let mark = if t.fail == 0 { "ok" } else { "FAIL" };
+        out.push_str(&format!("{rule:width$}  {:>8}  {:>8}  {mark}\n", t.pass, t.fail));
+        let op = rule.split('/').next().unwrap_or(rule);
+        let e = per_op.entry(op).or_default();
+        e.0 += t.pass;
+        e.1 += t.fail;
+    }
+    out.push_str("\nper operation:\n");
+    for (op, (p, f)) in &per_op {
+        let pct = 100.0 * *p as f64 / (*p + *f).max(1) as f64;
+        out.push_str(&format!("  {op:24} {p:>8}/{:<8} {pct:6.2}%\n", p + f));
+    }
+    let failing: Vec<_> = tallies.iter().filter(|(_, t)| t.fail > 0).collect();
+    if !failing.is_empty() {
+        out.push_str(&format!(
+            "\nfirst differing cases (up to {} per rule):\n",
+            opts.show
+        ));
+        for (rule, t) in &failing {
+            for f in &t.failures {
+                out.push_str(&format!(
+                    "\n[{rule}] {}\n  request:  {}\n  expected: {}\n  got:      {}\n",
+                    f.label,
+                    show_text(&f.request),
+                    show_text(&f.expected),
+                    show_text(&f.got)
+                ));
+            }
+        }
+    }
+    let agree: usize = tallies.values().map(|t| t.pass).sum();
+    if restarts > 0 {
+        out.push_str(&format!(
+            "\nthe implementation crashed or timed out {restarts} time(s) and was restarted\n"
+        ));
+    }
+    if let Some(i) = gave_up {
+        out.push_str(&format!(
+            "gave up after request {}: every later request counts as differing\n",
+            i + 1
+        ));
+    }
+    out.push_str(&format!(
+        "\nconformance: {agree}/{total} requests agree ({:.2}%), {} of {} rules fail, seed {}, corpus {}, {:.1} s\n",
+        100.0 * agree as f64 / total.max(1) as f64,
+        failing.len(),
+        tallies.len(),
+        opts.seed,
+        opts.corpus,
+        elapsed.as_secs_f64()
+    ));
+    print!("{out}");
+    let _ = std::io::stdout().flush();
+    if failing.is_empty() && total > 0 {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::from(1)
+    }
+}

@@ -1,0 +1,263 @@
+//! The operations of the conformance protocol (docs/conformance-protocol.md), answered by our core.
+//!
+//! [`answer`] is the reference: the runner compares another implementation's answers with it, and
+//! `ekl conformance --serve` answers the protocol with it (the Rust surface of the cross-surface run).
+
+use ekl_core::canonical::{self, Options};
+use ekl_core::digest::{self, Salt};
+use ekl_core::jwk::Jwks;
+use ekl_core::jws::{self, ClaimChecks, Typ};
+use ekl_core::proof::{self, ProofKey};
+use ekl_core::screening::{self, ScreeningRules};
+use ekl_core::{fingerprint, receipt, Value};
+
+/// Every operation, in the order of the protocol document.
+pub const OPS: &[&str] = &[
+    "canonicalize",
+    "digest",
+    "sha256",
+    "commitment",
+    "fingerprint",
+    "output_fingerprint",
+    "upstream_fingerprint",
+    "proof_key",
+    "challenge_proof_v1",
+    "challenge_proof_v2",
+    "enroll_authority_v1",
+    "enroll_authority_v2",
+    "verify_signature",
+    "receipt_auth_tag",
+    "receipt_digest",
+    "jws_verify",
+    "screen",
+];
+
+/// The answer to a request that is not well formed (not an error code of the core).
+pub const BAD_REQUEST: &str = "BAD_REQUEST";
+/// The answer to an operation an implementation does not know.
+pub const UNSUPPORTED_OP: &str = "UNSUPPORTED_OP";
+
+type Answer = Result<String, String>;
+
+fn bad(what: &str) -> String {
+    let _ = what;
+    BAD_REQUEST.to_owned()
+}
+
+fn code(e: ekl_core::Error) -> String {
+    e.code().as_str().to_owned()
+}
+
+fn field<'r>(req: &'r Value<'_>, name: &str) -> Result<&'r str, String> {
+    req.get(name).and_then(Value::as_str).ok_or_else(|| bad(name))
+}
+
+fn opt_field<'r>(req: &'r Value<'_>, name: &str) -> Result<Option<&'r str>, String> {
+    match req.get(name) {
+        None | Some(Value::Null) => Ok(None),
+        Some(Value::String(s)) => Ok(Some(s)),
+        Some(_) => Err(bad(name)),
+    }
+}
+
+fn int_field(req: &Value<'_>, name: &str) -> Result<Option<i64>, String> {
+    match req.get(name) {
+        None | Some(Value::Null) => Ok(None),
+        Some(Value::Number(x)) if x.fract() == 0.0 && x.abs() <= 9007199254740992.0 => {
+            Ok(Some(*x as i64))
+        }
+        Some(_) => Err(bad(name)),
+    }
+}
+
+/// Decodes lowercase or uppercase hex (`input_hex`).
+pub fn unhex(text: &str) -> Option<Vec<u8>> {
+    let b = text.as_bytes();
+    if b.len() % 2 != 0 {
+        return None;
+    }
+    let nib = |c: u8| (c as char).to_digit(16).map(|d| d as u8);
+    b.chunks(2)
+        .map(|p| Some(nib(p[0])? << 4 | nib(p[1])?))
+        .collect()
+}
+
+/// The bytes of the request's JSON input: `input` (a string holding the JSON text) or `input_hex`.
+fn input_bytes(req: &Value<'_>, name: &str) -> Result<Vec<u8>, String> {
+    if let Some(s) = opt_field(req, name)? {
+        return Ok(s.as_bytes().to_vec());
+    }
+    let hex_name = format!("{name}_hex");
+    let hex = field(req, &hex_name)?;
+    unhex(hex).ok_or_else(|| bad(&hex_name))
+}
+
+fn with_value<T>(bytes: &[u8], f: impl FnOnce(&Value<'_>) -> Result<T, String>) -> Result<T, String> {
+    let value = canonical::parse(bytes).map_err(code)?;
+    f(&value)
+}
+
+fn salt(req: &Value<'_>) -> Result<Option<Salt>, String> {
+    opt_field(req, "salt")?
+        .map(|s| Salt::from_hex(s).map_err(code))
+        .transpose()
+}
+
+fn text(bytes: Vec<u8>) -> Answer {
+    String::from_utf8(bytes).map_err(|_| bad("non-utf-8 output"))
+}
+
+/// Answers one request (already parsed) with our core: `Ok(result)` or `Err(error code)`.
+pub fn answer(req: &Value<'_>) -> Answer {
+    let op = field(req, "op")?;
+    match op {
+        "canonicalize" => {
+            let bytes = input_bytes(req, "input")?;
+            let max = int_field(req, "max_bytes")?;
+            let options = Options {
+                max_bytes: max.map(|m| usize::try_from(m).unwrap_or(0)),
+            };
+            text(canonical::canonicalize_with(&bytes, options).map_err(code)?)
+        }
+        "digest" => {
+            let bytes = input_bytes(req, "input")?;
+            let canon = canonical::canonicalize(&bytes).map_err(code)?;
+            Ok(digest::sha256_hex(&canon))
+        }
+        "sha256" => Ok(digest::sha256_hex(&input_bytes(req, "input")?)),
+        "commitment" => {
+            let bytes = input_bytes(req, "input")?;
+            let salt = salt(req)?;
+            let salt_id = opt_field(req, "salt_id")?;
+            with_value(&bytes, |v| {
+                digest::commitment(v, salt.as_ref(), salt_id)
+                    .map(|c| c.to_canonical_json())
+                    .map_err(code)
+            })
+        }
+        "fingerprint" | "output_fingerprint" => {
+            let salt = Salt::from_hex(field(req, "salt")?).map_err(code)?;
+            let bytes = input_bytes(req, "input")?;
+            with_value(&bytes, |v| {
+                if op == "fingerprint" {
+                    fingerprint::fingerprint(&salt, v)
+                } else {
+                    fingerprint::output_fingerprint(&salt, v)
+                }
+                .map_err(code)
+            })
+        }
+        "upstream_fingerprint" => {
+            let bytes = input_bytes(req, "input")?;
+            let offered: Option<Vec<&str>> = match req.get("offered") {
+                None | Some(Value::Null) => None,
+                Some(Value::Array(items)) => Some(
+                    items
+                        .iter()
+                        .map(|i| i.as_str().ok_or_else(|| bad("offered")))
+                        .collect::<Result<_, _>>()?,
+                ),
+                Some(_) => return Err(bad("offered")),
+            };
+            with_value(&bytes, |v| {
+                fingerprint::upstream_fingerprint(v, offered.as_deref()).map_err(code)
+            })
+        }
+        "proof_key" => Ok(ProofKey::derive(field(req, "agent_key")?).to_hex()),
+        "challenge_proof_v1" => Ok(proof::challenge_proof_v1(
+            field(req, "credential")?,
+            field(req, "challenge")?,
+            field(req, "endpoint")?,
+        )),
+        "challenge_proof_v2" => Ok(proof::challenge_proof_v2(
+            &ProofKey::derive(field(req, "agent_key")?),
+            field(req, "challenge")?,
+            field(req, "endpoint")?,
+        )),
+        "enroll_authority_v1" => Ok(proof::enroll_authority_v1(
+            field(req, "agent_key")?,
+            field(req, "enrollment_id")?,
+            field(req, "nonce")?,
+            field(req, "endpoint")?,
+        )),
+        "enroll_authority_v2" => Ok(proof::enroll_authority_v2(
+            &ProofKey::derive(field(req, "agent_key")?),
+            field(req, "enrollment_id")?,
+            field(req, "nonce")?,
+            field(req, "endpoint")?,
+        )),
+        "verify_signature" => Ok(proof::verify_signature(
+            field(req, "secret")?,
+            field(req, "agent_id")?,
+            field(req, "enrollment_id")?,
+            field(req, "challenge")?,
+        )),
+        "receipt_auth_tag" => {
+            let secret = field(req, "secret")?;
+            let bytes = input_bytes(req, "input")?;
+            with_value(&bytes, |v| receipt::auth_tag(v, secret).map_err(code))
+        }
+        "receipt_digest" => {
+            let bytes = input_bytes(req, "input")?;
+            with_value(&bytes, |v| receipt::receipt_digest(v).map_err(code))
+        }
+        "jws_verify" => {
+            let token = field(req, "token")?;
+            let typ = Typ::from_header(field(req, "typ")?).ok_or_else(|| bad("typ"))?;
+            let jwks = Jwks::parse(field(req, "jwks")?.as_bytes()).map_err(code)?;
+            let now = int_field(req, "now")?.ok_or_else(|| bad("now"))?;
+            let checks = ClaimChecks {
+                issuer: opt_field(req, "iss")?,
+                audience: opt_field(req, "aud")?,
+                require_exp: match req.get("require_exp") {
+                    None | Some(Value::Null) => true,
+                    Some(Value::Bool(b)) => *b,
+                    Some(_) => return Err(bad("require_exp")),
+                },
+                ..ClaimChecks::at(now)
+            };
+            let verified = jws::verify(token, typ, &jwks, &checks).map_err(code)?;
+            text(canonical::canonicalize_value(&verified.claims).map_err(code)?)
+        }
+        "screen" => {
+            let rules = match input_bytes(req, "rules") {
+                Ok(b) => Some(with_value(&b, |c| {
+                    ScreeningRules::from_claims(c).map_err(code)
+                })?),
+                Err(_) if req.get("rules").is_none() && req.get("rules_hex").is_none() => None,
+                Err(e) => return Err(e),
+            };
+            let bytes = input_bytes(req, "input")?;
+            with_value(&bytes, |v| {
+                let flags = screening::scan(rules.as_ref(), v);
+                text(
+                    canonical::canonicalize_value(&Value::Array(
+                        flags.iter().map(|f| f.to_value()).collect(),
+                    ))
+                    .map_err(code)?,
+                )
+            })
+        }
+        _ => Err(UNSUPPORTED_OP.to_owned()),
+    }
+}
+
+/// Answers one request line with our core, as the answer line (without the newline).
+pub fn answer_line(line: &[u8]) -> String {
+    let Ok(req) = canonical::parse(line) else {
+        return format!("{{\"id\":null,\"error\":\"{BAD_REQUEST}\"}}");
+    };
+    let id = match req.get("id") {
+        Some(Value::Number(n)) => canonical::number_to_string(*n).unwrap_or_else(|| "null".into()),
+        _ => "null".into(),
+    };
+    match answer(&req) {
+        Ok(result) => {
+            let mut out = format!("{{\"id\":{id},\"ok\":").into_bytes();
+            canonical::write_string(&result, &mut out);
+            out.push(b'}');
+            String::from_utf8(out).expect("json text of a string is utf-8")
+        }
+        Err(e) => format!("{{\"id\":{id},\"error\":\"{e}\"}}"),
+    }
+}
