@@ -85,7 +85,9 @@ fn protect_big_integers(bytes: &[u8]) -> Vec<u8> {
         }
         if c == b'-' || c.is_ascii_digit() {
             let start = i;
-            while i < bytes.len() && matches!(bytes[i], b'-' | b'+' | b'.' | b'e' | b'E' | b'0'..=b'9') {
+            while i < bytes.len()
+                && matches!(bytes[i], b'-' | b'+' | b'.' | b'e' | b'E' | b'0'..=b'9')
+            {
                 i += 1;
             }
             let token = &bytes[start..i];
@@ -165,7 +167,9 @@ pub fn vector_cases(dir: &Path) -> Result<(Vec<Case>, Vec<String>), String> {
         let before = out.len();
         one_file(&file, &doc, &mut out);
         if out.len() == before {
-            return Err(format!("vectors/{file}: no case of this file is known to the runner"));
+            return Err(format!(
+                "vectors/{file}: no case of this file is known to the runner"
+            ));
         }
         names.push(file);
     }
@@ -233,7 +237,13 @@ fn one_file(file: &str, d: &Value<'_>, out: &mut Vec<Case>) {
                 let result = sel.get("result").map(canon_text).unwrap_or_default();
                 out.push(
                     Case::new("output_fingerprint", &src("result_selection"), "result")
-                        .s("salt", str_of(sel, "salt").is_empty().then_some(salt).unwrap_or(str_of(sel, "salt")))
+                        .s(
+                            "salt",
+                            str_of(sel, "salt")
+                                .is_empty()
+                                .then_some(salt)
+                                .unwrap_or(str_of(sel, "salt")),
+                        )
                         .s("input", result),
                 );
             }
@@ -250,7 +260,11 @@ fn one_file(file: &str, d: &Value<'_>, out: &mut Vec<Case>) {
             for section in ["cases", "invalid"] {
                 for c in items(d, section) {
                     let tools = c.get("tools").map(canon_text).unwrap_or_default();
-                    let offered = c.get("offered").cloned().unwrap_or(Value::Null).into_owned();
+                    let offered = c
+                        .get("offered")
+                        .cloned()
+                        .unwrap_or(Value::Null)
+                        .into_owned();
                     out.push(
                         Case::new("upstream_fingerprint", &src(section), name_of(c))
                             .s("input", tools)
@@ -363,9 +377,7 @@ fn one_file(file: &str, d: &Value<'_>, out: &mut Vec<Case>) {
         "screening-scan.json" => {
             let sets = d.get("rules_sets");
             for c in items(d, "cases") {
-                let rules = sets
-                    .and_then(|s| s.get(str_of(c, "rules")))
-                    .map(canon_text);
+                let rules = sets.and_then(|s| s.get(str_of(c, "rules"))).map(canon_text);
                 let mut case = Case::new("screen", &src("cases"), name_of(c))
                     .s("input", c.get("result").map(canon_text).unwrap_or_default());
                 if let Some(r) = rules {
@@ -427,7 +439,24 @@ pub fn number_text(rng: &mut Rng) -> String {
             let edge = 9007199254740992i64 - rng.below(4) as i64;
             format!("{}{edge}", if rng.chance(50) { "-" } else { "" })
         }
-        2 => (rng.pick(&["0", "-0", "0.0", "-0.0", "0e0", "1E+2", "1e-7", "0.000001", "1e21", "1e+21", "123456789012345680000", "5e-324", "1.7976931348623157e308", "2.2250738585072014e-308", "4.9406564584124654e-324"])).to_owned(),
+        2 => (rng.pick(&[
+            "0",
+            "-0",
+            "0.0",
+            "-0.0",
+            "0e0",
+            "1E+2",
+            "1e-7",
+            "0.000001",
+            "1e21",
+            "1e+21",
+            "123456789012345680000",
+            "5e-324",
+            "1.7976931348623157e308",
+            "2.2250738585072014e-308",
+            "4.9406564584124654e-324",
+        ]))
+        .to_owned(),
         3 => format!("{}.{}", rng.below(100000), rng.below(100000)),
         4 => format!("{}e{}", rng.below(10000), rng.below(600) as i64 - 300),
         _ => loop {
@@ -445,11 +474,49 @@ pub fn number_text(rng: &mut Rng) -> String {
 }
 
 const CHARS: &[&str] = &[
-    "a", "b", "z", "A", "_", "0", " ", "é", "ß", "Ω", "中", "文", "\u{2028}", "\u{2029}", "\u{7f}",
-    "\u{80}", "\u{ff61}", "\u{fffd}", "\u{ffff}", "\u{e000}", "😀", "𝄞", "\u{10ffff}", "\u{1f1e6}",
-    "\\n", "\\t", "\\r", "\\b", "\\f", "\\/", "\\\\", "\\\"", "\\u0000", "\\u001f", "\\u007F",
-    "\\u00e9", "\\u2028", "\\uFFFF", "\\ud83d\\ude00", "\\uD834\\uDD1E", "\\udbff\\udfff",
-    "\\ud800\\udc00", "\\u0041",
+    "a",
+    "b",
+    "z",
+    "A",
+    "_",
+    "0",
+    " ",
+    "é",
+    "ß",
+    "Ω",
+    "中",
+    "文",
+    "\u{2028}",
+    "\u{2029}",
+    "\u{7f}",
+    "\u{80}",
+    "\u{ff61}",
+    "\u{fffd}",
+    "\u{ffff}",
+    "\u{e000}",
+    "😀",
+    "𝄞",
+    "\u{10ffff}",
+    "\u{1f1e6}",
+    "\\n",
+    "\\t",
+    "\\r",
+    "\\b",
+    "\\f",
+    "\\/",
+    "\\\\",
+    "\\\"",
+    "\\u0000",
+    "\\u001f",
+    "\\u007F",
+    "\\u00e9",
+    "\\u2028",
+    "\\uFFFF",
+    "\\ud83d\\ude00",
+    "\\uD834\\uDD1E",
+    "\\udbff\\udfff",
+    "\\ud800\\udc00",
+    "\\u0041",
 ];
 
 /// A JSON string literal (quotes included) of random characters and escapes.
@@ -479,7 +546,11 @@ pub fn doc_text(rng: &mut Rng, depth: usize) -> String {
 }
 
 fn value_text(rng: &mut Rng, depth: usize, out: &mut String) {
-    let kind = if depth == 0 { rng.below(5) } else { rng.below(8) };
+    let kind = if depth == 0 {
+        rng.below(5)
+    } else {
+        rng.below(8)
+    };
     match kind {
         0 => out.push_str(rng.pick(&["null", "true", "false"])),
         1 | 2 => out.push_str(&number_text(rng)),
@@ -572,19 +643,43 @@ fn mutate(rng: &mut Rng, m: &str) -> (Vec<u8>, Option<i64>) {
         "duplicate_key" => format!("{{\"x\":{doc},\"y\":1,\"x\":2}}"),
         "duplicate_key_escaped" => format!("[{{\"é\":{doc},\"\\u00e9\":0}}]"),
         "lone_surrogate" => {
-            let s = rng.pick(&["\\ud800", "\\udfff", "\\ud83d x", "\\ude00\\ud83d", "\\uDBFF\\u0041"]);
+            let s = rng.pick(&[
+                "\\ud800",
+                "\\udfff",
+                "\\ud83d x",
+                "\\ude00\\ud83d",
+                "\\uDBFF\\u0041",
+            ]);
             format!("[{doc},\"a{s}\"]")
         }
         "integer_beyond_2^53" => {
             let n = 9007199254740993u64 + rng.below(1_000_000) as u64;
-            let big = if rng.chance(20) { format!("{n}000000000000") } else { n.to_string() };
-            format!("{{\"n\":[{doc},{}{big}]}}", if rng.chance(50) { "-" } else { "" })
+            let big = if rng.chance(20) {
+                format!("{n}000000000000")
+            } else {
+                n.to_string()
+            };
+            format!(
+                "{{\"n\":[{doc},{}{big}]}}",
+                if rng.chance(50) { "-" } else { "" }
+            )
         }
-        "number_overflow" => format!("[{doc},{}]", rng.pick(&["1e400", "-1e309", "1.8e308", "123456789e999"])),
+        "number_overflow" => format!(
+            "[{doc},{}]",
+            rng.pick(&["1e400", "-1e309", "1.8e308", "123456789e999"])
+        ),
         "depth_65" => deep_text(rng, 65),
         "invalid_utf8" => {
             let mut b = format!("[{doc},\"ab").into_bytes();
-            let bad: &[&[u8]] = &[b"\x80", b"\xc3", b"\xed\xa0\x80", b"\xf4\x90\x80\x80", b"\xc0\xaf", b"\xff", b"\xe2\x82"];
+            let bad: &[&[u8]] = &[
+                b"\x80",
+                b"\xc3",
+                b"\xed\xa0\x80",
+                b"\xf4\x90\x80\x80",
+                b"\xc0\xaf",
+                b"\xff",
+                b"\xe2\x82",
+            ];
             b.extend_from_slice(rng.pick(bad));
             b.extend_from_slice(b"\"]");
             return (b, None);
@@ -595,9 +690,18 @@ fn mutate(rng: &mut Rng, m: &str) -> (Vec<u8>, Option<i64>) {
             return (b, None);
         }
         "trailing_content" => format!("{doc}{}", rng.pick(&[" x", " 1", "]", "}", ",", " {}"])),
-        "raw_control_char" => format!("[{doc},\"a{}b\"]", rng.pick(&["\u{0}", "\u{1}", "\n", "\t", "\u{1f}"])),
-        "bad_escape" => format!("[{doc},\"{}\"]", rng.pick(&["\\x41", "\\u12", "\\u12G4", "\\U0041", "\\'", "\\"])),
-        "bad_number" => format!("[{doc},{}]", rng.pick(&["01", "-", "1.", ".5", "+1", "1e", "1e+", "0x10", "-01", "1.e5", "--1"])),
+        "raw_control_char" => format!(
+            "[{doc},\"a{}b\"]",
+            rng.pick(&["\u{0}", "\u{1}", "\n", "\t", "\u{1f}"])
+        ),
+        "bad_escape" => format!(
+            "[{doc},\"{}\"]",
+            rng.pick(&["\\x41", "\\u12", "\\u12G4", "\\U0041", "\\'", "\\"])
+        ),
+        "bad_number" => format!(
+            "[{doc},{}]",
+            rng.pick(&["01", "-", "1.", ".5", "+1", "1e", "1e+", "0x10", "-01", "1.e5", "--1"])
+        ),
         "trailing_comma" => {
             if rng.chance(50) {
                 format!("[{doc},]")
@@ -605,7 +709,18 @@ fn mutate(rng: &mut Rng, m: &str) -> (Vec<u8>, Option<i64>) {
                 format!("{{\"a\":{doc},}}")
             }
         }
-        "literal" => format!("[{doc},{}]", rng.pick(&["NaN", "Infinity", "-Infinity", "undefined", "True", "nul", "'a'"])),
+        "literal" => format!(
+            "[{doc},{}]",
+            rng.pick(&[
+                "NaN",
+                "Infinity",
+                "-Infinity",
+                "undefined",
+                "True",
+                "nul",
+                "'a'"
+            ])
+        ),
         "truncated" => {
             let full = format!("{{\"a\":[{doc},\"end\"]}}");
             let cut = rng.below(full.len().saturating_sub(1)).max(1);
@@ -634,7 +749,10 @@ fn tools_text(rng: &mut Rng) -> (String, Value<'static>) {
             t.push_str(&format!(",\"description\":{}", string_text(rng, 5)));
         }
         if rng.chance(70) {
-            t.push_str(&format!(",\"inputSchema\":{{\"type\":\"object\",\"properties\":{{\"q\":{}}}}}", doc_text(rng, 1)));
+            t.push_str(&format!(
+                ",\"inputSchema\":{{\"type\":\"object\",\"properties\":{{\"q\":{}}}}}",
+                doc_text(rng, 1)
+            ));
         }
         if rng.chance(20) {
             t.push_str(&format!(",\"annotations\":{}", doc_text(rng, 2)));
@@ -665,7 +783,9 @@ fn tools_text(rng: &mut Rng) -> (String, Value<'static>) {
 fn random_id(rng: &mut Rng) -> String {
     let mut s = String::new();
     for _ in 0..rng.below(12) + 1 {
-        s.push_str(rng.pick(&["a", "Z", "0", "_", "-", "é", "|", ":", "😀", " ", "\u{2028}"]));
+        s.push_str(rng.pick(&[
+            "a", "Z", "0", "_", "-", "é", "|", ":", "😀", " ", "\u{2028}",
+        ]));
     }
     s
 }
@@ -714,19 +834,26 @@ pub fn generated(seed: u64, n: usize) -> Vec<Case> {
                 let depth = if rng.chance(3) { 64 } else { 4 };
                 let text = if depth == 64 {
                     {
-                    let levels = 63 + rng.below(2);
-                    deep_text(&mut rng, levels)
-                }
+                        let levels = 63 + rng.below(2);
+                        deep_text(&mut rng, levels)
+                    }
                 } else {
                     doc_text(&mut rng, depth)
                 };
                 let rule = if depth == 64 { "valid/deep" } else { "valid" };
-                out.push(Case::new("canonicalize", &format!("{src}/{rule}"), label.clone()).s("input", text.clone()));
+                out.push(
+                    Case::new("canonicalize", &format!("{src}/{rule}"), label.clone())
+                        .s("input", text.clone()),
+                );
                 if i % 9 == 0 {
-                    out.push(Case::new("digest", &format!("{src}/valid"), label.clone()).s("input", text.clone()));
+                    out.push(
+                        Case::new("digest", &format!("{src}/valid"), label.clone())
+                            .s("input", text.clone()),
+                    );
                 }
                 if i % 9 == 1 {
-                    let mut case = Case::new("commitment", &format!("{src}/valid"), label.clone()).s("input", text.clone());
+                    let mut case = Case::new("commitment", &format!("{src}/valid"), label.clone())
+                        .s("input", text.clone());
                     if rng.chance(50) {
                         case = case.s("salt", rng.hex(32));
                         if rng.chance(50) {
@@ -736,62 +863,138 @@ pub fn generated(seed: u64, n: usize) -> Vec<Case> {
                     out.push(case);
                 }
                 if i % 9 == 4 {
-                    let salt = if rng.chance(90) { rng.hex(32) } else { rng.pick(&["", "00", "AA".repeat(32).as_str(), &"0g".repeat(32)]).to_string() };
-                    out.push(Case::new("fingerprint", &format!("{src}/valid"), label.clone()).s("salt", salt).s("input", text.clone()));
+                    let salt = if rng.chance(90) {
+                        rng.hex(32)
+                    } else {
+                        rng.pick(&["", "00", "AA".repeat(32).as_str(), &"0g".repeat(32)])
+                            .to_string()
+                    };
+                    out.push(
+                        Case::new("fingerprint", &format!("{src}/valid"), label.clone())
+                            .s("salt", salt)
+                            .s("input", text.clone()),
+                    );
                 }
                 if i % 9 == 7 {
-                    let body = rng.pick(&["structuredContent", "content", "both", "null_structured", "neither"]);
+                    let body = rng.pick(&[
+                        "structuredContent",
+                        "content",
+                        "both",
+                        "null_structured",
+                        "neither",
+                    ]);
                     let result = match body {
-                        "structuredContent" => format!("{{\"structuredContent\":{text},\"isError\":false}}"),
+                        "structuredContent" => {
+                            format!("{{\"structuredContent\":{text},\"isError\":false}}")
+                        }
                         "content" => format!("{{\"content\":{text}}}"),
                         "both" => format!("{{\"content\":[],\"structuredContent\":{text}}}"),
-                        "null_structured" => format!("{{\"structuredContent\":null,\"content\":{text}}}"),
+                        "null_structured" => {
+                            format!("{{\"structuredContent\":null,\"content\":{text}}}")
+                        }
                         _ => format!("{{\"other\":{text}}}"),
                     };
-                    out.push(Case::new("output_fingerprint", &format!("{src}/{body}"), label.clone()).s("salt", rng.hex(32)).s("input", result));
+                    out.push(
+                        Case::new(
+                            "output_fingerprint",
+                            &format!("{src}/{body}"),
+                            label.clone(),
+                        )
+                        .s("salt", rng.hex(32))
+                        .s("input", result),
+                    );
                 }
             }
             _ => {
                 let m = MUTATIONS[(i / 3) % MUTATIONS.len()];
                 let (bytes, max) = mutate(&mut rng, m);
-                let mut case = Case::new("canonicalize", &format!("{src}/refuse/{m}"), label.clone()).json("input", &bytes);
+                let mut case =
+                    Case::new("canonicalize", &format!("{src}/refuse/{m}"), label.clone())
+                        .json("input", &bytes);
                 if let Some(max) = max {
                     case = case.int("max_bytes", max);
                 }
                 out.push(case);
                 if i % 12 == 2 && max.is_none() {
-                    out.push(Case::new("digest", &format!("{src}/refuse/{m}"), label.clone()).json("input", &bytes));
+                    out.push(
+                        Case::new("digest", &format!("{src}/refuse/{m}"), label.clone())
+                            .json("input", &bytes),
+                    );
                 }
             }
         }
         if i % 20 == 0 {
             let (tools, offered) = tools_text(&mut rng);
-            out.push(Case::new("upstream_fingerprint", &format!("{src}/tools"), label.clone()).s("input", tools).v("offered", offered));
+            out.push(
+                Case::new(
+                    "upstream_fingerprint",
+                    &format!("{src}/tools"),
+                    label.clone(),
+                )
+                .s("input", tools)
+                .v("offered", offered),
+            );
         }
         if i % 20 == 5 {
-            let (a, c, e) = (random_id(&mut rng), rng.hex(32), format!("https://{}.example/mcp", rng.hex(3)));
-            let op = rng.pick(&["challenge_proof_v1", "challenge_proof_v2", "enroll_authority_v1", "enroll_authority_v2", "verify_signature", "proof_key"]);
+            let (a, c, e) = (
+                random_id(&mut rng),
+                rng.hex(32),
+                format!("https://{}.example/mcp", rng.hex(3)),
+            );
+            let op = rng.pick(&[
+                "challenge_proof_v1",
+                "challenge_proof_v2",
+                "enroll_authority_v1",
+                "enroll_authority_v2",
+                "verify_signature",
+                "proof_key",
+            ]);
             let case = Case::new(op, &format!("{src}/random"), label.clone());
             out.push(match op {
                 "challenge_proof_v1" => case.s("credential", a).s("challenge", c).s("endpoint", e),
                 "challenge_proof_v2" => case.s("agent_key", a).s("challenge", c).s("endpoint", e),
                 "proof_key" => case.s("agent_key", a),
-                "verify_signature" => case.s("secret", a).s("agent_id", random_id(&mut rng)).s("enrollment_id", random_id(&mut rng)).s("challenge", c),
-                _ => case.s("agent_key", a).s("enrollment_id", random_id(&mut rng)).s("nonce", rng.hex(6)).s("endpoint", e),
+                "verify_signature" => case
+                    .s("secret", a)
+                    .s("agent_id", random_id(&mut rng))
+                    .s("enrollment_id", random_id(&mut rng))
+                    .s("challenge", c),
+                _ => case
+                    .s("agent_key", a)
+                    .s("enrollment_id", random_id(&mut rng))
+                    .s("nonce", rng.hex(6))
+                    .s("endpoint", e),
             });
         }
         if i % 20 == 10 {
             let r = receipt_text(&mut rng);
             let (rule, text) = match rng.below(4) {
-                0 => ("refuse/duplicate_key", r.replacen("{\"receipt_version\":\"1.1\"", "{\"receipt_version\":\"1.1\",\"status\":\"x\"", 1)),
+                0 => (
+                    "refuse/duplicate_key",
+                    r.replacen(
+                        "{\"receipt_version\":\"1.1\"",
+                        "{\"receipt_version\":\"1.1\",\"status\":\"x\"",
+                        1,
+                    ),
+                ),
                 1 => ("refuse/no_key_id", r.replacen("\"key_id\"", "\"kid\"", 1)),
                 _ => ("valid", r),
             };
-            let signed = receipt::auth_tag(&canonical::parse(text.as_bytes()).unwrap_or(Value::Null), "s")
-                .map(|tag| format!("{},\"auth_tag\":\"{tag}\"}}", &text[..text.len() - 1]))
-                .unwrap_or(text.clone());
-            out.push(Case::new("receipt_auth_tag", &format!("{src}/{rule}"), label.clone()).s("secret", random_id(&mut rng)).s("input", text));
-            out.push(Case::new("receipt_digest", &format!("{src}/{rule}"), label.clone()).s("input", signed));
+            let signed = receipt::auth_tag(
+                &canonical::parse(text.as_bytes()).unwrap_or(Value::Null),
+                "s",
+            )
+            .map(|tag| format!("{},\"auth_tag\":\"{tag}\"}}", &text[..text.len() - 1]))
+            .unwrap_or(text.clone());
+            out.push(
+                Case::new("receipt_auth_tag", &format!("{src}/{rule}"), label.clone())
+                    .s("secret", random_id(&mut rng))
+                    .s("input", text),
+            );
+            out.push(
+                Case::new("receipt_digest", &format!("{src}/{rule}"), label.clone())
+                    .s("input", signed),
+            );
         }
         if i % 20 == 15 {
             out.push(token_case(&mut rng, seed, i, &label));
@@ -805,10 +1008,20 @@ pub fn generated(seed: u64, n: usize) -> Vec<Case> {
             );
             let result = format!(
                 "{{\"content\":[{{\"type\":\"text\",\"text\":\"{} {}\"}}]}}",
-                rng.pick(&["a pipe  bomb", "fixture", "école", "-----BEGIN OPENSSH PRIVATE KEY-----", "AKIA0123456789ABCDEF"]),
+                rng.pick(&[
+                    "a pipe  bomb",
+                    "fixture",
+                    "école",
+                    "-----BEGIN OPENSSH PRIVATE KEY-----",
+                    "AKIA0123456789ABCDEF"
+                ]),
                 string_text(&mut rng, 3).trim_matches('"')
             );
-            out.push(Case::new("screen", &format!("{src}/scan"), label.clone()).s("rules", rules).s("input", result));
+            out.push(
+                Case::new("screen", &format!("{src}/scan"), label.clone())
+                    .s("rules", rules)
+                    .s("input", result),
+            );
         }
     }
     out
@@ -844,7 +1057,10 @@ fn token_case(rng: &mut Rng, seed: u64, i: usize, label: &str) -> Case {
         .s("jwks", jwks.to_json())
         .int("now", now + rng.below(120) as i64 - 60);
     if rng.chance(50) {
-        case = case.s("iss", rng.pick(&["https://net.example", "https://other.example"]));
+        case = case.s(
+            "iss",
+            rng.pick(&["https://net.example", "https://other.example"]),
+        );
     }
     if rng.chance(50) {
         case = case.s("aud", rng.pick(&["ekl:agent:p1", "ekl:agent:p2"]));

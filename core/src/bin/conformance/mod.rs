@@ -68,7 +68,10 @@ fn parse_opts(args: &[String]) -> Result<Opts, String> {
             i += 1;
             args.get(i).cloned().ok_or(format!("{a} needs a value"))
         };
-        let num = |v: String| v.parse::<u64>().map_err(|_| format!("{a}: not a number: {v}"));
+        let num = |v: String| {
+            v.parse::<u64>()
+                .map_err(|_| format!("{a}: not a number: {v}"))
+        };
         match a {
             "--corpus" => o.corpus = num(value()?)? as usize,
             "--seed" => o.seed = num(value()?)?,
@@ -182,8 +185,9 @@ fn build_cases(opts: &Opts) -> Result<Vec<Case>, String> {
 
 fn request_line(case: &Case, id: u64) -> (Value<'static>, String) {
     let req = case.request(id);
-    let line = String::from_utf8(canonical::canonicalize_value(&req).expect("requests are ekl-json-1"))
-        .expect("canonical text is utf-8");
+    let line =
+        String::from_utf8(canonical::canonicalize_value(&req).expect("requests are ekl-json-1"))
+            .expect("canonical text is utf-8");
     (req, line)
 }
 
@@ -376,8 +380,12 @@ fn run(opts: &Opts, cases: &[Case]) -> ExitCode {
             Err("not run: the implementation crashed too often".to_owned())
         } else {
             match imp.ask(&line, opts.timeout) {
-                Reply::Line(l) => read_answer(&l, id).map_err(|m| format!("PROTOCOL: {m}: {}", String::from_utf8_lossy(&l))),
-                Reply::Timeout => Err(format!("TIMEOUT: no answer within {} ms", opts.timeout.as_millis())),
+                Reply::Line(l) => read_answer(&l, id)
+                    .map_err(|m| format!("PROTOCOL: {m}: {}", String::from_utf8_lossy(&l))),
+                Reply::Timeout => Err(format!(
+                    "TIMEOUT: no answer within {} ms",
+                    opts.timeout.as_millis()
+                )),
                 Reply::Crashed(m) => Err(format!("CRASH: {m}")),
             }
         };
@@ -404,7 +412,14 @@ fn run(opts: &Opts, cases: &[Case]) -> ExitCode {
         }
     }
     imp.stop();
-    report(opts, cases.len(), &tallies, imp.restarts, gave_up, started.elapsed())
+    report(
+        opts,
+        cases.len(),
+        &tallies,
+        imp.restarts,
+        gave_up,
+        started.elapsed(),
+    )
 }
 
 fn report(
@@ -417,11 +432,17 @@ fn report(
 ) -> ExitCode {
     let mut out = String::new();
     let width = tallies.keys().map(String::len).max().unwrap_or(4).max(4);
-    out.push_str(&format!("{:width$}  {:>8}  {:>8}  result\n", "rule", "agree", "differ"));
+    out.push_str(&format!(
+        "{:width$}  {:>8}  {:>8}  result\n",
+        "rule", "agree", "differ"
+    ));
     let mut per_op: BTreeMap<&str, (usize, usize)> = BTreeMap::new();
     for (rule, t) in tallies {
         let mark = if t.fail == 0 { "ok" } else { "FAIL" };
-        out.push_str(&format!("{rule:width$}  {:>8}  {:>8}  {mark}\n", t.pass, t.fail));
+        out.push_str(&format!(
+            "{rule:width$}  {:>8}  {:>8}  {mark}\n",
+            t.pass, t.fail
+        ));
         let op = rule.split('/').next().unwrap_or(rule);
         let e = per_op.entry(op).or_default();
         e.0 += t.pass;

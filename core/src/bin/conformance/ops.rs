@@ -49,7 +49,9 @@ fn code(e: ekl_core::Error) -> String {
 }
 
 fn field<'r>(req: &'r Value<'_>, name: &str) -> Result<&'r str, String> {
-    req.get(name).and_then(Value::as_str).ok_or_else(|| bad(name))
+    req.get(name)
+        .and_then(Value::as_str)
+        .ok_or_else(|| bad(name))
 }
 
 fn opt_field<'r>(req: &'r Value<'_>, name: &str) -> Result<Option<&'r str>, String> {
@@ -92,7 +94,10 @@ fn input_bytes(req: &Value<'_>, name: &str) -> Result<Vec<u8>, String> {
     unhex(hex).ok_or_else(|| bad(&hex_name))
 }
 
-fn with_value<T>(bytes: &[u8], f: impl FnOnce(&Value<'_>) -> Result<T, String>) -> Result<T, String> {
+fn with_value<T>(
+    bytes: &[u8],
+    f: impl FnOnce(&Value<'_>) -> Result<T, String>,
+) -> Result<T, String> {
     let value = canonical::parse(bytes).map_err(code)?;
     f(&value)
 }
