@@ -10,6 +10,7 @@ const test = require('node:test')
 const assert = require('node:assert/strict')
 const fs = require('node:fs')
 const path = require('node:path')
+const crypto = require('node:crypto')
 const { ekl, VECTORS_DIR, outcome } = require('./helpers.js')
 
 /** The canonical text of a value, or "error:CODE". */
@@ -84,16 +85,194 @@ const RUNNERS = {
   },
 }
 
+RUNNERS['ekl-json-1.json'] = (v) => {
+  const checks = []
+  const textCase = (section, i, c, input, options) => {
+    const at = [section, i]
+    const run = () => outcome(() => ekl.canonicalize(input, options))
+    if ('code' in c) {
+      checks.push({
+        name: `${section}: ${c.name}: refused`,
+        path: [...at, 'code'],
+        expected: c.code,
+        actual: () => {
+          const r = run()
+          return r.ok ? `accepted: ${r.value.slice(0, 80)}` : r.code
+        },
+      })
+      return
+    }
+    const bytes = () => {
+      const r = run()
+      return r.ok ? r.value : `error:${r.code}`
+    }
+    if ('canonical' in c) {
+      checks.push({ name: `${section}: ${c.name}: canonical`, path: [...at, 'canonical'], expected: c.canonical, actual: bytes })
+    }
+    if ('canonical_length' in c) {
+      checks.push({
+        name: `${section}: ${c.name}: canonical length`,
+        path: [...at, 'canonical_length'],
+        expected: c.canonical_length,
+        actual: () => Buffer.byteLength(bytes()),
+      })
+    }
+    checks.push({
+      name: `${section}: ${c.name}: sha256`,
+      path: [...at, 'sha256'],
+      expected: c.sha256,
+      actual: () => ekl.sha256Hex(bytes()),
+    })
+  }
+  v.valid.forEach((c, i) => {
+    textCase('valid', i, c, c.input)
+    // The same through the bytes path and as a JsonText value.
+    checks.push({
+      name: `valid: ${c.name}: canonical (UTF-8 bytes, JsonText value)`,
+      path: ['valid', i, 'canonical'],
+      expected: c.canonical,
+      actual: () => {
+        const a = canon(() => ekl.canonicalize(Buffer.from(c.input, 'utf8')))
+        const b = canon(() => ekl.canonicalizeValue(new ekl.JsonText(c.input)))
+        return a === b ? a : `bytes ${a} != value ${b}`
+      },
+    })
+  })
+  v.invalid.forEach((c, i) => textCase('invalid', i, c, c.input))
+  v.depth.forEach((c, i) => {
+    const input =
+      (c.prefix ?? '') + c.open.repeat(c.count) + (c.inner ?? '') + (c.close ?? '').repeat(c.count) + (c.suffix ?? '')
+    textCase('depth', i, c, input)
+  })
+  v.invalid_utf8.forEach((c, i) => textCase('invalid_utf8', i, c, Buffer.from(c.input_hex, 'hex')))
+  v.size.forEach((c, i) => {
+    const input = (c.prefix ?? '') + c.repeat.repeat(c.count) + (c.suffix ?? '')
+    textCase('size', i, c, input, { maxBytes: c.max_bytes })
+  })
+  return checks
+}
+
+RUNNERS['upstream-fingerprint.json'] = (v) => {
+  const checks = []
+  v.cases.forEach((c, i) => {
+    checks.push(
+      {
+        name: `${c.name}: fingerprint`,
+        path: ['cases', i, 'fingerprint'],
+        expected: c.fingerprint,
+        actual: () => canon(() => ekl.upstreamFingerprint(c.tools, c.offered)),
+      },
+      {
+        // The API gives the digest, not the projection: the file's projection must hash to it.
+        name: `${c.name}: the projection is what is hashed`,
+        path: ['cases', i, 'projection'],
+        expected: c.projection,
+        actual: () => (ekl.sha256Hex(c.projection) === ekl.upstreamFingerprint(c.tools, c.offered) ? c.projection : '<another projection>'),
+      },
+    )
+  })
+  v.invalid.forEach((c, i) => {
+    checks.push({
+      name: `invalid: ${c.name}`,
+      path: ['invalid', i, 'code'],
+      expected: c.code,
+      actual: () => canon(() => ekl.upstreamFingerprint(c.tools, c.offered)).replace(/^error:/, ''),
+    })
+  })
+  return checks
+}
+
+/**
+ * The first n lines of the ECMAScript number test file (README of rfc8785-testdata): doubles from
+ * numgen-static.txt, then 0x0010000000000000 + i for i < 2000, then a SHA-256 chain; each line
+ * `<hex bits>,<text>` where the text is written by the package (through the text path, each
+ * number spelled with an exponent so that no integer literal rule applies).
+ */
+function es6Lines(staticHex, n) {
+  const bits = []
+  for (const h of staticHex) bits.push(BigInt('0x' + h))
+  for (let i = 0n; i < 2000n; i++) bits.push(0x0010000000000000n + i)
+  const f64 = new Float64Array(1)
+  const u64 = new BigUint64Array(f64.buffer)
+  let block = Buffer.alloc(32)
+  while (bits.length < n) {
+    block = crypto.createHash('sha256').update(block).digest()
+    for (let w = 0; w < 4; w++) {
+      const b = block.readBigUInt64LE(w * 8)
+      u64[0] = b
+      const x = f64[0]
+      if (x !== 0 && Number.isFinite(x)) bits.push(b)
+    }
+  }
+  bits.length = n
+  const numbers = bits.map((b) => {
+    u64[0] = b
+    return f64[0]
+  })
+  const texts = ekl
+    .canonicalize('[' + numbers.map((x) => x.toExponential()).join(',') + ']')
+    .toString('latin1')
+    .slice(1, -1)
+    .split(',')
+  let out = ''
+  for (let i = 0; i < n; i++) out += `${bits[i].toString(16)},${texts[i]}\n`
+  return out
+}
+
+// A folder of vectors: every input/NAME.json canonicalises to output/NAME.json, byte for byte;
+// and the published hashes of the ECMAScript number file's first lines (10^3 to 10^5 here).
+RUNNERS['rfc8785-testdata/'] = (v) => [
+  ...Object.entries(v.es6)
+    .filter(([n]) => Number(n) <= 100000)
+    .map(([n, hash]) => ({
+      name: `es6 number file: SHA-256 of the first ${n} lines`,
+      path: ['es6', n],
+      expected: hash,
+      actual: () => crypto.createHash('sha256').update(es6Lines(v.numgen, Number(n))).digest('hex'),
+    })),
+  ...Object.keys(v.input)
+    .sort()
+    .map((name) => ({
+      name: `input/${name} -> output/${name}`,
+      path: ['output', name],
+      expected: v.output[name],
+      actual: () => {
+        try {
+          return ekl.canonicalize(Buffer.from(v.input[name], 'latin1')).toString('latin1')
+        } catch (e) {
+          return `error:${e.code}`
+        }
+      },
+    })),
+]
+
+/** Folders of vectors/ that hold no vectors (the checking scripts of the vectors helper). */
+const NOT_VECTORS = new Set(['check'])
+
 function vectorFiles() {
   if (!fs.existsSync(VECTORS_DIR)) return null
   return fs
-    .readdirSync(VECTORS_DIR)
-    .filter((f) => f.endsWith('.json'))
+    .readdirSync(VECTORS_DIR, { withFileTypes: true })
+    .filter((d) => (d.isFile() && d.name.endsWith('.json')) || (d.isDirectory() && !NOT_VECTORS.has(d.name)))
+    .map((d) => (d.isDirectory() ? `${d.name}/` : d.name))
     .sort()
 }
 
+/** A vector file, parsed; a folder as {input: {name: text}, output: {name: text}} (latin1 keeps bytes). */
 function load(file) {
-  return JSON.parse(fs.readFileSync(path.join(VECTORS_DIR, file), 'utf8'))
+  const full = path.join(VECTORS_DIR, file)
+  if (!file.endsWith('/')) return JSON.parse(fs.readFileSync(full, 'utf8'))
+  const folder = {}
+  for (const sub of ['input', 'output']) {
+    folder[sub] = {}
+    const dir = path.join(full, sub)
+    if (!fs.existsSync(dir)) continue
+    for (const name of fs.readdirSync(dir)) folder[sub][name] = fs.readFileSync(path.join(dir, name), 'latin1')
+  }
+  const read = (name) => (fs.existsSync(path.join(full, name)) ? fs.readFileSync(path.join(full, name), 'utf8') : '')
+  folder.es6 = Object.fromEntries(read('es6-hashes.tsv').split('\n').filter(Boolean).map((l) => l.split('\t')))
+  folder.numgen = read('numgen-static.txt').split('\n').filter(Boolean)
+  return folder
 }
 
 /** A different value of the same type (the meta-test's tampering). */
