@@ -6,9 +6,7 @@ const assert = require('node:assert/strict')
 const crypto = require('node:crypto')
 const fs = require('node:fs')
 const path = require('node:path')
-const { ekl, ROOT, PKG_DIR, PACKAGE, throwsCode } = require('./helpers.js')
-
-const pkgDir = path.dirname(require.resolve(`${PACKAGE}/package.json`))
+const { ekl, ROOT, SRC_DIR, PKG_DIR, throwsCode } = require('./helpers.js')
 const SALT = '00112233445566778899aabbccddeeff00112233445566778899aabbccddeeff'
 
 const sha256 = (...parts) => {
@@ -33,9 +31,9 @@ test('every operation of docs/operations.json is exported (CJS and ESM), declare
     t.skip('not running from the repository')
     return
   }
-  const esm = await import(PACKAGE)
-  const dts = fs.readFileSync(path.join(pkgDir, 'index.d.ts'), 'utf8')
-  const usage = fs.readFileSync(path.join(PKG_DIR, 'types-test', 'usage.mts'), 'utf8')
+  const esm = await import('ekl-core')
+  const dts = fs.readFileSync(path.join(PKG_DIR, 'index.d.ts'), 'utf8')
+  const usage = fs.readFileSync(path.join(SRC_DIR, 'types-test', 'usage.mts'), 'utf8')
   const missing = []
   for (const op of operations()) {
     const name = op.js
@@ -48,11 +46,11 @@ test('every operation of docs/operations.json is exported (CJS and ESM), declare
 })
 
 test('the ESM entry exports exactly what the CommonJS entry does, and every export is declared', async () => {
-  const esm = await import(PACKAGE)
+  const esm = await import('ekl-core')
   const named = Object.keys(esm).filter((k) => k !== 'default').sort()
   assert.deepEqual(named, Object.keys(ekl).sort())
   assert.equal(esm.default, ekl)
-  const dts = fs.readFileSync(path.join(pkgDir, 'index.d.ts'), 'utf8')
+  const dts = fs.readFileSync(path.join(PKG_DIR, 'index.d.ts'), 'utf8')
   for (const k of named) {
     assert.match(dts, new RegExp(`export declare (function|const|class) ${k}\\b`), `${k} is declared`)
   }
@@ -214,7 +212,7 @@ test('the addon works in worker threads', async () => {
   const { Worker } = require('node:worker_threads')
   const code = `
     const { parentPort } = require('node:worker_threads')
-    const ekl = require(${JSON.stringify(require.resolve(PACKAGE))})
+    const ekl = require(${JSON.stringify(require.resolve('ekl-core'))})
     const big = {}; for (let i = 0; i < 9000; i++) big['k' + i] = i
     parentPort.postMessage([ekl.canonicalizeValue({ b: 1, a: 2 }).toString(), ekl.canonicalizeValue(big).length])`
   const results = await Promise.all(

@@ -1,14 +1,18 @@
 'use strict'
-// Shared by the test files. EKL_TEST_PACKAGE points the tests at another copy of the package
-// (scripts/test/40-node.sh runs them against the packed tarball installed in a fresh folder).
+// Shared by the test files. The package under test is whatever `require('ekl-core')` resolves to
+// from this folder: the package itself (self-reference through "exports") when the tests run in
+// node/test, or the packed tarball installed in a fresh folder when scripts/test/40-node.sh copies
+// the tests there (EKL_REPO_ROOT then names the repository, for vectors/ and docs/).
 const path = require('node:path')
 
-const PKG_DIR = path.resolve(__dirname, '..')
-const ROOT = path.resolve(PKG_DIR, '..')
+const ROOT = process.env.EKL_REPO_ROOT || path.resolve(__dirname, '..', '..')
+/** The package's sources in the repository (types-test/, README.md, ...). */
+const SRC_DIR = path.join(ROOT, 'node')
+/** The folder of the package under test. */
+const PKG_DIR = path.dirname(require.resolve('ekl-core/package.json'))
 const VECTORS_DIR = process.env.EKL_VECTORS_DIR || path.join(ROOT, 'vectors')
-const PACKAGE = process.env.EKL_TEST_PACKAGE || 'ekl-core'
 
-const ekl = require(PACKAGE)
+const ekl = require('ekl-core')
 
 /** The code of what `f` throws, or its result when it does not throw. */
 function outcome(f) {
@@ -35,4 +39,4 @@ function throwsCode(assert, f, code, what) {
   return thrown
 }
 
-module.exports = { ekl, PKG_DIR, ROOT, VECTORS_DIR, PACKAGE, outcome, throwsCode }
+module.exports = { ekl, ROOT, SRC_DIR, PKG_DIR, VECTORS_DIR, outcome, throwsCode }
