@@ -19,8 +19,14 @@ bench_rust_canon() {
     --worker "vr-jcs 0.4.1=$root/target/bench-vr-jcs/release/ekl-bench-vr-jcs"
 }
 
+# --- step: node ------------------------------------------------------------------------------------
+# The Node package against canonicalize, json-canonicalize and @truestamp/canonify (issue 5).
+bench_node() {
+  bash "$root/scripts/bench-node.sh"
+}
+
 # --- the list of steps, in order (add new steps here) --------------------------------------------
-steps=(rust-canon)
+steps=(rust-canon node)
 
 for step in "${steps[@]}"; do
   if [ $# -gt 0 ] && [[ " $* " != *" $step "* ]]; then continue; fi

@@ -138,9 +138,11 @@ function naiveText(v, g, shuffle) {
     if (x === Infinity) return 'Infinity'
     if (x === -Infinity) return '-Infinity'
     if (Object.is(x, -0)) return pick(['-0', '-0.0', '0', '-0e5'])
-    // An integer literal beyond 2^53 must stay an integer literal: another spelling would be
-    // accepted as a double, and the value path refuses what String(x) writes.
-    if (Number.isInteger(x) && Math.abs(x) > 2 ** 53 && Math.abs(x) < 1e21) return String(x)
+    // An integer-valued double beyond 2^53 is a double (the value path accepts it): spelled with
+    // a fraction or an exponent, since as an integer literal the text path refuses it.
+    if (Number.isInteger(x) && Math.abs(x) > 2 ** 53 && Math.abs(x) < 1e21) {
+      return r() < 0.5 ? x.toExponential() : `${String(x)}.0`
+    }
     return r() < 0.5 ? String(x) : x.toExponential()
   }
   function write(v) {

@@ -138,6 +138,16 @@ RUNNERS['ekl-json-1.json'] = (v) => {
       },
     })
   })
+  v.valid.forEach((c, i) => {
+    // The value path: JSON.parse of a valid text (no duplicate keys, integer literals within
+    // ±2^53, so nothing is lost) gives the same bytes.
+    checks.push({
+      name: `valid: ${c.name}: canonical of the parsed value`,
+      path: ['valid', i, 'canonical'],
+      expected: c.canonical,
+      actual: () => canon(() => ekl.canonicalizeValue(JSON.parse(c.input))),
+    })
+  })
   v.invalid.forEach((c, i) => textCase('invalid', i, c, c.input))
   v.depth.forEach((c, i) => {
     const input =
