@@ -270,3 +270,35 @@ test('the corpus covers lone surrogates and depth refusals across seeds', () => 
     assert.ok(seen[code], `no ${code} in the corpus: ${Object.keys(seen)}`)
   }
 })
+
+test('hostile text: random bytes and mutated documents give bytes or an EklError, nothing else', () => {
+  const g = generator(7)
+  const seen = {}
+  for (let i = 0; i < 3000; i++) {
+    let input
+    if (i % 3 === 0) {
+      input = Buffer.alloc(Math.floor(g.r() * 40))
+      for (let k = 0; k < input.length; k++) input[k] = Math.floor(g.r() * 256)
+    } else {
+      let t = naiveText(g.next(), g, true)
+      for (let m = 0; m < 1 + Math.floor(g.r() * 3); m++) {
+        const at = Math.floor(g.r() * (t.length + 1))
+        const op = g.r()
+        if (op < 0.4) t = t.slice(0, at) + t.slice(at + 1)
+        else if (op < 0.8) t = t.slice(0, at) + g.pick(['{', '}', '[', ']', ',', ':', '"', '\\', '-', '1e', '\u0000', '\ud800', '𝄞', 'NaN']) + t.slice(at)
+        else t = t.slice(0, at) + t.slice(at).split('').reverse().join('')
+      }
+      input = i % 2 ? t : Buffer.from(t, 'utf8')
+    }
+    const o = outcome(() => ekl.canonicalize(input))
+    seen[o.ok ? 'ok' : o.code] = true
+    if (o.ok) {
+      // Canonical output is a fixed point, except integer-valued doubles beyond 2^53, written as
+      // integer literals that the text path refuses (docs/decisions/numbers.md #2).
+      const again = outcome(() => ekl.canonicalize(o.value))
+      if (again.ok) assert.equal(again.value, o.value, 'canonical output is a fixed point')
+      else assert.equal(again.code, 'INTEGER_OUT_OF_RANGE', o.value)
+    }
+  }
+  for (const code of ['INVALID_JSON', 'INVALID_UTF8', 'ok']) assert.ok(seen[code], `no ${code}: ${Object.keys(seen)}`)
+})
