@@ -136,6 +136,39 @@ for (const [name, differ, first] of differences) {
   console.log(`  ${name.padEnd(44)} ${String(differ).padStart(5)} of ${texts.length + 1}${first ? `  first: ${first}` : ''}`)
 }
 
+// Inputs ekl-json-1 refuses that the JSON.parse-based peers turn into output (what their users get).
+const probes = [
+  ['duplicate key', '{"a":1,"a":2}'],
+  ['escaped duplicate key', '{"a":1,"\\u0061":2}'],
+  ['integer literal 2^53+1', '[9007199254740993]'],
+  ['lone surrogate escape', '["\\ud800"]'],
+  ['65 nested arrays', '['.repeat(65) + ']'.repeat(65)],
+  ['number overflowing to infinity', '[1e400]'],
+]
+console.log('\ninputs ekl-json-1 refuses, and what the peers (JSON.parse + canonicalise) make of them')
+for (const [what, text] of probes) {
+  let ourCode
+  try {
+    ekl.canonicalize(text)
+    ourCode = 'accepted'
+  } catch (e) {
+    ourCode = e.code
+  }
+  const theirs = impls
+    .filter(([, kind, , isOurs]) => kind === 'text' && !isOurs)
+    .map(([name, , run]) => {
+      let out
+      try {
+        const fn = name.startsWith('canonicalize') ? erdtman : name.startsWith('json-') ? jsonCanonicalize : canonify
+        out = str(fn(JSON.parse(text)))
+      } catch (e) {
+        out = `throws ${e.constructor.name}`
+      }
+      return `${name.split(' ')[0]}: ${out.length > 24 ? out.slice(0, 21) + '...' : out}`
+    })
+  console.log(`  ${what.padEnd(32)} ${ourCode.padEnd(22)} ${theirs.join('; ')}`)
+}
+
 // 3. ES256 verification (against jose and node:crypto) joins when the core's JWS lands on main.
 if (typeof ekl.verifyJws !== 'function' && typeof ekl.jwsVerify !== 'function') {
   console.log(`\nES256: not measured (no JWS verification in this build of ekl-core; jose ${pkg('jose')} is ready)`)
