@@ -35,6 +35,10 @@ function nodeBinding(native) {
     return input.subarray(0, written)
   }
 
+  function ownBytes(text) {
+    return typeof text === 'string' ? Buffer.from(text, 'utf8') : text
+  }
+
   function result(n) {
     if (n < 0) return native.takeResult()
     const b = Buffer.allocUnsafe(n)
@@ -64,6 +68,20 @@ function nodeBinding(native) {
     enrollAuthorityV2: native.enrollAuthorityV2,
     verifySignature: native.verifySignature,
     checkVerifySignature: native.checkVerifySignature,
+    verifyChallengeProof: native.verifyChallengeProof,
+    verifyEnrollAuthority: native.verifyEnrollAuthority,
+    receiptKey: native.receiptKey,
+    authTag: (json, secret) => native.authTag(bytes(json), secret),
+    receiptDigest: (json) => native.receiptDigest(bytes(json)),
+    signReceipt: (json, secret) => native.signReceipt(bytes(json), secret),
+    verifyReceipt: (json, secret, keys, call, ci, co) => native.verifyReceipt(bytes(json), secret, keys, call, ci, co),
+    // Each receipt needs its own bytes (the batch is read after the call returns, off-thread).
+    verifyReceipts: (jsons, items, secret, keys) => native.verifyReceipts(jsons.map(ownBytes), items, secret, keys),
+    verifyReceiptsAsync: (jsons, items, secret, keys) => native.verifyReceiptsAsync(jsons.map(ownBytes), items, secret, keys),
+    screeningRules: (json) => native.screeningRules(bytes(json)),
+    // Two texts in one call: the rules get their own bytes, the result the reusable buffer.
+    screen: (rules, result) => native.screen(rules === null ? null : ownBytes(rules), bytes(result)),
+    screeningFold: native.screeningFold,
   }
 }
 

@@ -12,6 +12,39 @@ export declare const __napiBindingTarget: 'native' | 'wasm32-wasi' | 'wasm32-was
 /** Test hook: panics inside a `catch_unwind` function, to prove a panic is thrown, not fatal. */
 export declare function __testPanic(): void
 
+/** The `auth_tag` of a receipt (JSON text) under a receipt secret. */
+export declare function authTag(json: Uint8Array, secret: string): string
+
+/** The call a receipt must belong to (camelCase members of `CallExpectation`). */
+export interface CallSpec {
+  /** Required. */
+  executionId: string
+  /** Required. */
+  collaborationId: string
+  /** Required. */
+  capabilityId: string
+  /** Required. */
+  requesterAgentId: string
+  /** Required. */
+  providerAgentId: string
+  /** Checked when given. */
+  capabilityVersion?: string
+  /** Checked when given. */
+  connectionId?: string
+  /** Checked when given. */
+  termsHash?: string
+  /** Checked when given. */
+  executionKind?: string
+  /** Checked when given. */
+  reservationId?: string
+  /** Checked when given. */
+  grantId?: string
+  /** Checked when given. */
+  admissionId?: string
+  /** Checked when given. */
+  receiptDigest?: string
+}
+
 /** Canonicalises JSON text on the libuv thread pool; resolves to the canonical bytes. */
 export declare function canonicalizeAsync(json: Uint8Array, maxBytes?: number | undefined | null): Promise<Buffer>
 
@@ -26,6 +59,16 @@ export declare function challengeProofV1(credential: string, challenge: string, 
 
 /** The v2 endpoint challenge proof (proof key as 64 lowercase hex characters). */
 export declare function challengeProofV2(proofKeyHex: string, challenge: string, endpoint: string): string
+
+/** One check of a verdict. */
+export interface CheckOut {
+  /** The stable snake_case name. */
+  name: string
+  /** `pass`, `fail` or `mismatch`. */
+  outcome: string
+  /** Why it did not pass. */
+  detail?: string
+}
 
 /** Checks an `ekl_verify` signature in constant time. */
 export declare function checkVerifySignature(registrationSecret: string, agentId: string, enrollmentId: string, challenge: string, signature: string): boolean
@@ -65,11 +108,47 @@ export declare function fingerprint(saltHex: string, json: Uint8Array): string
 /** The commitment to a capability call's input (256 KB limit, `BODY_TOO_LARGE`). */
 export declare function inputCommitment(json: Uint8Array, saltHex?: string | undefined | null, saltId?: string | undefined | null): Commitment
 
+/** A refusal inside a batch: the code and message of the core. */
+export interface ItemError {
+  /** The stable code. */
+  code: string
+  /** The core's message. */
+  message: string
+}
+
+/** One key of a receipt key ring. */
+export interface KeySpec {
+  /** The key id (`rk-1`, ...). */
+  keyId: string
+  /** The receipt secret. */
+  secret: string
+  /** RFC 3339 UTC, inclusive. */
+  validFrom: string
+  /** RFC 3339 UTC, exclusive; absent or null for a key still in use. */
+  validUntil?: string
+}
+
 /** The output fingerprint of an MCP tool result. */
 export declare function outputFingerprint(saltHex: string, json: Uint8Array): string
 
 /** The proof key derived from the agent key, as lowercase hex. */
 export declare function proofKey(agentKey: string): string
+
+/** The receipt digest: SHA-256 of the ekl-json-1 bytes of the whole receipt. */
+export declare function receiptDigest(json: Uint8Array): string
+
+/** One receipt of a batch, with the call it answers and the consumer's commitments. */
+export interface ReceiptItem {
+  /** The call. */
+  call: CallSpec
+  /** The consumer's commitment to what it sent. */
+  inputCommitment?: Commitment
+  /** The consumer's commitment to what it received. */
+  outputCommitment?: Commitment
+}
+
+/** The receipt key (HMAC-SHA256(secret, "ekl-receipt-1.1" ‖ 0x00 ‖ key_id)), lowercase hex. */
+export declare function receiptKey(secret: string, keyId: string): string
 
 /** The body of a tool result that the output fingerprint covers. */
 export interface ResultBody {
@@ -79,11 +158,26 @@ export interface ResultBody {
   canonical: string
 }
 
+/**
+ * The safety flags of a tool result (JSON text) under the rules (claims JSON text), if any, as
+ * canonical JSON text of an array of `{category, rules_version[, rule_id]}`.
+ */
+export declare function screen(rules: Uint8Array | undefined | null, result: Uint8Array): string
+
+/** A string as screening compares it: NFKC, full case folding, NFKC. */
+export declare function screeningFold(text: string): string
+
+/** Validates screening-rules claims (JSON text); returns their canonical JSON text. */
+export declare function screeningRules(json: Uint8Array): string
+
 /** Selects the body of an MCP tool result that the output fingerprint covers. */
 export declare function selectResultBody(json: Uint8Array): ResultBody
 
 /** Lowercase hex SHA-256 of bytes (a string is hashed as its UTF-8 bytes). */
 export declare function sha256Hex(data: Uint8Array): string
+
+/** The receipt with its `auth_tag`, as canonical JSON text (the JS wrapper parses it). */
+export declare function signReceipt(json: Uint8Array, secret: string): string
 
 /** The result that the last call on this thread could not fit into its output buffer. */
 export declare function takeResult(): Buffer
@@ -96,6 +190,37 @@ export declare function termsHash(json: Uint8Array): string
  * tools.
  */
 export declare function upstreamFingerprint(json: Uint8Array, offered?: Array<string> | undefined | null): string
+
+/** A verdict: every check, accepted only when all pass. */
+export interface VerdictOut {
+  /** True when every check passed. */
+  accepted: boolean
+  /** Every check, in a fixed order. */
+  checks: Array<CheckOut>
+  /** The receipt digest, when it could be computed. */
+  receiptDigest?: string
+}
+
+/**
+ * The network side of the endpoint challenge: `holds` is `proofKey` (then `holdsHex` is the proof
+ * key) or `credentialHash` (the SHA-256 hex of the agent key). Returns `v1` or `v2`.
+ */
+export declare function verifyChallengeProof(holds: string, holdsHex: string, challenge: string, endpoint: string, proof?: string | undefined | null, proofV2?: string | undefined | null): string
+
+/** The agent side of `ekl_enroll`: checks the authority under the version announced (`v1`/`v2`). */
+export declare function verifyEnrollAuthority(announced: string, agentKey: string, enrollmentId: string, nonce: string, endpoint: string, authority?: string | undefined | null, authorityVersion?: number | undefined | null): string
+
+/**
+ * Verifies a MAC receipt (JSON text) against the consumer's call and commitments. The key ring
+ * is the baseline of a registration secret, or a list of keys.
+ */
+export declare function verifyReceipt(json: Uint8Array, registrationSecret: string | undefined | null, keys: Array<KeySpec> | undefined | null, call: CallSpec, inputCommitment?: Commitment | undefined | null, outputCommitment?: Commitment | undefined | null): VerdictOut
+
+/** Verifies many receipts against one key ring; one result per receipt, in order. */
+export declare function verifyReceipts(receipts: Array<Uint8Array>, items: Array<ReceiptItem>, registrationSecret?: string | undefined | null, keys?: Array<KeySpec> | undefined | null): Array<VerdictOut | ItemError>
+
+/** `verifyReceipts` on the libuv thread pool. */
+export declare function verifyReceiptsAsync(receipts: Array<Uint8Array>, items: Array<ReceiptItem>, registrationSecret?: string | undefined | null, keys?: Array<KeySpec> | undefined | null): Promise<Array<VerdictOut | ItemError>>
 
 /** The `ekl_verify` signature. */
 export declare function verifySignature(registrationSecret: string, agentId: string, enrollmentId: string, challenge: string): string

@@ -23,8 +23,8 @@
 #![deny(missing_docs)]
 
 use ekl_core::canonical::{self, Options};
-use ekl_core::{digest, fingerprint, proof, ErrorCode, Value};
-use napi::bindgen_prelude::{AsyncTask, Buffer};
+use ekl_core::{digest, fingerprint, proof, receipt, screening, verdict, ErrorCode, Value};
+use napi::bindgen_prelude::{AsyncTask, Buffer, Either, Uint8Array};
 use napi::{Env, Task};
 use napi_derive::napi;
 
@@ -400,4 +400,432 @@ pub fn check_verify_signature(
         &challenge,
         &signature,
     )
+}
+
+// ---------------------------------------------------------------------------------------------
+// endpoint proofs: the verifiers (no downgrade, §3.1)
+// ---------------------------------------------------------------------------------------------
+
+/// The network side of the endpoint challenge: `holds` is `proofKey` (then `holdsHex` is the proof
+/// key) or `credentialHash` (the SHA-256 hex of the agent key). Returns `v1` or `v2`.
+#[napi(catch_unwind)]
+pub fn verify_challenge_proof(
+    holds: String,
+    holds_hex: String,
+    challenge: String,
+    endpoint: String,
+    proof: Option<String>,
+    proof_v2: Option<String>,
+) -> Result<String> {
+    let held = match holds.as_str() {
+        "proofKey" => proof::NetworkHolds::ProofKey(parse_proof_key(&holds_hex)?),
+        "credentialHash" => {
+            proof::NetworkHolds::credential_hash_hex(&holds_hex).map_err(core_err)?
+        }
+        _ => return Err(invalid_argument("holds must be proofKey or credentialHash")),
+    };
+    proof::verify_challenge_proof(
+        &held,
+        &challenge,
+        &endpoint,
+        proof.as_deref(),
+        proof_v2.as_deref(),
+    )
+    .map(|v| v.as_str().to_owned())
+    .map_err(core_err)
+}
+
+/// The agent side of `ekl_enroll`: checks the authority under the version announced (`v1`/`v2`).
+#[napi(catch_unwind)]
+#[allow(clippy::too_many_arguments)]
+pub fn verify_enroll_authority(
+    announced: String,
+    agent_key: String,
+    enrollment_id: String,
+    nonce: String,
+    endpoint: String,
+    authority: Option<String>,
+    authority_version: Option<u32>,
+) -> Result<String> {
+    let announced = proof::ProofVersion::from_name(&announced).map_err(core_err)?;
+    proof::verify_enroll_authority(
+        announced,
+        &agent_key,
+        &enrollment_id,
+        &nonce,
+        &endpoint,
+        authority.as_deref(),
+        authority_version,
+    )
+    .map(|v| v.as_str().to_owned())
+    .map_err(core_err)
+}
+
+// ---------------------------------------------------------------------------------------------
+// MAC receipts (ekl-evidence-mac-1.1, §9.5)
+// ---------------------------------------------------------------------------------------------
+
+/// The receipt key (HMAC-SHA256(secret, "ekl-receipt-1.1" ‖ 0x00 ‖ key_id)), lowercase hex.
+#[napi(catch_unwind)]
+pub fn receipt_key(secret: String, key_id: String) -> String {
+    ekl_core::hex::encode(&receipt::receipt_key(&secret, &key_id))
+}
+
+/// The `auth_tag` of a receipt (JSON text) under a receipt secret.
+#[napi(catch_unwind)]
+pub fn auth_tag(json: &[u8], secret: String) -> Result<String> {
+    value_op(json, |v| receipt::auth_tag(v, &secret))
+}
+
+/// The receipt digest: SHA-256 of the ekl-json-1 bytes of the whole receipt.
+#[napi(catch_unwind)]
+pub fn receipt_digest(json: &[u8]) -> Result<String> {
+    value_op(json, receipt::receipt_digest)
+}
+
+/// The receipt with its `auth_tag`, as canonical JSON text (the JS wrapper parses it).
+#[napi(catch_unwind)]
+pub fn sign_receipt(json: &[u8], secret: String) -> Result<String> {
+    value_op(json, |v| {
+        let signed = receipt::sign_receipt(v, &secret)?;
+        let bytes = canonical::canonicalize_value(&signed)?;
+        Ok(String::from_utf8(bytes).expect("canonical JSON is UTF-8"))
+    })
+}
+
+/// One key of a receipt key ring.
+#[napi(object)]
+pub struct KeySpec {
+    /// The key id (`rk-1`, ...).
+    pub key_id: String,
+    /// The receipt secret.
+    pub secret: String,
+    /// RFC 3339 UTC, inclusive.
+    pub valid_from: String,
+    /// RFC 3339 UTC, exclusive; absent or null for a key still in use.
+    pub valid_until: Option<String>,
+}
+
+/// The call a receipt must belong to (camelCase members of `CallExpectation`).
+#[napi(object)]
+pub struct CallSpec {
+    /// Required.
+    pub execution_id: String,
+    /// Required.
+    pub collaboration_id: String,
+    /// Required.
+    pub capability_id: String,
+    /// Required.
+    pub requester_agent_id: String,
+    /// Required.
+    pub provider_agent_id: String,
+    /// Checked when given.
+    pub capability_version: Option<String>,
+    /// Checked when given.
+    pub connection_id: Option<String>,
+    /// Checked when given.
+    pub terms_hash: Option<String>,
+    /// Checked when given.
+    pub execution_kind: Option<String>,
+    /// Checked when given.
+    pub reservation_id: Option<String>,
+    /// Checked when given.
+    pub grant_id: Option<String>,
+    /// Checked when given.
+    pub admission_id: Option<String>,
+    /// Checked when given.
+    pub receipt_digest: Option<String>,
+}
+
+impl From<CallSpec> for receipt::CallExpectation {
+    fn from(c: CallSpec) -> Self {
+        receipt::CallExpectation {
+            execution_id: c.execution_id,
+            collaboration_id: c.collaboration_id,
+            capability_id: c.capability_id,
+            requester_agent_id: c.requester_agent_id,
+            provider_agent_id: c.provider_agent_id,
+            capability_version: c.capability_version,
+            connection_id: c.connection_id,
+            terms_hash: c.terms_hash,
+            execution_kind: c.execution_kind,
+            reservation_id: c.reservation_id,
+            grant_id: c.grant_id,
+            admission_id: c.admission_id,
+            receipt_digest: c.receipt_digest,
+        }
+    }
+}
+
+/// One check of a verdict.
+#[napi(object)]
+pub struct CheckOut {
+    /// The stable snake_case name.
+    pub name: String,
+    /// `pass`, `fail` or `mismatch`.
+    pub outcome: String,
+    /// Why it did not pass.
+    pub detail: Option<String>,
+}
+
+/// A verdict: every check, accepted only when all pass.
+#[napi(object)]
+pub struct VerdictOut {
+    /// True when every check passed.
+    pub accepted: bool,
+    /// Every check, in a fixed order.
+    pub checks: Vec<CheckOut>,
+    /// The receipt digest, when it could be computed.
+    pub receipt_digest: Option<String>,
+}
+
+impl From<verdict::Verdict> for VerdictOut {
+    fn from(v: verdict::Verdict) -> Self {
+        VerdictOut {
+            accepted: v.accepted,
+            checks: v
+                .checks
+                .into_iter()
+                .map(|c| CheckOut {
+                    name: c.name.to_owned(),
+                    outcome: c.outcome.as_str().to_owned(),
+                    detail: c.detail,
+                })
+                .collect(),
+            receipt_digest: v.receipt_digest,
+        }
+    }
+}
+
+/// A refusal inside a batch: the code and message of the core.
+#[napi(object)]
+pub struct ItemError {
+    /// The stable code.
+    pub code: String,
+    /// The core's message.
+    pub message: String,
+}
+
+fn key_ring(
+    registration_secret: Option<String>,
+    keys: Option<Vec<KeySpec>>,
+) -> Result<receipt::KeyRing> {
+    match (registration_secret, keys) {
+        (Some(secret), None) => Ok(receipt::KeyRing::baseline(&secret)),
+        (None, Some(keys)) => {
+            let mut ring = receipt::KeyRing::new();
+            for k in keys {
+                ring.add(
+                    &k.key_id,
+                    &k.secret,
+                    &k.valid_from,
+                    k.valid_until.as_deref(),
+                )
+                .map_err(core_err)?;
+            }
+            Ok(ring)
+        }
+        _ => Err(invalid_argument(
+            "give either a registration secret or a list of keys",
+        )),
+    }
+}
+
+fn own_commitment(c: Option<Commitment>) -> Result<Option<digest::Commitment>> {
+    let Some(c) = c else { return Ok(None) };
+    if c.alg != "sha-256" || c.canon != "ekl-json-1" {
+        return Err(invalid_argument(
+            "a commitment has alg sha-256 and canon ekl-json-1",
+        ));
+    }
+    Ok(Some(digest::Commitment {
+        alg: "sha-256",
+        canon: "ekl-json-1",
+        digest: c.digest,
+        salt_id: c.salt_id,
+        salt: c.salt,
+    }))
+}
+
+/// Verifies a MAC receipt (JSON text) against the consumer's call and commitments. The key ring
+/// is the baseline of a registration secret, or a list of keys.
+#[napi(catch_unwind)]
+pub fn verify_receipt(
+    json: &[u8],
+    registration_secret: Option<String>,
+    keys: Option<Vec<KeySpec>>,
+    call: CallSpec,
+    input_commitment: Option<Commitment>,
+    output_commitment: Option<Commitment>,
+) -> Result<VerdictOut> {
+    let ring = key_ring(registration_secret, keys)?;
+    let call = receipt::CallExpectation::from(call);
+    let (ci, co) = (
+        own_commitment(input_commitment)?,
+        own_commitment(output_commitment)?,
+    );
+    value_op(json, |v| {
+        receipt::verify_receipt(v, &ring, &call, ci.as_ref(), co.as_ref())
+    })
+    .map(Into::into)
+}
+
+/// One receipt of a batch, with the call it answers and the consumer's commitments.
+#[napi(object)]
+pub struct ReceiptItem {
+    /// The call.
+    pub call: CallSpec,
+    /// The consumer's commitment to what it sent.
+    pub input_commitment: Option<Commitment>,
+    /// The consumer's commitment to what it received.
+    pub output_commitment: Option<Commitment>,
+}
+
+/// A batch, owned, for the thread pool.
+pub struct ReceiptBatch {
+    receipts: Vec<Vec<u8>>,
+    items: Vec<(
+        receipt::CallExpectation,
+        Option<digest::Commitment>,
+        Option<digest::Commitment>,
+    )>,
+    ring: receipt::KeyRing,
+}
+
+/// One result of a batch: a verdict or the refusal of an input that cannot be a receipt.
+pub type BatchResult = Either<VerdictOut, ItemError>;
+
+impl ReceiptBatch {
+    fn new(
+        receipts: Vec<Uint8Array>,
+        items: Vec<ReceiptItem>,
+        registration_secret: Option<String>,
+        keys: Option<Vec<KeySpec>>,
+    ) -> Result<ReceiptBatch> {
+        if receipts.len() != items.len() {
+            return Err(invalid_argument("one item per receipt"));
+        }
+        let ring = key_ring(registration_secret, keys)?;
+        let items = items
+            .into_iter()
+            .map(|it| {
+                Ok((
+                    receipt::CallExpectation::from(it.call),
+                    own_commitment(it.input_commitment)?,
+                    own_commitment(it.output_commitment)?,
+                ))
+            })
+            .collect::<Result<Vec<_>>>()?;
+        Ok(ReceiptBatch {
+            receipts: receipts.iter().map(|r| r.to_vec()).collect(),
+            items,
+            ring,
+        })
+    }
+
+    fn run(&self) -> Vec<std::result::Result<verdict::Verdict, ekl_core::Error>> {
+        self.receipts
+            .iter()
+            .zip(&self.items)
+            .map(|(text, (call, ci, co))| {
+                let v = canonical::parse(text)?;
+                receipt::verify_receipt(&v, &self.ring, call, ci.as_ref(), co.as_ref())
+            })
+            .collect()
+    }
+}
+
+fn batch_out(
+    results: Vec<std::result::Result<verdict::Verdict, ekl_core::Error>>,
+) -> Vec<BatchResult> {
+    results
+        .into_iter()
+        .map(|r| match r {
+            Ok(v) => Either::A(v.into()),
+            Err(e) => Either::B(ItemError {
+                code: e.code().as_str().to_owned(),
+                message: e.message().to_owned(),
+            }),
+        })
+        .collect()
+}
+
+/// Verifies many receipts against one key ring; one result per receipt, in order.
+#[napi(catch_unwind)]
+pub fn verify_receipts(
+    receipts: Vec<Uint8Array>,
+    items: Vec<ReceiptItem>,
+    registration_secret: Option<String>,
+    keys: Option<Vec<KeySpec>>,
+) -> Result<Vec<Either<VerdictOut, ItemError>>> {
+    let batch = ReceiptBatch::new(receipts, items, registration_secret, keys)?;
+    Ok(batch_out(batch.run()))
+}
+
+impl Task for ReceiptBatch {
+    type Output = Vec<std::result::Result<verdict::Verdict, ekl_core::Error>>;
+    type JsValue = Vec<BatchResult>;
+
+    fn compute(&mut self) -> napi::Result<Self::Output> {
+        Ok(self.run())
+    }
+
+    fn resolve(&mut self, _env: Env, output: Self::Output) -> napi::Result<Self::JsValue> {
+        Ok(batch_out(output))
+    }
+}
+
+/// `verifyReceipts` on the libuv thread pool.
+#[napi(
+    catch_unwind,
+    ts_return_type = "Promise<Array<VerdictOut | ItemError>>"
+)]
+pub fn verify_receipts_async(
+    receipts: Vec<Uint8Array>,
+    items: Vec<ReceiptItem>,
+    registration_secret: Option<String>,
+    keys: Option<Vec<KeySpec>>,
+) -> Result<AsyncTask<ReceiptBatch>> {
+    Ok(AsyncTask::new(ReceiptBatch::new(
+        receipts,
+        items,
+        registration_secret,
+        keys,
+    )?))
+}
+
+// ---------------------------------------------------------------------------------------------
+// screening (§15.5)
+// ---------------------------------------------------------------------------------------------
+
+/// Validates screening-rules claims (JSON text); returns their canonical JSON text.
+#[napi(catch_unwind)]
+pub fn screening_rules(json: &[u8]) -> Result<String> {
+    value_op(json, |v| {
+        screening::ScreeningRules::from_claims(v)?;
+        let bytes = canonical::canonicalize_value(v)?;
+        Ok(String::from_utf8(bytes).expect("canonical JSON is UTF-8"))
+    })
+}
+
+/// The safety flags of a tool result (JSON text) under the rules (claims JSON text), if any, as
+/// canonical JSON text of an array of `{category, rules_version[, rule_id]}`.
+#[napi(catch_unwind)]
+pub fn screen(rules: Option<&[u8]>, result: &[u8]) -> Result<String> {
+    let rules = match rules {
+        None => None,
+        Some(text) => Some(value_op(text, screening::ScreeningRules::from_claims)?),
+    };
+    value_op(result, |v| {
+        let flags = screening::scan(rules.as_ref(), v);
+        let arr = Value::Array(flags.iter().map(screening::SafetyFlag::to_value).collect());
+        let bytes = canonical::canonicalize_value(&arr)?;
+        Ok(String::from_utf8(bytes).expect("canonical JSON is UTF-8"))
+    })
+}
+
+/// A string as screening compares it: NFKC, full case folding, NFKC.
+#[napi(catch_unwind)]
+pub fn screening_fold(text: String) -> String {
+    screening::fold(&text)
 }

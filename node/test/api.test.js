@@ -227,3 +227,65 @@ test('the addon works in worker threads', async () => {
   )
   for (const r of results) assert.deepEqual(r, ['{"a":2,"b":1}', ekl.canonicalizeValue(Object.fromEntries(Array.from({ length: 9000 }, (_, i) => ['k' + i, i]))).length])
 })
+
+test('receipts: sign, verify (baseline and rotated rings), batch with refusals in place, async', async () => {
+  const secret = 'rs_test-secret'
+  const input = { q: 'ping' }
+  const result = { a: 'pong' }
+  const receipt = {
+    receipt_version: '1.1', receipt_id: 'r1', execution_kind: 'trial', requester_agent_id: 'agt_c', provider_agent_id: 'agt_p',
+    collaboration_id: 'col_1', connection_id: 'con_1', execution_id: 'ex_1', capability_id: 'cap_x', capability_version: '1.0.0',
+    rel_ver_at_admission: 1, dsc_ver: 1, terms_hash: 't', input_commitment: ekl.commitment(input), output_commitment: ekl.commitment(result),
+    status: 'succeeded', issued_at: '2026-11-29T18:40:05Z', key_id: 'rk-1', auth_profile: 'ekl-evidence-mac-1.1',
+  }
+  const signed = ekl.signReceipt(receipt, secret)
+  assert.equal(signed.auth_tag, ekl.authTag(receipt, secret))
+  assert.equal(signed.auth_tag, crypto.createHmac('sha256', Buffer.from(ekl.receiptKey(secret, 'rk-1'), 'hex')).update(ekl.canonicalizeValue(receipt)).digest('hex'))
+  assert.equal(ekl.receiptDigest(signed), sha256(ekl.canonicalizeValue(signed)))
+  throwsCode(assert, () => ekl.signReceipt(signed, secret), 'INVALID_RECEIPT')
+  const call = { executionId: 'ex_1', collaborationId: 'col_1', capabilityId: 'cap_x', requesterAgentId: 'agt_c', providerAgentId: 'agt_p' }
+  const ok = ekl.verifyReceipt(signed, { keys: secret, call, inputCommitment: ekl.commitment(input), outputCommitment: ekl.commitment(result) })
+  assert.equal(ok.accepted, true)
+  assert.equal(ok.receiptDigest, ekl.receiptDigest(signed))
+  assert.ok(ok.checks.every((c) => c.outcome === 'pass' && !('detail' in c)))
+  const other = ekl.verifyReceipt(signed, { keys: secret, call, outputCommitment: ekl.commitment({ a: 'other' }) })
+  assert.equal(other.accepted, false)
+  assert.deepEqual(other.checks.filter((c) => c.outcome !== 'pass').map((c) => [c.name, c.outcome]), [['output_commitment', 'mismatch']])
+  const ring = [{ keyId: 'rk-1', secret, validFrom: '2026-01-01T00:00:00Z', validUntil: '2026-11-01T00:00:00Z' }]
+  const retired = ekl.verifyReceipt(signed, { keys: ring, call })
+  assert.equal(retired.checks.find((c) => c.name === 'key_id').outcome, 'fail')
+  // Arguments.
+  throwsCode(assert, () => ekl.verifyReceipt(signed, { keys: secret, call: { ...call, executionId: undefined } }), 'INVALID_ARGUMENT')
+  throwsCode(assert, () => ekl.verifyReceipt(signed, { keys: secret, call: { ...call, execution_id: 'x' } }), 'INVALID_ARGUMENT')
+  throwsCode(assert, () => ekl.verifyReceipt(signed, { keys: [], call }), 'INVALID_ARGUMENT')
+  throwsCode(assert, () => ekl.verifyReceipt(signed, { keys: [{ keyId: 'k', secret, validFrom: 'yesterday' }], call }), 'INVALID_TIMESTAMP')
+  throwsCode(assert, () => ekl.verifyReceipt(signed, { keys: secret, call, inputCommitment: { alg: 'md5', canon: 'ekl-json-1', digest: 'x' } }), 'INVALID_ARGUMENT')
+  throwsCode(assert, () => ekl.verifyReceipt([], { keys: secret, call }), 'INVALID_RECEIPT')
+  // Batch: a refusal stays in its place as an EklError; the others are verdicts.
+  const items = [{ receipt: signed, call }, { receipt: new ekl.JsonText('{"a":1,"a":2}'), call }, { receipt: { ...signed, status: 'tampered' }, call }]
+  const out = ekl.verifyReceipts(items, { keys: secret })
+  assert.equal(out[0].accepted, true)
+  assert.ok(out[1] instanceof ekl.EklError && out[1].code === 'DUPLICATE_KEY')
+  assert.equal(out[2].accepted, false)
+  const outAsync = await ekl.verifyReceiptsAsync(items, { keys: secret })
+  assert.deepEqual(outAsync.map((r) => (r instanceof Error ? r.code : r.accepted)), [true, 'DUPLICATE_KEY', false])
+  await assert.rejects(ekl.verifyReceiptsAsync(items, {}), { code: 'INVALID_ARGUMENT' })
+})
+
+test('proof verifiers and screening', () => {
+  const agentKey = 'eklp_example'
+  const pk = ekl.proofKey(agentKey)
+  const p1 = ekl.challengeProofV1(agentKey, 'ch', 'https://e.example')
+  const p2 = ekl.challengeProofV2(pk, 'ch', 'https://e.example')
+  assert.equal(ekl.verifyChallengeProof({ proofKey: pk }, 'ch', 'https://e.example', { proofV2: p2 }), 'v2')
+  throwsCode(assert, () => ekl.verifyChallengeProof({ proofKey: pk }, 'ch', 'https://e.example', { proof: p1 }), 'PROOF_DOWNGRADE')
+  assert.equal(ekl.verifyChallengeProof({ credentialHash: sha256(agentKey) }, 'ch', 'https://e.example', { proof: p1 }), 'v1')
+  throwsCode(assert, () => ekl.verifyChallengeProof({ proofKey: pk, credentialHash: 'x' }, 'ch', 'e', {}), 'INVALID_ARGUMENT')
+  const a2 = ekl.enrollAuthorityV2(pk, 'enr', 'n', 'https://e.example')
+  assert.equal(ekl.verifyEnrollAuthority('v2', agentKey, 'enr', 'n', 'https://e.example', a2, 2), 'v2')
+  throwsCode(assert, () => ekl.verifyEnrollAuthority('v3', agentKey, 'enr', 'n', 'e', a2, 2), 'INVALID_ARGUMENT')
+  assert.equal(ekl.screeningFold('Straße ＡＢＣ'), 'strasse abc')
+  const rules = ekl.screeningRules({ rules_version: 'r1', rules: [{ rule_id: 'x', category: 'spam', phrases: ['buy now'] }] })
+  assert.deepEqual(ekl.screen(rules, { content: [{ type: 'text', text: 'BUY NOW!' }] }), [{ category: 'spam', rules_version: 'r1', rule_id: 'x' }])
+  assert.deepEqual(ekl.screen(null, { content: [{ type: 'text', text: 'BUY NOW!' }] }), [])
+})

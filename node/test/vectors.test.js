@@ -315,6 +315,185 @@ RUNNERS['rfc8785-testdata/'] = (v) => [
     })),
 ]
 
+/** A call of a vector file (snake_case) as the JS API takes it (camelCase). */
+const jsCall = (call) => Object.fromEntries(Object.entries(call).filter(([, v]) => v !== null).map(([k, v]) => [k.replace(/_([a-z])/g, (_, c) => c.toUpperCase()), v]))
+
+/** What a verdict says, in the vector files' shape: {not_pass: {check: outcome}, details: {...}}. */
+function verdictSummary(verdict, pinned = {}) {
+  pinned ??= {}
+  if (verdict instanceof Error) return `error:${verdict.code}`
+  const notPass = {}
+  const details = {}
+  for (const c of verdict.checks) {
+    if (c.outcome !== 'pass') notPass[c.name] = c.outcome
+    if (Object.prototype.hasOwnProperty.call(pinned, c.name)) details[c.name] = c.detail
+  }
+  return { not_pass: notPass, details }
+}
+
+RUNNERS['call-receipt.json'] = (v) => {
+  const checks = [
+    {
+      name: 'receipt key',
+      path: ['receipt_key'],
+      expected: v.receipt_key,
+      actual: () => ekl.receiptKey(v.receipt_secret, v.receipt.key_id),
+    },
+    { name: 'auth_tag', path: ['auth_tag'], expected: v.auth_tag, actual: () => ekl.authTag(v.receipt, v.receipt_secret) },
+    {
+      name: 'signReceipt adds the auth_tag',
+      path: ['auth_tag'],
+      expected: v.auth_tag,
+      actual: () => ekl.signReceipt(v.receipt, v.receipt_secret).auth_tag,
+    },
+    {
+      name: 'receipt digest (auth_tag included)',
+      path: ['receipt_digest'],
+      expected: v.receipt_digest,
+      actual: () => ekl.receiptDigest({ ...v.receipt, auth_tag: v.auth_tag }),
+    },
+    {
+      name: 'the receipt commits to the input',
+      path: ['receipt', 'input_commitment', 'digest'],
+      expected: v.receipt.input_commitment.digest,
+      actual: () => ekl.commitment(v.input).digest,
+    },
+    {
+      name: 'the receipt commits to the result',
+      path: ['receipt', 'output_commitment', 'digest'],
+      expected: v.receipt.output_commitment.digest,
+      actual: () => ekl.commitment(v.result).digest,
+    },
+    {
+      name: 'the receipt names the terms hash',
+      path: ['receipt', 'terms_hash'],
+      expected: v.receipt.terms_hash,
+      actual: () => ekl.termsHash(v.terms),
+    },
+  ]
+  const ring = v.key_ring.keys.map((k) => ({ keyId: k.key_id, secret: k.secret, validFrom: k.valid_from, validUntil: k.valid_until }))
+  v.key_ring.cases.forEach((c, i) => {
+    checks.push({
+      name: `key_ring: ${c.name}`,
+      path: ['key_ring', 'cases', i, 'expected'],
+      expected: c.expected,
+      actual: () => verdictSummary(ekl.verifyReceipt(c.receipt, { keys: ring, call: jsCall(c.call ?? v.key_ring.call) }), c.expected.details),
+    })
+  })
+  const items = v.mismatch.cases.map((c) => {
+    const salt = c.own_salt ? { salt: c.own_salt } : undefined
+    return {
+      receipt: c.receipt,
+      call: jsCall(c.call ?? v.call),
+      inputCommitment: ekl.commitment(c.own_input, salt),
+      outputCommitment: ekl.commitment(c.own_result, salt),
+    }
+  })
+  v.mismatch.cases.forEach((c, i) => {
+    checks.push({
+      name: `mismatch: ${c.name}`,
+      path: ['mismatch', 'cases', i, 'expected'],
+      expected: c.expected,
+      actual: () => verdictSummary(ekl.verifyReceipt(items[i].receipt, {
+          keys: v.receipt_secret,
+          call: items[i].call,
+          inputCommitment: items[i].inputCommitment,
+          outputCommitment: items[i].outputCommitment,
+        }), c.expected.details),
+    })
+  })
+  // The batch gives the same verdicts, in order (computed once).
+  let batch = null
+  v.mismatch.cases.forEach((c, i) => {
+    checks.push({
+      name: `mismatch: ${c.name} (verifyReceipts)`,
+      path: ['mismatch', 'cases', i, 'expected'],
+      expected: c.expected,
+      actual: () => {
+        batch ??= ekl.verifyReceipts(items, { keys: v.receipt_secret })
+        return verdictSummary(batch[i], c.expected.details)
+      },
+    })
+  })
+  return checks
+}
+
+RUNNERS['endpoint-proof-v2.json'] = (v) => {
+  const checks = [
+    { name: 'proof key', path: ['proof_key'], expected: v.proof_key, actual: () => ekl.proofKey(v.agent_key) },
+    { name: 'agent key SHA-256', path: ['agent_key_sha256'], expected: v.agent_key_sha256, actual: () => ekl.sha256Hex(v.agent_key) },
+  ]
+  v.challenges.forEach((c, i) => {
+    checks.push(
+      { name: `challenge ${c.name}: v1`, path: ['challenges', i, 'proof'], expected: c.proof, actual: () => ekl.challengeProofV1(v.agent_key, c.challenge, c.endpoint) },
+      { name: `challenge ${c.name}: v2`, path: ['challenges', i, 'proof_v2'], expected: c.proof_v2, actual: () => ekl.challengeProofV2(v.proof_key, c.challenge, c.endpoint) },
+    )
+  })
+  v.enroll.forEach((c, i) => {
+    checks.push(
+      { name: `enroll ${c.name}: v1`, path: ['enroll', i, 'authority_v1'], expected: c.authority_v1, actual: () => ekl.enrollAuthorityV1(v.agent_key, c.enrollment_id, c.nonce, c.endpoint) },
+      { name: `enroll ${c.name}: v2`, path: ['enroll', i, 'authority_v2'], expected: c.authority_v2, actual: () => ekl.enrollAuthorityV2(v.proof_key, c.enrollment_id, c.nonce, c.endpoint) },
+    )
+  })
+  v.verify_signature.forEach((c, i) => {
+    checks.push(
+      { name: `verify signature ${c.name}`, path: ['verify_signature', i, 'signature'], expected: c.signature, actual: () => ekl.verifySignature(c.registration_secret, c.agent_id, c.enrollment_id, c.challenge) },
+      {
+        name: `verify signature ${c.name}: checked`,
+        path: ['verify_signature', i, 'signature'],
+        expected: c.signature,
+        actual: () => (ekl.checkVerifySignature(c.registration_secret, c.agent_id, c.enrollment_id, c.challenge, c.signature) ? c.signature : '<does not verify>'),
+      },
+    )
+  })
+  const ch = v.challenges[0]
+  v.downgrade.network.forEach((c, i) => {
+    const holds = c.holds === 'proof_key' ? { proofKey: v.proof_key } : { credentialHash: v.agent_key_sha256 }
+    checks.push({
+      name: `network: ${c.name}`,
+      path: ['downgrade', 'network', i, 'expected'],
+      expected: c.expected,
+      actual: () => canon(() => ekl.verifyChallengeProof(holds, ch.challenge, ch.endpoint, { proof: c.proof, proofV2: c.proof_v2 })).replace(/^error:/, ''),
+    })
+  })
+  const en = v.enroll[0]
+  v.downgrade.agent.forEach((c, i) => {
+    checks.push({
+      name: `agent: ${c.name}`,
+      path: ['downgrade', 'agent', i, 'expected'],
+      expected: c.expected,
+      actual: () =>
+        canon(() => ekl.verifyEnrollAuthority(c.announced, v.agent_key, en.enrollment_id, en.nonce, en.endpoint, c.authority, c.authority_version)).replace(/^error:/, ''),
+    })
+  })
+  return checks
+}
+
+RUNNERS['screening-scan.json'] = (v) => {
+  const checks = []
+  v.cases.forEach((c, i) => {
+    const rules = c.rules === null || c.rules === undefined ? null : v.rules_sets[c.rules]
+    checks.push({
+      name: c.name,
+      path: ['cases', i, 'expected'],
+      expected: c.expected,
+      actual: () => {
+        const r = outcome(() => ekl.screen(rules === null ? null : ekl.screeningRules(rules), c.result))
+        return r.ok ? r.value : `error:${r.code}`
+      },
+    })
+  })
+  v.invalid_rules.forEach((c, i) => {
+    checks.push({
+      name: `invalid rules: ${c.name}`,
+      path: ['invalid_rules', i, 'error'],
+      expected: c.error,
+      actual: () => canon(() => ekl.screeningRules(c.claims)).replace(/^error:/, ''),
+    })
+  })
+  return checks
+}
+
 /** Folders of vectors/ that hold no vectors (the checking scripts of the vectors helper). */
 const NOT_VECTORS = new Set(['check'])
 

@@ -20,6 +20,18 @@ import ekl, {
   enrollAuthorityV2,
   verifySignature,
   checkVerifySignature,
+  verifyChallengeProof,
+  verifyEnrollAuthority,
+  receiptKey,
+  authTag,
+  receiptDigest,
+  signReceipt,
+  verifyReceipt,
+  verifyReceipts,
+  verifyReceiptsAsync,
+  screeningRules,
+  screen,
+  screeningFold,
   errorCodes,
   coreVersion,
   backend,
@@ -32,6 +44,9 @@ import ekl, {
   type EklErrorCode,
   type JsonValue,
   type ResultBody,
+  type Verdict,
+  type SafetyFlag,
+  type ProofVersion,
 } from 'ekl-core'
 
 const salt = '00112233445566778899aabbccddeeff00112233445566778899aabbccddeeff'
@@ -67,6 +82,25 @@ const e2: string = enrollAuthorityV2(pk, 'enr', 'nonce', 'https://e.example/ekl'
 const vs: string = verifySignature('secret', 'agent', 'enr', 'ch')
 const ok: boolean = checkVerifySignature('secret', 'agent', 'enr', 'ch', vs)
 
+const v2: ProofVersion = verifyChallengeProof({ proofKey: pk }, 'ch', 'https://e.example/ekl', { proofV2: p2 })
+const v1: ProofVersion = verifyChallengeProof({ credentialHash: h }, 'ch', 'https://e.example/ekl', { proof: p1 })
+const ea: ProofVersion = verifyEnrollAuthority('v2', 'eklp_x', 'enr', 'nonce', 'https://e.example/ekl', e2, 2)
+const rk: string = receiptKey('secret', 'rk-1')
+const receipt = { receipt_version: '1.1', key_id: 'rk-1' }
+const tag: string = authTag(receipt, 'secret')
+const signed: Record<string, unknown> = signReceipt(receipt, 'secret')
+const rd: string = receiptDigest(signed as JsonValue)
+const call = { executionId: 'ex', collaborationId: 'col', capabilityId: 'cap', requesterAgentId: 'a', providerAgentId: 'b' }
+const verdict: Verdict = verifyReceipt(signed as JsonValue, { keys: 'secret', call, inputCommitment: cm, outputCommitment: null })
+const rotated: Verdict = verifyReceipt(receipt, { keys: [{ keyId: 'rk-2', secret: 's', validFrom: '2026-12-01T00:00:00Z', validUntil: null }], call })
+const batch: Array<Verdict | EklError> = verifyReceipts([{ receipt, call }], { keys: 'secret' })
+const batchAsync: Promise<Array<Verdict | EklError>> = verifyReceiptsAsync([{ receipt: new JsonText('{}'), call }], { keys: 'secret' })
+for (const r of batch) if (!(r instanceof EklError)) console.log(r.accepted, r.checks[0]?.outcome, r.receiptDigest)
+const rules = screeningRules({ rules_version: '1', rules: [] })
+const flags: SafetyFlag[] = screen(rules as JsonValue, { content: [] })
+const local: SafetyFlag[] = screen(null, { content: [] })
+const folded: string = screeningFold('Straße')
+
 const codes: EklErrorCode[] = errorCodes()
 const version: string = coreVersion()
 const which: 'native' | 'wasm' = backend
@@ -91,4 +125,5 @@ canonicalizeValue({ f: () => 1 })
 
 const viaDefault: Buffer = ekl.canonicalizeValue({ a: 1 })
 
+void [v2, v1, ea, rk, tag, rd, verdict, rotated, batchAsync, flags, local, folded]
 void [a, b, c, d, e, f, g, h, digest, saltId, ic, th, fp, of, member, up, up2, p1, p2, e1, e2, ok, codes, version, which, depth, limit, made, wrong, viaDefault]
