@@ -289,3 +289,16 @@ test('proof verifiers and screening', () => {
   assert.deepEqual(ekl.screen(rules, { content: [{ type: 'text', text: 'BUY NOW!' }] }), [{ category: 'spam', rules_version: 'r1', rule_id: 'x' }])
   assert.deepEqual(ekl.screen(null, { content: [{ type: 'text', text: 'BUY NOW!' }] }), [])
 })
+
+test('verifyReceiptsAsync: a large batch (run in chunks) keeps the order of the items', async () => {
+  const secret = 's'
+  const base = { receipt_version: '1.1', key_id: 'rk-1' }
+  const call = { executionId: 'ex', collaborationId: 'col', capabilityId: 'cap', requesterAgentId: 'a', providerAgentId: 'b' }
+  const items = Array.from({ length: 2500 }, (_, i) => ({ receipt: i % 7 === 3 ? [] : { ...base, receipt_id: `r${i}` }, call }))
+  const sync = ekl.verifyReceipts(items, { keys: secret })
+  const async_ = await ekl.verifyReceiptsAsync(items, { keys: secret })
+  assert.equal(async_.length, items.length)
+  assert.deepEqual(async_.map((r) => (r instanceof Error ? r.code : r.receiptDigest)), sync.map((r) => (r instanceof Error ? r.code : r.receiptDigest)))
+  assert.ok(async_[3] instanceof ekl.EklError)
+  assert.deepEqual(await ekl.verifyReceiptsAsync([], { keys: secret }), [])
+})
