@@ -82,6 +82,14 @@ function nodeBinding(native) {
     // Two texts in one call: the rules get their own bytes, the result the reusable buffer.
     screen: (rules, result) => native.screen(rules === null ? null : ownBytes(rules), bytes(result)),
     screeningFold: native.screeningFold,
+    jwksParse: (json) => native.jwksParse(bytes(json)),
+    verifyJws: native.verifyJws,
+    verifyReceiptJws: native.verifyReceiptJws,
+    verifySignedReceipt: (json, jwks, call) => native.verifySignedReceipt(bytes(json), jwks, call),
+    verifyScreeningRules: native.verifyScreeningRules,
+    signingKey: native.signingKey,
+    signJws: (typ, json, key) => native.signJws(typ, bytes(json), key),
+    issueReceipt: (json, key, issuer, audience) => native.issueReceipt(bytes(json), key, issuer, audience),
   }
 }
 

@@ -9,6 +9,20 @@
  */
 export declare const __napiBindingTarget: 'native' | 'wasm32-wasi' | 'wasm32-wasip1'
 
+/** A parsed, validated JWKS (P-256 public keys), built once and shared by every verification. */
+export declare class JwksHandle {
+  /** The key ids, in the order of the key set. */
+  kids(): Array<string>
+  /** The key set as canonical JSON text. */
+  toJson(): string
+}
+
+/** An ES256 signing key (for tests, vectors and local networks). */
+export declare class SigningKeyHandle {
+  /** The key id. */
+  kid(): string
+}
+
 /** Test hook: panics inside a `catch_unwind` function, to prove a panic is thrown, not fatal. */
 export declare function __testPanic(): void
 
@@ -108,6 +122,12 @@ export declare function fingerprint(saltHex: string, json: Uint8Array): string
 /** The commitment to a capability call's input (256 KB limit, `BODY_TOO_LARGE`). */
 export declare function inputCommitment(json: Uint8Array, saltHex?: string | undefined | null, saltId?: string | undefined | null): Commitment
 
+/**
+ * Issues a network-signed receipt object from its fields (JSON text): `receipt_jws` and
+ * `signature` added; canonical JSON text.
+ */
+export declare function issueReceipt(json: Uint8Array, key: SigningKeyHandle, issuer: string, audience: string): string
+
 /** A refusal inside a batch: the code and message of the core. */
 export interface ItemError {
   /** The stable code. */
@@ -115,6 +135,9 @@ export interface ItemError {
   /** The core's message. */
   message: string
 }
+
+/** Parses and validates a JWKS (JSON text); `INVALID_JWKS` otherwise. */
+export declare function jwksParse(json: Uint8Array): JwksHandle
 
 /** One key of a receipt key ring. */
 export interface KeySpec {
@@ -176,6 +199,34 @@ export declare function selectResultBody(json: Uint8Array): ResultBody
 /** Lowercase hex SHA-256 of bytes (a string is hashed as its UTF-8 bytes). */
 export declare function sha256Hex(data: Uint8Array): string
 
+/** The call a consumer made, for a network-signed receipt (times in seconds since the epoch). */
+export interface SignedCallSpec {
+  /** The execution id the consumer generated. */
+  executionId: string
+  /** The provider it called. */
+  providerAgentId: string
+  /** Itself, as the requester. */
+  requesterAgentId: string
+  /** The capability it called. */
+  capabilityId: string
+  /** Its own input fingerprint. */
+  inputFingerprint: string
+  /** Its own agent id (the receipt's `aud`). */
+  ownAgentId: string
+  /** The network's issuer (the receipt's `iss`). */
+  networkIssuer: string
+  /** When it sent the call. */
+  sentAt: number
+  /** When it received the answer. */
+  receivedAt: number
+}
+
+/** A signing key from a 32-byte seed (64 lowercase hex) and a key id (deterministic). */
+export declare function signingKey(seedHex: string, kid: string): SigningKeyHandle
+
+/** Signs claims (JSON text) as a compact JWS of `typ` (RFC 6979 nonces: deterministic). */
+export declare function signJws(typName: string, json: Uint8Array, key: SigningKeyHandle): string
+
 /** The receipt with its `auth_tag`, as canonical JSON text (the JS wrapper parses it). */
 export declare function signReceipt(json: Uint8Array, secret: string): string
 
@@ -201,6 +252,20 @@ export interface VerdictOut {
   receiptDigest?: string
 }
 
+/** A verified compact JWS (header and claims as canonical JSON text; the JS wrapper parses them). */
+export interface VerifiedJws {
+  /** The protected header. */
+  header: string
+  /** The claims. */
+  claims: string
+  /** The key that verified it. */
+  kid: string
+  /** The `typ` it was checked against. */
+  typ: string
+  /** SHA-256 hex of the token's ASCII bytes. */
+  tokenSha256: string
+}
+
 /**
  * The network side of the endpoint challenge: `holds` is `proofKey` (then `holdsHex` is the proof
  * key) or `credentialHash` (the SHA-256 hex of the agent key). Returns `v1` or `v2`.
@@ -211,10 +276,19 @@ export declare function verifyChallengeProof(holds: string, holdsHex: string, ch
 export declare function verifyEnrollAuthority(announced: string, agentKey: string, enrollmentId: string, nonce: string, endpoint: string, authority?: string | undefined | null, authorityVersion?: number | undefined | null): string
 
 /**
+ * Verifies a compact JWS: ES256 only, the exact `typ`, the kid's key, then the claims (`iss`,
+ * `aud`, times at `now` with `skew` seconds; `exp` and `iat` required unless told otherwise).
+ */
+export declare function verifyJws(token: string, typName: string, jwks: JwksHandle, now: number, issuer?: string | undefined | null, audience?: string | undefined | null, skew?: number | undefined | null, maxLifetime?: number | undefined | null, requireExp?: boolean | undefined | null, requireIat?: boolean | undefined | null): VerifiedJws
+
+/**
  * Verifies a MAC receipt (JSON text) against the consumer's call and commitments. The key ring
  * is the baseline of a registration secret, or a list of keys.
  */
 export declare function verifyReceipt(json: Uint8Array, registrationSecret: string | undefined | null, keys: Array<KeySpec> | undefined | null, call: CallSpec, inputCommitment?: Commitment | undefined | null, outputCommitment?: Commitment | undefined | null): VerdictOut
+
+/** Verifies a network-signed receipt's `receipt_jws` claim by claim against the call. */
+export declare function verifyReceiptJws(token: string, jwks: JwksHandle, call: SignedCallSpec): VerdictOut
 
 /** Verifies many receipts against one key ring; one result per receipt, in order. */
 export declare function verifyReceipts(receipts: Array<Uint8Array>, items: Array<ReceiptItem>, registrationSecret?: string | undefined | null, keys?: Array<KeySpec> | undefined | null): Array<VerdictOut | ItemError>
@@ -222,5 +296,17 @@ export declare function verifyReceipts(receipts: Array<Uint8Array>, items: Array
 /** `verifyReceipts` on the libuv thread pool. */
 export declare function verifyReceiptsAsync(receipts: Array<Uint8Array>, items: Array<ReceiptItem>, registrationSecret?: string | undefined | null, keys?: Array<KeySpec> | undefined | null): Promise<Array<VerdictOut | ItemError>>
 
+/**
+ * Verifies a screening-rules token; returns `{iss, iat, exp, rules_version, rules}` as canonical
+ * JSON text (the claims `screen` takes).
+ */
+export declare function verifyScreeningRules(token: string, jwks: JwksHandle, issuer: string, now: number): string
+
 /** The `ekl_verify` signature. */
 export declare function verifySignature(registrationSecret: string, agentId: string, enrollmentId: string, challenge: string): string
+
+/**
+ * Verifies a whole network-signed receipt object (JSON text): its signature, its `receipt_jws`,
+ * and that the two agree.
+ */
+export declare function verifySignedReceipt(json: Uint8Array, jwks: JwksHandle, call: SignedCallSpec): VerdictOut

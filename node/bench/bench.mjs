@@ -169,7 +169,41 @@ for (const [what, text] of probes) {
   console.log(`  ${what.padEnd(32)} ${ourCode.padEnd(22)} ${theirs.join('; ')}`)
 }
 
-// 3. ES256 verification (against jose and node:crypto) joins when the core's JWS lands on main.
-if (typeof ekl.verifyJws !== 'function' && typeof ekl.jwsVerify !== 'function') {
+// 3. ES256 verification: ekl-core's verifyJws (signature and claims) against jose's compactVerify
+// and node:crypto's verify (OpenSSL) on the same token and key.
+if (typeof ekl.verifyJws === 'function') {
+  const crypto = await import('node:crypto')
+  const jose = await import('jose')
+  const now = 1780000000
+  // One token signed with node:crypto, verified by all three with the same public key.
+  const jwksValue = { keys: [] }
+  const { privateKey, publicKey } = crypto.generateKeyPairSync('ec', { namedCurve: 'P-256' })
+  const jwk = publicKey.export({ format: 'jwk' })
+  jwksValue.keys.push({ kty: 'EC', crv: 'P-256', kid: 'bench-1', x: jwk.x, y: jwk.y, alg: 'ES256', use: 'sig' })
+  const header = Buffer.from(JSON.stringify({ alg: 'ES256', kid: 'bench-1', typ: 'ekl-receipt+jwt' })).toString('base64url')
+  const payload = Buffer.from(JSON.stringify({ iss: 'https://n.example', aud: 'agt_c', iat: now, exp: now + 300, n: 'x'.repeat(200) })).toString('base64url')
+  const signingInput = `${header}.${payload}`
+  const sig = crypto.sign('sha256', Buffer.from(signingInput), { key: privateKey, dsaEncoding: 'ieee-p1363' }).toString('base64url')
+  const jwt = `${signingInput}.${sig}`
+  const jwks = new ekl.Jwks(jwksValue)
+  const joseKey = await jose.importJWK({ ...jwksValue.keys[0] }, 'ES256')
+  const n = Number(process.env.BENCH_ES256_ITERATIONS || 3000)
+  const time = async (f) => {
+    for (let i = 0; i < 200; i++) await f()
+    const t = performance.now()
+    for (let i = 0; i < n; i++) await f()
+    return ((performance.now() - t) * 1000) / n
+  }
+  const oursUs = await time(() => ekl.verifyJws(jwt, { typ: 'ekl-receipt+jwt', jwks, now, issuer: 'https://n.example', audience: 'agt_c' }))
+  const joseUs = await time(() => jose.compactVerify(jwt, joseKey))
+  const [h, p, s2] = jwt.split('.')
+  const nodeUs = await time(() =>
+    crypto.verify('sha256', Buffer.from(`${h}.${p}`), { key: publicKey, dsaEncoding: 'ieee-p1363' }, Buffer.from(s2, 'base64url')),
+  )
+  console.log(`\nES256 verification (one token, ${n} iterations, µs per verification)`)
+  console.log(`  ekl-core verifyJws (signature, typ, kid, iss, aud, times)  ${oursUs.toFixed(1).padStart(8)}  ${(oursUs / nodeUs).toFixed(2)}× node:crypto`)
+  console.log(`  ${('jose ' + pkg('jose') + ' compactVerify (signature only)').padEnd(57)}${joseUs.toFixed(1).padStart(8)}  ${(joseUs / nodeUs).toFixed(2)}× node:crypto`)
+  console.log(`  node:crypto verify (OpenSSL, signature only)             ${nodeUs.toFixed(1).padStart(8)}  1.00×`)
+} else {
   console.log(`\nES256: not measured (no JWS verification in this build of ekl-core; jose ${pkg('jose')} is ready)`)
 }

@@ -23,7 +23,10 @@
 #![deny(missing_docs)]
 
 use ekl_core::canonical::{self, Options};
-use ekl_core::{digest, fingerprint, proof, receipt, screening, verdict, ErrorCode, Value};
+use ekl_core::{
+    digest, fingerprint, jwk, jws, proof, receipt, receipt_sig, screening, screening_rules,
+    verdict, ErrorCode, Value,
+};
 use napi::bindgen_prelude::{AsyncTask, Buffer, Either, Uint8Array};
 use napi::{Env, Task};
 use napi_derive::napi;
@@ -828,4 +831,255 @@ pub fn screen(rules: Option<&[u8]>, result: &[u8]) -> Result<String> {
 #[napi(catch_unwind)]
 pub fn screening_fold(text: String) -> String {
     screening::fold(&text)
+}
+
+// ---------------------------------------------------------------------------------------------
+// JWKS, compact JWS, network-signed receipts, screening-rules tokens (§3, §9.5.1, §15.5)
+// ---------------------------------------------------------------------------------------------
+
+/// A parsed, validated JWKS (P-256 public keys), built once and shared by every verification.
+#[napi]
+pub struct JwksHandle {
+    inner: std::sync::Arc<jwk::Jwks>,
+}
+
+#[napi]
+impl JwksHandle {
+    /// The key ids, in the order of the key set.
+    #[napi]
+    pub fn kids(&self) -> Vec<String> {
+        self.inner
+            .keys()
+            .iter()
+            .map(|k| k.kid().to_owned())
+            .collect()
+    }
+
+    /// The key set as canonical JSON text.
+    #[napi]
+    pub fn to_json(&self) -> String {
+        self.inner.to_json()
+    }
+}
+
+/// Parses and validates a JWKS (JSON text); `INVALID_JWKS` otherwise.
+#[napi(catch_unwind)]
+pub fn jwks_parse(json: &[u8]) -> Result<JwksHandle> {
+    jwk::Jwks::parse(json)
+        .map(|j| JwksHandle {
+            inner: std::sync::Arc::new(j),
+        })
+        .map_err(core_err)
+}
+
+fn typ(name: &str) -> Result<jws::Typ> {
+    jws::Typ::from_header(name).ok_or_else(|| invalid_argument("typ is not a type of EKP 1.2"))
+}
+
+fn seconds(x: f64, what: &str) -> Result<i64> {
+    if x.is_finite() && x.fract() == 0.0 && x.abs() <= 9007199254740992.0 {
+        Ok(x as i64)
+    } else {
+        Err(invalid_argument(&format!(
+            "{what} must be an integer number of seconds"
+        )))
+    }
+}
+
+fn canonical_text(v: &Value<'_>) -> Result<String> {
+    canonical::canonicalize_value(v)
+        .map(|b| String::from_utf8(b).expect("canonical JSON is UTF-8"))
+        .map_err(core_err)
+}
+
+/// A verified compact JWS (header and claims as canonical JSON text; the JS wrapper parses them).
+#[napi(object)]
+pub struct VerifiedJws {
+    /// The protected header.
+    pub header: String,
+    /// The claims.
+    pub claims: String,
+    /// The key that verified it.
+    pub kid: String,
+    /// The `typ` it was checked against.
+    pub typ: String,
+    /// SHA-256 hex of the token's ASCII bytes.
+    pub token_sha256: String,
+}
+
+/// Verifies a compact JWS: ES256 only, the exact `typ`, the kid's key, then the claims (`iss`,
+/// `aud`, times at `now` with `skew` seconds; `exp` and `iat` required unless told otherwise).
+#[napi(catch_unwind)]
+#[allow(clippy::too_many_arguments)]
+pub fn verify_jws(
+    token: String,
+    typ_name: String,
+    jwks: &JwksHandle,
+    now: f64,
+    issuer: Option<String>,
+    audience: Option<String>,
+    skew: Option<f64>,
+    max_lifetime: Option<f64>,
+    require_exp: Option<bool>,
+    require_iat: Option<bool>,
+) -> Result<VerifiedJws> {
+    let mut checks = jws::ClaimChecks::at(seconds(now, "now")?);
+    checks.issuer = issuer.as_deref();
+    checks.audience = audience.as_deref();
+    if let Some(s) = skew {
+        checks.skew = seconds(s, "skew")?;
+    }
+    checks.max_lifetime = max_lifetime
+        .map(|m| seconds(m, "maxLifetime"))
+        .transpose()?;
+    checks.require_exp = require_exp.unwrap_or(true);
+    checks.require_iat = require_iat.unwrap_or(true);
+    let v = jws::verify(&token, typ(&typ_name)?, &jwks.inner, &checks).map_err(core_err)?;
+    Ok(VerifiedJws {
+        header: canonical_text(&v.header)?,
+        claims: canonical_text(&v.claims)?,
+        kid: v.kid,
+        typ: v.typ.as_str().to_owned(),
+        token_sha256: v.token_sha256,
+    })
+}
+
+/// The call a consumer made, for a network-signed receipt (times in seconds since the epoch).
+#[napi(object)]
+pub struct SignedCallSpec {
+    /// The execution id the consumer generated.
+    pub execution_id: String,
+    /// The provider it called.
+    pub provider_agent_id: String,
+    /// Itself, as the requester.
+    pub requester_agent_id: String,
+    /// The capability it called.
+    pub capability_id: String,
+    /// Its own input fingerprint.
+    pub input_fingerprint: String,
+    /// Its own agent id (the receipt's `aud`).
+    pub own_agent_id: String,
+    /// The network's issuer (the receipt's `iss`).
+    pub network_issuer: String,
+    /// When it sent the call.
+    pub sent_at: f64,
+    /// When it received the answer.
+    pub received_at: f64,
+}
+
+fn with_call<T>(
+    c: &SignedCallSpec,
+    f: impl FnOnce(&receipt_sig::CallContext<'_>) -> ekl_core::Result<T>,
+) -> Result<T> {
+    let call = receipt_sig::CallContext {
+        execution_id: &c.execution_id,
+        provider_agent_id: &c.provider_agent_id,
+        requester_agent_id: &c.requester_agent_id,
+        capability_id: &c.capability_id,
+        input_fingerprint: &c.input_fingerprint,
+        own_agent_id: &c.own_agent_id,
+        network_issuer: &c.network_issuer,
+        sent_at: seconds(c.sent_at, "sentAt")?,
+        received_at: seconds(c.received_at, "receivedAt")?,
+    };
+    f(&call).map_err(core_err)
+}
+
+/// Verifies a network-signed receipt's `receipt_jws` claim by claim against the call.
+#[napi(catch_unwind)]
+pub fn verify_receipt_jws(
+    token: String,
+    jwks: &JwksHandle,
+    call: SignedCallSpec,
+) -> Result<VerdictOut> {
+    with_call(&call, |c| {
+        receipt_sig::verify_receipt_jws(&token, &jwks.inner, c)
+    })
+    .map(Into::into)
+}
+
+/// Verifies a whole network-signed receipt object (JSON text): its signature, its `receipt_jws`,
+/// and that the two agree.
+#[napi(catch_unwind)]
+pub fn verify_signed_receipt(
+    json: &[u8],
+    jwks: &JwksHandle,
+    call: SignedCallSpec,
+) -> Result<VerdictOut> {
+    let value = canonical::parse(json).map_err(core_err)?;
+    with_call(&call, |c| {
+        receipt_sig::verify_receipt(&value, &jwks.inner, c)
+    })
+    .map(Into::into)
+}
+
+/// Verifies a screening-rules token; returns `{iss, iat, exp, rules_version, rules}` as canonical
+/// JSON text (the claims `screen` takes).
+#[napi(catch_unwind)]
+pub fn verify_screening_rules(
+    token: String,
+    jwks: &JwksHandle,
+    issuer: String,
+    now: f64,
+) -> Result<String> {
+    let t =
+        screening_rules::verify_screening_rules(&token, &jwks.inner, &issuer, seconds(now, "now")?)
+            .map_err(core_err)?;
+    let v = Value::Object(vec![
+        ("iss".into(), Value::from(t.iss)),
+        ("iat".into(), Value::from_i64(t.iat).map_err(core_err)?),
+        ("exp".into(), Value::from_i64(t.exp).map_err(core_err)?),
+        ("rules_version".into(), Value::from(t.rules_version)),
+        ("rules".into(), t.rules),
+    ]);
+    canonical_text(&v)
+}
+
+/// An ES256 signing key (for tests, vectors and local networks).
+#[napi]
+pub struct SigningKeyHandle {
+    inner: std::sync::Arc<jwk::SigningKey>,
+}
+
+#[napi]
+impl SigningKeyHandle {
+    /// The key id.
+    #[napi]
+    pub fn kid(&self) -> String {
+        self.inner.kid().to_owned()
+    }
+}
+
+/// A signing key from a 32-byte seed (64 lowercase hex) and a key id (deterministic).
+#[napi(catch_unwind)]
+pub fn signing_key(seed_hex: String, kid: String) -> Result<SigningKeyHandle> {
+    let seed = ekl_core::hex::decode_fixed::<32>(&seed_hex, ErrorCode::InvalidKey, "seed")
+        .map_err(core_err)?;
+    jwk::SigningKey::from_seed(&seed, &kid)
+        .map(|k| SigningKeyHandle {
+            inner: std::sync::Arc::new(k),
+        })
+        .map_err(core_err)
+}
+
+/// Signs claims (JSON text) as a compact JWS of `typ` (RFC 6979 nonces: deterministic).
+#[napi(catch_unwind)]
+pub fn sign_jws(typ_name: String, json: &[u8], key: &SigningKeyHandle) -> Result<String> {
+    let t = typ(&typ_name)?;
+    value_op(json, |v| jws::sign(t, v, &key.inner))
+}
+
+/// Issues a network-signed receipt object from its fields (JSON text): `receipt_jws` and
+/// `signature` added; canonical JSON text.
+#[napi(catch_unwind)]
+pub fn issue_receipt(
+    json: &[u8],
+    key: &SigningKeyHandle,
+    issuer: String,
+    audience: String,
+) -> Result<String> {
+    let value = canonical::parse(json).map_err(core_err)?;
+    let issued =
+        receipt_sig::issue_receipt(&value, &key.inner, &issuer, &audience).map_err(core_err)?;
+    canonical_text(&issued)
 }

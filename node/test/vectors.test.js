@@ -494,6 +494,47 @@ RUNNERS['screening-scan.json'] = (v) => {
   return checks
 }
 
+RUNNERS['receipt-jws.json'] = (v) => {
+  const jwks = new ekl.Jwks(v.jwks)
+  return v.cases.map((c, i) => {
+    const call = jsCall({ ...v.call, ...(c.call ?? {}) })
+    return {
+      name: `${c.name}: ${c.description}`,
+      path: ['cases', i, 'expected'],
+      expected: c.expected,
+      actual: () => {
+        let verdict
+        try {
+          verdict = c.receipt !== undefined ? ekl.verifySignedReceipt(c.receipt, { jwks, call }) : ekl.verifyReceiptJws(c.receipt_jws, { jwks, call })
+        } catch (e) {
+          if (!ekl.isEklError(e)) throw e
+          return { error: e.code }
+        }
+        const out = { accepted: verdict.accepted, checks: Object.fromEntries(verdict.checks.map((x) => [x.name, x.outcome])) }
+        if (verdict.receiptDigest !== undefined) out.receipt_digest = verdict.receiptDigest
+        return out
+      },
+    }
+  })
+}
+
+RUNNERS['screening-rules-jws.json'] = (v) => {
+  const jwks = new ekl.Jwks(v.jwks)
+  return v.cases.map((c, i) => ({
+    name: `${c.name}: ${c.description}`,
+    path: ['cases', i, 'expected'],
+    expected: c.expected,
+    actual: () => {
+      try {
+        return ekl.verifyScreeningRules(c.token, { jwks, issuer: v.network_issuer, now: c.now })
+      } catch (e) {
+        if (!ekl.isEklError(e)) throw e
+        return { error: e.code }
+      }
+    },
+  }))
+}
+
 /** Folders of vectors/ that hold no vectors (the checking scripts of the vectors helper). */
 const NOT_VECTORS = new Set(['check'])
 

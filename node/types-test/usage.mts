@@ -32,6 +32,15 @@ import ekl, {
   screeningRules,
   screen,
   screeningFold,
+  verifyJws,
+  verifyReceiptJws,
+  verifySignedReceipt,
+  verifyScreeningRules,
+  signingKey,
+  signJws,
+  issueReceipt,
+  Jwks,
+  SigningKey,
   errorCodes,
   coreVersion,
   backend,
@@ -47,6 +56,8 @@ import ekl, {
   type Verdict,
   type SafetyFlag,
   type ProofVersion,
+  type VerifiedJws,
+  type ScreeningRulesClaims,
 } from 'ekl-core'
 
 const salt = '00112233445566778899aabbccddeeff00112233445566778899aabbccddeeff'
@@ -100,6 +111,19 @@ const rules = screeningRules({ rules_version: '1', rules: [] })
 const flags: SafetyFlag[] = screen(rules as JsonValue, { content: [] })
 const local: SafetyFlag[] = screen(null, { content: [] })
 const folded: string = screeningFold('Straße')
+
+const key: SigningKey = signingKey('11'.repeat(32), 'net-1')
+const jwks = new Jwks({ keys: [] })
+const kids: string[] = jwks.kids
+const token: string = signJws('ekl-receipt+jwt', { a: 1 }, key)
+const verified: VerifiedJws = verifyJws(token, { typ: 'ekl-receipt+jwt', jwks, now: 1780000000, issuer: 'https://n.example' })
+const signedCall = { executionId: 'ex', providerAgentId: 'p', requesterAgentId: 'c', capabilityId: 'cap', inputFingerprint: 'f', ownAgentId: 'c', networkIssuer: 'https://n.example', sentAt: 1, receivedAt: 2 }
+const vj: Verdict = verifyReceiptJws(token, { jwks, call: signedCall })
+const issued = issueReceipt({ issued_at: '2026-05-28T00:00:00Z' }, { key, issuer: 'https://n.example', audience: 'c' })
+const vs2: Verdict = verifySignedReceipt(issued as JsonValue, { jwks: { keys: [] }, call: signedCall })
+const sr: ScreeningRulesClaims = verifyScreeningRules(token, { jwks, issuer: 'https://n.example', now: 1 })
+const flags2: SafetyFlag[] = screen(sr as unknown as JsonValue, { content: [] })
+void [kids, verified, vj, vs2, flags2]
 
 const codes: EklErrorCode[] = errorCodes()
 const version: string = coreVersion()
