@@ -1,0 +1,107 @@
+#!/usr/bin/env python3
+"""The conformance protocol (docs/conformance-protocol.md) over the Python package ekl_evidence:
+one JSON request per line on stdin, one JSON answer per line on stdout.
+
+    ekl conformance -- python3 examples/conformance/python_adapter.py
+
+Run it with the interpreter of the environment where ekl_evidence is installed.
+"""
+
+import json
+import sys
+
+import ekl_evidence as ekl
+
+
+def raw(req, name):
+    """The JSON text of a request member: ``name`` (a string) or ``name_hex`` (bytes)."""
+    if isinstance(req.get(name), str):
+        return req[name]
+    if isinstance(req.get(name + "_hex"), str):
+        return bytes.fromhex(req[name + "_hex"])
+    raise KeyError(name)
+
+
+def json_text(req, name):
+    """The request member as a JsonText: the core parses it with every ekl-json-1 rule."""
+    return ekl.JsonText(raw(req, name))
+
+
+def text(data):
+    return bytes(data).decode("utf-8")
+
+
+def jws_verify(r):
+    verified = ekl.jws_verify(
+        r["token"],
+        r["typ"],
+        ekl.Jwks(r["jwks"]),
+        now=r["now"],
+        issuer=r.get("iss"),
+        audience=r.get("aud"),
+        require_exp=r.get("require_exp", True),
+    )
+    return text(ekl.canonicalize_value(verified["claims"]))
+
+
+def screen(r):
+    rules = None
+    if "rules" in r or "rules_hex" in r:
+        rules = ekl.screening_rules(json_text(r, "rules"))
+    return text(ekl.canonicalize_value(ekl.screen(rules, json_text(r, "input"))))
+
+
+def commitment(r):
+    c = ekl.commitment(json_text(r, "input"), salt=r.get("salt"), salt_id=r.get("salt_id"))
+    return text(ekl.canonicalize_value(dict(c)))
+
+
+OPS = {
+    "canonicalize": lambda r: text(ekl.canonicalize(raw(r, "input"), max_bytes=r.get("max_bytes"))),
+    "digest": lambda r: ekl.sha256_hex(ekl.canonicalize(raw(r, "input"))),
+    "sha256": lambda r: ekl.sha256_hex(raw(r, "input").encode("utf-8") if "input" in r else raw(r, "input")),
+    "commitment": commitment,
+    "fingerprint": lambda r: ekl.fingerprint(r["salt"], json_text(r, "input")),
+    "output_fingerprint": lambda r: ekl.output_fingerprint(r["salt"], json_text(r, "input")),
+    "upstream_fingerprint": lambda r: ekl.upstream_fingerprint(json_text(r, "input"), r.get("offered")),
+    "proof_key": lambda r: ekl.proof_key(r["agent_key"]),
+    "challenge_proof_v1": lambda r: ekl.challenge_proof_v1(r["credential"], r["challenge"], r["endpoint"]),
+    "challenge_proof_v2": lambda r: ekl.challenge_proof_v2(ekl.proof_key(r["agent_key"]), r["challenge"], r["endpoint"]),
+    "enroll_authority_v1": lambda r: ekl.enroll_authority_v1(r["agent_key"], r["enrollment_id"], r["nonce"], r["endpoint"]),
+    "enroll_authority_v2": lambda r: ekl.enroll_authority_v2(
+        ekl.proof_key(r["agent_key"]), r["enrollment_id"], r["nonce"], r["endpoint"]
+    ),
+    "verify_signature": lambda r: ekl.verify_signature(r["secret"], r["agent_id"], r["enrollment_id"], r["challenge"]),
+    "receipt_auth_tag": lambda r: ekl.auth_tag(json_text(r, "input"), r["secret"]),
+    "receipt_digest": lambda r: ekl.receipt_digest(json_text(r, "input")),
+    "jws_verify": jws_verify,
+    "screen": screen,
+}
+
+
+def answer(line):
+    try:
+        req = json.loads(line)
+    except ValueError:
+        return {"id": None, "error": "BAD_REQUEST"}
+    op = OPS.get(req.get("op"))
+    if op is None:
+        return {"id": req.get("id"), "error": "UNSUPPORTED_OP"}
+    try:
+        return {"id": req["id"], "ok": op(req)}
+    except ekl.EklError as e:
+        return {"id": req["id"], "error": e.code}
+    except Exception as e:  # an adapter bug, reported as such
+        return {"id": req["id"], "error": "ADAPTER_ERROR: %s: %s" % (type(e).__name__, e)}
+
+
+def main():
+    out = sys.stdout
+    for line in sys.stdin:
+        if line.strip():
+            out.write(json.dumps(answer(line), ensure_ascii=False) + "\n")
+            out.flush()
+
+
+if __name__ == "__main__":
+    main()
