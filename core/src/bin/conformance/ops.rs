@@ -75,7 +75,7 @@ fn int_field(req: &Value<'_>, name: &str) -> Result<Option<i64>, String> {
 /// Decodes lowercase or uppercase hex (`input_hex`).
 pub fn unhex(text: &str) -> Option<Vec<u8>> {
     let b = text.as_bytes();
-    if b.len() % 2 != 0 {
+    if !b.len().is_multiple_of(2) {
         return None;
     }
     let nib = |c: u8| (c as char).to_digit(16).map(|d| d as u8);
