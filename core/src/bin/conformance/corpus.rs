@@ -429,6 +429,17 @@ impl Rng {
     }
 }
 
+/// The shortest text of `x` as a JSON number that ekl-json-1 accepts: an integral value beyond
+/// ±2^53 is written with an exponent (its plain integer literal is refused).
+fn shortest(x: f64) -> String {
+    let s = canonical::number_to_string(x).unwrap_or_else(|| "0".into());
+    if x.abs() > 9007199254740992.0 && !s.contains(['.', 'e']) {
+        format!("{x:e}")
+    } else {
+        s
+    }
+}
+
 /// A random double as JSON number text, in one of several spellings.
 pub fn number_text(rng: &mut Rng) -> String {
     match rng.below(12) {
@@ -448,7 +459,7 @@ pub fn number_text(rng: &mut Rng) -> String {
             "0.000001",
             "1e21",
             "1e+21",
-            "123456789012345680000",
+            "123456789012345680000.0",
             "5e-324",
             "1.7976931348623157e308",
             "2.2250738585072014e-308",
@@ -465,7 +476,7 @@ pub fn number_text(rng: &mut Rng) -> String {
             break match rng.below(3) {
                 0 => format!("{x:e}"),
                 1 => format!("{x:E}"),
-                _ => canonical::number_to_string(x).unwrap_or_else(|| "0".into()),
+                _ => shortest(x),
             };
         },
     }
@@ -997,6 +1008,13 @@ pub fn generated(seed: u64, n: usize) -> Vec<Case> {
         if i % 20 == 15 {
             out.push(token_case(&mut rng, seed, i, &label));
         }
+        if i % 50 == 25 {
+            let len = rng.below(40);
+            let bytes: Vec<u8> = (0..len).map(|_| rng.next() as u8).collect();
+            out.push(
+                Case::new("sha256", &format!("{src}/bytes"), label.clone()).json("input", &bytes),
+            );
+        }
         if i % 40 == 3 {
             let rules = format!(
                 "{{\"rules_version\":\"v{}\",\"rules\":[{{\"rule_id\":\"r1\",\"category\":\"{}\",\"phrases\":[\"{}\"]}}]}}",
@@ -1021,6 +1039,45 @@ pub fn generated(seed: u64, n: usize) -> Vec<Case> {
                     .s("input", result),
             );
         }
+    }
+    out
+}
+
+/// `n` random doubles (every bit pattern of a finite double, in several spellings) as arrays of
+/// up to 1000 number texts, one `canonicalize` request per array.
+pub fn doubles(seed: u64, n: usize) -> Vec<Case> {
+    let mut rng = Rng::new(seed ^ 0xd0b1e5);
+    let mut out = Vec::new();
+    let mut left = n;
+    while left > 0 {
+        let k = left.min(1000);
+        let mut text = String::from("[");
+        for j in 0..k {
+            if j > 0 {
+                text.push(',');
+            }
+            let x = loop {
+                let x = f64::from_bits(rng.next());
+                if x.is_finite() {
+                    break x;
+                }
+            };
+            match rng.below(4) {
+                0 => text.push_str(&format!("{x:e}")),
+                1 => text.push_str(&number_text(&mut rng)),
+                _ => text.push_str(&shortest(x)),
+            }
+        }
+        text.push(']');
+        out.push(
+            Case::new(
+                "canonicalize",
+                "gen/doubles",
+                format!("seed {seed} doubles {}", n - left),
+            )
+            .s("input", text),
+        );
+        left -= k;
     }
     out
 }

@@ -20,15 +20,16 @@ use corpus::Case;
 use ekl_core::{canonical, Value};
 
 const HELP: &str = "\
-usage: ekl conformance [--corpus N] [--seed S] [--only RULE] [--timeout MS] [--show K]
-                       [--vectors DIR] [--no-vectors] -- COMMAND [ARGS..]
+usage: ekl conformance [--corpus N] [--seed S] [--doubles N] [--only RULE] [--timeout MS]
+                       [--show K] [--window N] [--vectors DIR] [--no-vectors] -- COMMAND [ARGS..]
        ekl conformance --serve
        ekl conformance --ops               (the operation names, one a line)
        ekl conformance --emit [--corpus N] [--seed S] [--only RULE] [--vectors DIR]
 
   Runs COMMAND as an implementation speaking the JSON-lines protocol of
   docs/conformance-protocol.md, feeds it every vector file and a generated corpus of N texts
-  (default 3000, seed 1), and compares its answers with this core's. RULE keeps the requests
+  (default 3000, seed 1) and N random doubles (--doubles, 1000 to a request; default 0), sending
+  up to --window requests (default 64) before reading their answers, and compares its answers with this core's. RULE keeps the requests
   whose rule name contains it (e.g. canonicalize, refuse/duplicate_key, vectors/fingerprints).
   Exit 0 only when every answer agrees. --serve answers the protocol on stdin/stdout with this
   core; --emit prints the request stream with the expected answers (one JSON object a line:
@@ -41,6 +42,8 @@ struct Opts {
     only: Vec<String>,
     timeout: Duration,
     show: usize,
+    window: usize,
+    doubles: usize,
     vectors: Option<PathBuf>,
     no_vectors: bool,
     serve: bool,
@@ -55,6 +58,8 @@ fn parse_opts(args: &[String]) -> Result<Opts, String> {
         only: Vec::new(),
         timeout: Duration::from_millis(10_000),
         show: 3,
+        window: 64,
+        doubles: 0,
         vectors: None,
         no_vectors: false,
         serve: false,
@@ -78,6 +83,8 @@ fn parse_opts(args: &[String]) -> Result<Opts, String> {
             "--only" => o.only.push(value()?),
             "--timeout" => o.timeout = Duration::from_millis(num(value()?)?),
             "--show" => o.show = num(value()?)? as usize,
+            "--window" => o.window = num(value()?)? as usize,
+            "--doubles" => o.doubles = num(value()?)? as usize,
             "--vectors" => o.vectors = Some(PathBuf::from(value()?)),
             "--no-vectors" => o.no_vectors = true,
             "--serve" => o.serve = true,
@@ -177,6 +184,7 @@ fn build_cases(opts: &Opts) -> Result<Vec<Case>, String> {
         cases.extend(v);
     }
     cases.extend(corpus::generated(opts.seed, opts.corpus));
+    cases.extend(corpus::doubles(opts.seed, opts.doubles));
     if !opts.only.is_empty() {
         cases.retain(|c| opts.only.iter().any(|o| c.rule.contains(o.as_str())));
     }
@@ -289,36 +297,45 @@ impl Implementation {
         }
     }
 
-    fn ask(&mut self, line: &str, timeout: Duration) -> Reply {
+    /// Writes the request lines (starting the implementation when needed).
+    fn send(&mut self, lines: &[String]) -> Result<(), String> {
         if self.child.is_none() {
-            if let Err(m) = self.start() {
-                return Reply::Crashed(m);
-            }
+            self.start()?;
         }
-        let (child, stdin, rx) = self.child.as_mut().expect("started above");
-        let sent = stdin
-            .write_all(line.as_bytes())
-            .and_then(|_| stdin.write_all(b"\n"))
-            .and_then(|_| stdin.flush());
-        let reply = match sent {
-            Err(e) => Reply::Crashed(format!("cannot write the request: {e}")),
-            Ok(()) => match rx.recv_timeout(timeout) {
-                Ok(l) => Reply::Line(l),
-                Err(RecvTimeoutError::Timeout) => Reply::Timeout,
-                Err(RecvTimeoutError::Disconnected) => {
-                    let status = child.wait().map(|s| s.to_string()).unwrap_or_default();
-                    Reply::Crashed(format!("the implementation exited ({status})"))
-                }
-            },
+        let (_, stdin, _) = self.child.as_mut().expect("started above");
+        let mut buf = Vec::new();
+        for l in lines {
+            buf.extend_from_slice(l.as_bytes());
+            buf.push(b'\n');
+        }
+        stdin
+            .write_all(&buf)
+            .and_then(|_| stdin.flush())
+            .map_err(|e| format!("cannot write the request: {e}"))
+    }
+
+    /// The next answer line.
+    fn recv(&mut self, timeout: Duration) -> Reply {
+        let Some((child, _, rx)) = self.child.as_mut() else {
+            return Reply::Crashed("the implementation is not running".into());
         };
-        if !matches!(reply, Reply::Line(_)) {
-            if let Some((mut child, _, _)) = self.child.take() {
-                let _ = child.kill();
-                let _ = child.wait();
+        match rx.recv_timeout(timeout) {
+            Ok(l) => Reply::Line(l),
+            Err(RecvTimeoutError::Timeout) => Reply::Timeout,
+            Err(RecvTimeoutError::Disconnected) => {
+                let status = child.wait().map(|s| s.to_string()).unwrap_or_default();
+                Reply::Crashed(format!("the implementation exited ({status})"))
             }
-            self.restarts += 1;
         }
-        reply
+    }
+
+    /// Kills the implementation after a crash or a timeout; the next `send` restarts it.
+    fn reset(&mut self) {
+        if let Some((mut child, _, _)) = self.child.take() {
+            let _ = child.kill();
+            let _ = child.wait();
+        }
+        self.restarts += 1;
     }
 }
 
@@ -372,44 +389,73 @@ fn run(opts: &Opts, cases: &[Case]) -> ExitCode {
     let started = Instant::now();
     let mut tallies: BTreeMap<String, Tally> = BTreeMap::new();
     let mut gave_up = None;
-    for (i, case) in cases.iter().enumerate() {
-        let id = i as u64 + 1;
-        let (req, line) = request_line(case, id);
-        let expected = ops::answer(&req);
-        let got = if gave_up.is_some() {
-            Err("not run: the implementation crashed too often".to_owned())
-        } else {
-            match imp.ask(&line, opts.timeout) {
-                Reply::Line(l) => read_answer(&l, id)
-                    .map_err(|m| format!("PROTOCOL: {m}: {}", String::from_utf8_lossy(&l))),
-                Reply::Timeout => Err(format!(
-                    "TIMEOUT: no answer within {} ms",
-                    opts.timeout.as_millis()
-                )),
-                Reply::Crashed(m) => Err(format!("CRASH: {m}")),
-            }
-        };
-        if imp.restarts > MAX_RESTARTS && gave_up.is_none() {
-            gave_up = Some(i);
-        }
-        let tally = tallies.entry(case.rule.clone()).or_default();
-        let agree = matches!(&got, Ok(answer) if *answer == expected);
-        if agree {
-            tally.pass += 1;
-        } else {
-            tally.fail += 1;
-            if tally.failures.len() < opts.show {
-                tally.failures.push(Failure {
-                    label: case.label.clone(),
-                    request: line,
-                    expected: expected_json(&expected),
-                    got: match got {
-                        Ok(a) => expected_json(&a),
-                        Err(m) => m,
-                    },
-                });
+    let window = opts.window.max(1);
+    let mut start = 0;
+    while start < cases.len() {
+        let end = (start + window).min(cases.len());
+        let batch: Vec<(u64, String, Result<String, String>)> = (start..end)
+            .map(|i| {
+                let id = i as u64 + 1;
+                let (req, line) = request_line(&cases[i], id);
+                let expected = ops::answer(&req);
+                (id, line, expected)
+            })
+            .collect();
+        let mut broken: Option<String> = gave_up
+            .is_some()
+            .then(|| "not run: the implementation crashed too often".to_owned());
+        if broken.is_none() {
+            let lines: Vec<String> = batch.iter().map(|(_, l, _)| l.clone()).collect();
+            if let Err(m) = imp.send(&lines) {
+                broken = Some(format!("CRASH: {m}"));
+                imp.reset();
             }
         }
+        for (k, (id, line, expected)) in batch.into_iter().enumerate() {
+            let case = &cases[start + k];
+            let got = match &broken {
+                Some(m) => Err(m.clone()),
+                None => match imp.recv(opts.timeout) {
+                    Reply::Line(l) => read_answer(&l, id)
+                        .map_err(|m| format!("PROTOCOL: {m}: {}", String::from_utf8_lossy(&l))),
+                    other => {
+                        let m = match other {
+                            Reply::Timeout => {
+                                format!("TIMEOUT: no answer within {} ms", opts.timeout.as_millis())
+                            }
+                            Reply::Crashed(m) => format!("CRASH: {m}"),
+                            Reply::Line(_) => unreachable!("matched above"),
+                        };
+                        imp.reset();
+                        broken = Some(format!(
+                            "not answered: the implementation was restarted after request {id}"
+                        ));
+                        Err(m)
+                    }
+                },
+            };
+            if imp.restarts > MAX_RESTARTS && gave_up.is_none() {
+                gave_up = Some(start + k);
+            }
+            let tally = tallies.entry(case.rule.clone()).or_default();
+            if matches!(&got, Ok(answer) if *answer == expected) {
+                tally.pass += 1;
+            } else {
+                tally.fail += 1;
+                if tally.failures.len() < opts.show {
+                    tally.failures.push(Failure {
+                        label: case.label.clone(),
+                        request: line,
+                        expected: expected_json(&expected),
+                        got: match got {
+                            Ok(a) => expected_json(&a),
+                            Err(m) => m,
+                        },
+                    });
+                }
+            }
+        }
+        start = end;
     }
     imp.stop();
     report(
