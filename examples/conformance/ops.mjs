@@ -1,0 +1,80 @@
+// The operations of the conformance protocol (docs/conformance-protocol.md) over the JS API shared
+// by the Node package `ekl-core` and the wasm package `ekl-wasm`. No Node built-ins: the same file
+// runs in a browser page (tools/cross-surface/chromium_adapter.mjs).
+
+function hexBytes(hex) {
+  const out = new Uint8Array(hex.length / 2);
+  for (let i = 0; i < out.length; i++) out[i] = parseInt(hex.slice(2 * i, 2 * i + 2), 16);
+  return out;
+}
+
+const decoder = new TextDecoder('utf-8', { fatal: true });
+const text = (bytes) => decoder.decode(bytes);
+
+/** `answer(request object) -> answer object` for the package `ekl`. */
+export function makeAnswer(ekl) {
+  // The JSON text of a request member: `name` (a string) or `name_hex` (bytes).
+  const raw = (r, name) => {
+    if (typeof r[name] === 'string') return r[name];
+    if (typeof r[`${name}_hex`] === 'string') return hexBytes(r[`${name}_hex`]);
+    throw new Error(`BAD_REQUEST: no ${name}`);
+  };
+  const json = (r, name) => new ekl.JsonText(raw(r, name));
+  const OPS = {
+    canonicalize: (r) => text(ekl.canonicalize(raw(r, 'input'), { maxBytes: r.max_bytes ?? null })),
+    digest: (r) => ekl.sha256Hex(ekl.canonicalize(raw(r, 'input'))),
+    sha256: (r) => {
+      const input = raw(r, 'input');
+      return ekl.sha256Hex(typeof input === 'string' ? new TextEncoder().encode(input) : input);
+    },
+    commitment: (r) =>
+      text(ekl.canonicalizeValue(ekl.commitment(json(r, 'input'), { salt: r.salt ?? null, saltId: r.salt_id ?? null }))),
+    fingerprint: (r) => ekl.fingerprint(r.salt, json(r, 'input')),
+    output_fingerprint: (r) => ekl.outputFingerprint(r.salt, json(r, 'input')),
+    upstream_fingerprint: (r) => ekl.upstreamFingerprint(json(r, 'input'), r.offered ?? null),
+    proof_key: (r) => ekl.proofKey(r.agent_key),
+    challenge_proof_v1: (r) => ekl.challengeProofV1(r.credential, r.challenge, r.endpoint),
+    challenge_proof_v2: (r) => ekl.challengeProofV2(ekl.proofKey(r.agent_key), r.challenge, r.endpoint),
+    enroll_authority_v1: (r) => ekl.enrollAuthorityV1(r.agent_key, r.enrollment_id, r.nonce, r.endpoint),
+    enroll_authority_v2: (r) => ekl.enrollAuthorityV2(ekl.proofKey(r.agent_key), r.enrollment_id, r.nonce, r.endpoint),
+    verify_signature: (r) => ekl.verifySignature(r.secret, r.agent_id, r.enrollment_id, r.challenge),
+    receipt_auth_tag: (r) => ekl.authTag(json(r, 'input'), r.secret),
+    receipt_digest: (r) => ekl.receiptDigest(json(r, 'input')),
+    jws_verify: (r) => {
+      const v = ekl.verifyJws(r.token, {
+        typ: r.typ,
+        jwks: new ekl.Jwks(new ekl.JsonText(r.jwks)),
+        now: r.now,
+        issuer: r.iss ?? null,
+        audience: r.aud ?? null,
+        requireExp: r.require_exp ?? null,
+      });
+      return text(ekl.canonicalizeValue(v.claims));
+    },
+    screen: (r) => {
+      const rules = r.rules !== undefined || r.rules_hex !== undefined ? json(r, 'rules') : null;
+      return text(ekl.canonicalizeValue(ekl.screen(rules, json(r, 'input'))));
+    },
+  };
+  return function answer(req) {
+    const op = OPS[req.op];
+    if (!op) return { id: req.id, error: 'UNSUPPORTED_OP' };
+    try {
+      return { id: req.id, ok: op(req) };
+    } catch (e) {
+      if (ekl.isEklError(e)) return { id: req.id, error: e.code };
+      return { id: req.id, error: `ADAPTER_ERROR: ${e && e.message}` };
+    }
+  };
+}
+
+/** Answers one request line (text) with `answer`, as an answer line without the newline. */
+export function answerLine(answer, line) {
+  let req;
+  try {
+    req = JSON.parse(line);
+  } catch {
+    return JSON.stringify({ id: null, error: 'BAD_REQUEST' });
+  }
+  return JSON.stringify(answer(req));
+}
