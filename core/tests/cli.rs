@@ -12,11 +12,7 @@ fn ekl(args: &[&str], stdin: &[u8]) -> (i32, Vec<u8>, String) {
         .spawn()
         .expect("the ekl binary runs");
     // A usage error exits before reading stdin: a broken pipe here is expected then.
-    let _ = child
-        .stdin
-        .take()
-        .expect("stdin is piped")
-        .write_all(stdin);
+    let _ = child.stdin.take().expect("stdin is piped").write_all(stdin);
     let out = child.wait_with_output().expect("ekl finishes");
     (
         out.status.code().unwrap_or(-1),
