@@ -4,20 +4,37 @@
 // refusals as EklError (js-shared/errors.js). Written once as CommonJS; the build writes the ES
 // module copy used by browsers (wasm/scripts/esm.mjs).
 
-const { EklError, isEklError, fromCoreError } = require('./errors.js');
-const { toJsonText, textBytes, valueBytes, checkString } = require('./convert.js');
+const { EklError, isEklError, fromNative } = require('./errors.js');
+const { toJsonText, jsonTextOf, JsonText, isWellFormed } = require('./convert.js');
 
 const encoder = new TextEncoder();
 
+/** UTF-8 bytes of JSON text (string or bytes) for the raw exports. */
+const bytesOf = (text) => (typeof text === 'string' ? encoder.encode(text) : text);
+/** JSON text argument (string, Uint8Array, JsonText) as UTF-8 bytes. */
+const textBytes = (input, what) => bytesOf(jsonTextOf(input, what));
+/** JSON value argument (a JS value, or a JsonText) as UTF-8 bytes. */
+const valueBytes = (input) => bytesOf(toJsonText(input));
+
+/** A string argument, refused when it is not a string or holds a lone surrogate. */
+function str(s, what) {
+  if (typeof s !== 'string') throw new EklError('INVALID_ARGUMENT', `${what} must be a string`);
+  if (!isWellFormed(s)) {
+    throw new EklError('LONE_SURROGATE', `${what} holds a lone UTF-16 surrogate, which has no UTF-8 form`);
+  }
+  return s;
+}
+
 function makeApi(raw) {
+  const errorCodes = Object.freeze(raw.errorCodes().split('\n').filter(Boolean));
+  const codeSet = new Set(errorCodes);
   const call = (f) => {
     try {
       return f();
     } catch (e) {
-      throw fromCoreError(e);
+      throw fromNative(e, codeSet);
     }
   };
-  const str = checkString;
   const optionsOf = (options) => {
     if (options === undefined || options === null) return {};
     if (typeof options !== 'object') throw new EklError('INVALID_ARGUMENT', 'options must be an object');
@@ -42,12 +59,11 @@ function makeApi(raw) {
     return JSON.parse(call(() => raw.commitment(bytes, saltOf(o), saltIdOf(o), capabilityInput)));
   };
 
-  const errorCodes = Object.freeze(raw.errorCodes().split('\n').filter(Boolean));
-
   return {
     EklError,
     isEklError,
     errorCodes,
+    JsonText,
     toJsonText,
     canonicalize(json, options) {
       const bytes = textBytes(json, 'json');
@@ -61,7 +77,8 @@ function makeApi(raw) {
     },
     sha256Hex(data) {
       if (typeof data === 'string') return raw.sha256Hex(encoder.encode(str(data, 'data')));
-      return raw.sha256Hex(textBytes(data, 'data'));
+      if (data instanceof Uint8Array) return raw.sha256Hex(data);
+      throw new EklError('INVALID_ARGUMENT', 'data must be a string or a Uint8Array');
     },
     commitment(value, options) {
       return commit(value, options, false);

@@ -2,7 +2,7 @@
 import api from './index.cjs';
 
 export const {
-  EklError, isEklError, errorCodes, toJsonText,
+  EklError, isEklError, errorCodes, JsonText, toJsonText,
   canonicalize, canonicalizeValue, sha256Hex, commitment, inputCommitment, termsHash,
   fingerprint, outputFingerprint, selectResultBody, upstreamFingerprint, proofKey,
   challengeProofV1, challengeProofV2, enrollAuthorityV1, enrollAuthorityV2, verifySignature,

@@ -7,7 +7,7 @@ await init({ module_or_path: new URL('./web/ekl_wasm_bg.wasm', import.meta.url) 
 const api = makeApi(raw);
 
 export const {
-  EklError, isEklError, errorCodes, toJsonText,
+  EklError, isEklError, errorCodes, JsonText, toJsonText,
   canonicalize, canonicalizeValue, sha256Hex, commitment, inputCommitment, termsHash,
   fingerprint, outputFingerprint, selectResultBody, upstreamFingerprint, proofKey,
   challengeProofV1, challengeProofV2, enrollAuthorityV1, enrollAuthorityV2, verifySignature,

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Builds the npm package in wasm/dist: the core compiled to wasm32 with the wasm-release profile,
 # wasm-bindgen (pinned CLI) for --target web and --target nodejs, wasm-opt -Oz (npm binaryen), the
-# shared JS (js-shared/) and the API layer as CommonJS and ES modules, the TypeScript declarations.
+# JS shared with the Node package (node/js/errors.js, node/js/convert.js) and the API layer as CommonJS and ES modules, the TypeScript declarations.
 # Idempotent; installs missing tools first (tools.sh).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
@@ -18,8 +18,8 @@ for t in web nodejs; do
     --enable-sign-ext --enable-mutable-globals --enable-reference-types --enable-multivalue \
     "$dir/ekl_wasm_bg.wasm" -o "$dir/ekl_wasm_bg.wasm"
 done
-node wasm/scripts/esm.mjs "$out.tmp" js-shared/errors.js js-shared/convert.js wasm/js/api.js
+node wasm/scripts/esm.mjs "$out.tmp" node/js/errors.js node/js/convert.js wasm/js/api.js
 cp wasm/js/index.cjs wasm/js/index.node.mjs wasm/js/index.web.mjs "$out.tmp/"
-cp js-shared/index.d.ts "$out.tmp/index.d.ts"
+cp wasm/js/index.d.ts "$out.tmp/index.d.ts"
 rm -rf "$out" && mv "$out.tmp" "$out"
 ls -l "$out"/web/ekl_wasm_bg.wasm | awk '{print "wasm: " $5 " bytes raw"}'

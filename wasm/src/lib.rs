@@ -1,10 +1,11 @@
 //! # ekl-wasm — ekl-core for WebAssembly (browsers and Node)
 //!
 //! The raw exports of the npm package `ekl-wasm`: thin `wasm-bindgen` shims over [`ekl_core`]. JSON
-//! values cross the boundary as UTF-8 JSON text (the shared strict JS conversion `js-shared/convert.js`
-//! writes it) and are parsed here with every ekl-json-1 refusal; structured results leave as
-//! canonical JSON text; a refusal is thrown as the string `CODE: message`, which the package's JS layer
-//! turns into an `EklError` with the same `name` and `code` as the Node package.
+//! values cross the boundary as UTF-8 JSON text (written by the strict JS conversion
+//! `node/js/convert.js`, shared with the Node package) and are parsed here with every ekl-json-1
+//! refusal; structured results leave as canonical JSON text; a refusal is thrown as an `Error`
+//! whose message is `CODE: message`, which the package's JS layer turns into an `EklError`
+//! (`node/js/errors.js`) with the same `name` and `code` as the Node package.
 //!
 //! No export panics on any input (the core has no panic reachable from input), so a refusal never
 //! leaves a broken instance behind; `wasm/test/refusals.test.mjs` proves it call by call.
@@ -18,12 +19,12 @@ pub mod api;
 
 use wasm_bindgen::prelude::*;
 
-/// A core refusal as the value thrown into JS: `CODE: message`.
-fn throw(e: ekl_core::Error) -> JsValue {
-    JsValue::from_str(&e.to_string())
+/// A core refusal as the value thrown into JS: an `Error` whose message is `CODE: message`.
+fn throw(e: ekl_core::Error) -> JsError {
+    JsError::new(&e.to_string())
 }
 
-type JsResult<T> = Result<T, JsValue>;
+type JsResult<T> = Result<T, JsError>;
 
 /// Every stable error code, one per line, in declaration order.
 #[wasm_bindgen(js_name = errorCodes)]

@@ -1,6 +1,6 @@
-// TypeScript declarations of the JS API of ekl-core, shared by the Node (napi) package and the wasm
-// package: the same names, argument types, results and error identity in both.
-// The ErrorCode union is checked against the Rust enum by the tests (wasm/test/api.test.mjs).
+// TypeScript declarations of the wasm package: the JS API of ekl-core, the same names, argument
+// types, results and error identity as the Node (napi) package.
+// The ErrorCode union is checked against the Rust enum by wasm/test/api.test.mjs.
 
 /** A JSON value as the strict conversion accepts it (bigint within ±2^53 is also accepted). */
 export type JsonValue =
@@ -11,14 +11,23 @@ export type JsonValue =
   | JsonValue[]
   | { [key: string]: JsonValue };
 
-/** JSON text: a string, or UTF-8 bytes (Uint8Array, Node Buffer, ArrayBuffer). */
-export type JsonText = string | Uint8Array | ArrayBuffer;
+/**
+ * JSON text wrapped so that it is accepted wherever a value is (parsed with every ekl-json-1 rule).
+ * Only at the top level of an argument.
+ */
+export declare class JsonText {
+  constructor(text: string | Uint8Array);
+  readonly text: string | Uint8Array;
+}
+
+/** JSON text: a string, UTF-8 bytes (Uint8Array, Node Buffer) or a JsonText. */
+export type JsonTextInput = string | Uint8Array | JsonText;
 
 /**
- * A JSON value argument: a JS value (strict conversion, see js-shared/convert.js), or JSON text given
- * as bytes (Uint8Array, Buffer, ArrayBuffer). A JS string is a JSON string value, not JSON text.
+ * A JSON value argument: a JS value (strict conversion, node/js/convert.js) or a JsonText.
+ * A JS string is a JSON string value, not JSON text.
  */
-export type JsonInput = JsonValue | bigint | Uint8Array | ArrayBuffer;
+export type JsonInput = JsonValue | bigint | JsonText;
 
 /** Every stable error code of the core (core/src/error.rs). */
 export type ErrorCode =
@@ -73,7 +82,7 @@ export declare function isEklError(e: unknown): e is EklError;
 export declare const errorCodes: readonly ErrorCode[];
 
 /** The JSON text of a JS value under the strict conversion (what every value argument goes through). */
-export declare function toJsonText(value: JsonValue | bigint): string;
+export declare function toJsonText(value: JsonInput): string | Uint8Array;
 
 export interface CanonicalizeOptions {
   /** Refuse with BODY_TOO_LARGE when the canonical form is longer than this many bytes. */
@@ -103,11 +112,11 @@ export interface ResultBody {
 }
 
 /** ekl-json-1 canonical bytes (UTF-8) of JSON text. */
-export declare function canonicalize(json: JsonText, options?: CanonicalizeOptions): Uint8Array;
+export declare function canonicalize(json: JsonTextInput, options?: CanonicalizeOptions): Uint8Array;
 /** ekl-json-1 canonical bytes (UTF-8) of a JS value. */
 export declare function canonicalizeValue(value: JsonInput, options?: CanonicalizeOptions): Uint8Array;
 /** Lowercase hex SHA-256 of bytes, or of a string's UTF-8 bytes. */
-export declare function sha256Hex(data: string | Uint8Array | ArrayBuffer): string;
+export declare function sha256Hex(data: string | Uint8Array): string;
 /** The commitment {alg, canon, digest[, salt_id, salt]} to a value. */
 export declare function commitment(value: JsonInput, options?: CommitmentOptions): Commitment;
 /** The commitment to a capability call's input (256 KB limit applies). */
