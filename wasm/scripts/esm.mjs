@@ -15,7 +15,7 @@ for (const src of sources) {
   const text = readFileSync(src, 'utf8');
   const name = basename(src, '.js');
   const rest = text.replace(REQ, '').replace(EXP, '');
-  if (/\brequire\(|module\.exports|\bexports\./.test(rest)) {
+  if (/\brequire\(|module\.exports|\bexports\.\w+\s*=/.test(rest)) {
     throw new Error(`${src}: a module statement the ESM transform does not understand`);
   }
   if ((text.match(EXP) || []).length !== 1) throw new Error(`${src}: needs exactly one module.exports = {...}`);

@@ -1,5 +1,5 @@
 // Paths and loaders shared by the Node tests of the wasm package.
-import { readFileSync, readdirSync, existsSync } from 'node:fs';
+import { readFileSync, readdirSync, existsSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import { dirname, join } from 'node:path';
@@ -15,12 +15,12 @@ export function loadCjs() {
   return require(join(dist, 'index.cjs'));
 }
 
-/** Every file of vectors/ as {name, text}. */
+/** Every file of vectors/ (but check/, the scripts) as {name: path relative to vectors/, text}. */
 export function vectorFiles() {
   const dir = join(repo, 'vectors');
   if (!existsSync(dir)) return [];
-  return readdirSync(dir)
-    .filter((n) => n.endsWith('.json'))
+  return readdirSync(dir, { recursive: true })
+    .filter((n) => !n.startsWith('check') && statSync(join(dir, n)).isFile())
     .sort()
     .map((name) => ({ name, text: readFileSync(join(dir, name), 'utf8') }));
 }

@@ -1,5 +1,6 @@
 // The vector runner of the wasm package, the same module in Node and in Chromium: it reads every
-// file of vectors/ (given as text), runs each case through the public JS API and returns
+// file of vectors/ (given as {name: path relative to vectors/, text}; vectors/check/ holds scripts,
+// not data), runs each case through the public JS API and returns
 //   records:  one per case {file, case, call, result}: `call` says what was run (replayable by the
 //             native `ekl` CLI, see native.mjs), `result` is 'ok:<output>' or 'err:<CODE>';
 //   failures: the cases whose result differs from the expected value written in the file;
@@ -13,12 +14,21 @@ const HANDLERS = {
   'upstream-fingerprint.json': upstream,
 };
 
-export function runVectors(api, files) {
+const RFC = 'rfc8785-testdata/';
+/** Files read by the handler of another file (never run on their own). */
+const CONSUMED = [/^rfc8785-testdata\/output\/.+\.json$/, /^rfc8785-testdata\/numgen-static\.txt$/,
+  /^rfc8785-testdata\/README\.md$/];
+
+export function runVectors(api, files, { es6Lines = 10_000 } = {}) {
   const records = [];
   const failures = [];
   const unknown = [];
+  const byName = new Map(files.map((f) => [f.name, f.text]));
   for (const { name, text } of files) {
-    const handler = HANDLERS[name];
+    let handler = HANDLERS[name];
+    if (name.startsWith(`${RFC}input/`)) handler = rfcInput;
+    if (name === `${RFC}es6-hashes.tsv`) handler = es6Numbers;
+    if (!handler && CONSUMED.some((re) => re.test(name))) continue;
     if (!handler) {
       unknown.push(name);
       continue;
@@ -40,7 +50,10 @@ export function runVectors(api, files) {
         }
       },
     };
-    handler(ctx, parseRaw(text));
+    ctx.file = (n) => byName.get(n);
+    ctx.name = name;
+    ctx.es6Lines = es6Lines;
+    handler(ctx, name.endsWith('.json') && !name.startsWith(RFC) ? parseRaw(text) : text);
   }
   return { records, failures, unknown };
 }
@@ -143,4 +156,49 @@ function upstream(ctx, root) {
         c.code ? `err:${c.code}` : `ok:${c.fingerprint}`);
     }
   }
+}
+
+// RFC 8785's own test data: each input's canonical form is the matching output file, byte for byte.
+function rfcInput(ctx, text) {
+  const { api } = ctx;
+  const outName = ctx.name.replace('/input/', '/output/');
+  const out = ctx.file(outName);
+  const expected = out === undefined ? 'err:NO_OUTPUT_FILE' : `ok:sha256:${api.sha256Hex(out)}:${enc.encode(out).length}`;
+  ctx.record(ctx.name, { op: 'canon', input: enc.encode(text) },
+    ctx.attempt(() => canonResult(api, api.canonicalize(text))), expected);
+}
+
+// The ECMAScript number test sequence (README.md of rfc8785-testdata): the first N lines
+// `<hex>,<String(x)>` written by our number writer (through canonicalize), hashed, against the
+// published hash for N.
+function es6Numbers(ctx, text) {
+  const { api } = ctx;
+  const hashes = new Map(text.trim().split('\n').map((l) => l.split('\t')).map(([n, h]) => [Number(n), h]));
+  const n = ctx.es6Lines;
+  if (!hashes.has(n)) throw new Error(`es6-hashes.tsv has no hash for ${n} lines`);
+  const statics = ctx.file(`${RFC}numgen-static.txt`).trim().split('\n').map((l) => BigInt(`0x${l.trim()}`));
+  const view = new DataView(new ArrayBuffer(8));
+  const bitsToDouble = (bits) => { view.setBigUint64(0, bits); return view.getFloat64(0); };
+  const lines = [];
+  const emit = (bits) => {
+    const x = bitsToDouble(bits);
+    // Handed over in exponent form so that the core reads a double (an integer literal beyond
+    // 2^53 would be refused), then written by the core's number writer.
+    const written = new TextDecoder().decode(api.canonicalize(`[${x.toExponential()}]`)).slice(1, -1);
+    lines.push(`${bits.toString(16)},${written}\n`);
+  };
+  for (const b of statics) { if (lines.length < n) emit(b); }
+  for (let i = 0n; i < 2000n && lines.length < n; i++) emit(0x0010000000000000n + i);
+  let block = new Uint8Array(32);
+  while (lines.length < n) {
+    block = bytesFromHex(api.sha256Hex(block));
+    const dv = new DataView(block.buffer);
+    for (let k = 0; k < 4 && lines.length < n; k++) {
+      const x = dv.getFloat64(k * 8, true);
+      if (x === 0 || !Number.isFinite(x)) continue;
+      emit(dv.getBigUint64(k * 8, true));
+    }
+  }
+  ctx.record(`es6 numbers: first ${n} lines`, { op: 'none' },
+    `ok:${api.sha256Hex(lines.join(''))}`, `ok:${hashes.get(n)}`);
 }
