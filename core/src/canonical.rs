@@ -826,7 +826,11 @@ fn break_tie_to_even(x: f64, digits: &mut [u8], exp: i32) {
         .iter()
         .fold(0u128, |a, &c| a * 10 + u128::from(c - b'0'));
     let below = n / 10;
-    let even = if below % 2 == 0 { below } else { below + 1 };
+    let even = if below.is_multiple_of(2) {
+        below
+    } else {
+        below + 1
+    };
     if ours == even || (ours != below && ours != below + 1) {
         return;
     }

@@ -1,3 +1,4 @@
+#![allow(clippy::excessive_precision)]
 //! Number text against V8 (SPEC §1 "Numbers"; ECMAScript Number::toString): our
 //! `number_to_string` must equal Node's `String(x)` on every double of a deterministic set —
 //! fixed edge cases (powers of ten 1e-330..1e310 and their neighbours, the 1e-7/1e-6 and 1e21
@@ -23,7 +24,7 @@ fn ten_to(k: i32) -> f64 {
 /// The fixed edge cases, in a stable order.
 fn fixed() -> Vec<f64> {
     let mut v = Vec::new();
-    let mut around = |x: f64, ulps: usize, v: &mut Vec<f64>| {
+    let around = |x: f64, ulps: usize, v: &mut Vec<f64>| {
         if !x.is_finite() {
             return;
         }
