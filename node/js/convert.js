@@ -12,9 +12,13 @@
 //   other own properties of an array are ignored, as JSON.stringify ignores them;
 // * strings; a lone surrogate (in a value or a key) is refused with LONE_SURROGATE, the code of
 //   the "\ud800" escape in JSON text;
-// * numbers: finite (NaN, ±Infinity: NON_FINITE_NUMBER); -0 is written 0; magnitude at most 2^53
-//   (beyond: INTEGER_OUT_OF_RANGE; every double beyond 2^53 is an integer, and the text path
-//   refuses integer literals beyond 2^53); written with String(x), the shortest round trip;
+// * numbers: finite (NaN, ±Infinity: NON_FINITE_NUMBER); -0 is written 0; written with String(x),
+//   the shortest round trip, which is exactly the ECMAScript form ekl-json-1 writes. A number is
+//   treated as the JSON text String(x) is: where that text is an integer literal beyond ±2^53
+//   (2^53 < |x| < 1e21) it is refused with INTEGER_OUT_OF_RANGE, as the text path refuses the
+//   literal; from 1e21 on String(x) has an exponent ("1e+21"), which the text path accepts, and
+//   so does this (the published fingerprint vector holds 1e+21). So the value path equals the
+//   text path on String(x), and every canonical output parses again;
 // * BigInt: accepted within ±2^53 (written as its decimal digits), INTEGER_OUT_OF_RANGE beyond;
 // * booleans, null;
 // * refused with UNSUPPORTED_TYPE: undefined (as a value, a member or an array element),
@@ -29,7 +33,7 @@ const { EklError } = require('./errors.js')
 
 /** The deepest nesting accepted (PROTOCOL §2.5): `[]` is depth 1. */
 const MAX_DEPTH = 64
-/** 2^53: the largest integer magnitude ekl-json-1 accepts. */
+/** 2^53: the largest magnitude of an integer literal ekl-json-1 accepts. */
 const BOUND = 9007199254740992
 const BIG_BOUND = BigInt(BOUND)
 /** Characters after which a string needs JSON.stringify (escapes) or a surrogate check. */
@@ -78,12 +82,14 @@ function describe(v) {
       let name
       try {
         const proto = getProto(v)
-        name = proto && typeof proto.constructor === 'function' ? proto.constructor.name : ''
+        const ctor = proto === null ? undefined : proto.constructor
+        name = typeof ctor === 'function' && ctor.prototype === proto ? ctor.name : ''
       } catch {
         name = ''
       }
       if (name === 'Object' || name === 'Array') return `an ${name} of another realm`
-      return name ? `an instance of ${name}` : 'an object with a foreign prototype'
+      if (!name) return 'an object with a foreign prototype'
+      return `${/^[AEIO]/.test(name) ? 'an' : 'a'} ${name}`
     }
     default:
       return typeof v
@@ -171,7 +177,7 @@ function toJsonText(value) {
         if (v !== v || v === Infinity || v === -Infinity) {
           throw new EklError('NON_FINITE_NUMBER', 'NaN and Infinity have no JSON form')
         }
-        if (v > BOUND || v < -BOUND) throw outOfRange()
+        if ((v > BOUND && v < 1e21) || (v < -BOUND && v > -1e21)) throw outOfRange()
         out += v === 0 ? '0' : String(v)
         break
       case 'boolean':
@@ -265,7 +271,7 @@ function toJsonText(value) {
 function outOfRange() {
   return new EklError(
     'INTEGER_OUT_OF_RANGE',
-    'number beyond ±2^53 (ekl-json-1 accepts -9007199254740992 to 9007199254740992)',
+    'integer beyond ±2^53 (ekl-json-1 accepts -9007199254740992 to 9007199254740992)',
   )
 }
 

@@ -18,8 +18,8 @@ for t in web nodejs; do
     --enable-sign-ext --enable-mutable-globals --enable-reference-types --enable-multivalue \
     "$dir/ekl_wasm_bg.wasm" -o "$dir/ekl_wasm_bg.wasm"
 done
-node wasm/scripts/esm.mjs "$out.tmp" node/js/errors.js node/js/convert.js wasm/js/api.js
-cp wasm/js/index.cjs wasm/js/index.node.mjs wasm/js/index.web.mjs "$out.tmp/"
-cp wasm/js/index.d.ts "$out.tmp/index.d.ts"
+node wasm/scripts/esm.mjs "$out.tmp" node/js/errors.js node/js/convert.js node/js/api.js wasm/js/binding.js
+cp wasm/js/index.cjs wasm/js/binding.cjs "$out.tmp/"
+node wasm/scripts/entries.mjs "$out.tmp" node/index.d.ts
 rm -rf "$out" && mv "$out.tmp" "$out"
 ls -l "$out"/web/ekl_wasm_bg.wasm | awk '{print "wasm: " $5 " bytes raw"}'

@@ -70,16 +70,14 @@ pub fn output_fingerprint(salt_hex: &str, json: &[u8]) -> Result<String> {
     fingerprint::output_fingerprint(&salt, &canonical::parse(json)?)
 }
 
-/// The fingerprinted body of a tool result as `{"body":NAME,"value":BODY}` canonical JSON.
+/// The fingerprinted body of a tool result: its member name (`structuredContent` or `content`),
+/// a newline, and the body's canonical JSON.
 pub fn select_result_body(json: &[u8]) -> Result<String> {
     let result = canonical::parse(json)?;
     // The whole result must be ekl-json-1 (duplicates anywhere are refused), as for the fingerprint.
     canonical::canonicalize_value(&result)?;
     let (body, value) = fingerprint::select_result_body(&result)?;
-    canonical_text(&Value::Object(vec![
-        ("body".into(), Value::from(body.as_str())),
-        ("value".into(), value.clone()),
-    ]))
+    Ok(format!("{}\n{}", body.as_str(), canonical_text(value)?))
 }
 
 /// Upstream fingerprint of a tools/list result (§5.1), optionally filtered to the offered names.
@@ -150,10 +148,7 @@ mod tests {
             br#"{"content":[{"type":"text","text":"x"}],"structuredContent":null}"#,
         )
         .unwrap();
-        assert_eq!(
-            out,
-            r#"{"body":"content","value":[{"text":"x","type":"text"}]}"#
-        );
+        assert_eq!(out, "content\n[{\"text\":\"x\",\"type\":\"text\"}]");
         let e = select_result_body(br#"{"content":[],"x":{"a":1,"a":2}}"#).unwrap_err();
         assert_eq!(e.code(), ErrorCode::DuplicateKey);
     }

@@ -26,6 +26,12 @@ fn throw(e: ekl_core::Error) -> JsError {
 
 type JsResult<T> = Result<T, JsError>;
 
+/// The version of the core this module was built from.
+#[wasm_bindgen(js_name = coreVersion)]
+pub fn core_version() -> String {
+    env!("CARGO_PKG_VERSION").to_owned()
+}
+
 /// Every stable error code, one per line, in declaration order.
 #[wasm_bindgen(js_name = errorCodes)]
 pub fn error_codes() -> String {
@@ -73,7 +79,7 @@ pub fn output_fingerprint(salt: &str, json: &[u8]) -> JsResult<String> {
     api::output_fingerprint(salt, json).map_err(throw)
 }
 
-/// The fingerprinted body of a tool result as `{"body":NAME,"value":BODY}` canonical JSON.
+/// The fingerprinted body of a tool result: its member name, a newline, its canonical JSON.
 #[wasm_bindgen(js_name = selectResultBody)]
 pub fn select_result_body(json: &[u8]) -> JsResult<String> {
     api::select_result_body(json).map_err(throw)

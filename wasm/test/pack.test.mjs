@@ -36,11 +36,11 @@ test('npm pack installs into a fresh folder and works in Node and Chromium', { t
   const esm = execFileSync('node', ['--input-type=module', '-e', `import {fingerprint, EklError} from 'ekl-wasm';import d from 'ekl-wasm';console.log(fingerprint('${SALT}',${code}), typeof EklError, d.fingerprint===fingerprint)`], { cwd: fresh, encoding: 'utf8' });
   assert.equal(esm, `${FP} function true\n`);
   // TypeScript: the declarations the package ships type-check a use of the whole API.
-  writeFileSync(join(fresh, 'use.ts'), `import { fingerprint, canonicalize, isEklError, errorCodes, type ErrorCode, JsonText } from 'ekl-wasm';
+  writeFileSync(join(fresh, 'use.ts'), `import { fingerprint, canonicalize, isEklError, errorCodes, type EklErrorCode, JsonText } from 'ekl-wasm';
 const fp: string = fingerprint('${SALT}', { a: [1, 'x', null] });
 const bytes: Uint8Array = canonicalize(new JsonText('[1]'));
-const codes: readonly ErrorCode[] = errorCodes;
-try { canonicalize('x'); } catch (e) { if (isEklError(e)) { const c: ErrorCode = e.code; console.log(c, fp, bytes, codes); } }
+const codes: readonly EklErrorCode[] = errorCodes();
+try { canonicalize('x'); } catch (e) { if (isEklError(e)) { const c: EklErrorCode = e.code; console.log(c, fp, bytes, codes); } }
 `);
   execFileSync(join(wasmDir, 'node_modules', '.bin', 'tsc'), ['--noEmit', '--strict', '--module', 'nodenext',
     '--moduleResolution', 'nodenext', '--target', 'es2022', 'use.ts'], { cwd: fresh, encoding: 'utf8' });

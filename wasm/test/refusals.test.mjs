@@ -13,6 +13,6 @@ test('every refusal has its code and the instance keeps working after each one',
   // Every operation of the API has at least one refusal in the list.
   const covered = new Set(badCalls(api).map(([w]) => w.split(':')[0]));
   const uncovered = Object.keys(api).filter((k) => typeof api[k] === 'function'
-    && !['EklError', 'JsonText', 'isEklError', 'toJsonText'].includes(k) && !covered.has(k));
+    && !['EklError', 'JsonText', 'isEklError', 'errorCodes', 'coreVersion', 'canonicalizeAsync', 'canonicalizeValueAsync'].includes(k) && !covered.has(k));
   assert.deepEqual(uncovered, []);
 });

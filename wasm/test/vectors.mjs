@@ -127,7 +127,7 @@ function fingerprints(ctx, root) {
     const raw = get(sel, 'result').raw;
     const s = plain(sel);
     ctx.record('result_selection: body', { op: 'none' },
-      ctx.attempt(() => api.selectResultBody(new api.JsonText(raw)).body), `ok:${s.fingerprinted}`);
+      ctx.attempt(() => api.selectResultBody(new api.JsonText(raw)).member), `ok:${s.fingerprinted}`);
     ctx.record('result_selection: fingerprint', { op: 'output-fingerprint', salt, input: enc.encode(raw) },
       ctx.attempt(() => api.outputFingerprint(salt, new api.JsonText(raw))), `ok:${s.fingerprint}`);
   }

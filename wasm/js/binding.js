@@ -1,0 +1,46 @@
+'use strict';
+// The low-level binding of the wasm module, in the interface that the shared API layer
+// node/js/api.js builds on (documented at its top; the Node package adapts its napi addon to the
+// same interface). Written once as CommonJS; the build writes the ES module copy for browsers.
+// `raw` is the wasm-bindgen module (--target nodejs or --target web, initialised).
+
+const encoder = new TextEncoder();
+const asBuffer = typeof Buffer === 'function'
+  ? (u8) => Buffer.from(u8.buffer, u8.byteOffset, u8.byteLength) // Node: the same type as the addon
+  : (u8) => u8;
+
+/** UTF-8 bytes of JSON text or of a string argument (strings are already checked by api.js). */
+const bytes = (text) => (typeof text === 'string' ? encoder.encode(text) : text);
+const opt = (x) => (x === null ? undefined : x);
+
+function wasmBinding(raw) {
+  const codes = raw.errorCodes().split('\n').filter(Boolean);
+  const version = raw.coreVersion();
+  return {
+    errorCodes: () => codes.slice(),
+    coreVersion: () => version,
+    canonicalize: (json, maxBytes) => asBuffer(raw.canonicalize(bytes(json), opt(maxBytes))),
+    sha256Hex: (data) => raw.sha256Hex(bytes(data)),
+    commitment: (json, salt, saltId) => JSON.parse(raw.commitment(bytes(json), opt(salt), opt(saltId), false)),
+    inputCommitment: (json, salt, saltId) => JSON.parse(raw.commitment(bytes(json), opt(salt), opt(saltId), true)),
+    termsHash: (json) => raw.termsHash(bytes(json)),
+    fingerprint: (salt, json) => raw.fingerprint(salt, bytes(json)),
+    outputFingerprint: (salt, json) => raw.outputFingerprint(salt, bytes(json)),
+    selectResultBody: (json) => {
+      const r = raw.selectResultBody(bytes(json));
+      const nl = r.indexOf('\n');
+      return { member: r.slice(0, nl), canonical: r.slice(nl + 1) };
+    },
+    upstreamFingerprint: (json, offered) => raw.upstreamFingerprint(bytes(json), opt(offered)),
+    proofKey: (agentKey) => raw.proofKey(agentKey),
+    challengeProofV1: (credential, challenge, endpoint) => raw.challengeProofV1(credential, challenge, endpoint),
+    challengeProofV2: (key, challenge, endpoint) => raw.challengeProofV2(key, challenge, endpoint),
+    enrollAuthorityV1: (agentKey, id, nonce, endpoint) => raw.enrollAuthorityV1(agentKey, id, nonce, endpoint),
+    enrollAuthorityV2: (key, id, nonce, endpoint) => raw.enrollAuthorityV2(key, id, nonce, endpoint),
+    verifySignature: (secret, agentId, id, challenge) => raw.verifySignature(secret, agentId, id, challenge),
+    checkVerifySignature: (secret, agentId, id, challenge, signature) =>
+      raw.checkVerifySignature(secret, agentId, id, challenge, signature),
+  };
+}
+
+module.exports = { wasmBinding };
