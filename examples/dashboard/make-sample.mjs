@@ -1,0 +1,162 @@
+// Generates the dashboard's sample data with our CLI (`ekl`, target/release/ekl): MAC receipts
+// signed by `ekl receipt sign`, network-signed receipts issued by `ekl receipt-sig issue` (when the
+// CLI has it), valid ones and tampered ones of each kind, each with the call it answers.
+//   node examples/dashboard/make-sample.mjs [OUT_DIR] [--signed N]
+// Writes OUT_DIR (default examples/dashboard/sample): settings.json, jwks.json, receipts.jsonl
+// (the mixed sample), tampered.json (only tampered items, as a JSON array) and expected.json (per
+// item of receipts.jsonl: whether it verifies and which checks fail; the tests assert it).
+// `--signed N` instead writes N valid network-signed receipts to OUT_DIR/signed-N.jsonl (the
+// timing benchmark). Deterministic: the same bytes every run (fixed keys, ids and clocks).
+import { spawnSync } from 'node:child_process';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join, dirname, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const here = dirname(fileURLToPath(import.meta.url));
+const repo = resolve(here, '..', '..');
+const EKL = process.env.EKL_BIN || join(repo, 'target', 'release', 'ekl');
+const args = process.argv.slice(2);
+const signedIdx = args.indexOf('--signed');
+const signedCount = signedIdx >= 0 ? Number(args[signedIdx + 1]) : 0;
+const out = resolve(args.find((a, i) => !a.startsWith('--') && i !== signedIdx + 1) || join(here, 'sample'));
+
+function ekl(argv, input) {
+  const r = spawnSync(EKL, argv, { input, encoding: 'utf8', maxBuffer: 256 << 20 });
+  if (r.status !== 0) throw new Error(`ekl ${argv.join(' ')}: exit ${r.status}: ${r.stderr}`);
+  return r.stdout.trim();
+}
+const hasCommand = (cmd) => spawnSync(EKL, ['help'], { encoding: 'utf8' }).stdout.includes(`  ${cmd} `);
+
+const AGENT = 'agt_c0ns7m3r4a';
+const PROVIDER = 'agt_pr0v1d3r9b';
+const ISSUER = 'https://network.example';
+const SECRET = 'rs_sample-registration-secret-not-real';
+const SECRET2 = 'rs_sample-rotated-secret-not-real';
+const settings = {
+  agent_id: AGENT,
+  issuer: ISSUER,
+  receipt_secrets: [
+    { key_id: 'rk-1', secret: SECRET, valid_from: '2026-01-01T00:00:00Z', valid_until: '2026-11-01T00:00:00Z' },
+    { key_id: 'rk-2', secret: SECRET2, valid_from: '2026-11-01T00:00:00Z' },
+  ],
+};
+
+const commit = (value) => JSON.parse(ekl(['commit', '-'], JSON.stringify(value)));
+const INPUT = { invoice_text: 'INVOICE 2026-118 total 41.00 EUR', currency: 'EUR' };
+const RESULT = { invoice_number: '2026-118', total: 41, currency: 'EUR' };
+
+function macReceipt(n, over = {}) {
+  return {
+    receipt_version: '1.1',
+    receipt_id: `rcpt_${String(n).padStart(4, '0')}`,
+    execution_kind: 'customer',
+    requester_agent_id: AGENT,
+    provider_agent_id: PROVIDER,
+    collaboration_id: 'col_c3c7b453aa7e',
+    connection_id: 'con_5f0e2b9a11d4',
+    execution_id: `ex_${String(n).padStart(4, '0')}`,
+    capability_id: 'cap_invoice_extract',
+    capability_version: '2.3.1',
+    rel_ver_at_admission: 4,
+    dsc_ver: 12,
+    terms_hash: 'c7ced5b0b7869d6a6e681d701ea0d130e144a4a39a266aca788837f1e2115b7c',
+    reservation_id: `rsv_${n}`,
+    grant_id: `grt_${n}`,
+    admission_id: `adm_${n}`,
+    input_commitment: commit(INPUT),
+    output_commitment: commit(RESULT),
+    status: 'succeeded',
+    issued_at: '2026-11-29T18:40:05.250Z',
+    key_id: 'rk-2',
+    auth_profile: 'ekl-evidence-mac-1.1',
+    ...over,
+  };
+}
+const sign = (receipt, secret) => JSON.parse(ekl(['receipt', 'sign', '--secret', secret, '-'], JSON.stringify(receipt)));
+const macCall = (r) => ({
+  execution_id: r.execution_id, collaboration_id: r.collaboration_id, capability_id: r.capability_id,
+  provider_agent_id: r.provider_agent_id, capability_version: r.capability_version,
+});
+const macItem = (receipt, call, label) => ({
+  label, receipt, call, input_commitment: commit(INPUT), output_commitment: commit(RESULT),
+});
+
+/** The MAC items: [item, expected {accepted, failing checks, error code}]. */
+function macItems() {
+  const items = [];
+  const add = (item, expected) => items.push([item, expected]);
+  let n = 1;
+  // Valid ones.
+  for (const [kind, over] of [['customer', {}], ['trial', { execution_kind: 'trial', reservation_id: undefined, grant_id: undefined, admission_id: undefined }]]) {
+    const r = sign(macReceipt(n, over), SECRET2);
+    add(macItem(r, macCall(r), `valid ${kind} receipt (rk-2)`), { accepted: true, failing: [] });
+    n++;
+  }
+  {
+    const r = sign(macReceipt(n, { key_id: 'rk-1', issued_at: '2026-10-15T09:00:00Z' }), SECRET);
+    add(macItem(r, macCall(r), 'valid receipt under the retired key rk-1, issued while it was valid'), { accepted: true, failing: [] });
+    n++;
+  }
+  // Tampered: a member changed after signing.
+  {
+    const r = sign(macReceipt(n), SECRET2);
+    r.status = 'failed_before_effect';
+    add(macItem(r, macCall(r), 'tampered: status changed after signing'), { accepted: false, failing: ['auth_tag'] });
+    n++;
+  }
+  {
+    const r = sign(macReceipt(n), 'a-wrong-secret');
+    add(macItem(r, macCall(r), 'tampered: signed with another secret'), { accepted: false, failing: ['auth_tag'] });
+    n++;
+  }
+  {
+    const r = sign(macReceipt(n, { key_id: 'rk-9' }), SECRET2);
+    add(macItem(r, macCall(r), 'unknown key id rk-9'), { accepted: false, failing: ['key_id'] });
+    n++;
+  }
+  {
+    const r = sign(macReceipt(n, { key_id: 'rk-1' }), SECRET);
+    add(macItem(r, macCall(r), 'key rk-1 used after it was retired'), { accepted: false, failing: ['key_id'] });
+    n++;
+  }
+  {
+    const r = sign(macReceipt(n), SECRET2);
+    add(macItem(r, { ...macCall(r), execution_id: 'ex_other' }, 'answers another call (execution_id)'), { accepted: false, failing: ['execution_id'] });
+    n++;
+  }
+  {
+    const r = sign(macReceipt(n, { output_commitment: commit({ ...RESULT, total: 14 }) }), SECRET2);
+    add(macItem(r, macCall(r), "dispute: the provider committed to another result than the one received"), { accepted: false, failing: ['output_commitment'] });
+    n++;
+  }
+  {
+    const r = sign(macReceipt(n, { admission_id: undefined }), SECRET2);
+    add(macItem(r, macCall(r), 'customer receipt without admission_id'), { accepted: false, failing: ['kind_fields'] });
+    n++;
+  }
+  return items;
+}
+
+function write(name, text) {
+  writeFileSync(join(out, name), text);
+}
+
+mkdirSync(out, { recursive: true });
+const items = macItems();
+// One item that cannot be verified at all: duplicate keys in the receipt (an error row, not a crash).
+const dup = JSON.stringify({ label: 'unreadable: duplicate key in the receipt', receipt: sign(macReceipt(99), SECRET2), call: macCall(macReceipt(99)) })
+  .replace('"status":"succeeded"', '"status":"succeeded","status":"failed_before_effect"');
+const lines = items.map(([item]) => JSON.stringify(item));
+lines.push(dup);
+const expected = items.map(([item, e]) => ({ label: item.label, ...e }));
+expected.push({ label: 'unreadable: duplicate key in the receipt', accepted: false, failing: [], error: 'DUPLICATE_KEY' });
+
+if (signedCount > 0) {
+  throw new Error('--signed needs network-signed receipts: the CLI has no receipt-sig command yet');
+}
+write('settings.json', `${JSON.stringify(settings, null, 2)}\n`);
+write('jwks.json', `${JSON.stringify({ keys: [] }, null, 2)}\n`);
+write('receipts.jsonl', `${lines.join('\n')}\n`);
+write('tampered.json', `[\n${items.filter(([, e]) => !e.accepted).map(([item]) => JSON.stringify(item)).join(',\n')}\n]\n`);
+write('expected.json', `${JSON.stringify(expected, null, 2)}\n`);
+console.log(`sample: ${lines.length} receipts (${expected.filter((e) => e.accepted).length} valid) in ${out}${hasCommand('receipt-sig') ? '' : ' (no network-signed receipts: the CLI has no receipt-sig command)'}`);
