@@ -129,8 +129,11 @@ function guard(f) {
 for (const [id, kind] of [['file-receipts', 'receipts'], ['file-jwks', 'jwks'], ['file-settings', 'settings']]) {
   $(id).addEventListener('change', guard(async (e) => {
     const file = e.target.files[0];
-    if (file) await load(kind, file);
-    e.target.value = '';
+    try {
+      if (file) await load(kind, file);
+    } finally {
+      e.target.value = '';
+    }
   }));
 }
 
@@ -245,6 +248,7 @@ async function verify() {
     document.body.dataset.state = 'done';
   } catch (e) {
     showError(e.message || String(e));
+    $('progress-text').textContent = 'Not verified.';
     document.body.dataset.state = 'error';
   } finally {
     state.running = false;
@@ -347,3 +351,4 @@ document.body.dataset.state = 'idle';
 updateLoaded();
 // The README's demo opens the page with #sample: load the sample set at once.
 if (location.hash === '#sample') $('load-sample').click();
+window.addEventListener('hashchange', () => { if (location.hash === '#sample') $('load-sample').click(); });

@@ -44,6 +44,11 @@ export function splitItems(text) {
     const line = lines[i].trim();
     if (line === '') continue;
     if (line[0] !== '{') throw new Error(`line ${i + 1} of the receipts file is not a JSON object`);
+    try {
+      JSON.parse(line);
+    } catch (e) {
+      throw new Error(`line ${i + 1} of the receipts file is not JSON: ${e.message}`);
+    }
     items.push(line);
   }
   return items;
@@ -71,7 +76,7 @@ export function makeContext(api, settings, jwksText) {
     issuer: settings.issuer || '',
     keyRing: (settings.receipt_secrets || []).map((s) => ({
       key_id: s.key_id, secret: s.secret,
-      ...(s.valid_from ? { valid_from: s.valid_from } : {}),
+      valid_from: s.valid_from || '0000-01-01T00:00:00Z',
       ...(s.valid_until ? { valid_until: s.valid_until } : {}),
     })),
     jwks: jwksText ? new api.JsonText(jwksText) : null,

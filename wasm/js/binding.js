@@ -40,6 +40,16 @@ function wasmBinding(raw) {
     verifySignature: (secret, agentId, id, challenge) => raw.verifySignature(secret, agentId, id, challenge),
     checkVerifySignature: (secret, agentId, id, challenge, signature) =>
       raw.checkVerifySignature(secret, agentId, id, challenge, signature),
+    // MAC receipts (§9.5): JSON arguments as text, structured results as canonical JSON text.
+    ...(raw.verifyReceipt ? {
+      receiptKey: (secret, keyId) => raw.receiptKey(secret, keyId),
+      authTag: (receipt, secret) => raw.authTag(bytes(receipt), secret),
+      receiptDigest: (receipt) => raw.receiptDigest(bytes(receipt)),
+      signReceipt: (receipt, secret) => raw.signReceipt(bytes(receipt), secret),
+      verifyReceipt: (receipt, ring, call, ownIn, ownOut) => raw.verifyReceipt(bytes(receipt), bytes(ring),
+        bytes(call), ownIn === null ? undefined : bytes(ownIn), ownOut === null ? undefined : bytes(ownOut)),
+      verifyReceipts: (ring, items) => raw.verifyReceipts(bytes(ring), bytes(items)),
+    } : {}),
   };
 }
 
