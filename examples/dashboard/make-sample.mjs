@@ -8,6 +8,7 @@
 // `--signed N` instead writes N valid network-signed receipts to OUT_DIR/signed-N.jsonl (the
 // timing benchmark). Deterministic: the same bytes every run (fixed keys, ids and clocks).
 import { spawnSync } from 'node:child_process';
+import { createPrivateKey, sign as cryptoSign } from 'node:crypto';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join, dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -137,26 +138,90 @@ function macItems() {
   return items;
 }
 
+// ---- network-signed receipts (§9.5.1): JWS by `ekl jws sign`, key set by `ekl jwks from-seed` ----
+const SEED = '5eed5eed5eed5eed5eed5eed5eed5eed5eed5eed5eed5eed5eed5eed5eed5eed';
+const KID = 'net-2026-11';
+const ISSUED_AT = '2026-11-29T18:40:05Z';
+const IAT = Date.parse(ISSUED_AT) / 1000;
+const INPUT_FP = '46839dcf7511e1b9789e56ccbce9a4e7a562adc9aa9b1088337802fec1018a3c';
+const b64 = (text) => Buffer.from(text).toString('base64url');
+
+function sigClaims(n, over = {}) {
+  const { input_commitment: _i, output_commitment: _o, key_id: _k, auth_profile: _a, ...fields } = macReceipt(n);
+  return {
+    ...fields, issued_at: ISSUED_AT, auth_profile: 'ekl-evidence-sig-1.2', input_fingerprint: INPUT_FP,
+    iss: ISSUER, aud: AGENT, iat: IAT, ...over,
+  };
+}
+const sigCall = (c) => ({
+  execution_id: c.execution_id, provider_agent_id: c.provider_agent_id, capability_id: c.capability_id,
+  input_fingerprint: INPUT_FP, sent_at: IAT - 3, received_at: IAT + 1,
+});
+const jwsSign = (claims, typ = 'ekl-receipt+jwt', kid = KID) =>
+  ekl(['jws', 'sign', '--typ', typ, '--seed', SEED, '--kid', kid, '-'], JSON.stringify(claims));
+
+function signedItems() {
+  const items = [];
+  const add = (label, receiptJws, call, expected) => items.push([{ label, receipt_jws: receiptJws, call }, expected]);
+  let n = 101;
+  const next = (over) => { const c = sigClaims(n++, over); return [c, sigCall(c)]; };
+  { const [c, call] = next(); add('valid network-signed receipt (JWS)', jwsSign(c), call, { accepted: true, failing: [] }); }
+  { const [c, call] = next(); add('valid network-signed receipt, trial', jwsSign({ ...c, execution_kind: 'trial' }), call, { accepted: true, failing: [] }); }
+  {
+    const [c, call] = next();
+    const [h, , s] = jwsSign(c).split('.');
+    add('tampered: claims changed after signing (status)', `${h}.${b64(JSON.stringify({ ...c, status: 'failed_before_effect' }))}.${s}`, call,
+      { accepted: false, failing: ['signature'] });
+  }
+  { const [c, call] = next({ aud: 'agt_someone_else' }); add('issued for another agent (aud)', jwsSign(c), call, { accepted: false, failing: ['aud'] }); }
+  { const [c, call] = next({ iss: 'https://rogue.example' }); add('issued by another issuer (iss)', jwsSign(c), call, { accepted: false, failing: ['iss'] }); }
+  { const [c, call] = next(); add('dispute: another input fingerprint than the one sent', jwsSign(c), { ...call, input_fingerprint: 'f'.repeat(64) }, { accepted: false, failing: ['input_fingerprint'] }); }
+  { const [c, call] = next(); add('issued outside the call window (iat)', jwsSign(c), { ...call, sent_at: IAT + 3600, received_at: IAT + 3605 }, { accepted: false, failing: ['iat_in_call_window'] }); }
+  { const [c, call] = next({ iat: IAT + 7 }); add('iat is not issued_at', jwsSign(c), call, { accepted: false, failing: ['iat_matches_issued_at'] }); }
+  { const [c, call] = next(); add('a token of another type (typ ekl-access+jwt)', jwsSign(c, 'ekl-access+jwt'), call, { accepted: false, failing: ['alg_typ'] }); }
+  { const [c, call] = next(); add('signed with a key the network does not publish (kid)', jwsSign(c, 'ekl-receipt+jwt', 'net-rogue'), call, { accepted: false, failing: [], error: 'UNKNOWN_KID' }); }
+  return items;
+}
+
+/** N valid network-signed receipts, signed here with node:crypto by the sample's key (timing set). */
+function signedMany(count) {
+  const jwk = JSON.parse(ekl(['jwks', 'from-seed', '--seed', SEED, '--kid', KID, '--private'])).keys[0];
+  const key = createPrivateKey({ key: jwk, format: 'jwk' });
+  const header = b64(JSON.stringify({ alg: 'ES256', kid: KID, typ: 'ekl-receipt+jwt' }));
+  const lines = [];
+  for (let i = 0; i < count; i++) {
+    const c = sigClaims(100000 + i);
+    const input = `${header}.${b64(JSON.stringify(c))}`;
+    const sig = cryptoSign('sha256', Buffer.from(input), { key, dsaEncoding: 'ieee-p1363' }).toString('base64url');
+    lines.push(JSON.stringify({ receipt_jws: `${input}.${sig}`, call: sigCall(c) }));
+  }
+  return `${lines.join('\n')}\n`;
+}
+
 function write(name, text) {
   writeFileSync(join(out, name), text);
 }
 
 mkdirSync(out, { recursive: true });
-const items = macItems();
+const canSign = hasCommand('jws');
+if (signedCount > 0) {
+  if (!canSign) throw new Error('--signed needs `ekl jws sign` and `ekl jwks from-seed`');
+  write(`signed-${signedCount}.jsonl`, signedMany(signedCount));
+  console.log(`sample: ${signedCount} network-signed receipts in ${join(out, `signed-${signedCount}.jsonl`)}`);
+  process.exit(0);
+}
+const items = [...macItems(), ...(canSign ? signedItems() : [])];
 // One item that cannot be verified at all: duplicate keys in the receipt (an error row, not a crash).
 const dup = JSON.stringify({ label: 'unreadable: duplicate key in the receipt', receipt: sign(macReceipt(99), SECRET2), call: macCall(macReceipt(99)) })
   .replace('"status":"succeeded"', '"status":"succeeded","status":"failed_before_effect"');
 const lines = items.map(([item]) => JSON.stringify(item));
 lines.push(dup);
-const expected = items.map(([item, e]) => ({ label: item.label, ...e }));
+const expected = items.map(([item, e]) => ({ label: item.label, ...e, failing: e.failing }));
 expected.push({ label: 'unreadable: duplicate key in the receipt', accepted: false, failing: [], error: 'DUPLICATE_KEY' });
 
-if (signedCount > 0) {
-  throw new Error('--signed needs network-signed receipts: the CLI has no receipt-sig command yet');
-}
 write('settings.json', `${JSON.stringify(settings, null, 2)}\n`);
-write('jwks.json', `${JSON.stringify({ keys: [] }, null, 2)}\n`);
+write('jwks.json', canSign ? `${JSON.stringify(JSON.parse(ekl(['jwks', 'from-seed', '--seed', SEED, '--kid', KID])), null, 2)}\n` : '{"keys": []}\n');
 write('receipts.jsonl', `${lines.join('\n')}\n`);
-write('tampered.json', `[\n${items.filter(([, e]) => !e.accepted).map(([item]) => JSON.stringify(item)).join(',\n')}\n]\n`);
+write('tampered.json', `[\n${items.filter(([, e]) => !e.accepted && !e.error).map(([item]) => JSON.stringify(item)).join(',\n')}\n]\n`);
 write('expected.json', `${JSON.stringify(expected, null, 2)}\n`);
-console.log(`sample: ${lines.length} receipts (${expected.filter((e) => e.accepted).length} valid) in ${out}${hasCommand('receipt-sig') ? '' : ' (no network-signed receipts: the CLI has no receipt-sig command)'}`);
+console.log(`sample: ${lines.length} receipts (${expected.filter((e) => e.accepted).length} valid) in ${out}${canSign ? '' : ' (no network-signed receipts: the CLI cannot sign a JWS)'}`);

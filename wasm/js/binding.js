@@ -50,6 +50,11 @@ function wasmBinding(raw) {
         bytes(call), ownIn === null ? undefined : bytes(ownIn), ownOut === null ? undefined : bytes(ownOut)),
       verifyReceipts: (ring, items) => raw.verifyReceipts(bytes(ring), bytes(items)),
     } : {}),
+    // Network-signed receipts (§9.5.1).
+    ...(raw.verifyReceiptJws ? {
+      verifyReceiptJws: (token, jwks, call) => raw.verifyReceiptJws(token, bytes(jwks), bytes(call)),
+      verifySignedReceipt: (receipt, jwks, call) => raw.verifySignedReceipt(bytes(receipt), bytes(jwks), bytes(call)),
+    } : {}),
   };
 }
 

@@ -55,6 +55,18 @@ function extendApi(api, binding) {
       },
     });
   }
+  if (binding.verifyReceiptJws) {
+    Object.assign(extra, {
+      verifyReceiptJws(token, jwks, call) {
+        const a = [str(token, 'token'), toJsonText(jwks), toJsonText(call)];
+        return JSON.parse(guard(() => binding.verifyReceiptJws(a[0], a[1], a[2])));
+      },
+      verifySignedReceipt(receipt, jwks, call) {
+        const a = [toJsonText(receipt), toJsonText(jwks), toJsonText(call)];
+        return JSON.parse(guard(() => binding.verifySignedReceipt(a[0], a[1], a[2])));
+      },
+    });
+  }
   const out = { ...api };
   for (const [k, f] of Object.entries(extra)) if (!(k in out)) out[k] = f;
   return Object.freeze(out);
