@@ -17,11 +17,18 @@ pub fn error_codes() -> String {
     out
 }
 
-/// Canonical JSON text of a value already known to be valid ekl-json-1.
-fn canonical_text(value: &Value<'_>) -> Result<String> {
+/// Canonical JSON text of a value produced by the core (verdicts, commitments, bodies).
+pub fn canonical_text(value: &Value<'_>) -> Result<String> {
     let bytes = canonical::canonicalize_value(value)?;
     String::from_utf8(bytes)
         .map_err(|_| Error::new(ErrorCode::InvalidUtf8, "canonical output is not UTF-8"))
+}
+
+/// A JSON argument parsed with every ekl-json-1 refusal, duplicate keys anywhere included.
+pub fn parse_strict(json: &[u8]) -> Result<Value<'_>> {
+    let value = canonical::parse(json)?;
+    canonical::canonicalize_value(&value)?;
+    Ok(value)
 }
 
 fn salt(text: &str) -> Result<Salt> {

@@ -144,9 +144,9 @@ test('bad files give a clear message, never a blank page', { timeout: 120_000 },
     await page.waitForSelector('#alert:not([hidden])');
     assert.match(await page.textContent('#alert'), /not-json\.json/);
     await page.setInputFiles('#file-jwks', join(tmp, 'jwks-without-keys.json'));
-    assert.match(await page.textContent('#alert'), /not a JWKS/);
+    await page.waitForFunction(() => /not a JWKS/.test(document.getElementById('alert').textContent));
     await page.setInputFiles('#file-settings', join(tmp, 'settings-bad.json'));
-    assert.match(await page.textContent('#alert'), /agent_id must be a string/);
+    await page.waitForFunction(() => /agent_id must be a string/.test(document.getElementById('alert').textContent));
     await page.setInputFiles('#file-receipts', join(tmp, 'binary.bin'));
     await page.waitForFunction(() => /binary\.bin/.test(document.getElementById('alert').textContent));
     assert.ok(await page.isVisible('h1'), 'the page is still there');
