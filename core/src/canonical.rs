@@ -813,7 +813,7 @@ fn break_tie_to_even(x: f64, digits: &mut [u8], exp: i32) {
             return; // an odd integer (written exactly) or m < 5^q
         }
         let p = 5u64.pow(q.unsigned_abs());
-        if m % p != 0 {
+        if !m.is_multiple_of(p) {
             return;
         }
         u128::from(m / p)

@@ -10,13 +10,14 @@
 //!
 //! Run: `cargo test --release -p ekl-core --test vectors` (add a name filter as with any test).
 
-use std::borrow::Cow;
+use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
 use ekl_core::canonical::{self, Options};
 use ekl_core::digest::{sha256_hex, Salt};
-use ekl_core::{fingerprint, proof, ErrorCode, Value};
+use ekl_core::{fingerprint, proof, ErrorCode};
 use libtest_mimic::{Arguments, Failed, Trial};
+use serde_json::value::RawValue;
 use serde_json::Value as Json;
 
 /// One check of one vector case.
@@ -35,7 +36,32 @@ const FILES: &[(&str, Loader)] = &[
     ("ekl-json-1.json", ekl_json_1),
     ("fingerprints.json", fingerprints),
     ("upstream-fingerprint.json", upstream_fingerprint),
+    ("call-receipt.json", call_receipt),
+    ("endpoint-proof-v2.json", endpoint_proof_v2),
+    ("screening-scan.json", screening_scan),
 ];
+
+// The receipt, endpoint-proof and screening files: their checks live in `receipts_vectors/`.
+mod receipts_vectors;
+
+fn adapt(checks: Result<Vec<receipts_vectors::NamedCheck>, String>) -> Result<Vec<Case>, String> {
+    Ok(checks?
+        .into_iter()
+        .map(|(name, check)| Case { name, check })
+        .collect())
+}
+
+fn call_receipt(path: &Path) -> Result<Vec<Case>, String> {
+    adapt(receipts_vectors::call_receipt(path))
+}
+
+fn endpoint_proof_v2(path: &Path) -> Result<Vec<Case>, String> {
+    adapt(receipts_vectors::endpoint_proof_v2(path))
+}
+
+fn screening_scan(path: &Path) -> Result<Vec<Case>, String> {
+    adapt(receipts_vectors::screening_scan(path))
+}
 
 fn vectors_dir() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../vectors")
@@ -79,10 +105,38 @@ fn main() {
 // Reading the files
 // ---------------------------------------------------------------------------------------------
 
-fn read_json(path: &Path) -> Result<Json, String> {
+fn read_json(path: &Path) -> Result<(String, Json), String> {
     let text = std::fs::read_to_string(path)
         .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
-    serde_json::from_str(&text).map_err(|e| format!("{} is not JSON: {e}", path.display()))
+    let json =
+        serde_json::from_str(&text).map_err(|e| format!("{} is not JSON: {e}", path.display()))?;
+    Ok((text, json))
+}
+
+/// The byte range of the value at a JSON pointer, in the file's own text (so numbers and strings
+/// reach the core exactly as written: serde_json would round an integer beyond u64 to a double).
+fn span_of(text: &str, pointer: &str) -> Option<std::ops::Range<usize>> {
+    let mut cur: &str = text.trim();
+    for seg in pointer.split('/').skip(1) {
+        let seg = seg.replace("~1", "/").replace("~0", "~");
+        let next: &RawValue = if cur.starts_with('[') {
+            let items: Vec<&RawValue> = serde_json::from_str(cur).ok()?;
+            items.get(seg.parse::<usize>().ok()?).copied()?
+        } else {
+            let members: HashMap<String, &RawValue> = serde_json::from_str(cur).ok()?;
+            members.get(&seg).copied()?
+        };
+        cur = next.get();
+    }
+    let start = cur.as_ptr() as usize - text.as_ptr() as usize;
+    Some(start..start + cur.len())
+}
+
+/// The JSON text of the value at a pointer.
+fn raw_at(text: &str, pointer: &str) -> Result<String, String> {
+    span_of(text, pointer)
+        .map(|r| text[r].to_owned())
+        .ok_or_else(|| format!("no value at {pointer}"))
 }
 
 /// The top-level object, after checking that it has a description and only known sections.
@@ -149,35 +203,6 @@ fn hex_bytes(text: &str) -> Result<Vec<u8>, String> {
                 .map_err(|e| format!("bad hex: {e}"))
         })
         .collect()
-}
-
-/// Converts a JSON value of a vector file into the core's in-memory value, applying the same
-/// refusals a binding applies to host values (integers beyond ±2^53).
-fn to_value(v: &Json) -> ekl_core::Result<Value<'static>> {
-    Ok(match v {
-        Json::Null => Value::Null,
-        Json::Bool(b) => Value::Bool(*b),
-        Json::Number(n) => {
-            if let Some(u) = n.as_u64() {
-                Value::from_u64(u)?
-            } else if let Some(i) = n.as_i64() {
-                Value::from_i64(i)?
-            } else {
-                Value::from_f64(
-                    n.as_f64()
-                        .expect("a serde_json number is a u64, i64 or f64"),
-                )?
-            }
-        }
-        Json::String(s) => Value::String(Cow::Owned(s.clone())),
-        Json::Array(items) => Value::Array(items.iter().map(to_value).collect::<Result<_, _>>()?),
-        Json::Object(members) => Value::Object(
-            members
-                .iter()
-                .map(|(k, v)| Ok((Cow::Owned(k.clone()), to_value(v)?)))
-                .collect::<ekl_core::Result<_>>()?,
-        ),
-    })
 }
 
 fn expect_eq(what: &str, got: &str, expected: &str) -> Result<(), String> {
@@ -254,7 +279,7 @@ fn case(name: String, check: impl FnOnce() -> Result<(), String> + Send + 'stati
 // ---------------------------------------------------------------------------------------------
 
 fn ekl_json_1(path: &Path) -> Result<Vec<Case>, String> {
-    let doc = read_json(path)?;
+    let (_, doc) = read_json(path)?;
     let doc = top(
         &doc,
         &[
@@ -286,19 +311,11 @@ fn ekl_json_1(path: &Path) -> Result<Vec<Case>, String> {
         }));
     }
     for v in list(doc, "depth")? {
-        let n = count(v, "count")?;
-        let input = format!(
-            "{}{}{}{}{}",
-            opt_text(v, "prefix")?,
-            text(v, "open")?.repeat(n),
-            opt_text(v, "inner")?,
-            opt_text(v, "close")?.repeat(n),
-            opt_text(v, "suffix")?
-        );
+        let input = generated(v)?;
         cases.push(expectation(
             format!("depth::{}", text(v, "name")?),
             v,
-            input.into_bytes(),
+            input,
             Options::default(),
         )?);
     }
@@ -313,17 +330,12 @@ fn ekl_json_1(path: &Path) -> Result<Vec<Case>, String> {
         cases.push(expectation(
             format!("invalid_utf8::{}", text(v, "name")?),
             v,
-            input,
+            move || input,
             Options::default(),
         )?);
     }
     for v in list(doc, "size")? {
-        let input = format!(
-            "{}{}{}",
-            text(v, "prefix")?,
-            text(v, "repeat")?.repeat(count(v, "count")?),
-            text(v, "suffix")?
-        );
+        let input = generated(v)?;
         let max_bytes = match field(v, "max_bytes")? {
             Json::Null => None,
             _ => Some(count(v, "max_bytes")?),
@@ -331,7 +343,7 @@ fn ekl_json_1(path: &Path) -> Result<Vec<Case>, String> {
         cases.push(expectation(
             format!("size::{}", text(v, "name")?),
             v,
-            input.into_bytes(),
+            input,
             Options { max_bytes },
         )?);
     }
@@ -340,10 +352,16 @@ fn ekl_json_1(path: &Path) -> Result<Vec<Case>, String> {
 
 /// A generated case: refused with `code`, or accepted with `sha256` (and `canonical` and/or
 /// `canonical_length` when given).
-fn expectation(name: String, v: &Json, input: Vec<u8>, options: Options) -> Result<Case, String> {
+/// The input is built when the case runs, so loading a file stays cheap.
+fn expectation(
+    name: String,
+    v: &Json,
+    input: impl FnOnce() -> Vec<u8> + Send + 'static,
+    options: Options,
+) -> Result<Case, String> {
     if v.get("code").is_some() {
         let code = code(v)?;
-        return Ok(case(name, move || check_refused(&input, options, code)));
+        return Ok(case(name, move || check_refused(&input(), options, code)));
     }
     let sha = text(v, "sha256")?;
     let canon = v
@@ -358,8 +376,28 @@ fn expectation(name: String, v: &Json, input: Vec<u8>, options: Options) -> Resu
         return Err(format!("{name}: neither canonical nor canonical_length"));
     }
     Ok(case(name, move || {
-        check_valid(&input, options, canon.as_deref(), length, &sha)
+        check_valid(&input(), options, canon.as_deref(), length, &sha)
     }))
+}
+
+/// A generated input: prefix + repeat × count + inner + close × count + suffix (a missing part is
+/// empty), built when the case runs.
+fn generated(v: &Json) -> Result<impl FnOnce() -> Vec<u8> + Send + 'static, String> {
+    let n = count(v, "count")?;
+    let repeat = text(v, "repeat")?;
+    let (prefix, inner) = (opt_text(v, "prefix")?, opt_text(v, "inner")?);
+    let (close, suffix) = (opt_text(v, "close")?, opt_text(v, "suffix")?);
+    Ok(move || {
+        let mut input = String::with_capacity(
+            prefix.len() + n * (repeat.len() + close.len()) + inner.len() + suffix.len(),
+        );
+        input.push_str(&prefix);
+        (0..n).for_each(|_| input.push_str(&repeat));
+        input.push_str(&inner);
+        (0..n).for_each(|_| input.push_str(&close));
+        input.push_str(&suffix);
+        input.into_bytes()
+    })
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -367,7 +405,7 @@ fn expectation(name: String, v: &Json, input: Vec<u8>, options: Options) -> Resu
 // ---------------------------------------------------------------------------------------------
 
 fn fingerprints(path: &Path) -> Result<Vec<Case>, String> {
-    let doc = read_json(path)?;
+    let (src, doc) = read_json(path)?;
     let doc = top(
         &doc,
         &[
@@ -380,13 +418,13 @@ fn fingerprints(path: &Path) -> Result<Vec<Case>, String> {
     )?;
     let mut cases = Vec::new();
     let mut first_salt = None;
-    for v in list(doc, "cases")? {
+    for (i, v) in list(doc, "cases")?.iter().enumerate() {
         let (salt, jcs, fp) = (text(v, "salt")?, text(v, "jcs")?, text(v, "fingerprint")?);
         first_salt.get_or_insert_with(|| salt.clone());
-        let value = field(v, "value")?.clone();
+        let value = raw_at(&src, &format!("/cases/{i}/value"))?;
         cases.push(case(format!("cases::{}", text(v, "name")?), move || {
             let salt = Salt::from_hex(&salt).map_err(|e| e.to_string())?;
-            let value = to_value(&value).map_err(|e| e.to_string())?;
+            let value = canonical::parse(value.as_bytes()).map_err(|e| e.to_string())?;
             let canon = canonical::canonicalize_value(&value).map_err(|e| e.to_string())?;
             expect_eq("jcs of value", &utf8(canon), &jcs)?;
             let again = canonical::canonicalize(jcs.as_bytes()).map_err(|e| e.to_string())?;
@@ -403,13 +441,13 @@ fn fingerprints(path: &Path) -> Result<Vec<Case>, String> {
             .clone()
             .ok_or("result_selection needs a case for its salt")?;
         let (result, chosen, fp) = (
-            field(sel, "result")?.clone(),
+            raw_at(&src, "/result_selection/result")?,
             text(sel, "fingerprinted")?,
             text(sel, "fingerprint")?,
         );
         cases.push(case("result_selection".into(), move || {
             let salt = Salt::from_hex(&salt).map_err(|e| e.to_string())?;
-            let result = to_value(&result).map_err(|e| e.to_string())?;
+            let result = canonical::parse(result.as_bytes()).map_err(|e| e.to_string())?;
             let (body, _) = fingerprint::select_result_body(&result).map_err(|e| e.to_string())?;
             expect_eq("fingerprinted body", body.as_str(), &chosen)?;
             let got = fingerprint::output_fingerprint(&salt, &result).map_err(|e| e.to_string())?;
@@ -456,14 +494,14 @@ fn offered(v: &Json) -> Result<Option<Vec<String>>, String> {
 }
 
 fn upstream_fingerprint(path: &Path) -> Result<Vec<Case>, String> {
-    let doc = read_json(path)?;
+    let (src, doc) = read_json(path)?;
     let doc = top(&doc, &["description", "algorithm", "cases", "invalid"])?;
     let mut cases = Vec::new();
-    for v in list(doc, "cases")? {
-        let (tools, offered) = (field(v, "tools")?.clone(), offered(v)?);
+    for (i, v) in list(doc, "cases")?.iter().enumerate() {
+        let (tools, offered) = (raw_at(&src, &format!("/cases/{i}/tools"))?, offered(v)?);
         let (projection, fp) = (text(v, "projection")?, text(v, "fingerprint")?);
         cases.push(case(format!("cases::{}", text(v, "name")?), move || {
-            let tools = to_value(&tools).map_err(|e| e.to_string())?;
+            let tools = canonical::parse(tools.as_bytes()).map_err(|e| e.to_string())?;
             let names: Option<Vec<&str>> = offered
                 .as_ref()
                 .map(|o| o.iter().map(String::as_str).collect());
@@ -484,13 +522,14 @@ fn upstream_fingerprint(path: &Path) -> Result<Vec<Case>, String> {
             )
         }));
     }
-    for v in list(doc, "invalid")? {
-        let (tools, offered, code) = (field(v, "tools")?.clone(), offered(v)?, code(v)?);
+    for (i, v) in list(doc, "invalid")?.iter().enumerate() {
+        let tools = raw_at(&src, &format!("/invalid/{i}/tools"))?;
+        let (offered, code) = (offered(v)?, code(v)?);
         cases.push(case(format!("invalid::{}", text(v, "name")?), move || {
             let names: Option<Vec<&str>> = offered
                 .as_ref()
                 .map(|o| o.iter().map(String::as_str).collect());
-            let result = to_value(&tools)
+            let result = canonical::parse(tools.as_bytes())
                 .and_then(|t| fingerprint::upstream_fingerprint(&t, names.as_deref()));
             match result {
                 Ok(fp) => Err(format!("accepted with fingerprint {fp}, expected {code}")),
@@ -507,6 +546,67 @@ fn upstream_fingerprint(path: &Path) -> Result<Vec<Case>, String> {
 
 /// (file, JSON pointer of the value to change, new value, the case that must then fail).
 const MUTATIONS: &[(&str, &str, &str, &str)] = &[
+    (
+        "call-receipt.json",
+        "/auth_tag",
+        r#""0000000000000000000000000000000000000000000000000000000000000000""#,
+        "published",
+    ),
+    (
+        "call-receipt.json",
+        "/key_ring/cases/7/expected/details/key_id",
+        r#""key not valid at issued_at""#,
+        "key_ring::unknown key id",
+    ),
+    (
+        "call-receipt.json",
+        "/key_ring/keys/0/valid_until",
+        r#""2026-12-01T00:00:00.000000001Z""#,
+        "key_ring::rk-1 exactly at T",
+    ),
+    (
+        "call-receipt.json",
+        "/mismatch/cases/1/expected/not_pass",
+        "{}",
+        "mismatch::output differs",
+    ),
+    (
+        "call-receipt.json",
+        "/mismatch/cases/0/receipt/status",
+        r#""failed_before_effect""#,
+        "mismatch::all checks pass",
+    ),
+    (
+        "endpoint-proof-v2.json",
+        "/challenges/3/proof_v2",
+        r#""0000000000000000000000000000000000000000000000000000000000000000""#,
+        "challenges::non-ASCII path, UTF-8 bytes",
+    ),
+    (
+        "endpoint-proof-v2.json",
+        "/downgrade/network/2/expected",
+        r#""v1""#,
+        "downgrade::network::proof key held, valid v1 only",
+    ),
+    (
+        "endpoint-proof-v2.json",
+        "/downgrade/agent/1/expected",
+        r#""PROOF_INVALID""#,
+        "downgrade::agent::announced v2, v1 authority without version",
+    ),
+    (
+        "screening-scan.json",
+        "/cases/1/expected",
+        "[]",
+        "cases::case-insensitive match",
+    ),
+    (
+        "screening-scan.json",
+        "/invalid_rules/0/error",
+        r#""CLAIM_INVALID""#,
+        "invalid_rules::claims not an object",
+    ),
+    ("screening-scan.json", "/extra_section", "[]", "load"),
     (
         "ekl-json-1.json",
         "/valid/0/sha256",
@@ -588,6 +688,12 @@ const MUTATIONS: &[(&str, &str, &str, &str)] = &[
     ),
     (
         "upstream-fingerprint.json",
+        "/invalid/6/tools/tools/0/inputSchema/maximum",
+        "9007199254740992",
+        "invalid::an integer beyond 2^53 in a schema",
+    ),
+    (
+        "upstream-fingerprint.json",
         "/invalid/0/code",
         r#""DUPLICATE_KEY""#,
         "invalid::two offered tools share a name",
@@ -618,33 +724,32 @@ fn meta_check(
         .find(|(f, _)| *f == file)
         .map(|&(_, l)| l)
         .ok_or("no loader for the file")?;
-    let mut doc = read_json(&vectors_dir().join(file))?;
-    let new: Json = serde_json::from_str(new).map_err(|e| e.to_string())?;
-    match doc.pointer_mut(pointer) {
-        Some(slot) => {
-            if *slot == new {
+    // The change is spliced into the file's own text, so every other byte stays as it was.
+    let (original, _) = read_json(&vectors_dir().join(file))?;
+    serde_json::from_str::<Json>(new).map_err(|e| format!("the new value is not JSON: {e}"))?;
+    let changed = match span_of(&original, pointer) {
+        Some(range) => {
+            if original[range.clone()] == *new {
                 return Err("the mutation does not change the value".into());
             }
-            *slot = new;
+            format!(
+                "{}{new}{}",
+                &original[..range.start],
+                &original[range.end..]
+            )
         }
         None => {
-            // A new member of an object (e.g. an unknown section).
-            let (parent, key) = pointer.rsplit_once('/').ok_or("bad pointer")?;
-            let obj = doc
-                .pointer_mut(parent)
-                .and_then(Json::as_object_mut)
-                .ok_or("the pointer's parent is not an object")?;
-            obj.insert(key.to_owned(), new);
+            // A new member of the top-level object (e.g. an unknown section).
+            let key = pointer.strip_prefix('/').filter(|k| !k.contains('/'));
+            let key = key.ok_or("only a top-level member can be added")?;
+            let end = original.rfind('}').ok_or("the file is not an object")?;
+            format!("{},\n  {key:?}: {new}\n}}\n", original[..end].trim_end())
         }
-    }
+    };
     let tmp = std::env::temp_dir().join(format!("ekl-vectors-meta-{}-{i}", std::process::id()));
     std::fs::create_dir_all(&tmp).map_err(|e| e.to_string())?;
     let copy = tmp.join(file);
-    std::fs::write(
-        &copy,
-        serde_json::to_vec_pretty(&doc).map_err(|e| e.to_string())?,
-    )
-    .map_err(|e| e.to_string())?;
+    std::fs::write(&copy, changed).map_err(|e| e.to_string())?;
     let failing = run_all(loader, &copy);
     let _ = std::fs::remove_dir_all(&tmp);
     // The unchanged file passes (checked by the ordinary trials); the copy must fail exactly there.

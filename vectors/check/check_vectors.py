@@ -175,6 +175,8 @@ class _Parser:
                 raise Refused("INVALID_JSON")
         literal = self.s[start:self.i]
         if integer:
+            if len(literal.lstrip("-")) > 16:  # no leading zeros: 17 digits or more is beyond 2^53
+                raise Refused("INTEGER_OUT_OF_RANGE")
             n = int(literal)
             if abs(n) > BOUND:
                 raise Refused("INTEGER_OUT_OF_RANGE")
@@ -349,6 +351,12 @@ def check_expectation(rep, name, case, run):
     rep.check(name, ok, f"got {kind} {got!r:.120}")
 
 
+def generated(v):
+    """A generated input: prefix + repeat × count + inner + close × count + suffix (a missing part is empty)."""
+    n = v["count"]
+    return v.get("prefix", "") + v["repeat"] * n + v.get("inner", "") + v.get("close", "") * n + v.get("suffix", "")
+
+
 def check_ekl_json_1(path, verbose=True):
     doc = json.load(open(path, encoding="utf-8"))
     rep = Report(os.path.basename(path), verbose)
@@ -359,13 +367,12 @@ def check_ekl_json_1(path, verbose=True):
     for v in doc.get("invalid", []):
         check_expectation(rep, "invalid::" + v["name"], v, lambda: canonical(v["input"].encode("utf-8")))
     for v in doc.get("depth", []):
-        n = v["count"]
-        text = v.get("prefix", "") + v["open"] * n + v.get("inner", "") + v.get("close", "") * n + v.get("suffix", "")
+        text = generated(v)
         check_expectation(rep, "depth::" + v["name"], v, lambda: canonical(text.encode("utf-8")))
     for v in doc.get("invalid_utf8", []):
         check_expectation(rep, "invalid_utf8::" + v["name"], v, lambda: canonical(bytes.fromhex(v["input_hex"])))
     for v in doc.get("size", []):
-        text = v["prefix"] + v["repeat"] * v["count"] + v["suffix"]
+        text = generated(v)
         check_expectation(rep, "size::" + v["name"], v, lambda: canonical(text.encode("utf-8"), v["max_bytes"]))
     return rep
 
@@ -451,6 +458,8 @@ MUTATIONS = [
     ("upstream-fingerprint.json", ["cases", 5, "projection"], "[]",
      "cases::names sorted by UTF-16 code units: 😀 before ｱ"),
     ("upstream-fingerprint.json", ["invalid", 1, "code"], "INVALID_JSON", "invalid::a tool without a name"),
+    ("upstream-fingerprint.json", ["invalid", 6, "tools", "tools", 0, "inputSchema", "maximum"], 2 ** 53,
+     "invalid::an integer beyond 2^53 in a schema"),
 ]
 
 

@@ -80,6 +80,8 @@ VALID = [
     ("largest double", "[1.7976931348623157e308, -1.7976931348623157e308, 1.7976931348623158e308]"),
     ("many digits read as the nearest double",
      "[0.1000000000000000055511151231257827, 0.30000000000000004, 1.0000000000000002, 3.141592653589793238462643]"),
+    ("shortest digits: a tie between two goes to the even one",
+     "[1000000000000000.25, 2.98023223876953125e-8, -263699920754119.125]"),
     ("top-level number", " 42 "),
     ("top-level string", '"text"'),
     ("top-level literals", "[true, false, null]"),
@@ -101,6 +103,12 @@ VALID = [
     ("noncharacters and U+FEFF inside a string left literal", r'["\uffff\ufffe\ufeff"]'),
     ("escaped quote and backslash only", r'{"k\"ey": "va\\lue"}'),
     ("nested empty containers", "[[], {}, [[]], [{}], {\"a\": {}}]"),
+    ("no Unicode normalisation: composed and decomposed keys are different keys",
+     '{"\u00e9": 1, "e\u0301": 2, "\\u00e9x": 3}'),
+    ("keys with control characters escaped and sorted", r'{"\n": 1, "\u0000": 2, "\u001f": 3, " ": 4}'),
+    ("zero with a huge exponent", "[0e99999, -0E+99999, 0.0e-99999]"),
+    ("many fraction digits", "[1." + "0" * 400 + ", 0." + "0" * 400 + "1]"),
+    ("fractions and exponents that are whole numbers", "[1.0, 0.1e1, 100e-2, 12.5e1, -2.0e0]"),
 ]
 
 INVALID = [
@@ -128,6 +136,8 @@ INVALID = [
     ("integer 1e20 written out", "[100000000000000000000]", "INTEGER_OUT_OF_RANGE"),
     ("integer 2^64 as a member value", '{"n": 18446744073709551616}', "INTEGER_OUT_OF_RANGE"),
     ("integer 9999999999999999", "[9999999999999999]", "INTEGER_OUT_OF_RANGE"),
+    ("integer of 400 digits", "[1" + "0" * 399 + "]", "INTEGER_OUT_OF_RANGE"),
+    ("huge exponent", "[1e99999]", "NON_FINITE_NUMBER"),
     # Duplicate keys.
     ("escaped duplicate key", '{"a": 1, "\\u0061": 2}', "DUPLICATE_KEY"),
     ("duplicate key with equal values", '{"a": 1, "a": 1}', "DUPLICATE_KEY"),
@@ -145,6 +155,8 @@ INVALID = [
     ("high surrogate followed by a short escape", r'["\ud83d\n"]', "LONE_SURROGATE"),
     ("lone surrogate in a key", r'{"\udc00": 1}', "LONE_SURROGATE"),
     ("lone high surrogate in a key", r'{"k\ud800": 1}', "LONE_SURROGATE"),
+    ("high surrogate followed by a malformed escape", r'["\ud800\u12G4"]', "INVALID_JSON"),
+    ("high surrogate followed by a truncated escape", r'["\ud800\u"]', "INVALID_JSON"),
     # Not RFC 8259 JSON.
     ("trailing comma in an array", "[1, 2,]", "INVALID_JSON"),
     ("trailing comma in an object", '{"a": 1,}', "INVALID_JSON"),
@@ -215,31 +227,31 @@ INVALID = [
     ("precedence: overflow before a missing bracket", "[1e400", "NON_FINITE_NUMBER"),
 ]
 
-# Generated inputs: prefix + open * count + inner + close * count + suffix.
+# Generated inputs: prefix + repeat * count + inner + close * count + suffix.
 DEPTH = [
-    ("64 nested arrays accepted", dict(open="[", close="]", count=64), None),
-    ("65 nested arrays refused", dict(open="[", close="]", count=65), "INPUT_TOO_DEEP"),
-    ("64 nested objects accepted", dict(open='{"a":', inner="null", close="}", count=64), None),
-    ("65 nested objects refused", dict(open='{"a":', inner="null", close="}", count=65), "INPUT_TOO_DEEP"),
+    ("64 nested arrays accepted", dict(repeat="[", close="]", count=64), None),
+    ("65 nested arrays refused", dict(repeat="[", close="]", count=65), "INPUT_TOO_DEEP"),
+    ("64 nested objects accepted", dict(repeat='{"a":', inner="null", close="}", count=64), None),
+    ("65 nested objects refused", dict(repeat='{"a":', inner="null", close="}", count=65), "INPUT_TOO_DEEP"),
     ("64 levels of arrays and objects with whitespace accepted",
-     dict(open='[ { "k" : ', inner="1", close=" } ]", count=32), None),
-    ("65 levels of arrays and objects refused", dict(open='[{"k":', inner="[]", close="}]", count=32),
+     dict(repeat='[ { "k" : ', inner="1", close=" } ]", count=32), None),
+    ("65 levels of arrays and objects refused", dict(repeat='[{"k":', inner="[]", close="}]", count=32),
      "INPUT_TOO_DEEP"),
     ("64 levels inside a wide document accepted",
-     dict(prefix='{"z": [1, 2], "a": ', open="[", inner='{"y": 1, "x": 2}', close="]", count=62,
+     dict(prefix='{"z": [1, 2], "a": ', repeat="[", inner='{"y": 1, "x": 2}', close="]", count=62,
           suffix=', "m": {}}'), None),
     ("65 levels after a long shallow start refused",
-     dict(prefix="[" + "0," * 1000, open="[", close="]", count=64, suffix="]"), "INPUT_TOO_DEEP"),
-    ("hostile: 10,000,000 opening brackets", dict(open="[", count=10_000_000), "INPUT_TOO_DEEP"),
-    ("hostile: 2,000,000 opening object members", dict(open='{"a":', count=2_000_000), "INPUT_TOO_DEEP"),
-    ("hostile: 1,000,000 balanced brackets", dict(open="[", close="]", count=1_000_000), "INPUT_TOO_DEEP"),
-    ("precedence: depth refusal before a later syntax error", dict(open="[", close="]", count=65, suffix=","),
+     dict(prefix="[" + "0," * 1000, repeat="[", close="]", count=64, suffix="]"), "INPUT_TOO_DEEP"),
+    ("hostile: 10,000,000 opening brackets", dict(repeat="[", count=10_000_000), "INPUT_TOO_DEEP"),
+    ("hostile: 2,000,000 opening object members", dict(repeat='{"a":', count=2_000_000), "INPUT_TOO_DEEP"),
+    ("hostile: 1,000,000 balanced brackets", dict(repeat="[", close="]", count=1_000_000), "INPUT_TOO_DEEP"),
+    ("precedence: depth refusal before a later syntax error", dict(repeat="[", close="]", count=65, suffix=","),
      "INPUT_TOO_DEEP"),
     ("precedence: depth refusal before an earlier duplicate key",
-     dict(prefix='[{"a": 1, "a": 2}, ', open="[", close="]", count=64, suffix="]"), "INPUT_TOO_DEEP"),
-    ("precedence: earlier leading zero before depth", dict(prefix="[01, ", open="[", count=100),
+     dict(prefix='[{"a": 1, "a": 2}, ', repeat="[", close="]", count=64, suffix="]"), "INPUT_TOO_DEEP"),
+    ("precedence: earlier leading zero before depth", dict(prefix="[01, ", repeat="[", count=100),
      "INVALID_JSON"),
-    ("precedence: earlier overflow before depth", dict(prefix="[1e400, ", open="[", count=100),
+    ("precedence: earlier overflow before depth", dict(prefix="[1e400, ", repeat="[", count=100),
      "NON_FINITE_NUMBER"),
 ]
 
@@ -289,13 +301,10 @@ SIZE = [
 ]
 
 
-def depth_input(g):
-    return g.get("prefix", "") + g["open"] * g["count"] + g.get("inner", "") + g.get("close", "") * g["count"] \
+def generated(g):
+    """prefix + repeat × count + inner + close × count + suffix (a missing part is empty)."""
+    return g.get("prefix", "") + g["repeat"] * g["count"] + g.get("inner", "") + g.get("close", "") * g["count"] \
         + g.get("suffix", "")
-
-
-def size_input(g):
-    return g["prefix"] + g["repeat"] * g["count"] + g["suffix"]
 
 
 def refused_by_guide(text):
@@ -328,8 +337,13 @@ DESCRIPTION = (
     "or object adds one level, [] is depth 1; 64 accepted, 65 refused with INPUT_TOO_DEEP, checked while parsing and "
     "without recursion), `invalid_utf8` (byte inputs as lowercase hex, refused with INVALID_UTF8) and `size` (the "
     "optional limit on the canonical form's UTF-8 bytes, 262,144 for a capability input, refused with BODY_TOO_LARGE; "
-    "max_bytes null means no limit). Generated inputs are prefix + open × count + inner + close × count + suffix "
-    "(depth) and prefix + repeat × count + suffix (size); a missing prefix, inner, close or suffix is empty."
+    "max_bytes null means no limit). Generated inputs (depth and size) are "
+    "prefix + repeat × count + inner + close × count + suffix, a missing part being empty. "
+    "Note: canonical output is a fixed point of ekl-json-1 except for integer-valued doubles beyond 2^53 and below "
+    "1e21, which are written as integer literals that ekl-json-1 refuses as input ('1e21 boundary' is valid, 'integer "
+    "1e20 written out' invalid). Expected values were computed with the published guide's canonical.py and Node "
+    "(JSON.parse, String(x), UTF-16 key sort) and checked by vectors/check/check_vectors.py; see "
+    "docs/decisions/vectors.md."
 )
 
 
@@ -349,7 +363,7 @@ def build_ekl_json_1():
     for name, g, code in DEPTH:
         case = {"name": name, **g}
         if code is None:
-            text = depth_input(g)
+            text = generated(g)
             out = guide_canonical(text)
             assert out == node_canonical([text])[0], name
             case.update(canonical=out, sha256=sha(out))
@@ -367,7 +381,7 @@ def build_ekl_json_1():
     size = []
     for name, g, limit, code in SIZE:
         case = {"name": name, **g, "max_bytes": limit}
-        text = size_input(g)
+        text = generated(g)
         if code is None:
             out = guide_canonical(text)
             assert out == node_canonical([text])[0], name
@@ -419,6 +433,9 @@ UPSTREAM = [
     ("offered names not in the list are ignored", {"tools": [SEARCH, QUOTE]}, ["get_quote", "not_there"]),
     ("offered order does not matter", {"tools": [QUOTE, SEARCH]}, ["search_listings", "get_quote"]),
     ("nothing offered gives the empty array", {"tools": [SEARCH, QUOTE]}, []),
+    ("tools with one name that are not offered are ignored",
+     {"tools": [QUOTE, {"name": "dup", "inputSchema": {}}, {"name": "dup", "inputSchema": {"type": "object"}}]},
+     ["get_quote"]),
     ("empty tools list", {"tools": []}, None),
     ("unicode in descriptions and schemas, keys sorted inside",
      {"tools": [{"name": "traduire", "description": "Traduit un texte — « vite »\u2028ligne 2",
@@ -435,6 +452,10 @@ UPSTREAM_INVALID = [
     ("a tool without a name", {"tools": [QUOTE, {"description": "nameless"}]}, None, "INVALID_SHAPE"),
     ("a tool whose name is not a string", {"tools": [{"name": 7}]}, None, "INVALID_SHAPE"),
     ("no tools array", {"nextCursor": None}, None, "INVALID_SHAPE"),
+    ("tools is not an array", {"tools": {"name": "ping"}}, None, "INVALID_SHAPE"),
+    ("a tool that is not an object", {"tools": ["ping"]}, None, "INVALID_SHAPE"),
+    ("an integer beyond 2^53 in a schema", {"tools": [{"name": "big", "inputSchema": {"maximum": 2 ** 64}}]}, None,
+     "INTEGER_OUT_OF_RANGE"),
 ]
 
 UPSTREAM_DESCRIPTION = (

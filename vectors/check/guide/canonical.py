@@ -13,7 +13,7 @@ def _number(x: float | int) -> str:
     if not math.isfinite(x):
         raise ValueError("NaN and Infinity have no JSON form")
     if x == 0:
-        return "0"  # also -0.0
+        return "0" # also -0.0
     # repr gives the shortest digits that read back as this double; Decimal splits them into digits and exponent.
     _, digit_tuple, exponent = Decimal(repr(abs(x))).normalize().as_tuple()
     digits = "".join(map(str, digit_tuple))
