@@ -50,6 +50,16 @@ function wasmBinding(raw) {
         bytes(call), ownIn === null ? undefined : bytes(ownIn), ownOut === null ? undefined : bytes(ownOut)),
       verifyReceipts: (ring, items) => raw.verifyReceipts(bytes(ring), bytes(items)),
     } : {}),
+    // Endpoint proof verifiers (§3.1, §4) and screening (§15.5).
+    ...(raw.verifyChallengeProof ? {
+      verifyChallengeProof: (holds, held, challenge, endpoint, proof, proofV2) =>
+        raw.verifyChallengeProof(holds, held, challenge, endpoint, opt(proof), opt(proofV2)),
+      verifyEnrollAuthority: (announced, agentKey, id, nonce, endpoint, authority, version) =>
+        raw.verifyEnrollAuthority(announced, agentKey, id, nonce, endpoint, opt(authority), opt(version)),
+      screeningRules: (claims) => raw.screeningRules(bytes(claims)),
+      screen: (rules, result) => raw.screen(rules === null ? undefined : bytes(rules), bytes(result)),
+      screeningFold: (text) => raw.screeningFold(text),
+    } : {}),
     // Network-signed receipts (§9.5.1).
     ...(raw.verifyReceiptJws ? {
       verifyReceiptJws: (token, jwks, call) => raw.verifyReceiptJws(token, bytes(jwks), bytes(call)),

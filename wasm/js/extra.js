@@ -55,6 +55,45 @@ function extendApi(api, binding) {
       },
     });
   }
+  if (binding.verifyChallengeProof) {
+    const optStr = (x, what) => (x === undefined || x === null ? null : str(x, what));
+    Object.assign(extra, {
+      verifyChallengeProof(holds, challenge, endpoint, proof, proofV2) {
+        if (!holds || typeof holds !== 'object') {
+          throw new EklError('INVALID_ARGUMENT', 'holds must be {proofKey} or {credentialHash}');
+        }
+        const kind = holds.proofKey !== undefined ? 'proof_key' : 'credential_hash';
+        const held = str(kind === 'proof_key' ? holds.proofKey : holds.credentialHash, 'holds');
+        const a = [str(challenge, 'challenge'), str(endpoint, 'endpoint'), optStr(proof, 'proof'), optStr(proofV2, 'proofV2')];
+        return guard(() => binding.verifyChallengeProof(kind, held, a[0], a[1], a[2], a[3]));
+      },
+      verifyEnrollAuthority(announced, agentKey, enrollmentId, nonce, endpoint, authority, authorityVersion) {
+        const a = [str(announced, 'announced'), str(agentKey, 'agentKey'), str(enrollmentId, 'enrollmentId'),
+          str(nonce, 'nonce'), str(endpoint, 'endpoint'), optStr(authority, 'authority')];
+        let v = null;
+        if (authorityVersion !== undefined && authorityVersion !== null) {
+          if (!Number.isInteger(authorityVersion) || authorityVersion < 0 || authorityVersion > 0xffffffff) {
+            throw new EklError('INVALID_ARGUMENT', 'authorityVersion must be an integer');
+          }
+          v = authorityVersion;
+        }
+        return guard(() => binding.verifyEnrollAuthority(a[0], a[1], a[2], a[3], a[4], a[5], v));
+      },
+      screeningRules(claims) {
+        const t = toJsonText(claims);
+        return JSON.parse(guard(() => binding.screeningRules(t)));
+      },
+      screen(rules, result) {
+        const r = optValue(rules);
+        const t = toJsonText(result);
+        return JSON.parse(guard(() => binding.screen(r, t)));
+      },
+      screeningFold(text) {
+        const t = str(text, 'text');
+        return guard(() => binding.screeningFold(t));
+      },
+    });
+  }
   if (binding.verifyReceiptJws) {
     Object.assign(extra, {
       verifyReceiptJws(token, jwks, call) {

@@ -16,6 +16,9 @@
 #![deny(missing_docs)]
 
 pub mod api;
+pub mod verifiers;
+pub mod receipts;
+pub mod verdict;
 
 use wasm_bindgen::prelude::*;
 
