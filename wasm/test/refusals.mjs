@@ -7,7 +7,7 @@ const GOOD = '46839dcf7511e1b9789e56ccbce9a4e7a562adc9aa9b1088337802fec1018a3c';
 export function badCalls(api) {
   const bytes = (hex) => new Uint8Array(hex.match(/../g).map((h) => parseInt(h, 16)));
   const deep = '['.repeat(10_000_000);
-  return [
+  const cases = [
     ['canonicalize: syntax', () => api.canonicalize('{"a":1,}'), 'INVALID_JSON'],
     ['canonicalize: invalid UTF-8', () => api.canonicalize(bytes('5b22ff225d')), 'INVALID_UTF8'],
     ['canonicalize: truncated UTF-8 at the end', () => api.canonicalize(bytes('5b2261225de282')), 'INVALID_UTF8'],
@@ -48,6 +48,36 @@ export function badCalls(api) {
     ['verifySignature: not a string', () => api.verifySignature('a', 'b', 'c', undefined), 'INVALID_ARGUMENT'],
     ['checkVerifySignature: lone surrogate', () => api.checkVerifySignature('a', 'b', 'c', 'd', '\ud800'), 'LONE_SURROGATE'],
   ];
+  if (api.verifyReceipt) {
+    cases.push(
+      ['receiptKey: lone surrogate', () => api.receiptKey('\ud800', 'k'), 'LONE_SURROGATE'],
+      ['authTag: no key_id', () => api.authTag([1], 's'), 'INVALID_RECEIPT'],
+      ['receiptDigest: not an object', () => api.receiptDigest('x'), 'INVALID_RECEIPT'],
+      ['signReceipt: not an object', () => api.signReceipt(7, 's'), 'INVALID_RECEIPT'],
+      ['verifyReceipt: call without execution_id', () => api.verifyReceipt({}, [], {}), 'INVALID_ARGUMENT'],
+      ['verifyReceipt: key without secret', () => api.verifyReceipt({}, [{ key_id: 'a' }], {}), 'INVALID_ARGUMENT'],
+      ['verifyReceipt: duplicate key', () => api.verifyReceipt(new api.JsonText('{"a":1,"a":2}'), 's', {}), 'DUPLICATE_KEY'],
+      ['verifyReceipts: items not an array', () => api.verifyReceipts('s', 5), 'INVALID_ARGUMENT'],
+    );
+  }
+  if (api.verifyChallengeProof) {
+    cases.push(
+      ['verifyChallengeProof: bad key', () => api.verifyChallengeProof({ proofKey: 'zz' }, 'c', 'e', 'p', null), 'INVALID_HEX'],
+      ['verifyChallengeProof: nothing sent', () => api.verifyChallengeProof({ proofKey: '00'.repeat(32) }, 'c', 'e', null, null), 'PROOF_INVALID'],
+      ['verifyEnrollAuthority: announced v3', () => api.verifyEnrollAuthority('v3', 'k', 'e', 'n', 'p', 'a', 1), 'INVALID_ARGUMENT'],
+      ['verifyEnrollAuthority: version 7', () => api.verifyEnrollAuthority('v1', 'k', 'e', 'n', 'p', 'a', 7), 'INVALID_ARGUMENT'],
+      ['screeningRules: not an object', () => api.screeningRules([]), 'INVALID_SHAPE'],
+      ['screen: rules without version', () => api.screen({}, {}), 'CLAIM_MISSING'],
+      ['screeningFold: not a string', () => api.screeningFold(1), 'INVALID_ARGUMENT'],
+    );
+  }
+  if (api.verifyReceiptJws) {
+    cases.push(
+      ['verifyReceiptJws: not a token', () => api.verifyReceiptJws('x', { keys: [] }, {}), 'INVALID_ARGUMENT'],
+      ['verifySignedReceipt: no call', () => api.verifySignedReceipt({}, { keys: [] }, {}), 'INVALID_ARGUMENT'],
+    );
+  }
+  return cases;
 }
 
 export function checkRefusals(api) {

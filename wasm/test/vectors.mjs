@@ -12,11 +12,14 @@ const HANDLERS = {
   'ekl-json-1.json': eklJson,
   'fingerprints.json': fingerprints,
   'upstream-fingerprint.json': upstream,
+  'call-receipt.json': callReceipt,
+  'endpoint-proof-v2.json': endpointProof,
+  'screening-scan.json': screeningScan,
 };
 
 const RFC = 'rfc8785-testdata/';
 /** Files read by the handler of another file (never run on their own). */
-const CONSUMED = [/^rfc8785-testdata\/output\/.+\.json$/, /^rfc8785-testdata\/numgen-static\.txt$/,
+const CONSUMED = [/^README\.md$/, /^rfc8785-testdata\/output\/.+\.json$/, /^rfc8785-testdata\/numgen-static\.txt$/,
   /^rfc8785-testdata\/README\.md$/];
 
 export function runVectors(api, files, { es6Lines = 10_000 } = {}) {
@@ -97,7 +100,7 @@ function eklJson(ctx, root) {
   }
   for (const node of get(root, 'depth')?.items ?? []) {
     const c = plain(node);
-    const input = (c.prefix ?? '') + c.open.repeat(c.count) + (c.inner ?? '')
+    const input = (c.prefix ?? '') + (c.open ?? c.repeat).repeat(c.count) + (c.inner ?? '')
       + (c.close ?? '').repeat(c.count) + (c.suffix ?? '');
     canon(`depth: ${c.name}`, input, null, expected(c));
   }
@@ -201,4 +204,115 @@ function es6Numbers(ctx, text) {
   }
   ctx.record(`es6 numbers: first ${n} lines`, { op: 'none' },
     `ok:${api.sha256Hex(lines.join(''))}`, `ok:${hashes.get(n)}`);
+}
+
+// ---- MAC receipts (§9.5): the published receipt, key rotation and mismatch cases ----
+
+/** A verdict as a comparable string: accepted, the non-passing checks (sorted) and their details. */
+function verdictResult(v, detailsOf) {
+  const notPass = v.checks.filter((c) => c.outcome !== 'pass').map((c) => `${c.name}=${c.outcome}`).sort();
+  const details = detailsOf.map((n) => `${n}:${(v.checks.find((c) => c.name === n) || {}).detail ?? ''}`);
+  return `accepted=${v.accepted} not_pass=[${notPass}] details=[${details}] digest=${v.receipt_digest}`;
+}
+function verdictExpected(api, expected, receiptRaw) {
+  const np = Object.entries(expected.not_pass).map(([k, v]) => `${k}=${v}`).sort();
+  const names = Object.keys(expected.details || {});
+  const details = names.map((n) => `${n}:${expected.details[n]}`);
+  return [`ok:accepted=${np.length === 0} not_pass=[${np}] details=[${details}] digest=${api.receiptDigest(new api.JsonText(receiptRaw))}`, names];
+}
+
+function callReceipt(ctx, root) {
+  const { api } = ctx;
+  const doc = plain(root);
+  const raw = (node, key) => new api.JsonText(get(node, key).raw);
+  const receiptRaw = get(root, 'receipt').raw;
+  const secret = doc.receipt_secret;
+  ctx.record('published: receipt_key', { op: 'none' },
+    ctx.attempt(() => api.receiptKey(secret, doc.receipt.key_id)), `ok:${doc.receipt_key}`);
+  ctx.record('published: auth_tag', { op: 'none' },
+    ctx.attempt(() => api.authTag(new api.JsonText(receiptRaw), secret)), `ok:${doc.auth_tag}`);
+  ctx.record('published: sign_receipt', { op: 'none' },
+    ctx.attempt(() => api.signReceipt(new api.JsonText(receiptRaw), secret).auth_tag), `ok:${doc.auth_tag}`);
+  const tagged = { ...doc.receipt, auth_tag: doc.auth_tag };
+  ctx.record('published: receipt_digest', { op: 'none' },
+    ctx.attempt(() => api.receiptDigest(tagged)), `ok:${doc.receipt_digest}`);
+  ctx.record('published: input_commitment', { op: 'none' },
+    ctx.attempt(() => api.commitment(raw(root, 'input')).digest), `ok:${doc.receipt.input_commitment.digest}`);
+  ctx.record('published: terms_hash', { op: 'none' },
+    ctx.attempt(() => api.termsHash(raw(root, 'terms'))), `ok:${doc.receipt.terms_hash}`);
+  const ownIn = api.commitment(raw(root, 'input'));
+  const ownOut = api.commitment(raw(root, 'result'));
+  ctx.record('published: verify against its call', { op: 'none' },
+    ctx.attempt(() => api.verifyReceipt(tagged, secret, { ...doc.call, receipt_digest: doc.receipt_digest }, ownIn, ownOut).accepted),
+    'ok:true');
+  const ring = get(root, 'key_ring');
+  for (const node of get(ring, 'cases').items) {
+    const c = plain(node);
+    const rr = get(node, 'receipt').raw;
+    const [expected, names] = verdictExpected(api, c.expected, rr);
+    ctx.record(`key_ring: ${c.name}`, { op: 'none' },
+      ctx.attempt(() => verdictResult(api.verifyReceipt(new api.JsonText(rr), plain(get(ring, 'keys')), plain(get(ring, 'call')), ownIn, ownOut), names)),
+      expected);
+  }
+  for (const node of get(get(root, 'mismatch'), 'cases').items) {
+    const c = plain(node);
+    const rr = get(node, 'receipt').raw;
+    const [expected, names] = verdictExpected(api, c.expected, rr);
+    const opts = c.own_salt ? { salt: c.own_salt } : undefined;
+    ctx.record(`mismatch: ${c.name}`, { op: 'none' },
+      ctx.attempt(() => verdictResult(api.verifyReceipt(new api.JsonText(rr), secret, c.call ?? doc.call,
+        api.commitment(raw(node, 'own_input'), opts), api.commitment(raw(node, 'own_result'), opts)), names)),
+      expected);
+  }
+}
+
+// ---- endpoint proofs v1/v2, enrollment authority, ekl_verify, no downgrade (§3.1, §4, §15.2) ----
+function endpointProof(ctx, root) {
+  const { api } = ctx;
+  const d = plain(root);
+  ctx.record('proof_key', { op: 'none' }, ctx.attempt(() => api.proofKey(d.agent_key)), `ok:${d.proof_key}`);
+  ctx.record('agent_key_sha256', { op: 'none' }, ctx.attempt(() => api.sha256Hex(d.agent_key)), `ok:${d.agent_key_sha256}`);
+  for (const c of d.challenges) {
+    ctx.record(`challenge: ${c.name} (v1)`, { op: 'none' }, ctx.attempt(() => api.challengeProofV1(d.agent_key, c.challenge, c.endpoint)), `ok:${c.proof}`);
+    ctx.record(`challenge: ${c.name} (v2)`, { op: 'none' }, ctx.attempt(() => api.challengeProofV2(d.proof_key, c.challenge, c.endpoint)), `ok:${c.proof_v2}`);
+  }
+  for (const e of d.enroll) {
+    ctx.record(`enroll: ${e.name} (v1)`, { op: 'none' }, ctx.attempt(() => api.enrollAuthorityV1(d.agent_key, e.enrollment_id, e.nonce, e.endpoint)), `ok:${e.authority_v1}`);
+    ctx.record(`enroll: ${e.name} (v2)`, { op: 'none' }, ctx.attempt(() => api.enrollAuthorityV2(d.proof_key, e.enrollment_id, e.nonce, e.endpoint)), `ok:${e.authority_v2}`);
+  }
+  for (const v of d.verify_signature) {
+    ctx.record(`verify_signature: ${v.name}`, { op: 'none' }, ctx.attempt(() => api.verifySignature(v.registration_secret, v.agent_id, v.enrollment_id, v.challenge)), `ok:${v.signature}`);
+    ctx.record(`verify_signature: ${v.name} (check)`, { op: 'none' }, ctx.attempt(() => api.checkVerifySignature(v.registration_secret, v.agent_id, v.enrollment_id, v.challenge, v.signature)), 'ok:true');
+  }
+  const ch = d.challenges[0];
+  for (const n of d.downgrade.network) {
+    const holds = n.holds === 'proof_key' ? { proofKey: d.proof_key } : { credentialHash: d.agent_key_sha256 };
+    ctx.record(`downgrade network: ${n.name}`, { op: 'none' },
+      ctx.attempt(() => api.verifyChallengeProof(holds, ch.challenge, ch.endpoint, n.proof, n.proof_v2)),
+      /^v[12]$/.test(n.expected) ? `ok:${n.expected}` : `err:${n.expected}`);
+  }
+  const en = d.enroll[0];
+  for (const a of d.downgrade.agent) {
+    ctx.record(`downgrade agent: ${a.name}`, { op: 'none' },
+      ctx.attempt(() => api.verifyEnrollAuthority(a.announced, d.agent_key, en.enrollment_id, en.nonce, en.endpoint, a.authority, a.authority_version)),
+      /^v[12]$/.test(a.expected) ? `ok:${a.expected}` : `err:${a.expected}`);
+  }
+}
+
+// ---- screening of tool results (§15.5) ----
+function screeningScan(ctx, root) {
+  const { api } = ctx;
+  const canon = (v) => new TextDecoder().decode(api.canonicalizeValue(v));
+  const sets = get(root, 'rules_sets');
+  for (const node of get(root, 'cases').items) {
+    const c = plain(node);
+    const rules = c.rules === null || c.rules === undefined ? null : new api.JsonText(get(sets, c.rules).raw);
+    ctx.record(`case: ${c.name}`, { op: 'none' },
+      ctx.attempt(() => canon(api.screen(rules, new api.JsonText(get(node, 'result').raw)))), `ok:${canon(c.expected)}`);
+  }
+  for (const node of get(root, 'invalid_rules').items) {
+    const c = plain(node);
+    ctx.record(`invalid_rules: ${c.name}`, { op: 'none' },
+      ctx.attempt(() => JSON.stringify(api.screeningRules(new api.JsonText(get(node, 'claims').raw)))), `err:${c.error}`);
+  }
 }
