@@ -9,4 +9,4 @@ bash wasm/scripts/tools.sh
 bash wasm/scripts/build.sh
 cargo build --release -q -p ekl-core --bin ekl
 cd wasm
-node --test --test-concurrency=1 test/
+node --test --test-concurrency=1 test/*.test.mjs

@@ -56,7 +56,8 @@ export function badCalls(api) {
       ['signReceipt: not an object', () => api.signReceipt(7, 's'), 'INVALID_RECEIPT'],
       ['verifyReceipt: call without execution_id', () => api.verifyReceipt({}, [], {}), 'INVALID_ARGUMENT'],
       ['verifyReceipt: key without secret', () => api.verifyReceipt({}, [{ key_id: 'a' }], {}), 'INVALID_ARGUMENT'],
-      ['verifyReceipt: duplicate key', () => api.verifyReceipt(new api.JsonText('{"a":1,"a":2}'), 's', {}), 'DUPLICATE_KEY'],
+      ['verifyReceipt: duplicate key', () => api.verifyReceipt(new api.JsonText('{"a":1,"a":2}'), 's', { execution_id: 'a',
+        collaboration_id: 'b', capability_id: 'c', requester_agent_id: 'd', provider_agent_id: 'e' }), 'DUPLICATE_KEY'],
       ['verifyReceipts: items not an array', () => api.verifyReceipts('s', 5), 'INVALID_ARGUMENT'],
     );
   }

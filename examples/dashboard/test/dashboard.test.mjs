@@ -164,7 +164,7 @@ test('one click loads the sample (the demo URL #sample)', { timeout: 120_000 }, 
 });
 
 const big = join(repo, 'target', 'dashboard', 'signed-10000.jsonl');
-test('timing: 10,000 network-signed receipts in the page', { timeout: 300_000, skip: !existsSync(big) && 'no network-signed receipts generated (see make-sample.mjs --signed)' }, async () => {
+test('timing: 10,000 network-signed receipts in the page', { timeout: 300_000, skip: (!existsSync(big) || !api.verifyReceiptJws) && 'no network-signed receipts (the core or the CLI cannot handle them yet)' }, async () => {
   await dashboard(async (page) => {
     await page.setInputFiles('#file-settings', join(sample, 'settings.json'));
     await page.setInputFiles('#file-jwks', join(sample, 'jwks.json'));
