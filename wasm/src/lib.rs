@@ -16,9 +16,9 @@
 #![deny(missing_docs)]
 
 pub mod api;
-pub mod verifiers;
 pub mod receipts;
 pub mod verdict;
+pub mod verifiers;
 
 use wasm_bindgen::prelude::*;
 
