@@ -3,7 +3,7 @@
 import test from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, rmSync, writeFileSync, readdirSync } from 'node:fs';
+import { mkdirSync, rmSync, writeFileSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { repo, wasmDir } from './helpers.mjs';
 import { withChromium } from './browser.mjs';
@@ -45,11 +45,21 @@ try { canonicalize('x'); } catch (e) { if (isEklError(e)) { const c: EklErrorCod
   execFileSync(join(wasmDir, 'node_modules', '.bin', 'tsc'), ['--noEmit', '--strict', '--module', 'nodenext',
     '--moduleResolution', 'nodenext', '--target', 'es2022', 'use.ts'], { cwd: fresh, encoding: 'utf8' });
 
-  writeFileSync(join(fresh, 'index.html'), '<!doctype html><meta charset="utf-8"><link rel="icon" href="data:,"><title>fresh</title>\n');
+  // The page is the README's browser quick start, as written; its console output must be what the
+  // README's comments say.
+  const readme = readFileSync(join(wasmDir, 'README.md'), 'utf8');
+  const html = /```html\n([\s\S]*?)```/.exec(readme)[1];
+  const promised = [...html.matchAll(/\/\/ (\S+)\s*$/gm)].map((m) => m[1]);
+  writeFileSync(join(fresh, 'index.html'), `<!doctype html><meta charset="utf-8"><link rel="icon" href="data:,">\n${html}`);
   const server = await serve({ root: fresh, port: 0 });
   try {
     await withChromium(async (page, _c, errors) => {
+      const logs = [];
+      page.on('console', (m) => { if (m.type() === 'log') logs.push(m.text()); });
       await page.goto(server.url);
+      await page.waitForFunction(() => true);
+      for (let i = 0; i < 50 && logs.length < promised.length; i++) await new Promise((r) => setTimeout(r, 100));
+      assert.deepEqual(logs, promised, 'the README quick start prints what its comments say');
       const got = await page.evaluate(async ([salt]) => {
         const e = await import('/node_modules/ekl-wasm/dist/index.web.mjs');
         let code = null;
