@@ -26,6 +26,7 @@ export type EklErrorCode =
   | 'INVALID_TIMESTAMP'
   | 'INVALID_ARGUMENT'
   | 'PROOF_DOWNGRADE'
+  | 'PROOF_INVALID'
   | 'JWS_MALFORMED'
   | 'INVALID_BASE64URL'
   | 'ALG_NOT_ALLOWED'
@@ -175,6 +176,130 @@ export declare function checkVerifySignature(
   challenge: string,
   signature: string,
 ): boolean
+
+/** `v1` or `v2`, as the protocol's `endpoint_proof` writes it. */
+export type ProofVersion = 'v1' | 'v2'
+
+/** What the network holds for an agent (the no-downgrade state of §3.1). */
+export type NetworkHolds = { proofKey: string } | { credentialHash: string }
+
+/** One key of a receipt key ring: valid from `validFrom` (inclusive) to `validUntil` (exclusive). */
+export interface ReceiptKeySpec {
+  keyId: string
+  secret: string
+  /** RFC 3339 UTC (`YYYY-MM-DDTHH:MM:SS[.fff]Z`). */
+  validFrom: string
+  validUntil?: string | null
+}
+
+/** A receipt key ring: a registration secret (the baseline key `rk-1`) or a list of keys. */
+export type ReceiptKeys = string | readonly ReceiptKeySpec[]
+
+/** The call a receipt must answer. The optional members are checked only when given. */
+export interface CallExpectation {
+  executionId: string
+  collaborationId: string
+  capabilityId: string
+  requesterAgentId: string
+  providerAgentId: string
+  capabilityVersion?: string | null
+  connectionId?: string | null
+  termsHash?: string | null
+  executionKind?: string | null
+  reservationId?: string | null
+  grantId?: string | null
+  admissionId?: string | null
+  /** The digest the consumer expects the receipt to have. */
+  receiptDigest?: string | null
+}
+
+/** One named check of a verdict. Names are stable snake_case strings, like error codes. */
+export interface Check {
+  name: string
+  outcome: 'pass' | 'fail' | 'mismatch'
+  /** Why it did not pass (never a secret, tag or payload). */
+  detail?: string
+}
+
+/** A verdict: every check; accepted only when every check passed. A mismatch is a dispute, not an error. */
+export interface Verdict {
+  accepted: boolean
+  checks: Check[]
+  /** The digest to report (`collaboration_report`), when it could be computed. */
+  receiptDigest?: string
+}
+
+/** Options of `verifyReceipt`. */
+export interface VerifyReceiptOptions {
+  keys: ReceiptKeys
+  call: CallExpectation
+  /** The consumer's own commitment to what it sent (as `commitment()` returns it). */
+  inputCommitment?: Commitment | null
+  /** The consumer's own commitment to what it received. */
+  outputCommitment?: Commitment | null
+}
+
+/** One receipt of a batch. */
+export interface ReceiptToVerify {
+  receipt: ValueInput
+  call: CallExpectation
+  inputCommitment?: Commitment | null
+  outputCommitment?: Commitment | null
+}
+
+/** A safety flag (§15.5, §6.8): never the matched text. */
+export interface SafetyFlag {
+  category: string
+  rules_version: string
+  /** The first matching rule (network rules only). */
+  rule_id?: string
+}
+
+// --- endpoint proofs: verifiers (no downgrade, §3.1) ---
+
+/** The network side of the challenge: the version that verified, or PROOF_INVALID / PROOF_DOWNGRADE. */
+export declare function verifyChallengeProof(
+  holds: NetworkHolds,
+  challenge: string,
+  endpoint: string,
+  proofs: { proof?: string | null; proofV2?: string | null },
+): ProofVersion
+/** The agent side of `ekl_enroll`: the version that verified under the announced one, or PROOF_INVALID / PROOF_DOWNGRADE. */
+export declare function verifyEnrollAuthority(
+  announced: ProofVersion,
+  agentKey: string,
+  enrollmentId: string,
+  nonce: string,
+  endpoint: string,
+  authority?: string | null,
+  authorityVersion?: number | null,
+): ProofVersion
+
+// --- MAC receipts (ekl-evidence-mac-1.1, §9.5) ---
+
+/** The receipt key, lowercase hex: HMAC-SHA256(secret, "ekl-receipt-1.1" ‖ 0x00 ‖ keyId). */
+export declare function receiptKey(secret: string, keyId: string): string
+/** The `auth_tag` of a receipt (without its own `auth_tag`) under a receipt secret. */
+export declare function authTag(receipt: ValueInput, secret: string): string
+/** SHA-256 hex of the ekl-json-1 bytes of the whole receipt, `auth_tag` included. */
+export declare function receiptDigest(receipt: ValueInput): string
+/** The receipt with its `auth_tag` (the key chosen by its `key_id`). */
+export declare function signReceipt(receipt: ValueInput, secret: string): Record<string, unknown>
+/** Verifies a receipt against the call and the consumer's own commitments: a verdict naming each check. */
+export declare function verifyReceipt(receipt: ValueInput, options: VerifyReceiptOptions): Verdict
+/** Many receipts against one key ring: one verdict per receipt, or the EklError of one that cannot be a receipt. */
+export declare function verifyReceipts(items: readonly ReceiptToVerify[], options: { keys: ReceiptKeys }): Array<Verdict | EklError>
+/** `verifyReceipts` on the libuv thread pool. */
+export declare function verifyReceiptsAsync(items: readonly ReceiptToVerify[], options: { keys: ReceiptKeys }): Promise<Array<Verdict | EklError>>
+
+// --- screening (§15.5) ---
+
+/** Validates the claims of a verified `ekl-screening-rules+jwt`; returns them as plain data. */
+export declare function screeningRules(claims: ValueInput): Record<string, unknown>
+/** The safety flags of a tool result under the rules (or the local leak patterns only, with null). */
+export declare function screen(rules: ValueInput | null, result: ValueInput): SafetyFlag[]
+/** A string as screening compares it: NFKC, full case folding, NFKC. */
+export declare function screeningFold(text: string): string
 
 // --- identity ---
 

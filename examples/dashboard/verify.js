@@ -75,9 +75,9 @@ export function makeContext(api, settings, jwksText) {
     agentId: settings.agent_id || '',
     issuer: settings.issuer || '',
     keyRing: (settings.receipt_secrets || []).map((s) => ({
-      key_id: s.key_id, secret: s.secret,
-      valid_from: s.valid_from || '0000-01-01T00:00:00Z',
-      ...(s.valid_until ? { valid_until: s.valid_until } : {}),
+      keyId: s.key_id, secret: s.secret,
+      validFrom: s.valid_from || '0000-01-01T00:00:00Z',
+      ...(s.valid_until ? { validUntil: s.valid_until } : {}),
     })),
     jwks: jwksText ? new api.JsonText(jwksText) : null,
   };
@@ -110,35 +110,38 @@ export function verifyItem(api, itemText, ctx) {
       kind = jwsNode !== undefined ? 'signed (JWS)' : 'signed (object)';
       if (!ctx.jwks) throw new ItemError('INVALID_JWKS', 'a network-signed receipt needs the network JWKS: load it');
       const context = {
-        execution_id: call.execution_id,
-        provider_agent_id: call.provider_agent_id,
-        requester_agent_id: call.requester_agent_id ?? ctx.agentId,
-        capability_id: call.capability_id,
-        input_fingerprint: call.input_fingerprint,
-        own_agent_id: ctx.agentId,
-        network_issuer: ctx.issuer,
-        sent_at: seconds(call.sent_at, 'sent_at'),
-        received_at: seconds(call.received_at, 'received_at'),
+        executionId: call.execution_id,
+        providerAgentId: call.provider_agent_id,
+        requesterAgentId: call.requester_agent_id ?? ctx.agentId,
+        capabilityId: call.capability_id,
+        inputFingerprint: call.input_fingerprint,
+        ownAgentId: ctx.agentId,
+        networkIssuer: ctx.issuer,
+        sentAt: seconds(call.sent_at, 'sent_at'),
+        receivedAt: seconds(call.received_at, 'received_at'),
       };
       verdict = jwsNode !== undefined
         ? api.verifyReceiptJws(plain(jwsNode), ctx.jwks, context)
         : api.verifySignedReceipt(new api.JsonText(receiptNode.raw), ctx.jwks, context);
     } else if (receiptNode !== undefined) {
       kind = 'MAC';
-      const expectation = { requester_agent_id: ctx.agentId, ...call };
-      const own = (name) => {
-        const n = get(node, name);
-        return n === undefined ? undefined : new api.JsonText(n.raw);
-      };
-      verdict = api.verifyReceipt(new api.JsonText(receiptNode.raw), ctx.keyRing, expectation,
-        own('input_commitment'), own('output_commitment'));
+      // The item's call is snake_case JSON (as in the protocol); the API takes camelCase.
+      const expectation = {};
+      for (const [k, v] of Object.entries({ requester_agent_id: ctx.agentId, ...call })) {
+        if (k !== 'label') expectation[k.replace(/_([a-z])/g, (_, c) => c.toUpperCase())] = v;
+      }
+      if (ctx.keyRing.length === 0) throw new ItemError('INVALID_ARGUMENT', 'a MAC receipt needs your receipt secrets: enter them');
+      verdict = api.verifyReceipt(new api.JsonText(receiptNode.raw), {
+        keys: ctx.keyRing, call: expectation,
+        inputCommitment: plain(get(node, 'input_commitment')), outputCommitment: plain(get(node, 'output_commitment')),
+      });
     } else {
       throw new ItemError('INVALID_RECEIPT', 'the item has neither "receipt" nor "receipt_jws"');
     }
     return {
       kind,
       accepted: verdict.accepted,
-      receipt_digest: verdict.receipt_digest ?? null,
+      receipt_digest: verdict.receiptDigest ?? null,
       checks: verdict.checks,
       error: null,
     };

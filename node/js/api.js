@@ -20,6 +20,15 @@
 //   enrollAuthorityV1(agentKey, enrollmentId, nonce, endpoint), enrollAuthorityV2(proofKeyHex, ...)
 //   verifySignature(secret, agentId, enrollmentId, challenge): string
 //   checkVerifySignature(secret, agentId, enrollmentId, challenge, signature): boolean
+//   verifyChallengeProof(holds, holdsHex, challenge, endpoint, proof|null, proofV2|null): 'v1'|'v2'
+//   verifyEnrollAuthority(announced, agentKey, enrollmentId, nonce, endpoint, authority|null, version|null)
+//   receiptKey(secret, keyId): string           authTag(json, secret): string
+//   receiptDigest(json): string                 signReceipt(json, secret): canonical JSON text
+//   verifyReceipt(json, secret|null, keys|null, call, inputCommitment|null, outputCommitment|null): Verdict
+//   verifyReceipts(jsons[], items[], secret|null, keys|null): (Verdict | {code, message})[]
+//   verifyReceiptsAsync?(...same): Promise<...>  (optional: falls back to sync)
+//   screeningRules(json): canonical JSON text    screen(rulesJson|null, resultJson): JSON text
+//   screeningFold(text): string
 //
 // Adding an operation: one wrapper below (convert the arguments with `value`/`text`/`str`, call
 // the binding inside `guard`), its declaration in index.d.ts, its name in docs/operations.json.
@@ -69,6 +78,57 @@ function maxBytesOf(o, fn) {
   return m
 }
 
+const CALL_REQUIRED = ['executionId', 'collaborationId', 'capabilityId', 'requesterAgentId', 'providerAgentId']
+const CALL_OPTIONAL = ['capabilityVersion', 'connectionId', 'termsHash', 'executionKind', 'reservationId', 'grantId', 'admissionId', 'receiptDigest']
+
+/** The call a receipt must answer: the five required ids, the optional ones checked when given. */
+function callSpec(call, fn) {
+  const c = opts(call, [...CALL_REQUIRED, ...CALL_OPTIONAL], `${fn}: call`)
+  const out = {}
+  for (const k of CALL_REQUIRED) {
+    if (c[k] === undefined || c[k] === null) throw invalid(`${fn}: call.${k} is required`)
+    out[k] = str(c[k], `call.${k}`)
+  }
+  for (const k of CALL_OPTIONAL) {
+    if (c[k] !== undefined && c[k] !== null) out[k] = str(c[k], `call.${k}`)
+  }
+  return out
+}
+
+/** A receipt key ring: a registration secret (the baseline, key id rk-1) or a list of keys. */
+function keyRing(keys, fn) {
+  if (typeof keys === 'string') return [str(keys, 'keys'), null]
+  if (!Array.isArray(keys) || keys.length === 0) {
+    throw invalid(`${fn}: keys must be a registration secret or a non-empty array of {keyId, secret, validFrom, validUntil?}`)
+  }
+  return [
+    null,
+    keys.map((k) => {
+      const o = opts(k, ['keyId', 'secret', 'validFrom', 'validUntil'], `${fn}: a key`)
+      const spec = { keyId: str(o.keyId, 'keyId'), secret: str(o.secret, 'secret'), validFrom: str(o.validFrom, 'validFrom') }
+      if (o.validUntil !== undefined && o.validUntil !== null) spec.validUntil = str(o.validUntil, 'validUntil')
+      return spec
+    }),
+  ]
+}
+
+/** One of the consumer's own commitments (as `commitment()` returns it), or null. */
+function ownCommitment(c, what) {
+  if (c === undefined || c === null) return null
+  const o = opts(c, ['alg', 'canon', 'digest', 'salt_id', 'salt'], what)
+  const out = { alg: str(o.alg, `${what}.alg`), canon: str(o.canon, `${what}.canon`), digest: str(o.digest, `${what}.digest`) }
+  if (o.salt_id !== undefined && o.salt_id !== null) out.salt_id = str(o.salt_id, `${what}.salt_id`)
+  if (o.salt !== undefined && o.salt !== null) out.salt = str(o.salt, `${what}.salt`)
+  return out
+}
+
+function verdictOf(v) {
+  const checks = v.checks.map((c) => (c.detail === undefined || c.detail === null ? { name: c.name, outcome: c.outcome } : { name: c.name, outcome: c.outcome, detail: c.detail }))
+  const out = { accepted: v.accepted, checks }
+  if (v.receiptDigest !== undefined && v.receiptDigest !== null) out.receiptDigest = v.receiptDigest
+  return out
+}
+
 /**
  * Builds the public API over a binding.
  * @param {object} binding the low-level functions (see the top of this file)
@@ -92,6 +152,29 @@ function makeApi(binding, info) {
     } catch (e) {
       throw fromNative(e, codes)
     }
+  }
+
+  function batch(items, options, fn) {
+    if (!Array.isArray(items)) throw invalid(`${fn}: items must be an array of {receipt, call, inputCommitment?, outputCommitment?}`)
+    const [secret, keys] = keyRing(opts(options, ['keys'], fn).keys, fn)
+    const texts = []
+    const specs = items.map((it, i) => {
+      const o = opts(it, ['receipt', 'call', 'inputCommitment', 'outputCommitment'], `${fn}: items[${i}]`)
+      const spec = { call: callSpec(o.call, `${fn}: items[${i}]`) }
+      const ci = ownCommitment(o.inputCommitment, 'inputCommitment')
+      const co = ownCommitment(o.outputCommitment, 'outputCommitment')
+      if (ci) spec.inputCommitment = ci
+      if (co) spec.outputCommitment = co
+      texts.push(toJsonText(o.receipt))
+      return spec
+    })
+    return [texts, specs, secret, keys]
+  }
+
+  /** A batch result: a verdict, or the EklError of an input that cannot be a receipt. */
+  function batchItem(r) {
+    if (r && typeof r.code === 'string' && !('accepted' in r)) return new EklError(r.code, r.message)
+    return verdictOf(r)
   }
 
   const commitOpts = (o, fn) => {
@@ -203,6 +286,88 @@ function makeApi(binding, info) {
     checkVerifySignature(registrationSecret, agentId, enrollmentId, challenge, signature) {
       const a = [str(registrationSecret, 'registrationSecret'), str(agentId, 'agentId'), str(enrollmentId, 'enrollmentId'), str(challenge, 'challenge'), str(signature, 'signature')]
       return guard(() => binding.checkVerifySignature(a[0], a[1], a[2], a[3], a[4]))
+    },
+
+    // --- endpoint proofs: verifiers ---
+    verifyChallengeProof(holds, challenge, endpoint, proofs) {
+      const h = opts(holds, ['proofKey', 'credentialHash'], 'verifyChallengeProof: holds')
+      const kinds = Object.keys(h).filter((k) => h[k] !== undefined && h[k] !== null)
+      if (kinds.length !== 1) throw invalid('verifyChallengeProof: holds is {proofKey} or {credentialHash}')
+      const p = opts(proofs, ['proof', 'proofV2'], 'verifyChallengeProof: proofs')
+      const a = [kinds[0], str(h[kinds[0]], kinds[0]), str(challenge, 'challenge'), str(endpoint, 'endpoint'), optStr(p.proof, 'proof'), optStr(p.proofV2, 'proofV2')]
+      return guard(() => binding.verifyChallengeProof(a[0], a[1], a[2], a[3], a[4], a[5]))
+    },
+    verifyEnrollAuthority(announced, agentKey, enrollmentId, nonce, endpoint, authority, authorityVersion) {
+      let version = null
+      if (authorityVersion !== undefined && authorityVersion !== null) {
+        if (!Number.isInteger(authorityVersion) || authorityVersion < 0 || authorityVersion > 2 ** 32 - 1) {
+          throw invalid('verifyEnrollAuthority: authorityVersion must be an integer')
+        }
+        version = authorityVersion
+      }
+      const a = [str(announced, 'announced'), str(agentKey, 'agentKey'), str(enrollmentId, 'enrollmentId'), str(nonce, 'nonce'), str(endpoint, 'endpoint'), optStr(authority, 'authority')]
+      return guard(() => binding.verifyEnrollAuthority(a[0], a[1], a[2], a[3], a[4], a[5], version))
+    },
+
+    // --- MAC receipts (ekl-evidence-mac-1.1) ---
+    receiptKey(secret, keyId) {
+      const a = [str(secret, 'secret'), str(keyId, 'keyId')]
+      return guard(() => binding.receiptKey(a[0], a[1]))
+    },
+    authTag(receipt, secret) {
+      const s = str(secret, 'secret')
+      const t = toJsonText(receipt)
+      return guard(() => binding.authTag(t, s))
+    },
+    receiptDigest(receipt) {
+      const t = toJsonText(receipt)
+      return guard(() => binding.receiptDigest(t))
+    },
+    signReceipt(receipt, secret) {
+      const s = str(secret, 'secret')
+      const t = toJsonText(receipt)
+      return JSON.parse(guard(() => binding.signReceipt(t, s)))
+    },
+    verifyReceipt(receipt, options) {
+      const o = opts(options, ['keys', 'call', 'inputCommitment', 'outputCommitment'], 'verifyReceipt')
+      const [secret, keys] = keyRing(o.keys, 'verifyReceipt')
+      const call = callSpec(o.call, 'verifyReceipt')
+      const ci = ownCommitment(o.inputCommitment, 'inputCommitment')
+      const co = ownCommitment(o.outputCommitment, 'outputCommitment')
+      const t = toJsonText(receipt)
+      return verdictOf(guard(() => binding.verifyReceipt(t, secret, keys, call, ci, co)))
+    },
+    verifyReceipts(items, options) {
+      const [texts, specs, secret, keys] = batch(items, options, 'verifyReceipts')
+      return guard(() => binding.verifyReceipts(texts, specs, secret, keys)).map(batchItem)
+    },
+    async verifyReceiptsAsync(items, options) {
+      const [texts, specs, secret, keys] = batch(items, options, 'verifyReceiptsAsync')
+      const run = binding.verifyReceiptsAsync ?? binding.verifyReceipts
+      // Large batches in up to 4 chunks, so the thread pool verifies them in parallel; the
+      // results keep the order of the items.
+      const chunks = binding.verifyReceiptsAsync && texts.length >= 1024 ? 4 : 1
+      const size = Math.ceil(texts.length / chunks)
+      const parts = []
+      for (let i = 0; i < texts.length || parts.length === 0; i += size || 1) {
+        parts.push(guardAsync(() => run(texts.slice(i, i + size), specs.slice(i, i + size), secret, keys)))
+      }
+      return (await Promise.all(parts)).flat().map(batchItem)
+    },
+
+    // --- screening (§15.5) ---
+    screeningRules(claims) {
+      const t = toJsonText(claims)
+      return JSON.parse(guard(() => binding.screeningRules(t)))
+    },
+    screen(rules, result) {
+      const r = rules === undefined || rules === null ? null : toJsonText(rules)
+      const t = toJsonText(result)
+      return JSON.parse(guard(() => binding.screen(r, t)))
+    },
+    screeningFold(text) {
+      const t = str(text, 'text')
+      return guard(() => binding.screeningFold(t))
     },
 
     // --- identity ---

@@ -12,13 +12,13 @@
 //   other own properties of an array are ignored, as JSON.stringify ignores them;
 // * strings; a lone surrogate (in a value or a key) is refused with LONE_SURROGATE, the code of
 //   the "\ud800" escape in JSON text;
-// * numbers: finite (NaN, ±Infinity: NON_FINITE_NUMBER); -0 is written 0; written with String(x),
-//   the shortest round trip, which is exactly the ECMAScript form ekl-json-1 writes. A number is
-//   treated as the JSON text String(x) is: where that text is an integer literal beyond ±2^53
-//   (2^53 < |x| < 1e21) it is refused with INTEGER_OUT_OF_RANGE, as the text path refuses the
-//   literal; from 1e21 on String(x) has an exponent ("1e+21"), which the text path accepts, and
-//   so does this (the published fingerprint vector holds 1e+21). So the value path equals the
-//   text path on String(x), and every canonical output parses again;
+// * numbers: every finite double (NaN, ±Infinity: NON_FINITE_NUMBER); -0 is written 0. A JS number
+//   is a double, as a Python float and the core's Value::Number are, and is accepted as they are
+//   (docs/decisions/numbers.md #2): an integer-valued double beyond 2^53 such as 2e20 is handed to
+//   the core in exponent form (x.toExponential(), exact), which the core reads as that double and
+//   writes as ECMAScript does ("200000000000000000000"). Only integer *literals* beyond ±2^53 are
+//   refused, in JSON text (and BigInt, below). Other numbers are written with String(x), the
+//   shortest round trip;
 // * BigInt: accepted within ±2^53 (written as its decimal digits), INTEGER_OUT_OF_RANGE beyond;
 // * booleans, null;
 // * refused with UNSUPPORTED_TYPE: undefined (as a value, a member or an array element),
@@ -33,7 +33,7 @@ const { EklError } = require('./errors.js')
 
 /** The deepest nesting accepted (PROTOCOL §2.5): `[]` is depth 1. */
 const MAX_DEPTH = 64
-/** 2^53: the largest magnitude of an integer literal ekl-json-1 accepts. */
+/** 2^53: the largest magnitude of an integer literal (and a BigInt) ekl-json-1 accepts. */
 const BOUND = 9007199254740992
 const BIG_BOUND = BigInt(BOUND)
 /** Characters after which a string needs JSON.stringify (escapes) or a surrogate check. */
@@ -177,8 +177,8 @@ function toJsonText(value) {
         if (v !== v || v === Infinity || v === -Infinity) {
           throw new EklError('NON_FINITE_NUMBER', 'NaN and Infinity have no JSON form')
         }
-        if ((v > BOUND && v < 1e21) || (v < -BOUND && v > -1e21)) throw outOfRange()
-        out += v === 0 ? '0' : String(v)
+        // Beyond 2^53, String(x) may be an integer literal, which the text parser refuses.
+        out += v > BOUND || v < -BOUND ? v.toExponential() : v === 0 ? '0' : String(v)
         break
       case 'boolean':
         out += v ? 'true' : 'false'

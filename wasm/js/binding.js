@@ -13,6 +13,16 @@ const asBuffer = typeof Buffer === 'function'
 const bytes = (text) => (typeof text === 'string' ? encoder.encode(text) : text);
 const opt = (x) => (x === null ? undefined : x);
 
+/** The holds kinds of node/js/api.js as the wasm module names them. */
+const HOLDS = { proofKey: 'proof_key', credentialHash: 'credential_hash' };
+/** camelCase members of the API layer's call spec as the core's snake_case JSON. */
+const snake = (o) => Object.fromEntries(Object.entries(o).map(([k, v]) => [k.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`), v]));
+/** A key ring as JSON text: the registration secret, or the keys ({keyId, secret, validFrom, validUntil?}). */
+const ringText = (secret, keys) => encoder.encode(JSON.stringify(secret !== null && secret !== undefined ? secret
+  : keys.map((k) => ({ key_id: k.keyId, secret: k.secret, valid_from: k.validFrom, valid_until: k.validUntil ?? null }))));
+/** A verdict of the module ({accepted, checks, receipt_digest}) in the API layer's shape. */
+const verdict = (v) => ({ accepted: v.accepted, checks: v.checks, receiptDigest: v.receipt_digest });
+
 function wasmBinding(raw) {
   const codes = raw.errorCodes().split('\n').filter(Boolean);
   const version = raw.coreVersion();
@@ -40,22 +50,36 @@ function wasmBinding(raw) {
     verifySignature: (secret, agentId, id, challenge) => raw.verifySignature(secret, agentId, id, challenge),
     checkVerifySignature: (secret, agentId, id, challenge, signature) =>
       raw.checkVerifySignature(secret, agentId, id, challenge, signature),
-    // MAC receipts (§9.5): JSON arguments as text, structured results as canonical JSON text.
+    // Endpoint proof verifiers (§3.1, §4), MAC receipts (§9.5) and screening (§15.5), in the
+    // shapes of the binding interface of node/js/api.js.
     ...(raw.verifyReceipt ? {
+      verifyChallengeProof: (holds, held, challenge, endpoint, proof, proofV2) =>
+        raw.verifyChallengeProof(HOLDS[holds] || holds, held, challenge, endpoint, opt(proof), opt(proofV2)),
+      verifyEnrollAuthority: (announced, agentKey, id, nonce, endpoint, authority, version) =>
+        raw.verifyEnrollAuthority(announced, agentKey, id, nonce, endpoint, opt(authority), opt(version)),
       receiptKey: (secret, keyId) => raw.receiptKey(secret, keyId),
       authTag: (receipt, secret) => raw.authTag(bytes(receipt), secret),
       receiptDigest: (receipt) => raw.receiptDigest(bytes(receipt)),
       signReceipt: (receipt, secret) => raw.signReceipt(bytes(receipt), secret),
-      verifyReceipt: (receipt, ring, call, ownIn, ownOut) => raw.verifyReceipt(bytes(receipt), bytes(ring),
-        bytes(call), ownIn === null ? undefined : bytes(ownIn), ownOut === null ? undefined : bytes(ownOut)),
-      verifyReceipts: (ring, items) => raw.verifyReceipts(bytes(ring), bytes(items)),
-    } : {}),
-    // Endpoint proof verifiers (§3.1, §4) and screening (§15.5).
-    ...(raw.verifyChallengeProof ? {
-      verifyChallengeProof: (holds, held, challenge, endpoint, proof, proofV2) =>
-        raw.verifyChallengeProof(holds, held, challenge, endpoint, opt(proof), opt(proofV2)),
-      verifyEnrollAuthority: (announced, agentKey, id, nonce, endpoint, authority, version) =>
-        raw.verifyEnrollAuthority(announced, agentKey, id, nonce, endpoint, opt(authority), opt(version)),
+      verifyReceipt: (receipt, secret, keys, call, ci, co) => verdict(JSON.parse(raw.verifyReceipt(
+        bytes(receipt), ringText(secret, keys), encoder.encode(JSON.stringify(snake(call))),
+        ci === null ? undefined : encoder.encode(JSON.stringify(ci)),
+        co === null ? undefined : encoder.encode(JSON.stringify(co))))),
+      verifyReceipts: (receipts, specs, secret, keys) => {
+        const ring = ringText(secret, keys);
+        return receipts.map((receipt, i) => {
+          const s = specs[i];
+          try {
+            return verdict(JSON.parse(raw.verifyReceipt(bytes(receipt), ring, encoder.encode(JSON.stringify(snake(s.call))),
+              s.inputCommitment ? encoder.encode(JSON.stringify(s.inputCommitment)) : undefined,
+              s.outputCommitment ? encoder.encode(JSON.stringify(s.outputCommitment)) : undefined)));
+          } catch (e) {
+            const m = /^([A-Z][A-Z0-9_]*): ([\s\S]*)$/.exec(e && e.message);
+            if (!m) throw e;
+            return { code: m[1], message: m[2] };
+          }
+        });
+      },
       screeningRules: (claims) => raw.screeningRules(bytes(claims)),
       screen: (rules, result) => raw.screen(rules === null ? undefined : bytes(rules), bytes(result)),
       screeningFold: (text) => raw.screeningFold(text),

@@ -2,6 +2,7 @@
 // refusal path of every operation, each followed by a good call on the same instance.
 const SALT = '00112233445566778899aabbccddeeff'.repeat(2);
 const GOOD = '46839dcf7511e1b9789e56ccbce9a4e7a562adc9aa9b1088337802fec1018a3c';
+const CALL = { executionId: 'a', collaborationId: 'b', capabilityId: 'c', requesterAgentId: 'd', providerAgentId: 'e' };
 
 /** [what, call, expected code]: one per refusal path of every operation. */
 export function badCalls(api) {
@@ -54,17 +55,17 @@ export function badCalls(api) {
       ['authTag: no key_id', () => api.authTag([1], 's'), 'INVALID_RECEIPT'],
       ['receiptDigest: not an object', () => api.receiptDigest('x'), 'INVALID_RECEIPT'],
       ['signReceipt: not an object', () => api.signReceipt(7, 's'), 'INVALID_RECEIPT'],
-      ['verifyReceipt: call without execution_id', () => api.verifyReceipt({}, [], {}), 'INVALID_ARGUMENT'],
-      ['verifyReceipt: key without secret', () => api.verifyReceipt({}, [{ key_id: 'a' }], {}), 'INVALID_ARGUMENT'],
-      ['verifyReceipt: duplicate key', () => api.verifyReceipt(new api.JsonText('{"a":1,"a":2}'), 's', { execution_id: 'a',
-        collaboration_id: 'b', capability_id: 'c', requester_agent_id: 'd', provider_agent_id: 'e' }), 'DUPLICATE_KEY'],
+      ['verifyReceipt: call without executionId', () => api.verifyReceipt({}, { keys: 's', call: {} }), 'INVALID_ARGUMENT'],
+      ['verifyReceipt: key without secret', () => api.verifyReceipt({}, { keys: [{ keyId: 'a' }], call: {} }), 'INVALID_ARGUMENT'],
+      ['verifyReceipt: bad valid_from', () => api.verifyReceipt({}, { keys: [{ keyId: 'a', secret: 's', validFrom: 'x' }], call: CALL }), 'INVALID_TIMESTAMP'],
+      ['verifyReceipt: duplicate key', () => api.verifyReceipt(new api.JsonText('{"a":1,"a":2}'), { keys: 's', call: CALL }), 'DUPLICATE_KEY'],
       ['verifyReceipts: items not an array', () => api.verifyReceipts('s', 5), 'INVALID_ARGUMENT'],
     );
   }
   if (api.verifyChallengeProof) {
     cases.push(
-      ['verifyChallengeProof: bad key', () => api.verifyChallengeProof({ proofKey: 'zz' }, 'c', 'e', 'p', null), 'INVALID_HEX'],
-      ['verifyChallengeProof: nothing sent', () => api.verifyChallengeProof({ proofKey: '00'.repeat(32) }, 'c', 'e', null, null), 'PROOF_INVALID'],
+      ['verifyChallengeProof: bad key', () => api.verifyChallengeProof({ proofKey: 'zz' }, 'c', 'e', { proof: 'p' }), 'INVALID_HEX'],
+      ['verifyChallengeProof: nothing sent', () => api.verifyChallengeProof({ proofKey: '00'.repeat(32) }, 'c', 'e', {}), 'PROOF_INVALID'],
       ['verifyEnrollAuthority: announced v3', () => api.verifyEnrollAuthority('v3', 'k', 'e', 'n', 'p', 'a', 1), 'INVALID_ARGUMENT'],
       ['verifyEnrollAuthority: version 7', () => api.verifyEnrollAuthority('v1', 'k', 'e', 'n', 'p', 'a', 7), 'INVALID_ARGUMENT'],
       ['screeningRules: not an object', () => api.screeningRules([]), 'INVALID_SHAPE'],

@@ -212,7 +212,7 @@ function es6Numbers(ctx, text) {
 function verdictResult(v, detailsOf) {
   const notPass = v.checks.filter((c) => c.outcome !== 'pass').map((c) => `${c.name}=${c.outcome}`).sort();
   const details = detailsOf.map((n) => `${n}:${(v.checks.find((c) => c.name === n) || {}).detail ?? ''}`);
-  return `accepted=${v.accepted} not_pass=[${notPass}] details=[${details}] digest=${v.receipt_digest}`;
+  return `accepted=${v.accepted} not_pass=[${notPass}] details=[${details}] digest=${v.receiptDigest}`;
 }
 function verdictExpected(api, expected, receiptRaw) {
   const np = Object.entries(expected.not_pass).map(([k, v]) => `${k}=${v}`).sort();
@@ -220,6 +220,11 @@ function verdictExpected(api, expected, receiptRaw) {
   const details = names.map((n) => `${n}:${expected.details[n]}`);
   return [`ok:accepted=${np.length === 0} not_pass=[${np}] details=[${details}] digest=${api.receiptDigest(new api.JsonText(receiptRaw))}`, names];
 }
+
+const camelCall = (c) => Object.fromEntries(Object.entries(c).filter(([, v]) => v !== null)
+  .map(([k, v]) => [k.replace(/_([a-z])/g, (_, x) => x.toUpperCase()), v]));
+const camelKeys = (keys) => keys.map((k) => ({ keyId: k.key_id, secret: k.secret, validFrom: k.valid_from,
+  ...(k.valid_until ? { validUntil: k.valid_until } : {}) }));
 
 function callReceipt(ctx, root) {
   const { api } = ctx;
@@ -243,7 +248,8 @@ function callReceipt(ctx, root) {
   const ownIn = api.commitment(raw(root, 'input'));
   const ownOut = api.commitment(raw(root, 'result'));
   ctx.record('published: verify against its call', { op: 'none' },
-    ctx.attempt(() => api.verifyReceipt(tagged, secret, { ...doc.call, receipt_digest: doc.receipt_digest }, ownIn, ownOut).accepted),
+    ctx.attempt(() => api.verifyReceipt(tagged, { keys: secret, call: camelCall({ ...doc.call, receipt_digest: doc.receipt_digest }),
+      inputCommitment: ownIn, outputCommitment: ownOut }).accepted),
     'ok:true');
   const ring = get(root, 'key_ring');
   for (const node of get(ring, 'cases').items) {
@@ -251,7 +257,8 @@ function callReceipt(ctx, root) {
     const rr = get(node, 'receipt').raw;
     const [expected, names] = verdictExpected(api, c.expected, rr);
     ctx.record(`key_ring: ${c.name}`, { op: 'none' },
-      ctx.attempt(() => verdictResult(api.verifyReceipt(new api.JsonText(rr), plain(get(ring, 'keys')), plain(get(ring, 'call')), ownIn, ownOut), names)),
+      ctx.attempt(() => verdictResult(api.verifyReceipt(new api.JsonText(rr), { keys: camelKeys(plain(get(ring, 'keys'))),
+        call: camelCall(plain(get(ring, 'call'))), inputCommitment: ownIn, outputCommitment: ownOut }), names)),
       expected);
   }
   for (const node of get(get(root, 'mismatch'), 'cases').items) {
@@ -260,8 +267,8 @@ function callReceipt(ctx, root) {
     const [expected, names] = verdictExpected(api, c.expected, rr);
     const opts = c.own_salt ? { salt: c.own_salt } : undefined;
     ctx.record(`mismatch: ${c.name}`, { op: 'none' },
-      ctx.attempt(() => verdictResult(api.verifyReceipt(new api.JsonText(rr), secret, c.call ?? doc.call,
-        api.commitment(raw(node, 'own_input'), opts), api.commitment(raw(node, 'own_result'), opts)), names)),
+      ctx.attempt(() => verdictResult(api.verifyReceipt(new api.JsonText(rr), { keys: secret, call: camelCall(c.call ?? doc.call),
+        inputCommitment: api.commitment(raw(node, 'own_input'), opts), outputCommitment: api.commitment(raw(node, 'own_result'), opts) }), names)),
       expected);
   }
 }
@@ -288,7 +295,7 @@ function endpointProof(ctx, root) {
   for (const n of d.downgrade.network) {
     const holds = n.holds === 'proof_key' ? { proofKey: d.proof_key } : { credentialHash: d.agent_key_sha256 };
     ctx.record(`downgrade network: ${n.name}`, { op: 'none' },
-      ctx.attempt(() => api.verifyChallengeProof(holds, ch.challenge, ch.endpoint, n.proof, n.proof_v2)),
+      ctx.attempt(() => api.verifyChallengeProof(holds, ch.challenge, ch.endpoint, { proof: n.proof, proofV2: n.proof_v2 })),
       /^v[12]$/.test(n.expected) ? `ok:${n.expected}` : `err:${n.expected}`);
   }
   const en = d.enroll[0];
