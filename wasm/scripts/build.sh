@@ -7,7 +7,7 @@ set -euo pipefail
 cd "$(dirname "$0")/../.."
 root=$PWD
 bash wasm/scripts/tools.sh --no-browser
-cargo build --profile wasm-release --target wasm32-unknown-unknown -p ekl-wasm
+cargo build -q --profile wasm-release --target wasm32-unknown-unknown -p ekl-wasm
 raw=target/wasm32-unknown-unknown/wasm-release/ekl_wasm.wasm
 out=wasm/dist
 rm -rf "$out.tmp" && mkdir -p "$out.tmp"
