@@ -88,6 +88,7 @@ function wasmBinding(raw) {
     ...(raw.verifyReceiptJws ? {
       verifyReceiptJws: (token, jwks, call) => raw.verifyReceiptJws(token, bytes(jwks), bytes(call)),
       verifySignedReceipt: (receipt, jwks, call) => raw.verifySignedReceipt(bytes(receipt), bytes(jwks), bytes(call)),
+      verifyScreeningRules: (token, jwks, issuer, now) => raw.verifyScreeningRules(token, bytes(jwks), issuer, now),
     } : {}),
   };
 }

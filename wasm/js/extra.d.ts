@@ -16,3 +16,11 @@ export interface SignedReceiptCall {
 export declare function verifyReceiptJws(token: string, jwks: ValueInput, call: SignedReceiptCall): Verdict
 /** Verifies a network-signed receipt object: its signature, its JWS and that they agree. */
 export declare function verifySignedReceipt(receipt: ValueInput, jwks: ValueInput, call: SignedReceiptCall): Verdict
+/** Verifies a screening rules token (ES256, typ ekl-screening-rules+jwt, §15.5) at `now` (seconds, no skew on exp). */
+export declare function verifyScreeningRules(token: string, jwks: ValueInput, options: { issuer: string; now: number }): {
+  iss: string
+  iat: number
+  exp: number
+  rules_version: string
+  rules: { rule_id: string; category: string; phrases: string[] }[]
+}

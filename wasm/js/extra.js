@@ -58,6 +58,12 @@ function extendApi(api, binding) {
         const a = [str(token, 'token'), toJsonText(jwks), contextText(call)];
         return verdict(JSON.parse(guard(() => binding.verifyReceiptJws(a[0], a[1], a[2]))));
       },
+      verifyScreeningRules(token, jwks, options) {
+        const o = options && typeof options === 'object' ? options : {};
+        const a = [str(token, 'token'), toJsonText(jwks), str(o.issuer, 'issuer')];
+        if (!Number.isSafeInteger(o.now)) throw new EklError('INVALID_ARGUMENT', 'now must be an integer (seconds)');
+        return JSON.parse(guard(() => binding.verifyScreeningRules(a[0], a[1], a[2], o.now)));
+      },
       verifySignedReceipt(receipt, jwks, call) {
         const a = [toJsonText(receipt), toJsonText(jwks), contextText(call)];
         return verdict(JSON.parse(guard(() => binding.verifySignedReceipt(a[0], a[1], a[2]))));

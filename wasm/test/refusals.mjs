@@ -77,6 +77,8 @@ export function badCalls(api) {
     cases.push(
       ['verifyReceiptJws: not a token', () => api.verifyReceiptJws('x', { keys: [] }, {}), 'INVALID_ARGUMENT'],
       ['verifySignedReceipt: no call', () => api.verifySignedReceipt({}, { keys: [] }, {}), 'INVALID_ARGUMENT'],
+      ['verifyScreeningRules: no clock', () => api.verifyScreeningRules('a.b.c', { keys: [] }, { issuer: 'i' }), 'INVALID_ARGUMENT'],
+      ['verifyScreeningRules: empty key set', () => api.verifyScreeningRules('a.b.c', { keys: [] }, { issuer: 'i', now: 1 }), 'INVALID_JWKS'],
     );
   }
   return cases;

@@ -15,6 +15,8 @@ const HANDLERS = {
   'call-receipt.json': callReceipt,
   'endpoint-proof-v2.json': endpointProof,
   'screening-scan.json': screeningScan,
+  'receipt-jws.json': receiptJws,
+  'screening-rules-jws.json': screeningRulesJws,
 };
 
 const RFC = 'rfc8785-testdata/';
@@ -321,5 +323,44 @@ function screeningScan(ctx, root) {
     const c = plain(node);
     ctx.record(`invalid_rules: ${c.name}`, { op: 'none' },
       ctx.attempt(() => JSON.stringify(api.screeningRules(new api.JsonText(get(node, 'claims').raw)))), `err:${c.error}`);
+  }
+}
+
+// ---- network-signed receipts (§9.5.1): compact JWS and receipt objects ----
+const camelContext = (c) => ({
+  executionId: c.execution_id, providerAgentId: c.provider_agent_id, requesterAgentId: c.requester_agent_id,
+  capabilityId: c.capability_id, inputFingerprint: c.input_fingerprint, ownAgentId: c.own_agent_id,
+  networkIssuer: c.network_issuer, sentAt: c.sent_at, receivedAt: c.received_at,
+});
+function receiptJws(ctx, root) {
+  const { api } = ctx;
+  const doc = plain(root);
+  const jwks = new api.JsonText(get(root, 'jwks').raw);
+  for (const node of get(root, 'cases').items) {
+    const c = plain(node);
+    const call = camelContext({ ...doc.call, ...(c.call || {}) });
+    const e = c.expected;
+    const expected = e.error ? `err:${e.error}` : `ok:accepted=${e.accepted} checks=[${Object.entries(e.checks).map(([k, v]) => `${k}=${v}`).sort()}] digest=${e.receipt_digest}`;
+    ctx.record(`case: ${c.name}`, { op: 'none' }, ctx.attempt(() => {
+      const v = c.receipt !== undefined
+        ? api.verifySignedReceipt(new api.JsonText(get(node, 'receipt').raw), jwks, call)
+        : api.verifyReceiptJws(c.receipt_jws, jwks, call);
+      return `accepted=${v.accepted} checks=[${v.checks.map((x) => `${x.name}=${x.outcome}`).sort()}] digest=${v.receiptDigest}`;
+    }), expected);
+  }
+}
+
+// ---- screening rules tokens (§15.5) ----
+function screeningRulesJws(ctx, root) {
+  const { api } = ctx;
+  const doc = plain(root);
+  const jwks = new api.JsonText(get(root, 'jwks').raw);
+  const canon = (v) => new TextDecoder().decode(api.canonicalizeValue(v));
+  for (const node of get(root, 'cases').items) {
+    const c = plain(node);
+    const e = c.expected;
+    ctx.record(`case: ${c.name}`, { op: 'none' },
+      ctx.attempt(() => canon(api.verifyScreeningRules(c.token, jwks, { issuer: doc.network_issuer, now: c.now }))),
+      e.error ? `err:${e.error}` : `ok:${canon(e)}`);
   }
 }
