@@ -16,6 +16,7 @@
 #![deny(missing_docs)]
 
 pub mod api;
+pub mod receipt_sig;
 pub mod receipts;
 pub mod verdict;
 pub mod verifiers;
