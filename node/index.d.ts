@@ -301,6 +301,95 @@ export declare function screen(rules: ValueInput | null, result: ValueInput): Sa
 /** A string as screening compares it: NFKC, full case folding, NFKC. */
 export declare function screeningFold(text: string): string
 
+/** The signed types of EKP 1.2; a token is accepted only as the type the caller expects. */
+export type JwsTyp =
+  | 'ekl-relationship+jwt'
+  | 'ekl-platform-call+jwt'
+  | 'ekl-execution-grant+jwt'
+  | 'ekl-revocation-feed+jwt'
+  | 'ekl-receipt+jwt'
+  | 'ekl-screening-rules+jwt'
+  | 'ekl-access+jwt'
+
+/** A validated JWKS of P-256 keys, parsed once (`INVALID_JWKS`) and reused by every verification. */
+export declare class Jwks {
+  constructor(jwks: ValueInput)
+  readonly kids: string[]
+  toJSON(): { keys: Array<Record<string, string>> }
+}
+
+/** An ES256 signing key from a seed (deterministic; for tests, vectors and local networks). */
+export declare class SigningKey {
+  private constructor()
+  readonly kid: string
+}
+
+/** Options of `verifyJws`. Times are seconds since the epoch, passed in (never read from a clock). */
+export interface VerifyJwsOptions {
+  typ: JwsTyp
+  jwks: Jwks | ValueInput
+  now: number
+  issuer?: string | null
+  audience?: string | null
+  /** Allowed clock skew in seconds (default 60). */
+  skew?: number | null
+  maxLifetime?: number | null
+  requireExp?: boolean | null
+  requireIat?: boolean | null
+}
+
+/** A verified compact JWS. */
+export interface VerifiedJws {
+  header: Record<string, unknown>
+  claims: Record<string, unknown>
+  kid: string
+  typ: JwsTyp
+  /** SHA-256 hex of the token's ASCII bytes. */
+  tokenSha256: string
+}
+
+/** The call a network-signed receipt must answer, with the consumer's clock window (seconds). */
+export interface SignedCallExpectation {
+  executionId: string
+  providerAgentId: string
+  requesterAgentId: string
+  capabilityId: string
+  /** The consumer's own input fingerprint (§15.3). */
+  inputFingerprint: string
+  /** The consumer's own agent id: the receipt's `aud`. */
+  ownAgentId: string
+  /** The network's issuer: the receipt's `iss`. */
+  networkIssuer: string
+  sentAt: number
+  receivedAt: number
+}
+
+/** Verified screening rules: what `screen` takes. */
+export interface ScreeningRulesClaims {
+  iss: string
+  iat: number
+  exp: number
+  rules_version: string
+  rules: Array<{ rule_id: string; category: string; phrases: string[] }>
+}
+
+// --- JWS (ES256 only, explicit typ), network-signed receipts (§9.5.1), screening rules (§15.5) ---
+
+/** Verifies a compact JWS: alg ES256, the exact typ, the kid's key, then iss/aud/times. */
+export declare function verifyJws(token: string, options: VerifyJwsOptions): VerifiedJws
+/** Verifies a receipt's `receipt_jws` claim by claim against the call: a verdict. */
+export declare function verifyReceiptJws(token: string, options: { jwks: Jwks | ValueInput; call: SignedCallExpectation }): Verdict
+/** Verifies a whole network-signed receipt object: its signature, its `receipt_jws` and that they agree. */
+export declare function verifySignedReceipt(receipt: ValueInput, options: { jwks: Jwks | ValueInput; call: SignedCallExpectation }): Verdict
+/** Verifies a screening-rules token (never used from `exp` on); returns the claims `screen` takes. */
+export declare function verifyScreeningRules(token: string, options: { jwks: Jwks | ValueInput; issuer: string; now: number }): ScreeningRulesClaims
+/** A signing key from a 32-byte seed (64 lowercase hex) and a key id. */
+export declare function signingKey(seedHex: string, kid: string): SigningKey
+/** Signs claims as a compact JWS of `typ` (deterministic RFC 6979 nonces). */
+export declare function signJws(typ: JwsTyp, claims: ValueInput, key: SigningKey): string
+/** Issues a network-signed receipt object from its fields: `receipt_jws` and `signature` added. */
+export declare function issueReceipt(fields: ValueInput, options: { key: SigningKey; issuer: string; audience: string }): Record<string, unknown>
+
 // --- identity ---
 
 /** Every error code of the core, in declaration order. */

@@ -29,6 +29,13 @@
 //   verifyReceiptsAsync?(...same): Promise<...>  (optional: falls back to sync)
 //   screeningRules(json): canonical JSON text    screen(rulesJson|null, resultJson): JSON text
 //   screeningFold(text): string
+//   jwksParse(json): handle (with kids(), toJson())
+//   verifyJws(token, typ, jwks, now, issuer|null, audience|null, skew|null, maxLifetime|null,
+//             requireExp|null, requireIat|null): {header, claims (JSON text), kid, typ, tokenSha256}
+//   verifyReceiptJws(token, jwks, call): Verdict      verifySignedReceipt(json, jwks, call): Verdict
+//   verifyScreeningRules(token, jwks, issuer, now): JSON text
+//   signingKey(seedHex, kid): handle (with kid())    signJws(typ, json, key): string
+//   issueReceipt(json, key, issuer, audience): JSON text
 //
 // Adding an operation: one wrapper below (convert the arguments with `value`/`text`/`str`, call
 // the binding inside `guard`), its declaration in index.d.ts, its name in docs/operations.json.
@@ -129,6 +136,27 @@ function verdictOf(v) {
   return out
 }
 
+const SIGNED_CALL_STRINGS = ['executionId', 'providerAgentId', 'requesterAgentId', 'capabilityId', 'inputFingerprint', 'ownAgentId', 'networkIssuer']
+
+/** A time in seconds since the epoch (an integer; the package never reads a clock). */
+function seconds(x, what) {
+  if (typeof x !== 'number' || !Number.isSafeInteger(x)) throw invalid(`${what} must be an integer number of seconds since the epoch`)
+  return x
+}
+
+/** The call a network-signed receipt must answer, with the consumer's clock window. */
+function signedCallSpec(call, fn) {
+  const c = opts(call, [...SIGNED_CALL_STRINGS, 'sentAt', 'receivedAt'], `${fn}: call`)
+  const out = {}
+  for (const k of SIGNED_CALL_STRINGS) {
+    if (c[k] === undefined || c[k] === null) throw invalid(`${fn}: call.${k} is required`)
+    out[k] = str(c[k], `call.${k}`)
+  }
+  out.sentAt = seconds(c.sentAt, 'call.sentAt')
+  out.receivedAt = seconds(c.receivedAt, 'call.receivedAt')
+  return out
+}
+
 /**
  * Builds the public API over a binding.
  * @param {object} binding the low-level functions (see the top of this file)
@@ -175,6 +203,45 @@ function makeApi(binding, info) {
   function batchItem(r) {
     if (r && typeof r.code === 'string' && !('accepted' in r)) return new EklError(r.code, r.message)
     return verdictOf(r)
+  }
+
+  const HANDLE = Symbol('ekl-core handle')
+
+  /** A validated JWKS (P-256 keys), parsed once and reused by every verification. */
+  class Jwks {
+    /** @param {unknown} jwks the key set: a value or JSON text (JsonText) */
+    constructor(jwks) {
+      const t = toJsonText(jwks)
+      Object.defineProperty(this, HANDLE, { value: guard(() => binding.jwksParse(t)) })
+      Object.freeze(this)
+    }
+    /** The key ids. */
+    get kids() {
+      return this[HANDLE].kids()
+    }
+    toJSON() {
+      return JSON.parse(this[HANDLE].toJson())
+    }
+  }
+
+  /** An ES256 signing key (tests, vectors, local networks), from a seed: deterministic. */
+  class SigningKey {
+    constructor(handle) {
+      Object.defineProperty(this, HANDLE, { value: handle })
+      Object.freeze(this)
+    }
+    get kid() {
+      return this[HANDLE].kid()
+    }
+  }
+
+  const jwksHandle = (jwks, fn) => {
+    if (jwks === undefined || jwks === null) throw invalid(`${fn}: jwks is required`)
+    return (jwks instanceof Jwks ? jwks : new Jwks(jwks))[HANDLE]
+  }
+  const keyHandle = (key, fn) => {
+    if (!(key instanceof SigningKey)) throw invalid(`${fn}: key must be a SigningKey (signingKey(seedHex, kid))`)
+    return key[HANDLE]
   }
 
   const commitOpts = (o, fn) => {
@@ -369,6 +436,59 @@ function makeApi(binding, info) {
       const t = str(text, 'text')
       return guard(() => binding.screeningFold(t))
     },
+
+    // --- JWKS, JWS, network-signed receipts, screening-rules tokens ---
+    verifyJws(token, options) {
+      const fn = 'verifyJws'
+      const o = opts(options, ['typ', 'jwks', 'now', 'issuer', 'audience', 'skew', 'maxLifetime', 'requireExp', 'requireIat'], fn)
+      const t = str(token, 'token')
+      const a = [str(o.typ, 'typ'), jwksHandle(o.jwks, fn), seconds(o.now, 'now'), optStr(o.issuer, 'issuer'), optStr(o.audience, 'audience')]
+      const skew = o.skew === undefined || o.skew === null ? null : seconds(o.skew, 'skew')
+      const life = o.maxLifetime === undefined || o.maxLifetime === null ? null : seconds(o.maxLifetime, 'maxLifetime')
+      const flag = (x, what) => {
+        if (x === undefined || x === null) return null
+        if (typeof x !== 'boolean') throw invalid(`${fn}: ${what} must be a boolean`)
+        return x
+      }
+      const r = guard(() => binding.verifyJws(t, a[0], a[1], a[2], a[3], a[4], skew, life, flag(o.requireExp, 'requireExp'), flag(o.requireIat, 'requireIat')))
+      return { header: JSON.parse(r.header), claims: JSON.parse(r.claims), kid: r.kid, typ: r.typ, tokenSha256: r.tokenSha256 }
+    },
+    verifyReceiptJws(token, options) {
+      const o = opts(options, ['jwks', 'call'], 'verifyReceiptJws')
+      const t = str(token, 'token')
+      const j = jwksHandle(o.jwks, 'verifyReceiptJws')
+      const call = signedCallSpec(o.call, 'verifyReceiptJws')
+      return verdictOf(guard(() => binding.verifyReceiptJws(t, j, call)))
+    },
+    verifySignedReceipt(receipt, options) {
+      const o = opts(options, ['jwks', 'call'], 'verifySignedReceipt')
+      const j = jwksHandle(o.jwks, 'verifySignedReceipt')
+      const call = signedCallSpec(o.call, 'verifySignedReceipt')
+      const t = toJsonText(receipt)
+      return verdictOf(guard(() => binding.verifySignedReceipt(t, j, call)))
+    },
+    verifyScreeningRules(token, options) {
+      const o = opts(options, ['jwks', 'issuer', 'now'], 'verifyScreeningRules')
+      const a = [str(token, 'token'), jwksHandle(o.jwks, 'verifyScreeningRules'), str(o.issuer, 'issuer'), seconds(o.now, 'now')]
+      return JSON.parse(guard(() => binding.verifyScreeningRules(a[0], a[1], a[2], a[3])))
+    },
+    signingKey(seedHex, kid) {
+      const a = [str(seedHex, 'seedHex'), str(kid, 'kid')]
+      return new SigningKey(guard(() => binding.signingKey(a[0], a[1])))
+    },
+    signJws(typ, claims, key) {
+      const a = [str(typ, 'typ'), keyHandle(key, 'signJws')]
+      const t = toJsonText(claims)
+      return guard(() => binding.signJws(a[0], t, a[1]))
+    },
+    issueReceipt(fields, options) {
+      const o = opts(options, ['key', 'issuer', 'audience'], 'issueReceipt')
+      const a = [keyHandle(o.key, 'issueReceipt'), str(o.issuer, 'issuer'), str(o.audience, 'audience')]
+      const t = toJsonText(fields)
+      return JSON.parse(guard(() => binding.issueReceipt(t, a[0], a[1], a[2])))
+    },
+    Jwks,
+    SigningKey,
 
     // --- identity ---
     errorCodes() {
