@@ -79,7 +79,7 @@ export function makeContext(api, settings, jwksText) {
       validFrom: s.valid_from || '0000-01-01T00:00:00Z',
       ...(s.valid_until ? { validUntil: s.valid_until } : {}),
     })),
-    jwks: jwksText ? new api.JsonText(jwksText) : null,
+    jwks: jwksText ? new api.Jwks(new api.JsonText(jwksText)) : null,
   };
 }
 
@@ -121,8 +121,8 @@ export function verifyItem(api, itemText, ctx) {
         receivedAt: seconds(call.received_at, 'received_at'),
       };
       verdict = jwsNode !== undefined
-        ? api.verifyReceiptJws(plain(jwsNode), ctx.jwks, context)
-        : api.verifySignedReceipt(new api.JsonText(receiptNode.raw), ctx.jwks, context);
+        ? api.verifyReceiptJws(plain(jwsNode), { jwks: ctx.jwks, call: context })
+        : api.verifySignedReceipt(new api.JsonText(receiptNode.raw), { jwks: ctx.jwks, call: context });
     } else if (receiptNode !== undefined) {
       kind = 'MAC';
       // The item's call is snake_case JSON (as in the protocol); the API takes camelCase.

@@ -84,11 +84,30 @@ function wasmBinding(raw) {
       screen: (rules, result) => raw.screen(rules === null ? undefined : bytes(rules), bytes(result)),
       screeningFold: (text) => raw.screeningFold(text),
     } : {}),
-    // Network-signed receipts (§9.5.1).
+    // JWKS, JWS, network-signed receipts, screening-rules tokens, signing (§3, §9.5.1, §15.5).
+    // Handles: a key set keeps its canonical JSON (the module keeps the last one parsed, with its
+    // precomputed tables, while the same text comes back); a signing key keeps its seed and kid.
     ...(raw.verifyReceiptJws ? {
-      verifyReceiptJws: (token, jwks, call) => raw.verifyReceiptJws(token, bytes(jwks), bytes(call)),
-      verifySignedReceipt: (receipt, jwks, call) => raw.verifySignedReceipt(bytes(receipt), bytes(jwks), bytes(call)),
-      verifyScreeningRules: (token, jwks, issuer, now) => raw.verifyScreeningRules(token, bytes(jwks), issuer, now),
+      jwksParse: (json) => {
+        const text = raw.jwksParse(bytes(json));
+        return { bytes: encoder.encode(text), kids: () => JSON.parse(text).keys.map((k) => k.kid), toJson: () => text };
+      },
+      verifyJws: (token, typ, jwks, now, issuer, audience, skew, maxLifetime, requireExp, requireIat) => {
+        const r = JSON.parse(raw.verifyJws(token, typ, jwks.bytes, now, opt(issuer), opt(audience), opt(skew),
+          opt(maxLifetime), opt(requireExp), opt(requireIat)));
+        return { header: JSON.stringify(r.header), claims: JSON.stringify(r.claims), kid: r.kid, typ: r.typ, tokenSha256: r.token_sha256 };
+      },
+      verifyReceiptJws: (token, jwks, call) =>
+        verdict(JSON.parse(raw.verifyReceiptJws(token, jwks.bytes, encoder.encode(JSON.stringify(snake(call)))))),
+      verifySignedReceipt: (receipt, jwks, call) =>
+        verdict(JSON.parse(raw.verifySignedReceipt(bytes(receipt), jwks.bytes, encoder.encode(JSON.stringify(snake(call)))))),
+      verifyScreeningRules: (token, jwks, issuer, now) => raw.verifyScreeningRules(token, jwks.bytes, issuer, now),
+      signingKey: (seedHex, kid) => {
+        const k = raw.signingKeyCheck(seedHex, kid);
+        return { seedHex, kidValue: k, kid: () => k };
+      },
+      signJws: (typ, claims, key) => raw.signJws(typ, bytes(claims), key.seedHex, key.kidValue),
+      issueReceipt: (fields, key, issuer, audience) => raw.issueReceipt(bytes(fields), key.seedHex, key.kidValue, issuer, audience),
     } : {}),
   };
 }

@@ -3,7 +3,5 @@
 // synchronously, under the API layer shared with the Node package.
 const { wasmBinding } = require('./cjs/binding.cjs');
 const { makeApi } = require('./cjs/api.cjs');
-const { extendApi } = require('./cjs/extra.cjs');
 
-const binding = wasmBinding(require('./node/ekl_wasm.js'));
-module.exports = extendApi(makeApi(binding, { backend: 'wasm' }), binding);
+module.exports = makeApi(wasmBinding(require('./node/ekl_wasm.js')), { backend: 'wasm' });

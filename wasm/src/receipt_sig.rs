@@ -115,6 +115,95 @@ pub fn verify_screening_rules(
     ]))
 }
 
+/// Parses and validates a JWKS; its canonical JSON text (what the handle keeps and passes back).
+pub fn jwks_parse(json: &[u8]) -> Result<String> {
+    Ok(Jwks::parse(json)?.to_json())
+}
+
+fn typ_of(text: &str) -> Result<ekl_core::jws::Typ> {
+    ekl_core::jws::Typ::from_header(text)
+        .ok_or_else(|| invalid("typ is not one of the EKP token types".into()))
+}
+
+/// The claim checks of [`verify_jws`], as the binding passes them.
+#[derive(Clone, Copy, Debug)]
+pub struct JwsChecks<'a> {
+    /// The caller's clock (seconds).
+    pub now: i64,
+    /// The expected `iss`.
+    pub issuer: Option<&'a str>,
+    /// The expected `aud`.
+    pub audience: Option<&'a str>,
+    /// The allowed skew (default 60 s).
+    pub skew: Option<i64>,
+    /// The longest `exp − iat` allowed.
+    pub max_lifetime: Option<i64>,
+    /// Whether `exp` is required (default yes).
+    pub require_exp: Option<bool>,
+    /// Whether `iat` is required (default yes).
+    pub require_iat: Option<bool>,
+}
+
+/// Verifies a compact JWS of type `typ`: header, signature and the claims asked for. Returns the
+/// canonical JSON `{"header", "claims", "kid", "typ", "token_sha256"}`.
+pub fn verify_jws(token: &str, typ: &str, jwks_json: &[u8], c: &JwsChecks<'_>) -> Result<String> {
+    let typ = typ_of(typ)?;
+    let defaults = ekl_core::jws::ClaimChecks::at(c.now);
+    let checks = ekl_core::jws::ClaimChecks {
+        issuer: c.issuer,
+        audience: c.audience,
+        now: c.now,
+        skew: c.skew.unwrap_or(defaults.skew),
+        require_exp: c.require_exp.unwrap_or(defaults.require_exp),
+        require_iat: c.require_iat.unwrap_or(defaults.require_iat),
+        max_lifetime: c.max_lifetime.or(defaults.max_lifetime),
+    };
+    let v = with_jwks(jwks_json, |jwks| {
+        ekl_core::jws::verify(token, typ, jwks, &checks)
+    })?;
+    text_of(&Value::Object(vec![
+        ("header".into(), v.header),
+        ("claims".into(), v.claims),
+        ("kid".into(), Value::from(v.kid)),
+        ("typ".into(), Value::from(v.typ.as_str())),
+        ("token_sha256".into(), Value::from(v.token_sha256)),
+    ]))
+}
+
+fn signing_key(seed_hex: &str, kid: &str) -> Result<ekl_core::jwk::SigningKey> {
+    let seed = ekl_core::hex::decode_fixed::<32>(seed_hex, ErrorCode::InvalidKey, "seed")?;
+    ekl_core::jwk::SigningKey::from_seed(&seed, kid)
+}
+
+/// Checks that a seed and kid make a signing key (the handle keeps them); returns the kid.
+pub fn signing_key_check(seed_hex: &str, kid: &str) -> Result<String> {
+    Ok(signing_key(seed_hex, kid)?.kid().to_owned())
+}
+
+/// Signs claims as a compact JWS of type `typ` with the key of `seed_hex` and `kid`.
+pub fn sign_jws(typ: &str, claims_json: &[u8], seed_hex: &str, kid: &str) -> Result<String> {
+    let typ = typ_of(typ)?;
+    let key = signing_key(seed_hex, kid)?;
+    ekl_core::jws::sign(typ, &parse_strict(claims_json)?, &key)
+}
+
+/// Issues a complete network-signed receipt from its fields; canonical JSON.
+pub fn issue_receipt(
+    fields_json: &[u8],
+    seed_hex: &str,
+    kid: &str,
+    issuer: &str,
+    audience: &str,
+) -> Result<String> {
+    let key = signing_key(seed_hex, kid)?;
+    text_of(&receipt_sig::issue_receipt(
+        &parse_strict(fields_json)?,
+        &key,
+        issuer,
+        audience,
+    )?)
+}
+
 /// The `#[wasm_bindgen]` exports of this module (errors thrown as `CODE: message`).
 mod exports {
     use wasm_bindgen::prelude::*;
@@ -143,6 +232,78 @@ mod exports {
             ));
         }
         super::verify_screening_rules(token, jwks, issuer, now as i64).map_err(throw)
+    }
+
+    /// A validated JWKS as canonical JSON.
+    #[wasm_bindgen(js_name = jwksParse)]
+    pub fn jwks_parse(jwks: &[u8]) -> Result<String, JsError> {
+        super::jwks_parse(jwks).map_err(throw)
+    }
+
+    fn seconds(x: Option<f64>, what: &str) -> Result<Option<i64>, JsError> {
+        match x {
+            None => Ok(None),
+            Some(v) if v.fract() == 0.0 && v.abs() <= 9_007_199_254_740_992.0 => Ok(Some(v as i64)),
+            Some(_) => Err(JsError::new(&format!(
+                "INVALID_ARGUMENT: {what} must be an integer (seconds)"
+            ))),
+        }
+    }
+
+    /// Verifies a compact JWS; canonical JSON `{header, claims, kid, typ, token_sha256}`.
+    #[wasm_bindgen(js_name = verifyJws)]
+    #[allow(clippy::too_many_arguments)]
+    pub fn verify_jws(
+        token: &str,
+        typ: &str,
+        jwks: &[u8],
+        now: f64,
+        issuer: Option<String>,
+        audience: Option<String>,
+        skew: Option<f64>,
+        max_lifetime: Option<f64>,
+        require_exp: Option<bool>,
+        require_iat: Option<bool>,
+    ) -> Result<String, JsError> {
+        let checks = super::JwsChecks {
+            now: seconds(Some(now), "now")?.unwrap_or_default(),
+            issuer: issuer.as_deref(),
+            audience: audience.as_deref(),
+            skew: seconds(skew, "skew")?,
+            max_lifetime: seconds(max_lifetime, "maxLifetime")?,
+            require_exp,
+            require_iat,
+        };
+        super::verify_jws(token, typ, jwks, &checks).map_err(throw)
+    }
+
+    /// Checks a seed and kid; returns the kid.
+    #[wasm_bindgen(js_name = signingKeyCheck)]
+    pub fn signing_key_check(seed_hex: &str, kid: &str) -> Result<String, JsError> {
+        super::signing_key_check(seed_hex, kid).map_err(throw)
+    }
+
+    /// Signs claims as a compact JWS.
+    #[wasm_bindgen(js_name = signJws)]
+    pub fn sign_jws(
+        typ: &str,
+        claims: &[u8],
+        seed_hex: &str,
+        kid: &str,
+    ) -> Result<String, JsError> {
+        super::sign_jws(typ, claims, seed_hex, kid).map_err(throw)
+    }
+
+    /// Issues a network-signed receipt; canonical JSON.
+    #[wasm_bindgen(js_name = issueReceipt)]
+    pub fn issue_receipt(
+        fields: &[u8],
+        seed_hex: &str,
+        kid: &str,
+        issuer: &str,
+        audience: &str,
+    ) -> Result<String, JsError> {
+        super::issue_receipt(fields, seed_hex, kid, issuer, audience).map_err(throw)
     }
 
     /// The verdict on a network-signed receipt object, canonical JSON.

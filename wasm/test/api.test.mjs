@@ -20,7 +20,7 @@ test('every operation of docs/operations.json is in the CommonJS, ESM and TypeSc
   for (const { js } of operations()) {
     if (typeof api[js] !== 'function') missing.push(`require: ${js}`);
     if (typeof esm[js] !== 'function') missing.push(`import: ${js}`);
-    if (!new RegExp(`export declare function ${js}\\(`).test(dts)) missing.push(`index.d.ts: ${js}`);
+    if (!new RegExp(`export declare (function ${js}\\(|class ${js}\\b)`).test(dts)) missing.push(`index.d.ts: ${js}`);
     if (!new RegExp(`\\b${js}\\b`).test(web)) missing.push(`index.web.mjs: ${js}`);
   }
   assert.deepEqual(missing, []);

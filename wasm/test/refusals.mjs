@@ -2,10 +2,16 @@
 // refusal path of every operation, each followed by a good call on the same instance.
 const SALT = '00112233445566778899aabbccddeeff'.repeat(2);
 const GOOD = '46839dcf7511e1b9789e56ccbce9a4e7a562adc9aa9b1088337802fec1018a3c';
+const SCALL = { executionId: 'e', providerAgentId: 'p', requesterAgentId: 'r', capabilityId: 'c',
+  inputFingerprint: 'f', ownAgentId: 'o', networkIssuer: 'n', sentAt: 1, receivedAt: 2 };
+/** A valid key set (the first key of vectors/receipt-jws.json). */
+const NET_JWKS = { keys: [{ alg: 'ES256', crv: 'P-256', kid: 'net-2026-05', kty: 'EC', use: 'sig',
+  x: 'pxYa-MHmaHcF1wTfsPWYgfCQS7hi4WapSiomnDaHna8', y: 'BoJM1m4cjR-d1ahZHIH3SVl4l-DEJETxd2hNTXxPVXg' }] };
 const CALL = { executionId: 'a', collaborationId: 'b', capabilityId: 'c', requesterAgentId: 'd', providerAgentId: 'e' };
 
 /** [what, call, expected code]: one per refusal path of every operation. */
 export function badCalls(api) {
+  const JWKS = () => new api.Jwks(NET_JWKS);
   const bytes = (hex) => new Uint8Array(hex.match(/../g).map((h) => parseInt(h, 16)));
   const deep = '['.repeat(10_000_000);
   const cases = [
@@ -75,10 +81,19 @@ export function badCalls(api) {
   }
   if (api.verifyReceiptJws) {
     cases.push(
-      ['verifyReceiptJws: not a token', () => api.verifyReceiptJws('x', { keys: [] }, {}), 'INVALID_ARGUMENT'],
-      ['verifySignedReceipt: no call', () => api.verifySignedReceipt({}, { keys: [] }, {}), 'INVALID_ARGUMENT'],
-      ['verifyScreeningRules: no clock', () => api.verifyScreeningRules('a.b.c', { keys: [] }, { issuer: 'i' }), 'INVALID_ARGUMENT'],
-      ['verifyScreeningRules: empty key set', () => api.verifyScreeningRules('a.b.c', { keys: [] }, { issuer: 'i', now: 1 }), 'INVALID_JWKS'],
+      ['Jwks: empty key set', () => new api.Jwks({ keys: [] }), 'INVALID_JWKS'],
+      ['Jwks: a private key', () => new api.Jwks({ keys: [{ kty: 'EC', crv: 'P-256', kid: 'k', x: 'AA', y: 'AA', d: 'AA' }] }), 'INVALID_JWKS'],
+      ['verifyJws: malformed token', () => api.verifyJws('x', { typ: 'ekl-receipt+jwt', jwks: JWKS(), now: 1 }), 'JWS_MALFORMED'],
+      ['verifyJws: unknown typ', () => api.verifyJws('a.b.c', { typ: 'jwt', jwks: JWKS(), now: 1 }), 'INVALID_ARGUMENT'],
+      ['verifyReceiptJws: no call', () => api.verifyReceiptJws('x', { jwks: JWKS(), call: {} }), 'INVALID_ARGUMENT'],
+      ['verifyReceiptJws: bad base64url', () => api.verifyReceiptJws('a+.b.c', { jwks: JWKS(), call: SCALL }), 'INVALID_BASE64URL'],
+      ['verifySignedReceipt: not an object', () => api.verifySignedReceipt([], { jwks: JWKS(), call: SCALL }), 'INVALID_RECEIPT'],
+      ['verifyScreeningRules: no clock', () => api.verifyScreeningRules('a.b.c', { jwks: JWKS(), issuer: 'i' }), 'INVALID_ARGUMENT'],
+      ['verifyScreeningRules: malformed', () => api.verifyScreeningRules('a.b', { jwks: JWKS(), issuer: 'i', now: 1 }), 'JWS_MALFORMED'],
+      ['signingKey: short seed', () => api.signingKey('00', 'k'), 'INVALID_KEY'],
+      ['signingKey: empty kid', () => api.signingKey('11'.repeat(32), ''), 'INVALID_KEY'],
+      ['signJws: unknown typ', () => api.signJws('jwt', {}, api.signingKey('11'.repeat(32), 'k')), 'INVALID_ARGUMENT'],
+      ['issueReceipt: no issued_at', () => api.issueReceipt({}, { key: api.signingKey('11'.repeat(32), 'k'), issuer: 'i', audience: 'a' }), 'INVALID_RECEIPT'],
     );
   }
   return cases;

@@ -335,7 +335,7 @@ const camelContext = (c) => ({
 function receiptJws(ctx, root) {
   const { api } = ctx;
   const doc = plain(root);
-  const jwks = new api.JsonText(get(root, 'jwks').raw);
+  const jwks = new api.Jwks(new api.JsonText(get(root, 'jwks').raw));
   for (const node of get(root, 'cases').items) {
     const c = plain(node);
     const call = camelContext({ ...doc.call, ...(c.call || {}) });
@@ -343,8 +343,8 @@ function receiptJws(ctx, root) {
     const expected = e.error ? `err:${e.error}` : `ok:accepted=${e.accepted} checks=[${Object.entries(e.checks).map(([k, v]) => `${k}=${v}`).sort()}] digest=${e.receipt_digest}`;
     ctx.record(`case: ${c.name}`, { op: 'none' }, ctx.attempt(() => {
       const v = c.receipt !== undefined
-        ? api.verifySignedReceipt(new api.JsonText(get(node, 'receipt').raw), jwks, call)
-        : api.verifyReceiptJws(c.receipt_jws, jwks, call);
+        ? api.verifySignedReceipt(new api.JsonText(get(node, 'receipt').raw), { jwks, call })
+        : api.verifyReceiptJws(c.receipt_jws, { jwks, call });
       return `accepted=${v.accepted} checks=[${v.checks.map((x) => `${x.name}=${x.outcome}`).sort()}] digest=${v.receiptDigest}`;
     }), expected);
   }
@@ -354,13 +354,13 @@ function receiptJws(ctx, root) {
 function screeningRulesJws(ctx, root) {
   const { api } = ctx;
   const doc = plain(root);
-  const jwks = new api.JsonText(get(root, 'jwks').raw);
+  const jwks = new api.Jwks(new api.JsonText(get(root, 'jwks').raw));
   const canon = (v) => new TextDecoder().decode(api.canonicalizeValue(v));
   for (const node of get(root, 'cases').items) {
     const c = plain(node);
     const e = c.expected;
     ctx.record(`case: ${c.name}`, { op: 'none' },
-      ctx.attempt(() => canon(api.verifyScreeningRules(c.token, jwks, { issuer: doc.network_issuer, now: c.now }))),
+      ctx.attempt(() => canon(api.verifyScreeningRules(c.token, { jwks, issuer: doc.network_issuer, now: c.now }))),
       e.error ? `err:${e.error}` : `ok:${canon(e)}`);
   }
 }
