@@ -1,0 +1,10 @@
+#!/usr/bin/env bash
+# Makes examples/dashboard/ servable: builds the wasm package (wasm/scripts/build.sh), copies it to
+# vendor/ekl-wasm/ next to the page, builds the ekl CLI and regenerates the sample with it.
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+bash wasm/scripts/build.sh
+cargo build --release -q -p ekl-core --bin ekl
+rm -rf examples/dashboard/vendor && mkdir -p examples/dashboard/vendor
+cp -r wasm/dist examples/dashboard/vendor/ekl-wasm
+node examples/dashboard/make-sample.mjs

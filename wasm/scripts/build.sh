@@ -1,0 +1,25 @@
+#!/usr/bin/env bash
+# Builds the npm package in wasm/dist: the core compiled to wasm32 with the wasm-release profile,
+# wasm-bindgen (pinned CLI) for --target web and --target nodejs, wasm-opt -O3 (npm binaryen; -O3 not -Oz: speed of ES256, see docs/decisions/wasm.md), the
+# JS shared with the Node package (node/js/errors.js, node/js/convert.js) and the API layer as CommonJS and ES modules, the TypeScript declarations.
+# Idempotent; installs missing tools first (tools.sh).
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+root=$PWD
+bash wasm/scripts/tools.sh --no-browser
+cargo build -q --profile wasm-release --target wasm32-unknown-unknown -p ekl-wasm
+raw=target/wasm32-unknown-unknown/wasm-release/ekl_wasm.wasm
+out=wasm/dist
+rm -rf "$out.tmp" && mkdir -p "$out.tmp"
+for t in web nodejs; do
+  dir=$out.tmp/${t/nodejs/node}
+  target/tools/bin/wasm-bindgen --target "$t" --out-dir "$dir" --no-typescript "$raw"
+  wasm/node_modules/.bin/wasm-opt -O3 --enable-bulk-memory --enable-nontrapping-float-to-int \
+    --enable-sign-ext --enable-mutable-globals --enable-reference-types --enable-multivalue \
+    "$dir/ekl_wasm_bg.wasm" -o "$dir/ekl_wasm_bg.wasm"
+done
+node wasm/scripts/esm.mjs "$out.tmp" node/js/errors.js node/js/convert.js node/js/api.js wasm/js/binding.js
+cp wasm/js/index.cjs wasm/js/binding.cjs "$out.tmp/"
+node wasm/scripts/entries.mjs "$out.tmp" node/index.d.ts
+rm -rf "$out" && mv "$out.tmp" "$out"
+ls -l "$out"/web/ekl_wasm_bg.wasm | awk '{print "wasm: " $5 " bytes raw"}'

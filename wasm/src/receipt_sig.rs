@@ -1,0 +1,318 @@
+//! Network-signed receipts (PROTOCOL §9.5.1, `ekl_core::receipt_sig`) and screening rules tokens
+//! (§15.5, `ekl_core::screening_rules`) for the binding: the call
+//! context arrives as JSON text in the shape of `ekl receipt verify-jws --call` (`execution_id`,
+//! `provider_agent_id`, `requester_agent_id`, `capability_id`, `input_fingerprint`,
+//! `own_agent_id`, `network_issuer`, `sent_at`, `received_at` in seconds), verdicts leave as
+//! canonical JSON.
+//!
+//! The JWKS arrives as JSON text with every call (the API is stateless); the last one parsed is
+//! kept with its keys' precomputed tables, so verifying many receipts against the same key set
+//! parses and validates it once (a dashboard verifies thousands).
+
+use std::cell::RefCell;
+
+use ekl_core::canonical;
+use ekl_core::jwk::Jwks;
+use ekl_core::receipt_sig::{self, CallContext};
+use ekl_core::{Error, ErrorCode, Result, Value};
+
+use crate::api::{canonical_text as text_of, parse_strict};
+
+thread_local! {
+    static LAST_JWKS: RefCell<Option<(Vec<u8>, Jwks)>> = const { RefCell::new(None) };
+}
+
+/// The parsed key set of `json`, from the cache when it is the same text as last time.
+fn with_jwks<T>(json: &[u8], f: impl FnOnce(&Jwks) -> Result<T>) -> Result<T> {
+    LAST_JWKS.with(|cell| {
+        let mut slot = cell.borrow_mut();
+        let hit = matches!(&*slot, Some((bytes, _)) if bytes.as_slice() == json);
+        if !hit {
+            *slot = None;
+            *slot = Some((json.to_vec(), Jwks::parse(json)?));
+        }
+        let (_, jwks) = slot.as_ref().expect("filled above");
+        f(jwks)
+    })
+}
+
+fn invalid(message: String) -> Error {
+    Error::new(ErrorCode::InvalidArgument, message)
+}
+
+/// The call context from its JSON object.
+pub fn call_context<'a>(call: &'a Value<'a>) -> Result<CallContext<'a>> {
+    if call.as_object().is_none() {
+        return Err(invalid("the call must be a JSON object".into()));
+    }
+    let s = |k: &str| {
+        call.get(k)
+            .and_then(Value::as_str)
+            .ok_or_else(|| invalid(format!("call.{k} must be a string")))
+    };
+    let n = |k: &str| {
+        call.get(k)
+            .and_then(Value::as_f64)
+            .filter(|x| x.fract() == 0.0 && x.abs() <= 9_007_199_254_740_992.0)
+            .map(|x| x as i64)
+            .ok_or_else(|| invalid(format!("call.{k} must be an integer (seconds)")))
+    };
+    Ok(CallContext {
+        execution_id: s("execution_id")?,
+        provider_agent_id: s("provider_agent_id")?,
+        requester_agent_id: s("requester_agent_id")?,
+        capability_id: s("capability_id")?,
+        input_fingerprint: s("input_fingerprint")?,
+        own_agent_id: s("own_agent_id")?,
+        network_issuer: s("network_issuer")?,
+        sent_at: n("sent_at")?,
+        received_at: n("received_at")?,
+    })
+}
+
+/// Verifies a receipt's compact JWS against the call; the verdict as canonical JSON.
+pub fn verify_receipt_jws(token: &str, jwks_json: &[u8], call_json: &[u8]) -> Result<String> {
+    let call = parse_strict(call_json)?;
+    let context = call_context(&call)?;
+    let verdict = with_jwks(jwks_json, |jwks| {
+        receipt_sig::verify_receipt_jws(token, jwks, &context)
+    })?;
+    text_of(&crate::verdict::verdict_value(&verdict))
+}
+
+/// Verifies a network-signed receipt object (its signature, its JWS, and that they agree).
+pub fn verify_signed_receipt(
+    receipt_json: &[u8],
+    jwks_json: &[u8],
+    call_json: &[u8],
+) -> Result<String> {
+    let call = parse_strict(call_json)?;
+    let context = call_context(&call)?;
+    let receipt = canonical::parse(receipt_json)?;
+    let verdict = with_jwks(jwks_json, |jwks| {
+        receipt_sig::verify_receipt(&receipt, jwks, &context)
+    })?;
+    text_of(&crate::verdict::verdict_value(&verdict))
+}
+
+/// Verifies a screening rules token (§15.5) at `now` against the network's issuer; the verified
+/// claims `{"iss", "iat", "exp", "rules_version", "rules"}` as canonical JSON.
+pub fn verify_screening_rules(
+    token: &str,
+    jwks_json: &[u8],
+    issuer: &str,
+    now: i64,
+) -> Result<String> {
+    let t = with_jwks(jwks_json, |jwks| {
+        ekl_core::screening_rules::verify_screening_rules(token, jwks, issuer, now)
+    })?;
+    text_of(&Value::Object(vec![
+        ("iss".into(), Value::from(t.iss)),
+        ("iat".into(), Value::from_i64(t.iat)?),
+        ("exp".into(), Value::from_i64(t.exp)?),
+        ("rules_version".into(), Value::from(t.rules_version)),
+        ("rules".into(), t.rules),
+    ]))
+}
+
+/// Parses and validates a JWKS; its canonical JSON text (what the handle keeps and passes back).
+pub fn jwks_parse(json: &[u8]) -> Result<String> {
+    Ok(Jwks::parse(json)?.to_json())
+}
+
+fn typ_of(text: &str) -> Result<ekl_core::jws::Typ> {
+    ekl_core::jws::Typ::from_header(text)
+        .ok_or_else(|| invalid("typ is not one of the EKP token types".into()))
+}
+
+/// The claim checks of [`verify_jws`], as the binding passes them.
+#[derive(Clone, Copy, Debug)]
+pub struct JwsChecks<'a> {
+    /// The caller's clock (seconds).
+    pub now: i64,
+    /// The expected `iss`.
+    pub issuer: Option<&'a str>,
+    /// The expected `aud`.
+    pub audience: Option<&'a str>,
+    /// The allowed skew (default 60 s).
+    pub skew: Option<i64>,
+    /// The longest `exp − iat` allowed.
+    pub max_lifetime: Option<i64>,
+    /// Whether `exp` is required (default yes).
+    pub require_exp: Option<bool>,
+    /// Whether `iat` is required (default yes).
+    pub require_iat: Option<bool>,
+}
+
+/// Verifies a compact JWS of type `typ`: header, signature and the claims asked for. Returns the
+/// canonical JSON `{"header", "claims", "kid", "typ", "token_sha256"}`.
+pub fn verify_jws(token: &str, typ: &str, jwks_json: &[u8], c: &JwsChecks<'_>) -> Result<String> {
+    let typ = typ_of(typ)?;
+    let defaults = ekl_core::jws::ClaimChecks::at(c.now);
+    let checks = ekl_core::jws::ClaimChecks {
+        issuer: c.issuer,
+        audience: c.audience,
+        now: c.now,
+        skew: c.skew.unwrap_or(defaults.skew),
+        require_exp: c.require_exp.unwrap_or(defaults.require_exp),
+        require_iat: c.require_iat.unwrap_or(defaults.require_iat),
+        max_lifetime: c.max_lifetime.or(defaults.max_lifetime),
+    };
+    let v = with_jwks(jwks_json, |jwks| {
+        ekl_core::jws::verify(token, typ, jwks, &checks)
+    })?;
+    text_of(&Value::Object(vec![
+        ("header".into(), v.header),
+        ("claims".into(), v.claims),
+        ("kid".into(), Value::from(v.kid)),
+        ("typ".into(), Value::from(v.typ.as_str())),
+        ("token_sha256".into(), Value::from(v.token_sha256)),
+    ]))
+}
+
+fn signing_key(seed_hex: &str, kid: &str) -> Result<ekl_core::jwk::SigningKey> {
+    let seed = ekl_core::hex::decode_fixed::<32>(seed_hex, ErrorCode::InvalidKey, "seed")?;
+    ekl_core::jwk::SigningKey::from_seed(&seed, kid)
+}
+
+/// Checks that a seed and kid make a signing key (the handle keeps them); returns the kid.
+pub fn signing_key_check(seed_hex: &str, kid: &str) -> Result<String> {
+    Ok(signing_key(seed_hex, kid)?.kid().to_owned())
+}
+
+/// Signs claims as a compact JWS of type `typ` with the key of `seed_hex` and `kid`.
+pub fn sign_jws(typ: &str, claims_json: &[u8], seed_hex: &str, kid: &str) -> Result<String> {
+    let typ = typ_of(typ)?;
+    let key = signing_key(seed_hex, kid)?;
+    ekl_core::jws::sign(typ, &parse_strict(claims_json)?, &key)
+}
+
+/// Issues a complete network-signed receipt from its fields; canonical JSON.
+pub fn issue_receipt(
+    fields_json: &[u8],
+    seed_hex: &str,
+    kid: &str,
+    issuer: &str,
+    audience: &str,
+) -> Result<String> {
+    let key = signing_key(seed_hex, kid)?;
+    text_of(&receipt_sig::issue_receipt(
+        &parse_strict(fields_json)?,
+        &key,
+        issuer,
+        audience,
+    )?)
+}
+
+/// The `#[wasm_bindgen]` exports of this module (errors thrown as `CODE: message`).
+mod exports {
+    use wasm_bindgen::prelude::*;
+
+    fn throw(e: ekl_core::Error) -> JsError {
+        JsError::new(&e.to_string())
+    }
+
+    /// The verdict on a receipt's compact JWS, canonical JSON.
+    #[wasm_bindgen(js_name = verifyReceiptJws)]
+    pub fn verify_receipt_jws(token: &str, jwks: &[u8], call: &[u8]) -> Result<String, JsError> {
+        super::verify_receipt_jws(token, jwks, call).map_err(throw)
+    }
+
+    /// The verified claims of a screening rules token, canonical JSON.
+    #[wasm_bindgen(js_name = verifyScreeningRules)]
+    pub fn verify_screening_rules(
+        token: &str,
+        jwks: &[u8],
+        issuer: &str,
+        now: f64,
+    ) -> Result<String, JsError> {
+        if now.fract() != 0.0 || now.abs() > 9_007_199_254_740_992.0 {
+            return Err(JsError::new(
+                "INVALID_ARGUMENT: now must be an integer (seconds)",
+            ));
+        }
+        super::verify_screening_rules(token, jwks, issuer, now as i64).map_err(throw)
+    }
+
+    /// A validated JWKS as canonical JSON.
+    #[wasm_bindgen(js_name = jwksParse)]
+    pub fn jwks_parse(jwks: &[u8]) -> Result<String, JsError> {
+        super::jwks_parse(jwks).map_err(throw)
+    }
+
+    fn seconds(x: Option<f64>, what: &str) -> Result<Option<i64>, JsError> {
+        match x {
+            None => Ok(None),
+            Some(v) if v.fract() == 0.0 && v.abs() <= 9_007_199_254_740_992.0 => Ok(Some(v as i64)),
+            Some(_) => Err(JsError::new(&format!(
+                "INVALID_ARGUMENT: {what} must be an integer (seconds)"
+            ))),
+        }
+    }
+
+    /// Verifies a compact JWS; canonical JSON `{header, claims, kid, typ, token_sha256}`.
+    #[wasm_bindgen(js_name = verifyJws)]
+    #[allow(clippy::too_many_arguments)]
+    pub fn verify_jws(
+        token: &str,
+        typ: &str,
+        jwks: &[u8],
+        now: f64,
+        issuer: Option<String>,
+        audience: Option<String>,
+        skew: Option<f64>,
+        max_lifetime: Option<f64>,
+        require_exp: Option<bool>,
+        require_iat: Option<bool>,
+    ) -> Result<String, JsError> {
+        let checks = super::JwsChecks {
+            now: seconds(Some(now), "now")?.unwrap_or_default(),
+            issuer: issuer.as_deref(),
+            audience: audience.as_deref(),
+            skew: seconds(skew, "skew")?,
+            max_lifetime: seconds(max_lifetime, "maxLifetime")?,
+            require_exp,
+            require_iat,
+        };
+        super::verify_jws(token, typ, jwks, &checks).map_err(throw)
+    }
+
+    /// Checks a seed and kid; returns the kid.
+    #[wasm_bindgen(js_name = signingKeyCheck)]
+    pub fn signing_key_check(seed_hex: &str, kid: &str) -> Result<String, JsError> {
+        super::signing_key_check(seed_hex, kid).map_err(throw)
+    }
+
+    /// Signs claims as a compact JWS.
+    #[wasm_bindgen(js_name = signJws)]
+    pub fn sign_jws(
+        typ: &str,
+        claims: &[u8],
+        seed_hex: &str,
+        kid: &str,
+    ) -> Result<String, JsError> {
+        super::sign_jws(typ, claims, seed_hex, kid).map_err(throw)
+    }
+
+    /// Issues a network-signed receipt; canonical JSON.
+    #[wasm_bindgen(js_name = issueReceipt)]
+    pub fn issue_receipt(
+        fields: &[u8],
+        seed_hex: &str,
+        kid: &str,
+        issuer: &str,
+        audience: &str,
+    ) -> Result<String, JsError> {
+        super::issue_receipt(fields, seed_hex, kid, issuer, audience).map_err(throw)
+    }
+
+    /// The verdict on a network-signed receipt object, canonical JSON.
+    #[wasm_bindgen(js_name = verifySignedReceipt)]
+    pub fn verify_signed_receipt(
+        receipt: &[u8],
+        jwks: &[u8],
+        call: &[u8],
+    ) -> Result<String, JsError> {
+        super::verify_signed_receipt(receipt, jwks, call).map_err(throw)
+    }
+}

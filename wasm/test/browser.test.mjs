@@ -1,0 +1,42 @@
+// The wasm package in headless Chromium, as plain ESM (no bundler): every vector file, with the
+// result set equal to the one in Node (itself equal to the native one), and every refusal followed
+// by a good call on the same instance.
+import test from 'node:test';
+import assert from 'node:assert/strict';
+import { repo, loadCjs, vectorFiles } from './helpers.mjs';
+import { runVectors } from './vectors.mjs';
+import { withChromium } from './browser.mjs';
+import { serve } from '../../examples/dashboard/serve.mjs';
+
+test('vectors and refusals in Chromium equal Node', { timeout: 180_000 }, async () => {
+  const server = await serve({ root: repo, port: 0 });
+  try {
+    const names = vectorFiles().map((f) => f.name);
+    const node = runVectors(loadCjs(), vectorFiles());
+    await withChromium(async (page, _context, errors) => {
+      await page.goto(`${server.url}wasm/test/blank.html`);
+      const got = await page.evaluate(async (names) => {
+        const api = await import('/wasm/dist/index.web.mjs');
+        const { runVectors } = await import('/wasm/test/vectors.mjs');
+        const { checkRefusals } = await import('/wasm/test/refusals.mjs');
+        const files = await Promise.all(names.map(async (name) => ({ name, text: await (await fetch(`/vectors/${name}`)).text() })));
+        const t0 = performance.now();
+        const r = runVectors(api, files);
+        const ms = performance.now() - t0;
+        return {
+          records: r.records.map(({ file, case: kase, result }) => ({ file, case: kase, result })),
+          failures: r.failures, unknown: r.unknown, refusals: checkRefusals(api), ms,
+          userAgent: navigator.userAgent,
+        };
+      }, names);
+      console.log(`chromium: ${got.userAgent}; ${got.records.length} vector cases in ${got.ms.toFixed(0)} ms`);
+      assert.deepEqual(got.unknown, []);
+      assert.deepEqual(got.failures, []);
+      assert.deepEqual(got.refusals, []);
+      assert.deepEqual(got.records, node.records.map(({ file, case: kase, result }) => ({ file, case: kase, result })));
+      assert.deepEqual(errors, []);
+    });
+  } finally {
+    server.close();
+  }
+});

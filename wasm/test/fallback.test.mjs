@@ -1,0 +1,24 @@
+// The Node package's fallback (docs/decisions/wasm.md): a copy of node/ without its native addon,
+// with node/wasm/binding.js = require('ekl-wasm/binding'), loads the wasm build, says so in
+// `backend`, and gives the same answers and error identity. Skipped until node/index.js exists.
+import test from 'node:test';
+import assert from 'node:assert/strict';
+import { cpSync, existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { join } from 'node:path';
+import { repo, dist } from './helpers.mjs';
+
+const nodePkg = join(repo, 'node');
+test('the Node package falls back to the wasm binding when its addon cannot load', { skip: !existsSync(join(nodePkg, 'index.js')) && 'no node/index.js on this branch yet' }, () => {
+  const copy = join(repo, 'target', 'wasm-fallback', 'node');
+  rmSync(join(repo, 'target', 'wasm-fallback'), { recursive: true, force: true });
+  cpSync(nodePkg, copy, { recursive: true, filter: (src) => !src.endsWith('.node') && !src.includes('node_modules') && !src.includes(`${join(nodePkg, 'target')}`) });
+  mkdirSync(join(copy, 'wasm'), { recursive: true });
+  writeFileSync(join(copy, 'wasm', 'binding.js'), `module.exports = require(${JSON.stringify(join(dist, 'binding.cjs'))});\n`);
+  const out = execFileSync('node', ['-e', `
+    const e = require('./index.js');
+    let err; try { e.canonicalize('{"a":1,"a":2}'); } catch (x) { err = [x.name, x.code, e.isEklError(x)]; }
+    console.log(JSON.stringify([e.backend, e.fingerprint('${'00112233445566778899aabbccddeeff'.repeat(2)}', { area_ref: 'loc:ca:dublin', min_beds: 3 }), err]));
+  `], { cwd: copy, encoding: 'utf8', env: { ...process.env, EKL_CORE_BACKEND: '' } });
+  assert.deepEqual(JSON.parse(out), ['wasm', '46839dcf7511e1b9789e56ccbce9a4e7a562adc9aa9b1088337802fec1018a3c', ['EklError', 'DUPLICATE_KEY', true]]);
+});

@@ -1,0 +1,120 @@
+// The refusal cases of the wasm package, shared by the Node test and the Chromium test: every
+// refusal path of every operation, each followed by a good call on the same instance.
+const SALT = '00112233445566778899aabbccddeeff'.repeat(2);
+const GOOD = '46839dcf7511e1b9789e56ccbce9a4e7a562adc9aa9b1088337802fec1018a3c';
+const SCALL = { executionId: 'e', providerAgentId: 'p', requesterAgentId: 'r', capabilityId: 'c',
+  inputFingerprint: 'f', ownAgentId: 'o', networkIssuer: 'n', sentAt: 1, receivedAt: 2 };
+/** A valid key set (the first key of vectors/receipt-jws.json). */
+const NET_JWKS = { keys: [{ alg: 'ES256', crv: 'P-256', kid: 'net-2026-05', kty: 'EC', use: 'sig',
+  x: 'pxYa-MHmaHcF1wTfsPWYgfCQS7hi4WapSiomnDaHna8', y: 'BoJM1m4cjR-d1ahZHIH3SVl4l-DEJETxd2hNTXxPVXg' }] };
+const CALL = { executionId: 'a', collaborationId: 'b', capabilityId: 'c', requesterAgentId: 'd', providerAgentId: 'e' };
+
+/** [what, call, expected code]: one per refusal path of every operation. */
+export function badCalls(api) {
+  const JWKS = () => new api.Jwks(NET_JWKS);
+  const bytes = (hex) => new Uint8Array(hex.match(/../g).map((h) => parseInt(h, 16)));
+  const deep = '['.repeat(10_000_000);
+  const cases = [
+    ['canonicalize: syntax', () => api.canonicalize('{"a":1,}'), 'INVALID_JSON'],
+    ['canonicalize: invalid UTF-8', () => api.canonicalize(bytes('5b22ff225d')), 'INVALID_UTF8'],
+    ['canonicalize: truncated UTF-8 at the end', () => api.canonicalize(bytes('5b2261225de282')), 'INVALID_UTF8'],
+    ['canonicalize: duplicate', () => api.canonicalize('{"a":1,"\\u0061":2}'), 'DUPLICATE_KEY'],
+    ['canonicalize: 1e400', () => api.canonicalize('[1e400]'), 'NON_FINITE_NUMBER'],
+    ['canonicalize: 2^53+1', () => api.canonicalize('[9007199254740993]'), 'INTEGER_OUT_OF_RANGE'],
+    ['canonicalize: lone surrogate escape', () => api.canonicalize('["\\ud800"]'), 'LONE_SURROGATE'],
+    ['canonicalize: 10 MB of [', () => api.canonicalize(deep), 'INPUT_TOO_DEEP'],
+    ['canonicalize: size', () => api.canonicalize('[1,2]', { maxBytes: 3 }), 'BODY_TOO_LARGE'],
+    ['canonicalize: bad maxBytes', () => api.canonicalize('[]', { maxBytes: -1 }), 'INVALID_ARGUMENT'],
+    ['canonicalize: not text', () => api.canonicalize(42), 'INVALID_ARGUMENT'],
+    ['canonicalize: empty', () => api.canonicalize(''), 'INVALID_JSON'],
+    ['canonicalize: BOM', () => api.canonicalize(bytes('efbbbf5b5d')), 'INVALID_JSON'],
+    ['canonicalizeValue: NaN', () => api.canonicalizeValue([NaN]), 'NON_FINITE_NUMBER'],
+    ['canonicalizeValue: cyclic', () => { const a = {}; a.a = a; return api.canonicalizeValue(a); }, 'CYCLIC_VALUE'],
+    ['canonicalizeValue: JsonText duplicate', () => api.canonicalizeValue(new api.JsonText('{"a":1,"a":1}')), 'DUPLICATE_KEY'],
+    ['sha256Hex: number', () => api.sha256Hex(1), 'INVALID_ARGUMENT'],
+    ['sha256Hex: lone surrogate', () => api.sha256Hex('\ud800'), 'LONE_SURROGATE'],
+    ['commitment: bad salt', () => api.commitment({}, { salt: SALT.toUpperCase() }), 'INVALID_SALT'],
+    ['commitment: duplicate', () => api.commitment(new api.JsonText('{"a":1,"a":2}')), 'DUPLICATE_KEY'],
+    ['inputCommitment: 256 KB', () => api.inputCommitment(['x'.repeat(262144)]), 'BODY_TOO_LARGE'],
+    ['termsHash: not an object', () => api.termsHash([1]), 'INVALID_SHAPE'],
+    ['fingerprint: short salt', () => api.fingerprint('0011', {}), 'INVALID_SALT'],
+    ['fingerprint: deep JsonText', () => api.fingerprint(SALT, new api.JsonText(deep)), 'INPUT_TOO_DEEP'],
+    ['outputFingerprint: no body', () => api.outputFingerprint(SALT, { isError: false }), 'INVALID_SHAPE'],
+    ['outputFingerprint: not an object', () => api.outputFingerprint(SALT, []), 'INVALID_SHAPE'],
+    ['selectResultBody: content not an array', () => api.selectResultBody({ content: 1 }), 'INVALID_SHAPE'],
+    ['upstreamFingerprint: no tools', () => api.upstreamFingerprint({ nextCursor: null }), 'INVALID_SHAPE'],
+    ['upstreamFingerprint: offered not an array', () => api.upstreamFingerprint({ tools: [] }, 'a'), 'INVALID_ARGUMENT'],
+    ['upstreamFingerprint: a nameless tool', () => api.upstreamFingerprint({ tools: [{}] }), 'INVALID_SHAPE'],
+    ['proofKey: lone surrogate', () => api.proofKey('\udc00'), 'LONE_SURROGATE'],
+    ['proofKey: not a string', () => api.proofKey(null), 'INVALID_ARGUMENT'],
+    ['challengeProofV2: bad key', () => api.challengeProofV2('xyz', 'c', 'e'), 'INVALID_HEX'],
+    ['challengeProofV2: upper-case key', () => api.challengeProofV2('AB'.repeat(32), 'c', 'e'), 'INVALID_HEX'],
+    ['enrollAuthorityV2: short key', () => api.enrollAuthorityV2('ab', 'e', 'n', 'p'), 'INVALID_HEX'],
+    ['challengeProofV1: not a string', () => api.challengeProofV1('a', 1, 'e'), 'INVALID_ARGUMENT'],
+    ['enrollAuthorityV1: lone surrogate', () => api.enrollAuthorityV1('a', 'b', '\ud800', 'e'), 'LONE_SURROGATE'],
+    ['verifySignature: not a string', () => api.verifySignature('a', 'b', 'c', undefined), 'INVALID_ARGUMENT'],
+    ['checkVerifySignature: lone surrogate', () => api.checkVerifySignature('a', 'b', 'c', 'd', '\ud800'), 'LONE_SURROGATE'],
+  ];
+  if (api.verifyReceipt) {
+    cases.push(
+      ['receiptKey: lone surrogate', () => api.receiptKey('\ud800', 'k'), 'LONE_SURROGATE'],
+      ['authTag: no key_id', () => api.authTag([1], 's'), 'INVALID_RECEIPT'],
+      ['receiptDigest: not an object', () => api.receiptDigest('x'), 'INVALID_RECEIPT'],
+      ['signReceipt: not an object', () => api.signReceipt(7, 's'), 'INVALID_RECEIPT'],
+      ['verifyReceipt: call without executionId', () => api.verifyReceipt({}, { keys: 's', call: {} }), 'INVALID_ARGUMENT'],
+      ['verifyReceipt: key without secret', () => api.verifyReceipt({}, { keys: [{ keyId: 'a' }], call: {} }), 'INVALID_ARGUMENT'],
+      ['verifyReceipt: bad valid_from', () => api.verifyReceipt({}, { keys: [{ keyId: 'a', secret: 's', validFrom: 'x' }], call: CALL }), 'INVALID_TIMESTAMP'],
+      ['verifyReceipt: duplicate key', () => api.verifyReceipt(new api.JsonText('{"a":1,"a":2}'), { keys: 's', call: CALL }), 'DUPLICATE_KEY'],
+      ['verifyReceipts: items not an array', () => api.verifyReceipts('s', 5), 'INVALID_ARGUMENT'],
+    );
+  }
+  if (api.verifyChallengeProof) {
+    cases.push(
+      ['verifyChallengeProof: bad key', () => api.verifyChallengeProof({ proofKey: 'zz' }, 'c', 'e', { proof: 'p' }), 'INVALID_HEX'],
+      ['verifyChallengeProof: nothing sent', () => api.verifyChallengeProof({ proofKey: '00'.repeat(32) }, 'c', 'e', {}), 'PROOF_INVALID'],
+      ['verifyEnrollAuthority: announced v3', () => api.verifyEnrollAuthority('v3', 'k', 'e', 'n', 'p', 'a', 1), 'INVALID_ARGUMENT'],
+      ['verifyEnrollAuthority: version 7', () => api.verifyEnrollAuthority('v1', 'k', 'e', 'n', 'p', 'a', 7), 'INVALID_ARGUMENT'],
+      ['screeningRules: not an object', () => api.screeningRules([]), 'INVALID_SHAPE'],
+      ['screen: rules without version', () => api.screen({}, {}), 'CLAIM_MISSING'],
+      ['screeningFold: not a string', () => api.screeningFold(1), 'INVALID_ARGUMENT'],
+    );
+  }
+  if (api.verifyReceiptJws) {
+    cases.push(
+      ['Jwks: empty key set', () => new api.Jwks({ keys: [] }), 'INVALID_JWKS'],
+      ['Jwks: a private key', () => new api.Jwks({ keys: [{ kty: 'EC', crv: 'P-256', kid: 'k', x: 'AA', y: 'AA', d: 'AA' }] }), 'INVALID_JWKS'],
+      ['verifyJws: malformed token', () => api.verifyJws('x', { typ: 'ekl-receipt+jwt', jwks: JWKS(), now: 1 }), 'JWS_MALFORMED'],
+      ['verifyJws: unknown typ', () => api.verifyJws('a.b.c', { typ: 'jwt', jwks: JWKS(), now: 1 }), 'INVALID_ARGUMENT'],
+      ['verifyReceiptJws: no call', () => api.verifyReceiptJws('x', { jwks: JWKS(), call: {} }), 'INVALID_ARGUMENT'],
+      ['verifyReceiptJws: bad base64url', () => api.verifyReceiptJws('a+.b.c', { jwks: JWKS(), call: SCALL }), 'INVALID_BASE64URL'],
+      ['verifySignedReceipt: not an object', () => api.verifySignedReceipt([], { jwks: JWKS(), call: SCALL }), 'INVALID_RECEIPT'],
+      ['verifyScreeningRules: no clock', () => api.verifyScreeningRules('a.b.c', { jwks: JWKS(), issuer: 'i' }), 'INVALID_ARGUMENT'],
+      ['verifyScreeningRules: malformed', () => api.verifyScreeningRules('a.b', { jwks: JWKS(), issuer: 'i', now: 1 }), 'JWS_MALFORMED'],
+      ['signingKey: short seed', () => api.signingKey('00', 'k'), 'INVALID_KEY'],
+      ['signingKey: empty kid', () => api.signingKey('11'.repeat(32), ''), 'INVALID_KEY'],
+      ['signJws: unknown typ', () => api.signJws('jwt', {}, api.signingKey('11'.repeat(32), 'k')), 'INVALID_ARGUMENT'],
+      ['issueReceipt: no issued_at', () => api.issueReceipt({}, { key: api.signingKey('11'.repeat(32), 'k'), issuer: 'i', audience: 'a' }), 'INVALID_RECEIPT'],
+    );
+  }
+  return cases;
+}
+
+export function checkRefusals(api) {
+  const problems = [];
+  for (const [what, call, code] of badCalls(api)) {
+    try {
+      call();
+      problems.push(`${what}: accepted`);
+    } catch (e) {
+      if (!api.isEklError(e) || e.code !== code) problems.push(`${what}: ${e && e.name} ${e && e.code} ${e && e.message}`);
+    }
+    try {
+      const got = api.fingerprint(SALT, { area_ref: 'loc:ca:dublin', min_beds: 3 });
+      if (got !== GOOD) problems.push(`${what}: the next good call gave ${got}`);
+    } catch (e) {
+      problems.push(`${what}: the next good call threw ${e}`);
+    }
+  }
+  return problems;
+}
+

@@ -1,0 +1,44 @@
+// Every file of vectors/ against the wasm build in Node: each case gives the file's expected value,
+// and the result set equals the native one (the `ekl` CLI replays every case it has a command for).
+import test from 'node:test';
+import assert from 'node:assert/strict';
+import { loadCjs, vectorFiles, ekl } from './helpers.mjs';
+import { runVectors } from './vectors.mjs';
+import { nativeResult } from './native.mjs';
+
+const api = loadCjs();
+const files = vectorFiles();
+
+test('vectors/ is present and every file has a handler', () => {
+  assert.ok(files.length >= 3, `vectors/ holds ${files.length} files`);
+  assert.deepEqual(runVectors(api, files).unknown, []);
+});
+
+test('every case of every vector file gives its expected value (wasm in Node)', () => {
+  const { records, failures } = runVectors(api, files);
+  assert.deepEqual(failures, []);
+  assert.ok(records.length > 100, `${records.length} cases`);
+});
+
+test('the wasm result set equals the native one (ekl CLI)', () => {
+  const { records } = runVectors(api, files);
+  let replayed = 0;
+  const diffs = [];
+  for (const r of records) {
+    const native = nativeResult(ekl, r.call);
+    if (native === undefined) continue;
+    replayed++;
+    if (native !== r.result) diffs.push({ file: r.file, case: r.case, wasm: r.result, native });
+  }
+  assert.deepEqual(diffs, []);
+  assert.ok(replayed > 100, `${replayed} cases replayed natively`);
+});
+
+test('meta: a changed expected value makes the runner fail', () => {
+  const f = files.find((x) => x.name === 'fingerprints.json');
+  assert.ok(f);
+  const i = f.text.indexOf('"fingerprint": "') + 16;
+  const flipped = f.text.slice(0, i) + (f.text[i] === '0' ? '1' : '0') + f.text.slice(i + 1);
+  const { failures } = runVectors(api, [{ name: f.name, text: flipped }]);
+  assert.equal(failures.length, 1);
+});
