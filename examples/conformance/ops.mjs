@@ -11,6 +11,17 @@ function hexBytes(hex) {
 const decoder = new TextDecoder('utf-8', { fatal: true });
 const text = (bytes) => decoder.decode(bytes);
 
+/** The JS value a description stands for (the protocol's canonicalize_host). */
+function host(d) {
+  if (d === null || typeof d === 'boolean' || typeof d === 'string') return d;
+  if (Array.isArray(d)) return d.map(host);
+  if ('$num' in d) return Number(d.$num);
+  if ('$int' in d) return BigInt(d.$int);
+  if ('$str' in d) return String.fromCharCode(...d.$str);
+  if ('$obj' in d) return Object.fromEntries(d.$obj.map(([k, v]) => [typeof k === 'string' ? k : host(k), host(v)]));
+  throw new Error('BAD_REQUEST: bad description');
+}
+
 /** `answer(request object) -> answer object` for the package `ekl`. */
 export function makeAnswer(ekl) {
   // The JSON text of a request member: `name` (a string) or `name_hex` (bytes).
@@ -51,6 +62,7 @@ export function makeAnswer(ekl) {
       });
       return text(ekl.canonicalizeValue(v.claims));
     },
+    canonicalize_host: (r) => text(ekl.canonicalizeValue(host(r.value))),
     screen: (r) => {
       const rules = r.rules !== undefined || r.rules_hex !== undefined ? json(r, 'rules') : null;
       return text(ekl.canonicalizeValue(ekl.screen(rules, json(r, 'input'))));

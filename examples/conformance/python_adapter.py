@@ -8,6 +8,7 @@ Run it with the interpreter of the environment where ekl_evidence is installed.
 """
 
 import json
+import struct
 import sys
 
 import ekl_evidence as ekl
@@ -29,6 +30,28 @@ def json_text(req, name):
 
 def text(data):
     return bytes(data).decode("utf-8")
+
+
+def units_str(units):
+    """A str from UTF-16 code units: pairs combine, lone surrogates stay (as Python allows)."""
+    return struct.pack("<%dH" % len(units), *units).decode("utf-16-le", "surrogatepass")
+
+
+def host(d):
+    """The Python value a description stands for (the protocol's canonicalize_host)."""
+    if d is None or isinstance(d, (bool, str)):
+        return d
+    if isinstance(d, list):
+        return [host(x) for x in d]
+    if "$num" in d:
+        return float(d["$num"])
+    if "$int" in d:
+        return int(d["$int"])
+    if "$str" in d:
+        return units_str(d["$str"])
+    if "$obj" in d:
+        return {(k if isinstance(k, str) else units_str(k["$str"])): host(v) for k, v in d["$obj"]}
+    raise ValueError("bad description")
 
 
 def jws_verify(r):
@@ -76,6 +99,7 @@ OPS = {
     "receipt_digest": lambda r: ekl.receipt_digest(json_text(r, "input")),
     "jws_verify": jws_verify,
     "screen": screen,
+    "canonicalize_host": lambda r: text(ekl.canonicalize_value(host(r["value"]))),
 }
 
 

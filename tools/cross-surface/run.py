@@ -21,7 +21,7 @@ import sys
 import time
 
 REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-EKL = os.path.join(REPO, "target", "release", "ekl")
+EKL = os.environ.get("EKL_BIN", os.path.join(REPO, "target", "release", "ekl"))
 CI = {"corpus": 10000, "doubles": 100000}
 FULL = {"corpus": 100000, "doubles": 1000000}
 

@@ -1082,6 +1082,166 @@ pub fn doubles(seed: u64, n: usize) -> Vec<Case> {
     out
 }
 
+fn tagged(tag: &str, v: Value<'static>) -> Value<'static> {
+    Value::Object(vec![(Cow::Owned(tag.to_owned()), v)])
+}
+
+/// A random string as UTF-16 code units (BMP, astral pairs, U+2028, ...), without lone surrogates.
+fn units(rng: &mut Rng) -> Vec<u16> {
+    let mut out = Vec::new();
+    for _ in 0..rng.below(5) {
+        let c = rng.pick(&[
+            'a',
+            'Z',
+            '0',
+            '"',
+            '\\',
+            '\u{0}',
+            '\u{1f}',
+            '\u{7f}',
+            'é',
+            '\u{2028}',
+            '\u{ff61}',
+            '\u{ffff}',
+            '😀',
+            '𝄞',
+            '\u{10ffff}',
+            '\u{e000}',
+        ]);
+        let mut buf = [0u16; 2];
+        out.extend_from_slice(c.encode_utf16(&mut buf));
+    }
+    out
+}
+
+fn units_value(u: &[u16]) -> Value<'static> {
+    Value::Array(u.iter().map(|&c| Value::Number(f64::from(c))).collect())
+}
+
+/// A host-value description (see `canonicalize_host`); `poison` puts exactly one refusal at a
+/// random leaf when it is `Some` (and sets it to `None` once placed).
+fn host_desc(rng: &mut Rng, depth: usize, poison: &mut Option<&'static str>) -> Value<'static> {
+    let leaf = depth == 0 || rng.chance(40);
+    if leaf {
+        if let Some(p) = *poison {
+            if rng.chance(30) || depth == 0 {
+                *poison = None;
+                return match p {
+                    "non_finite" => tagged(
+                        "$num",
+                        Value::String(Cow::Borrowed(rng.pick(&["NaN", "Infinity", "-Infinity"]))),
+                    ),
+                    "integer_beyond_2^53" => {
+                        let n = 9007199254740993u128 + rng.below(1 << 20) as u128;
+                        let n = if rng.chance(20) {
+                            n * 1_000_000_000_000
+                        } else {
+                            n
+                        };
+                        let sign = if rng.chance(50) { "-" } else { "" };
+                        tagged("$int", Value::String(Cow::Owned(format!("{sign}{n}"))))
+                    }
+                    _ => {
+                        let mut u = units(rng);
+                        let at = rng.below(u.len() + 1);
+                        u.insert(at, rng.pick(&[0xd800u16, 0xdbff, 0xdc00, 0xdfff]));
+                        if rng.chance(50) {
+                            tagged("$str", units_value(&u))
+                        } else {
+                            tagged(
+                                "$obj",
+                                Value::Array(vec![Value::Array(vec![
+                                    tagged("$str", units_value(&u)),
+                                    Value::Null,
+                                ])]),
+                            )
+                        }
+                    }
+                };
+            }
+        }
+        return match rng.below(7) {
+            0 => Value::Null,
+            1 => Value::Bool(rng.chance(50)),
+            2 => Value::String(Cow::Owned(String::from_utf16_lossy(&units(rng)))),
+            3 => tagged("$str", units_value(&units(rng))),
+            4 => {
+                let n = rng.next() % (1 << 54);
+                let n = n as i128 - (1 << 53);
+                tagged("$int", Value::String(Cow::Owned(n.to_string())))
+            }
+            _ => {
+                // Doubles except integral ones beyond 2^53 (JS refuses those, Python floats do not).
+                let x = loop {
+                    let x = match rng.below(3) {
+                        0 => f64::from_bits(rng.next()),
+                        1 => (rng.below(2000) as f64 - 1000.0) / 8.0,
+                        _ => rng.pick(&[0.0, -0.0, 5e-324, 1e21, 1e-7, 0.1, 9007199254740992.0]),
+                    };
+                    if x.is_finite() && !(x.fract() == 0.0 && x.abs() > 9007199254740992.0) {
+                        break x;
+                    }
+                };
+                tagged("$num", Value::String(Cow::Owned(format!("{x:e}"))))
+            }
+        };
+    }
+    if rng.chance(50) {
+        Value::Array(
+            (0..rng.below(4) + usize::from(poison.is_some()))
+                .map(|_| host_desc(rng, depth - 1, poison))
+                .collect(),
+        )
+    } else {
+        let mut keys: Vec<String> = Vec::new();
+        let mut members = Vec::new();
+        for _ in 0..rng.below(4) + usize::from(poison.is_some()) {
+            let u = units(rng);
+            let k = String::from_utf16_lossy(&u);
+            if keys.contains(&k) || k == "__proto__" {
+                continue;
+            }
+            keys.push(k.clone());
+            let key = if rng.chance(50) {
+                Value::String(Cow::Owned(k))
+            } else {
+                tagged("$str", units_value(&u))
+            };
+            members.push(Value::Array(vec![key, host_desc(rng, depth - 1, poison)]));
+        }
+        tagged("$obj", Value::Array(members))
+    }
+}
+
+/// `n` host values (Python dicts and lists, JS objects and arrays built from a description by the
+/// adapter), about a third of them with exactly one value that must be refused.
+pub fn host(seed: u64, n: usize) -> Vec<Case> {
+    let mut rng = Rng::new(seed ^ 0x4057);
+    (0..n)
+        .map(|i| {
+            let mut poison = match i % 6 {
+                1 => Some("non_finite"),
+                3 => Some("integer_beyond_2^53"),
+                5 => Some("lone_surrogate"),
+                _ => None,
+            };
+            let rule = poison.map_or("valid".to_owned(), |p| format!("refuse/{p}"));
+            let mut desc = host_desc(&mut rng, 4, &mut poison);
+            if poison.is_some() {
+                // Not placed by the walk: wrap the value with the refusal beside it.
+                let extra = host_desc(&mut rng, 0, &mut poison);
+                desc = Value::Array(vec![desc, extra]);
+            }
+            Case::new(
+                "canonicalize_host",
+                &format!("gen/host/{rule}"),
+                format!("seed {seed} host #{i}"),
+            )
+            .v("value", desc)
+        })
+        .collect()
+}
+
 fn token_case(rng: &mut Rng, seed: u64, i: usize, label: &str) -> Case {
     let seed_bytes: [u8; 32] = {
         let mut s = [0u8; 32];

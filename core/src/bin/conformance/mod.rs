@@ -185,6 +185,7 @@ fn build_cases(opts: &Opts) -> Result<Vec<Case>, String> {
     }
     cases.extend(corpus::generated(opts.seed, opts.corpus));
     cases.extend(corpus::doubles(opts.seed, opts.doubles));
+    cases.extend(corpus::host(opts.seed, opts.corpus / 10));
     if !opts.only.is_empty() {
         cases.retain(|c| opts.only.iter().any(|o| c.rule.contains(o.as_str())));
     }

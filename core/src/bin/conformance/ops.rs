@@ -30,6 +30,7 @@ pub const OPS: &[&str] = &[
     "receipt_digest",
     "jws_verify",
     "screen",
+    "canonicalize_host",
 ];
 
 /// The answer to a request that is not well formed (not an error code of the core).
@@ -243,8 +244,94 @@ pub fn answer(req: &Value<'_>) -> Answer {
                 )
             })
         }
+        "canonicalize_host" => {
+            let desc = req.get("value").ok_or_else(|| bad("value"))?;
+            let value = host_value(desc, 0)?;
+            text(canonical::canonicalize_value(&value).map_err(code)?)
+        }
         _ => Err(UNSUPPORTED_OP.to_owned()),
     }
+}
+
+/// The deepest host-value description accepted (the request line itself is parsed with the
+/// ekl-json-1 depth limit, so this bound is never reached by a well-formed request).
+const HOST_MAX_DEPTH: usize = 64;
+
+fn utf16_string(units: &Value<'_>) -> Result<String, String> {
+    let units: Vec<u16> = units
+        .as_array()
+        .ok_or_else(|| bad("$str"))?
+        .iter()
+        .map(|u| match u {
+            Value::Number(n) if n.fract() == 0.0 && (0.0..=65535.0).contains(n) => Ok(*n as u16),
+            _ => Err(bad("$str")),
+        })
+        .collect::<Result<_, _>>()?;
+    String::from_utf16(&units).map_err(|_| ekl_core::ErrorCode::LoneSurrogate.as_str().to_owned())
+}
+
+/// The value a host builds from a description (docs/conformance-protocol.md, `canonicalize_host`),
+/// with the refusals the bindings apply while converting host values.
+fn host_value(desc: &Value<'_>, depth: usize) -> Result<Value<'static>, String> {
+    if depth > HOST_MAX_DEPTH {
+        return Err(bad("value too deep"));
+    }
+    Ok(match desc {
+        Value::Null => Value::Null,
+        Value::Bool(b) => Value::Bool(*b),
+        Value::String(s) => Value::String(std::borrow::Cow::Owned(s.to_string())),
+        Value::Number(_) => return Err(bad("plain number")),
+        Value::Array(items) => Value::Array(
+            items
+                .iter()
+                .map(|i| host_value(i, depth + 1))
+                .collect::<Result<_, _>>()?,
+        ),
+        Value::Object(_) => {
+            if let Some(t) = desc.get("$num").and_then(Value::as_str) {
+                let x = match t {
+                    "NaN" => f64::NAN,
+                    "Infinity" => f64::INFINITY,
+                    "-Infinity" => f64::NEG_INFINITY,
+                    _ => t.parse::<f64>().map_err(|_| bad("$num"))?,
+                };
+                Value::from_f64(x).map_err(code)?
+            } else if let Some(t) = desc.get("$int").and_then(Value::as_str) {
+                match t.parse::<i128>() {
+                    Ok(n) => Value::from_i128(n).map_err(code)?,
+                    Err(_)
+                        if t.trim_start_matches('-')
+                            .bytes()
+                            .all(|b| b.is_ascii_digit()) =>
+                    {
+                        return Err(ekl_core::ErrorCode::IntegerOutOfRange.as_str().to_owned())
+                    }
+                    Err(_) => return Err(bad("$int")),
+                }
+            } else if let Some(units) = desc.get("$str") {
+                Value::String(std::borrow::Cow::Owned(utf16_string(units)?))
+            } else if let Some(members) = desc.get("$obj").and_then(Value::as_array) {
+                let mut out = Vec::with_capacity(members.len());
+                for m in members {
+                    let pair = m
+                        .as_array()
+                        .filter(|p| p.len() == 2)
+                        .ok_or_else(|| bad("$obj"))?;
+                    let key = match &pair[0] {
+                        Value::String(s) => s.to_string(),
+                        other => utf16_string(other.get("$str").ok_or_else(|| bad("$obj key"))?)?,
+                    };
+                    out.push((
+                        std::borrow::Cow::Owned(key),
+                        host_value(&pair[1], depth + 1)?,
+                    ));
+                }
+                Value::Object(out)
+            } else {
+                return Err(bad("description"));
+            }
+        }
+    })
 }
 
 /// Answers one request line with our core, as the answer line (without the newline).
