@@ -55,7 +55,7 @@ def host(d):
 
 
 def jws_verify(r):
-    verified = ekl.jws_verify(
+    verified = ekl.verify_jws(
         r["token"],
         r["typ"],
         ekl.Jwks(r["jwks"]),

@@ -1171,14 +1171,14 @@ fn host_desc(rng: &mut Rng, depth: usize, poison: &mut Option<&'static str>) -> 
                 tagged("$int", Value::String(Cow::Owned(n.to_string())))
             }
             _ => {
-                // Doubles except integral ones beyond 2^53 (JS refuses those, Python floats do not).
+                // Any finite double, integral ones beyond 2^53 included (a host double, not an integer).
                 let x = loop {
                     let x = match rng.below(3) {
                         0 => f64::from_bits(rng.next()),
                         1 => (rng.below(2000) as f64 - 1000.0) / 8.0,
-                        _ => rng.pick(&[0.0, -0.0, 5e-324, 1e21, 1e-7, 0.1, 9007199254740992.0]),
+                        _ => rng.pick(&[0.0, -0.0, 5e-324, 1e21, 1e20, 1e-7, 0.1, 9007199254740992.0, 9007199254740994.0]),
                     };
-                    if x.is_finite() && !(x.fract() == 0.0 && x.abs() > 9007199254740992.0) {
+                    if x.is_finite() {
                         break x;
                     }
                 };
