@@ -1176,7 +1176,17 @@ fn host_desc(rng: &mut Rng, depth: usize, poison: &mut Option<&'static str>) -> 
                     let x = match rng.below(3) {
                         0 => f64::from_bits(rng.next()),
                         1 => (rng.below(2000) as f64 - 1000.0) / 8.0,
-                        _ => rng.pick(&[0.0, -0.0, 5e-324, 1e21, 1e20, 1e-7, 0.1, 9007199254740992.0, 9007199254740994.0]),
+                        _ => rng.pick(&[
+                            0.0,
+                            -0.0,
+                            5e-324,
+                            1e21,
+                            1e20,
+                            1e-7,
+                            0.1,
+                            9007199254740992.0,
+                            9007199254740994.0,
+                        ]),
                     };
                     if x.is_finite() {
                         break x;

@@ -194,10 +194,16 @@ fn build_cases(opts: &Opts) -> Result<Vec<Case>, String> {
 
 fn request_line(case: &Case, id: u64) -> (Value<'static>, String) {
     let req = case.request(id);
-    let line =
-        String::from_utf8(canonical::canonicalize_value(&req).expect("requests are ekl-json-1"))
-            .expect("canonical text is utf-8");
-    (req, line)
+    match canonical::canonicalize_value(&req).map(String::from_utf8) {
+        Ok(Ok(line)) => (req, line),
+        // A request holds strings, integers and values read from the vector files; should one of
+        // those not be ekl-json-1 (a duplicate member), a request without op goes out instead
+        // (BAD_REQUEST, expected and shown as such).
+        _ => (
+            Value::Object(vec![("id".into(), Value::Number(id as f64))]),
+            format!("{{\"id\":{id}}}"),
+        ),
+    }
 }
 
 fn expected_json(expected: &Result<String, String>) -> String {
@@ -416,24 +422,27 @@ fn run(opts: &Opts, cases: &[Case]) -> ExitCode {
             let case = &cases[start + k];
             let got = match &broken {
                 Some(m) => Err(m.clone()),
-                None => match imp.recv(opts.timeout) {
-                    Reply::Line(l) => read_answer(&l, id)
-                        .map_err(|m| format!("PROTOCOL: {m}: {}", String::from_utf8_lossy(&l))),
-                    other => {
-                        let m = match other {
-                            Reply::Timeout => {
-                                format!("TIMEOUT: no answer within {} ms", opts.timeout.as_millis())
-                            }
-                            Reply::Crashed(m) => format!("CRASH: {m}"),
-                            Reply::Line(_) => unreachable!("matched above"),
-                        };
-                        imp.reset();
-                        broken = Some(format!(
-                            "not answered: the implementation was restarted after request {id}"
-                        ));
-                        Err(m)
+                None => {
+                    let reply = match imp.recv(opts.timeout) {
+                        Reply::Line(l) => Ok(l),
+                        Reply::Timeout => Err(format!(
+                            "TIMEOUT: no answer within {} ms",
+                            opts.timeout.as_millis()
+                        )),
+                        Reply::Crashed(m) => Err(format!("CRASH: {m}")),
+                    };
+                    match reply {
+                        Ok(l) => read_answer(&l, id)
+                            .map_err(|m| format!("PROTOCOL: {m}: {}", String::from_utf8_lossy(&l))),
+                        Err(m) => {
+                            imp.reset();
+                            broken = Some(format!(
+                                "not answered: the implementation was restarted after request {id}"
+                            ));
+                            Err(m)
+                        }
                     }
-                },
+                }
             };
             if imp.restarts > MAX_RESTARTS && gave_up.is_none() {
                 gave_up = Some(start + k);
