@@ -21,7 +21,8 @@ import sys
 import time
 
 REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-EKL = os.environ.get("EKL_BIN", os.path.join(REPO, "target", "release", "ekl"))
+TARGET = os.environ.get("CARGO_TARGET_DIR", os.path.join(REPO, "target"))
+EKL = os.environ.get("EKL_BIN", os.path.join(TARGET, "release", "ekl"))
 CI = {"corpus": 10000, "doubles": 100000}
 FULL = {"corpus": 100000, "doubles": 1000000}
 
@@ -30,7 +31,7 @@ def python_for_surface():
     """The interpreter with ekl_evidence installed: $EKL_PYTHON, the venv of scripts/test/30-python.sh, python3."""
     candidates = [
         os.environ.get("EKL_PYTHON"),
-        os.path.join(REPO, "target", "python-test", "venv-wheel", "bin", "python"),
+        os.path.join(TARGET, "python-test", "venv-wheel", "bin", "python"),
         sys.executable,
     ]
     for c in candidates:
