@@ -42,6 +42,7 @@ from ._native import (
     sha256_hex,
     terms_hash,
     upstream_fingerprint,
+    upstream_projection,
     value_digest,
     verify_signature,
 )
@@ -79,6 +80,7 @@ __all__ = [
     "sha256_hex",
     "terms_hash",
     "upstream_fingerprint",
+    "upstream_projection",
     "value_digest",
     "verify_signature",
 ]

@@ -479,18 +479,13 @@ fn select_result_body<'py>(
     Ok((which, convert::to_py(py, &body)?))
 }
 
-/// fingerprint::upstream_fingerprint (§5.1): tools/list result or array of tools, optionally
-/// filtered to the offered names.
-#[pyfunction]
-#[pyo3(signature = (tools, offered=None))]
-fn upstream_fingerprint(
+fn offered_arg(
     py: Python<'_>,
-    tools: &Bound<'_, PyAny>,
     offered: Option<&Bound<'_, PyAny>>,
-) -> PyResult<String> {
-    let names: Option<Vec<String>> = match offered {
-        None => None,
-        Some(o) if o.is_none() => None,
+) -> PyResult<Option<Vec<String>>> {
+    match offered {
+        None => Ok(None),
+        Some(o) if o.is_none() => Ok(None),
         Some(o) => {
             if o.is_instance_of::<PyString>() {
                 return Err(PyTypeError::new_err(
@@ -501,9 +496,41 @@ fn upstream_fingerprint(
             for item in o.try_iter()? {
                 v.push(str_arg(py, &item?, "a tool name")?);
             }
-            Some(v)
+            Ok(Some(v))
         }
-    };
+    }
+}
+
+/// fingerprint::upstream_projection (§5.1): the offered tools, sorted by name, each projected
+/// to name, description, inputSchema, outputSchema, annotations (the array that is hashed).
+#[pyfunction]
+#[pyo3(signature = (tools, offered=None))]
+fn upstream_projection<'py>(
+    py: Python<'py>,
+    tools: &Bound<'py, PyAny>,
+    offered: Option<&Bound<'py, PyAny>>,
+) -> PyResult<Bound<'py, PyAny>> {
+    let names = offered_arg(py, offered)?;
+    let refs: Option<Vec<&str>> = names
+        .as_ref()
+        .map(|v| v.iter().map(String::as_str).collect());
+    let arg = ValueArg::from_py(py, tools)?;
+    let projected = arg.with(py, |v| {
+        fp::upstream_projection(v, refs.as_deref()).map(Value::into_owned)
+    })?;
+    convert::to_py(py, &projected)
+}
+
+/// fingerprint::upstream_fingerprint (§5.1): tools/list result or array of tools, optionally
+/// filtered to the offered names.
+#[pyfunction]
+#[pyo3(signature = (tools, offered=None))]
+fn upstream_fingerprint(
+    py: Python<'_>,
+    tools: &Bound<'_, PyAny>,
+    offered: Option<&Bound<'_, PyAny>>,
+) -> PyResult<String> {
+    let names = offered_arg(py, offered)?;
     let refs: Option<Vec<&str>> = names
         .as_ref()
         .map(|v| v.iter().map(String::as_str).collect());
@@ -669,6 +696,7 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(output_fingerprint, m)?)?;
     m.add_function(wrap_pyfunction!(select_result_body, m)?)?;
     m.add_function(wrap_pyfunction!(upstream_fingerprint, m)?)?;
+    m.add_function(wrap_pyfunction!(upstream_projection, m)?)?;
     m.add_function(wrap_pyfunction!(proof_key, m)?)?;
     m.add_function(wrap_pyfunction!(challenge_proof_v1, m)?)?;
     m.add_function(wrap_pyfunction!(challenge_proof_v2, m)?)?;

@@ -1,0 +1,224 @@
+"""Runners for the files of vectors/, one per file, read in place.
+
+Each runner turns a file's parsed JSON into a list of checks ``(case name, thunk)``; a thunk
+raises ``AssertionError`` when the package disagrees with the file. test_vectors.py runs every
+check of every file and the meta-test runs them on a copy with one expected value changed.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+from pathlib import Path
+from typing import Any, Callable, Dict, List, Tuple
+
+import ekl_evidence as ekl
+
+Check = Tuple[str, Callable[[], None]]
+
+REPO = Path(__file__).resolve().parents[2]
+# EKL_VECTORS_DIR is for trying a vector file from a branch that has not landed yet.
+VECTORS = Path(os.environ.get("EKL_VECTORS_DIR") or REPO / "vectors")
+
+
+def refused(code: str, fn: Callable[..., Any], *args: Any, **kwargs: Any) -> None:
+    try:
+        got = fn(*args, **kwargs)
+    except ekl.EklError as e:
+        assert e.code == code, f"expected {code}, got {e.code} ({e.message})"
+    else:
+        raise AssertionError(f"expected {code}, got a result: {got!r}"[:300])
+
+
+def _loads_exact(text: str) -> Any:
+    """json.loads, but refusing what a Python value cannot carry faithfully (duplicate keys)."""
+
+    def pairs(items: List[Tuple[str, Any]]) -> Dict[str, Any]:
+        keys = [k for k, _ in items]
+        if len(set(keys)) != len(keys):
+            raise ValueError("duplicate")
+        return dict(items)
+
+    return json.loads(text, object_pairs_hook=pairs)
+
+
+# --- ekl-json-1.json ---------------------------------------------------------------------------
+
+
+def _generated(case: Dict[str, Any]) -> str:
+    if "open" in case:
+        n = case["count"]
+        return (
+            case.get("prefix", "")
+            + case["open"] * n
+            + case.get("inner", "")
+            + case.get("close", "") * n
+            + case.get("suffix", "")
+        )
+    return case.get("prefix", "") + case["repeat"] * case["count"] + case.get("suffix", "")
+
+
+def _expect_canonical(case: Dict[str, Any], out: bytes) -> None:
+    if "canonical" in case:
+        assert out == case["canonical"].encode("utf-8"), f"canonical form differs: {out[:200]!r}"
+    if "canonical_length" in case:
+        assert len(out) == case["canonical_length"], f"length {len(out)}"
+    if "sha256" in case:
+        assert ekl.sha256_hex(out) == case["sha256"], "sha256 of the canonical form differs"
+        assert hashlib.sha256(out).hexdigest() == case["sha256"]
+
+
+def run_ekl_json_1(data: Dict[str, Any]) -> List[Check]:
+    checks: List[Check] = []
+    for case in data.get("valid", []):
+
+        def valid(case: Dict[str, Any] = case) -> None:
+            text = case["input"]
+            out = ekl.canonicalize(text)
+            _expect_canonical(case, out)
+            # every text form gives the same bytes
+            raw = text.encode("utf-8")
+            assert ekl.canonicalize(raw) == out
+            assert ekl.canonicalize(bytearray(raw)) == out
+            assert ekl.canonicalize(memoryview(raw)) == out
+            assert ekl.canonicalize_value(ekl.JsonText(text)) == out
+            # the value path gives the same bytes as the text path
+            assert ekl.canonicalize_value(_loads_exact(text)) == out
+            # canonical output is a fixed point, except where a double beyond 2^53 is written
+            # as an integer literal (1e21 > x > 2^53): that text is refused on re-reading
+            try:
+                again = ekl.canonicalize(out)
+            except ekl.EklError as e:
+                assert e.code == "INTEGER_OUT_OF_RANGE", e
+            else:
+                assert again == out
+
+        checks.append((f"valid: {case['name']}", valid))
+    for case in data.get("invalid", []):
+
+        def invalid(case: Dict[str, Any] = case) -> None:
+            refused(case["code"], ekl.canonicalize, case["input"])
+            refused(case["code"], ekl.canonicalize_value, ekl.JsonText(case["input"]))
+
+        checks.append((f"invalid: {case['name']}", invalid))
+    for case in data.get("depth", []):
+
+        def depth(case: Dict[str, Any] = case) -> None:
+            text = _generated(case)
+            if "code" in case:
+                refused(case["code"], ekl.canonicalize, text)
+            else:
+                _expect_canonical(case, ekl.canonicalize(text))
+
+        checks.append((f"depth: {case['name']}", depth))
+    for case in data.get("invalid_utf8", []):
+
+        def bad_utf8(case: Dict[str, Any] = case) -> None:
+            raw = bytes.fromhex(case["input_hex"])
+            refused(case["code"], ekl.canonicalize, raw)
+            refused(case["code"], ekl.canonicalize_value, ekl.JsonText(raw))
+
+        checks.append((f"invalid_utf8: {case['name']}", bad_utf8))
+    for case in data.get("size", []):
+
+        def size(case: Dict[str, Any] = case) -> None:
+            text = _generated(case)
+            if "code" in case:
+                refused(case["code"], ekl.canonicalize, text, max_bytes=case["max_bytes"])
+            else:
+                _expect_canonical(case, ekl.canonicalize(text, max_bytes=case["max_bytes"]))
+
+        checks.append((f"size: {case['name']}", size))
+    return checks
+
+
+# --- fingerprints.json -------------------------------------------------------------------------
+
+
+def run_fingerprints(data: Dict[str, Any]) -> List[Check]:
+    checks: List[Check] = []
+    for case in data.get("cases", []):
+
+        def fp(case: Dict[str, Any] = case) -> None:
+            value, salt = case["value"], case["salt"]
+            if "jcs" in case:
+                assert ekl.canonicalize_value(value) == case["jcs"].encode("utf-8")
+            assert ekl.fingerprint(salt, value) == case["fingerprint"]
+            assert ekl.fingerprint(salt, ekl.JsonText(json.dumps(value))) == case["fingerprint"]
+
+        checks.append((f"cases: {case['name']}", fp))
+    sel = data.get("result_selection")
+    if sel is not None:
+        salt = data["cases"][0]["salt"]
+
+        def selection() -> None:
+            which, body = ekl.select_result_body(sel["result"])
+            assert which == sel["fingerprinted"], which
+            assert body == sel["result"][which]
+            assert ekl.output_fingerprint(salt, sel["result"]) == sel["fingerprint"]
+            assert ekl.fingerprint(salt, body) == sel["fingerprint"]
+
+        checks.append(("result_selection", selection))
+    ch = data.get("challenge")
+    if ch is not None:
+
+        def challenge() -> None:
+            assert ekl.sha256_hex(ch["provider_credential"]) == ch["credential_sha256"]
+            got = ekl.challenge_proof_v1(ch["provider_credential"], ch["challenge"], ch["endpoint"])
+            assert got == ch["proof"], got
+
+        checks.append(("challenge", challenge))
+    return checks
+
+
+# --- upstream-fingerprint.json -----------------------------------------------------------------
+
+
+def run_upstream_fingerprint(data: Dict[str, Any]) -> List[Check]:
+    checks: List[Check] = []
+    for case in data.get("cases", []):
+
+        def up(case: Dict[str, Any] = case) -> None:
+            tools, offered = case["tools"], case.get("offered")
+            if "projection" in case:
+                projected = ekl.upstream_projection(tools, offered)
+                assert ekl.canonicalize_value(projected) == case["projection"].encode("utf-8")
+            assert ekl.upstream_fingerprint(tools, offered) == case["fingerprint"]
+            text = ekl.JsonText(json.dumps(tools))
+            assert ekl.upstream_fingerprint(text, offered) == case["fingerprint"]
+
+        checks.append((f"cases: {case['name']}", up))
+    for case in data.get("invalid", []):
+
+        def bad(case: Dict[str, Any] = case) -> None:
+            refused(case["code"], ekl.upstream_fingerprint, case["tools"], case.get("offered"))
+
+        checks.append((f"invalid: {case['name']}", bad))
+    return checks
+
+
+#: The runner of each vector file. A file in vectors/ without a runner is reported by
+#: test_vectors.py::test_every_vector_file_has_a_runner.
+RUNNERS: Dict[str, Callable[[Dict[str, Any]], List[Check]]] = {
+    "ekl-json-1.json": run_ekl_json_1,
+    "fingerprints.json": run_fingerprints,
+    "upstream-fingerprint.json": run_upstream_fingerprint,
+}
+
+#: Where the meta-test changes one expected value: (section, case index, member).
+MUTATIONS: Dict[str, Tuple[str, int, str]] = {
+    "ekl-json-1.json": ("valid", 0, "canonical"),
+    "fingerprints.json": ("cases", 0, "fingerprint"),
+    "upstream-fingerprint.json": ("cases", 0, "fingerprint"),
+}
+
+
+def vector_files() -> List[Path]:
+    return sorted(VECTORS.glob("*.json")) if VECTORS.is_dir() else []
+
+
+def load(path: Path) -> Dict[str, Any]:
+    with open(path, encoding="utf-8") as f:
+        data: Dict[str, Any] = json.load(f)
+    return data
