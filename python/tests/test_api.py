@@ -1,0 +1,149 @@
+"""The whole API: every operation of docs/operations.json, commitments, proofs, batches."""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import json
+from pathlib import Path
+
+import ekl_evidence as ekl
+import pytest
+from ekl_evidence import EklError, JsonText
+
+OPERATIONS = Path(__file__).resolve().parents[2] / "docs" / "operations.json"
+SALT = "00112233445566778899aabbccddeeff" * 2
+
+
+def test_every_operation_is_bound() -> None:
+    if not OPERATIONS.is_file():
+        pytest.skip("docs/operations.json is not beside these tests")
+    ops = json.loads(OPERATIONS.read_text(encoding="utf-8"))["operations"]
+    missing = [op["python"] for op in ops if not callable(getattr(ekl, op["python"], None))]
+    assert not missing, f"operations not in ekl_evidence: {missing}"
+    assert set(op["python"] for op in ops) <= set(ekl.__all__)
+
+
+def test_all_is_importable() -> None:
+    for name in ekl.__all__:
+        assert hasattr(ekl, name), name
+
+
+def test_commitments() -> None:
+    value = {"b": [1, 2], "a": "x"}
+    canon = ekl.canonicalize_value(value)
+    c = ekl.commitment(value)
+    assert c == {"alg": "sha-256", "canon": "ekl-json-1", "digest": hashlib.sha256(canon).hexdigest()}
+    s = ekl.commitment(value, SALT, "salt-1")
+    assert s["salt"] == SALT and s["salt_id"] == "salt-1"
+    assert s["digest"] == hashlib.sha256(bytes.fromhex(SALT) + canon).hexdigest()
+    assert ekl.value_digest(value, SALT) == s["digest"]
+    assert ekl.input_commitment(value) == c
+    assert ekl.commitment(JsonText(canon)) == c
+    for bad in (SALT.upper(), SALT[:-2], "zz" * 32, ""):
+        with pytest.raises(EklError) as info:
+            ekl.commitment(value, bad)
+        assert info.value.code == "INVALID_SALT"
+
+
+def test_input_commitment_limit() -> None:
+    limit = ekl.CAPABILITY_INPUT_MAX_BYTES
+    assert limit == 262_144
+    ok = {"s": "a" * (limit - len('{"s":""}'))}
+    assert len(ekl.canonicalize_value(ok)) == limit
+    ekl.input_commitment(ok)
+    with pytest.raises(EklError) as info:
+        ekl.input_commitment({"s": "a" * (limit - len('{"s":""}') + 1)})
+    assert info.value.code == "BODY_TOO_LARGE"
+    with pytest.raises(EklError) as info:
+        ekl.canonicalize_value([1, 2, 3], max_bytes=6)
+    assert info.value.code == "BODY_TOO_LARGE"
+    assert ekl.canonicalize_value([1, 2, 3], max_bytes=7) == b"[1,2,3]"
+
+
+def test_terms_hash_ignores_its_own_hash() -> None:
+    terms = {"price": "1.00", "currency": "EUR"}
+    h = ekl.terms_hash(terms)
+    assert h == ekl.sha256_hex(ekl.canonicalize_value(terms))
+    assert ekl.terms_hash({**terms, "hash": h}) == h
+    with pytest.raises(EklError) as info:
+        ekl.terms_hash([1])
+    assert info.value.code == "INVALID_SHAPE"
+
+
+def test_output_fingerprint_and_result_body() -> None:
+    sc = {"structuredContent": {"x": 1}, "content": [{"type": "text", "text": "t"}], "isError": False}
+    assert ekl.select_result_body(sc) == ("structuredContent", {"x": 1})
+    assert ekl.output_fingerprint(SALT, sc) == ekl.fingerprint(SALT, {"x": 1})
+    nul = {"structuredContent": None, "content": [{"type": "text", "text": "t"}]}
+    assert ekl.select_result_body(nul) == ("content", [{"type": "text", "text": "t"}])
+    with pytest.raises(EklError) as info:
+        ekl.output_fingerprint(SALT, {"isError": True})
+    assert info.value.code == "INVALID_SHAPE"
+
+
+def test_upstream() -> None:
+    tools = {"tools": [{"name": "b", "description": "B", "extra": 1}, {"name": "a"}]}
+    projected = ekl.upstream_projection(tools)
+    assert [t["name"] for t in projected] == ["a", "b"]
+    assert set(projected[1]) == {"name", "description", "inputSchema", "outputSchema", "annotations"}
+    assert ekl.upstream_fingerprint(tools) == ekl.sha256_hex(ekl.canonicalize_value(projected))
+    assert ekl.upstream_fingerprint(tools, ["a"]) == ekl.upstream_fingerprint(tools, {"a"})
+    assert ekl.upstream_fingerprint(tools, []) == ekl.sha256_hex(b"[]")
+
+
+def _hmac(key: bytes, msg: bytes) -> str:
+    return hmac.new(key, msg, hashlib.sha256).hexdigest()
+
+
+def test_proofs_match_the_spec_formulas() -> None:
+    agent_key, challenge, endpoint = "eklp_test", "ab" * 32, "https://mcp.example.com/ekl"
+    pk = ekl.proof_key(agent_key)
+    assert pk == _hmac(agent_key.encode(), b"ekl-endpoint-proof-v2")
+    v1_key = hashlib.sha256(agent_key.encode()).hexdigest().encode()
+    assert ekl.challenge_proof_v1(agent_key, challenge, endpoint) == _hmac(
+        v1_key, (challenge + endpoint).encode()
+    )
+    assert ekl.challenge_proof_v2(pk, challenge, endpoint) == _hmac(
+        bytes.fromhex(pk), f"ekl-challenge-v2\n{challenge}\n{endpoint}".encode()
+    )
+    assert ekl.enroll_authority_v1(agent_key, "enr-1", "n-1", endpoint) == _hmac(
+        v1_key, f"ekl-enroll-1|enr-1|n-1|{endpoint}".encode()
+    )
+    assert ekl.enroll_authority_v2(pk, "enr-1", "n-1", endpoint) == _hmac(
+        bytes.fromhex(pk), f"ekl-enroll-2|enr-1|n-1|{endpoint}".encode()
+    )
+    sig = ekl.verify_signature("secret", "agent-1", "enr-1", challenge)
+    assert sig == _hmac(b"secret", f"ekl-verify-1.1|agent-1|enr-1|{challenge}".encode())
+    assert ekl.check_verify_signature("secret", "agent-1", "enr-1", challenge, sig) is True
+    assert ekl.check_verify_signature("secret", "agent-1", "enr-1", challenge, sig.upper()) is False
+    assert ekl.check_verify_signature("secret", "agent-1", "enr-2", challenge, sig) is False
+    with pytest.raises(EklError) as info:
+        ekl.challenge_proof_v2(pk.upper(), challenge, endpoint)
+    assert info.value.code == "INVALID_HEX"
+    with pytest.raises(EklError) as info:
+        ekl.proof_key("\ud800")
+    assert info.value.code == "LONE_SURROGATE"
+
+
+def test_sha256_hex_inputs() -> None:
+    assert ekl.sha256_hex(b"abc") == hashlib.sha256(b"abc").hexdigest()
+    assert ekl.sha256_hex("é") == hashlib.sha256("é".encode()).hexdigest()
+    assert ekl.sha256_hex(bytearray(b"abc")) == ekl.sha256_hex(memoryview(b"abc"))
+
+
+def test_canonicalize_many() -> None:
+    assert ekl.canonicalize_many([]) == []
+    texts = ['{"b":1,"a":2}', b"[1.0]", bytearray(b"null")]
+    assert ekl.canonicalize_many(texts) == [b'{"a":2,"b":1}', b"[1]", b"null"]
+    big = [json.dumps({"i": i, "s": "x" * 100}) for i in range(2000)]
+    assert ekl.canonicalize_many(big) == [ekl.canonicalize(t) for t in big]
+    with pytest.raises(EklError) as info:
+        ekl.canonicalize_many(["1", "[", "2"])
+    assert info.value.code == "INVALID_JSON" and "item 1" in info.value.message
+
+
+def test_constants() -> None:
+    assert ekl.MAX_DEPTH == 64
+    assert ekl.MAX_SAFE_INTEGER_BOUND == 2**53
+    assert ekl.error_codes() == list(ekl.ERROR_CODES)
