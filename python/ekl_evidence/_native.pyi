@@ -6,6 +6,36 @@ from ._types import Commitment, HostValue, ResultBody
 _Text = Union[str, bytes, bytearray, memoryview, "JsonText"]
 _Value = Union[HostValue, "JsonText"]
 
+__all__ = [
+    "CAPABILITY_INPUT_MAX_BYTES",
+    "CORE_VERSION",
+    "JsonText",
+    "MAX_DEPTH",
+    "MAX_SAFE_INTEGER_BOUND",
+    "canonicalize",
+    "canonicalize_many",
+    "canonicalize_value",
+    "challenge_proof_v1",
+    "challenge_proof_v2",
+    "check_verify_signature",
+    "commitment",
+    "enroll_authority_v1",
+    "enroll_authority_v2",
+    "error_codes",
+    "fingerprint",
+    "input_commitment",
+    "output_fingerprint",
+    "proof_key",
+    "roundtrip",
+    "select_result_body",
+    "sha256_hex",
+    "terms_hash",
+    "upstream_fingerprint",
+    "upstream_projection",
+    "value_digest",
+    "verify_signature",
+]
+
 MAX_DEPTH: int
 CAPABILITY_INPUT_MAX_BYTES: int
 MAX_SAFE_INTEGER_BOUND: int
@@ -17,7 +47,7 @@ class JsonText:
     @property
     def data(self) -> bytes: ...
     def __len__(self) -> int: ...
-    def __eq__(self, other: object) -> bool: ...
+    def __eq__(self, value: object, /) -> bool: ...
     def __hash__(self) -> int: ...
 
 def canonicalize(text: _Text, *, max_bytes: Optional[int] = None) -> bytes: ...
