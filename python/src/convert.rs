@@ -29,7 +29,7 @@ use pyo3::types::{PyBool, PyDict, PyFloat, PyInt, PyList, PyString, PyTuple};
 
 use crate::{ekl_err, lone_surrogate, type_name, JsonText};
 
-type Members = Vec<(Cow<'static, str>, Value<'static>)>;
+type Members<'py> = Vec<(Cow<'py, str>, Value<'py>)>;
 
 enum Items<'py> {
     List(BoundListIterator<'py>),
@@ -37,40 +37,55 @@ enum Items<'py> {
     Dict(BoundDictIterator<'py>),
 }
 
-enum Out {
-    Array(Vec<Value<'static>>),
+enum Out<'py> {
+    Array(Vec<Value<'py>>),
     /// The members so far and the key of the member being converted.
-    Object(Members, Cow<'static, str>),
+    Object(Members<'py>, Cow<'py, str>),
 }
 
 struct Frame<'py> {
     /// Identity of the container (for cycle detection among the open containers).
     id: usize,
     items: Items<'py>,
-    out: Out,
+    out: Out<'py>,
 }
 
 /// What one Python object turned into: a finished value or an opened container.
 enum Step<'py> {
-    Leaf(Value<'static>),
+    Leaf(Value<'py>),
     Open(Frame<'py>),
 }
 
-fn text(py: Python<'_>, s: &Bound<'_, PyString>) -> PyResult<Cow<'static, str>> {
-    s.to_cow()
-        .map(|c| Cow::Owned(c.into_owned()))
-        .map_err(|_| lone_surrogate(py))
+/// The text of a `str`, borrowed from the object, which is added to `keep` so that it outlives
+/// every use of the borrowed text (even with the GIL released and the container changed by
+/// another thread).
+#[allow(unsafe_code)]
+fn text<'py>(
+    py: Python<'py>,
+    s: &Bound<'py, PyString>,
+    keep: &mut Vec<Bound<'py, PyString>>,
+) -> PyResult<&'py str> {
+    // SAFETY (contract of `pystr::utf8`): `keep` holds a strong reference to `s` and lives in
+    // `Converted` next to the value that borrows the text, and is dropped after it.
+    let t = unsafe { crate::pystr::utf8(s) }.ok_or_else(|| lone_surrogate(py))?;
+    keep.push(s.clone());
+    Ok(t)
 }
 
-fn step<'py>(py: Python<'py>, obj: &Bound<'py, PyAny>, weight: &mut usize) -> PyResult<Step<'py>> {
+fn step<'py>(
+    py: Python<'py>,
+    obj: &Bound<'py, PyAny>,
+    weight: &mut usize,
+    keep: &mut Vec<Bound<'py, PyString>>,
+) -> PyResult<Step<'py>> {
     *weight += 8;
     if obj.is_none() {
         return Ok(Step::Leaf(Value::Null));
     }
     if let Ok(s) = obj.cast::<PyString>() {
-        let t = text(py, s)?;
+        let t = text(py, s, keep)?;
         *weight += t.len();
-        return Ok(Step::Leaf(Value::String(t)));
+        return Ok(Step::Leaf(Value::String(Cow::Borrowed(t))));
     }
     if let Ok(b) = obj.cast::<PyBool>() {
         return Ok(Step::Leaf(Value::Bool(b.is_true())));
@@ -119,20 +134,29 @@ fn step<'py>(py: Python<'py>, obj: &Bound<'py, PyAny>, weight: &mut usize) -> Py
     Err(ekl_err(py, ErrorCode::UnsupportedType, &what))
 }
 
-/// Converts a Python value into an owned core value. Also returns a size estimate (bytes of
-/// strings plus a constant per node) used to decide whether to release the GIL.
-pub(crate) fn to_value(
-    py: Python<'_>,
-    root: &Bound<'_, PyAny>,
-) -> PyResult<(Value<'static>, usize)> {
+/// A converted host value. Its strings borrow from the Python `str` objects, which `_keep` holds
+/// (strong references) for as long as the value lives, so the value stays valid with the GIL
+/// released. Drop it with the GIL held (it holds `Bound`s, so it cannot leave the thread).
+pub(crate) struct Converted<'py> {
+    /// The value for the core.
+    pub(crate) value: Value<'py>,
+    /// Bytes of text plus a constant per node: decides whether the GIL is released.
+    pub(crate) weight: usize,
+    // Declared after `value`, so dropped after it.
+    _keep: Vec<Bound<'py, PyString>>,
+}
+
+/// Converts a Python value into a core value without copying its strings.
+pub(crate) fn to_value<'py>(py: Python<'py>, root: &Bound<'py, PyAny>) -> PyResult<Converted<'py>> {
     let mut weight = 0usize;
-    let mut stack: Vec<Frame<'_>> = Vec::new();
-    let mut pending: Option<Bound<'_, PyAny>> = Some(root.clone());
+    let mut keep: Vec<Bound<'py, PyString>> = Vec::new();
+    let mut stack: Vec<Frame<'py>> = Vec::new();
+    let mut pending: Option<Bound<'py, PyAny>> = Some(root.clone());
     loop {
         // 1. Convert the pending object: a finished value, or a container to open.
-        let mut finished: Option<Value<'static>> = None;
+        let mut finished: Option<Value<'py>> = None;
         if let Some(obj) = pending.take() {
-            match step(py, &obj, &mut weight)? {
+            match step(py, &obj, &mut weight, &mut keep)? {
                 Step::Leaf(v) => finished = Some(v),
                 Step::Open(frame) => {
                     if stack.iter().any(|f| f.id == frame.id) {
@@ -156,7 +180,11 @@ pub(crate) fn to_value(
         // 2. Deliver finished values upwards and find the next object to convert.
         loop {
             let Some(top) = stack.last_mut() else {
-                return Ok((finished.unwrap_or(Value::Null), weight));
+                return Ok(Converted {
+                    value: finished.unwrap_or(Value::Null),
+                    weight,
+                    _keep: keep,
+                });
             };
             if let Some(v) = finished.take() {
                 match &mut top.out {
@@ -179,10 +207,10 @@ pub(crate) fn to_value(
                                 &format!("an object key must be a str, got {}", type_name(&k)),
                             ));
                         };
-                        let key = text(py, ks)?;
+                        let key = text(py, ks, &mut keep)?;
                         weight += key.len() + 8;
                         if let Out::Object(_, slot) = &mut top.out {
-                            *slot = key;
+                            *slot = Cow::Borrowed(key);
                         }
                         Some(v)
                     }
@@ -200,7 +228,11 @@ pub(crate) fn to_value(
                         Out::Object(members, _) => Value::Object(members),
                     });
                     if stack.is_empty() {
-                        return Ok((finished.take().unwrap_or(Value::Null), weight));
+                        return Ok(Converted {
+                            value: finished.take().unwrap_or(Value::Null),
+                            weight,
+                            _keep: keep,
+                        });
                     }
                 }
             }

@@ -8,9 +8,10 @@
 //!
 //! The public, documented API is the Python package `ekl_evidence` (python/ekl_evidence); this
 //! module is private.
-#![forbid(unsafe_code)]
+#![deny(unsafe_code)] // one exception: src/pystr.rs
 
 mod convert;
+mod pystr;
 
 use std::borrow::Cow;
 use std::panic::{catch_unwind, AssertUnwindSafe};
@@ -228,8 +229,8 @@ fn proof_key_arg(py: Python<'_>, obj: &Bound<'_, PyAny>) -> PyResult<ProofKey> {
 enum ValueArg<'py> {
     /// JSON text (from `JsonText`), parsed by the core when used.
     Text(Bound<'py, PyBytes>),
-    /// A converted host value and the conversion's size estimate.
-    Host(Value<'static>, usize),
+    /// A converted host value (strings borrowed from the Python objects, which it keeps alive).
+    Host(convert::Converted<'py>),
 }
 
 impl<'py> ValueArg<'py> {
@@ -237,14 +238,14 @@ impl<'py> ValueArg<'py> {
         if let Ok(t) = obj.cast::<JsonText>() {
             return Ok(ValueArg::Text(t.get().data.bind(py).clone()));
         }
-        let (value, weight) = convert::to_value(py, obj)?;
-        Ok(ValueArg::Host(value, weight))
+        Ok(ValueArg::Host(convert::to_value(py, obj)?))
     }
 
     /// Runs `f` on the value: parses the text first on the text path. Large inputs run with the
-    /// GIL released (the bytes object and the converted value are immutable and owned).
+    /// GIL released: the bytes object is immutable and kept alive, and a converted host value
+    /// keeps alive every `str` it borrows from.
     fn with<T: Send>(
-        &self,
+        self,
         py: Python<'_>,
         f: impl FnOnce(&Value<'_>) -> ekl_core::Result<T> + Send,
     ) -> PyResult<T> {
@@ -256,7 +257,10 @@ impl<'py> ValueArg<'py> {
                     f(&v)
                 })
             }
-            ValueArg::Host(v, weight) => run(py, *weight >= DETACH_THRESHOLD, || f(v)),
+            ValueArg::Host(c) => {
+                let value = &c.value;
+                run(py, c.weight >= DETACH_THRESHOLD, || f(value))
+            }
         }
     }
 }

@@ -47,16 +47,17 @@ def _loads_exact(text: str) -> Any:
 
 
 def _generated(case: Dict[str, Any]) -> str:
-    if "open" in case:
-        n = case["count"]
-        return (
-            case.get("prefix", "")
-            + case["open"] * n
-            + case.get("inner", "")
-            + case.get("close", "") * n
-            + case.get("suffix", "")
-        )
-    return case.get("prefix", "") + case["repeat"] * case["count"] + case.get("suffix", "")
+    """prefix + repeat × count + inner + close × count + suffix (a missing part is empty); older
+    drafts named the repeated part `open`."""
+    n = case["count"]
+    repeat = case.get("repeat", case.get("open", ""))
+    return (
+        case.get("prefix", "")
+        + repeat * n
+        + case.get("inner", "")
+        + case.get("close", "") * n
+        + case.get("suffix", "")
+    )
 
 
 def _expect_canonical(case: Dict[str, Any], out: bytes) -> None:
