@@ -107,9 +107,12 @@ pub fn parse_str(text: &str) -> Result<Value<'_>> {
 // Parser: one explicit stack, no recursion; the depth is checked before a container is opened.
 // ---------------------------------------------------------------------------------------------
 
+// The items and members of every open container live on two shared scratch stacks; a frame
+// records where its own start. When a container closes, its elements move into one Vec of exactly
+// the right size: one allocation per container, none while it grows.
 enum Frame<'a> {
-    Array(Vec<Value<'a>>),
-    Object(Vec<(Cow<'a, str>, Value<'a>)>, Cow<'a, str>),
+    Array(usize),
+    Object(usize, Cow<'a, str>),
 }
 
 struct Parser<'a> {
@@ -144,6 +147,8 @@ impl<'a> Parser<'a> {
             return Err(syntax(0, "byte-order mark (U+FEFF) before the value"));
         }
         let mut stack: Vec<Frame<'a>> = Vec::new();
+        let mut items: Vec<Value<'a>> = Vec::new();
+        let mut members: Vec<(Cow<'a, str>, Value<'a>)> = Vec::new();
         'value: loop {
             self.skip_ws();
             let start = self.pos;
@@ -164,7 +169,7 @@ impl<'a> Parser<'a> {
                             self.pos += 1;
                             Value::Array(Vec::new())
                         } else {
-                            stack.push(Frame::Array(Vec::new()));
+                            stack.push(Frame::Array(items.len()));
                             continue 'value;
                         }
                     } else if self.peek() == Some(b'}') {
@@ -172,7 +177,7 @@ impl<'a> Parser<'a> {
                         Value::Object(Vec::new())
                     } else {
                         let key = self.parse_key()?;
-                        stack.push(Frame::Object(Vec::new(), key));
+                        stack.push(Frame::Object(members.len(), key));
                         continue 'value;
                     }
                 }
@@ -198,7 +203,8 @@ impl<'a> Parser<'a> {
                         }
                         return Ok(value);
                     }
-                    Some(Frame::Array(items)) => {
+                    Some(Frame::Array(start)) => {
+                        let start = *start;
                         items.push(value);
                         match self.peek() {
                             Some(b',') => {
@@ -207,15 +213,14 @@ impl<'a> Parser<'a> {
                             }
                             Some(b']') => {
                                 self.pos += 1;
-                                let Some(Frame::Array(items)) = stack.pop() else {
-                                    unreachable!("the top frame was just matched as an array")
-                                };
-                                value = Value::Array(items);
+                                stack.pop();
+                                value = Value::Array(items.split_off(start));
                             }
                             _ => return Err(syntax(self.pos, "expected ',' or ']'")),
                         }
                     }
-                    Some(Frame::Object(members, key)) => {
+                    Some(Frame::Object(start, key)) => {
+                        let start = *start;
                         let k = std::mem::replace(key, Cow::Borrowed(""));
                         members.push((k, value));
                         match self.peek() {
@@ -227,10 +232,8 @@ impl<'a> Parser<'a> {
                             }
                             Some(b'}') => {
                                 self.pos += 1;
-                                let Some(Frame::Object(members, _)) = stack.pop() else {
-                                    unreachable!("the top frame was just matched as an object")
-                                };
-                                value = Value::Object(members);
+                                stack.pop();
+                                value = Value::Object(members.split_off(start));
                             }
                             _ => return Err(syntax(self.pos, "expected ',' or '}'")),
                         }
@@ -280,24 +283,17 @@ impl<'a> Parser<'a> {
         let start = self.pos;
         let bytes = self.bytes;
         // Fast scan for the end of an escape-free run.
-        let mut i = start;
-        while i < bytes.len() {
-            let b = bytes[i];
-            if b == b'"' {
+        let i = find_special(bytes, start);
+        match bytes.get(i) {
+            None => return Err(syntax(bytes.len(), "unterminated string")),
+            Some(b'"') => {
                 self.pos = i + 1;
                 return Ok(Cow::Borrowed(&self.text[start..i]));
             }
-            if b == b'\\' {
-                break;
-            }
-            if b < 0x20 {
-                return Err(syntax(i, "raw control character in a string"));
-            }
-            i += 1;
+            Some(b'\\') => {}
+            Some(_) => return Err(syntax(i, "raw control character in a string")),
         }
-        if i >= bytes.len() {
-            return Err(syntax(bytes.len(), "unterminated string"));
-        }
+        let mut i = i;
         let mut out = String::with_capacity(i - start + 16);
         out.push_str(&self.text[start..i]);
         loop {
@@ -356,13 +352,7 @@ impl<'a> Parser<'a> {
                 _ => {
                     // Copy the run up to the next quote, backslash or control character.
                     let run_start = i;
-                    while i < bytes.len()
-                        && bytes[i] != b'"'
-                        && bytes[i] != b'\\'
-                        && bytes[i] >= 0x20
-                    {
-                        i += 1;
-                    }
+                    i = find_special(bytes, i);
                     out.push_str(&self.text[run_start..i]);
                 }
             }
@@ -466,6 +456,39 @@ impl<'a> Parser<'a> {
     }
 }
 
+/// The index of the first byte at or after `from` that is `"`, `\\` or a control character
+/// (U+0000–U+001F), or `bytes.len()`: the bytes a string ends or escapes at, when reading and
+/// when writing. Eight bytes at a time (SWAR): for each byte of a little-endian word, the
+/// zero-byte test `(x - 0x01…) & !x & 0x80…` after XOR with `"` and `\\`, and `(x - 0x20…) & !x &
+/// 0x80…` for bytes below 0x20. A borrow can flag a byte above a true hit, never one below, so the
+/// lowest flagged byte is exact.
+#[inline]
+fn find_special(bytes: &[u8], from: usize) -> usize {
+    const ONES: u64 = 0x0101_0101_0101_0101;
+    const HIGH: u64 = 0x8080_8080_8080_8080;
+    let mut i = from;
+    while let Some(chunk) = bytes.get(i..i + 8) {
+        let w = u64::from_le_bytes(chunk.try_into().expect("a slice of 8 bytes"));
+        let q = w ^ (ONES * u64::from(b'"'));
+        let b = w ^ (ONES * u64::from(b'\\'));
+        let hits = (q.wrapping_sub(ONES) & !q)
+            | (b.wrapping_sub(ONES) & !b)
+            | (w.wrapping_sub(ONES * 0x20) & !w);
+        let hits = hits & HIGH;
+        if hits != 0 {
+            return i + (hits.trailing_zeros() / 8) as usize;
+        }
+        i += 8;
+    }
+    while let Some(&c) = bytes.get(i) {
+        if c == b'"' || c == b'\\' || c < 0x20 {
+            return i;
+        }
+        i += 1;
+    }
+    i
+}
+
 fn lone_surrogate(pos: usize) -> Error {
     Error::new(
         ErrorCode::LoneSurrogate,
@@ -479,7 +502,12 @@ fn lone_surrogate(pos: usize) -> Error {
 
 enum WFrame<'v, 'a> {
     Array(std::slice::Iter<'v, Value<'a>>),
-    Object(std::vec::IntoIter<&'v (Cow<'a, str>, Value<'a>)>),
+    /// An open object: its members, sorted, are `order[start..]` (see [`write_value`]); `next`
+    /// indexes the next one to write.
+    Object {
+        start: usize,
+        next: usize,
+    },
 }
 
 /// Writes the canonical form of `value` to `out` (appending). Refuses duplicate keys, non-finite
@@ -487,6 +515,9 @@ enum WFrame<'v, 'a> {
 pub fn write_value(value: &Value<'_>, out: &mut Vec<u8>, options: Options) -> Result<()> {
     let base = out.len();
     let mut stack: Vec<WFrame<'_, '_>> = Vec::new();
+    // The sorted members of every open object, innermost last: one buffer for the whole value
+    // rather than one allocation per object. An object's entries are dropped when it closes.
+    let mut order: Vec<&(Cow<'_, str>, Value<'_>)> = Vec::new();
     let mut next: Option<&Value<'_>> = Some(value);
     loop {
         if let Some(v) = next.take() {
@@ -508,15 +539,25 @@ pub fn write_value(value: &Value<'_>, out: &mut Vec<u8>, options: Options) -> Re
                         return Err(too_deep());
                     }
                     out.push(b'{');
-                    let mut sorted: Vec<&(Cow<'_, str>, Value<'_>)> = members.iter().collect();
-                    sorted.sort_by(|a, b| cmp_utf16(&a.0, &b.0));
-                    if sorted.windows(2).any(|w| w[0].0 == w[1].0) {
-                        return Err(Error::new(
-                            ErrorCode::DuplicateKey,
-                            "duplicate key in an object",
-                        ));
+                    let start = order.len();
+                    order.extend(members.iter());
+                    let sorted = &mut order[start..];
+                    // Strictly increasing already (canonical input) means sorted and no
+                    // duplicates; otherwise sort (insertion sort for small objects) and look for
+                    // equal neighbours.
+                    if !sorted
+                        .windows(2)
+                        .all(|w| cmp_utf16(&w[0].0, &w[1].0) == Ordering::Less)
+                    {
+                        sorted.sort_unstable_by(|a, b| cmp_utf16(&a.0, &b.0));
+                        if sorted.windows(2).any(|w| w[0].0 == w[1].0) {
+                            return Err(Error::new(
+                                ErrorCode::DuplicateKey,
+                                "duplicate key in an object",
+                            ));
+                        }
                     }
-                    stack.push(WFrame::Object(sorted.into_iter()));
+                    stack.push(WFrame::Object { start, next: start });
                 }
             }
         }
@@ -536,8 +577,10 @@ pub fn write_value(value: &Value<'_>, out: &mut Vec<u8>, options: Options) -> Re
                     stack.pop();
                 }
             },
-            WFrame::Object(iter) => match iter.next() {
-                Some((k, v)) => {
+            WFrame::Object { start, next: at } => match order.get(*at) {
+                Some(&member) => {
+                    let (k, v) = member;
+                    *at += 1;
                     if !first {
                         out.push(b',');
                     }
@@ -547,6 +590,7 @@ pub fn write_value(value: &Value<'_>, out: &mut Vec<u8>, options: Options) -> Re
                 }
                 None => {
                     out.push(b'}');
+                    order.truncate(*start);
                     stack.pop();
                 }
             },
@@ -619,11 +663,10 @@ pub fn write_string(s: &str, out: &mut Vec<u8>) {
     out.reserve(bytes.len() + 2);
     out.push(b'"');
     let mut start = 0;
-    for (i, &b) in bytes.iter().enumerate() {
+    loop {
+        let i = find_special(bytes, start);
+        let Some(&b) = bytes.get(i) else { break };
         let e = ESCAPE[b as usize];
-        if e == 0 {
-            continue;
-        }
         out.extend_from_slice(&bytes[start..i]);
         if e == b'u' {
             out.extend_from_slice(&[
@@ -687,7 +730,6 @@ pub fn write_number(x: f64, out: &mut Vec<u8>) -> Result<()> {
             k += 1;
         }
     }
-    let digits = &digits[..k];
     let mut exp: i32 = 0;
     let mut neg_exp = false;
     for &c in sci.get(e_at + 1..).unwrap_or(&[]) {
@@ -700,6 +742,8 @@ pub fn write_number(x: f64, out: &mut Vec<u8>) -> Result<()> {
     if neg_exp {
         exp = -exp;
     }
+    break_tie_to_even(x.abs(), &mut digits[..k], exp);
+    let digits = &digits[..k];
     let n = exp + 1; // position of the decimal point relative to the digits
     let k = k as i32;
     if x < 0.0 {
@@ -728,6 +772,79 @@ pub fn write_number(x: f64, out: &mut Vec<u8>) -> Result<()> {
         out.extend_from_slice(e.unsigned_abs().to_string().as_bytes());
     }
     Ok(())
+}
+
+/// Of two shortest digit strings equally close to `x`, ECMAScript takes the even one (ECMA-262
+/// Number::toString: "if there are two such possible values of n, choose the one that is even");
+/// Rust's `{:e}` takes the upper one (`1000000000000000.25` → `…0.3`, V8 `…0.2`). A tie needs the
+/// exact decimal value of `x` to have one significant digit more than the shortest form, the last
+/// being 5: only doubles whose exact value has at most 18 significant digits, found here with
+/// integer arithmetic. `x > 0`; `digits` are the `k` shortest digits, `exp` the decimal exponent
+/// of the first one. Rewrites `digits` in place when the even neighbour is the answer.
+fn break_tie_to_even(x: f64, digits: &mut [u8], exp: i32) {
+    let k = digits.len();
+    match digits.last() {
+        Some(&d) if (d - b'0') % 2 == 1 && k < 18 => {}
+        _ => return, // an even last digit is already the even choice
+    }
+    // x = m * 2^q with m odd.
+    let bits = x.to_bits();
+    let biased = ((bits >> 52) & 0x7ff) as i32;
+    let fraction = bits & ((1u64 << 52) - 1);
+    let (mut m, mut q) = if biased == 0 {
+        (fraction, -1074)
+    } else {
+        (fraction | (1u64 << 52), biased - 1075)
+    };
+    if m == 0 {
+        return;
+    }
+    q += m.trailing_zeros() as i32;
+    m >>= m.trailing_zeros();
+    // The exact value is n * 10^t with n not ending in 0: for q < 0, n = m * 5^-q (t = q);
+    // for q > 0 it has that form with a short n only when 5^q divides m (n = m / 5^q, t = q).
+    let n: u128 = if q < 0 {
+        if q < -25 {
+            return; // n >= 5^26 > 10^18: too many digits for a tie
+        }
+        u128::from(m) * 5u128.pow(q.unsigned_abs())
+    } else {
+        if q == 0 || q > 22 {
+            return; // an odd integer (written exactly) or m < 5^q
+        }
+        let p = 5u64.pow(q.unsigned_abs());
+        if !m.is_multiple_of(p) {
+            return;
+        }
+        u128::from(m / p)
+    };
+    let k32 = k as u32;
+    if n % 10 != 5 || n < 10u128.pow(k32) || n >= 10u128.pow(k32 + 1) {
+        return; // not a tie at k digits
+    }
+    let ours = digits
+        .iter()
+        .fold(0u128, |a, &c| a * 10 + u128::from(c - b'0'));
+    let below = n / 10;
+    let even = if below.is_multiple_of(2) {
+        below
+    } else {
+        below + 1
+    };
+    if ours == even || (ours != below && ours != below + 1) {
+        return;
+    }
+    // The even candidate must still read back as x (for a power of two the gap below is half
+    // the gap above) and keep k digits.
+    let text = format!("{even}e{}", exp - (k as i32 - 1));
+    if text.parse::<f64>() != Ok(x) || even >= 10u128.pow(k32) {
+        return;
+    }
+    let mut rest = even;
+    for d in digits.iter_mut().rev() {
+        *d = b'0' + (rest % 10) as u8;
+        rest /= 10;
+    }
 }
 
 /// The ECMAScript text of a finite double, as a `String` (`None` for NaN and ±inf).
@@ -817,6 +934,36 @@ mod tests {
         assert_eq!(canon(&"[".repeat(65)), Err("INPUT_TOO_DEEP"));
         let ok64 = format!("{}{}", "[".repeat(64), "]".repeat(64));
         assert_eq!(canon(&ok64), Ok(ok64.clone()));
+    }
+
+    #[test]
+    fn find_special_matches_a_byte_loop() {
+        // Every special byte at every offset of a word, after every kind of byte (a borrow from
+        // a hit must never hide an earlier one), and runs without any hit.
+        let fillers = [b'a', 0x00, 0x1f, 0x20, b'"', b'\\', 0x7f, 0x80, 0xc3, 0xff];
+        let specials = [b'"', b'\\', 0x00, 0x01, 0x0a, 0x1f];
+        let naive = |v: &[u8], from: usize| {
+            (from..v.len())
+                .find(|&i| v[i] == b'"' || v[i] == b'\\' || v[i] < 0x20)
+                .unwrap_or(v.len())
+        };
+        for len in 0..20 {
+            for &f in &fillers {
+                for &sp in &specials {
+                    for at in 0..len {
+                        let mut v = vec![f; len];
+                        v[at] = sp;
+                        for from in 0..=len {
+                            assert_eq!(find_special(&v, from), naive(&v, from), "{v:?} {from}");
+                        }
+                    }
+                }
+                let v = vec![f; len];
+                assert_eq!(find_special(&v, 0), naive(&v, 0));
+            }
+        }
+        let text = "héllo 😀 ｱ plain ascii text that runs on\"";
+        assert_eq!(find_special(text.as_bytes(), 0), text.len() - 1);
     }
 
     #[test]

@@ -1,0 +1,87 @@
+//! Helpers shared by the integration tests: V8 (`node`) as the reference for number text, and a
+//! deterministic PRNG (splitmix64) so every run checks the same doubles.
+#![allow(dead_code)]
+
+use std::io::{BufRead, BufReader, BufWriter, Write};
+use std::path::PathBuf;
+use std::process::{Command, Stdio};
+
+/// splitmix64: tiny, fast, good enough to spread test inputs; deterministic from its seed.
+pub struct SplitMix64(pub u64);
+
+impl SplitMix64 {
+    pub fn next_u64(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+        z ^ (z >> 31)
+    }
+
+    /// Uniform in 0..n (n > 0); the tiny modulo bias does not matter here.
+    pub fn below(&mut self, n: u64) -> u64 {
+        self.next_u64() % n
+    }
+}
+
+fn script() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/support/v8_numbers.js")
+}
+
+/// Streams the bit patterns produced by `produce` through V8's `String(x)` and hands each V8 text
+/// to `check` together with its index. `produce` runs on a writer thread and is called once; it
+/// must send its doubles in the same order the caller expects them back. Panics (failing the
+/// test) when node is missing: node is required on the test machine.
+pub fn with_v8_strings<P, C>(produce: P, mut check: C) -> u64
+where
+    P: FnOnce(&mut dyn FnMut(u64)) + Send + 'static,
+    C: FnMut(u64, &str),
+{
+    let mut child = Command::new("node")
+        .arg(script())
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::inherit())
+        .spawn()
+        .unwrap_or_else(|e| {
+            panic!(
+                "node (Node.js) is required for the V8 number cross-check and was not found \
+                 on PATH ({e}); install Node.js 18 or later"
+            )
+        });
+    let stdin = child.stdin.take().expect("piped stdin");
+    let writer = std::thread::spawn(move || {
+        let mut w = BufWriter::with_capacity(1 << 16, stdin);
+        let mut failed = None;
+        produce(&mut |bits| {
+            if failed.is_none() {
+                if let Err(e) = writeln!(w, "{bits:x}") {
+                    failed = Some(e);
+                }
+            }
+        });
+        match failed {
+            Some(e) => Err(e),
+            None => w.flush(),
+        }
+    });
+    let stdout = child.stdout.take().expect("piped stdout");
+    let mut n = 0u64;
+    let mut line = String::new();
+    let mut reader = BufReader::with_capacity(1 << 16, stdout);
+    loop {
+        line.clear();
+        if reader.read_line(&mut line).expect("read node output") == 0 {
+            break;
+        }
+        check(n, line.trim_end_matches('\n'));
+        n += 1;
+    }
+    writer
+        .join()
+        .expect("writer thread")
+        .expect("write to node");
+    let status = child.wait().expect("wait for node");
+    assert!(status.success(), "node exited with {status}");
+    n
+}

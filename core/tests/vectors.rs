@@ -1,0 +1,688 @@
+//! Runs every vector file of `vectors/` in place, one named test per case (libtest-mimic harness).
+//!
+//! Each file has one loader (`fn(&Path) -> Result<Vec<Case>, String>`) listed in [`FILES`]; a loader
+//! refuses a file with a section it does not know, so nothing is skipped silently. To add a vector
+//! file, write its loader and add a line to [`FILES`]. A file of `vectors/` without a loader shows
+//! up as an ignored test named `<file>::no runner in tests/vectors.rs`.
+//!
+//! The meta-tests (`meta::…`) copy a file to a temporary folder, change one expected value, run the
+//! same loader and checks on the copy and require exactly the changed case to fail.
+//!
+//! Run: `cargo test --release -p ekl-core --test vectors` (add a name filter as with any test).
+
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+
+use ekl_core::canonical::{self, Options};
+use ekl_core::digest::{sha256_hex, Salt};
+use ekl_core::{fingerprint, proof, ErrorCode};
+use libtest_mimic::{Arguments, Failed, Trial};
+use serde_json::value::RawValue;
+use serde_json::Value as Json;
+
+/// One check of one vector case.
+type Check = Box<dyn FnOnce() -> Result<(), String> + Send>;
+
+/// A named vector case.
+struct Case {
+    name: String,
+    check: Check,
+}
+
+type Loader = fn(&Path) -> Result<Vec<Case>, String>;
+
+/// Every vector file with its loader, run in this order.
+const FILES: &[(&str, Loader)] = &[
+    ("ekl-json-1.json", ekl_json_1),
+    ("fingerprints.json", fingerprints),
+    ("upstream-fingerprint.json", upstream_fingerprint),
+];
+
+fn vectors_dir() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../vectors")
+}
+
+fn main() {
+    let args = Arguments::from_args();
+    let dir = vectors_dir();
+    let mut trials = Vec::new();
+    for &(file, loader) in FILES {
+        match loader(&dir.join(file)) {
+            Ok(cases) => trials.extend(cases.into_iter().map(|case| {
+                let check = case.check;
+                Trial::test(format!("{file}::{}", case.name), move || {
+                    check().map_err(Failed::from)
+                })
+            })),
+            Err(e) => trials.push(Trial::test(format!("{file}::load"), move || {
+                Err(Failed::from(e))
+            })),
+        }
+    }
+    if let Ok(entries) = std::fs::read_dir(&dir) {
+        let mut names: Vec<String> = entries
+            .filter_map(|e| e.ok()?.file_name().into_string().ok())
+            .filter(|n| n.ends_with(".json") && !FILES.iter().any(|(f, _)| f == n))
+            .collect();
+        names.sort();
+        for name in names {
+            trials.push(
+                Trial::test(format!("{name}::no runner in tests/vectors.rs"), || Ok(()))
+                    .with_ignored_flag(true),
+            );
+        }
+    }
+    trials.extend(meta_trials());
+    libtest_mimic::run(&args, trials).exit();
+}
+
+// ---------------------------------------------------------------------------------------------
+// Reading the files
+// ---------------------------------------------------------------------------------------------
+
+fn read_json(path: &Path) -> Result<(String, Json), String> {
+    let text = std::fs::read_to_string(path)
+        .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+    let json =
+        serde_json::from_str(&text).map_err(|e| format!("{} is not JSON: {e}", path.display()))?;
+    Ok((text, json))
+}
+
+/// The byte range of the value at a JSON pointer, in the file's own text (so numbers and strings
+/// reach the core exactly as written: serde_json would round an integer beyond u64 to a double).
+fn span_of(text: &str, pointer: &str) -> Option<std::ops::Range<usize>> {
+    let mut cur: &str = text.trim();
+    for seg in pointer.split('/').skip(1) {
+        let seg = seg.replace("~1", "/").replace("~0", "~");
+        let next: &RawValue = if cur.starts_with('[') {
+            let items: Vec<&RawValue> = serde_json::from_str(cur).ok()?;
+            items.get(seg.parse::<usize>().ok()?).copied()?
+        } else {
+            let members: HashMap<String, &RawValue> = serde_json::from_str(cur).ok()?;
+            members.get(&seg).copied()?
+        };
+        cur = next.get();
+    }
+    let start = cur.as_ptr() as usize - text.as_ptr() as usize;
+    Some(start..start + cur.len())
+}
+
+/// The JSON text of the value at a pointer.
+fn raw_at(text: &str, pointer: &str) -> Result<String, String> {
+    span_of(text, pointer)
+        .map(|r| text[r].to_owned())
+        .ok_or_else(|| format!("no value at {pointer}"))
+}
+
+/// The top-level object, after checking that it has a description and only known sections.
+fn top<'j>(doc: &'j Json, known: &[&str]) -> Result<&'j serde_json::Map<String, Json>, String> {
+    let obj = doc.as_object().ok_or("the file is not a JSON object")?;
+    if let Some(extra) = obj.keys().find(|k| !known.contains(&k.as_str())) {
+        return Err(format!("unknown section {extra:?}: add a check for it"));
+    }
+    match obj.get("description").and_then(Json::as_str) {
+        Some(d) if !d.is_empty() => Ok(obj),
+        _ => Err("the file has no description".into()),
+    }
+}
+
+fn field<'j>(v: &'j Json, key: &str) -> Result<&'j Json, String> {
+    v.get(key).ok_or_else(|| format!("missing member {key:?}"))
+}
+
+fn text(v: &Json, key: &str) -> Result<String, String> {
+    field(v, key)?
+        .as_str()
+        .map(str::to_owned)
+        .ok_or_else(|| format!("member {key:?} is not a string"))
+}
+
+fn opt_text(v: &Json, key: &str) -> Result<String, String> {
+    match v.get(key) {
+        None => Ok(String::new()),
+        Some(_) => text(v, key),
+    }
+}
+
+fn count(v: &Json, key: &str) -> Result<usize, String> {
+    field(v, key)?
+        .as_u64()
+        .and_then(|n| usize::try_from(n).ok())
+        .ok_or_else(|| format!("member {key:?} is not a count"))
+}
+
+fn list<'j>(doc: &'j serde_json::Map<String, Json>, key: &str) -> Result<&'j [Json], String> {
+    match doc.get(key) {
+        None => Ok(&[]),
+        Some(Json::Array(items)) => Ok(items),
+        Some(_) => Err(format!("section {key:?} is not an array")),
+    }
+}
+
+/// A known error code string, as stored in a vector.
+fn code(v: &Json) -> Result<&'static str, String> {
+    let c = text(v, "code")?;
+    ErrorCode::from_str_code(&c)
+        .map(ErrorCode::as_str)
+        .ok_or_else(|| format!("unknown error code {c:?}"))
+}
+
+fn hex_bytes(text: &str) -> Result<Vec<u8>, String> {
+    if !text.len().is_multiple_of(2) {
+        return Err("odd hex length".into());
+    }
+    (0..text.len())
+        .step_by(2)
+        .map(|i| {
+            u8::from_str_radix(text.get(i..i + 2).ok_or("bad hex")?, 16)
+                .map_err(|e| format!("bad hex: {e}"))
+        })
+        .collect()
+}
+
+fn expect_eq(what: &str, got: &str, expected: &str) -> Result<(), String> {
+    if got == expected {
+        Ok(())
+    } else {
+        Err(format!(
+            "{what}:\n  expected {expected:?}\n  got      {got:?}"
+        ))
+    }
+}
+
+fn utf8(bytes: Vec<u8>) -> String {
+    String::from_utf8(bytes).expect("canonical output is UTF-8")
+}
+
+/// Canonicalises `input` and compares it (and its SHA-256) with the expectation; also checks that
+/// canonical output is a fixed point and that the stored digest belongs to the stored text.
+fn check_valid(
+    input: &[u8],
+    options: Options,
+    canonical: Option<&str>,
+    length: Option<usize>,
+    sha256: &str,
+) -> Result<(), String> {
+    let out = canonical::canonicalize_with(input, options)
+        .map_err(|e| format!("refused with {e}, expected acceptance"))?;
+    let out = utf8(out);
+    if let Some(c) = canonical {
+        expect_eq("canonical", &out, c)?;
+        expect_eq(
+            "sha256 of the stored canonical",
+            &sha256_hex(c.as_bytes()),
+            sha256,
+        )?;
+    }
+    if let Some(n) = length {
+        expect_eq("canonical length", &out.len().to_string(), &n.to_string())?;
+    }
+    expect_eq("sha256", &sha256_hex(out.as_bytes()), sha256)?;
+    // Canonical output is a fixed point, with one exception the rules imply: an integer-valued
+    // double beyond 2^53 and below 1e21 is written as an integer literal, which ekl-json-1 refuses
+    // as input (docs/decisions/vectors.md, "canonical output read back").
+    match canonical::canonicalize(out.as_bytes()) {
+        Ok(again) => expect_eq("canonical of canonical", &utf8(again), &out)?,
+        Err(e) if e.code() == ErrorCode::IntegerOutOfRange => {}
+        Err(e) => return Err(format!("canonical output refused: {e}")),
+    }
+    let value = canonical::parse(input).map_err(|e| format!("parse refused: {e}"))?;
+    let from_value = canonical::canonicalize_value_with(&value, options)
+        .map_err(|e| format!("value path refused: {e}"))?;
+    expect_eq("value path", &utf8(from_value), &out)
+}
+
+fn check_refused(input: &[u8], options: Options, expected: &str) -> Result<(), String> {
+    match canonical::canonicalize_with(input, options) {
+        Ok(out) => Err(format!(
+            "accepted as {:?}, expected {expected}",
+            String::from_utf8_lossy(&out[..out.len().min(200)])
+        )),
+        Err(e) => expect_eq("error code", e.code().as_str(), expected),
+    }
+}
+
+fn case(name: String, check: impl FnOnce() -> Result<(), String> + Send + 'static) -> Case {
+    Case {
+        name,
+        check: Box::new(check),
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// vectors/ekl-json-1.json
+// ---------------------------------------------------------------------------------------------
+
+fn ekl_json_1(path: &Path) -> Result<Vec<Case>, String> {
+    let (_, doc) = read_json(path)?;
+    let doc = top(
+        &doc,
+        &[
+            "description",
+            "valid",
+            "invalid",
+            "depth",
+            "invalid_utf8",
+            "size",
+        ],
+    )?;
+    let mut cases = Vec::new();
+    for v in list(doc, "valid")? {
+        let (input, canon, sha) = (text(v, "input")?, text(v, "canonical")?, text(v, "sha256")?);
+        cases.push(case(format!("valid::{}", text(v, "name")?), move || {
+            check_valid(
+                input.as_bytes(),
+                Options::default(),
+                Some(&canon),
+                None,
+                &sha,
+            )
+        }));
+    }
+    for v in list(doc, "invalid")? {
+        let (input, code) = (text(v, "input")?, code(v)?);
+        cases.push(case(format!("invalid::{}", text(v, "name")?), move || {
+            check_refused(input.as_bytes(), Options::default(), code)
+        }));
+    }
+    for v in list(doc, "depth")? {
+        let input = generated(v)?;
+        cases.push(expectation(
+            format!("depth::{}", text(v, "name")?),
+            v,
+            input,
+            Options::default(),
+        )?);
+    }
+    for v in list(doc, "invalid_utf8")? {
+        let input = hex_bytes(&text(v, "input_hex")?)?;
+        if std::str::from_utf8(&input).is_ok() {
+            return Err(format!(
+                "invalid_utf8 case {:?} is valid UTF-8",
+                text(v, "name")?
+            ));
+        }
+        cases.push(expectation(
+            format!("invalid_utf8::{}", text(v, "name")?),
+            v,
+            move || input,
+            Options::default(),
+        )?);
+    }
+    for v in list(doc, "size")? {
+        let input = generated(v)?;
+        let max_bytes = match field(v, "max_bytes")? {
+            Json::Null => None,
+            _ => Some(count(v, "max_bytes")?),
+        };
+        cases.push(expectation(
+            format!("size::{}", text(v, "name")?),
+            v,
+            input,
+            Options { max_bytes },
+        )?);
+    }
+    Ok(cases)
+}
+
+/// A generated case: refused with `code`, or accepted with `sha256` (and `canonical` and/or
+/// `canonical_length` when given).
+/// The input is built when the case runs, so loading a file stays cheap.
+fn expectation(
+    name: String,
+    v: &Json,
+    input: impl FnOnce() -> Vec<u8> + Send + 'static,
+    options: Options,
+) -> Result<Case, String> {
+    if v.get("code").is_some() {
+        let code = code(v)?;
+        return Ok(case(name, move || check_refused(&input(), options, code)));
+    }
+    let sha = text(v, "sha256")?;
+    let canon = v
+        .get("canonical")
+        .map(|_| text(v, "canonical"))
+        .transpose()?;
+    let length = v
+        .get("canonical_length")
+        .map(|_| count(v, "canonical_length"))
+        .transpose()?;
+    if canon.is_none() && length.is_none() {
+        return Err(format!("{name}: neither canonical nor canonical_length"));
+    }
+    Ok(case(name, move || {
+        check_valid(&input(), options, canon.as_deref(), length, &sha)
+    }))
+}
+
+/// A generated input: prefix + repeat × count + inner + close × count + suffix (a missing part is
+/// empty), built when the case runs.
+fn generated(v: &Json) -> Result<impl FnOnce() -> Vec<u8> + Send + 'static, String> {
+    let n = count(v, "count")?;
+    let repeat = text(v, "repeat")?;
+    let (prefix, inner) = (opt_text(v, "prefix")?, opt_text(v, "inner")?);
+    let (close, suffix) = (opt_text(v, "close")?, opt_text(v, "suffix")?);
+    Ok(move || {
+        let mut input = String::with_capacity(
+            prefix.len() + n * (repeat.len() + close.len()) + inner.len() + suffix.len(),
+        );
+        input.push_str(&prefix);
+        (0..n).for_each(|_| input.push_str(&repeat));
+        input.push_str(&inner);
+        (0..n).for_each(|_| input.push_str(&close));
+        input.push_str(&suffix);
+        input.into_bytes()
+    })
+}
+
+// ---------------------------------------------------------------------------------------------
+// vectors/fingerprints.json (published, byte for byte)
+// ---------------------------------------------------------------------------------------------
+
+fn fingerprints(path: &Path) -> Result<Vec<Case>, String> {
+    let (src, doc) = read_json(path)?;
+    let doc = top(
+        &doc,
+        &[
+            "description",
+            "algorithm",
+            "cases",
+            "result_selection",
+            "challenge",
+        ],
+    )?;
+    let mut cases = Vec::new();
+    let mut first_salt = None;
+    for (i, v) in list(doc, "cases")?.iter().enumerate() {
+        let (salt, jcs, fp) = (text(v, "salt")?, text(v, "jcs")?, text(v, "fingerprint")?);
+        first_salt.get_or_insert_with(|| salt.clone());
+        let value = raw_at(&src, &format!("/cases/{i}/value"))?;
+        cases.push(case(format!("cases::{}", text(v, "name")?), move || {
+            let salt = Salt::from_hex(&salt).map_err(|e| e.to_string())?;
+            let value = canonical::parse(value.as_bytes()).map_err(|e| e.to_string())?;
+            let canon = canonical::canonicalize_value(&value).map_err(|e| e.to_string())?;
+            expect_eq("jcs of value", &utf8(canon), &jcs)?;
+            let again = canonical::canonicalize(jcs.as_bytes()).map_err(|e| e.to_string())?;
+            expect_eq("jcs text is canonical", &utf8(again), &jcs)?;
+            let got = fingerprint::fingerprint(&salt, &value).map_err(|e| e.to_string())?;
+            expect_eq("fingerprint", &got, &fp)?;
+            let prefixed = [salt.bytes().as_slice(), jcs.as_bytes()].concat();
+            expect_eq("sha256(salt || jcs)", &sha256_hex(&prefixed), &fp)
+        }));
+    }
+    if let Some(sel) = doc.get("result_selection") {
+        // The section has no salt of its own: it uses the salt of the first case.
+        let salt = first_salt
+            .clone()
+            .ok_or("result_selection needs a case for its salt")?;
+        let (result, chosen, fp) = (
+            raw_at(&src, "/result_selection/result")?,
+            text(sel, "fingerprinted")?,
+            text(sel, "fingerprint")?,
+        );
+        cases.push(case("result_selection".into(), move || {
+            let salt = Salt::from_hex(&salt).map_err(|e| e.to_string())?;
+            let result = canonical::parse(result.as_bytes()).map_err(|e| e.to_string())?;
+            let (body, _) = fingerprint::select_result_body(&result).map_err(|e| e.to_string())?;
+            expect_eq("fingerprinted body", body.as_str(), &chosen)?;
+            let got = fingerprint::output_fingerprint(&salt, &result).map_err(|e| e.to_string())?;
+            expect_eq("output fingerprint", &got, &fp)
+        }));
+    }
+    if let Some(ch) = doc.get("challenge") {
+        let (cred, cred_sha) = (
+            text(ch, "provider_credential")?,
+            text(ch, "credential_sha256")?,
+        );
+        let (challenge, endpoint, expected) = (
+            text(ch, "challenge")?,
+            text(ch, "endpoint")?,
+            text(ch, "proof")?,
+        );
+        cases.push(case("challenge".into(), move || {
+            expect_eq("credential sha256", &sha256_hex(cred.as_bytes()), &cred_sha)?;
+            let got = proof::challenge_proof_v1(&cred, &challenge, &endpoint);
+            expect_eq("proof", &got, &expected)
+        }));
+    }
+    Ok(cases)
+}
+
+// ---------------------------------------------------------------------------------------------
+// vectors/upstream-fingerprint.json
+// ---------------------------------------------------------------------------------------------
+
+fn offered(v: &Json) -> Result<Option<Vec<String>>, String> {
+    match field(v, "offered")? {
+        Json::Null => Ok(None),
+        Json::Array(items) => items
+            .iter()
+            .map(|i| {
+                i.as_str()
+                    .map(str::to_owned)
+                    .ok_or("offered names must be strings".to_owned())
+            })
+            .collect::<Result<Vec<_>, _>>()
+            .map(Some),
+        _ => Err("offered must be null or an array".into()),
+    }
+}
+
+fn upstream_fingerprint(path: &Path) -> Result<Vec<Case>, String> {
+    let (src, doc) = read_json(path)?;
+    let doc = top(&doc, &["description", "algorithm", "cases", "invalid"])?;
+    let mut cases = Vec::new();
+    for (i, v) in list(doc, "cases")?.iter().enumerate() {
+        let (tools, offered) = (raw_at(&src, &format!("/cases/{i}/tools"))?, offered(v)?);
+        let (projection, fp) = (text(v, "projection")?, text(v, "fingerprint")?);
+        cases.push(case(format!("cases::{}", text(v, "name")?), move || {
+            let tools = canonical::parse(tools.as_bytes()).map_err(|e| e.to_string())?;
+            let names: Option<Vec<&str>> = offered
+                .as_ref()
+                .map(|o| o.iter().map(String::as_str).collect());
+            let projected = fingerprint::upstream_projection(&tools, names.as_deref())
+                .map_err(|e| e.to_string())?;
+            let canon = canonical::canonicalize_value(&projected).map_err(|e| e.to_string())?;
+            expect_eq("projection", &utf8(canon), &projection)?;
+            let again =
+                canonical::canonicalize(projection.as_bytes()).map_err(|e| e.to_string())?;
+            expect_eq("projection is canonical", &utf8(again), &projection)?;
+            let got = fingerprint::upstream_fingerprint(&tools, names.as_deref())
+                .map_err(|e| e.to_string())?;
+            expect_eq("fingerprint", &got, &fp)?;
+            expect_eq(
+                "sha256(projection)",
+                &sha256_hex(projection.as_bytes()),
+                &fp,
+            )
+        }));
+    }
+    for (i, v) in list(doc, "invalid")?.iter().enumerate() {
+        let tools = raw_at(&src, &format!("/invalid/{i}/tools"))?;
+        let (offered, code) = (offered(v)?, code(v)?);
+        cases.push(case(format!("invalid::{}", text(v, "name")?), move || {
+            let names: Option<Vec<&str>> = offered
+                .as_ref()
+                .map(|o| o.iter().map(String::as_str).collect());
+            let result = canonical::parse(tools.as_bytes())
+                .and_then(|t| fingerprint::upstream_fingerprint(&t, names.as_deref()));
+            match result {
+                Ok(fp) => Err(format!("accepted with fingerprint {fp}, expected {code}")),
+                Err(e) => expect_eq("error code", e.code().as_str(), code),
+            }
+        }));
+    }
+    Ok(cases)
+}
+
+// ---------------------------------------------------------------------------------------------
+// Meta-tests: a changed expectation must make exactly that case fail.
+// ---------------------------------------------------------------------------------------------
+
+/// (file, JSON pointer of the value to change, new value, the case that must then fail).
+const MUTATIONS: &[(&str, &str, &str, &str)] = &[
+    (
+        "ekl-json-1.json",
+        "/valid/0/sha256",
+        r#""0000000000000000000000000000000000000000000000000000000000000000""#,
+        "valid::numbers",
+    ),
+    (
+        "ekl-json-1.json",
+        "/valid/1/canonical",
+        r#""{\"a\":7}""#,
+        "valid::key order by UTF-16 code units",
+    ),
+    (
+        "ekl-json-1.json",
+        "/invalid/0/code",
+        r#""INVALID_JSON""#,
+        "invalid::duplicate keys",
+    ),
+    (
+        "ekl-json-1.json",
+        "/invalid/5/input",
+        r#""[\"\\ud83d\\ude00\"]""#,
+        "invalid::lone surrogate",
+    ),
+    (
+        "ekl-json-1.json",
+        "/depth/1/code",
+        r#""INVALID_JSON""#,
+        "depth::65 nested arrays refused",
+    ),
+    (
+        "ekl-json-1.json",
+        "/invalid_utf8/0/code",
+        r#""INVALID_JSON""#,
+        "invalid_utf8::lone continuation byte",
+    ),
+    (
+        "ekl-json-1.json",
+        "/size/1/max_bytes",
+        "262145",
+        "size::canonical form of 262,145 bytes refused",
+    ),
+    ("ekl-json-1.json", "/extra", "[]", "load"),
+    (
+        "fingerprints.json",
+        "/cases/0/fingerprint",
+        r#""46839dcf7511e1b9789e56ccbce9a4e7a562adc9aa9b1088337802fec1018a3d""#,
+        "cases::simple object",
+    ),
+    (
+        "fingerprints.json",
+        "/cases/2/value/zero",
+        "-1",
+        "cases::numbers: integers, negative zero, exponents, edges",
+    ),
+    (
+        "fingerprints.json",
+        "/result_selection/fingerprinted",
+        r#""content""#,
+        "result_selection",
+    ),
+    (
+        "fingerprints.json",
+        "/challenge/proof",
+        r#""53d2cef6a77ddb2c0c41485276e84217bb9b878ce200fa1e64c321990d91dd8b""#,
+        "challenge",
+    ),
+    (
+        "upstream-fingerprint.json",
+        "/cases/0/projection",
+        r#""[]""#,
+        "cases::one complete tool",
+    ),
+    (
+        "upstream-fingerprint.json",
+        "/cases/4/offered",
+        r#"["get_quote"]"#,
+        "cases::unsorted tools list sorted by name",
+    ),
+    (
+        "upstream-fingerprint.json",
+        "/invalid/6/tools/tools/0/inputSchema/maximum",
+        "9007199254740992",
+        "invalid::an integer beyond 2^53 in a schema",
+    ),
+    (
+        "upstream-fingerprint.json",
+        "/invalid/0/code",
+        r#""DUPLICATE_KEY""#,
+        "invalid::two offered tools share a name",
+    ),
+];
+
+fn meta_trials() -> Vec<Trial> {
+    MUTATIONS
+        .iter()
+        .enumerate()
+        .map(|(i, &(file, pointer, new, must_fail))| {
+            Trial::test(format!("meta::{file}::{pointer} changed"), move || {
+                meta_check(i, file, pointer, new, must_fail).map_err(Failed::from)
+            })
+        })
+        .collect()
+}
+
+fn meta_check(
+    i: usize,
+    file: &str,
+    pointer: &str,
+    new: &str,
+    must_fail: &str,
+) -> Result<(), String> {
+    let loader = FILES
+        .iter()
+        .find(|(f, _)| *f == file)
+        .map(|&(_, l)| l)
+        .ok_or("no loader for the file")?;
+    // The change is spliced into the file's own text, so every other byte stays as it was.
+    let (original, _) = read_json(&vectors_dir().join(file))?;
+    serde_json::from_str::<Json>(new).map_err(|e| format!("the new value is not JSON: {e}"))?;
+    let changed = match span_of(&original, pointer) {
+        Some(range) => {
+            if original[range.clone()] == *new {
+                return Err("the mutation does not change the value".into());
+            }
+            format!(
+                "{}{new}{}",
+                &original[..range.start],
+                &original[range.end..]
+            )
+        }
+        None => {
+            // A new member of the top-level object (e.g. an unknown section).
+            let key = pointer.strip_prefix('/').filter(|k| !k.contains('/'));
+            let key = key.ok_or("only a top-level member can be added")?;
+            let end = original.rfind('}').ok_or("the file is not an object")?;
+            format!("{},\n  {key:?}: {new}\n}}\n", original[..end].trim_end())
+        }
+    };
+    let tmp = std::env::temp_dir().join(format!("ekl-vectors-meta-{}-{i}", std::process::id()));
+    std::fs::create_dir_all(&tmp).map_err(|e| e.to_string())?;
+    let copy = tmp.join(file);
+    std::fs::write(&copy, changed).map_err(|e| e.to_string())?;
+    let failing = run_all(loader, &copy);
+    let _ = std::fs::remove_dir_all(&tmp);
+    // The unchanged file passes (checked by the ordinary trials); the copy must fail exactly there.
+    if failing == [must_fail] {
+        Ok(())
+    } else {
+        Err(format!(
+            "expected only {must_fail:?} to fail, failing: {failing:?}"
+        ))
+    }
+}
+
+/// Runs every case of a file; returns the names of the failing ones (`load` if it does not load).
+fn run_all(loader: Loader, path: &Path) -> Vec<String> {
+    match loader(path) {
+        Err(_) => vec!["load".into()],
+        Ok(cases) => cases
+            .into_iter()
+            .filter_map(|c| (c.check)().err().map(|_| c.name))
+            .collect(),
+    }
+}
