@@ -8,7 +8,17 @@ from pathlib import Path
 from typing import Any, List, Tuple
 
 import pytest
-from vector_runners import MUTATIONS, RUNNERS, VECTORS, Check, load, vector_files
+from vector_runners import (
+    FOLDER_RUNNERS,
+    MUTATIONS,
+    RUNNERS,
+    VECTORS,
+    Check,
+    load,
+    run_rfc8785_testdata,
+    vector_files,
+    vector_folders,
+)
 
 
 def _all_checks() -> List[Tuple[str, Check]]:
@@ -19,6 +29,11 @@ def _all_checks() -> List[Tuple[str, Check]]:
             continue
         for check in runner(load(path)):
             out.append((path.name, check))
+    for folder in vector_folders():
+        folder_runner = FOLDER_RUNNERS.get(folder.name)
+        if folder_runner is not None:
+            for check in folder_runner(folder):
+                out.append((folder.name, check))
     return out
 
 
@@ -34,6 +49,7 @@ def test_vectors_are_present() -> None:
 
 def test_every_vector_file_has_a_runner() -> None:
     missing = [p.name for p in vector_files() if p.name not in RUNNERS]
+    missing += [p.name + "/" for p in vector_folders() if p.name not in FOLDER_RUNNERS]
     if missing:
         pytest.skip(f"vector files without a Python runner yet: {missing}")
 
@@ -72,3 +88,24 @@ def test_runner_reads_the_repository_copy() -> None:
     if os.environ.get("EKL_VECTORS_DIR"):
         pytest.skip("EKL_VECTORS_DIR overrides the folder")
     assert VECTORS == Path(__file__).resolve().parents[2] / "vectors"
+
+
+def test_meta_rfc8785_testdata_runner_fails_on_a_changed_output(tmp_path: Path) -> None:
+    src = VECTORS / "rfc8785-testdata"
+    if not src.is_dir():
+        pytest.skip("rfc8785-testdata is not in this checkout")
+    import shutil
+
+    copy_dir = tmp_path / "rfc8785-testdata"
+    shutil.copytree(src, copy_dir)
+    out = copy_dir / "output" / "values.json"
+    out.write_bytes(out.read_bytes().replace(b"1e+30", b"1e+31"))
+    tsv = copy_dir / "es6-hashes.tsv"
+    tsv.write_text(tsv.read_text().replace("\t", "\t0", 1))
+    failed = []
+    for name, thunk in run_rfc8785_testdata(copy_dir):
+        try:
+            thunk()
+        except AssertionError:
+            failed.append(name)
+    assert "input/values.json" in failed and "es6 number file" in failed, failed

@@ -9,7 +9,9 @@ from __future__ import annotations
 
 import hashlib
 import json
+import math
 import os
+import struct
 from pathlib import Path
 from typing import Any, Callable, Dict, List, Tuple
 
@@ -199,6 +201,66 @@ def run_upstream_fingerprint(data: Dict[str, Any]) -> List[Check]:
     return checks
 
 
+# --- rfc8785-testdata/ (a folder: input/*.json -> output/*.json, and the ES6 number file) --------
+
+
+def _es6_bits(static: List[int]) -> Any:
+    """The bit patterns of es6testfile100m.txt in order (rfc8785-testdata/README.md)."""
+    yield from static
+    for i in range(2000):
+        yield 0x0010000000000000 + i
+    block = bytes(32)
+    while True:
+        block = hashlib.sha256(block).digest()
+        for k in range(4):
+            chunk = block[8 * k : 8 * k + 8]
+            x = struct.unpack("<d", chunk)[0]
+            if x != 0 and math.isfinite(x):
+                yield struct.unpack("<Q", chunk)[0]
+
+
+#: How many lines of the ES6 number file the Python runner checks (the Rust tests go further).
+ES6_MAX_LINES = 100_000
+
+
+def run_rfc8785_testdata(folder: Path) -> List[Check]:
+    checks: List[Check] = []
+    for inp in sorted((folder / "input").glob("*.json")):
+
+        def pair(inp: Path = inp) -> None:
+            expected = (folder / "output" / inp.name).read_bytes()
+            raw = inp.read_bytes()
+            assert ekl.canonicalize(raw) == expected, f"{inp.name}: canonical form differs"
+            assert ekl.canonicalize_value(json.loads(raw)) == expected, f"{inp.name}: value path"
+
+        checks.append((f"input/{inp.name}", pair))
+    hashes = folder / "es6-hashes.tsv"
+    static = folder / "numgen-static.txt"
+    if hashes.is_file() and static.is_file():
+
+        def es6() -> None:
+            want = {}
+            for line in hashes.read_text(encoding="utf-8").splitlines():
+                if "\t" in line:
+                    n, h = line.split("\t", 1)
+                    if int(n) <= ES6_MAX_LINES:
+                        want[int(n)] = h.strip()
+            assert want, "no published hash within reach"
+            bits_list = [int(x, 16) for x in static.read_text(encoding="utf-8").split()]
+            h = hashlib.sha256()
+            last = max(want)
+            for n, bits in enumerate(_es6_bits(bits_list), start=1):
+                x = struct.unpack("<d", struct.pack("<Q", bits))[0]
+                h.update(f"{bits:x},".encode() + ekl.canonicalize_value(x) + b"\n")
+                if n in want:
+                    assert h.copy().hexdigest() == want[n], f"ES6 number file: first {n} lines differ"
+                if n >= last:
+                    break
+
+        checks.append(("es6 number file", es6))
+    return checks
+
+
 #: The runner of each vector file. A file in vectors/ without a runner is reported by
 #: test_vectors.py::test_every_vector_file_has_a_runner.
 RUNNERS: Dict[str, Callable[[Dict[str, Any]], List[Check]]] = {
@@ -215,8 +277,18 @@ MUTATIONS: Dict[str, Tuple[str, int, str]] = {
 }
 
 
+#: Runners of folders inside vectors/.
+FOLDER_RUNNERS: Dict[str, Callable[[Path], List[Check]]] = {
+    "rfc8785-testdata": run_rfc8785_testdata,
+}
+
+
 def vector_files() -> List[Path]:
     return sorted(VECTORS.glob("*.json")) if VECTORS.is_dir() else []
+
+
+def vector_folders() -> List[Path]:
+    return sorted(p for p in VECTORS.iterdir() if p.is_dir() and p.name != "check") if VECTORS.is_dir() else []
 
 
 def load(path: Path) -> Dict[str, Any]:
