@@ -273,7 +273,11 @@ fn options(max_bytes: Option<usize>) -> Options {
 // Canonicalisation
 // ------------------------------------------------------------------------------------------
 
-/// canonical::canonicalize_with: JSON text -> canonical bytes.
+/// canonicalize(text, *, max_bytes=None) -> bytes
+///
+/// The ekl-json-1 canonical form of JSON text (str or bytes-like). Raises EklError
+/// (INVALID_JSON, INVALID_UTF8, LONE_SURROGATE, DUPLICATE_KEY, NON_FINITE_NUMBER,
+/// INTEGER_OUT_OF_RANGE, INPUT_TOO_DEEP, BODY_TOO_LARGE when over max_bytes).
 #[pyfunction]
 #[pyo3(signature = (text, *, max_bytes=None))]
 fn canonicalize<'py>(
@@ -289,7 +293,9 @@ fn canonicalize<'py>(
     Ok(PyBytes::new(py, &out))
 }
 
-/// canonical::canonicalize_value_with: a host value (or JsonText) -> canonical bytes.
+/// canonicalize_value(value, *, max_bytes=None) -> bytes
+///
+/// The ekl-json-1 canonical form of a Python value (strict conversion) or a JsonText.
 #[pyfunction]
 #[pyo3(signature = (value, *, max_bytes=None))]
 fn canonicalize_value<'py>(
@@ -304,6 +310,8 @@ fn canonicalize_value<'py>(
     Ok(PyBytes::new(py, &out))
 }
 
+/// canonicalize_many(texts, *, max_bytes=None) -> list[bytes]
+///
 /// Many JSON texts at once, with the GIL released for the whole batch. Stops at the first
 /// refusal (the exception's message names the index).
 #[pyfunction]
@@ -361,7 +369,9 @@ fn canonicalize_many<'py>(
 // Digests and commitments
 // ------------------------------------------------------------------------------------------
 
-/// digest::sha256_hex over bytes (or a str as UTF-8).
+/// sha256_hex(data) -> str
+///
+/// Lowercase hex SHA-256 of bytes (a str is hashed as UTF-8).
 #[pyfunction]
 fn sha256_hex(py: Python<'_>, data: &Bound<'_, PyAny>) -> PyResult<String> {
     let b = text_bytes(py, data)?;
@@ -371,7 +381,9 @@ fn sha256_hex(py: Python<'_>, data: &Bound<'_, PyAny>) -> PyResult<String> {
     })
 }
 
-/// digest::value_digest: hex SHA-256 of (salt ‖) the canonical bytes of a value.
+/// value_digest(value, salt=None) -> str
+///
+/// Lowercase hex SHA-256 of (the salt's 32 bytes ‖) the value's canonical bytes.
 #[pyfunction]
 #[pyo3(signature = (value, salt=None))]
 fn value_digest(
@@ -398,7 +410,9 @@ fn commitment_dict<'py>(py: Python<'py>, c: &digest::Commitment) -> PyResult<Bou
     Ok(d)
 }
 
-/// digest::commitment -> {"alg", "canon", "digest"[, "salt_id"][, "salt"]}.
+/// commitment(value, salt=None, salt_id=None) -> dict
+///
+/// {"alg": "sha-256", "canon": "ekl-json-1", "digest": hex[, "salt_id"][, "salt"]} (§9.5).
 #[pyfunction]
 #[pyo3(signature = (value, salt=None, salt_id=None))]
 fn commitment<'py>(
@@ -416,7 +430,9 @@ fn commitment<'py>(
     commitment_dict(py, &c)
 }
 
-/// digest::input_commitment (256 KB limit of §2.5).
+/// input_commitment(input, salt=None, salt_id=None) -> dict
+///
+/// The commitment to a capability call's input, refused over 256 KB canonical (BODY_TOO_LARGE, §2.5).
 #[pyfunction]
 #[pyo3(signature = (input, salt=None, salt_id=None))]
 fn input_commitment<'py>(
@@ -434,7 +450,9 @@ fn input_commitment<'py>(
     commitment_dict(py, &c)
 }
 
-/// digest::terms_hash (§6.7.1).
+/// terms_hash(terms) -> str
+///
+/// The hash of a terms object without its own `hash` member (§6.7.1).
 #[pyfunction]
 fn terms_hash(py: Python<'_>, terms: &Bound<'_, PyAny>) -> PyResult<String> {
     let arg = ValueArg::from_py(py, terms)?;
@@ -445,7 +463,9 @@ fn terms_hash(py: Python<'_>, terms: &Bound<'_, PyAny>) -> PyResult<String> {
 // Fingerprints
 // ------------------------------------------------------------------------------------------
 
-/// fingerprint::fingerprint (§15.3).
+/// fingerprint(salt, value) -> str
+///
+/// SHA-256(salt bytes ‖ canonical bytes), lowercase hex (§15.3); salt is 64 lowercase hex.
 #[pyfunction]
 fn fingerprint(
     py: Python<'_>,
@@ -457,7 +477,9 @@ fn fingerprint(
     arg.with(py, |v| fp::fingerprint(&salt, v))
 }
 
-/// fingerprint::output_fingerprint: over structuredContent, else the content array.
+/// output_fingerprint(salt, result) -> str
+///
+/// The fingerprint of an MCP tool result: over structuredContent, else the content array.
 #[pyfunction]
 fn output_fingerprint(
     py: Python<'_>,
@@ -469,7 +491,9 @@ fn output_fingerprint(
     arg.with(py, |v| fp::output_fingerprint(&salt, v))
 }
 
-/// fingerprint::select_result_body -> (name of the body, the body as a Python value).
+/// select_result_body(result) -> tuple[str, object]
+///
+/// Which body of a tool result is fingerprinted: ("structuredContent" | "content", body).
 #[pyfunction]
 fn select_result_body<'py>(
     py: Python<'py>,
@@ -505,7 +529,9 @@ fn offered_arg(
     }
 }
 
-/// fingerprint::upstream_projection (§5.1): the offered tools, sorted by name, each projected
+/// upstream_projection(tools, offered=None) -> list
+///
+/// The array the upstream fingerprint hashes (§5.1): the offered tools, sorted by name, each projected
 /// to name, description, inputSchema, outputSchema, annotations (the array that is hashed).
 #[pyfunction]
 #[pyo3(signature = (tools, offered=None))]
@@ -525,7 +551,9 @@ fn upstream_projection<'py>(
     convert::to_py(py, &projected)
 }
 
-/// fingerprint::upstream_fingerprint (§5.1): tools/list result or array of tools, optionally
+/// upstream_fingerprint(tools, offered=None) -> str
+///
+/// The upstream fingerprint (§5.1) of a tools/list result (or array of tools), optionally
 /// filtered to the offered names.
 #[pyfunction]
 #[pyo3(signature = (tools, offered=None))]
@@ -546,13 +574,16 @@ fn upstream_fingerprint(
 // Endpoint proofs
 // ------------------------------------------------------------------------------------------
 
-/// proof::ProofKey::derive -> the proof key as 64 lowercase hex.
+/// proof_key(agent_key) -> str
+///
+/// The endpoint proof key of §3.1, as 64 lowercase hex.
 #[pyfunction]
 fn proof_key(py: Python<'_>, agent_key: &Bound<'_, PyAny>) -> PyResult<String> {
     let k = str_arg(py, agent_key, "agent_key")?;
     run(py, false, || Ok(ProofKey::derive(&k).to_hex()))
 }
 
+/// The v1 endpoint challenge proof (§15.2): hex HMAC keyed with the credential's hex SHA-256.
 #[pyfunction]
 fn challenge_proof_v1(
     py: Python<'_>,
@@ -568,6 +599,7 @@ fn challenge_proof_v1(
     run(py, false, || Ok(proof::challenge_proof_v1(&c, &ch, &e)))
 }
 
+/// The v2 endpoint challenge proof (§15.2, §3.1), keyed with the proof key (64 hex).
 #[pyfunction]
 fn challenge_proof_v2(
     py: Python<'_>,
@@ -583,6 +615,7 @@ fn challenge_proof_v2(
     run(py, false, || Ok(proof::challenge_proof_v2(&k, &ch, &e)))
 }
 
+/// The v1 `ekl_enroll` authority (§4).
 #[pyfunction]
 fn enroll_authority_v1(
     py: Python<'_>,
@@ -602,6 +635,7 @@ fn enroll_authority_v1(
     })
 }
 
+/// The v2 `ekl_enroll` authority (§4), keyed with the proof key (64 hex).
 #[pyfunction]
 fn enroll_authority_v2(
     py: Python<'_>,
@@ -621,6 +655,7 @@ fn enroll_authority_v2(
     })
 }
 
+/// The `ekl_verify` signature (§4): hex HMAC-SHA256 with the registration secret.
 #[pyfunction]
 fn verify_signature(
     py: Python<'_>,
@@ -638,6 +673,7 @@ fn verify_signature(
     run(py, false, || Ok(proof::verify_signature(&s, &a, &id, &ch)))
 }
 
+/// Checks an `ekl_verify` signature in constant time; False when it does not match.
 #[pyfunction]
 fn check_verify_signature(
     py: Python<'_>,
