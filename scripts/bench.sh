@@ -19,8 +19,14 @@ bench_rust_canon() {
     --worker "vr-jcs 0.4.1=$root/target/bench-vr-jcs/release/ekl-bench-vr-jcs"
 }
 
+# --- step: python ------------------------------------------------------------------------------
+# ekl_evidence (the installed wheel) against rfc8785, jcs and canonicaljson (issue 4).
+bench_python() {
+  bash "$root/scripts/bench-python.sh"
+}
+
 # --- the list of steps, in order (add new steps here) --------------------------------------------
-steps=(rust-canon)
+steps=(rust-canon python)
 
 for step in "${steps[@]}"; do
   if [ $# -gt 0 ] && [[ " $* " != *" $step "* ]]; then continue; fi
