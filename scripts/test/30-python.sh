@@ -6,6 +6,7 @@
 #   3. the wheel installed into a FRESH venv; pytest runs there, from outside the source tree,
 #      against the installed package; mypy.stubtest checks the stubs against the compiled module;
 #      mypy --strict checks the example against the stubs;
+#   3b. the same wheel under CPython 3.9 (the abi3 floor), when installed;
 #   4. `pip install ./python` (the README's way, built through maturin) into another fresh venv,
 #      and a smoke test of that install.
 # Set EKL_PY_QUICK=1 to skip step 4.
@@ -52,6 +53,19 @@ rm -rf "$run_dir" && mkdir -p "$run_dir"
   "$venv/bin/python" -m mypy --strict --no-incremental "$repo/examples/python/agent.py"
   "$venv/bin/python" -m pytest -q -p no:cacheprovider "$repo/python/tests"
 )
+
+# 3b. the same wheel on the oldest Python it claims (abi3, CPython 3.9), when one is installed
+py39=$(command -v python3.9 || ls "${PYENV_ROOT:-$HOME/.pyenv}"/versions/3.9.*/bin/python3.9 2>/dev/null | head -1 || true)
+if [ -n "$py39" ] && [ "${EKL_PY_QUICK:-0}" != "1" ]; then
+  venv39="$work/venv-wheel-py39"
+  "$py39" -m venv --clear "$venv39"
+  # pytest 9 needs Python 3.10; 8.3.5 is the last one for 3.9
+  "$venv39/bin/python" -m pip install -q --disable-pip-version-check "$wheel" pytest==8.3.5 "hypothesis==$HYPOTHESIS"
+  (cd "$run_dir" && "$venv39/bin/python" -m pytest -q -p no:cacheprovider \
+    "$repo/python/tests/test_conversion.py" "$repo/python/tests/test_vectors.py" "$repo/python/tests/test_errors.py")
+else
+  echo "no CPython 3.9 here: the abi3 floor is not exercised"
+fi
 
 # 4. pip install ./python (sdist-style build through maturin) into another fresh venv
 if [ "${EKL_PY_QUICK:-0}" != "1" ]; then
