@@ -321,6 +321,11 @@ fn canonicalize_many<'py>(
     texts: &Bound<'py, PyAny>,
     max_bytes: Option<usize>,
 ) -> PyResult<Bound<'py, PyList>> {
+    if texts.is_instance_of::<PyString>() || texts.is_instance_of::<PyBytes>() {
+        return Err(PyTypeError::new_err(
+            "canonicalize_many takes an iterable of JSON texts, not one text",
+        ));
+    }
     let mut inputs: Vec<Bound<'py, PyBytes>> = Vec::new();
     for item in texts.try_iter()? {
         inputs.push(text_bytes(py, &item?)?);

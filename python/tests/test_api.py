@@ -141,6 +141,11 @@ def test_canonicalize_many() -> None:
     with pytest.raises(EklError) as info:
         ekl.canonicalize_many(["1", "[", "2"])
     assert info.value.code == "INVALID_JSON" and "item 1" in info.value.message
+    with pytest.raises(TypeError):
+        ekl.canonicalize_many("[1]")  # type: ignore[arg-type]
+    with pytest.raises(TypeError):
+        ekl.canonicalize_many(b"[1]")  # type: ignore[arg-type]
+    assert ekl.canonicalize_many(iter(["1", "2"])) == [b"1", b"2"]
 
 
 def test_constants() -> None:

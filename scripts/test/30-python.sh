@@ -55,12 +55,15 @@ rm -rf "$run_dir" && mkdir -p "$run_dir"
 )
 
 # 3b. the same wheel on the oldest Python it claims (abi3, CPython 3.9), when one is installed
-py39=$(command -v python3.9 || ls "${PYENV_ROOT:-$HOME/.pyenv}"/versions/3.9.*/bin/python3.9 2>/dev/null | head -1 || true)
+py39=""
+for cand in "${PYENV_ROOT:-$HOME/.pyenv}"/versions/3.9.*/bin/python3.9 /usr/bin/python3.9 /usr/local/bin/python3.9; do
+  if [ -x "$cand" ] && "$cand" -c 'import venv' 2>/dev/null; then py39=$cand; break; fi
+done
 if [ -n "$py39" ] && [ "${EKL_PY_QUICK:-0}" != "1" ]; then
   venv39="$work/venv-wheel-py39"
   "$py39" -m venv --clear "$venv39"
-  # pytest 9 needs Python 3.10; 8.3.5 is the last one for 3.9
-  "$venv39/bin/python" -m pip install -q --disable-pip-version-check "$wheel" pytest==8.3.5 "hypothesis==$HYPOTHESIS"
+  # pytest 9 needs Python 3.10 and hypothesis 6.142 needs 3.10: the last ones for 3.9
+  "$venv39/bin/python" -m pip install -q --disable-pip-version-check "$wheel" pytest==8.3.5 hypothesis==6.141.1
   (cd "$run_dir" && "$venv39/bin/python" -m pytest -q -p no:cacheprovider \
     "$repo/python/tests/test_conversion.py" "$repo/python/tests/test_vectors.py" "$repo/python/tests/test_errors.py")
 else
