@@ -55,10 +55,30 @@ pub fn canonicalize(json: &[u8]) -> Result<Vec<u8>> {
 }
 
 /// Canonicalises JSON text given as bytes, with options.
+///
+/// The same rules, codes and precedence as [`parse`] followed by [`write_value`], without
+/// building a [`Value`]: the parser records the document as a flat tape of tokens (strings as
+/// spans of the input, or of one buffer for the unescaped ones), which the writer then walks.
 pub fn canonicalize_with(json: &[u8], options: Options) -> Result<Vec<u8>> {
-    let value = parse(json)?;
+    if u32::try_from(json.len()).is_err() {
+        // 4 GiB or more: beyond the tape's indices, so through a Value.
+        let value = parse(json)?;
+        let mut out = Vec::with_capacity(json.len());
+        write_value(&value, &mut out, options)?;
+        return Ok(out);
+    }
+    let text = utf8(json)?;
+    let mut tape = Vec::with_capacity(json.len() / 12 + 4);
+    // Room for every unescaped string at once (never more than the input): it never grows.
+    let mut arena = String::with_capacity(json.len());
+    Parser {
+        text,
+        bytes: json,
+        pos: 0,
+    }
+    .parse_tape(&mut tape, &mut arena)?;
     let mut out = Vec::with_capacity(json.len());
-    write_value(&value, &mut out, options)?;
+    write_tape(&tape, text, &arena, &mut out, options)?;
     Ok(out)
 }
 
@@ -84,13 +104,16 @@ pub fn canonicalize_value_with(value: &Value<'_>, options: Options) -> Result<Ve
 ///
 /// Duplicate keys are kept in the value and refused when it is written.
 pub fn parse(json: &[u8]) -> Result<Value<'_>> {
-    let text = std::str::from_utf8(json).map_err(|e| {
+    parse_str(utf8(json)?)
+}
+
+fn utf8(json: &[u8]) -> Result<&str> {
+    std::str::from_utf8(json).map_err(|e| {
         Error::new(
             ErrorCode::InvalidUtf8,
             format!("invalid UTF-8 at byte {}", e.valid_up_to()),
         )
-    })?;
-    parse_str(text)
+    })
 }
 
 /// Parses JSON text already known to be UTF-8.
@@ -113,6 +136,57 @@ pub fn parse_str(text: &str) -> Result<Value<'_>> {
 enum Frame<'a> {
     Array(usize),
     Object(usize, Cow<'a, str>),
+}
+
+/// Where a parsed string's text is: `Input(start, end)` in the input (it had no escapes, so
+/// no `"`, `\\` or control character either), or `Arena(start, end)` in the buffer of
+/// unescaped strings.
+#[derive(Clone, Copy)]
+enum Span {
+    Input(usize, usize),
+    Arena(usize, usize),
+}
+
+/// One token of the tape that [`canonicalize_with`] parses into. A container's token holds the
+/// tape index just past its last token; an object's members follow it as a key (`String`) then
+/// the value's tokens.
+/// Indices are `u32` (16-byte tokens): [`canonicalize_with`] takes this path only for inputs
+/// below 4 GiB.
+#[derive(Clone, Copy)]
+enum Tok {
+    Null,
+    True,
+    False,
+    Number(f64),
+    String(TapeSpan),
+    Array(u32),
+    Object(u32),
+}
+
+/// A [`Span`] on the tape: `arena` tells which buffer `start..end` indexes.
+#[derive(Clone, Copy)]
+struct TapeSpan {
+    arena: bool,
+    start: u32,
+    end: u32,
+}
+
+impl From<Span> for TapeSpan {
+    fn from(s: Span) -> TapeSpan {
+        // Exact: the tape path only runs on inputs shorter than 2^32 bytes.
+        match s {
+            Span::Input(a, b) => TapeSpan {
+                arena: false,
+                start: a as u32,
+                end: b as u32,
+            },
+            Span::Arena(a, b) => TapeSpan {
+                arena: true,
+                start: a as u32,
+                end: b as u32,
+            },
+        }
+    }
 }
 
 struct Parser<'a> {
@@ -146,9 +220,9 @@ impl<'a> Parser<'a> {
         if self.bytes.starts_with("\u{feff}".as_bytes()) {
             return Err(syntax(0, "byte-order mark (U+FEFF) before the value"));
         }
-        let mut stack: Vec<Frame<'a>> = Vec::new();
-        let mut items: Vec<Value<'a>> = Vec::new();
-        let mut members: Vec<(Cow<'a, str>, Value<'a>)> = Vec::new();
+        let mut stack: Vec<Frame<'a>> = Vec::with_capacity(8);
+        let mut items: Vec<Value<'a>> = Vec::with_capacity(32);
+        let mut members: Vec<(Cow<'a, str>, Value<'a>)> = Vec::with_capacity(64);
         'value: loop {
             self.skip_ws();
             let start = self.pos;
@@ -243,7 +317,7 @@ impl<'a> Parser<'a> {
         }
     }
 
-    fn literal(&mut self, word: &str, value: Value<'a>) -> Result<Value<'a>> {
+    fn literal<T>(&mut self, word: &str, value: T) -> Result<T> {
         if self.bytes[self.pos..].starts_with(word.as_bytes()) {
             self.pos += word.len();
             Ok(value)
@@ -277,8 +351,131 @@ impl<'a> Parser<'a> {
         Ok(key)
     }
 
+    /// [`Parser::parse_key`] for the tape.
+    fn parse_key_to(&mut self, arena: &mut String) -> Result<Span> {
+        if self.peek() != Some(b'"') {
+            return Err(syntax(self.pos, "expected a string key"));
+        }
+        let key = self.parse_string_to(arena)?;
+        self.skip_ws();
+        if self.peek() != Some(b':') {
+            return Err(syntax(self.pos, "expected ':'"));
+        }
+        self.pos += 1;
+        Ok(key)
+    }
+
+    /// The document as a tape (see [`Tok`]), with exactly the refusals of
+    /// [`Parser::parse_document`] in the same order: the two loops are kept in step.
+    fn parse_tape(mut self, tape: &mut Vec<Tok>, arena: &mut String) -> Result<()> {
+        if self.bytes.starts_with("\u{feff}".as_bytes()) {
+            return Err(syntax(0, "byte-order mark (U+FEFF) before the value"));
+        }
+        // The tape index of every open container's token.
+        let mut stack: Vec<usize> = Vec::with_capacity(8);
+        'value: loop {
+            self.skip_ws();
+            let start = self.pos;
+            match self.peek() {
+                None => return Err(syntax(self.pos, "unexpected end of input")),
+                Some(b'{') | Some(b'[') => {
+                    if stack.len() >= MAX_DEPTH {
+                        return Err(Error::new(
+                            ErrorCode::InputTooDeep,
+                            format!("nesting deeper than {MAX_DEPTH} levels at byte {start}"),
+                        ));
+                    }
+                    let open = self.bytes[self.pos];
+                    self.pos += 1;
+                    self.skip_ws();
+                    let at = tape.len();
+                    if open == b'[' {
+                        tape.push(Tok::Array(at as u32 + 1));
+                        if self.peek() == Some(b']') {
+                            self.pos += 1;
+                        } else {
+                            stack.push(at);
+                            continue 'value;
+                        }
+                    } else {
+                        tape.push(Tok::Object(at as u32 + 1));
+                        if self.peek() == Some(b'}') {
+                            self.pos += 1;
+                        } else {
+                            let key = self.parse_key_to(arena)?;
+                            tape.push(Tok::String(key.into()));
+                            stack.push(at);
+                            continue 'value;
+                        }
+                    }
+                }
+                Some(b'"') => {
+                    let s = self.parse_string_to(arena)?;
+                    tape.push(Tok::String(s.into()));
+                }
+                Some(b't') => tape.push(self.literal("true", Tok::True)?),
+                Some(b'f') => tape.push(self.literal("false", Tok::False)?),
+                Some(b'n') => tape.push(self.literal("null", Tok::Null)?),
+                Some(b'N') => return Err(self.non_finite("NaN")),
+                Some(b'I') => return Err(self.non_finite("Infinity")),
+                Some(b'-') if self.bytes[self.pos + 1..].starts_with(b"Infinity") => {
+                    return Err(self.non_finite("-Infinity"))
+                }
+                Some(b'-' | b'0'..=b'9') => {
+                    let x = self.parse_number()?;
+                    tape.push(Tok::Number(x));
+                }
+                Some(_) => return Err(syntax(self.pos, "unexpected character")),
+            }
+            // A value is complete: close the containers that end.
+            loop {
+                self.skip_ws();
+                let Some(&open) = stack.last() else {
+                    if self.pos != self.bytes.len() {
+                        return Err(syntax(self.pos, "trailing data after the value"));
+                    }
+                    return Ok(());
+                };
+                let array = matches!(tape[open], Tok::Array(_));
+                match self.peek() {
+                    Some(b',') => {
+                        self.pos += 1;
+                        if !array {
+                            self.skip_ws();
+                            let key = self.parse_key_to(arena)?;
+                            tape.push(Tok::String(key.into()));
+                        }
+                        continue 'value;
+                    }
+                    Some(b']') if array => {
+                        self.pos += 1;
+                        stack.pop();
+                        tape[open] = Tok::Array(tape.len() as u32);
+                    }
+                    Some(b'}') if !array => {
+                        self.pos += 1;
+                        stack.pop();
+                        tape[open] = Tok::Object(tape.len() as u32);
+                    }
+                    _ if array => return Err(syntax(self.pos, "expected ',' or ']'")),
+                    _ => return Err(syntax(self.pos, "expected ',' or '}'")),
+                }
+            }
+        }
+    }
+
     /// A string starting at the opening quote. Borrowed when it has no escapes.
     fn parse_string(&mut self) -> Result<Cow<'a, str>> {
+        let mut owned = String::new();
+        Ok(match self.parse_string_to(&mut owned)? {
+            Span::Input(a, b) => Cow::Borrowed(&self.text[a..b]),
+            Span::Arena(..) => Cow::Owned(owned),
+        })
+    }
+
+    /// A string starting at the opening quote: its span in the input when it has no escapes,
+    /// otherwise its unescaped text appended to `arena` and the span there.
+    fn parse_string_to(&mut self, arena: &mut String) -> Result<Span> {
         self.pos += 1; // opening quote
         let start = self.pos;
         let bytes = self.bytes;
@@ -288,13 +485,28 @@ impl<'a> Parser<'a> {
             None => return Err(syntax(bytes.len(), "unterminated string")),
             Some(b'"') => {
                 self.pos = i + 1;
-                return Ok(Cow::Borrowed(&self.text[start..i]));
+                return Ok(Span::Input(start, i));
             }
             Some(b'\\') => {}
             Some(_) => return Err(syntax(i, "raw control character in a string")),
         }
         let mut i = i;
-        let mut out = String::with_capacity(i - start + 16);
+        let out = arena;
+        let arena_start = out.len();
+        // The unescaped text is never longer than the escaped one. Unless the buffer already
+        // has room for the rest of the input (the tape path sizes it so), size it to the
+        // string's extent in the input (found by skipping escapes), so it never grows.
+        if out.capacity() - out.len() < bytes.len() - start {
+            let mut end = i;
+            while let Some(&c) = bytes.get(end) {
+                match c {
+                    b'\\' => end = find_special(bytes, end + 2),
+                    b'"' => break,
+                    _ => end = find_special(bytes, end + 1),
+                }
+            }
+            out.reserve(end.min(bytes.len()) - start);
+        }
         out.push_str(&self.text[start..i]);
         loop {
             let Some(&b) = bytes.get(i) else {
@@ -303,7 +515,7 @@ impl<'a> Parser<'a> {
             match b {
                 b'"' => {
                     self.pos = i + 1;
-                    return Ok(Cow::Owned(out));
+                    return Ok(Span::Arena(arena_start, out.len()));
                 }
                 b'\\' => {
                     let Some(&e) = bytes.get(i + 1) else {
@@ -514,10 +726,11 @@ enum WFrame<'v, 'a> {
 /// numbers, nesting deeper than [`MAX_DEPTH`] and, with `options.max_bytes`, an oversized result.
 pub fn write_value(value: &Value<'_>, out: &mut Vec<u8>, options: Options) -> Result<()> {
     let base = out.len();
-    let mut stack: Vec<WFrame<'_, '_>> = Vec::new();
+    let mut stack: Vec<WFrame<'_, '_>> = Vec::with_capacity(8);
     // The sorted members of every open object, innermost last: one buffer for the whole value
     // rather than one allocation per object. An object's entries are dropped when it closes.
-    let mut order: Vec<&(Cow<'_, str>, Value<'_>)> = Vec::new();
+    // Each entry carries the key's `utf16_prefix`, so most comparisons are one integer compare.
+    let mut order: Vec<(u64, &(Cow<'_, str>, Value<'_>))> = Vec::with_capacity(64);
     let mut next: Option<&Value<'_>> = Some(value);
     loop {
         if let Some(v) = next.take() {
@@ -540,17 +753,25 @@ pub fn write_value(value: &Value<'_>, out: &mut Vec<u8>, options: Options) -> Re
                     }
                     out.push(b'{');
                     let start = order.len();
-                    order.extend(members.iter());
+                    order.extend(members.iter().map(|m| (utf16_prefix(&m.0), m)));
                     let sorted = &mut order[start..];
+                    let cmp =
+                        |a: &(u64, &(Cow<'_, str>, Value<'_>)),
+                         b: &(u64, &(Cow<'_, str>, Value<'_>))| {
+                            a.0.cmp(&b.0).then_with(|| cmp_utf16(&a.1 .0, &b.1 .0))
+                        };
                     // Strictly increasing already (canonical input) means sorted and no
                     // duplicates; otherwise sort (insertion sort for small objects) and look for
                     // equal neighbours.
                     if !sorted
                         .windows(2)
-                        .all(|w| cmp_utf16(&w[0].0, &w[1].0) == Ordering::Less)
+                        .all(|w| cmp(&w[0], &w[1]) == Ordering::Less)
                     {
-                        sorted.sort_unstable_by(|a, b| cmp_utf16(&a.0, &b.0));
-                        if sorted.windows(2).any(|w| w[0].0 == w[1].0) {
+                        sorted.sort_unstable_by(cmp);
+                        if sorted
+                            .windows(2)
+                            .any(|w| w[0].0 == w[1].0 && w[0].1 .0 == w[1].1 .0)
+                        {
                             return Err(Error::new(
                                 ErrorCode::DuplicateKey,
                                 "duplicate key in an object",
@@ -578,7 +799,7 @@ pub fn write_value(value: &Value<'_>, out: &mut Vec<u8>, options: Options) -> Re
                 }
             },
             WFrame::Object { start, next: at } => match order.get(*at) {
-                Some(&member) => {
+                Some(&(_, member)) => {
                     let (k, v) = member;
                     *at += 1;
                     if !first {
@@ -596,14 +817,148 @@ pub fn write_value(value: &Value<'_>, out: &mut Vec<u8>, options: Options) -> Re
             },
         }
     }
+    check_size(out.len() - base, options)
+}
+
+/// The index just past the value whose first token is at `p`.
+#[inline]
+fn skip(tape: &[Tok], p: usize) -> usize {
+    match tape[p] {
+        Tok::Array(end) | Tok::Object(end) => end as usize,
+        _ => p + 1,
+    }
+}
+
+/// [`write_value`] over a tape from [`Parser::parse_tape`] (whose depth is already checked).
+fn write_tape(
+    tape: &[Tok],
+    text: &str,
+    arena: &str,
+    out: &mut Vec<u8>,
+    options: Options,
+) -> Result<()> {
+    enum TFrame {
+        /// The tape index of the next item, and of the end.
+        Array(usize, usize),
+        /// The object's members, sorted, are `order[start..]`; `next` is the next to write.
+        Object { start: usize, next: usize },
+    }
+    let str_of = |s: TapeSpan| {
+        let (a, b) = (s.start as usize, s.end as usize);
+        if s.arena {
+            &arena[a..b]
+        } else {
+            &text[a..b]
+        }
+    };
+    // An input span needs no escaping (see `Span`): written as it is, without a second scan.
+    let write_span = |s: TapeSpan, out: &mut Vec<u8>| {
+        if s.arena {
+            write_string(str_of(s), out);
+        } else {
+            let b = &text.as_bytes()[s.start as usize..s.end as usize];
+            out.reserve(b.len() + 2);
+            out.push(b'"');
+            out.extend_from_slice(b);
+            out.push(b'"');
+        }
+    };
+    let base = out.len();
+    let mut stack: Vec<TFrame> = Vec::with_capacity(8);
+    // (utf16_prefix of the key, key, tape index of the value) of every open object's members.
+    let mut order: Vec<(u64, TapeSpan, usize)> = Vec::with_capacity(32);
+    let mut next = if tape.is_empty() { None } else { Some(0) };
+    loop {
+        if let Some(p) = next.take() {
+            match tape[p] {
+                Tok::Null => out.extend_from_slice(b"null"),
+                Tok::True => out.extend_from_slice(b"true"),
+                Tok::False => out.extend_from_slice(b"false"),
+                Tok::Number(x) => write_number(x, out)?,
+                Tok::String(s) => write_span(s, out),
+                Tok::Array(end) => {
+                    out.push(b'[');
+                    stack.push(TFrame::Array(p + 1, end as usize));
+                }
+                Tok::Object(end) => {
+                    let end = end as usize;
+                    out.push(b'{');
+                    let start = order.len();
+                    let mut q = p + 1;
+                    while q < end {
+                        let Tok::String(key) = tape[q] else {
+                            unreachable!("the parser puts a key before every member value")
+                        };
+                        order.push((utf16_prefix(str_of(key)), key, q + 1));
+                        q = skip(tape, q + 1);
+                    }
+                    let sorted = &mut order[start..];
+                    let cmp = |a: &(u64, TapeSpan, usize), b: &(u64, TapeSpan, usize)| {
+                        a.0.cmp(&b.0)
+                            .then_with(|| cmp_utf16(str_of(a.1), str_of(b.1)))
+                    };
+                    if !sorted
+                        .windows(2)
+                        .all(|w| cmp(&w[0], &w[1]) == Ordering::Less)
+                    {
+                        sorted.sort_unstable_by(cmp);
+                        if sorted
+                            .windows(2)
+                            .any(|w| w[0].0 == w[1].0 && str_of(w[0].1) == str_of(w[1].1))
+                        {
+                            return Err(Error::new(
+                                ErrorCode::DuplicateKey,
+                                "duplicate key in an object",
+                            ));
+                        }
+                    }
+                    stack.push(TFrame::Object { start, next: start });
+                }
+            }
+        }
+        // Advance the innermost open container.
+        let Some(top) = stack.last_mut() else { break };
+        let first = matches!(out.last(), Some(b'[' | b'{'));
+        match top {
+            TFrame::Array(at, end) => {
+                if *at < *end {
+                    if !first {
+                        out.push(b',');
+                    }
+                    next = Some(*at);
+                    *at = skip(tape, *at);
+                } else {
+                    out.push(b']');
+                    stack.pop();
+                }
+            }
+            TFrame::Object { start, next: at } => match order.get(*at) {
+                Some(&(_, key, value)) => {
+                    *at += 1;
+                    if !first {
+                        out.push(b',');
+                    }
+                    write_span(key, out);
+                    out.push(b':');
+                    next = Some(value);
+                }
+                None => {
+                    out.push(b'}');
+                    order.truncate(*start);
+                    stack.pop();
+                }
+            },
+        }
+    }
+    check_size(out.len() - base, options)
+}
+
+fn check_size(len: usize, options: Options) -> Result<()> {
     if let Some(max) = options.max_bytes {
-        if out.len() - base > max {
+        if len > max {
             return Err(Error::new(
                 ErrorCode::BodyTooLarge,
-                format!(
-                    "canonical form is {} bytes, over the limit of {max}",
-                    out.len() - base
-                ),
+                format!("canonical form is {len} bytes, over the limit of {max}"),
             ));
         }
     }
@@ -624,17 +979,61 @@ fn too_deep() -> Error {
 /// 0xF0–0xF4, a surrogate pair in UTF-16, which sorts first).
 pub fn cmp_utf16(a: &str, b: &str) -> Ordering {
     let (x, y) = (a.as_bytes(), b.as_bytes());
-    match x.iter().zip(y).position(|(p, q)| p != q) {
-        None => x.len().cmp(&y.len()),
-        Some(i) => {
-            let (p, q) = (x[i], y[i]);
-            let bmp_high = |c: u8| c == 0xEE || c == 0xEF;
-            if (bmp_high(p) && q >= 0xF0) || (bmp_high(q) && p >= 0xF0) {
-                q.cmp(&p)
-            } else {
-                p.cmp(&q)
-            }
+    let n = x.len().min(y.len());
+    // The first differing byte, eight bytes at a time: in little-endian words, the lowest set
+    // bit of the XOR falls in the first byte that differs.
+    let mut i = 0;
+    while i + 8 <= n {
+        let p = u64::from_le_bytes(x[i..i + 8].try_into().expect("a slice of 8 bytes"));
+        let q = u64::from_le_bytes(y[i..i + 8].try_into().expect("a slice of 8 bytes"));
+        if p != q {
+            i += ((p ^ q).trailing_zeros() / 8) as usize;
+            return cmp_utf16_at(x[i], y[i]);
         }
+        i += 8;
+    }
+    while i < n {
+        if x[i] != y[i] {
+            return cmp_utf16_at(x[i], y[i]);
+        }
+        i += 1;
+    }
+    x.len().cmp(&y.len())
+}
+
+/// A sort key of a string's first 8 bytes that orders as [`cmp_utf16`] does, except that equal
+/// keys say nothing (shorter strings are padded with zero bytes; compare in full then).
+///
+/// At the first byte where two UTF-8 strings differ both are lead bytes or both continuation
+/// bytes, so the UTF-16 order is the byte order once the lead bytes of U+E000–U+FFFF (0xEE,
+/// 0xEF) are moved above those of the supplementary planes (0xF0–0xF4): 0xF0–0xF4 become
+/// 0xEE–0xF2 and 0xEE, 0xEF become 0xF3, 0xF4 (0xF5–0xFF never occur).
+#[inline]
+fn utf16_prefix(s: &str) -> u64 {
+    let b = s.as_bytes();
+    let n = b.len().min(8);
+    let mut k = [0u8; 8];
+    k[..n].copy_from_slice(&b[..n]);
+    if k.iter().any(|&c| c >= 0xEE) {
+        for c in &mut k {
+            *c = match *c {
+                0xEE | 0xEF => *c + 5,
+                0xF0..=0xF4 => *c - 2,
+                other => other,
+            };
+        }
+    }
+    u64::from_be_bytes(k)
+}
+
+/// The order of two strings whose first difference is the bytes `p` and `q` (same prefix).
+#[inline]
+fn cmp_utf16_at(p: u8, q: u8) -> Ordering {
+    let bmp_high = |c: u8| c == 0xEE || c == 0xEF;
+    if (bmp_high(p) && q >= 0xF0) || (bmp_high(q) && p >= 0xF0) {
+        q.cmp(&p)
+    } else {
+        p.cmp(&q)
     }
 }
 
@@ -686,6 +1085,18 @@ pub fn write_string(s: &str, out: &mut Vec<u8>) {
     out.push(b'"');
 }
 
+/// "00" to "99", two bytes each.
+static DIGIT_PAIRS: [u8; 200] = {
+    let mut t = [0u8; 200];
+    let mut i = 0;
+    while i < 100 {
+        t[2 * i] = b'0' + (i / 10) as u8;
+        t[2 * i + 1] = b'0' + (i % 10) as u8;
+        i += 1;
+    }
+    t
+};
+
 /// Writes a finite double as ECMAScript's `Number.prototype.toString` (RFC 8785 §3.2.2.3).
 /// Refuses NaN and ±inf with `NON_FINITE_NUMBER`.
 pub fn write_number(x: f64, out: &mut Vec<u8>) -> Result<()> {
@@ -705,10 +1116,19 @@ pub fn write_number(x: f64, out: &mut Vec<u8>) -> Result<()> {
         let mut buf = [0u8; 20];
         let mut n = x.abs() as u64;
         let mut i = buf.len();
-        while n > 0 {
+        while n >= 100 {
+            let d = (n % 100) as usize * 2;
+            n /= 100;
+            i -= 2;
+            buf[i..i + 2].copy_from_slice(&DIGIT_PAIRS[d..d + 2]);
+        }
+        if n >= 10 {
+            let d = n as usize * 2;
+            i -= 2;
+            buf[i..i + 2].copy_from_slice(&DIGIT_PAIRS[d..d + 2]);
+        } else {
             i -= 1;
-            buf[i] = b'0' + (n % 10) as u8;
-            n /= 10;
+            buf[i] = b'0' + n as u8;
         }
         if x < 0.0 {
             out.push(b'-');
@@ -716,32 +1136,49 @@ pub fn write_number(x: f64, out: &mut Vec<u8>) -> Result<()> {
         out.extend_from_slice(&buf[i..]);
         return Ok(());
     }
-    // Shortest round-trip digits from Rust's formatter ("d.ddde-7"), laid out as ECMAScript does.
-    let mut sci = StackBuf::new();
-    // Writing into a 40-byte buffer cannot fail: "-d.<at most 16 digits>e-324" is 25 bytes.
-    let _ = core::fmt::write(&mut sci, format_args!("{:e}", x.abs()));
-    let sci = sci.as_bytes();
-    let e_at = sci.iter().position(|&c| c == b'e').unwrap_or(sci.len());
+    // The shortest digits that read back as x, the closest to x of those (Ryu), laid out as
+    // ECMAScript does. Ryu prints "0.001234", "123.45", "1.5e-7" or "1e21"; whatever the layout,
+    // read the significant digits and the decimal exponent of the first one.
+    let mut ryu_buf = ryu::Buffer::new();
+    let text = ryu_buf.format_finite(x.abs()).as_bytes();
+    let e_at = text.iter().position(|&c| c == b'e').unwrap_or(text.len());
     let mut digits = [0u8; 24];
     let mut k = 0;
-    for &c in &sci[..e_at] {
-        if c != b'.' {
+    // Digits of the mantissa before its '.', minus the leading zeros skipped.
+    let mut point: i32 = 0;
+    let mut seen_point = false;
+    for &c in &text[..e_at] {
+        if c == b'.' {
+            seen_point = true;
+        } else if k == 0 && c == b'0' {
+            if seen_point {
+                point -= 1;
+            }
+        } else {
             digits[k] = c;
             k += 1;
+            if !seen_point {
+                point += 1;
+            }
         }
     }
-    let mut exp: i32 = 0;
-    let mut neg_exp = false;
-    for &c in sci.get(e_at + 1..).unwrap_or(&[]) {
+    while k > 1 && digits[k - 1] == b'0' {
+        k -= 1;
+    }
+    let mut e: i32 = 0;
+    let mut neg_e = false;
+    for &c in text.get(e_at + 1..).unwrap_or(&[]) {
         match c {
-            b'-' => neg_exp = true,
-            b'0'..=b'9' => exp = exp * 10 + i32::from(c - b'0'),
+            b'-' => neg_e = true,
+            b'0'..=b'9' => e = e * 10 + i32::from(c - b'0'),
             _ => {}
         }
     }
-    if neg_exp {
-        exp = -exp;
+    if neg_e {
+        e = -e;
     }
+    // value = 0.d1d2… × 10^(point + e) = d1.d2… × 10^exp
+    let exp = point + e - 1;
     break_tie_to_even(x.abs(), &mut digits[..k], exp);
     let digits = &digits[..k];
     let n = exp + 1; // position of the decimal point relative to the digits
@@ -769,7 +1206,15 @@ pub fn write_number(x: f64, out: &mut Vec<u8>) -> Result<()> {
         out.push(b'e');
         let e = n - 1;
         out.push(if e > 0 { b'+' } else { b'-' });
-        out.extend_from_slice(e.unsigned_abs().to_string().as_bytes());
+        let e = e.unsigned_abs() as usize; // at most 324
+        if e >= 100 {
+            out.push(b'0' + (e / 100) as u8);
+            out.extend_from_slice(&DIGIT_PAIRS[e % 100 * 2..e % 100 * 2 + 2]);
+        } else if e >= 10 {
+            out.extend_from_slice(&DIGIT_PAIRS[e * 2..e * 2 + 2]);
+        } else {
+            out.push(b'0' + e as u8);
+        }
     }
     Ok(())
 }
@@ -854,35 +1299,6 @@ pub fn number_to_string(x: f64) -> Option<String> {
     String::from_utf8(out).ok()
 }
 
-struct StackBuf {
-    buf: [u8; 40],
-    len: usize,
-}
-
-impl StackBuf {
-    fn new() -> StackBuf {
-        StackBuf {
-            buf: [0; 40],
-            len: 0,
-        }
-    }
-    fn as_bytes(&self) -> &[u8] {
-        &self.buf[..self.len]
-    }
-}
-
-impl core::fmt::Write for StackBuf {
-    fn write_str(&mut self, s: &str) -> core::fmt::Result {
-        let end = self.len + s.len();
-        if end > self.buf.len() {
-            return Err(core::fmt::Error);
-        }
-        self.buf[self.len..end].copy_from_slice(s.as_bytes());
-        self.len = end;
-        Ok(())
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -936,6 +1352,54 @@ mod tests {
         assert_eq!(canon(&ok64), Ok(ok64.clone()));
     }
 
+    /// The text path (tape) and the value path (parse, then write_value) must agree on every
+    /// input: same bytes, or the same error (code and message).
+    fn both_paths(input: &[u8]) {
+        let tape = canonicalize_with(input, Options::capability_input());
+        let value = parse(input).and_then(|v| {
+            let mut out = Vec::new();
+            write_value(&v, &mut out, Options::capability_input()).map(|()| out)
+        });
+        assert_eq!(tape, value, "{:?}", String::from_utf8_lossy(input));
+    }
+
+    #[test]
+    fn text_path_equals_value_path_on_every_truncation_and_byte_change() {
+        let docs: [&[u8]; 8] = [
+            "{\"é😀ｱ\":[\"日本\\n語\",\"\\u00e9x€\"],\"\u{e000}\":{\"𝄞\":\"ｶ\"}}".as_bytes(),
+            b"[\"\xc3\xa9\xed\xa0\x80\", {\"\xef\xbd\xb1\xe2\x82\": \"x\\n\xc0\xaf\"}, 1.5e\xff]",
+            br#" {"b": [1, 2.50, -0, 1e21, {"\u00e9": "x\n\"y\ud83d\ude00"}], "a": {"z": null, "\uff61": true, "\ud83d\ude00": false}, "c": []} "#,
+            br#"[{"a":1,"a":2},{"k":"\u0001\/"},"tail"]"#,
+            br#"{"x":[[[{}]]],"y":"\udc00","z":9007199254740993}"#,
+            br#"[NaN, Infinity, -Infinity, 1e400, 01, 1., .5, "a	b"]"#,
+            "\u{feff}[1]".as_bytes(),
+            b"[\"\xff\", 1,]",
+        ];
+        let swaps = b"\"\\{}[],:0-e. \x01\xc3a";
+        for doc in docs {
+            for n in 0..=doc.len() {
+                both_paths(&doc[..n]);
+            }
+            for i in 0..doc.len() {
+                for &b in swaps {
+                    let mut d = doc.to_vec();
+                    d[i] = b;
+                    both_paths(&d);
+                }
+            }
+        }
+        both_paths(format!("{}1{}", "[".repeat(64), "]".repeat(64)).as_bytes());
+        both_paths(format!("{}1{}", "[".repeat(65), "]".repeat(65)).as_bytes());
+        both_paths(format!("[\"{}\"]", "x".repeat(CAPABILITY_INPUT_MAX_BYTES)).as_bytes());
+        both_paths(
+            format!(
+                "[\"{}\",{{\"a\":1,\"a\":1}}]",
+                "x".repeat(CAPABILITY_INPUT_MAX_BYTES)
+            )
+            .as_bytes(),
+        );
+    }
+
     #[test]
     fn find_special_matches_a_byte_loop() {
         // Every special byte at every offset of a word, after every kind of byte (a borrow from
@@ -972,5 +1436,49 @@ mod tests {
         assert_eq!(cmp_utf16("\u{e000}", "\u{10000}"), Ordering::Greater);
         assert_eq!(cmp_utf16("a", "aa"), Ordering::Less);
         assert_eq!(cmp_utf16("é", "z"), Ordering::Greater);
+        // Against the definition, with common prefixes shorter and longer than one 8-byte word.
+        let tails = [
+            "",
+            "a",
+            "z",
+            "é",
+            "\u{e000}",
+            "\u{ffff}",
+            "ｱ",
+            "😀",
+            "\u{10ffff}",
+            "aa",
+        ];
+        for prefix in ["", "k", "\0", "receipt", "receipt_", "receipt_id_and_more_"] {
+            for a in tails {
+                for b in tails {
+                    let (a, b) = (format!("{prefix}{a}"), format!("{prefix}{b}"));
+                    let want = a.encode_utf16().cmp(b.encode_utf16());
+                    assert_eq!(cmp_utf16(&a, &b), want, "{a:?} {b:?}");
+                    let (p, q) = (utf16_prefix(&a), utf16_prefix(&b));
+                    assert!(p == q || p.cmp(&q) == want, "prefix {a:?} {b:?}");
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn integers_are_written_as_their_digits() {
+        let mut x: u64 = 1;
+        while x < 1 << 53 {
+            for n in [x - 1, x, x + 1, x * 7 + 3] {
+                if n < 1 << 53 {
+                    for v in [n as f64, -(n as f64)] {
+                        let want = if n == 0 {
+                            "0".to_string()
+                        } else {
+                            format!("{v}")
+                        };
+                        assert_eq!(number_to_string(v).as_deref(), Some(want.as_str()));
+                    }
+                }
+            }
+            x *= 3;
+        }
     }
 }

@@ -79,6 +79,9 @@ error_codes! {
     InvalidArgument = "INVALID_ARGUMENT",
     /// A v1 proof or authority offered where the no-downgrade state requires v2 (§3.1).
     ProofDowngrade = "PROOF_DOWNGRADE",
+    /// An endpoint proof or enrollment authority that is missing or does not verify (an agent
+    /// answers `ENROLLMENT_AUTH_REQUIRED` for it, §4; the network fails the challenge, §15.2).
+    ProofInvalid = "PROOF_INVALID",
 
     // --- JWS / JWKS (SPEC §7) ---
     /// A compact JWS that is not three base64url segments with a JSON object header and payload.

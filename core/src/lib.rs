@@ -2,8 +2,10 @@
 //!
 //! One small, stateless core for everything EKP 1.2 (the EuKollab Protocol) hashes, authenticates
 //! and signs: ekl-json-1 canonical JSON ([`canonical`], PROTOCOL §9.5), SHA-256 digests and
-//! commitments ([`digest`]), salted and upstream fingerprints ([`fingerprint`], §15.3, §5.1) and
-//! endpoint proofs ([`proof`], §3.1, §4, §15.2). The Python, Node and WebAssembly packages are thin
+//! commitments ([`digest`]), salted and upstream fingerprints ([`fingerprint`], §15.3, §5.1),
+//! endpoint proofs and their no-downgrade verifiers ([`proof`], §3.1, §4, §15.2), MAC call receipts
+//! with key rings and structured verdicts ([`receipt`], [`verdict`], [`timestamp`], §9.5) and the
+//! local screening of results ([`screening`], §15.5). The Python, Node and WebAssembly packages are thin
 //! bindings over this crate and give byte-identical results and identical [`ErrorCode`]s.
 //!
 //! The core never reads a clock or a random source: time is always an argument.
@@ -26,7 +28,11 @@ mod error;
 pub mod fingerprint;
 pub mod hex;
 pub mod proof;
+pub mod receipt;
+pub mod screening;
+pub mod timestamp;
 mod value;
+pub mod verdict;
 
 pub use error::{Error, ErrorCode, Result};
 pub use value::{Value, MAX_SAFE_INTEGER_BOUND};

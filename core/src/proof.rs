@@ -17,7 +17,7 @@
 use hmac::{Hmac, KeyInit, Mac};
 use sha2::{Digest, Sha256};
 
-use crate::error::{ErrorCode, Result};
+use crate::error::{Error, ErrorCode, Result};
 use crate::hex;
 
 type HmacSha256 = Hmac<Sha256>;
@@ -54,8 +54,17 @@ pub(crate) fn hex_mac_matches(presented: &str, expected: &[u8; 32]) -> bool {
 }
 
 /// The proof key of §3.1: HMAC-SHA256(agent key as UTF-8, "ekl-endpoint-proof-v2").
-#[derive(Clone, PartialEq, Eq)]
+/// Equality is constant-time.
+#[derive(Clone)]
 pub struct ProofKey([u8; 32]);
+
+impl PartialEq for ProofKey {
+    fn eq(&self, other: &ProofKey) -> bool {
+        ct_eq(&self.0, &other.0)
+    }
+}
+
+impl Eq for ProofKey {}
 
 impl ProofKey {
     /// Derives the proof key from the agent key (the provider credential, `eklp_…`).
@@ -189,4 +198,235 @@ pub fn check_verify_signature(
         signature,
         &verify_signature_bytes(registration_secret, agent_id, enrollment_id, challenge),
     )
+}
+
+/// The version of an endpoint proof or enrollment authority that a verifier accepted.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ProofVersion {
+    /// Keyed with the hex SHA-256 of the agent key (1.1; accepted until 2027-05-11 where allowed).
+    V1,
+    /// Keyed with the proof key (§3.1).
+    V2,
+}
+
+impl ProofVersion {
+    /// `v1` or `v2`, as the protocol's `endpoint_proof` writes it.
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            ProofVersion::V1 => "v1",
+            ProofVersion::V2 => "v2",
+        }
+    }
+
+    /// The version named `v1` or `v2` (`INVALID_ARGUMENT` otherwise).
+    pub fn from_name(name: &str) -> Result<ProofVersion> {
+        match name {
+            "v1" => Ok(ProofVersion::V1),
+            "v2" => Ok(ProofVersion::V2),
+            _ => Err(Error::new(
+                ErrorCode::InvalidArgument,
+                "endpoint_proof must be v1 or v2",
+            )),
+        }
+    }
+}
+
+/// What the network holds for an agent: the no-downgrade state of the network side (§3.1).
+/// The hash is the v1 key, so it is secret too: `Debug` hides it and equality is constant-time.
+#[derive(Clone)]
+pub enum NetworkHolds {
+    /// Only the SHA-256 of the agent key (32 raw bytes): v1 proofs are accepted.
+    CredentialHashOnly([u8; 32]),
+    /// The agent's proof key: v1 proofs are refused even when they verify (`PROOF_DOWNGRADE`).
+    ProofKey(ProofKey),
+}
+
+impl PartialEq for NetworkHolds {
+    fn eq(&self, other: &NetworkHolds) -> bool {
+        match (self, other) {
+            (NetworkHolds::CredentialHashOnly(a), NetworkHolds::CredentialHashOnly(b)) => {
+                ct_eq(a, b)
+            }
+            (NetworkHolds::ProofKey(a), NetworkHolds::ProofKey(b)) => a == b,
+            _ => false,
+        }
+    }
+}
+
+impl Eq for NetworkHolds {}
+
+impl core::fmt::Debug for NetworkHolds {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.write_str(match self {
+            NetworkHolds::CredentialHashOnly(_) => "NetworkHolds::CredentialHashOnly(..)",
+            NetworkHolds::ProofKey(_) => "NetworkHolds::ProofKey(..)",
+        })
+    }
+}
+
+impl NetworkHolds {
+    /// The state of a network that stores `sha256_hex` (64 lowercase hex, `INVALID_HEX` otherwise)
+    /// and no proof key.
+    pub fn credential_hash_hex(sha256_hex: &str) -> Result<NetworkHolds> {
+        hex::decode_fixed::<32>(sha256_hex, ErrorCode::InvalidHex, "credential hash")
+            .map(NetworkHolds::CredentialHashOnly)
+    }
+
+    /// The state of a network that stores only the hash of `agent_key` (for tests and tools).
+    pub fn credential_hash_of(agent_key: &str) -> NetworkHolds {
+        NetworkHolds::CredentialHashOnly(Sha256::digest(agent_key.as_bytes()).into())
+    }
+}
+
+/// The network side of the endpoint challenge (§15.2, §3.1): checks the `_meta.ekl.proof` (v1)
+/// and `_meta.ekl.proof_v2` an agent answered, in constant time, under the no-downgrade state.
+///
+/// * Holding the proof key: only `proof_v2` counts; `proof` is ignored and never computed. A
+///   missing `proof_v2` is `PROOF_DOWNGRADE` when a v1 `proof` was offered instead, otherwise
+///   `PROOF_INVALID`; a wrong `proof_v2` is `PROOF_INVALID`.
+/// * Holding only the credential hash: the v1 `proof` must verify (`PROOF_INVALID` when missing or
+///   wrong); a `proof_v2` cannot be checked without the proof key and is ignored.
+///
+/// A presented value that is not 64 lowercase hex characters does not verify.
+pub fn verify_challenge_proof(
+    holds: &NetworkHolds,
+    challenge: &str,
+    endpoint: &str,
+    proof: Option<&str>,
+    proof_v2: Option<&str>,
+) -> Result<ProofVersion> {
+    match holds {
+        NetworkHolds::ProofKey(key) => match (proof_v2, proof) {
+            (Some(p), _) if hex_mac_matches(p, &challenge_v2_bytes(key, challenge, endpoint)) => {
+                Ok(ProofVersion::V2)
+            }
+            (Some(_), _) => Err(Error::new(
+                ErrorCode::ProofInvalid,
+                "proof_v2 does not verify",
+            )),
+            (None, Some(_)) => Err(Error::new(
+                ErrorCode::ProofDowngrade,
+                "a v1 proof is refused once the network holds the proof key",
+            )),
+            (None, None) => Err(Error::new(ErrorCode::ProofInvalid, "proof_v2 missing")),
+        },
+        NetworkHolds::CredentialHashOnly(hash) => {
+            let key = hex::encode(hash);
+            let expected =
+                hmac_sha256(key.as_bytes(), &[challenge.as_bytes(), endpoint.as_bytes()]);
+            match proof {
+                Some(p) if hex_mac_matches(p, &expected) => Ok(ProofVersion::V1),
+                Some(_) => Err(Error::new(ErrorCode::ProofInvalid, "proof does not verify")),
+                None => Err(Error::new(ErrorCode::ProofInvalid, "proof missing")),
+            }
+        }
+    }
+}
+
+/// The agent side of `ekl_enroll` (§4, §3.1): checks `authority` (with `authority_version`
+/// absent or 1: v1; 2: v2) against the agent's own key, in constant time.
+///
+/// `announced` is the `endpoint_proof` the agent's last announcement answered (`V1` when it has no
+/// answer yet). Once it answered `V2`, a v1 authority is refused with `PROOF_DOWNGRADE` without
+/// being computed. A missing or wrong authority is `PROOF_INVALID` (the agent answers
+/// `ENROLLMENT_AUTH_REQUIRED` and keeps nothing); an `authority_version` other than 1 or 2 is
+/// `INVALID_ARGUMENT`.
+pub fn verify_enroll_authority(
+    announced: ProofVersion,
+    agent_key: &str,
+    enrollment_id: &str,
+    nonce: &str,
+    endpoint: &str,
+    authority: Option<&str>,
+    authority_version: Option<u32>,
+) -> Result<ProofVersion> {
+    let version = match authority_version {
+        None | Some(1) => ProofVersion::V1,
+        Some(2) => ProofVersion::V2,
+        Some(_) => {
+            return Err(Error::new(
+                ErrorCode::InvalidArgument,
+                "authority_version must be 1 or 2",
+            ))
+        }
+    };
+    let Some(authority) = authority else {
+        return Err(Error::new(ErrorCode::ProofInvalid, "authority missing"));
+    };
+    let expected = match version {
+        ProofVersion::V1 if announced == ProofVersion::V2 => {
+            return Err(Error::new(
+                ErrorCode::ProofDowngrade,
+                "a v1 authority is refused once the announcement answered endpoint_proof v2",
+            ))
+        }
+        ProofVersion::V1 => enroll_v1_bytes(agent_key, enrollment_id, nonce, endpoint),
+        ProofVersion::V2 => {
+            enroll_v2_bytes(&ProofKey::derive(agent_key), enrollment_id, nonce, endpoint)
+        }
+    };
+    if hex_mac_matches(authority, &expected) {
+        Ok(version)
+    } else {
+        Err(Error::new(
+            ErrorCode::ProofInvalid,
+            "authority does not verify",
+        ))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn secrets_stay_out_of_debug_and_compare_by_value() {
+        let key = ProofKey::derive("eklp_x");
+        let hash = NetworkHolds::credential_hash_of("eklp_x");
+        let NetworkHolds::CredentialHashOnly(bytes) = &hash else {
+            unreachable!()
+        };
+        for shown in [format!("{key:?}"), format!("{hash:?}")] {
+            assert!(!shown.contains(&key.to_hex()[..8]));
+            assert!(!shown.contains(&hex::encode(bytes)[..8]));
+        }
+        assert_eq!(key, ProofKey::derive("eklp_x"));
+        assert_ne!(key, ProofKey::derive("eklp_y"));
+        assert_eq!(
+            hash,
+            NetworkHolds::credential_hash_hex(&hex::encode(bytes)).expect("hex")
+        );
+        assert_ne!(hash, NetworkHolds::ProofKey(key));
+        assert_eq!(
+            NetworkHolds::credential_hash_hex("AB")
+                .expect_err("refused")
+                .code(),
+            ErrorCode::InvalidHex
+        );
+    }
+
+    #[test]
+    fn malformed_presented_values_do_not_verify() {
+        let key = ProofKey::derive("eklp_x");
+        let holds = NetworkHolds::ProofKey(key.clone());
+        let good = challenge_proof_v2(&key, "c", "e");
+        for bad in [
+            "",
+            "zz",
+            &good[..63],
+            &format!("{good}0"),
+            &good.to_uppercase(),
+        ] {
+            assert_eq!(
+                verify_challenge_proof(&holds, "c", "e", None, Some(bad))
+                    .expect_err("refused")
+                    .code(),
+                ErrorCode::ProofInvalid
+            );
+        }
+        assert_eq!(
+            verify_challenge_proof(&holds, "c", "e", None, Some(&good)),
+            Ok(ProofVersion::V2)
+        );
+    }
 }

@@ -36,7 +36,32 @@ const FILES: &[(&str, Loader)] = &[
     ("ekl-json-1.json", ekl_json_1),
     ("fingerprints.json", fingerprints),
     ("upstream-fingerprint.json", upstream_fingerprint),
+    ("call-receipt.json", call_receipt),
+    ("endpoint-proof-v2.json", endpoint_proof_v2),
+    ("screening-scan.json", screening_scan),
 ];
+
+// The receipt, endpoint-proof and screening files: their checks live in `receipts_vectors/`.
+mod receipts_vectors;
+
+fn adapt(checks: Result<Vec<receipts_vectors::NamedCheck>, String>) -> Result<Vec<Case>, String> {
+    Ok(checks?
+        .into_iter()
+        .map(|(name, check)| Case { name, check })
+        .collect())
+}
+
+fn call_receipt(path: &Path) -> Result<Vec<Case>, String> {
+    adapt(receipts_vectors::call_receipt(path))
+}
+
+fn endpoint_proof_v2(path: &Path) -> Result<Vec<Case>, String> {
+    adapt(receipts_vectors::endpoint_proof_v2(path))
+}
+
+fn screening_scan(path: &Path) -> Result<Vec<Case>, String> {
+    adapt(receipts_vectors::screening_scan(path))
+}
 
 fn vectors_dir() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../vectors")
@@ -521,6 +546,67 @@ fn upstream_fingerprint(path: &Path) -> Result<Vec<Case>, String> {
 
 /// (file, JSON pointer of the value to change, new value, the case that must then fail).
 const MUTATIONS: &[(&str, &str, &str, &str)] = &[
+    (
+        "call-receipt.json",
+        "/auth_tag",
+        r#""0000000000000000000000000000000000000000000000000000000000000000""#,
+        "published",
+    ),
+    (
+        "call-receipt.json",
+        "/key_ring/cases/7/expected/details/key_id",
+        r#""key not valid at issued_at""#,
+        "key_ring::unknown key id",
+    ),
+    (
+        "call-receipt.json",
+        "/key_ring/keys/0/valid_until",
+        r#""2026-12-01T00:00:00.000000001Z""#,
+        "key_ring::rk-1 exactly at T",
+    ),
+    (
+        "call-receipt.json",
+        "/mismatch/cases/1/expected/not_pass",
+        "{}",
+        "mismatch::output differs",
+    ),
+    (
+        "call-receipt.json",
+        "/mismatch/cases/0/receipt/status",
+        r#""failed_before_effect""#,
+        "mismatch::all checks pass",
+    ),
+    (
+        "endpoint-proof-v2.json",
+        "/challenges/3/proof_v2",
+        r#""0000000000000000000000000000000000000000000000000000000000000000""#,
+        "challenges::non-ASCII path, UTF-8 bytes",
+    ),
+    (
+        "endpoint-proof-v2.json",
+        "/downgrade/network/2/expected",
+        r#""v1""#,
+        "downgrade::network::proof key held, valid v1 only",
+    ),
+    (
+        "endpoint-proof-v2.json",
+        "/downgrade/agent/1/expected",
+        r#""PROOF_INVALID""#,
+        "downgrade::agent::announced v2, v1 authority without version",
+    ),
+    (
+        "screening-scan.json",
+        "/cases/1/expected",
+        "[]",
+        "cases::case-insensitive match",
+    ),
+    (
+        "screening-scan.json",
+        "/invalid_rules/0/error",
+        r#""CLAIM_INVALID""#,
+        "invalid_rules::claims not an object",
+    ),
+    ("screening-scan.json", "/extra_section", "[]", "load"),
     (
         "ekl-json-1.json",
         "/valid/0/sha256",

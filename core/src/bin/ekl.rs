@@ -29,6 +29,31 @@ usage: ekl COMMAND [OPTIONS] [FILE|-]      (FILE defaults to stdin)
                          fingerprint of an MCP tool result (structuredContent, else content)
   upstream-fingerprint [--offered NAME,NAME..] [FILE]
                          §5.1 fingerprint of a tools/list result (or an array of tools)
+  receipt sign --secret S [FILE]
+                         the receipt with its auth_tag (ekl-evidence-mac-1.1, §9.5)
+  receipt digest [FILE]  receipt_digest: SHA-256 of ekl-json-1 of the whole receipt
+  receipt verify (--secret S | --key-ring KEYS) --call CALL [--own-input IN] [--own-result OUT]
+                 [--salt HEX] [FILE]
+                         the verdict as JSON; exit 0 when accepted, 1 when not (KEYS: a JSON array
+                         of {key_id, secret, valid_from, valid_until?}; CALL: JSON of the call)
+  proof key [--agent-key K | FILE]
+                         the proof key (hex) of an agent key (given, or read from FILE/stdin)
+  proof challenge --challenge C --endpoint E (--proof-key HEX | --agent-key K) [--v1]
+                         the challenge's proof_v2 (with --v1 and --agent-key: the v1 proof)
+  proof enroll --enrollment-id ID --nonce N --endpoint E --agent-key K [--v1]
+                         the ekl_enroll authority v2 (with --v1: v1)
+  proof verify-signature --secret S --agent-id A --enrollment-id ID --challenge C [--signature SIG]
+                         the ekl_verify signature, or with --signature: check it (exit 0 or 1)
+  proof verify-challenge --challenge C --endpoint E (--proof-key HEX | --credential-sha256 HEX)
+                 [--proof P] [--proof-v2 P]
+                         network side, no downgrade: prints v1 or v2, or refuses (PROOF_DOWNGRADE,
+                         PROOF_INVALID)
+  proof verify-enroll --announced v1|v2 --agent-key K --enrollment-id ID --nonce N --endpoint E
+                 [--authority A] [--authority-version 1|2]
+                         agent side, no downgrade: prints v1 or v2, or refuses
+  screen [--rules CLAIMS] [FILE]
+                         safety flags of a tool result (§15.5) as a JSON array; CLAIMS: the claims
+                         of a verified screening-rules token (local leak patterns only without it)
   error-codes            every stable error code, one per line
   help                   this text
 ";
@@ -38,6 +63,8 @@ enum Failure {
     Refused(Error),
     Usage(String),
     Io(String),
+    /// A verdict that is not accepted: printed to stdout, exit status 1.
+    NotAccepted(Vec<u8>),
 }
 
 impl From<Error> for Failure {
@@ -78,6 +105,15 @@ const VALUED: &[&str] = &[
     "--enrollment-id",
     "--nonce",
     "--agent-id",
+    "--own-input",
+    "--own-result",
+    "--credential-sha256",
+    "--proof",
+    "--proof-v2",
+    "--authority",
+    "--authority-version",
+    "--announced",
+    "--signature",
 ];
 
 impl Args {
@@ -251,6 +287,9 @@ fn run(raw: &[String]) -> CmdResult {
     let Some((command, rest)) = raw.split_first() else {
         return Err(Failure::Usage("no command".into()));
     };
+    if let Some(out) = run_evidence(command, rest) {
+        return out;
+    }
     let args = Args::parse(rest)?;
     match command.as_str() {
         "canon" => cmd_canon(&args),
@@ -288,5 +327,327 @@ fn main() -> ExitCode {
             eprintln!("ekl: {m}");
             ExitCode::from(66)
         }
+        Err(Failure::NotAccepted(out)) => {
+            let _ = std::io::stdout().lock().write_all(&out);
+            ExitCode::from(1)
+        }
     }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Receipts, endpoint proofs and screening (`receipt`, `proof`, `screen`).
+
+/// Dispatches the commands with a sub-verb; `None` for every other command.
+fn run_evidence(command: &str, rest: &[String]) -> Option<CmdResult> {
+    let sub = |f: fn(&str, &Args) -> CmdResult| -> CmdResult {
+        let Some((verb, rest)) = rest.split_first() else {
+            return Err(Failure::Usage(format!("{command} needs a sub-command")));
+        };
+        f(verb, &Args::parse(rest)?)
+    };
+    match (command, rest.first().map(String::as_str)) {
+        // `receipt verify-jws` and `receipt verify-signed` (network-signed receipts) are the JWS
+        // family's; this family answers the MAC receipt verbs.
+        ("receipt", Some("sign" | "digest" | "verify") | None) => Some(sub(cmd_receipt)),
+        ("proof", _) => Some(sub(cmd_proof)),
+        ("screen", _) => Some(Args::parse(rest).and_then(|a| cmd_screen(&a))),
+        _ => None,
+    }
+}
+
+fn need<'a>(args: &'a Args, name: &str) -> Result<&'a str, Failure> {
+    args.value(name)
+        .ok_or_else(|| Failure::Usage(format!("{name} is required")))
+}
+
+fn parse_file(path: &str) -> Result<ekl_core::Value<'static>, Failure> {
+    let bytes = read_input(Some(path))?;
+    Ok(canonical::parse(&bytes)?.into_owned())
+}
+
+fn canonical_line(v: &ekl_core::Value<'_>) -> Result<Vec<u8>, Failure> {
+    let mut out = canonical::canonicalize_value(v)?;
+    out.push(b'\n');
+    Ok(out)
+}
+
+fn cmd_receipt(verb: &str, args: &Args) -> CmdResult {
+    use ekl_core::receipt;
+    match verb {
+        "sign" => {
+            args.only(&["--secret"])?;
+            let secret = need(args, "--secret")?;
+            let input = args.input()?;
+            canonical_line(&receipt::sign_receipt(&canonical::parse(&input)?, secret)?)
+        }
+        "digest" => {
+            args.only(&[])?;
+            let input = args.input()?;
+            Ok(line(&receipt::receipt_digest(&canonical::parse(&input)?)?))
+        }
+        "verify" => match receipt_verify(args)? {
+            (out, true) => Ok(out),
+            (out, false) => Err(Failure::NotAccepted(out)),
+        },
+        other => Err(Failure::Usage(format!("unknown receipt command {other}"))),
+    }
+}
+
+fn str_member(v: &ekl_core::Value<'_>, name: &str, what: &str) -> Result<Option<String>, Failure> {
+    match v.get(name) {
+        None | Some(ekl_core::Value::Null) => Ok(None),
+        Some(x) => x.as_str().map(|s| Some(s.to_owned())).ok_or_else(|| {
+            Failure::Refused(Error::new(
+                ErrorCode::InvalidArgument,
+                format!("{what}.{name} must be a string"),
+            ))
+        }),
+    }
+}
+
+fn call_from(v: &ekl_core::Value<'_>) -> Result<ekl_core::receipt::CallExpectation, Failure> {
+    let req = |name: &str| -> Result<String, Failure> {
+        str_member(v, name, "call")?.ok_or_else(|| {
+            Failure::Refused(Error::new(
+                ErrorCode::InvalidArgument,
+                format!("call.{name} is required"),
+            ))
+        })
+    };
+    let opt = |name: &str| str_member(v, name, "call");
+    Ok(ekl_core::receipt::CallExpectation {
+        execution_id: req("execution_id")?,
+        collaboration_id: req("collaboration_id")?,
+        capability_id: req("capability_id")?,
+        requester_agent_id: req("requester_agent_id")?,
+        provider_agent_id: req("provider_agent_id")?,
+        capability_version: opt("capability_version")?,
+        connection_id: opt("connection_id")?,
+        terms_hash: opt("terms_hash")?,
+        execution_kind: opt("execution_kind")?,
+        reservation_id: opt("reservation_id")?,
+        grant_id: opt("grant_id")?,
+        admission_id: opt("admission_id")?,
+        receipt_digest: opt("receipt_digest")?,
+    })
+}
+
+fn key_ring_from(v: &ekl_core::Value<'_>) -> Result<ekl_core::receipt::KeyRing, Failure> {
+    let bad = |m: &str| Failure::Refused(Error::new(ErrorCode::InvalidArgument, m));
+    let list = v
+        .as_array()
+        .or_else(|| v.get("keys").and_then(ekl_core::Value::as_array))
+        .ok_or_else(|| bad("the key ring must be an array of keys (or {\"keys\": [...]})"))?;
+    let mut ring = ekl_core::receipt::KeyRing::new();
+    for k in list {
+        let key_id =
+            str_member(k, "key_id", "key")?.ok_or_else(|| bad("key.key_id is required"))?;
+        let secret =
+            str_member(k, "secret", "key")?.ok_or_else(|| bad("key.secret is required"))?;
+        let from =
+            str_member(k, "valid_from", "key")?.ok_or_else(|| bad("key.valid_from is required"))?;
+        let until = str_member(k, "valid_until", "key")?;
+        ring.add(&key_id, &secret, &from, until.as_deref())?;
+    }
+    Ok(ring)
+}
+
+fn receipt_verify(args: &Args) -> Result<(Vec<u8>, bool), Failure> {
+    args.only(&[
+        "--secret",
+        "--key-ring",
+        "--call",
+        "--own-input",
+        "--own-result",
+        "--salt",
+    ])?;
+    let ring = match (args.value("--secret"), args.value("--key-ring")) {
+        (Some(s), None) => ekl_core::receipt::KeyRing::baseline(s),
+        (None, Some(path)) => key_ring_from(&parse_file(path)?)?,
+        _ => {
+            return Err(Failure::Usage(
+                "give exactly one of --secret and --key-ring".into(),
+            ))
+        }
+    };
+    let call = call_from(&parse_file(need(args, "--call")?)?)?;
+    let salt = salt_arg(args)?;
+    let own = |name: &str| -> Result<Option<digest::Commitment>, Failure> {
+        match args.value(name) {
+            None => Ok(None),
+            Some(p) => Ok(Some(digest::commitment(
+                &parse_file(p)?,
+                salt.as_ref(),
+                None,
+            )?)),
+        }
+    };
+    let (own_in, own_out) = (own("--own-input")?, own("--own-result")?);
+    let input = args.input()?;
+    let verdict = ekl_core::receipt::verify_receipt(
+        &canonical::parse(&input)?,
+        &ring,
+        &call,
+        own_in.as_ref(),
+        own_out.as_ref(),
+    )?;
+    Ok((canonical_line(&verdict.to_value())?, verdict.accepted))
+}
+
+/// The agent key: `--agent-key`, or the input (file or stdin) without a trailing newline.
+fn agent_key(args: &Args, allow_input: bool) -> Result<String, Failure> {
+    if let Some(k) = args.value("--agent-key") {
+        return Ok(k.to_owned());
+    }
+    if !allow_input {
+        return Err(Failure::Usage("--agent-key is required".into()));
+    }
+    let bytes = args.input()?;
+    let text = String::from_utf8(bytes).map_err(|_| {
+        Failure::Refused(Error::new(ErrorCode::InvalidUtf8, "agent key is not UTF-8"))
+    })?;
+    Ok(text.trim_end_matches(['\n', '\r']).to_owned())
+}
+
+fn cmd_proof(verb: &str, args: &Args) -> CmdResult {
+    use ekl_core::proof::{self, NetworkHolds, ProofKey, ProofVersion};
+    match verb {
+        "key" => {
+            args.only(&["--agent-key"])?;
+            Ok(line(&ProofKey::derive(&agent_key(args, true)?).to_hex()))
+        }
+        "challenge" => {
+            args.only(&[
+                "--challenge",
+                "--endpoint",
+                "--proof-key",
+                "--agent-key",
+                "--v1",
+            ])?;
+            let (c, e) = (need(args, "--challenge")?, need(args, "--endpoint")?);
+            if args.flag("--v1") {
+                return Ok(line(&proof::challenge_proof_v1(
+                    &agent_key(args, false)?,
+                    c,
+                    e,
+                )));
+            }
+            let key = match args.value("--proof-key") {
+                Some(h) => ProofKey::from_hex(h)?,
+                None => ProofKey::derive(&agent_key(args, false)?),
+            };
+            Ok(line(&proof::challenge_proof_v2(&key, c, e)))
+        }
+        "enroll" => {
+            args.only(&[
+                "--enrollment-id",
+                "--nonce",
+                "--endpoint",
+                "--agent-key",
+                "--v1",
+            ])?;
+            let (id, n, e) = (
+                need(args, "--enrollment-id")?,
+                need(args, "--nonce")?,
+                need(args, "--endpoint")?,
+            );
+            let k = agent_key(args, false)?;
+            Ok(line(&if args.flag("--v1") {
+                proof::enroll_authority_v1(&k, id, n, e)
+            } else {
+                proof::enroll_authority_v2(&ProofKey::derive(&k), id, n, e)
+            }))
+        }
+        "verify-signature" => {
+            args.only(&[
+                "--secret",
+                "--agent-id",
+                "--enrollment-id",
+                "--challenge",
+                "--signature",
+            ])?;
+            let (s, a, i, c) = (
+                need(args, "--secret")?,
+                need(args, "--agent-id")?,
+                need(args, "--enrollment-id")?,
+                need(args, "--challenge")?,
+            );
+            match args.value("--signature") {
+                None => Ok(line(&proof::verify_signature(s, a, i, c))),
+                Some(sig) if proof::check_verify_signature(s, a, i, c, sig) => Ok(line("ok")),
+                Some(_) => Err(Failure::NotAccepted(line("signature does not verify"))),
+            }
+        }
+        "verify-challenge" => {
+            args.only(&[
+                "--challenge",
+                "--endpoint",
+                "--proof-key",
+                "--credential-sha256",
+                "--proof",
+                "--proof-v2",
+            ])?;
+            let holds = match (args.value("--proof-key"), args.value("--credential-sha256")) {
+                (Some(h), None) => NetworkHolds::ProofKey(ProofKey::from_hex(h)?),
+                (None, Some(h)) => NetworkHolds::credential_hash_hex(h)?,
+                _ => {
+                    return Err(Failure::Usage(
+                        "give exactly one of --proof-key and --credential-sha256".into(),
+                    ))
+                }
+            };
+            let v = proof::verify_challenge_proof(
+                &holds,
+                need(args, "--challenge")?,
+                need(args, "--endpoint")?,
+                args.value("--proof"),
+                args.value("--proof-v2"),
+            )?;
+            Ok(line(v.as_str()))
+        }
+        "verify-enroll" => {
+            args.only(&[
+                "--announced",
+                "--agent-key",
+                "--enrollment-id",
+                "--nonce",
+                "--endpoint",
+                "--authority",
+                "--authority-version",
+            ])?;
+            let announced = ProofVersion::from_name(need(args, "--announced")?)?;
+            let version = args
+                .value("--authority-version")
+                .map(|v| {
+                    v.parse::<u32>()
+                        .map_err(|_| Failure::Usage("--authority-version needs a number".into()))
+                })
+                .transpose()?;
+            let v = proof::verify_enroll_authority(
+                announced,
+                &agent_key(args, false)?,
+                need(args, "--enrollment-id")?,
+                need(args, "--nonce")?,
+                need(args, "--endpoint")?,
+                args.value("--authority"),
+                version,
+            )?;
+            Ok(line(v.as_str()))
+        }
+        other => Err(Failure::Usage(format!("unknown proof command {other}"))),
+    }
+}
+
+fn cmd_screen(args: &Args) -> CmdResult {
+    use ekl_core::screening::{self, ScreeningRules};
+    args.only(&["--rules"])?;
+    let rules = match args.value("--rules") {
+        Some(p) => Some(ScreeningRules::from_claims(&parse_file(p)?)?),
+        None => None,
+    };
+    let input = args.input()?;
+    let flags = screening::scan(rules.as_ref(), &canonical::parse(&input)?);
+    canonical_line(&ekl_core::Value::Array(
+        flags.iter().map(|f| f.to_value()).collect(),
+    ))
 }

@@ -1,0 +1,855 @@
+//! Call receipts with a MAC, profile ekl-evidence-mac-1.1 (PROTOCOL §9.5; service-tools page
+//! "Receipts"; implementers' guide §3; SPEC §6).
+//!
+//! * Receipt key = HMAC-SHA256(key = receipt secret as UTF-8, `"ekl-receipt-1.1"` ‖ 0x00 ‖ key_id)
+//!   ([`receipt_key`]). The baseline secret is the registration secret with key_id `rk-1`.
+//! * `auth_tag` = lowercase hex HMAC-SHA256(receipt key, ekl-json-1 of every other member)
+//!   ([`auth_tag`], [`sign_receipt`]).
+//! * `receipt_digest` = SHA-256 hex of ekl-json-1 of the whole receipt, tag included
+//!   ([`receipt_digest`]).
+//! * Verification ([`verify_receipt`]) chooses the key by `key_id` and `issued_at` from a
+//!   [`KeyRing`] (a key is valid from `valid_from` inclusive to `valid_until` exclusive, and keeps
+//!   verifying receipts issued inside that window after it was retired), compares the tag in
+//!   constant time, checks the required members per `execution_kind`, every reference against the
+//!   call the consumer made, and the consumer's own input/output commitments against the receipt's.
+//!   It returns a [`Verdict`] naming each check; only input that cannot be a receipt at all (not an
+//!   object, duplicate keys, values outside ekl-json-1) is an error.
+//!
+//! Check names, in the order they appear in a verdict: `key_id`, `auth_tag`, `receipt_version`,
+//! `auth_profile`, `execution_kind`, `required_fields`, `kind_fields`, `status`, `issued_at`; the
+//! references `execution_id`, `collaboration_id`, `capability_id`, `requester_agent_id`,
+//! `provider_agent_id` (always), then `capability_version`, `connection_id`, `terms_hash`,
+//! `reservation_id`, `grant_id`, `admission_id` (each only when the call names a value for it);
+//! then `input_commitment`, `output_commitment` (only when the consumer passes its own) and
+//! `receipt_digest` (only when the caller passes an expected digest).
+//!
+//! ```
+//! use ekl_core::{canonical, digest, receipt::{self, CallExpectation, KeyRing}, verdict::Outcome};
+//! let input = canonical::parse(br#"{"q": "ping"}"#).unwrap();
+//! let result = canonical::parse(br#"{"a": "pong"}"#).unwrap();
+//! let (ci, co) = (digest::commitment(&input, None, None).unwrap(),
+//!                 digest::commitment(&result, None, None).unwrap());
+//! let text = format!(r#"{{"receipt_version":"1.1","receipt_id":"r1","execution_kind":"customer",
+//!   "requester_agent_id":"agt_c","provider_agent_id":"agt_p","collaboration_id":"col_1",
+//!   "connection_id":"con_1","execution_id":"ex_1","capability_id":"cap_x","capability_version":"1.0.0",
+//!   "rel_ver_at_admission":1,"dsc_ver":1,"terms_hash":"t","reservation_id":"rsv","grant_id":"grt",
+//!   "admission_id":"adm","input_commitment":{},"output_commitment":{},"status":"succeeded",
+//!   "issued_at":"2026-11-29T18:40:05Z","key_id":"rk-1","auth_profile":"ekl-evidence-mac-1.1"}}"#,
+//!   ci.to_canonical_json(), co.to_canonical_json());
+//! // The provider signs with its registration secret (key id rk-1) ...
+//! let signed = receipt::sign_receipt(&canonical::parse(text.as_bytes()).unwrap(), "secret").unwrap();
+//! // ... and the consumer checks it against the call it made and what it sent and received.
+//! let call = CallExpectation {
+//!     execution_id: "ex_1".into(), collaboration_id: "col_1".into(), capability_id: "cap_x".into(),
+//!     requester_agent_id: "agt_c".into(), provider_agent_id: "agt_p".into(),
+//!     ..CallExpectation::default()
+//! };
+//! let ring = KeyRing::baseline("secret");
+//! let verdict = receipt::verify_receipt(&signed, &ring, &call, Some(&ci), Some(&co)).unwrap();
+//! assert!(verdict.accepted);
+//! // Another result than the one committed to is a dispute, not an error.
+//! let other = digest::commitment(&canonical::parse(b"{}").unwrap(), None, None).unwrap();
+//! let verdict = receipt::verify_receipt(&signed, &ring, &call, Some(&ci), Some(&other)).unwrap();
+//! assert_eq!(verdict.outcome("output_commitment"), Some(Outcome::Mismatch));
+//! assert!(verdict.is_dispute());
+//! ```
+
+use std::borrow::Cow;
+
+use crate::canonical;
+use crate::digest::{sha256_hex, Commitment};
+use crate::error::{Error, ErrorCode, Result};
+use crate::hex;
+use crate::proof::{ct_eq, hex_mac_matches, hmac_sha256};
+use crate::timestamp::Timestamp;
+use crate::value::{Value, MAX_SAFE_INTEGER_BOUND};
+use crate::verdict::{Check, Verdict};
+
+/// The receipt format this module implements (`receipt_version`).
+pub const RECEIPT_VERSION: &str = "1.1";
+
+/// The evidence profile a MAC receipt names in `auth_profile` (PROTOCOL §0, §9.5).
+pub const AUTH_PROFILE: &str = "ekl-evidence-mac-1.1";
+
+/// The context string of the receipt key: it names the receipt format, not the protocol version
+/// (guide §3), so it stays `ekl-receipt-1.1` in EKP 1.2.
+pub const KEY_CONTEXT: &str = "ekl-receipt-1.1";
+
+/// The baseline key id (the registration secret as receipt secret, §9.5).
+pub const BASELINE_KEY_ID: &str = "rk-1";
+
+/// The execution kinds of §9.5.
+pub const EXECUTION_KINDS: [&str; 3] = ["customer", "trial", "validation"];
+
+/// The members a customer receipt must carry and a trial or validation receipt must not (§9.5).
+pub const CUSTOMER_FIELDS: [&str; 3] = ["reservation_id", "grant_id", "admission_id"];
+
+/// The execution statuses a receipt may report (§4, capability result `status`).
+pub const STATUSES: [&str; 6] = [
+    "accepted",
+    "running",
+    "succeeded",
+    "failed_before_effect",
+    "cancelled",
+    "outcome_unknown",
+];
+
+/// Members every receipt carries as strings (§9.5), whatever its kind.
+const STRING_FIELDS: [&str; 16] = [
+    "receipt_version",
+    "receipt_id",
+    "execution_kind",
+    "requester_agent_id",
+    "provider_agent_id",
+    "collaboration_id",
+    "connection_id",
+    "execution_id",
+    "capability_id",
+    "capability_version",
+    "terms_hash",
+    "status",
+    "issued_at",
+    "key_id",
+    "auth_profile",
+    "auth_tag",
+];
+
+/// Members every receipt carries as non-negative integers (§2.4: relationships and descriptors carry
+/// integer versions).
+const INTEGER_FIELDS: [&str; 2] = ["rel_ver_at_admission", "dsc_ver"];
+
+/// Members every receipt carries as commitment objects.
+const COMMITMENT_FIELDS: [&str; 2] = ["input_commitment", "output_commitment"];
+
+/// The receipt key: HMAC-SHA256(secret as UTF-8, `"ekl-receipt-1.1"` ‖ 0x00 ‖ key_id).
+pub fn receipt_key(secret: &str, key_id: &str) -> [u8; 32] {
+    hmac_sha256(
+        secret.as_bytes(),
+        &[KEY_CONTEXT.as_bytes(), &[0u8], key_id.as_bytes()],
+    )
+}
+
+fn invalid_receipt(message: &str) -> Error {
+    Error::new(ErrorCode::InvalidReceipt, message)
+}
+
+fn members<'v, 'a>(receipt: &'v Value<'a>) -> Result<&'v [(Cow<'a, str>, Value<'a>)]> {
+    receipt
+        .as_object()
+        .ok_or_else(|| invalid_receipt("a receipt must be a JSON object"))
+}
+
+/// The ekl-json-1 bytes of the receipt without its `auth_tag` member. Refuses a receipt that is not
+/// an object (`INVALID_RECEIPT`), that holds `auth_tag` twice or any other duplicate
+/// (`DUPLICATE_KEY`), or values outside ekl-json-1.
+fn tagged_bytes(receipt: &Value<'_>) -> Result<Vec<u8>> {
+    let m = members(receipt)?;
+    if m.iter().filter(|(k, _)| k == "auth_tag").count() > 1 {
+        return Err(Error::new(
+            ErrorCode::DuplicateKey,
+            "duplicate key auth_tag",
+        ));
+    }
+    let without: Vec<(Cow<'_, str>, Value<'_>)> = m
+        .iter()
+        .filter(|(k, _)| k != "auth_tag")
+        .map(|(k, v)| (Cow::Borrowed(k.as_ref()), v.clone()))
+        .collect();
+    canonical::canonicalize_value(&Value::Object(without))
+}
+
+fn tag_with_key(receipt: &Value<'_>, key: &[u8; 32]) -> Result<[u8; 32]> {
+    Ok(hmac_sha256(key, &[&tagged_bytes(receipt)?]))
+}
+
+fn key_id_of<'v>(receipt: &'v Value<'_>) -> Result<&'v str> {
+    receipt
+        .get("key_id")
+        .and_then(Value::as_str)
+        .ok_or_else(|| invalid_receipt("a receipt needs key_id as a string"))
+}
+
+/// The `auth_tag` of a receipt: lowercase hex HMAC-SHA256(receipt key, ekl-json-1 of every member
+/// other than `auth_tag`). The key id is read from the receipt's `key_id`; an `auth_tag` member, if
+/// present, is left out, so this is also the tag a signed receipt should carry.
+///
+/// Refused: not an object or no string `key_id` (`INVALID_RECEIPT`), duplicate keys, values
+/// outside ekl-json-1.
+pub fn auth_tag(receipt: &Value<'_>, secret: &str) -> Result<String> {
+    let key = receipt_key(secret, key_id_of(receipt)?);
+    Ok(hex::encode(&tag_with_key(receipt, &key)?))
+}
+
+/// The receipt digest: SHA-256 hex of ekl-json-1 of the whole receipt, `auth_tag` included
+/// (what `collaboration_report` and `abuse_report` carry as `receipt_digest`).
+pub fn receipt_digest(receipt: &Value<'_>) -> Result<String> {
+    members(receipt)?;
+    Ok(sha256_hex(&canonical::canonicalize_value(receipt)?))
+}
+
+/// Signs a receipt: returns a copy with `auth_tag` appended. A receipt that already has an
+/// `auth_tag` is refused (`INVALID_RECEIPT`) rather than re-tagged, so a provider never silently
+/// replaces a tag it already issued; otherwise the refusals of [`auth_tag`].
+pub fn sign_receipt(receipt: &Value<'_>, secret: &str) -> Result<Value<'static>> {
+    let m = members(receipt)?;
+    if m.iter().any(|(k, _)| k == "auth_tag") {
+        return Err(invalid_receipt("the receipt already has an auth_tag"));
+    }
+    let tag = auth_tag(receipt, secret)?;
+    let mut out: Vec<(Cow<'static, str>, Value<'static>)> = m
+        .iter()
+        .map(|(k, v)| (Cow::Owned(k.to_string()), v.clone().into_owned()))
+        .collect();
+    out.push((Cow::Borrowed("auth_tag"), Value::from(tag)));
+    Ok(Value::Object(out))
+}
+
+/// One key of a [`KeyRing`]: its id, the receipt key derived from its secret, and its validity
+/// window `[valid_from, valid_until)`.
+#[derive(Clone)]
+pub struct KeyEntry {
+    key_id: String,
+    key: [u8; 32],
+    valid_from: Timestamp,
+    valid_until: Option<Timestamp>,
+}
+
+impl KeyEntry {
+    /// The key id.
+    pub fn key_id(&self) -> &str {
+        &self.key_id
+    }
+
+    /// The first instant the key is valid (inclusive).
+    pub fn valid_from(&self) -> Timestamp {
+        self.valid_from
+    }
+
+    /// The first instant the key is no longer valid (exclusive), if it was retired.
+    pub fn valid_until(&self) -> Option<Timestamp> {
+        self.valid_until
+    }
+
+    /// Whether a receipt issued at `t` may be verified with this key.
+    pub fn valid_at(&self, t: Timestamp) -> bool {
+        self.valid_from <= t && self.valid_until.is_none_or(|u| t < u)
+    }
+}
+
+impl core::fmt::Debug for KeyEntry {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.debug_struct("KeyEntry")
+            .field("key_id", &self.key_id)
+            .field("key", &"..")
+            .field("valid_from", &self.valid_from)
+            .field("valid_until", &self.valid_until)
+            .finish()
+    }
+}
+
+/// Which key verifies a receipt: chosen by `key_id`, then checked against `issued_at`.
+#[derive(Clone, Copy, Debug)]
+pub enum KeySelection<'r> {
+    /// The key with that id, valid at `issued_at`.
+    Found(&'r KeyEntry),
+    /// No key with that id: fetch or configure it.
+    UnknownKeyId,
+    /// A key with that id exists but was not valid at `issued_at`.
+    NotValidAt,
+}
+
+/// The receipt keys a verifier holds: key_id → secret with its validity window (§9.5: "rotation
+/// adds a key and retires the old one, which keeps verifying receipts issued while it was valid").
+/// Key ids are unique. Only the derived receipt keys are stored, never the secrets.
+#[derive(Clone, Debug, Default)]
+pub struct KeyRing {
+    entries: Vec<KeyEntry>,
+}
+
+impl KeyRing {
+    /// An empty key ring.
+    pub fn new() -> KeyRing {
+        KeyRing::default()
+    }
+
+    /// The baseline ring: the registration secret as `rk-1`, valid from 0000-01-01T00:00:00Z on.
+    pub fn baseline(registration_secret: &str) -> KeyRing {
+        let mut ring = KeyRing::new();
+        ring.entries.push(KeyEntry {
+            key_id: BASELINE_KEY_ID.to_owned(),
+            key: receipt_key(registration_secret, BASELINE_KEY_ID),
+            valid_from: Timestamp::parse("0000-01-01T00:00:00Z").expect("a valid constant"),
+            valid_until: None,
+        });
+        ring
+    }
+
+    /// Adds a key valid from `valid_from` (inclusive) until `valid_until` (exclusive; `None` while
+    /// it is current). Timestamps are RFC 3339 UTC (`INVALID_TIMESTAMP`); an empty or repeated key
+    /// id, or a window that ends before it starts, is `INVALID_ARGUMENT`.
+    pub fn add(
+        &mut self,
+        key_id: &str,
+        secret: &str,
+        valid_from: &str,
+        valid_until: Option<&str>,
+    ) -> Result<()> {
+        if key_id.is_empty() {
+            return Err(Error::new(ErrorCode::InvalidArgument, "empty key_id"));
+        }
+        if self.entries.iter().any(|e| e.key_id == key_id) {
+            return Err(Error::new(
+                ErrorCode::InvalidArgument,
+                "key_id already in the key ring",
+            ));
+        }
+        let from = Timestamp::parse(valid_from)?;
+        let until = valid_until.map(Timestamp::parse).transpose()?;
+        if until.is_some_and(|u| u <= from) {
+            return Err(Error::new(
+                ErrorCode::InvalidArgument,
+                "valid_until must be after valid_from",
+            ));
+        }
+        self.entries.push(KeyEntry {
+            key_id: key_id.to_owned(),
+            key: receipt_key(secret, key_id),
+            valid_from: from,
+            valid_until: until,
+        });
+        Ok(())
+    }
+
+    /// The keys, in the order they were added.
+    pub fn entries(&self) -> &[KeyEntry] {
+        &self.entries
+    }
+
+    /// The key for a receipt with `key_id` issued at `issued_at`.
+    pub fn select(&self, key_id: &str, issued_at: Timestamp) -> KeySelection<'_> {
+        match self.entries.iter().find(|e| e.key_id == key_id) {
+            None => KeySelection::UnknownKeyId,
+            Some(e) if e.valid_at(issued_at) => KeySelection::Found(e),
+            Some(_) => KeySelection::NotValidAt,
+        }
+    }
+}
+
+/// What the consumer knows about the call a receipt must belong to. The first six members are
+/// always compared; each optional one only when it is `Some`.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct CallExpectation {
+    /// The `execution_id` the consumer sent.
+    pub execution_id: String,
+    /// The collaboration the call belongs to.
+    pub collaboration_id: String,
+    /// The capability called.
+    pub capability_id: String,
+    /// The requester: the consumer's own agent id.
+    pub requester_agent_id: String,
+    /// The provider called.
+    pub provider_agent_id: String,
+    /// The capability version, when the consumer pins it.
+    pub capability_version: Option<String>,
+    /// The connection, when known.
+    pub connection_id: Option<String>,
+    /// The terms hash the consumer sent.
+    pub terms_hash: Option<String>,
+    /// The execution kind the consumer expects (`customer` for its own calls).
+    pub execution_kind: Option<String>,
+    /// The reservation of a paid call (from `execution_reserve`).
+    pub reservation_id: Option<String>,
+    /// The execution grant's id of a paid call.
+    pub grant_id: Option<String>,
+    /// The admission id, when the consumer learnt it.
+    pub admission_id: Option<String>,
+    /// A receipt digest to compare with (e.g. the one a requester acknowledged).
+    pub receipt_digest: Option<String>,
+}
+
+fn commitment_matches(
+    receipt_side: &Value<'_>,
+    own: &Commitment,
+) -> core::result::Result<bool, ()> {
+    let alg = receipt_side.get("alg").and_then(Value::as_str);
+    let canon = receipt_side.get("canon").and_then(Value::as_str);
+    let digest = receipt_side.get("digest").and_then(Value::as_str);
+    let salt = receipt_side.get("salt");
+    let salt_id = receipt_side.get("salt_id");
+    let hex64 = |s: &str| hex::decode_fixed::<32>(s, ErrorCode::InvalidHex, "digest").is_ok();
+    let (Some("sha-256"), Some("ekl-json-1"), Some(digest)) = (alg, canon, digest) else {
+        return Err(());
+    };
+    if !hex64(digest) {
+        return Err(());
+    }
+    let salt = match salt {
+        None => None,
+        Some(Value::String(s)) if hex64(s) => Some(s.as_ref()),
+        Some(_) => return Err(()),
+    };
+    if !matches!(salt_id, None | Some(Value::String(_))) {
+        return Err(());
+    }
+    Ok(digest == own.digest && salt == own.salt.as_deref())
+}
+
+fn str_field<'v>(receipt: &'v Value<'_>, name: &str) -> Option<&'v str> {
+    receipt.get(name).and_then(Value::as_str)
+}
+
+fn is_non_negative_integer(v: &Value<'_>) -> bool {
+    matches!(v, Value::Number(x) if x.fract() == 0.0 && *x >= 0.0 && *x <= MAX_SAFE_INTEGER_BOUND as f64)
+}
+
+/// Verifies a MAC receipt (§9.5) against a key ring, the call the consumer made and, when given,
+/// the consumer's own commitments to the input it sent and the result it received.
+///
+/// Returns a [`Verdict`] with one [`Check`] per aspect (see the module documentation for the names
+/// and their order). A commitment that differs from the consumer's own is
+/// [`Outcome::Mismatch`](crate::verdict::Outcome::Mismatch); every other problem is a
+/// [`Outcome::Fail`](crate::verdict::Outcome::Fail) with a short detail. `Err` only for input that
+/// cannot be a receipt: not an object (`INVALID_RECEIPT`), duplicate keys, values outside ekl-json-1.
+pub fn verify_receipt(
+    receipt: &Value<'_>,
+    ring: &KeyRing,
+    call: &CallExpectation,
+    own_input_commitment: Option<&Commitment>,
+    own_output_commitment: Option<&Commitment>,
+) -> Result<Verdict> {
+    members(receipt)?;
+    let whole = canonical::canonicalize_value(receipt)?;
+    let digest = sha256_hex(&whole);
+    let tagged = tagged_bytes(receipt)?;
+    let mut checks: Vec<Check> = Vec::with_capacity(24);
+
+    // Key selection and tag.
+    let issued_at = str_field(receipt, "issued_at").map(Timestamp::parse);
+    let key = match (str_field(receipt, "key_id"), &issued_at) {
+        (None, _) => {
+            checks.push(Check::fail("key_id", "missing or not a string"));
+            None
+        }
+        (Some(_), None | Some(Err(_))) => {
+            checks.push(Check::fail(
+                "key_id",
+                "no valid issued_at to choose the key by",
+            ));
+            None
+        }
+        (Some(id), Some(Ok(t))) => match ring.select(id, *t) {
+            KeySelection::Found(e) => {
+                checks.push(Check::pass("key_id"));
+                Some(e)
+            }
+            KeySelection::UnknownKeyId => {
+                checks.push(Check::fail("key_id", "unknown key_id"));
+                None
+            }
+            KeySelection::NotValidAt => {
+                checks.push(Check::fail("key_id", "key not valid at issued_at"));
+                None
+            }
+        },
+    };
+    checks.push(match (str_field(receipt, "auth_tag"), key) {
+        (None, _) => Check::fail("auth_tag", "missing or not a string"),
+        (Some(_), None) => Check::fail("auth_tag", "no usable key to check it with"),
+        (Some(tag), Some(e)) => {
+            if hex_mac_matches(tag, &hmac_sha256(&e.key, &[&tagged])) {
+                Check::pass("auth_tag")
+            } else {
+                Check::fail("auth_tag", "does not verify")
+            }
+        }
+    });
+
+    // Profile and format.
+    checks.push(match str_field(receipt, "receipt_version") {
+        Some(RECEIPT_VERSION) => Check::pass("receipt_version"),
+        _ => Check::fail("receipt_version", "must be the string 1.1"),
+    });
+    checks.push(match str_field(receipt, "auth_profile") {
+        Some(AUTH_PROFILE) => Check::pass("auth_profile"),
+        _ => Check::fail("auth_profile", "must be ekl-evidence-mac-1.1"),
+    });
+    let kind = str_field(receipt, "execution_kind").filter(|k| EXECUTION_KINDS.contains(k));
+    checks.push(match (kind, call.execution_kind.as_deref()) {
+        (None, _) => Check::fail("execution_kind", "must be customer, trial or validation"),
+        (Some(k), Some(want)) if k != want => {
+            Check::fail("execution_kind", "differs from the call")
+        }
+        (Some(_), _) => Check::pass("execution_kind"),
+    });
+    let mut bad: Vec<&str> = Vec::new();
+    for name in STRING_FIELDS {
+        if !matches!(receipt.get(name), Some(Value::String(_))) {
+            bad.push(name);
+        }
+    }
+    for name in INTEGER_FIELDS {
+        if !receipt.get(name).is_some_and(is_non_negative_integer) {
+            bad.push(name);
+        }
+    }
+    for name in COMMITMENT_FIELDS {
+        if !matches!(receipt.get(name), Some(Value::Object(_))) {
+            bad.push(name);
+        }
+    }
+    checks.push(if bad.is_empty() {
+        Check::pass("required_fields")
+    } else {
+        Check::fail(
+            "required_fields",
+            format!("missing or of the wrong type: {}", bad.join(", ")),
+        )
+    });
+    checks.push(match kind {
+        None => Check::fail("kind_fields", "no valid execution_kind"),
+        Some("customer") => {
+            let missing: Vec<&str> = CUSTOMER_FIELDS
+                .into_iter()
+                .filter(|f| str_field(receipt, f).is_none_or(|s| s.is_empty()))
+                .collect();
+            if missing.is_empty() {
+                Check::pass("kind_fields")
+            } else {
+                Check::fail(
+                    "kind_fields",
+                    format!("a customer receipt needs {}", missing.join(", ")),
+                )
+            }
+        }
+        Some(_) => {
+            let present: Vec<&str> = CUSTOMER_FIELDS
+                .into_iter()
+                .filter(|f| receipt.get(f).is_some())
+                .collect();
+            if present.is_empty() {
+                Check::pass("kind_fields")
+            } else {
+                Check::fail(
+                    "kind_fields",
+                    format!(
+                        "a trial or validation receipt must not carry {}",
+                        present.join(", ")
+                    ),
+                )
+            }
+        }
+    });
+    checks.push(match str_field(receipt, "status") {
+        Some(s) if STATUSES.contains(&s) => Check::pass("status"),
+        _ => Check::fail("status", "not an execution status"),
+    });
+    checks.push(match issued_at {
+        Some(Ok(_)) => Check::pass("issued_at"),
+        Some(Err(_)) => Check::fail("issued_at", "not RFC 3339 UTC (YYYY-MM-DDTHH:MM:SS[.f]Z)"),
+        None => Check::fail("issued_at", "missing or not a string"),
+    });
+
+    // References against the call.
+    let references: [(&'static str, Option<&str>); 11] = [
+        ("execution_id", Some(&call.execution_id)),
+        ("collaboration_id", Some(&call.collaboration_id)),
+        ("capability_id", Some(&call.capability_id)),
+        ("requester_agent_id", Some(&call.requester_agent_id)),
+        ("provider_agent_id", Some(&call.provider_agent_id)),
+        ("capability_version", call.capability_version.as_deref()),
+        ("connection_id", call.connection_id.as_deref()),
+        ("terms_hash", call.terms_hash.as_deref()),
+        ("reservation_id", call.reservation_id.as_deref()),
+        ("grant_id", call.grant_id.as_deref()),
+        ("admission_id", call.admission_id.as_deref()),
+    ];
+    for (name, want) in references {
+        let Some(want) = want else { continue };
+        checks.push(match str_field(receipt, name) {
+            Some(got) if got == want => Check::pass(name),
+            Some(_) => Check::fail(name, "differs from the call"),
+            None => Check::fail(name, "missing or not a string"),
+        });
+    }
+
+    // The consumer's own commitments.
+    for (name, own) in [
+        ("input_commitment", own_input_commitment),
+        ("output_commitment", own_output_commitment),
+    ] {
+        let Some(own) = own else { continue };
+        checks.push(match receipt.get(name) {
+            None => Check::fail(name, "missing"),
+            Some(v) => match commitment_matches(v, own) {
+                Ok(true) => Check::pass(name),
+                Ok(false) => Check::mismatch(name, "differs from the consumer's own commitment"),
+                Err(()) => Check::fail(name, "not a sha-256 ekl-json-1 commitment"),
+            },
+        });
+    }
+
+    if let Some(want) = &call.receipt_digest {
+        checks.push(if ct_eq(want.as_bytes(), digest.as_bytes()) {
+            Check::pass("receipt_digest")
+        } else {
+            Check::fail("receipt_digest", "differs from the expected digest")
+        });
+    }
+
+    Ok(Verdict::new(checks, Some(digest)))
+}
+
+/// One receipt to verify with [`verify_receipts`].
+#[derive(Clone, Copy, Debug)]
+pub struct ReceiptToVerify<'r, 'a> {
+    /// The receipt as received.
+    pub receipt: &'r Value<'a>,
+    /// The call it must belong to.
+    pub call: &'r CallExpectation,
+    /// The consumer's own commitment to the input it sent.
+    pub own_input_commitment: Option<&'r Commitment>,
+    /// The consumer's own commitment to the result it received.
+    pub own_output_commitment: Option<&'r Commitment>,
+}
+
+/// Verifies many receipts against one key ring; one result per receipt, in order. A receipt that
+/// cannot be a receipt at all gives its `Err` without stopping the others.
+pub fn verify_receipts(ring: &KeyRing, items: &[ReceiptToVerify<'_, '_>]) -> Vec<Result<Verdict>> {
+    items
+        .iter()
+        .map(|it| {
+            verify_receipt(
+                it.receipt,
+                ring,
+                it.call,
+                it.own_input_commitment,
+                it.own_output_commitment,
+            )
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::canonical::parse;
+    use crate::verdict::Outcome;
+
+    const SECRET: &str = "s3cr3t-never-printed";
+
+    fn receipt() -> Value<'static> {
+        parse(
+            br#"{"receipt_version":"1.1","receipt_id":"r1","execution_kind":"validation",
+            "requester_agent_id":"a","provider_agent_id":"b","collaboration_id":"c",
+            "connection_id":"valcon_1","execution_id":"e","capability_id":"cap_x",
+            "capability_version":"1.0.0","rel_ver_at_admission":0,"dsc_ver":1,"terms_hash":"t",
+            "input_commitment":{"alg":"sha-256","canon":"ekl-json-1","digest":"0000000000000000000000000000000000000000000000000000000000000000"},
+            "output_commitment":{"alg":"sha-256","canon":"ekl-json-1","digest":"1111111111111111111111111111111111111111111111111111111111111111"},
+            "status":"succeeded","issued_at":"2026-11-29T00:00:00Z","key_id":"rk-1",
+            "auth_profile":"ekl-evidence-mac-1.1"}"#,
+        )
+        .expect("valid")
+        .into_owned()
+    }
+
+    fn call() -> CallExpectation {
+        CallExpectation {
+            execution_id: "e".into(),
+            collaboration_id: "c".into(),
+            capability_id: "cap_x".into(),
+            requester_agent_id: "a".into(),
+            provider_agent_id: "b".into(),
+            ..CallExpectation::default()
+        }
+    }
+
+    #[test]
+    fn sign_then_verify_and_member_order_does_not_matter() {
+        let signed = sign_receipt(&receipt(), SECRET).expect("signs");
+        let ring = KeyRing::baseline(SECRET);
+        let v = verify_receipt(&signed, &ring, &call(), None, None).expect("a receipt");
+        assert!(v.accepted, "{:?}", v.checks);
+        assert_eq!(
+            v.receipt_digest,
+            Some(receipt_digest(&signed).expect("digest"))
+        );
+        let Value::Object(mut m) = signed.clone() else {
+            unreachable!()
+        };
+        m.reverse();
+        let reversed = Value::Object(m);
+        assert_eq!(
+            auth_tag(&reversed, SECRET).expect("tag"),
+            signed.get("auth_tag").and_then(Value::as_str).expect("tag")
+        );
+        assert!(
+            verify_receipt(&reversed, &ring, &call(), None, None)
+                .expect("a receipt")
+                .accepted
+        );
+        // Another secret: the tag fails, nothing else.
+        let v = verify_receipt(&signed, &KeyRing::baseline("other"), &call(), None, None)
+            .expect("a receipt");
+        let bad: Vec<_> = v
+            .checks
+            .iter()
+            .filter(|c| c.outcome != Outcome::Pass)
+            .collect();
+        assert_eq!(bad.len(), 1);
+        assert_eq!(bad[0].name, "auth_tag");
+    }
+
+    #[test]
+    fn refusals_are_errors_only_for_non_receipts() {
+        let ring = KeyRing::baseline(SECRET);
+        for (text, code) in [
+            (&b"[1]"[..], ErrorCode::InvalidReceipt),
+            (b"\"x\"", ErrorCode::InvalidReceipt),
+            (br#"{"key_id":"rk-1","a":1,"a":2}"#, ErrorCode::DuplicateKey),
+            (
+                br#"{"key_id":"rk-1","auth_tag":"x","auth_tag":"y"}"#,
+                ErrorCode::DuplicateKey,
+            ),
+        ] {
+            let v = parse(text).expect("parses");
+            let e = verify_receipt(&v, &ring, &call(), None, None).expect_err("refused");
+            assert_eq!(e.code(), code);
+            assert!(!e.message().contains(SECRET));
+            assert_eq!(auth_tag(&v, SECRET).expect_err("refused").code(), code);
+        }
+        let nan = Value::Object(vec![
+            ("key_id".into(), Value::from("rk-1")),
+            ("x".into(), Value::Number(f64::NAN)),
+        ]);
+        assert_eq!(
+            verify_receipt(&nan, &ring, &call(), None, None)
+                .expect_err("refused")
+                .code(),
+            ErrorCode::NonFiniteNumber
+        );
+        // An empty object is a (failing) receipt, not an error.
+        let v = verify_receipt(&Value::Object(Vec::new()), &ring, &call(), None, None)
+            .expect("a verdict");
+        assert!(!v.accepted);
+        assert_eq!(v.outcome("key_id"), Some(Outcome::Fail));
+        assert_eq!(v.outcome("required_fields"), Some(Outcome::Fail));
+        // auth_tag needs a key_id; sign refuses an already signed receipt.
+        let no_key = parse(br#"{"a":1}"#).expect("parses");
+        assert_eq!(
+            auth_tag(&no_key, SECRET).expect_err("refused").code(),
+            ErrorCode::InvalidReceipt
+        );
+        let signed = sign_receipt(&receipt(), SECRET).expect("signs");
+        assert_eq!(
+            sign_receipt(&signed, SECRET).expect_err("refused").code(),
+            ErrorCode::InvalidReceipt
+        );
+    }
+
+    #[test]
+    fn key_ring_refusals_and_windows() {
+        let mut ring = KeyRing::new();
+        let err = |r: Result<()>| r.expect_err("refused").code();
+        assert_eq!(
+            err(ring.add("", "s", "2026-01-01T00:00:00Z", None)),
+            ErrorCode::InvalidArgument
+        );
+        assert_eq!(
+            err(ring.add("rk-1", "s", "2026-01-01", None)),
+            ErrorCode::InvalidTimestamp
+        );
+        assert_eq!(
+            err(ring.add(
+                "rk-1",
+                "s",
+                "2026-01-01T00:00:00Z",
+                Some("2026-01-01T00:00:00Z")
+            )),
+            ErrorCode::InvalidArgument
+        );
+        ring.add(
+            "rk-1",
+            "s",
+            "2026-01-01T00:00:00Z",
+            Some("2026-02-01T00:00:00Z"),
+        )
+        .expect("added");
+        assert_eq!(
+            err(ring.add("rk-1", "t", "2026-03-01T00:00:00Z", None)),
+            ErrorCode::InvalidArgument
+        );
+        let t = |s: &str| Timestamp::parse(s).expect("valid");
+        assert!(matches!(
+            ring.select("rk-1", t("2026-01-01T00:00:00Z")),
+            KeySelection::Found(_)
+        ));
+        assert!(matches!(
+            ring.select("rk-1", t("2026-01-31T23:59:59.999999999Z")),
+            KeySelection::Found(_)
+        ));
+        assert!(matches!(
+            ring.select("rk-1", t("2026-02-01T00:00:00Z")),
+            KeySelection::NotValidAt
+        ));
+        assert!(matches!(
+            ring.select("rk-1", t("2025-12-31T23:59:59.999999999Z")),
+            KeySelection::NotValidAt
+        ));
+        assert!(matches!(
+            ring.select("rk-2", t("2026-01-15T00:00:00Z")),
+            KeySelection::UnknownKeyId
+        ));
+        // The ring never shows its keys.
+        assert!(!format!("{ring:?}").contains(&hex::encode(&receipt_key("s", "rk-1"))));
+    }
+
+    #[test]
+    fn batch_gives_one_result_per_receipt_in_order() {
+        let ring = KeyRing::baseline(SECRET);
+        let good = sign_receipt(&receipt(), SECRET).expect("signs");
+        let other_call = CallExpectation {
+            execution_id: "other".into(),
+            ..call()
+        };
+        let not_a_receipt = Value::Array(Vec::new());
+        let c = call();
+        let items = [
+            ReceiptToVerify {
+                receipt: &good,
+                call: &c,
+                own_input_commitment: None,
+                own_output_commitment: None,
+            },
+            ReceiptToVerify {
+                receipt: &not_a_receipt,
+                call: &c,
+                own_input_commitment: None,
+                own_output_commitment: None,
+            },
+            ReceiptToVerify {
+                receipt: &good,
+                call: &other_call,
+                own_input_commitment: None,
+                own_output_commitment: None,
+            },
+        ];
+        let out = verify_receipts(&ring, &items);
+        assert_eq!(out.len(), 3);
+        assert!(out[0].as_ref().expect("verdict").accepted);
+        assert_eq!(
+            out[1].as_ref().expect_err("refused").code(),
+            ErrorCode::InvalidReceipt
+        );
+        let v = out[2].as_ref().expect("verdict");
+        assert_eq!(v.outcome("execution_id"), Some(Outcome::Fail));
+        assert!(!v.accepted && !v.is_dispute());
+    }
+
+    #[test]
+    fn receipt_key_matches_its_definition() {
+        // HMAC-SHA256(secret, "ekl-receipt-1.1" || 0x00 || key_id), built here from the parts.
+        let direct = hmac_sha256(b"sec", &[b"ekl-receipt-1.1\x00rk-7"]);
+        assert_eq!(receipt_key("sec", "rk-7"), direct);
+        assert_ne!(receipt_key("sec", "rk-7"), receipt_key("sec", "rk-8"));
+    }
+}

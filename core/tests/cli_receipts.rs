@@ -1,0 +1,303 @@
+//! The `ekl receipt`, `ekl proof` and `ekl screen` commands, checked against the vector files read in
+//! place (expected values come from the files, which Python's stdlib computed).
+
+use std::io::Write;
+use std::path::PathBuf;
+use std::process::{Command, Stdio};
+
+use serde_json::Value as J;
+
+fn ekl(args: &[&str], stdin: &[u8]) -> (i32, String, String) {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_ekl"))
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the ekl binary runs");
+    let _ = child.stdin.take().expect("stdin is piped").write_all(stdin);
+    let out = child.wait_with_output().expect("ekl finishes");
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8(out.stdout).expect("utf-8 output"),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+fn vector(name: &str) -> J {
+    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("../vectors")
+        .join(name);
+    serde_json::from_slice(&std::fs::read(path).expect("vector file")).expect("json")
+}
+
+fn tmp(name: &str, v: &J) -> String {
+    let dir = std::env::temp_dir().join(format!("ekl-cli-receipts-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let p = dir.join(name);
+    std::fs::write(&p, serde_json::to_vec(v).expect("json")).expect("write");
+    p.to_str().expect("utf-8 path").to_owned()
+}
+
+fn st<'a>(v: &'a J, k: &str) -> &'a str {
+    v[k].as_str().expect("string member")
+}
+
+#[test]
+fn receipt_sign_digest_verify() {
+    let d = vector("call-receipt.json");
+    let secret = st(&d, "receipt_secret");
+    let receipt = serde_json::to_vec(&d["receipt"]).expect("json");
+    let (code, signed, err) = ekl(&["receipt", "sign", "--secret", secret], &receipt);
+    assert_eq!(code, 0, "{err}");
+    let signed_v: J = serde_json::from_str(&signed).expect("signed json");
+    assert_eq!(signed_v["auth_tag"], d["auth_tag"]);
+    let (code, digest, _) = ekl(&["receipt", "digest"], signed.as_bytes());
+    assert_eq!((code, digest.trim()), (0, st(&d, "receipt_digest")));
+
+    // Signing a signed receipt is refused.
+    let (code, _, err) = ekl(&["receipt", "sign", "--secret", secret], signed.as_bytes());
+    assert_eq!(code, 2);
+    assert!(err.starts_with("ekl: INVALID_RECEIPT: "), "{err}");
+
+    let call = tmp("call.json", &d["call"]);
+    let input = tmp("in.json", &d["input"]);
+    let result = tmp("out.json", &d["result"]);
+    let (code, out, err) = ekl(
+        &[
+            "receipt",
+            "verify",
+            "--secret",
+            secret,
+            "--call",
+            &call,
+            "--own-input",
+            &input,
+            "--own-result",
+            &result,
+        ],
+        signed.as_bytes(),
+    );
+    assert_eq!(code, 0, "{err}");
+    let v: J = serde_json::from_str(&out).expect("verdict json");
+    assert_eq!(v["accepted"], J::Bool(true));
+    assert_eq!(v["receipt_digest"], d["receipt_digest"]);
+
+    // The consumer received another result: exit 1, a mismatch named.
+    let mut other = d["result"].clone();
+    other["total"] = J::from(41.5);
+    let other = tmp("other.json", &other);
+    let (code, out, _) = ekl(
+        &[
+            "receipt",
+            "verify",
+            "--secret",
+            secret,
+            "--call",
+            &call,
+            "--own-result",
+            &other,
+        ],
+        signed.as_bytes(),
+    );
+    assert_eq!(code, 1);
+    let v: J = serde_json::from_str(&out).expect("verdict json");
+    let bad: Vec<(&str, &str)> = v["checks"]
+        .as_array()
+        .expect("checks")
+        .iter()
+        .filter(|c| c["outcome"] != "pass")
+        .map(|c| (st(c, "name"), st(c, "outcome")))
+        .collect();
+    assert_eq!(bad, [("output_commitment", "mismatch")]);
+
+    // With the rotation ring, rk-1's receipt issued before the rotation verifies.
+    let keys = tmp("keys.json", &d["key_ring"]["keys"]);
+    let (code, _, err) = ekl(
+        &["receipt", "verify", "--key-ring", &keys, "--call", &call],
+        signed.as_bytes(),
+    );
+    assert_eq!(code, 0, "{err}");
+
+    // Not a receipt at all: a refusal.
+    let (code, _, err) = ekl(
+        &["receipt", "verify", "--secret", secret, "--call", &call],
+        b"[1]",
+    );
+    assert_eq!(code, 2);
+    assert!(err.starts_with("ekl: INVALID_RECEIPT: "), "{err}");
+    let (code, _, err) = ekl(&["receipt", "digest"], br#"{"a":1,"a":2}"#);
+    assert_eq!(code, 2);
+    assert!(err.starts_with("ekl: DUPLICATE_KEY: "), "{err}");
+    // No secret ever appears in an error.
+    assert!(!err.contains(secret));
+}
+
+#[test]
+fn proof_commands_match_the_vectors() {
+    let d = vector("endpoint-proof-v2.json");
+    let ak = st(&d, "agent_key");
+    let (code, out, _) = ekl(&["proof", "key", "--agent-key", ak], b"");
+    assert_eq!((code, out.trim()), (0, st(&d, "proof_key")));
+    let (code, out, _) = ekl(&["proof", "key"], format!("{ak}\n").as_bytes());
+    assert_eq!((code, out.trim()), (0, st(&d, "proof_key")));
+
+    for c in d["challenges"].as_array().expect("challenges") {
+        let (ch, ep) = (st(c, "challenge"), st(c, "endpoint"));
+        let (_, out, _) = ekl(
+            &[
+                "proof",
+                "challenge",
+                "--challenge",
+                ch,
+                "--endpoint",
+                ep,
+                "--proof-key",
+                st(&d, "proof_key"),
+            ],
+            b"",
+        );
+        assert_eq!(out.trim(), st(c, "proof_v2"));
+        let (_, out, _) = ekl(
+            &[
+                "proof",
+                "challenge",
+                "--challenge",
+                ch,
+                "--endpoint",
+                ep,
+                "--agent-key",
+                ak,
+                "--v1",
+            ],
+            b"",
+        );
+        assert_eq!(out.trim(), st(c, "proof"));
+    }
+    let e = &d["enroll"][0];
+    let base = [
+        "proof",
+        "enroll",
+        "--enrollment-id",
+        st(e, "enrollment_id"),
+        "--nonce",
+        st(e, "nonce"),
+        "--endpoint",
+        st(e, "endpoint"),
+        "--agent-key",
+        ak,
+    ];
+    let (_, out, _) = ekl(&base, b"");
+    assert_eq!(out.trim(), st(e, "authority_v2"));
+    let mut v1 = base.to_vec();
+    v1.push("--v1");
+    let (_, out, _) = ekl(&v1, b"");
+    assert_eq!(out.trim(), st(e, "authority_v1"));
+
+    let s = &d["verify_signature"][0];
+    let args = [
+        "proof",
+        "verify-signature",
+        "--secret",
+        st(s, "registration_secret"),
+        "--agent-id",
+        st(s, "agent_id"),
+        "--enrollment-id",
+        st(s, "enrollment_id"),
+        "--challenge",
+        st(s, "challenge"),
+    ];
+    let (_, out, _) = ekl(&args, b"");
+    assert_eq!(out.trim(), st(s, "signature"));
+    let mut check = args.to_vec();
+    check.extend(["--signature", st(s, "signature")]);
+    assert_eq!(ekl(&check, b"").0, 0);
+    check.pop();
+    let wrong = "0".repeat(64);
+    check.push(&wrong);
+    assert_eq!(ekl(&check, b"").0, 1);
+}
+
+#[test]
+fn proof_verifiers_refuse_downgrades() {
+    let d = vector("endpoint-proof-v2.json");
+    let c = &d["challenges"][0];
+    let common = [
+        "proof",
+        "verify-challenge",
+        "--challenge",
+        st(c, "challenge"),
+        "--endpoint",
+        st(c, "endpoint"),
+    ];
+    let with = |extra: &[&str]| {
+        let mut a = common.to_vec();
+        a.extend_from_slice(extra);
+        ekl(&a, b"")
+    };
+    let pk = st(&d, "proof_key");
+    let (code, _, err) = with(&["--proof-key", pk, "--proof", st(c, "proof")]);
+    assert_eq!(code, 2);
+    assert!(err.starts_with("ekl: PROOF_DOWNGRADE: "), "{err}");
+    let (code, out, _) = with(&["--proof-key", pk, "--proof-v2", st(c, "proof_v2")]);
+    assert_eq!((code, out.trim()), (0, "v2"));
+    let hash = st(&d, "agent_key_sha256");
+    let (code, out, _) = with(&["--credential-sha256", hash, "--proof", st(c, "proof")]);
+    assert_eq!((code, out.trim()), (0, "v1"));
+    let (code, _, err) = with(&["--credential-sha256", hash]);
+    assert_eq!(code, 2);
+    assert!(err.starts_with("ekl: PROOF_INVALID: "), "{err}");
+
+    let e = &d["enroll"][0];
+    let enroll = |announced: &str, authority: &str, version: Option<&str>| {
+        let mut a = vec![
+            "proof",
+            "verify-enroll",
+            "--announced",
+            announced,
+            "--agent-key",
+            st(&d, "agent_key"),
+            "--enrollment-id",
+            st(e, "enrollment_id"),
+            "--nonce",
+            st(e, "nonce"),
+            "--endpoint",
+            st(e, "endpoint"),
+            "--authority",
+            authority,
+        ];
+        if let Some(v) = version {
+            a.extend(["--authority-version", v]);
+        }
+        ekl(&a, b"")
+    };
+    let (code, _, err) = enroll("v2", st(e, "authority_v1"), None);
+    assert_eq!(code, 2);
+    assert!(err.starts_with("ekl: PROOF_DOWNGRADE: "), "{err}");
+    assert_eq!(enroll("v1", st(e, "authority_v1"), None).1.trim(), "v1");
+    assert_eq!(
+        enroll("v2", st(e, "authority_v2"), Some("2")).1.trim(),
+        "v2"
+    );
+}
+
+#[test]
+fn screen_reports_flags_without_the_text() {
+    let d = vector("screening-scan.json");
+    let rules = tmp("rules.json", &d["rules_sets"]["rules"]);
+    for case in d["cases"].as_array().expect("cases") {
+        let result = serde_json::to_vec(&case["result"]).expect("json");
+        let mut args = vec!["screen"];
+        if case["rules"].is_string() {
+            args.extend(["--rules", rules.as_str()]);
+        }
+        let (code, out, err) = ekl(&args, &result);
+        assert_eq!(code, 0, "{err}");
+        let got: J = serde_json::from_str(&out).expect("flags json");
+        assert_eq!(got, case["expected"], "{}", st(case, "name"));
+    }
+    let bad = tmp("bad.json", &d["invalid_rules"][0]["claims"]);
+    let (code, _, err) = ekl(&["screen", "--rules", &bad], b"{}");
+    assert_eq!(code, 2);
+    assert!(err.starts_with("ekl: INVALID_SHAPE: "), "{err}");
+}
