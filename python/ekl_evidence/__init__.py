@@ -17,9 +17,22 @@ Conventions shared with the JS packages:
 
 from __future__ import annotations
 
+from typing import Any, Dict, Iterable, List, Mapping, Optional, Union
+
 from ._errors import ERROR_CODES, EklError, ErrorCode
 from ._native import (
     CAPABILITY_INPUT_MAX_BYTES,
+    KeyRing,
+    ScreeningRules,
+    auth_tag,
+    receipt_digest,
+    receipt_key,
+    screen,
+    screening_fold,
+    screening_rules,
+    sign_receipt,
+    verify_challenge_proof,
+    verify_enroll_authority,
     CORE_VERSION,
     MAX_DEPTH,
     MAX_SAFE_INTEGER_BOUND,
@@ -46,9 +59,43 @@ from ._native import (
     value_digest,
     verify_signature,
 )
+from . import _native
 from ._types import Commitment, HostValue, ResultBody
+from ._verdict import Check, Outcome, Verdict
 
 __version__ = CORE_VERSION
+
+
+def verify_receipt(
+    receipt: HostValue,
+    ring: KeyRing,
+    call: Dict[str, str],
+    own_input_commitment: Optional[Commitment] = None,
+    own_output_commitment: Optional[Commitment] = None,
+) -> Verdict:
+    """Checks a MAC receipt (profile ekl-evidence-mac-1.1, §9.5) against a :class:`KeyRing`, the
+    call the consumer made (``execution_id``, ``collaboration_id``, ``capability_id``,
+    ``requester_agent_id``, ``provider_agent_id``, and optionally ``capability_version``,
+    ``connection_id``, ``terms_hash``, ``execution_kind``, ``reservation_id``, ``grant_id``,
+    ``admission_id``, ``receipt_digest``) and the consumer's own commitments. A receipt that
+    can be read always gives a :class:`Verdict`; only one that cannot (not an object, duplicate
+    keys, ...) raises :class:`EklError`."""
+    return Verdict._from_native(
+        _native.verify_receipt(receipt, ring, call, own_input_commitment, own_output_commitment)
+    )
+
+
+def verify_receipts(
+    ring: KeyRing, items: Iterable[Mapping[str, Any]]
+) -> List[Union[Verdict, EklError]]:
+    """Many receipts against one key ring, verified with the GIL released. Each item is a dict
+    ``{"receipt", "call", "own_input_commitment"?, "own_output_commitment"?}``; the result has
+    one entry per item, in order: its :class:`Verdict`, or the :class:`EklError` of a receipt
+    that cannot be read (returned, not raised, so one bad receipt does not hide the others)."""
+    out: List[Union[Verdict, EklError]] = []
+    for r in _native.verify_receipts(ring, items):
+        out.append(r if isinstance(r, EklError) else Verdict._from_native(r))
+    return out
 
 __all__ = [
     "CAPABILITY_INPUT_MAX_BYTES",
@@ -56,12 +103,18 @@ __all__ = [
     "ERROR_CODES",
     "MAX_DEPTH",
     "MAX_SAFE_INTEGER_BOUND",
+    "Check",
     "Commitment",
     "EklError",
     "ErrorCode",
     "HostValue",
     "JsonText",
+    "KeyRing",
+    "Outcome",
     "ResultBody",
+    "ScreeningRules",
+    "Verdict",
+    "auth_tag",
     "canonicalize",
     "canonicalize_many",
     "canonicalize_value",
@@ -76,11 +129,21 @@ __all__ = [
     "input_commitment",
     "output_fingerprint",
     "proof_key",
+    "receipt_digest",
+    "receipt_key",
+    "screen",
+    "screening_fold",
+    "screening_rules",
     "select_result_body",
     "sha256_hex",
+    "sign_receipt",
     "terms_hash",
     "upstream_fingerprint",
     "upstream_projection",
     "value_digest",
+    "verify_challenge_proof",
+    "verify_enroll_authority",
+    "verify_receipt",
+    "verify_receipts",
     "verify_signature",
 ]

@@ -1,5 +1,5 @@
 # Stubs of the compiled module ekl_evidence._native (checked by `python -m mypy.stubtest`).
-from typing import Iterable, List, Optional, Tuple, Union, final
+from typing import Any, Dict, Iterable, List, Mapping, Optional, Tuple, Union, final
 
 from ._types import Commitment, HostValue, ResultBody
 
@@ -10,8 +10,11 @@ __all__ = [
     "CAPABILITY_INPUT_MAX_BYTES",
     "CORE_VERSION",
     "JsonText",
+    "KeyRing",
     "MAX_DEPTH",
     "MAX_SAFE_INTEGER_BOUND",
+    "ScreeningRules",
+    "auth_tag",
     "canonicalize",
     "canonicalize_many",
     "canonicalize_value",
@@ -26,13 +29,23 @@ __all__ = [
     "input_commitment",
     "output_fingerprint",
     "proof_key",
+    "receipt_digest",
+    "receipt_key",
     "roundtrip",
+    "screen",
+    "screening_fold",
+    "screening_rules",
     "select_result_body",
     "sha256_hex",
+    "sign_receipt",
     "terms_hash",
     "upstream_fingerprint",
     "upstream_projection",
     "value_digest",
+    "verify_challenge_proof",
+    "verify_enroll_authority",
+    "verify_receipt",
+    "verify_receipts",
     "verify_signature",
 ]
 
@@ -74,3 +87,51 @@ def check_verify_signature(
 ) -> bool: ...
 def error_codes() -> List[str]: ...
 def roundtrip(value: _Value) -> HostValue: ...
+
+_RawVerdict = Tuple[bool, List[Tuple[str, str, Optional[str]]], Optional[str]]
+
+@final
+class KeyRing:
+    def __new__(cls, keys: Optional[Iterable[Mapping[str, Optional[str]]]] = None) -> KeyRing: ...
+    @staticmethod
+    def baseline(registration_secret: str) -> KeyRing: ...
+    def key_ids(self) -> List[str]: ...
+    def __len__(self) -> int: ...
+
+@final
+class ScreeningRules:
+    def __new__(cls, claims: _Value) -> ScreeningRules: ...
+
+def receipt_key(secret: str, key_id: str) -> str: ...
+def auth_tag(receipt: _Value, secret: str) -> str: ...
+def receipt_digest(receipt: _Value) -> str: ...
+def sign_receipt(receipt: _Value, secret: str) -> Dict[str, Any]: ...
+def verify_receipt(
+    receipt: _Value,
+    ring: KeyRing,
+    call: Mapping[str, str],
+    own_input_commitment: Optional[Commitment] = None,
+    own_output_commitment: Optional[Commitment] = None,
+) -> _RawVerdict: ...
+def verify_receipts(ring: KeyRing, items: Iterable[Mapping[str, Any]]) -> List[Any]: ...
+def verify_challenge_proof(
+    challenge: str,
+    endpoint: str,
+    proof: Optional[str] = None,
+    proof_v2: Optional[str] = None,
+    *,
+    proof_key: Optional[str] = None,
+    credential_hash: Optional[str] = None,
+) -> str: ...
+def verify_enroll_authority(
+    announced: str,
+    agent_key: str,
+    enrollment_id: str,
+    nonce: str,
+    endpoint: str,
+    authority: Optional[str] = None,
+    authority_version: Optional[int] = None,
+) -> str: ...
+def screening_rules(claims: _Value) -> ScreeningRules: ...
+def screen(rules: Optional[ScreeningRules], result: _Value) -> List[Dict[str, str]]: ...
+def screening_fold(text: str) -> str: ...

@@ -11,6 +11,7 @@
 #![deny(unsafe_code)] // one exception: src/pystr.rs
 
 mod convert;
+mod evidence;
 mod pystr;
 
 use std::borrow::Cow;
@@ -28,7 +29,7 @@ use pyo3::types::{PyByteArray, PyBytes, PyDict, PyList, PyMemoryView, PyString, 
 
 /// Inputs at least this large (bytes of text, or the conversion's size estimate) are processed
 /// with the GIL released; below it the release costs more than it saves.
-const DETACH_THRESHOLD: usize = 16 * 1024;
+pub(crate) const DETACH_THRESHOLD: usize = 16 * 1024;
 
 // ------------------------------------------------------------------------------------------
 // Errors
@@ -47,7 +48,7 @@ pub(crate) fn ekl_err(py: Python<'_>, code: ErrorCode, message: &str) -> PyErr {
     }
 }
 
-fn core_err(py: Python<'_>, e: ekl_core::Error) -> PyErr {
+pub(crate) fn core_err(py: Python<'_>, e: ekl_core::Error) -> PyErr {
     ekl_err(py, e.code(), e.message())
 }
 
@@ -66,7 +67,7 @@ fn guarded<T>(f: impl FnOnce() -> ekl_core::Result<T>) -> Outcome<T> {
 }
 
 /// Runs core work with the GIL held or released (`detach`), and maps the outcome to Python.
-fn run<T: Send>(
+pub(crate) fn run<T: Send>(
     py: Python<'_>,
     detach: bool,
     f: impl FnOnce() -> ekl_core::Result<T> + Send,
@@ -182,7 +183,7 @@ pub(crate) fn type_name(obj: &Bound<'_, PyAny>) -> String {
 }
 
 /// A plain string argument (key, challenge, endpoint, ...): `str` only, UTF-8 encodable.
-fn str_arg(py: Python<'_>, obj: &Bound<'_, PyAny>, what: &str) -> PyResult<String> {
+pub(crate) fn str_arg(py: Python<'_>, obj: &Bound<'_, PyAny>, what: &str) -> PyResult<String> {
     let s = obj.cast::<PyString>().map_err(|_| {
         PyTypeError::new_err(format!("{what} must be a str, got {}", type_name(obj)))
     })?;
@@ -191,7 +192,7 @@ fn str_arg(py: Python<'_>, obj: &Bound<'_, PyAny>, what: &str) -> PyResult<Strin
         .map_err(|_| lone_surrogate(py))
 }
 
-fn opt_str_arg(
+pub(crate) fn opt_str_arg(
     py: Python<'_>,
     obj: Option<&Bound<'_, PyAny>>,
     what: &str,
@@ -226,7 +227,7 @@ fn proof_key_arg(py: Python<'_>, obj: &Bound<'_, PyAny>) -> PyResult<ProofKey> {
 // ------------------------------------------------------------------------------------------
 
 /// A value argument, ready for the core.
-enum ValueArg<'py> {
+pub(crate) enum ValueArg<'py> {
     /// JSON text (from `JsonText`), parsed by the core when used.
     Text(Bound<'py, PyBytes>),
     /// A converted host value (strings borrowed from the Python objects, which it keeps alive).
@@ -234,7 +235,7 @@ enum ValueArg<'py> {
 }
 
 impl<'py> ValueArg<'py> {
-    fn from_py(py: Python<'py>, obj: &Bound<'py, PyAny>) -> PyResult<ValueArg<'py>> {
+    pub(crate) fn from_py(py: Python<'py>, obj: &Bound<'py, PyAny>) -> PyResult<ValueArg<'py>> {
         if let Ok(t) = obj.cast::<JsonText>() {
             return Ok(ValueArg::Text(t.get().data.bind(py).clone()));
         }
@@ -244,7 +245,7 @@ impl<'py> ValueArg<'py> {
     /// Runs `f` on the value: parses the text first on the text path. Large inputs run with the
     /// GIL released: the bytes object is immutable and kept alive, and a converted host value
     /// keeps alive every `str` it borrows from.
-    fn with<T: Send>(
+    pub(crate) fn with<T: Send>(
         self,
         py: Python<'_>,
         f: impl FnOnce(&Value<'_>) -> ekl_core::Result<T> + Send,
@@ -750,6 +751,7 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(verify_signature, m)?)?;
     m.add_function(wrap_pyfunction!(check_verify_signature, m)?)?;
     m.add_function(wrap_pyfunction!(error_codes, m)?)?;
+    evidence::register(m)?;
     m.add_function(wrap_pyfunction!(roundtrip, m)?)?;
     Ok(())
 }

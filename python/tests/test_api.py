@@ -152,3 +152,111 @@ def test_constants() -> None:
     assert ekl.MAX_DEPTH == 64
     assert ekl.MAX_SAFE_INTEGER_BOUND == 2**53
     assert ekl.error_codes() == list(ekl.ERROR_CODES)
+
+
+# --- receipts, proof verifiers, screening -----------------------------------------------------
+
+SECRET = "rs_test-secret"
+CALL = {
+    "execution_id": "ex_1",
+    "collaboration_id": "col_1",
+    "capability_id": "cap_1",
+    "requester_agent_id": "agt_c",
+    "provider_agent_id": "agt_p",
+}
+
+
+def _receipt(**over: object) -> dict:
+    r = {
+        "receipt_version": "1.1", "receipt_id": "r1", "execution_kind": "trial",
+        "requester_agent_id": "agt_c", "provider_agent_id": "agt_p", "collaboration_id": "col_1",
+        "connection_id": "con_1", "execution_id": "ex_1", "capability_id": "cap_1",
+        "capability_version": "1.0", "rel_ver_at_admission": 1, "dsc_ver": 1,
+        "terms_hash": "00" * 32, "input_commitment": ekl.commitment({"q": 1}),
+        "output_commitment": ekl.commitment({"a": 2}), "status": "succeeded",
+        "issued_at": "2026-11-29T12:00:00Z", "key_id": "rk-1", "auth_profile": "ekl-evidence-mac-1.1",
+    }
+    r.update(over)
+    return ekl.sign_receipt(r, SECRET)
+
+
+def test_receipt_round_trip_and_dispute() -> None:
+    ring = ekl.KeyRing.baseline(SECRET)
+    assert ring.key_ids() == ["rk-1"] and len(ring) == 1
+    signed = _receipt()
+    v = ekl.verify_receipt(signed, ring, CALL, ekl.commitment({"q": 1}), ekl.commitment({"a": 2}))
+    assert v.accepted and v.failed() == [] and not v.disputed
+    assert v.receipt_digest == ekl.receipt_digest(signed) == ekl.sha256_hex(ekl.canonicalize_value(signed))
+    d = ekl.verify_receipt(signed, ring, CALL, ekl.commitment({"q": 1}), ekl.commitment({"a": 3}))
+    assert not d.accepted and d.failed() == ["output_commitment"] and d.disputed
+    check = d.check("output_commitment")
+    assert check is not None and check.outcome == "mismatch"
+    forged = dict(signed, status="failed")
+    f = ekl.verify_receipt(forged, ring, CALL)
+    assert "auth_tag" in f.failed() and not f.disputed
+    with pytest.raises(EklError) as info:
+        ekl.sign_receipt(signed, SECRET)
+    assert info.value.code == "INVALID_RECEIPT"
+
+
+def test_verify_receipts_batch() -> None:
+    ring = ekl.KeyRing.baseline(SECRET)
+    good = {"receipt": _receipt(), "call": CALL}
+    bad = {"receipt": [1, 2], "call": CALL}
+    unconvertible = {"receipt": {"x": {1, 2}}, "call": CALL}
+    text = {"receipt": ekl.JsonText('{"a":1,"a":2}'), "call": CALL}
+    out = ekl.verify_receipts(ring, [good] * 20 + [bad, unconvertible, text, good])
+    assert all(isinstance(v, ekl.Verdict) and v.accepted for v in out[:20])
+    assert [type(x).__name__ for x in out[20:]] == ["EklError", "EklError", "EklError", "Verdict"]
+    codes = [x.code for x in out[20:23] if isinstance(x, EklError)]
+    assert codes == ["INVALID_RECEIPT", "UNSUPPORTED_TYPE", "DUPLICATE_KEY"]
+
+
+def test_key_ring_and_call_arguments() -> None:
+    with pytest.raises(EklError) as info:
+        ekl.KeyRing([{"key_id": "k", "secret": "s", "valid_from": "yesterday"}])
+    assert info.value.code == "INVALID_TIMESTAMP"
+    with pytest.raises(EklError) as info:
+        ekl.KeyRing([{"key_id": "k", "secret": "s", "valid_from": "2026-01-01T00:00:00Z", "x": "1"}])
+    assert info.value.code == "INVALID_ARGUMENT"
+    ring = ekl.KeyRing.baseline(SECRET)
+    with pytest.raises(EklError) as info:
+        ekl.verify_receipt(_receipt(), ring, {"execution_id": "ex_1"})
+    assert info.value.code == "INVALID_ARGUMENT"
+    with pytest.raises(EklError) as info:
+        ekl.verify_receipt(_receipt(), ring, CALL, {"alg": "md5", "canon": "x", "digest": "00"})
+    assert info.value.code == "INVALID_ARGUMENT"
+
+
+def test_proof_verifiers() -> None:
+    agent_key, ch, ep = "eklp_k", "ab" * 32, "https://e.example/mcp"
+    pk = ekl.proof_key(agent_key)
+    p1 = ekl.challenge_proof_v1(agent_key, ch, ep)
+    p2 = ekl.challenge_proof_v2(pk, ch, ep)
+    assert ekl.verify_challenge_proof(ch, ep, None, p2, proof_key=pk) == "v2"
+    assert ekl.verify_challenge_proof(ch, ep, p1, credential_hash=ekl.sha256_hex(agent_key)) == "v1"
+    for kwargs, code in (({"proof_key": pk}, "PROOF_DOWNGRADE"),):
+        with pytest.raises(EklError) as info:
+            ekl.verify_challenge_proof(ch, ep, p1, None, **kwargs)
+        assert info.value.code == code
+    with pytest.raises(EklError) as info:
+        ekl.verify_challenge_proof(ch, ep, p1, p2)  # no state given
+    assert info.value.code == "INVALID_ARGUMENT"
+    a1 = ekl.enroll_authority_v1(agent_key, "e", "n", ep)
+    assert ekl.verify_enroll_authority("v1", agent_key, "e", "n", ep, a1) == "v1"
+    with pytest.raises(EklError) as info:
+        ekl.verify_enroll_authority("v2", agent_key, "e", "n", ep, a1, 1)
+    assert info.value.code == "PROOF_DOWNGRADE"
+    with pytest.raises(EklError) as info:
+        ekl.verify_enroll_authority("v1", agent_key, "e", "n", ep, a1, True)  # type: ignore[arg-type]
+    assert info.value.code == "INVALID_ARGUMENT"
+
+
+def test_screening() -> None:
+    rules = ekl.screening_rules({"rules_version": "v1", "rules": [
+        {"rule_id": "r1", "category": "spam", "phrases": ["buy now"]}]})
+    assert isinstance(rules, ekl.ScreeningRules)
+    result = {"content": [{"type": "text", "text": "BUY NOW!"}]}
+    assert ekl.screen(rules, result) == [{"category": "spam", "rules_version": "v1", "rule_id": "r1"}]
+    assert ekl.screen(None, result) == []
+    assert ekl.screening_fold("Straße ＡＢ") == "strasse ab"

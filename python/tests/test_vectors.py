@@ -69,7 +69,7 @@ def test_meta_a_changed_expected_value_fails(name: str) -> None:
     data = load(path)
     section, index, member = MUTATIONS[name]
     changed: Any = copy.deepcopy(data)
-    case = changed[section][index]
+    case = changed[section][index] if section else changed
     original = case[member]
     case[member] = original[:-1] + ("0" if original[-1:] != "0" else "1")
     failures = 0

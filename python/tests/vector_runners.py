@@ -261,19 +261,200 @@ def run_rfc8785_testdata(folder: Path) -> List[Check]:
     return checks
 
 
+# --- endpoint-proof-v2.json ----------------------------------------------------------------------
+
+
+def _code_or_value(fn: Callable[[], Any]) -> Any:
+    try:
+        return fn()
+    except ekl.EklError as e:
+        return e.code
+
+
+def run_endpoint_proof_v2(data: Dict[str, Any]) -> List[Check]:
+    checks: List[Check] = []
+    agent_key = data["agent_key"]
+
+    def keys() -> None:
+        assert ekl.sha256_hex(agent_key) == data["agent_key_sha256"]
+        assert ekl.proof_key(agent_key) == data["proof_key"]
+
+    checks.append(("keys", keys))
+    pk = data["proof_key"]
+    for c in data.get("challenges", []):
+
+        def challenge(c: Dict[str, Any] = c) -> None:
+            assert ekl.challenge_proof_v1(agent_key, c["challenge"], c["endpoint"]) == c["proof"]
+            assert ekl.challenge_proof_v2(pk, c["challenge"], c["endpoint"]) == c["proof_v2"]
+            got = ekl.verify_challenge_proof(c["challenge"], c["endpoint"], c["proof"], c["proof_v2"], proof_key=pk)
+            assert got == "v2", got
+
+        checks.append((f"challenges: {c['name']}", challenge))
+    for e in data.get("enroll", []):
+
+        def enroll(e: Dict[str, Any] = e) -> None:
+            args = (e["enrollment_id"], e["nonce"], e["endpoint"])
+            assert ekl.enroll_authority_v1(agent_key, *args) == e["authority_v1"]
+            assert ekl.enroll_authority_v2(pk, *args) == e["authority_v2"]
+
+        checks.append((f"enroll: {e['name']}", enroll))
+    for v in data.get("verify_signature", []):
+
+        def verify(v: Dict[str, Any] = v) -> None:
+            args = (v["registration_secret"], v["agent_id"], v["enrollment_id"], v["challenge"])
+            assert ekl.verify_signature(*args) == v["signature"]
+            assert ekl.check_verify_signature(*args, v["signature"]) is True
+
+        checks.append((f"verify_signature: {v['name']}", verify))
+    down = data.get("downgrade", {})
+    c0 = data["challenges"][0] if data.get("challenges") else None
+    for case in down.get("network", []):
+
+        def network(case: Dict[str, Any] = case) -> None:
+            assert c0 is not None
+            holds = (
+                {"proof_key": pk}
+                if case["holds"] == "proof_key"
+                else {"credential_hash": data["agent_key_sha256"]}
+            )
+            got = _code_or_value(
+                lambda: ekl.verify_challenge_proof(
+                    c0["challenge"], c0["endpoint"], case["proof"], case["proof_v2"], **holds
+                )
+            )
+            assert got == case["expected"], got
+
+        checks.append((f"downgrade network: {case['name']}", network))
+    e0 = data["enroll"][0] if data.get("enroll") else None
+    for case in down.get("agent", []):
+
+        def agent(case: Dict[str, Any] = case) -> None:
+            assert e0 is not None
+            got = _code_or_value(
+                lambda: ekl.verify_enroll_authority(
+                    case["announced"], agent_key, e0["enrollment_id"], e0["nonce"], e0["endpoint"],
+                    case["authority"], case["authority_version"],
+                )
+            )
+            assert got == case["expected"], got
+
+        checks.append((f"downgrade agent: {case['name']}", agent))
+    return checks
+
+
+# --- call-receipt.json -------------------------------------------------------------------------
+
+
+def _not_pass(verdict: ekl.Verdict) -> Dict[str, str]:
+    return {c.name: c.outcome for c in verdict.checks if c.outcome != "pass"}
+
+
+def _expect_verdict(verdict: ekl.Verdict, expected: Dict[str, Any]) -> None:
+    assert _not_pass(verdict) == expected.get("not_pass", {}), _not_pass(verdict)
+    for name, detail in expected.get("details", {}).items():
+        c = verdict.check(name)
+        assert c is not None and c.detail == detail, (name, c)
+    assert verdict.accepted == (not expected.get("not_pass"))
+
+
+def run_call_receipt(data: Dict[str, Any]) -> List[Check]:
+    checks: List[Check] = []
+    secret, receipt = data["receipt_secret"], data["receipt"]
+    signed = {**receipt, "auth_tag": data["auth_tag"]}
+
+    def published() -> None:
+        key_id = receipt["key_id"]
+        assert ekl.receipt_key(secret, key_id) == data["receipt_key"]
+        assert ekl.auth_tag(receipt, secret) == data["auth_tag"]
+        assert ekl.sign_receipt(receipt, secret) == signed
+        assert ekl.receipt_digest(signed) == data["receipt_digest"]
+        assert ekl.receipt_digest(ekl.JsonText(json.dumps(signed))) == data["receipt_digest"]
+        assert receipt["input_commitment"] == ekl.commitment(data["input"])
+        assert receipt["output_commitment"] == ekl.commitment(data["result"])
+        assert receipt["terms_hash"] == ekl.terms_hash(data["terms"])
+        v = ekl.verify_receipt(
+            signed, ekl.KeyRing.baseline(secret), data["call"],
+            ekl.commitment(data["input"]), ekl.commitment(data["result"]),
+        )
+        assert v.accepted, v.failed()
+        assert v.receipt_digest == data["receipt_digest"]
+
+    checks.append(("published receipt", published))
+    kr = data.get("key_ring")
+    if kr:
+        ring = ekl.KeyRing(kr["keys"])
+        for case in kr.get("cases", []):
+
+            def rotation(case: Dict[str, Any] = case) -> None:
+                v = ekl.verify_receipt(case["receipt"], ring, kr["call"])
+                _expect_verdict(v, case["expected"])
+
+            checks.append((f"key_ring: {case['name']}", rotation))
+    mm = data.get("mismatch")
+    if mm:
+        baseline = ekl.KeyRing.baseline(secret)
+        for case in mm.get("cases", []):
+
+            def mismatch(case: Dict[str, Any] = case) -> None:
+                salt = case.get("own_salt")
+                own_in = ekl.commitment(case["own_input"], salt) if "own_input" in case else None
+                own_out = ekl.commitment(case["own_result"], salt) if "own_result" in case else None
+                v = ekl.verify_receipt(case["receipt"], baseline, case.get("call", data["call"]), own_in, own_out)
+                _expect_verdict(v, case["expected"])
+                # the batch gives the same verdict
+                batch = ekl.verify_receipts(baseline, [{
+                    "receipt": case["receipt"], "call": case.get("call", data["call"]),
+                    "own_input_commitment": own_in, "own_output_commitment": own_out,
+                }])
+                assert batch == [v]
+
+            checks.append((f"mismatch: {case['name']}", mismatch))
+    return checks
+
+
+# --- screening-scan.json -----------------------------------------------------------------------
+
+
+def run_screening_scan(data: Dict[str, Any]) -> List[Check]:
+    checks: List[Check] = []
+    sets = {name: ekl.screening_rules(claims) for name, claims in data.get("rules_sets", {}).items()}
+    for case in data.get("cases", []):
+
+        def scan(case: Dict[str, Any] = case) -> None:
+            rules = sets[case["rules"]] if case["rules"] is not None else None
+            got = ekl.screen(rules, case["result"])
+            assert got == case["expected"], got
+
+        checks.append((f"cases: {case['name']}", scan))
+    for case in data.get("invalid_rules", []):
+
+        def invalid(case: Dict[str, Any] = case) -> None:
+            refused(case["error"], ekl.screening_rules, case["claims"])
+
+        checks.append((f"invalid_rules: {case['name']}", invalid))
+    return checks
+
+
 #: The runner of each vector file. A file in vectors/ without a runner is reported by
 #: test_vectors.py::test_every_vector_file_has_a_runner.
 RUNNERS: Dict[str, Callable[[Dict[str, Any]], List[Check]]] = {
     "ekl-json-1.json": run_ekl_json_1,
     "fingerprints.json": run_fingerprints,
     "upstream-fingerprint.json": run_upstream_fingerprint,
+    "endpoint-proof-v2.json": run_endpoint_proof_v2,
+    "call-receipt.json": run_call_receipt,
+    "screening-scan.json": run_screening_scan,
 }
 
-#: Where the meta-test changes one expected value: (section, case index, member).
+#: Where the meta-test changes one expected value: (section, case index, member); an empty
+#: section names a top-level member.
 MUTATIONS: Dict[str, Tuple[str, int, str]] = {
     "ekl-json-1.json": ("valid", 0, "canonical"),
     "fingerprints.json": ("cases", 0, "fingerprint"),
     "upstream-fingerprint.json": ("cases", 0, "fingerprint"),
+    "endpoint-proof-v2.json": ("challenges", 0, "proof_v2"),
+    "screening-scan.json": ("invalid_rules", 0, "error"),
+    "call-receipt.json": ("", 0, "receipt_digest"),  # "": a top-level member
 }
 
 
