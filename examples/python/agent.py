@@ -9,7 +9,7 @@ The consumer agent calls a provider's capability and keeps evidence of the call:
    offered (§5.1);
 3. it checks the provider's MAC receipt and the network-signed receipt against its own
    commitments, and prints the receipt digest it would report in ``collaboration_report``.
-   (Step 3 follows as the receipt and JWS operations land in the core.)
+   (The network-signed receipt follows when the JWS operations land in the core.)
 
 Run: python examples/python/agent.py   (prints one JSON object; the Node example prints the same)
 """
@@ -46,6 +46,44 @@ TOOLS_LIST: Dict[str, Any] = {
 }
 
 
+# The provider's MAC receipt for this call (profile ekl-evidence-mac-1.1). Here the example makes
+# it itself with a test secret, as a provider would; an agent receives it in _meta.ekl.receipt.
+REGISTRATION_SECRET = "rs_example-secret-not-a-real-one"
+CALL: Dict[str, str] = {
+    "execution_id": "ex_19c4",
+    "collaboration_id": "col_c3c7b453aa7e",
+    "capability_id": "cap_search_listings",
+    "requester_agent_id": "agt_c0ns7m3r4a",
+    "provider_agent_id": "agt_pr0v1d3r9b",
+    "execution_kind": "trial",
+}
+
+
+def provider_receipt() -> Dict[str, Any]:
+    unsigned = {
+        "receipt_version": "1.1",
+        "receipt_id": "rcpt_example",
+        "execution_kind": "trial",
+        "requester_agent_id": CALL["requester_agent_id"],
+        "provider_agent_id": CALL["provider_agent_id"],
+        "collaboration_id": CALL["collaboration_id"],
+        "connection_id": "con_5f0e2b9a11d4",
+        "execution_id": CALL["execution_id"],
+        "capability_id": CALL["capability_id"],
+        "capability_version": "1.0.0",
+        "rel_ver_at_admission": 1,
+        "dsc_ver": 1,
+        "terms_hash": ekl.terms_hash({"price_per_call": "0.00", "currency": "USD"}),
+        "input_commitment": ekl.input_commitment(CALL_INPUT),
+        "output_commitment": ekl.commitment(TOOL_RESULT),
+        "status": "succeeded",
+        "issued_at": "2026-11-29T18:40:05.250Z",
+        "key_id": "rk-1",
+        "auth_profile": "ekl-evidence-mac-1.1",
+    }
+    return ekl.sign_receipt(unsigned, REGISTRATION_SECRET)
+
+
 def main() -> Dict[str, Any]:
     report: Dict[str, Any] = {}
     try:
@@ -58,6 +96,23 @@ def main() -> Dict[str, Any]:
         report["output_fingerprint_over"] = body
         report["output_fingerprint"] = ekl.output_fingerprint(SALT, TOOL_RESULT)
         report["upstream_fingerprint"] = ekl.upstream_fingerprint(TOOLS_LIST, ["search_listings"])
+        # 3. the provider's MAC receipt, checked against the call and our own commitments
+        ring = ekl.KeyRing.baseline(REGISTRATION_SECRET)
+        verdict = ekl.verify_receipt(
+            provider_receipt(),
+            ring,
+            CALL,
+            own_input_commitment=report["input_commitment"],
+            own_output_commitment=report["output_commitment"],
+        )
+        report["mac_receipt"] = {
+            "accepted": verdict.accepted,
+            "not_passed": verdict.failed(),
+            "disputed": verdict.disputed,
+        }
+        if verdict.accepted or verdict.disputed:
+            # the digest to put in collaboration_report (or abuse_report for a dispute)
+            report["receipt_digest"] = verdict.receipt_digest
     except ekl.EklError as e:
         # a refusal is data for the report, not a crash: the code says which rule was broken
         report["refused"] = {"code": e.code, "message": e.message}

@@ -260,3 +260,16 @@ def test_screening() -> None:
     assert ekl.screen(rules, result) == [{"category": "spam", "rules_version": "v1", "rule_id": "r1"}]
     assert ekl.screen(None, result) == []
     assert ekl.screening_fold("Straße ＡＢ") == "strasse ab"
+
+
+def test_agent_example_runs() -> None:
+    import runpy
+
+    path = Path(__file__).resolve().parents[2] / "examples" / "python" / "agent.py"
+    if not path.is_file():
+        pytest.skip("examples/python/agent.py is not beside these tests")
+    report = runpy.run_path(str(path))["main"]()
+    assert "refused" not in report
+    assert report["mac_receipt"] == {"accepted": True, "not_passed": [], "disputed": False}
+    assert report["input_fingerprint"] == ekl.fingerprint(SALT, {"area_ref": "loc:ca:dublin", "min_beds": 3})
+    assert len(report["receipt_digest"]) == 64
