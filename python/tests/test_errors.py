@@ -119,6 +119,11 @@ def test_hostile_texts_never_panic() -> None:
     assert refused > 0 and ok > 0
 
 
+RING = ekl.KeyRing.baseline("s")
+CALL = {k: "x" for k in ("execution_id", "collaboration_id", "capability_id",
+                         "requester_agent_id", "provider_agent_id")}
+
+
 def test_hostile_values_never_panic() -> None:
     rng = random.Random(7)
     leaves: List[Any] = [
@@ -128,7 +133,16 @@ def test_hostile_values_never_panic() -> None:
         value: Any = rng.choice(leaves)
         for _ in range(rng.randrange(0, 70)):
             value = rng.choice([[value], {"k": value}, (value, 1), {"a": value, 1: 2}])
-        for fn in (ekl.canonicalize_value, ekl.value_digest, ekl.terms_hash, ekl.upstream_fingerprint):
+        for fn in (
+            ekl.canonicalize_value,
+            ekl.value_digest,
+            ekl.terms_hash,
+            ekl.upstream_fingerprint,
+            ekl.receipt_digest,
+            lambda v: ekl.screen(None, v),
+            lambda v: ekl.verify_receipt(v, RING, CALL),
+            ekl.screening_rules,
+        ):
             try:
                 fn(value)
             except EklError as e:
