@@ -19,6 +19,12 @@ bench_rust_canon() {
     --worker "vr-jcs 0.4.1=$root/target/bench-vr-jcs/release/ekl-bench-vr-jcs"
 }
 
+# --- step: es256 ---------------------------------------------------------------------------------
+# ES256 verify µs/op, ekl-core with a precomputed key against OpenSSL via node:crypto (issue 3).
+bench_es256() {
+  bash scripts/bench-es256.sh "${BENCH_ES256_ITERATIONS:-5000}"
+}
+
 # --- step: python ------------------------------------------------------------------------------
 # ekl_evidence (the installed wheel) against rfc8785, jcs and canonicaljson (issue 4).
 bench_python() {
@@ -26,7 +32,7 @@ bench_python() {
 }
 
 # --- the list of steps, in order (add new steps here) --------------------------------------------
-steps=(rust-canon python)
+steps=(rust-canon es256 python)
 
 for step in "${steps[@]}"; do
   if [ $# -gt 0 ] && [[ " $* " != *" $step "* ]]; then continue; fi

@@ -4,8 +4,11 @@
 //! and signs: ekl-json-1 canonical JSON ([`canonical`], PROTOCOL §9.5), SHA-256 digests and
 //! commitments ([`digest`]), salted and upstream fingerprints ([`fingerprint`], §15.3, §5.1),
 //! endpoint proofs and their no-downgrade verifiers ([`proof`], §3.1, §4, §15.2), MAC call receipts
-//! with key rings and structured verdicts ([`receipt`], [`verdict`], [`timestamp`], §9.5) and the
-//! local screening of results ([`screening`], §15.5). The Python, Node and WebAssembly packages are thin
+//! with key rings and structured verdicts ([`receipt`], [`verdict`], [`timestamp`], §9.5), the
+//! local screening of results ([`screening`], §15.5), strict ES256 compact JWS ([`jws`], [`jwk`],
+//! [`base64url`], §3) with the per-type credential verifiers ([`credential`], §9.1–§9.3.2, §15.1),
+//! network-signed receipts ([`receipt_sig`], §9.5.1) and the screening rules token
+//! ([`screening_rules`], §15.5). The Python, Node and WebAssembly packages are thin
 //! bindings over this crate and give byte-identical results and identical [`ErrorCode`]s.
 //!
 //! The core never reads a clock or a random source: time is always an argument.
@@ -22,14 +25,21 @@
 #![forbid(unsafe_code)]
 #![deny(missing_docs)]
 
+pub mod base64url;
 pub mod canonical;
+pub mod credential;
 pub mod digest;
 mod error;
+mod es256;
 pub mod fingerprint;
 pub mod hex;
+pub mod jwk;
+pub mod jws;
 pub mod proof;
 pub mod receipt;
+pub mod receipt_sig;
 pub mod screening;
+pub mod screening_rules;
 pub mod timestamp;
 mod value;
 pub mod verdict;

@@ -29,6 +29,20 @@ usage: ekl COMMAND [OPTIONS] [FILE|-]      (FILE defaults to stdin)
                          fingerprint of an MCP tool result (structuredContent, else content)
   upstream-fingerprint [--offered NAME,NAME..] [FILE]
                          §5.1 fingerprint of a tools/list result (or an array of tools)
+  jws verify --typ T --jwks FILE --now SECS [--iss ISS] [--aud AUD] [TOKEN|FILE|-]
+                         verify an ES256 compact JWS of EKP type T (e.g. ekl-receipt+jwt);
+                         prints {header, claims, kid, token_sha256}
+  jws sign --typ T --seed HEX --kid KID [FILE]
+                         sign the claims JSON (key from the 32-byte seed, RFC 6979 nonces)
+  jwks from-seed --seed HEX --kid KID[,KID..] [--private]
+                         the key set (or the private JWKs) derived from a 32-byte seed
+  receipt verify-jws --jwks FILE --call FILE [TOKEN|FILE|-]
+  receipt verify-signed --jwks FILE --call FILE [FILE|-]
+                         verify a network-signed receipt's JWS (or the whole receipt object)
+                         against the call (JSON: execution_id, provider_agent_id,
+                         requester_agent_id, capability_id, input_fingerprint, own_agent_id,
+                         network_issuer, sent_at, received_at); prints the verdict; exit 1
+                         when it is not accepted
   receipt sign --secret S [FILE]
                          the receipt with its auth_tag (ekl-evidence-mac-1.1, §9.5)
   receipt digest [FILE]  receipt_digest: SHA-256 of ekl-json-1 of the whole receipt
@@ -287,6 +301,9 @@ fn run(raw: &[String]) -> CmdResult {
     let Some((command, rest)) = raw.split_first() else {
         return Err(Failure::Usage("no command".into()));
     };
+    if let Some(result) = run_jws_family(command, rest) {
+        return result;
+    }
     if let Some(out) = run_evidence(command, rest) {
         return out;
     }
@@ -303,6 +320,211 @@ fn run(raw: &[String]) -> CmdResult {
         "help" | "--help" | "-h" => Ok(USAGE.as_bytes().to_vec()),
         other => Err(Failure::Usage(format!("unknown command {other}"))),
     }
+}
+
+// --- jws, jwks, receipt verify-jws / verify-signed (SPEC §7) -------------------------------------
+
+/// The `jws`, `jwks` and signed-receipt commands (two words: the second picks the action).
+fn run_jws_family(command: &str, rest: &[String]) -> Option<CmdResult> {
+    let sub = rest.first().map(String::as_str);
+    let run = |f: fn(&Args) -> CmdResult| Some(Args::parse(&rest[1..]).and_then(|a| f(&a)));
+    match (command, sub) {
+        ("jws", Some("verify")) => run(cmd_jws_verify),
+        ("jws", Some("sign")) => run(cmd_jws_sign),
+        ("jwks", Some("from-seed")) => run(cmd_jwks_from_seed),
+        ("receipt", Some("verify-jws")) => run(cmd_receipt_verify_jws),
+        ("receipt", Some("verify-signed")) => run(cmd_receipt_verify_signed),
+        ("jws" | "jwks", _) => Some(Err(Failure::Usage(format!(
+            "unknown or missing {command} subcommand"
+        )))),
+        _ => None,
+    }
+}
+
+fn required<'a>(args: &'a Args, name: &str) -> Result<&'a str, Failure> {
+    args.value(name)
+        .ok_or_else(|| Failure::Usage(format!("{name} is required")))
+}
+
+fn typ_arg(args: &Args) -> Result<ekl_core::jws::Typ, Failure> {
+    let t = required(args, "--typ")?;
+    ekl_core::jws::Typ::from_header(t).ok_or_else(|| {
+        Failure::Usage(format!(
+            "--typ must be one of {}",
+            ekl_core::jws::Typ::ALL.map(|t| t.as_str()).join(", ")
+        ))
+    })
+}
+
+fn jwks_arg(args: &Args) -> Result<ekl_core::jwk::Jwks, Failure> {
+    let bytes = read_input(Some(required(args, "--jwks")?))?;
+    Ok(ekl_core::jwk::Jwks::parse(&bytes)?)
+}
+
+fn seed_arg(args: &Args) -> Result<[u8; 32], Failure> {
+    Ok(ekl_core::hex::decode_fixed::<32>(
+        required(args, "--seed")?,
+        ErrorCode::InvalidKey,
+        "--seed",
+    )?)
+}
+
+fn now_arg(args: &Args) -> Result<i64, Failure> {
+    required(args, "--now")?
+        .parse()
+        .map_err(|_| Failure::Usage("--now needs seconds since the epoch".into()))
+}
+
+/// The token: the positional argument itself when it looks like a compact JWS (base64url and two
+/// dots), otherwise the file it names (or stdin); surrounding whitespace is trimmed.
+fn token_arg(args: &Args) -> Result<String, Failure> {
+    if let Some(arg) = args.file.as_deref() {
+        let looks_like_token = arg.bytes().filter(|&b| b == b'.').count() == 2
+            && arg
+                .bytes()
+                .all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_' || b == b'.');
+        if looks_like_token {
+            return Ok(arg.to_owned());
+        }
+    }
+    let bytes = args.input()?;
+    let text = String::from_utf8(bytes)
+        .map_err(|_| Failure::Refused(Error::new(ErrorCode::JwsMalformed, "a token is ascii")))?;
+    Ok(text.trim().to_owned())
+}
+
+fn json_line(value: &ekl_core::Value<'_>) -> CmdResult {
+    let mut out = canonical::canonicalize_value(value)?;
+    out.push(b'\n');
+    Ok(out)
+}
+
+fn cmd_jws_verify(args: &Args) -> CmdResult {
+    args.only(&["--typ", "--jwks", "--iss", "--aud", "--now"])?;
+    let typ = typ_arg(args)?;
+    let jwks = jwks_arg(args)?;
+    let checks = ekl_core::jws::ClaimChecks {
+        issuer: args.value("--iss"),
+        audience: args.value("--aud"),
+        ..ekl_core::jws::ClaimChecks::at(now_arg(args)?)
+    };
+    let token = token_arg(args)?;
+    let v = ekl_core::jws::verify(&token, typ, &jwks, &checks)?;
+    json_line(&ekl_core::Value::Object(vec![
+        ("header".into(), v.header),
+        ("claims".into(), v.claims),
+        ("kid".into(), ekl_core::Value::from(v.kid)),
+        ("token_sha256".into(), ekl_core::Value::from(v.token_sha256)),
+    ]))
+}
+
+fn cmd_jws_sign(args: &Args) -> CmdResult {
+    args.only(&["--typ", "--seed", "--kid"])?;
+    let typ = typ_arg(args)?;
+    let key = ekl_core::jwk::SigningKey::from_seed(&seed_arg(args)?, required(args, "--kid")?)?;
+    let input = args.input()?;
+    let claims = canonical::parse(&input)?;
+    Ok(line(&ekl_core::jws::sign(typ, &claims, &key)?))
+}
+
+fn cmd_jwks_from_seed(args: &Args) -> CmdResult {
+    args.only(&["--seed", "--kid", "--private"])?;
+    let seed = seed_arg(args)?;
+    let kids: Vec<&str> = required(args, "--kid")?.split(',').collect();
+    let (jwks, keys) = ekl_core::jwk::jwks_from_seed(&seed, &kids)?;
+    if args.flag("--private") {
+        let items: Vec<String> = keys.iter().map(|k| k.to_private_jwk_json()).collect();
+        return Ok(line(&format!("{{\"keys\":[{}]}}", items.join(","))));
+    }
+    Ok(line(&jwks.to_json()))
+}
+
+fn call_arg(bytes: &[u8]) -> Result<ekl_core::Value<'_>, Failure> {
+    Ok(canonical::parse(bytes)?)
+}
+
+fn call_context<'a>(
+    call: &'a ekl_core::Value<'a>,
+) -> Result<ekl_core::receipt_sig::CallContext<'a>, Failure> {
+    let s = |k: &str| {
+        call.get(k)
+            .and_then(ekl_core::Value::as_str)
+            .ok_or_else(|| Failure::Usage(format!("--call: {k} must be a string")))
+    };
+    let n = |k: &str| {
+        call.get(k)
+            .and_then(ekl_core::Value::as_f64)
+            .filter(|x| x.fract() == 0.0 && x.abs() <= 9_007_199_254_740_992.0)
+            .map(|x| x as i64)
+            .ok_or_else(|| Failure::Usage(format!("--call: {k} must be an integer")))
+    };
+    Ok(ekl_core::receipt_sig::CallContext {
+        execution_id: s("execution_id")?,
+        provider_agent_id: s("provider_agent_id")?,
+        requester_agent_id: s("requester_agent_id")?,
+        capability_id: s("capability_id")?,
+        input_fingerprint: s("input_fingerprint")?,
+        own_agent_id: s("own_agent_id")?,
+        network_issuer: s("network_issuer")?,
+        sent_at: n("sent_at")?,
+        received_at: n("received_at")?,
+    })
+}
+
+fn verdict_output(v: &ekl_core::verdict::Verdict) -> CmdResult {
+    use ekl_core::Value;
+    let checks = v
+        .checks
+        .iter()
+        .map(|c| {
+            let mut m = vec![
+                ("name".into(), Value::from(c.name)),
+                ("outcome".into(), Value::from(c.outcome.as_str())),
+            ];
+            if let Some(d) = &c.detail {
+                m.push(("detail".into(), Value::from(d.as_str())));
+            }
+            Value::Object(m)
+        })
+        .collect();
+    let out = json_line(&Value::Object(vec![
+        ("accepted".into(), Value::Bool(v.accepted)),
+        ("checks".into(), Value::Array(checks)),
+        (
+            "receipt_digest".into(),
+            v.receipt_digest.as_deref().map_or(Value::Null, Value::from),
+        ),
+    ]))?;
+    if v.accepted {
+        Ok(out)
+    } else {
+        Err(Failure::NotAccepted(out))
+    }
+}
+
+fn cmd_receipt_verify_jws(args: &Args) -> CmdResult {
+    args.only(&["--jwks", "--call"])?;
+    let jwks = jwks_arg(args)?;
+    let call_bytes = read_input(Some(required(args, "--call")?))?;
+    let call = call_arg(&call_bytes)?;
+    let ctx = call_context(&call)?;
+    let token = token_arg(args)?;
+    verdict_output(&ekl_core::receipt_sig::verify_receipt_jws(
+        &token, &jwks, &ctx,
+    )?)
+}
+
+fn cmd_receipt_verify_signed(args: &Args) -> CmdResult {
+    args.only(&["--jwks", "--call"])?;
+    let jwks = jwks_arg(args)?;
+    let call_bytes = read_input(Some(required(args, "--call")?))?;
+    let call = call_arg(&call_bytes)?;
+    let ctx = call_context(&call)?;
+    let input = args.input()?;
+    let receipt = canonical::parse(&input)?;
+    verdict_output(&ekl_core::receipt_sig::verify_receipt(
+        &receipt, &jwks, &ctx,
+    )?)
 }
 
 fn main() -> ExitCode {

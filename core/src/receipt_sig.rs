@@ -1,0 +1,431 @@
+//! Network-signed receipts, profile ekl-evidence-sig-1.2 (PROTOCOL §9.5.1, §15.3; SPEC §7).
+//!
+//! For an adapter-profile execution the network issues the receipt: an object signed ES256 over the
+//! ekl-json-1 bytes of its other fields, carrying `receipt_jws`, the same receipt as a compact JWS
+//! (`typ` `ekl-receipt+jwt`) whose claims are the receipt's fields without `key_id` and `signature`,
+//! plus `iss`, `aud` and `iat`.
+//!
+//! [`verify_receipt_jws`] checks the JWS against the call the consumer made and returns a
+//! [`Verdict`] with these checks, in this order: `alg_typ`, `signature`, `iss`, `aud`,
+//! `execution_id`, `provider_agent_id`, `requester_agent_id`, `capability_id`,
+//! `input_fingerprint` (a difference is a [`Outcome::Mismatch`]), `iat_matches_issued_at`,
+//! `iat_in_call_window`. The verdict's `receipt_digest` is SHA-256 (hex) of the compact JWS's ASCII
+//! bytes, computed for every readable token (an abuse report needs the digest of a refused one too).
+//!
+//! Errors instead of a verdict (decided, docs/decisions/jws.md): a token that cannot be read
+//! (`JWS_MALFORMED`, `INVALID_BASE64URL`, `DUPLICATE_KEY` in header or payload, a payload that is not
+//! a JSON object), a `kid` the key set does not hold (`UNKNOWN_KID`: fetch the key set again and
+//! retry; a refusal would be wrong after a key rotation) and a call window with `sent_at` after
+//! `received_at` (`INVALID_ARGUMENT`). A missing `kid` is a failed `signature` check (fetching again
+//! cannot help).
+//!
+//! ## The receipt object's own signature (decided)
+//! * Signed bytes: ekl-json-1 of the receipt object without `signature` **and without
+//!   `receipt_jws`**; `key_id` is included (it names the key, so it is bound).
+//!   Why: `receipt_jws` is itself a signature over the same fields (plus `iss`, `aud`, `iat`); the two
+//!   signatures are then independent and symmetric, the JWS cannot carry the object's signature
+//!   (its claims exclude `signature`), so the object's signature must not cover the JWS either, or
+//!   neither could be produced first; and a verifier of the object form (1.1-style) need not parse
+//!   a JWS to check it.
+//! * `signature`: base64url without padding of the raw 64-byte r‖s ES256 signature (the same form
+//!   as a JWS signature), made with the key whose `kid` is `key_id` in the network's JWKS.
+//! * [`verify_receipt`] checks both forms: `object_signature`, every JWS check, and
+//!   `object_matches_jws` (every field of the object other than `key_id`, `signature` and
+//!   `receipt_jws` equals the claim of the same name, and the claims hold nothing else but `iss`,
+//!   `aud`, `iat`).
+//!
+//! ## Time (decided)
+//! `iat` "is the same moment as `issued_at`": `issued_at` is RFC 3339 UTC
+//! (`YYYY-MM-DDTHH:MM:SS[.fraction]Z`) and `iat` integer seconds, so they match when `iat` equals
+//! `issued_at` truncated to the second. `iat` lies in the call window when
+//! `sent_at − 60 ≤ iat ≤ received_at + 60` (both ends inclusive).
+//!
+//! ECDSA signatures are malleable: (r, n − s) verifies as well as (r, s), so the same receipt has
+//! two valid JWS forms with two different digests. Receipts are deduplicated by `execution_id`,
+//! never by digest.
+
+use crate::base64url;
+use crate::canonical;
+use crate::digest::sha256_hex;
+use crate::error::{Error, ErrorCode, Result};
+use crate::jwk::{Jwks, SigningKey};
+use crate::jws::{self, check_alg_typ, parse_strict, time_claim, Typ, SKEW_SECONDS};
+use crate::value::Value;
+use crate::verdict::{Check, Outcome, Verdict};
+
+/// The profile name (PROTOCOL §9.5.1).
+pub const PROFILE: &str = "ekl-evidence-sig-1.2";
+
+/// The call a consumer made, as it knows it, and its clock window.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct CallContext<'a> {
+    /// The execution ID the consumer generated.
+    pub execution_id: &'a str,
+    /// The provider it called.
+    pub provider_agent_id: &'a str,
+    /// Itself, as the requester.
+    pub requester_agent_id: &'a str,
+    /// The capability it called.
+    pub capability_id: &'a str,
+    /// Its own input fingerprint (SHA-256(salt ‖ JCS(arguments)), §15.3).
+    pub input_fingerprint: &'a str,
+    /// Its own agent ID: the receipt's `aud`.
+    pub own_agent_id: &'a str,
+    /// The network's issuer: the receipt's `iss`.
+    pub network_issuer: &'a str,
+    /// When it sent the call (seconds since the epoch, its own clock).
+    pub sent_at: i64,
+    /// When it received the answer.
+    pub received_at: i64,
+}
+
+/// The names of the JWS checks, in verdict order.
+pub const JWS_CHECKS: [&str; 11] = [
+    "alg_typ",
+    "signature",
+    "iss",
+    "aud",
+    "execution_id",
+    "provider_agent_id",
+    "requester_agent_id",
+    "capability_id",
+    "input_fingerprint",
+    "iat_matches_issued_at",
+    "iat_in_call_window",
+];
+
+fn str_check(claims: &Value<'_>, name: &'static str, expected: &str, outcome: Outcome) -> Check {
+    match claims.get(name) {
+        Some(Value::String(s)) if s == expected => Check::pass(name),
+        Some(Value::String(_)) => {
+            Check::new(name, outcome, format!("{name} differs from the call"))
+        }
+        Some(_) => Check::new(name, Outcome::Fail, format!("{name} is not a string")),
+        None => Check::new(name, Outcome::Fail, format!("{name} is missing")),
+    }
+}
+
+/// Verifies a receipt's compact JWS claim by claim against the call (see the module docs).
+pub fn verify_receipt_jws(jws: &str, jwks: &Jwks, call: &CallContext<'_>) -> Result<Verdict> {
+    if call.sent_at > call.received_at {
+        return Err(Error::new(
+            ErrorCode::InvalidArgument,
+            "sent_at must not be after received_at",
+        ));
+    }
+    let parts = jws::decode(jws)?;
+    let claims = parse_strict(&parts.payload, "jws payload", ErrorCode::JwsMalformed)?;
+    if claims.as_object().is_none() {
+        return Err(Error::new(
+            ErrorCode::JwsMalformed,
+            "jws payload must be a json object",
+        ));
+    }
+    let mut checks = Vec::with_capacity(JWS_CHECKS.len());
+    checks.push(match check_alg_typ(&parts.header, Typ::Receipt) {
+        Ok(()) => Check::pass("alg_typ"),
+        Err(e) => Check::new("alg_typ", Outcome::Fail, e.message()),
+    });
+    checks.push(match jws::find_key(&parts.header, jwks) {
+        Ok(key) => match key.verify_es256(parts.signing_input.as_bytes(), &parts.signature) {
+            Ok(()) => Check::pass("signature"),
+            Err(e) => Check::new("signature", Outcome::Fail, e.message()),
+        },
+        Err(e) if e.code() == ErrorCode::KidMissing => {
+            Check::new("signature", Outcome::Fail, e.message())
+        }
+        Err(e) => return Err(e),
+    });
+    checks.push(str_check(
+        &claims,
+        "iss",
+        call.network_issuer,
+        Outcome::Fail,
+    ));
+    checks.push(
+        match jws::check_iss_aud(&claims, None, Some(call.own_agent_id)) {
+            Ok(()) => Check::pass("aud"),
+            Err(e) => Check::new("aud", Outcome::Fail, e.message()),
+        },
+    );
+    checks.push(str_check(
+        &claims,
+        "execution_id",
+        call.execution_id,
+        Outcome::Fail,
+    ));
+    checks.push(str_check(
+        &claims,
+        "provider_agent_id",
+        call.provider_agent_id,
+        Outcome::Fail,
+    ));
+    checks.push(str_check(
+        &claims,
+        "requester_agent_id",
+        call.requester_agent_id,
+        Outcome::Fail,
+    ));
+    checks.push(str_check(
+        &claims,
+        "capability_id",
+        call.capability_id,
+        Outcome::Fail,
+    ));
+    checks.push(str_check(
+        &claims,
+        "input_fingerprint",
+        call.input_fingerprint,
+        Outcome::Mismatch,
+    ));
+    let iat = time_claim(&claims, "iat");
+    checks.push(match (&iat, claims.get("issued_at")) {
+        (Ok(Some(iat)), Some(Value::String(issued_at))) => match parse_rfc3339_utc(issued_at) {
+            Ok(seconds) => Check::when(
+                "iat_matches_issued_at",
+                seconds == *iat,
+                Outcome::Fail,
+                "iat is not the second of issued_at",
+            ),
+            Err(e) => Check::new("iat_matches_issued_at", Outcome::Fail, e.message()),
+        },
+        (Err(e), _) => Check::new("iat_matches_issued_at", Outcome::Fail, e.message()),
+        (Ok(None), _) => Check::new("iat_matches_issued_at", Outcome::Fail, "iat is missing"),
+        (Ok(Some(_)), _) => Check::new(
+            "iat_matches_issued_at",
+            Outcome::Fail,
+            "issued_at is missing or not a string",
+        ),
+    });
+    checks.push(match iat {
+        Ok(Some(iat)) => Check::when(
+            "iat_in_call_window",
+            call.sent_at.saturating_sub(SKEW_SECONDS) <= iat
+                && iat <= call.received_at.saturating_add(SKEW_SECONDS),
+            Outcome::Fail,
+            "iat lies outside the call window with 60 s skew",
+        ),
+        Ok(None) => Check::new("iat_in_call_window", Outcome::Fail, "iat is missing"),
+        Err(e) => Check::new("iat_in_call_window", Outcome::Fail, e.message()),
+    });
+    Ok(Verdict::new(checks, Some(sha256_hex(jws.as_bytes()))))
+}
+
+/// Seconds since the Unix epoch of an RFC 3339 UTC timestamp `YYYY-MM-DDTHH:MM:SS[.fraction]Z`
+/// (upper-case `T` and `Z`, 1–9 fraction digits, truncated), or `INVALID_TIMESTAMP`.
+pub fn parse_rfc3339_utc(text: &str) -> Result<i64> {
+    let bad = || Error::new(ErrorCode::InvalidTimestamp, "not an RFC 3339 UTC timestamp");
+    let b = text.as_bytes();
+    if b.len() < 20
+        || b[4] != b'-'
+        || b[7] != b'-'
+        || b[10] != b'T'
+        || b[13] != b':'
+        || b[16] != b':'
+    {
+        return Err(bad());
+    }
+    let num = |range: std::ops::Range<usize>| -> Result<i64> {
+        let mut v = 0i64;
+        for &c in &b[range] {
+            if !c.is_ascii_digit() {
+                return Err(bad());
+            }
+            v = v * 10 + i64::from(c - b'0');
+        }
+        Ok(v)
+    };
+    let (year, month, day) = (num(0..4)?, num(5..7)?, num(8..10)?);
+    let (hour, minute, second) = (num(11..13)?, num(14..16)?, num(17..19)?);
+    let rest = &b[19..];
+    let frac_ok = match rest {
+        [b'Z'] => true,
+        [b'.', digits @ .., b'Z'] => {
+            (1..=9).contains(&digits.len()) && digits.iter().all(u8::is_ascii_digit)
+        }
+        _ => false,
+    };
+    let leap = (year % 4 == 0 && year % 100 != 0) || year % 400 == 0;
+    let days_in_month = match month {
+        1 | 3 | 5 | 7 | 8 | 10 | 12 => 31,
+        4 | 6 | 9 | 11 => 30,
+        2 if leap => 29,
+        2 => 28,
+        _ => 0,
+    };
+    if !frac_ok || day < 1 || day > days_in_month || hour > 23 || minute > 59 || second > 59 {
+        return Err(bad());
+    }
+    // Days from civil (Howard Hinnant's algorithm), proleptic Gregorian.
+    let y = if month <= 2 { year - 1 } else { year };
+    let era = y.div_euclid(400);
+    let yoe = y - era * 400;
+    let mp = (month + 9) % 12;
+    let doy = (153 * mp + 2) / 5 + day - 1;
+    let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
+    let days = era * 146_097 + doe - 719_468;
+    Ok(days * 86_400 + hour * 3600 + minute * 60 + second)
+}
+
+const OBJECT_ONLY: [&str; 3] = ["key_id", "signature", "receipt_jws"];
+
+fn without<'a>(receipt: &Value<'a>, names: &[&str]) -> Result<Value<'a>> {
+    let members = receipt
+        .as_object()
+        .ok_or_else(|| Error::new(ErrorCode::InvalidReceipt, "a receipt must be a json object"))?;
+    Ok(Value::Object(
+        members
+            .iter()
+            .filter(|(k, _)| !names.contains(&k.as_ref()))
+            .cloned()
+            .collect(),
+    ))
+}
+
+/// The bytes the receipt object's `signature` covers: ekl-json-1 of the receipt without
+/// `signature` and `receipt_jws` (see the module docs).
+pub fn receipt_signing_bytes(receipt: &Value<'_>) -> Result<Vec<u8>> {
+    canonical::canonicalize_value(&without(receipt, &["signature", "receipt_jws"])?)
+}
+
+/// Signs a receipt object: sets `key_id` to the key's kid and `signature` to base64url(r‖s) over
+/// [`receipt_signing_bytes`]. An existing `signature` is replaced; `receipt_jws` is kept.
+pub fn sign_receipt_object(receipt: &Value<'_>, key: &SigningKey) -> Result<Value<'static>> {
+    let mut fields = without(receipt, &["key_id", "signature"])?.into_owned();
+    if let Value::Object(members) = &mut fields {
+        members.push(("key_id".into(), Value::from(key.kid().to_owned())));
+    }
+    let signature = key.sign_es256(&receipt_signing_bytes(&fields)?);
+    if let Value::Object(members) = &mut fields {
+        members.push((
+            "signature".into(),
+            Value::from(base64url::encode(&signature)),
+        ));
+    }
+    Ok(fields)
+}
+
+/// Issues a complete ekl-evidence-sig-1.2 receipt from its fields (for tests, vectors and local
+/// test networks): the claims are `fields` without `key_id`, `signature` and `receipt_jws`, plus
+/// `iss`, `aud` and `iat` (= `issued_at` truncated to the second); the object gets `receipt_jws`,
+/// then `key_id` and `signature`.
+pub fn issue_receipt(
+    fields: &Value<'_>,
+    key: &SigningKey,
+    issuer: &str,
+    audience: &str,
+) -> Result<Value<'static>> {
+    let mut claims = without(fields, &OBJECT_ONLY)?.into_owned();
+    let issued_at = fields
+        .get("issued_at")
+        .and_then(Value::as_str)
+        .ok_or_else(|| Error::new(ErrorCode::InvalidReceipt, "issued_at must be a string"))?;
+    let iat = parse_rfc3339_utc(issued_at)?;
+    if let Value::Object(members) = &mut claims {
+        members.push(("iss".into(), Value::from(issuer.to_owned())));
+        members.push(("aud".into(), Value::from(audience.to_owned())));
+        members.push(("iat".into(), Value::from_i64(iat)?));
+    }
+    let token = jws::sign(Typ::Receipt, &claims, key)?;
+    let mut object = without(fields, &OBJECT_ONLY)?.into_owned();
+    if let Value::Object(members) = &mut object {
+        members.push(("receipt_jws".into(), Value::from(token)));
+    }
+    sign_receipt_object(&object, key)
+}
+
+/// The `object_signature` check of a receipt object: `key_id` names a key of `jwks` (`UNKNOWN_KID`
+/// is an error: fetch the key set again) and `signature` verifies over [`receipt_signing_bytes`].
+pub fn check_receipt_signature(receipt: &Value<'_>, jwks: &Jwks) -> Result<Check> {
+    const NAME: &str = "object_signature";
+    let bytes = receipt_signing_bytes(receipt)?;
+    let Some(key_id) = receipt.get("key_id").and_then(Value::as_str) else {
+        return Ok(Check::new(
+            NAME,
+            Outcome::Fail,
+            "key_id is missing or not a string",
+        ));
+    };
+    let Some(signature) = receipt.get("signature").and_then(Value::as_str) else {
+        return Ok(Check::new(
+            NAME,
+            Outcome::Fail,
+            "signature is missing or not a string",
+        ));
+    };
+    let key = jwks.get(key_id).ok_or_else(|| {
+        Error::new(
+            ErrorCode::UnknownKid,
+            "key_id is not in the key set (fetch the key set again)",
+        )
+    })?;
+    let result = base64url::decode(signature).and_then(|sig| key.verify_es256(&bytes, &sig));
+    Ok(match result {
+        Ok(()) => Check::pass(NAME),
+        Err(e) => Check::new(NAME, Outcome::Fail, e.message()),
+    })
+}
+
+/// Verifies a receipt object completely: `object_signature`, every check of
+/// [`verify_receipt_jws`] on its `receipt_jws`, and `object_matches_jws`.
+pub fn verify_receipt(receipt: &Value<'_>, jwks: &Jwks, call: &CallContext<'_>) -> Result<Verdict> {
+    let token = receipt
+        .get("receipt_jws")
+        .and_then(Value::as_str)
+        .ok_or_else(|| Error::new(ErrorCode::InvalidReceipt, "receipt_jws must be a string"))?;
+    let mut checks = vec![check_receipt_signature(receipt, jwks)?];
+    let jws_verdict = verify_receipt_jws(token, jwks, call)?;
+    checks.extend(jws_verdict.checks);
+    let parts = jws::decode(token)?;
+    let claims = parse_strict(&parts.payload, "jws payload", ErrorCode::JwsMalformed)?;
+    let object_fields = without(receipt, &OBJECT_ONLY)?;
+    let claim_fields = without(&claims, &["iss", "aud", "iat"])?;
+    let same = canonical::canonicalize_value(&object_fields)?
+        == canonical::canonicalize_value(&claim_fields)?;
+    checks.push(Check::when(
+        "object_matches_jws",
+        same,
+        Outcome::Fail,
+        "the receipt object and its receipt_jws claims differ",
+    ));
+    Ok(Verdict::new(checks, jws_verdict.receipt_digest))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn rfc3339() {
+        assert_eq!(parse_rfc3339_utc("1970-01-01T00:00:00Z").unwrap(), 0);
+        assert_eq!(
+            parse_rfc3339_utc("2026-05-28T20:26:40Z").unwrap(),
+            1_780_000_000
+        );
+        assert_eq!(
+            parse_rfc3339_utc("2026-05-28T20:26:40.999Z").unwrap(),
+            1_780_000_000
+        );
+        assert_eq!(
+            parse_rfc3339_utc("2000-02-29T00:00:00Z").unwrap(),
+            951_782_400
+        );
+        for bad in [
+            "2026-05-28T20:26:40",
+            "2026-05-28t20:26:40Z",
+            "2026-05-28T20:26:40z",
+            "2026-05-28T20:26:40+00:00",
+            "2026-05-28 20:26:40Z",
+            "2026-02-29T00:00:00Z",
+            "2026-13-01T00:00:00Z",
+            "2026-05-28T24:00:00Z",
+            "2026-05-28T20:26:60Z",
+            "2026-05-28T20:26:40.Z",
+            "2026-05-28T20:26:40.1234567890Z",
+            "２026-05-28T20:26:40Z",
+            "",
+        ] {
+            assert!(parse_rfc3339_utc(bad).is_err(), "{bad}");
+        }
+    }
+}

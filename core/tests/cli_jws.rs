@@ -1,0 +1,227 @@
+//! The `ekl` JWS commands: `jwks from-seed`, `jws sign`, `jws verify`, `receipt verify-jws`,
+//! `receipt verify-signed` (outputs, exit statuses, error codes), using vectors/receipt-jws.json.
+
+use std::io::Write;
+use std::process::{Command, Stdio};
+
+fn ekl(args: &[&str], stdin: &[u8]) -> (i32, String, String) {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_ekl"))
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the ekl binary runs");
+    let _ = child.stdin.take().expect("stdin is piped").write_all(stdin);
+    let out = child.wait_with_output().expect("ekl finishes");
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+const SEED: &str = "656b6c2d636f7265206a777320766563746f72732073656564203230323621ff";
+
+fn vectors() -> serde_json::Value {
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../vectors/receipt-jws.json");
+    serde_json::from_str(&std::fs::read_to_string(path).expect("vectors")).expect("json")
+}
+
+fn temp(name: &str, text: &str) -> String {
+    let dir = std::env::temp_dir().join(format!("ekl-cli-jws-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let f = dir.join(name);
+    std::fs::write(&f, text).expect("write");
+    f.to_str().expect("utf-8").to_owned()
+}
+
+#[test]
+fn jwks_from_seed_matches_the_vectors() {
+    let (code, out, _) = ekl(
+        &[
+            "jwks",
+            "from-seed",
+            "--seed",
+            SEED,
+            "--kid",
+            "net-2026-05,net-2026-06",
+        ],
+        b"",
+    );
+    assert_eq!(code, 0);
+    let got: serde_json::Value = serde_json::from_str(&out).expect("json");
+    assert_eq!(got, vectors()["jwks"]);
+    let (code, out, _) = ekl(
+        &[
+            "jwks",
+            "from-seed",
+            "--seed",
+            SEED,
+            "--kid",
+            "k",
+            "--private",
+        ],
+        b"",
+    );
+    assert_eq!(code, 0);
+    assert!(out.contains("\"d\":"));
+    let (code, _, err) = ekl(&["jwks", "from-seed", "--seed", "00", "--kid", "k"], b"");
+    assert_eq!((code, err.starts_with("ekl: INVALID_KEY")), (2, true));
+}
+
+#[test]
+fn sign_then_verify() {
+    let (_, jwks, _) = ekl(&["jwks", "from-seed", "--seed", SEED, "--kid", "n1"], b"");
+    let jwks = temp("jwks.json", &jwks);
+    let claims = br#"{"iss":"https://n","aud":"ekl:agent:p","iat":1000,"exp":1060}"#;
+    let (code, token, _) = ekl(
+        &[
+            "jws",
+            "sign",
+            "--typ",
+            "ekl-access+jwt",
+            "--seed",
+            SEED,
+            "--kid",
+            "n1",
+        ],
+        claims,
+    );
+    assert_eq!(code, 0);
+    let token = token.trim().to_owned();
+    let base = [
+        "jws",
+        "verify",
+        "--typ",
+        "ekl-access+jwt",
+        "--jwks",
+        jwks.as_str(),
+        "--iss",
+        "https://n",
+        "--aud",
+        "ekl:agent:p",
+    ];
+    let with = |extra: &[&str], stdin: &[u8]| {
+        let mut a: Vec<&str> = base.to_vec();
+        a.extend_from_slice(extra);
+        ekl(&a, stdin)
+    };
+    let (code, out, _) = with(&["--now", "1030", &token], b"");
+    assert_eq!(code, 0);
+    assert!(out.contains(r#""kid":"n1""#));
+    let (code, _, _) = with(&["--now", "1030", "-"], format!("{token}\n").as_bytes());
+    assert_eq!(code, 0);
+    let (code, _, err) = with(&["--now", "1120", &token], b"");
+    assert_eq!(
+        (code, err.trim()),
+        (2, "ekl: TOKEN_EXPIRED: the token expired")
+    );
+    let mut a: Vec<&str> = base.to_vec();
+    a[3] = "ekl-receipt+jwt";
+    a.extend_from_slice(&["--now", "1030", &token]);
+    let (code, _, err) = ekl(&a, b"");
+    assert_eq!((code, err.starts_with("ekl: TYP_MISMATCH")), (2, true));
+    let (code, _, _) = ekl(
+        &[
+            "jws",
+            "verify",
+            "--typ",
+            "application/ekl-access+jwt",
+            "--jwks",
+            &jwks,
+            "--now",
+            "1",
+            &token,
+        ],
+        b"",
+    );
+    assert_eq!(code, 64);
+}
+
+#[test]
+fn receipt_verify_jws_and_signed() {
+    let v = vectors();
+    let jwks = temp("rjwks.json", &v["jwks"].to_string());
+    let call = temp("call.json", &v["call"].to_string());
+    let case = |name: &str| {
+        v["cases"]
+            .as_array()
+            .expect("cases")
+            .iter()
+            .find(|c| c["name"] == name)
+            .expect("case")
+            .clone()
+    };
+    let valid = case("valid")["receipt_jws"]
+        .as_str()
+        .expect("jws")
+        .to_owned();
+    let (code, out, _) = ekl(
+        &[
+            "receipt",
+            "verify-jws",
+            "--jwks",
+            &jwks,
+            "--call",
+            &call,
+            &valid,
+        ],
+        b"",
+    );
+    assert_eq!(code, 0);
+    let verdict: serde_json::Value = serde_json::from_str(&out).expect("json");
+    assert_eq!(verdict["accepted"], true);
+    assert_eq!(
+        verdict["receipt_digest"],
+        case("valid")["expected"]["receipt_digest"]
+    );
+    let bad = case("input_fingerprint_mismatch")["receipt_jws"]
+        .as_str()
+        .expect("jws")
+        .to_owned();
+    let (code, out, _) = ekl(
+        &[
+            "receipt",
+            "verify-jws",
+            "--jwks",
+            &jwks,
+            "--call",
+            &call,
+            "-",
+        ],
+        bad.as_bytes(),
+    );
+    assert_eq!(code, 1);
+    assert!(out.contains(r#""name":"input_fingerprint","outcome":"mismatch""#));
+    let unknown = case("unknown_kid")["receipt_jws"]
+        .as_str()
+        .expect("jws")
+        .to_owned();
+    let (code, _, err) = ekl(
+        &[
+            "receipt",
+            "verify-jws",
+            "--jwks",
+            &jwks,
+            "--call",
+            &call,
+            &unknown,
+        ],
+        b"",
+    );
+    assert_eq!((code, err.starts_with("ekl: UNKNOWN_KID")), (2, true));
+    let receipt = case("receipt_object_valid")["receipt"].to_string();
+    let (code, out, _) = ekl(
+        &["receipt", "verify-signed", "--jwks", &jwks, "--call", &call],
+        receipt.as_bytes(),
+    );
+    assert_eq!(code, 0, "{out}");
+    let tampered = case("receipt_object_tampered")["receipt"].to_string();
+    let (code, out, _) = ekl(
+        &["receipt", "verify-signed", "--jwks", &jwks, "--call", &call],
+        tampered.as_bytes(),
+    );
+    assert_eq!(code, 1);
+    assert!(out.contains(r#""name":"object_signature","outcome":"fail""#));
+}
