@@ -22,6 +22,13 @@ from typing import Any, Dict, Iterable, List, Mapping, Optional, Union
 from ._errors import ERROR_CODES, EklError, ErrorCode
 from ._native import (
     CAPABILITY_INPUT_MAX_BYTES,
+    Jwks,
+    SigningKey,
+    issue_signed_receipt,
+    jwks_from_seed,
+    jws_sign,
+    jws_verify,
+    verify_screening_rules,
     KeyRing,
     ScreeningRules,
     auth_tag,
@@ -85,6 +92,21 @@ def verify_receipt(
     )
 
 
+def verify_receipt_jws(receipt_jws: str, jwks: Jwks, call: Mapping[str, Any]) -> Verdict:
+    """Checks a network-signed receipt's compact JWS (profile ekl-evidence-sig-1.2, §9.5.1) claim
+    by claim against the call: ``call`` has ``execution_id``, ``provider_agent_id``,
+    ``requester_agent_id``, ``capability_id``, ``input_fingerprint``, ``own_agent_id``,
+    ``network_issuer`` (str) and ``sent_at``, ``received_at`` (int seconds, the caller's clock).
+    ``receipt_digest`` is the SHA-256 of the compact JWS."""
+    return Verdict._from_native(_native.verify_receipt_jws(receipt_jws, jwks, call))
+
+
+def verify_signed_receipt(receipt: HostValue, jwks: Jwks, call: Mapping[str, Any]) -> Verdict:
+    """Checks a network-signed receipt object: its ``signature`` over the ekl-json-1 bytes of its
+    other fields, its ``receipt_jws`` (as :func:`verify_receipt_jws`) and that both agree."""
+    return Verdict._from_native(_native.verify_signed_receipt(receipt, jwks, call))
+
+
 def verify_receipts(
     ring: KeyRing, items: Iterable[Mapping[str, Any]]
 ) -> List[Union[Verdict, EklError]]:
@@ -109,10 +131,12 @@ __all__ = [
     "ErrorCode",
     "HostValue",
     "JsonText",
+    "Jwks",
     "KeyRing",
     "Outcome",
     "ResultBody",
     "ScreeningRules",
+    "SigningKey",
     "Verdict",
     "auth_tag",
     "canonicalize",
@@ -127,6 +151,10 @@ __all__ = [
     "error_codes",
     "fingerprint",
     "input_commitment",
+    "issue_signed_receipt",
+    "jwks_from_seed",
+    "jws_sign",
+    "jws_verify",
     "output_fingerprint",
     "proof_key",
     "receipt_digest",
@@ -144,6 +172,9 @@ __all__ = [
     "verify_challenge_proof",
     "verify_enroll_authority",
     "verify_receipt",
+    "verify_receipt_jws",
     "verify_receipts",
+    "verify_screening_rules",
     "verify_signature",
+    "verify_signed_receipt",
 ]

@@ -10,10 +10,12 @@ __all__ = [
     "CAPABILITY_INPUT_MAX_BYTES",
     "CORE_VERSION",
     "JsonText",
+    "Jwks",
     "KeyRing",
     "MAX_DEPTH",
     "MAX_SAFE_INTEGER_BOUND",
     "ScreeningRules",
+    "SigningKey",
     "auth_tag",
     "canonicalize",
     "canonicalize_many",
@@ -27,6 +29,10 @@ __all__ = [
     "error_codes",
     "fingerprint",
     "input_commitment",
+    "issue_signed_receipt",
+    "jwks_from_seed",
+    "jws_sign",
+    "jws_verify",
     "output_fingerprint",
     "proof_key",
     "receipt_digest",
@@ -45,8 +51,11 @@ __all__ = [
     "verify_challenge_proof",
     "verify_enroll_authority",
     "verify_receipt",
+    "verify_receipt_jws",
     "verify_receipts",
+    "verify_screening_rules",
     "verify_signature",
+    "verify_signed_receipt",
 ]
 
 MAX_DEPTH: int
@@ -135,3 +144,40 @@ def verify_enroll_authority(
 def screening_rules(claims: _Value) -> ScreeningRules: ...
 def screen(rules: Optional[ScreeningRules], result: _Value) -> List[Dict[str, str]]: ...
 def screening_fold(text: str) -> str: ...
+
+@final
+class Jwks:
+    def __new__(cls, jwks: Union[str, bytes, bytearray, memoryview, Dict[str, Any]]) -> Jwks: ...
+    def kids(self) -> List[str]: ...
+    def to_json(self) -> str: ...
+    def __len__(self) -> int: ...
+
+@final
+class SigningKey:
+    @staticmethod
+    def from_seed(seed: str, kid: str) -> SigningKey: ...
+    @staticmethod
+    def from_jwk(jwk: Union[str, bytes, bytearray, memoryview]) -> SigningKey: ...
+    @property
+    def kid(self) -> str: ...
+    def public_jwks(self) -> Jwks: ...
+
+def jwks_from_seed(seed: str, kids: Iterable[str]) -> Tuple[Jwks, List[SigningKey]]: ...
+def jws_sign(typ: str, claims: _Value, key: SigningKey) -> str: ...
+def jws_verify(
+    token: str,
+    typ: str,
+    jwks: Jwks,
+    *,
+    now: int,
+    issuer: Optional[str] = None,
+    audience: Optional[str] = None,
+    skew: int = 60,
+    require_exp: bool = True,
+    require_iat: bool = True,
+    max_lifetime: Optional[int] = None,
+) -> Dict[str, Any]: ...
+def verify_receipt_jws(receipt_jws: str, jwks: Jwks, call: Mapping[str, Any]) -> _RawVerdict: ...
+def verify_signed_receipt(receipt: _Value, jwks: Jwks, call: Mapping[str, Any]) -> _RawVerdict: ...
+def issue_signed_receipt(fields: _Value, key: SigningKey, issuer: str, audience: str) -> Dict[str, Any]: ...
+def verify_screening_rules(token: str, jwks: Jwks, issuer: str, now: int) -> Dict[str, Any]: ...

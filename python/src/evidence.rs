@@ -16,13 +16,13 @@ use pyo3::types::{PyDict, PyList};
 
 use crate::{convert, core_err, ekl_err, opt_str_arg, run, str_arg, type_name, ValueArg};
 
-type PyVerdict = (
+pub(crate) type PyVerdict = (
     bool,
     Vec<(&'static str, &'static str, Option<String>)>,
     Option<String>,
 );
 
-fn verdict_tuple(v: Verdict) -> PyVerdict {
+pub(crate) fn verdict_tuple(v: Verdict) -> PyVerdict {
     (
         v.accepted,
         v.checks
@@ -468,6 +468,12 @@ pub fn verify_enroll_authority(
 #[pyclass(frozen, module = "ekl_evidence._native")]
 pub struct ScreeningRules {
     inner: screening::ScreeningRules,
+}
+
+impl ScreeningRules {
+    pub(crate) fn wrap(inner: screening::ScreeningRules) -> ScreeningRules {
+        ScreeningRules { inner }
+    }
 }
 
 #[pymethods]

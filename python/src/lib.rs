@@ -13,6 +13,7 @@
 mod convert;
 mod evidence;
 mod pystr;
+mod signed;
 
 use std::borrow::Cow;
 use std::panic::{catch_unwind, AssertUnwindSafe};
@@ -136,7 +137,10 @@ impl JsonText {
 
 /// UTF-8 bytes of a text argument: `str` (a lone surrogate is `LONE_SURROGATE`, as the escape
 /// would be), `bytes`, `bytearray`, `memoryview` or any buffer, or a `JsonText`.
-fn text_bytes<'py>(py: Python<'py>, obj: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyBytes>> {
+pub(crate) fn text_bytes<'py>(
+    py: Python<'py>,
+    obj: &Bound<'py, PyAny>,
+) -> PyResult<Bound<'py, PyBytes>> {
     if let Ok(b) = obj.cast::<PyBytes>() {
         return Ok(b.clone());
     }
@@ -752,6 +756,7 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(check_verify_signature, m)?)?;
     m.add_function(wrap_pyfunction!(error_codes, m)?)?;
     evidence::register(m)?;
+    signed::register(m)?;
     m.add_function(wrap_pyfunction!(roundtrip, m)?)?;
     Ok(())
 }

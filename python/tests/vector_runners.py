@@ -435,6 +435,67 @@ def run_screening_scan(data: Dict[str, Any]) -> List[Check]:
     return checks
 
 
+# --- receipt-jws.json and screening-rules-jws.json ----------------------------------------------
+
+
+def _verdict_outcomes(v: ekl.Verdict) -> Dict[str, str]:
+    return {c.name: c.outcome for c in v.checks}
+
+
+def run_receipt_jws(data: Dict[str, Any]) -> List[Check]:
+    checks: List[Check] = []
+    jwks = ekl.Jwks(data["jwks"])
+
+    def keys() -> None:
+        seed = data.get("key_seed_hex")
+        if seed is not None and len(seed) == 64:
+            set_, _ = ekl.jwks_from_seed(seed, jwks.kids())
+            assert json.loads(set_.to_json()) == json.loads(jwks.to_json())
+
+    checks.append(("jwks", keys))
+    for case in data.get("cases", []):
+
+        def receipt(case: Dict[str, Any] = case) -> None:
+            call = {**data["call"], **case.get("call", {})}
+            exp = case["expected"]
+            if "receipt_jws" in case:
+                fn: Callable[[], ekl.Verdict] = lambda: ekl.verify_receipt_jws(case["receipt_jws"], jwks, call)  # noqa: E731
+            else:
+                fn = lambda: ekl.verify_signed_receipt(case["receipt"], jwks, call)  # noqa: E731
+            if "error" in exp:
+                refused(exp["error"], fn)
+                return
+            v = fn()
+            assert v.accepted == exp["accepted"], v.failed()
+            assert _verdict_outcomes(v) == exp["checks"], _verdict_outcomes(v)
+            assert v.receipt_digest == exp["receipt_digest"]
+            if "receipt_jws" in case:
+                assert ekl.sha256_hex(case["receipt_jws"]) == exp["receipt_digest"]
+
+        checks.append((f"cases: {case['name']}", receipt))
+    return checks
+
+
+def run_screening_rules_jws(data: Dict[str, Any]) -> List[Check]:
+    checks: List[Check] = []
+    jwks = ekl.Jwks(data["jwks"])
+    issuer = data["network_issuer"]
+    for case in data.get("cases", []):
+
+        def token(case: Dict[str, Any] = case) -> None:
+            exp = case["expected"]
+            fn = lambda: ekl.verify_screening_rules(case["token"], jwks, issuer, case["now"])  # noqa: E731
+            if "error" in exp:
+                refused(exp["error"], fn)
+                return
+            got = fn()
+            assert isinstance(got.pop("ruleset"), ekl.ScreeningRules)
+            assert got == exp, got
+
+        checks.append((f"cases: {case['name']}", token))
+    return checks
+
+
 #: The runner of each vector file. A file in vectors/ without a runner is reported by
 #: test_vectors.py::test_every_vector_file_has_a_runner.
 RUNNERS: Dict[str, Callable[[Dict[str, Any]], List[Check]]] = {
@@ -444,6 +505,8 @@ RUNNERS: Dict[str, Callable[[Dict[str, Any]], List[Check]]] = {
     "endpoint-proof-v2.json": run_endpoint_proof_v2,
     "call-receipt.json": run_call_receipt,
     "screening-scan.json": run_screening_scan,
+    "receipt-jws.json": run_receipt_jws,
+    "screening-rules-jws.json": run_screening_rules_jws,
 }
 
 #: Where the meta-test changes one expected value: (section, case index, member); an empty
@@ -455,6 +518,7 @@ MUTATIONS: Dict[str, Tuple[str, int, str]] = {
     "endpoint-proof-v2.json": ("challenges", 0, "proof_v2"),
     "screening-scan.json": ("invalid_rules", 0, "error"),
     "call-receipt.json": ("", 0, "receipt_digest"),  # "": a top-level member
+    "screening-rules-jws.json": ("cases", 0, "now"),
 }
 
 
