@@ -9,7 +9,7 @@ The consumer agent calls a provider's capability and keeps evidence of the call:
    offered (§5.1);
 3. it checks the provider's MAC receipt and the network-signed receipt against its own
    commitments, and prints the receipt digest it would report in ``collaboration_report``.
-   (The network-signed receipt follows when the JWS operations land in the core.)
+   The network-signed receipt (ekl-evidence-sig-1.2) is checked against the network's JWKS.
 
 Run: python examples/python/agent.py   (prints one JSON object; the Node example prints the same)
 """
@@ -84,6 +84,34 @@ def provider_receipt() -> Dict[str, Any]:
     return ekl.sign_receipt(unsigned, REGISTRATION_SECRET)
 
 
+# The network's key set and its signed receipt for the call. Here the example plays the network
+# with a key derived from a test seed; an agent fetches /.well-known/jwks.json instead.
+NETWORK_ISSUER = "https://network.example"
+NETWORK_SEED = "6e6574776f726b2d6578616d706c652d736565642d6e6f742d612d7265616c21"
+SENT_AT, RECEIVED_AT = 1795970000, 1795970002  # the agent's clock around the call
+
+
+def network_signed_receipt(key: ekl.SigningKey) -> Dict[str, Any]:
+    fields = {
+        "receipt_version": "1.2",
+        "receipt_id": "rcp_example",
+        "execution_kind": "trial",
+        "requester_agent_id": CALL["requester_agent_id"],
+        "provider_agent_id": CALL["provider_agent_id"],
+        "collaboration_id": CALL["collaboration_id"],
+        "connection_id": "con_5f0e2b9a11d4",
+        "execution_id": CALL["execution_id"],
+        "capability_id": CALL["capability_id"],
+        "capability_version": "1.0.0",
+        "input_fingerprint": ekl.fingerprint(SALT, CALL_INPUT),
+        "output_fingerprint": ekl.output_fingerprint(SALT, TOOL_RESULT),
+        "status": "succeeded",
+        "issued_at": "2026-11-29T16:33:21Z",
+        "auth_profile": "ekl-evidence-sig-1.2",
+    }
+    return ekl.issue_signed_receipt(fields, key, NETWORK_ISSUER, CALL["requester_agent_id"])
+
+
 def main() -> Dict[str, Any]:
     report: Dict[str, Any] = {}
     try:
@@ -113,6 +141,27 @@ def main() -> Dict[str, Any]:
         if verdict.accepted or verdict.disputed:
             # the digest to put in collaboration_report (or abuse_report for a dispute)
             report["receipt_digest"] = verdict.receipt_digest
+        # 4. the network-signed receipt, checked against the network's key set and the call
+        jwks, keys = ekl.jwks_from_seed(NETWORK_SEED, ["net-example-1"])
+        signed = network_signed_receipt(keys[0])
+        context = {
+            "execution_id": CALL["execution_id"],
+            "provider_agent_id": CALL["provider_agent_id"],
+            "requester_agent_id": CALL["requester_agent_id"],
+            "capability_id": CALL["capability_id"],
+            "input_fingerprint": report["input_fingerprint"],
+            "own_agent_id": CALL["requester_agent_id"],
+            "network_issuer": NETWORK_ISSUER,
+            "sent_at": SENT_AT,
+            "received_at": RECEIVED_AT,
+        }
+        sig_verdict = ekl.verify_signed_receipt(signed, jwks, context)
+        report["network_receipt"] = {
+            "accepted": sig_verdict.accepted,
+            "not_passed": sig_verdict.failed(),
+            # SHA-256 of the compact JWS: what the agent reports for a network-signed receipt
+            "receipt_digest": sig_verdict.receipt_digest,
+        }
     except ekl.EklError as e:
         # a refusal is data for the report, not a crash: the code says which rule was broken
         report["refused"] = {"code": e.code, "message": e.message}

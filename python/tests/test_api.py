@@ -273,3 +273,25 @@ def test_agent_example_runs() -> None:
     assert report["mac_receipt"] == {"accepted": True, "not_passed": [], "disputed": False}
     assert report["input_fingerprint"] == ekl.fingerprint(SALT, {"area_ref": "loc:ca:dublin", "min_beds": 3})
     assert len(report["receipt_digest"]) == 64
+    assert report["network_receipt"]["accepted"] is True, report["network_receipt"]
+    assert report["network_receipt"]["not_passed"] == []
+
+
+def test_jws_round_trip() -> None:
+    jwks, keys = ekl.jwks_from_seed("11" * 32, ["k1", "k2"])
+    assert jwks.kids() == ["k1", "k2"] and keys[1].kid == "k2" and "11" not in repr(keys[0])
+    claims = {"iss": "https://net.example", "aud": "agt_1", "iat": 1000, "exp": 1060}
+    token = ekl.jws_sign("ekl-access+jwt", claims, keys[0])
+    got = ekl.jws_verify(token, "ekl-access+jwt", jwks, now=1030, issuer="https://net.example", audience="agt_1")
+    assert got["claims"] == claims and got["kid"] == "k1" and got["token_sha256"] == ekl.sha256_hex(token)
+    for typ, now, code in (("ekl-receipt+jwt", 1030, "TYP_MISMATCH"), ("ekl-access+jwt", 2000, "TOKEN_EXPIRED")):
+        with pytest.raises(EklError) as info:
+            ekl.jws_verify(token, typ, jwks, now=now)
+        assert info.value.code == code
+    with pytest.raises(EklError) as info:
+        ekl.jws_verify(token, "ekl-access+jwt", keys[1].public_jwks(), now=1030)
+    assert info.value.code == "UNKNOWN_KID"
+    with pytest.raises(EklError) as info:
+        ekl.jws_sign("application/jwt", claims, keys[0])
+    assert info.value.code == "INVALID_ARGUMENT"
+    assert ekl.Jwks(jwks.to_json()).kids() == ["k1", "k2"]
