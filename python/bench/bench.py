@@ -159,6 +159,63 @@ def _time(fn: Callable[[], Any], budget: float) -> float:
     return best
 
 
+def _bench_es256(budget: float) -> List[Dict[str, Any]]:
+    """ES256 verification of one token: ekl's jws_verify (header, typ, kid, signature, claims)
+    against cryptography (the signature alone, OpenSSL) and PyJWT (decode with claims)."""
+    import base64
+
+    jwks, keys = ekl.jwks_from_seed("42" * 32, ["k1"])
+    claims = {"iss": "https://net.example", "aud": "agt_1", "iat": 1000, "exp": 1060,
+              "execution_id": "exe_1", "input_fingerprint": "ab" * 32}
+    token = ekl.jws_sign("ekl-receipt+jwt", claims, keys[0])
+
+    def ekl_fn() -> None:
+        ekl.jws_verify(token, "ekl-receipt+jwt", jwks, now=1030, issuer="https://net.example",
+                       audience="agt_1")
+
+    results: List[Tuple[str, float]] = [("ekl_evidence", _time(ekl_fn, budget))]
+
+    def b64(s: str) -> bytes:
+        return base64.urlsafe_b64decode(s + "=" * (-len(s) % 4))
+
+    jwk = json.loads(jwks.to_json())["keys"][0]
+    head, payload, sig = token.split(".")
+    signing_input = f"{head}.{payload}".encode()
+    raw = b64(sig)
+    try:
+        from cryptography.hazmat.primitives import hashes
+        from cryptography.hazmat.primitives.asymmetric import ec
+        from cryptography.hazmat.primitives.asymmetric.utils import encode_dss_signature
+
+        pub = ec.EllipticCurvePublicNumbers(
+            int.from_bytes(b64(jwk["x"]), "big"), int.from_bytes(b64(jwk["y"]), "big"), ec.SECP256R1()
+        ).public_key()
+        der = encode_dss_signature(int.from_bytes(raw[:32], "big"), int.from_bytes(raw[32:], "big"))
+        pub.verify(der, signing_input, ec.ECDSA(hashes.SHA256()))
+        results.append(("cryptography", _time(lambda: pub.verify(der, signing_input, ec.ECDSA(hashes.SHA256())), budget)))
+        try:
+            import jwt
+
+            opts = {"verify_exp": False, "verify_iat": False}
+            jwt.decode(token, pub, algorithms=["ES256"], audience="agt_1", issuer="https://net.example", options=opts)
+            results.append(("PyJWT", _time(lambda: jwt.decode(
+                token, pub, algorithms=["ES256"], audience="agt_1", issuer="https://net.example",
+                options=opts), budget)))
+        except ImportError:
+            pass
+    except ImportError:
+        print("  (cryptography not installed: ES256 comparison skipped)")
+    t_ekl = results[0][1]
+    rows = []
+    for name, t in results:
+        ratio = t / t_ekl
+        print(f"{'ES256':<10} {'verify':<6} {name:<14} {t * 1e6:>11.1f} {'':>9} "
+              f"{'' if name == 'ekl_evidence' else f'{ratio:>12.2f}x'}")
+        rows.append({"corpus": "ES256 token", "path": "verify", "library": name,
+                     "us_per_call": t * 1e6, "ekl_speedup": ratio})
+    return rows
+
+
 def main(argv: Optional[List[str]] = None) -> int:
     ap = argparse.ArgumentParser()
     ap.add_argument("--quick", action="store_true", help="shorter timing budget")
@@ -213,6 +270,8 @@ def main(argv: Optional[List[str]] = None) -> int:
                 )
                 rows.append({"corpus": label, "path": path, "library": name, "us_per_call": t * 1e6,
                              "mb_per_s": size / t / 1e6, "ekl_speedup": ratio, "bytes": size})
+    es256 = _bench_es256(budget)
+    rows.extend(es256)
     # targets of issue 4
     print()
 
@@ -227,6 +286,11 @@ def main(argv: Optional[List[str]] = None) -> int:
             continue
         mark = "ok" if s >= target else "BELOW TARGET"
         print(f"target {path} path >= {target}x {peer}: worst case {s:.1f}x  {mark}")
+    crypto = [r for r in es256 if r["library"] == "cryptography"]
+    if crypto:
+        ratio = crypto[0]["ekl_speedup"]
+        mark = "ok" if ratio >= 0.5 else "BELOW TARGET"
+        print(f"target ES256 verify within 2x of cryptography: ekl takes {1 / ratio:.2f}x its time  {mark}")
     if args.json:
         with open(args.json, "w", encoding="utf-8") as f:
             json.dump({"rows": rows, "not_rfc8785_correct": {k: v for k, v in wrong.items() if v}}, f,
