@@ -19,6 +19,12 @@ bench_rust_canon() {
     --worker "vr-jcs 0.4.1=$root/target/bench-vr-jcs/release/ekl-bench-vr-jcs"
 }
 
+# --- step: node ------------------------------------------------------------------------------------
+# The Node package against canonicalize, json-canonicalize and @truestamp/canonify (issue 5).
+bench_node() {
+  bash "$root/scripts/bench-node.sh"
+}
+
 # --- step: es256 ---------------------------------------------------------------------------------
 # ES256 verify µs/op, ekl-core with a precomputed key against OpenSSL via node:crypto (issue 3).
 bench_es256() {
@@ -32,7 +38,7 @@ bench_python() {
 }
 
 # --- the list of steps, in order (add new steps here) --------------------------------------------
-steps=(rust-canon es256 python)
+steps=(rust-canon node es256 python)
 
 for step in "${steps[@]}"; do
   if [ $# -gt 0 ] && [[ " $* " != *" $step "* ]]; then continue; fi

@@ -109,7 +109,7 @@ def network_signed_receipt(key: ekl.SigningKey) -> Dict[str, Any]:
         "issued_at": "2026-11-29T16:33:21Z",
         "auth_profile": "ekl-evidence-sig-1.2",
     }
-    return ekl.issue_signed_receipt(fields, key, NETWORK_ISSUER, CALL["requester_agent_id"])
+    return ekl.issue_receipt(fields, key, NETWORK_ISSUER, CALL["requester_agent_id"])
 
 
 def main() -> Dict[str, Any]:

@@ -160,17 +160,17 @@ def _time(fn: Callable[[], Any], budget: float) -> float:
 
 
 def _bench_es256(budget: float) -> List[Dict[str, Any]]:
-    """ES256 verification of one token: ekl's jws_verify (header, typ, kid, signature, claims)
+    """ES256 verification of one token: ekl's verify_jws (header, typ, kid, signature, claims)
     against cryptography (the signature alone, OpenSSL) and PyJWT (decode with claims)."""
     import base64
 
     jwks, keys = ekl.jwks_from_seed("42" * 32, ["k1"])
     claims = {"iss": "https://net.example", "aud": "agt_1", "iat": 1000, "exp": 1060,
               "execution_id": "exe_1", "input_fingerprint": "ab" * 32}
-    token = ekl.jws_sign("ekl-receipt+jwt", claims, keys[0])
+    token = ekl.sign_jws("ekl-receipt+jwt", claims, keys[0])
 
     def ekl_fn() -> None:
-        ekl.jws_verify(token, "ekl-receipt+jwt", jwks, now=1030, issuer="https://net.example",
+        ekl.verify_jws(token, "ekl-receipt+jwt", jwks, now=1030, issuer="https://net.example",
                        audience="agt_1")
 
     results: List[Tuple[str, float]] = [("ekl_evidence", _time(ekl_fn, budget))]

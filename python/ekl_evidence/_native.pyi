@@ -29,10 +29,8 @@ __all__ = [
     "error_codes",
     "fingerprint",
     "input_commitment",
-    "issue_signed_receipt",
+    "issue_receipt",
     "jwks_from_seed",
-    "jws_sign",
-    "jws_verify",
     "output_fingerprint",
     "proof_key",
     "receipt_digest",
@@ -43,13 +41,16 @@ __all__ = [
     "screening_rules",
     "select_result_body",
     "sha256_hex",
+    "sign_jws",
     "sign_receipt",
+    "signing_key",
     "terms_hash",
     "upstream_fingerprint",
     "upstream_projection",
     "value_digest",
     "verify_challenge_proof",
     "verify_enroll_authority",
+    "verify_jws",
     "verify_receipt",
     "verify_receipt_jws",
     "verify_receipts",
@@ -162,9 +163,10 @@ class SigningKey:
     def kid(self) -> str: ...
     def public_jwks(self) -> Jwks: ...
 
+def signing_key(seed: str, kid: str) -> SigningKey: ...
 def jwks_from_seed(seed: str, kids: Iterable[str]) -> Tuple[Jwks, List[SigningKey]]: ...
-def jws_sign(typ: str, claims: _Value, key: SigningKey) -> str: ...
-def jws_verify(
+def sign_jws(typ: str, claims: _Value, key: SigningKey) -> str: ...
+def verify_jws(
     token: str,
     typ: str,
     jwks: Jwks,
@@ -179,5 +181,5 @@ def jws_verify(
 ) -> Dict[str, Any]: ...
 def verify_receipt_jws(receipt_jws: str, jwks: Jwks, call: Mapping[str, Any]) -> _RawVerdict: ...
 def verify_signed_receipt(receipt: _Value, jwks: Jwks, call: Mapping[str, Any]) -> _RawVerdict: ...
-def issue_signed_receipt(fields: _Value, key: SigningKey, issuer: str, audience: str) -> Dict[str, Any]: ...
+def issue_receipt(fields: _Value, key: SigningKey, issuer: str, audience: str) -> Dict[str, Any]: ...
 def verify_screening_rules(token: str, jwks: Jwks, issuer: str, now: int) -> Dict[str, Any]: ...

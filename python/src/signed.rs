@@ -119,6 +119,18 @@ impl SigningKey {
     }
 }
 
+/// signing_key(seed, kid) -> SigningKey
+///
+/// The ES256 key derived from a 32-byte seed (64 hex) and a kid (SigningKey.from_seed).
+#[pyfunction]
+pub fn signing_key(
+    py: Python<'_>,
+    seed: &Bound<'_, PyAny>,
+    kid: &Bound<'_, PyAny>,
+) -> PyResult<SigningKey> {
+    SigningKey::from_seed(py, seed, kid)
+}
+
 /// jwks_from_seed(seed, kids) -> (Jwks, list[SigningKey])
 #[pyfunction]
 pub fn jwks_from_seed(
@@ -144,11 +156,11 @@ pub fn jwks_from_seed(
     ))
 }
 
-/// jws_sign(typ, claims, key) -> str
+/// sign_jws(typ, claims, key) -> str
 ///
 /// A compact ES256 JWS of type `typ` over the claims (a dict or JsonText), header {alg, typ, kid}.
 #[pyfunction]
-pub fn jws_sign(
+pub fn sign_jws(
     py: Python<'_>,
     typ: &Bound<'_, PyAny>,
     claims: &Bound<'_, PyAny>,
@@ -159,7 +171,7 @@ pub fn jws_sign(
     ValueArg::from_py(py, claims)?.with(py, |v| jws::sign(typ, v, key))
 }
 
-/// jws_verify(token, typ, jwks, *, now, issuer=None, audience=None, skew=60, require_exp=True,
+/// verify_jws(token, typ, jwks, *, now, issuer=None, audience=None, skew=60, require_exp=True,
 /// require_iat=True, max_lifetime=None) -> dict
 ///
 /// Verifies alg ES256, the exact typ, kid, signature, then the claims at `now`; returns
@@ -167,7 +179,7 @@ pub fn jws_sign(
 #[pyfunction]
 #[pyo3(signature = (token, typ, jwks, *, now, issuer=None, audience=None, skew=60, require_exp=true, require_iat=true, max_lifetime=None))]
 #[allow(clippy::too_many_arguments)]
-pub fn jws_verify<'py>(
+pub fn verify_jws<'py>(
     py: Python<'py>,
     token: &Bound<'py, PyAny>,
     typ: &Bound<'py, PyAny>,
@@ -328,11 +340,11 @@ pub fn verify_signed_receipt(
     })
 }
 
-/// issue_signed_receipt(fields, key, issuer, audience) -> dict
+/// issue_receipt(fields, key, issuer, audience) -> dict
 ///
 /// A complete ekl-evidence-sig-1.2 receipt from its fields (for tests and local test networks).
 #[pyfunction]
-pub fn issue_signed_receipt<'py>(
+pub fn issue_receipt<'py>(
     py: Python<'py>,
     fields: &Bound<'py, PyAny>,
     key: &Bound<'py, SigningKey>,
@@ -381,11 +393,12 @@ pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<Jwks>()?;
     m.add_class::<SigningKey>()?;
     m.add_function(wrap_pyfunction!(jwks_from_seed, m)?)?;
-    m.add_function(wrap_pyfunction!(jws_sign, m)?)?;
-    m.add_function(wrap_pyfunction!(jws_verify, m)?)?;
+    m.add_function(wrap_pyfunction!(signing_key, m)?)?;
+    m.add_function(wrap_pyfunction!(sign_jws, m)?)?;
+    m.add_function(wrap_pyfunction!(verify_jws, m)?)?;
     m.add_function(wrap_pyfunction!(verify_receipt_jws, m)?)?;
     m.add_function(wrap_pyfunction!(verify_signed_receipt, m)?)?;
-    m.add_function(wrap_pyfunction!(issue_signed_receipt, m)?)?;
+    m.add_function(wrap_pyfunction!(issue_receipt, m)?)?;
     m.add_function(wrap_pyfunction!(verify_screening_rules, m)?)?;
     Ok(())
 }

@@ -281,17 +281,17 @@ def test_jws_round_trip() -> None:
     jwks, keys = ekl.jwks_from_seed("11" * 32, ["k1", "k2"])
     assert jwks.kids() == ["k1", "k2"] and keys[1].kid == "k2" and "11" not in repr(keys[0])
     claims = {"iss": "https://net.example", "aud": "agt_1", "iat": 1000, "exp": 1060}
-    token = ekl.jws_sign("ekl-access+jwt", claims, keys[0])
-    got = ekl.jws_verify(token, "ekl-access+jwt", jwks, now=1030, issuer="https://net.example", audience="agt_1")
+    token = ekl.sign_jws("ekl-access+jwt", claims, keys[0])
+    got = ekl.verify_jws(token, "ekl-access+jwt", jwks, now=1030, issuer="https://net.example", audience="agt_1")
     assert got["claims"] == claims and got["kid"] == "k1" and got["token_sha256"] == ekl.sha256_hex(token)
     for typ, now, code in (("ekl-receipt+jwt", 1030, "TYP_MISMATCH"), ("ekl-access+jwt", 2000, "TOKEN_EXPIRED")):
         with pytest.raises(EklError) as info:
-            ekl.jws_verify(token, typ, jwks, now=now)
+            ekl.verify_jws(token, typ, jwks, now=now)
         assert info.value.code == code
     with pytest.raises(EklError) as info:
-        ekl.jws_verify(token, "ekl-access+jwt", keys[1].public_jwks(), now=1030)
+        ekl.verify_jws(token, "ekl-access+jwt", keys[1].public_jwks(), now=1030)
     assert info.value.code == "UNKNOWN_KID"
     with pytest.raises(EklError) as info:
-        ekl.jws_sign("application/jwt", claims, keys[0])
+        ekl.sign_jws("application/jwt", claims, keys[0])
     assert info.value.code == "INVALID_ARGUMENT"
     assert ekl.Jwks(jwks.to_json()).kids() == ["k1", "k2"]

@@ -1,0 +1,304 @@
+'use strict'
+// The API surface: docs/operations.json coverage (CJS, ESM, declarations, the type example),
+// results checked against independent computations with node:crypto, arguments, async.
+const test = require('node:test')
+const assert = require('node:assert/strict')
+const crypto = require('node:crypto')
+const fs = require('node:fs')
+const path = require('node:path')
+const { ekl, ROOT, SRC_DIR, PKG_DIR, throwsCode } = require('./helpers.js')
+const SALT = '00112233445566778899aabbccddeeff00112233445566778899aabbccddeeff'
+
+const sha256 = (...parts) => {
+  const h = crypto.createHash('sha256')
+  for (const p of parts) h.update(p)
+  return h.digest('hex')
+}
+const hmac = (key, ...parts) => {
+  const h = crypto.createHmac('sha256', key)
+  for (const p of parts) h.update(p)
+  return h.digest('hex')
+}
+const canon = (v) => ekl.canonicalizeValue(v)
+
+function operations() {
+  const file = path.join(ROOT, 'docs', 'operations.json')
+  return JSON.parse(fs.readFileSync(file, 'utf8')).operations
+}
+
+test('every operation of docs/operations.json is exported (CJS and ESM), declared and type-checked', async (t) => {
+  if (!fs.existsSync(path.join(ROOT, 'docs', 'operations.json'))) {
+    t.skip('not running from the repository')
+    return
+  }
+  const esm = await import('ekl-core')
+  const dts = fs.readFileSync(path.join(PKG_DIR, 'index.d.ts'), 'utf8')
+  const usage = fs.readFileSync(path.join(SRC_DIR, 'types-test', 'usage.mts'), 'utf8')
+  const missing = []
+  for (const op of operations()) {
+    const name = op.js
+    if (typeof ekl[name] !== 'function') missing.push(`${name}: not exported by require()`)
+    if (typeof esm[name] !== 'function') missing.push(`${name}: not exported by import`)
+    if (!new RegExp(`export declare (function ${name}\\(|class ${name}\\b)`).test(dts)) missing.push(`${name}: not declared in index.d.ts`)
+    if (!new RegExp(`\\b${name}\\(`).test(usage)) missing.push(`${name}: not used by types-test/usage.mts`)
+  }
+  assert.deepEqual(missing, [], `the Node package misses operations:\n${missing.join('\n')}`)
+})
+
+test('the ESM entry exports exactly what the CommonJS entry does, and every export is declared', async () => {
+  const esm = await import('ekl-core')
+  const named = Object.keys(esm).filter((k) => k !== 'default').sort()
+  assert.deepEqual(named, Object.keys(ekl).sort())
+  assert.equal(esm.default, ekl)
+  const dts = fs.readFileSync(path.join(PKG_DIR, 'index.d.ts'), 'utf8')
+  for (const k of named) {
+    assert.match(dts, new RegExp(`export declare (function|const|class) ${k}\\b`), `${k} is declared`)
+  }
+})
+
+test('identity: backend, core version', () => {
+  assert.equal(ekl.backend, 'native')
+  const cargo = fs.readFileSync(path.join(ROOT, 'Cargo.toml'), 'utf8')
+  const m = /\[workspace\.package\][^[]*?version = "([^"]+)"/.exec(cargo)
+  if (m) assert.equal(ekl.coreVersion(), m[1])
+  assert.equal(ekl.MAX_DEPTH, 64)
+  assert.equal(ekl.CAPABILITY_INPUT_MAX_BYTES, 262144)
+  assert.ok(Object.isFrozen(ekl))
+})
+
+test('sha256Hex: strings as UTF-8, bytes as they are', () => {
+  assert.equal(ekl.sha256Hex('abc'), 'ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad')
+  assert.equal(ekl.sha256Hex('é😀'), sha256(Buffer.from('é😀')))
+  assert.equal(ekl.sha256Hex(new Uint8Array([1, 2, 3])), sha256(Buffer.from([1, 2, 3])))
+  assert.equal(ekl.sha256Hex(''), sha256(''))
+  throwsCode(assert, () => ekl.sha256Hex('\ud800'), 'LONE_SURROGATE')
+  throwsCode(assert, () => ekl.sha256Hex(5), 'INVALID_ARGUMENT')
+})
+
+test('commitment: shape, digest over the canonical bytes, salt prefixed', () => {
+  const v = { min_beds: 3, area_ref: 'loc:ca:dublin' }
+  const c = ekl.commitment(v)
+  assert.deepEqual(c, { alg: 'sha-256', canon: 'ekl-json-1', digest: sha256(canon(v)) })
+  assert.deepEqual(Object.keys(c), ['alg', 'canon', 'digest'])
+  const s = ekl.commitment(v, { salt: SALT, saltId: 'salt-7' })
+  assert.deepEqual(s, {
+    alg: 'sha-256',
+    canon: 'ekl-json-1',
+    digest: sha256(Buffer.from(SALT, 'hex'), canon(v)),
+    salt_id: 'salt-7',
+    salt: SALT,
+  })
+  assert.equal(s.digest, ekl.fingerprint(SALT, v))
+  throwsCode(assert, () => ekl.commitment(v, { salt: SALT.toUpperCase() }), 'INVALID_SALT')
+  throwsCode(assert, () => ekl.commitment(v, { salt: SALT.slice(2) }), 'INVALID_SALT')
+  throwsCode(assert, () => ekl.commitment(v, { salt_id: 'x' }), 'INVALID_ARGUMENT')
+  throwsCode(assert, () => ekl.commitment(v, { salt: 5 }), 'INVALID_ARGUMENT')
+  throwsCode(assert, () => ekl.commitment(v, 'salt'), 'INVALID_ARGUMENT')
+})
+
+test('inputCommitment: the 256 KB limit of §2.5 on the canonical form', () => {
+  const sized = (n) => ({ s: 'x'.repeat(n - 8) }) // {"s":"…"} is n bytes
+  assert.equal(canon(sized(262144)).length, 262144)
+  assert.equal(ekl.inputCommitment(sized(262144)).digest, sha256(canon(sized(262144))))
+  throwsCode(assert, () => ekl.inputCommitment(sized(262145)), 'BODY_TOO_LARGE')
+  // commitment has no limit; canonicalize takes one as an option.
+  assert.equal(ekl.commitment(sized(262145)).digest, sha256(canon(sized(262145))))
+  throwsCode(assert, () => ekl.canonicalizeValue(sized(100), { maxBytes: 99 }), 'BODY_TOO_LARGE')
+  assert.equal(ekl.canonicalizeValue(sized(100), { maxBytes: 100 }).length, 100)
+  throwsCode(assert, () => ekl.canonicalize('[1]', { maxBytes: -1 }), 'INVALID_ARGUMENT')
+  throwsCode(assert, () => ekl.canonicalize('[1]', { maxBytes: 1.5 }), 'INVALID_ARGUMENT')
+  throwsCode(assert, () => ekl.canonicalize('[1]', { max_bytes: 1 }), 'INVALID_ARGUMENT')
+})
+
+test('termsHash: the digest of the terms without their hash member', () => {
+  const terms = { price: '10.00', currency: 'EUR', hash: 'whatever' }
+  assert.equal(ekl.termsHash(terms), sha256(canon({ price: '10.00', currency: 'EUR' })))
+  assert.equal(ekl.termsHash({ a: 1 }), sha256('{"a":1}'))
+  throwsCode(assert, () => ekl.termsHash([1]), 'INVALID_SHAPE')
+})
+
+test('fingerprint and output fingerprint', () => {
+  const v = { b: [1, 'é'], a: null }
+  assert.equal(ekl.fingerprint(SALT, v), sha256(Buffer.from(SALT, 'hex'), canon(v)))
+  throwsCode(assert, () => ekl.fingerprint(SALT.toUpperCase(), v), 'INVALID_SALT')
+  throwsCode(assert, () => ekl.fingerprint('00', v), 'INVALID_SALT')
+  throwsCode(assert, () => ekl.fingerprint(null, v), 'INVALID_ARGUMENT')
+  const structured = { structuredContent: { ok: 1 }, content: [{ type: 'text', text: '{}' }], isError: false, _meta: { x: 1 } }
+  assert.equal(ekl.outputFingerprint(SALT, structured), ekl.fingerprint(SALT, { ok: 1 }))
+  assert.deepEqual(ekl.selectResultBody(structured), { member: 'structuredContent', value: { ok: 1 } })
+  const nullStructured = { structuredContent: null, content: [{ type: 'text', text: 'x' }] }
+  assert.deepEqual(ekl.selectResultBody(nullStructured), { member: 'content', value: [{ type: 'text', text: 'x' }] })
+  assert.equal(ekl.outputFingerprint(SALT, nullStructured), ekl.fingerprint(SALT, nullStructured.content))
+  throwsCode(assert, () => ekl.outputFingerprint(SALT, { isError: true }), 'INVALID_SHAPE')
+  throwsCode(assert, () => ekl.selectResultBody([]), 'INVALID_SHAPE')
+})
+
+test('upstreamFingerprint: offered tools sorted by name, projected, missing members null', () => {
+  const tools = [
+    { name: 'search', description: 'd', inputSchema: { type: 'object' }, extra: 1 },
+    { name: 'alpha', annotations: { readOnlyHint: true }, outputSchema: {} },
+    { name: 'zeta', description: 'not offered' },
+  ]
+  const project = (t) => ({
+    name: t.name,
+    description: t.description ?? null,
+    inputSchema: t.inputSchema ?? null,
+    outputSchema: t.outputSchema ?? null,
+    annotations: t.annotations ?? null,
+  })
+  const expected = sha256(canon([project(tools[1]), project(tools[0])]))
+  assert.equal(ekl.upstreamFingerprint({ tools }, ['search', 'alpha']), expected)
+  assert.equal(ekl.upstreamFingerprint(tools.slice(0, 2)), expected)
+  assert.equal(ekl.upstreamFingerprint({ tools }), sha256(canon([tools[1], tools[0], tools[2]].map(project))))
+  throwsCode(assert, () => ekl.upstreamFingerprint([{ name: 'a' }, { name: 'a' }]), 'INVALID_SHAPE')
+  throwsCode(assert, () => ekl.upstreamFingerprint({ tools: 1 }), 'INVALID_SHAPE')
+  throwsCode(assert, () => ekl.upstreamFingerprint(tools, 'search'), 'INVALID_ARGUMENT')
+  throwsCode(assert, () => ekl.upstreamFingerprint(tools, ['\udc00']), 'LONE_SURROGATE')
+})
+
+test('endpoint proofs, enrollment authority and the verify signature equal their HMAC definitions', () => {
+  const agentKey = 'eklp_example-agent-key'
+  const endpoint = 'https://mcp.example.com/ekl'
+  const challenge = '9f'.repeat(32)
+  const pk = hmac(agentKey, 'ekl-endpoint-proof-v2')
+  assert.equal(ekl.proofKey(agentKey), pk)
+  const pkBytes = Buffer.from(pk, 'hex')
+  const v1Key = sha256(agentKey)
+  assert.equal(ekl.challengeProofV1(agentKey, challenge, endpoint), hmac(v1Key, challenge, endpoint))
+  assert.equal(ekl.challengeProofV2(pk, challenge, endpoint), hmac(pkBytes, 'ekl-challenge-v2\n', challenge, '\n', endpoint))
+  assert.equal(ekl.enrollAuthorityV1(agentKey, 'enr-1', 'n0nce', endpoint), hmac(v1Key, `ekl-enroll-1|enr-1|n0nce|${endpoint}`))
+  assert.equal(ekl.enrollAuthorityV2(pk, 'enr-1', 'n0nce', endpoint), hmac(pkBytes, `ekl-enroll-2|enr-1|n0nce|${endpoint}`))
+  const sig = ekl.verifySignature('reg-secret', 'agent-1', 'enr-1', challenge)
+  assert.equal(sig, hmac('reg-secret', `ekl-verify-1.1|agent-1|enr-1|${challenge}`))
+  assert.equal(ekl.checkVerifySignature('reg-secret', 'agent-1', 'enr-1', challenge, sig), true)
+  assert.equal(ekl.checkVerifySignature('reg-secret', 'agent-1', 'enr-1', challenge, sig.toUpperCase()), false)
+  assert.equal(ekl.checkVerifySignature('reg-secret', 'agent-2', 'enr-1', challenge, sig), false)
+  assert.equal(ekl.checkVerifySignature('reg-secret', 'agent-1', 'enr-1', challenge, 'zz'), false)
+  throwsCode(assert, () => ekl.challengeProofV2(pk.toUpperCase(), challenge, endpoint), 'INVALID_HEX')
+  throwsCode(assert, () => ekl.enrollAuthorityV2(pk.slice(1), 'e', 'n', endpoint), 'INVALID_HEX')
+  throwsCode(assert, () => ekl.proofKey(undefined), 'INVALID_ARGUMENT')
+  // A lone surrogate would silently become U+FFFD at the native boundary: refused instead.
+  throwsCode(assert, () => ekl.proofKey('key\ud800'), 'LONE_SURROGATE')
+  throwsCode(assert, () => ekl.verifySignature('s', 'a', 'e', '\udfff'), 'LONE_SURROGATE')
+})
+
+test('canonicalizeAsync gives the sync result and does not block the event loop', async () => {
+  const doc = { b: [1, 2, { d: 'é', c: null }], a: 1e21 }
+  const want = ekl.canonicalizeValue(doc).toString()
+  assert.equal((await ekl.canonicalizeAsync(JSON.stringify(doc))).toString(), want)
+  assert.equal((await ekl.canonicalizeAsync(Buffer.from(JSON.stringify(doc)))).toString(), want)
+  assert.equal((await ekl.canonicalizeValueAsync(doc)).toString(), want)
+  assert.equal((await ekl.canonicalizeValueAsync(new ekl.JsonText(JSON.stringify(doc)))).toString(), want)
+  await assert.rejects(ekl.canonicalizeAsync('[1]', { maxBytes: 2 }), { code: 'BODY_TOO_LARGE' })
+
+  // A large document: the event loop keeps turning while the thread pool canonicalises it.
+  const items = []
+  for (let i = 0; i < 150000; i++) items.push({ z: i, y: `item ${i}`, x: [i / 7, true, null] })
+  const big = Buffer.from(JSON.stringify(items))
+  let ticks = 0
+  let running = true
+  const spin = () => {
+    ticks++
+    if (running) setImmediate(spin)
+  }
+  setImmediate(spin)
+  const out = await ekl.canonicalizeAsync(big)
+  running = false
+  assert.ok(ticks > 1, `the event loop turned ${ticks} times during the work`)
+  assert.equal(out.length, ekl.canonicalize(big).length)
+})
+
+test('the addon works in worker threads', async () => {
+  const { Worker } = require('node:worker_threads')
+  const code = `
+    const { parentPort } = require('node:worker_threads')
+    const ekl = require(${JSON.stringify(require.resolve('ekl-core'))})
+    const big = {}; for (let i = 0; i < 9000; i++) big['k' + i] = i
+    parentPort.postMessage([ekl.canonicalizeValue({ b: 1, a: 2 }).toString(), ekl.canonicalizeValue(big).length])`
+  const results = await Promise.all(
+    [0, 1].map(
+      () =>
+        new Promise((resolve, reject) => {
+          const w = new Worker(code, { eval: true })
+          w.once('message', resolve)
+          w.once('error', reject)
+        }),
+    ),
+  )
+  for (const r of results) assert.deepEqual(r, ['{"a":2,"b":1}', ekl.canonicalizeValue(Object.fromEntries(Array.from({ length: 9000 }, (_, i) => ['k' + i, i]))).length])
+})
+
+test('receipts: sign, verify (baseline and rotated rings), batch with refusals in place, async', async () => {
+  const secret = 'rs_test-secret'
+  const input = { q: 'ping' }
+  const result = { a: 'pong' }
+  const receipt = {
+    receipt_version: '1.1', receipt_id: 'r1', execution_kind: 'trial', requester_agent_id: 'agt_c', provider_agent_id: 'agt_p',
+    collaboration_id: 'col_1', connection_id: 'con_1', execution_id: 'ex_1', capability_id: 'cap_x', capability_version: '1.0.0',
+    rel_ver_at_admission: 1, dsc_ver: 1, terms_hash: 't', input_commitment: ekl.commitment(input), output_commitment: ekl.commitment(result),
+    status: 'succeeded', issued_at: '2026-11-29T18:40:05Z', key_id: 'rk-1', auth_profile: 'ekl-evidence-mac-1.1',
+  }
+  const signed = ekl.signReceipt(receipt, secret)
+  assert.equal(signed.auth_tag, ekl.authTag(receipt, secret))
+  assert.equal(signed.auth_tag, crypto.createHmac('sha256', Buffer.from(ekl.receiptKey(secret, 'rk-1'), 'hex')).update(ekl.canonicalizeValue(receipt)).digest('hex'))
+  assert.equal(ekl.receiptDigest(signed), sha256(ekl.canonicalizeValue(signed)))
+  throwsCode(assert, () => ekl.signReceipt(signed, secret), 'INVALID_RECEIPT')
+  const call = { executionId: 'ex_1', collaborationId: 'col_1', capabilityId: 'cap_x', requesterAgentId: 'agt_c', providerAgentId: 'agt_p' }
+  const ok = ekl.verifyReceipt(signed, { keys: secret, call, inputCommitment: ekl.commitment(input), outputCommitment: ekl.commitment(result) })
+  assert.equal(ok.accepted, true)
+  assert.equal(ok.receiptDigest, ekl.receiptDigest(signed))
+  assert.ok(ok.checks.every((c) => c.outcome === 'pass' && !('detail' in c)))
+  const other = ekl.verifyReceipt(signed, { keys: secret, call, outputCommitment: ekl.commitment({ a: 'other' }) })
+  assert.equal(other.accepted, false)
+  assert.deepEqual(other.checks.filter((c) => c.outcome !== 'pass').map((c) => [c.name, c.outcome]), [['output_commitment', 'mismatch']])
+  const ring = [{ keyId: 'rk-1', secret, validFrom: '2026-01-01T00:00:00Z', validUntil: '2026-11-01T00:00:00Z' }]
+  const retired = ekl.verifyReceipt(signed, { keys: ring, call })
+  assert.equal(retired.checks.find((c) => c.name === 'key_id').outcome, 'fail')
+  // Arguments.
+  throwsCode(assert, () => ekl.verifyReceipt(signed, { keys: secret, call: { ...call, executionId: undefined } }), 'INVALID_ARGUMENT')
+  throwsCode(assert, () => ekl.verifyReceipt(signed, { keys: secret, call: { ...call, execution_id: 'x' } }), 'INVALID_ARGUMENT')
+  throwsCode(assert, () => ekl.verifyReceipt(signed, { keys: [], call }), 'INVALID_ARGUMENT')
+  throwsCode(assert, () => ekl.verifyReceipt(signed, { keys: [{ keyId: 'k', secret, validFrom: 'yesterday' }], call }), 'INVALID_TIMESTAMP')
+  throwsCode(assert, () => ekl.verifyReceipt(signed, { keys: secret, call, inputCommitment: { alg: 'md5', canon: 'ekl-json-1', digest: 'x' } }), 'INVALID_ARGUMENT')
+  throwsCode(assert, () => ekl.verifyReceipt([], { keys: secret, call }), 'INVALID_RECEIPT')
+  // Batch: a refusal stays in its place as an EklError; the others are verdicts.
+  const items = [{ receipt: signed, call }, { receipt: new ekl.JsonText('{"a":1,"a":2}'), call }, { receipt: { ...signed, status: 'tampered' }, call }]
+  const out = ekl.verifyReceipts(items, { keys: secret })
+  assert.equal(out[0].accepted, true)
+  assert.ok(out[1] instanceof ekl.EklError && out[1].code === 'DUPLICATE_KEY')
+  assert.equal(out[2].accepted, false)
+  const outAsync = await ekl.verifyReceiptsAsync(items, { keys: secret })
+  assert.deepEqual(outAsync.map((r) => (r instanceof Error ? r.code : r.accepted)), [true, 'DUPLICATE_KEY', false])
+  await assert.rejects(ekl.verifyReceiptsAsync(items, {}), { code: 'INVALID_ARGUMENT' })
+})
+
+test('proof verifiers and screening', () => {
+  const agentKey = 'eklp_example'
+  const pk = ekl.proofKey(agentKey)
+  const p1 = ekl.challengeProofV1(agentKey, 'ch', 'https://e.example')
+  const p2 = ekl.challengeProofV2(pk, 'ch', 'https://e.example')
+  assert.equal(ekl.verifyChallengeProof({ proofKey: pk }, 'ch', 'https://e.example', { proofV2: p2 }), 'v2')
+  throwsCode(assert, () => ekl.verifyChallengeProof({ proofKey: pk }, 'ch', 'https://e.example', { proof: p1 }), 'PROOF_DOWNGRADE')
+  assert.equal(ekl.verifyChallengeProof({ credentialHash: sha256(agentKey) }, 'ch', 'https://e.example', { proof: p1 }), 'v1')
+  throwsCode(assert, () => ekl.verifyChallengeProof({ proofKey: pk, credentialHash: 'x' }, 'ch', 'e', {}), 'INVALID_ARGUMENT')
+  const a2 = ekl.enrollAuthorityV2(pk, 'enr', 'n', 'https://e.example')
+  assert.equal(ekl.verifyEnrollAuthority('v2', agentKey, 'enr', 'n', 'https://e.example', a2, 2), 'v2')
+  throwsCode(assert, () => ekl.verifyEnrollAuthority('v3', agentKey, 'enr', 'n', 'e', a2, 2), 'INVALID_ARGUMENT')
+  assert.equal(ekl.screeningFold('Straße ＡＢＣ'), 'strasse abc')
+  const rules = ekl.screeningRules({ rules_version: 'r1', rules: [{ rule_id: 'x', category: 'spam', phrases: ['buy now'] }] })
+  assert.deepEqual(ekl.screen(rules, { content: [{ type: 'text', text: 'BUY NOW!' }] }), [{ category: 'spam', rules_version: 'r1', rule_id: 'x' }])
+  assert.deepEqual(ekl.screen(null, { content: [{ type: 'text', text: 'BUY NOW!' }] }), [])
+})
+
+test('verifyReceiptsAsync: a large batch (run in chunks) keeps the order of the items', async () => {
+  const secret = 's'
+  const base = { receipt_version: '1.1', key_id: 'rk-1' }
+  const call = { executionId: 'ex', collaborationId: 'col', capabilityId: 'cap', requesterAgentId: 'a', providerAgentId: 'b' }
+  const items = Array.from({ length: 2500 }, (_, i) => ({ receipt: i % 7 === 3 ? [] : { ...base, receipt_id: `r${i}` }, call }))
+  const sync = ekl.verifyReceipts(items, { keys: secret })
+  const async_ = await ekl.verifyReceiptsAsync(items, { keys: secret })
+  assert.equal(async_.length, items.length)
+  assert.deepEqual(async_.map((r) => (r instanceof Error ? r.code : r.receiptDigest)), sync.map((r) => (r instanceof Error ? r.code : r.receiptDigest)))
+  assert.ok(async_[3] instanceof ekl.EklError)
+  assert.deepEqual(await ekl.verifyReceiptsAsync([], { keys: secret }), [])
+})

@@ -1,0 +1,114 @@
+'use strict'
+// The fallback hook of index.js (issue 6): when the native addon cannot be used, the package loads
+// ./wasm/binding.js, a module with the low-level interface of js/api.js. Simulated here with a
+// binding that behaves as a wasm build does (Uint8Array results, errors whose message is
+// "CODE: message" without a `code` property, no async variant), in a copy of the package.
+const test = require('node:test')
+const assert = require('node:assert/strict')
+const fs = require('node:fs')
+const os = require('node:os')
+const path = require('node:path')
+const { execFileSync } = require('node:child_process')
+const { PKG_DIR } = require('./helpers.js')
+
+const FAKE_WASM_BINDING = `'use strict'
+const native = require('../native.js')
+const out = new Uint8Array(1 << 20)
+const bytes = (t) => (typeof t === 'string' ? new TextEncoder().encode(t) : t)
+// Errors as wasm-bindgen gives them: a plain Error whose message starts with the code.
+const wasmish = (f) => (...args) => {
+  try {
+    return f(...args)
+  } catch (e) {
+    throw new Error(e.code && /^[A-Z_]+$/.test(e.code) ? e.code + ': ' + e.message : e.message)
+  }
+}
+module.exports = {
+  errorCodes: native.errorCodes,
+  coreVersion: native.coreVersion,
+  canonicalize: wasmish((json, maxBytes) => {
+    const n = native.canonicalizeInto(bytes(json), maxBytes, out)
+    return n < 0 ? new Uint8Array(native.takeResult()) : out.slice(0, n)
+  }),
+  sha256Hex: wasmish((d) => native.sha256Hex(bytes(d))),
+  commitment: wasmish((j, s, id) => native.commitment(bytes(j), s, id)),
+  inputCommitment: wasmish((j, s, id) => native.inputCommitment(bytes(j), s, id)),
+  termsHash: wasmish((j) => native.termsHash(bytes(j))),
+  fingerprint: wasmish((s, j) => native.fingerprint(s, bytes(j))),
+  outputFingerprint: wasmish((s, j) => native.outputFingerprint(s, bytes(j))),
+  selectResultBody: wasmish((j) => native.selectResultBody(bytes(j))),
+  upstreamFingerprint: wasmish((j, o) => native.upstreamFingerprint(bytes(j), o)),
+  proofKey: native.proofKey,
+  challengeProofV1: native.challengeProofV1,
+  challengeProofV2: wasmish(native.challengeProofV2),
+  enrollAuthorityV1: native.enrollAuthorityV1,
+  enrollAuthorityV2: wasmish(native.enrollAuthorityV2),
+  verifySignature: native.verifySignature,
+  checkVerifySignature: native.checkVerifySignature,
+}
+`
+
+const CHECK = `
+const ekl = require('./index.js')
+const assert = require('node:assert/strict')
+;(async () => {
+  assert.equal(ekl.backend, process.env.EXPECT_BACKEND)
+  const out = ekl.canonicalizeValue({ b: 1, a: [1e21] })
+  assert.equal(Buffer.from(out).toString(), '{"a":[1e+21],"b":1}')
+  try { ekl.canonicalize('{"a":1,"a":2}'); assert.fail('accepted') } catch (e) {
+    assert.ok(ekl.isEklError(e)); assert.equal(e.code, 'DUPLICATE_KEY'); assert.equal(e.message, 'DUPLICATE_KEY: duplicate key in an object')
+  }
+  try { ekl.challengeProofV2('AB', 'c', 'e'); assert.fail('accepted') } catch (e) { assert.equal(e.code, 'INVALID_HEX') }
+  assert.equal(Buffer.from(await ekl.canonicalizeAsync('[2,1]')).toString(), '[2,1]')
+  await assert.rejects(ekl.canonicalizeAsync('[NaN]'), { name: 'EklError', code: 'NON_FINITE_NUMBER' })
+  console.log('ok ' + ekl.backend)
+})().catch((e) => { console.error(e); process.exit(1) })
+`
+
+function packageCopy(withWasm) {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ekl-fallback-'))
+  for (const f of fs.readdirSync(PKG_DIR)) {
+    if (/^(index\.js|native\.js|package\.json)$/.test(f) || f.endsWith('.node')) fs.copyFileSync(path.join(PKG_DIR, f), path.join(dir, f))
+  }
+  fs.cpSync(path.join(PKG_DIR, 'js'), path.join(dir, 'js'), { recursive: true })
+  if (withWasm) {
+    fs.mkdirSync(path.join(dir, 'wasm'))
+    fs.writeFileSync(path.join(dir, 'wasm', 'binding.js'), FAKE_WASM_BINDING)
+  }
+  fs.writeFileSync(path.join(dir, 'check.js'), CHECK)
+  return dir
+}
+
+const run = (dir, env) =>
+  execFileSync(process.execPath, ['check.js'], { cwd: dir, env: { ...process.env, ...env }, encoding: 'utf8', stdio: 'pipe' }).trim()
+
+test('EKL_CORE_BACKEND=wasm loads ./wasm/binding.js and the shared API works over it', () => {
+  const dir = packageCopy(true)
+  try {
+    assert.equal(run(dir, { EKL_CORE_BACKEND: 'wasm', EXPECT_BACKEND: 'wasm' }), 'ok wasm')
+    assert.equal(run(dir, { EKL_CORE_BACKEND: '', EXPECT_BACKEND: 'native' }), 'ok native')
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true })
+  }
+})
+
+test('without the native addon the package falls back to ./wasm/binding.js; without both it throws the load error', () => {
+  const dir = packageCopy(true)
+  try {
+    const addon = fs.readdirSync(dir).find((f) => f.endsWith('.node'))
+    fs.renameSync(path.join(dir, addon), path.join(dir, addon + '.away'))
+    // The fake binding itself needs the addon: point it at the moved file.
+    fs.writeFileSync(
+      path.join(dir, 'wasm', 'binding.js'),
+      FAKE_WASM_BINDING.replace("require('../native.js')", `require(${JSON.stringify(path.join(dir, addon + '.away'))})`).replace(
+        "'use strict'",
+        "'use strict'\nrequire.extensions['.away'] = require.extensions['.node']",
+      ),
+    )
+    assert.equal(run(dir, { EKL_CORE_BACKEND: '', EXPECT_BACKEND: 'wasm' }), 'ok wasm')
+    fs.rmSync(path.join(dir, 'wasm'), { recursive: true })
+    assert.throws(() => run(dir, { EKL_CORE_BACKEND: '', EXPECT_BACKEND: 'native' }), /Cannot find native binding|Failed to load native binding|MODULE_NOT_FOUND/)
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true })
+  }
+})

@@ -1,0 +1,61 @@
+'use strict'
+// Executes the JavaScript code blocks of the READMEs: ```js blocks as CommonJS, ```mjs blocks as
+// ES modules, from the repository's README.md and node/README.md. A block preceded by the line
+// `<!-- not-tested -->` is skipped. The blocks import the package by its name ('ekl-core'): they
+// run from test/.readme, where that name resolves to the package under test (see helpers.js).
+const test = require('node:test')
+const assert = require('node:assert/strict')
+const fs = require('node:fs')
+const path = require('node:path')
+const { execFileSync } = require('node:child_process')
+const { SRC_DIR, ROOT } = require('./helpers.js')
+
+const SNIPPET_DIR = path.join(__dirname, '.readme')
+
+/** The ```js / ```mjs blocks of a markdown file, with their line numbers. */
+function blocks(file) {
+  const lines = fs.readFileSync(file, 'utf8').split('\n')
+  const out = []
+  for (let i = 0; i < lines.length; i++) {
+    const m = /^```(js|mjs)\s*$/.exec(lines[i])
+    if (!m) continue
+    const start = i + 1
+    let end = start
+    while (end < lines.length && !/^```\s*$/.test(lines[end])) end++
+    let prev = i - 1
+    while (prev >= 0 && lines[prev].trim() === '') prev--
+    const skipped = prev >= 0 && lines[prev].trim() === '<!-- not-tested -->'
+    out.push({ lang: m[1], line: i + 1, code: lines.slice(start, end).join('\n'), skipped })
+    i = end
+  }
+  return out
+}
+
+const READMES = [path.join(ROOT, 'README.md'), path.join(SRC_DIR, 'README.md')].filter((f) => fs.existsSync(f))
+
+test('node/README.md has tested JavaScript blocks of both kinds', () => {
+  const own = blocks(path.join(SRC_DIR, 'README.md')).filter((b) => !b.skipped)
+  assert.ok(own.some((b) => b.lang === 'js'), 'a ```js block')
+  assert.ok(own.some((b) => b.lang === 'mjs'), 'a ```mjs block')
+})
+
+for (const readme of READMES) {
+  const rel = path.relative(ROOT, readme)
+  for (const b of blocks(readme)) {
+    test(`${rel}:${b.line} (${b.lang})`, (t) => {
+      if (b.skipped) {
+        t.skip('marked <!-- not-tested -->')
+        return
+      }
+      fs.mkdirSync(SNIPPET_DIR, { recursive: true })
+      const name = `${rel.replace(/[^A-Za-z0-9]+/g, '_')}_${b.line}.${b.lang === 'js' ? 'cjs' : 'mjs'}`
+      const file = path.join(SNIPPET_DIR, name)
+      fs.writeFileSync(file, b.code + '\n')
+      try {
+        execFileSync(process.execPath, [file], { cwd: SNIPPET_DIR, stdio: 'pipe', timeout: 60000 })
+      } catch (e) {
+        assert.fail(`${rel}:${b.line} failed:\n${e.stderr || e.message}`)
+      }
+    })
+  }
+}

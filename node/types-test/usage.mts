@@ -1,0 +1,153 @@
+// Uses the whole public API through the ESM entry, for `tsc --noEmit` (scripts/test/40-node.sh).
+// test/api.test.js checks that every operation of docs/operations.json appears here.
+import ekl, {
+  canonicalize,
+  canonicalizeValue,
+  canonicalizeAsync,
+  canonicalizeValueAsync,
+  sha256Hex,
+  commitment,
+  inputCommitment,
+  termsHash,
+  fingerprint,
+  outputFingerprint,
+  selectResultBody,
+  upstreamFingerprint,
+  proofKey,
+  challengeProofV1,
+  challengeProofV2,
+  enrollAuthorityV1,
+  enrollAuthorityV2,
+  verifySignature,
+  checkVerifySignature,
+  verifyChallengeProof,
+  verifyEnrollAuthority,
+  receiptKey,
+  authTag,
+  receiptDigest,
+  signReceipt,
+  verifyReceipt,
+  verifyReceipts,
+  verifyReceiptsAsync,
+  screeningRules,
+  screen,
+  screeningFold,
+  verifyJws,
+  verifyReceiptJws,
+  verifySignedReceipt,
+  verifyScreeningRules,
+  signingKey,
+  signJws,
+  issueReceipt,
+  Jwks,
+  SigningKey,
+  errorCodes,
+  coreVersion,
+  backend,
+  EklError,
+  isEklError,
+  JsonText,
+  MAX_DEPTH,
+  CAPABILITY_INPUT_MAX_BYTES,
+  type Commitment,
+  type EklErrorCode,
+  type JsonValue,
+  type ResultBody,
+  type Verdict,
+  type SafetyFlag,
+  type ProofVersion,
+  type VerifiedJws,
+  type ScreeningRulesClaims,
+} from 'ekl-core'
+
+const salt = '00112233445566778899aabbccddeeff00112233445566778899aabbccddeeff'
+const value: JsonValue = { min_beds: 3, area_ref: 'loc:ca:dublin', big: 5n, list: [1, 'x', null, true] }
+
+const a: Buffer = canonicalize('{"b":1,"a":2}')
+const b: Buffer = canonicalize(Buffer.from('[1]'), { maxBytes: 10 })
+const c: Buffer = canonicalize(new Uint8Array([0x5b, 0x5d]))
+const d: Buffer = canonicalizeValue(value)
+const e: Buffer = canonicalizeValue(new JsonText('{"a":1}'), { maxBytes: null })
+const f: Promise<Buffer> = canonicalizeAsync('{}')
+const g: Promise<Buffer> = canonicalizeValueAsync([1, 2, 3])
+
+const h: string = sha256Hex('abc') + sha256Hex(a)
+const cm: Commitment = commitment(value, { salt, saltId: 's-1' })
+const digest: string = cm.digest
+const saltId: string | undefined = cm.salt_id
+const ic: Commitment = inputCommitment({ q: 'x' })
+const th: string = termsHash({ price: '1.00', hash: 'x' })
+
+const fp: string = fingerprint(salt, value)
+const of: string = outputFingerprint(salt, { structuredContent: { a: 1 }, content: [] })
+const body: ResultBody = selectResultBody({ content: [{ type: 'text', text: 'x' }] })
+const member: 'structuredContent' | 'content' = body.member
+const up: string = upstreamFingerprint({ tools: [{ name: 't' }] }, ['t'])
+const up2: string = upstreamFingerprint([{ name: 't' }])
+
+const pk: string = proofKey('eklp_x')
+const p1: string = challengeProofV1('eklp_x', 'ch', 'https://e.example/ekl')
+const p2: string = challengeProofV2(pk, 'ch', 'https://e.example/ekl')
+const e1: string = enrollAuthorityV1('eklp_x', 'enr', 'nonce', 'https://e.example/ekl')
+const e2: string = enrollAuthorityV2(pk, 'enr', 'nonce', 'https://e.example/ekl')
+const vs: string = verifySignature('secret', 'agent', 'enr', 'ch')
+const ok: boolean = checkVerifySignature('secret', 'agent', 'enr', 'ch', vs)
+
+const v2: ProofVersion = verifyChallengeProof({ proofKey: pk }, 'ch', 'https://e.example/ekl', { proofV2: p2 })
+const v1: ProofVersion = verifyChallengeProof({ credentialHash: h }, 'ch', 'https://e.example/ekl', { proof: p1 })
+const ea: ProofVersion = verifyEnrollAuthority('v2', 'eklp_x', 'enr', 'nonce', 'https://e.example/ekl', e2, 2)
+const rk: string = receiptKey('secret', 'rk-1')
+const receipt = { receipt_version: '1.1', key_id: 'rk-1' }
+const tag: string = authTag(receipt, 'secret')
+const signed: Record<string, unknown> = signReceipt(receipt, 'secret')
+const rd: string = receiptDigest(signed as JsonValue)
+const call = { executionId: 'ex', collaborationId: 'col', capabilityId: 'cap', requesterAgentId: 'a', providerAgentId: 'b' }
+const verdict: Verdict = verifyReceipt(signed as JsonValue, { keys: 'secret', call, inputCommitment: cm, outputCommitment: null })
+const rotated: Verdict = verifyReceipt(receipt, { keys: [{ keyId: 'rk-2', secret: 's', validFrom: '2026-12-01T00:00:00Z', validUntil: null }], call })
+const batch: Array<Verdict | EklError> = verifyReceipts([{ receipt, call }], { keys: 'secret' })
+const batchAsync: Promise<Array<Verdict | EklError>> = verifyReceiptsAsync([{ receipt: new JsonText('{}'), call }], { keys: 'secret' })
+for (const r of batch) if (!(r instanceof EklError)) console.log(r.accepted, r.checks[0]?.outcome, r.receiptDigest)
+const rules = screeningRules({ rules_version: '1', rules: [] })
+const flags: SafetyFlag[] = screen(rules as JsonValue, { content: [] })
+const local: SafetyFlag[] = screen(null, { content: [] })
+const folded: string = screeningFold('Straße')
+
+const key: SigningKey = signingKey('11'.repeat(32), 'net-1')
+const jwks = new Jwks({ keys: [] })
+const kids: string[] = jwks.kids
+const token: string = signJws('ekl-receipt+jwt', { a: 1 }, key)
+const verified: VerifiedJws = verifyJws(token, { typ: 'ekl-receipt+jwt', jwks, now: 1780000000, issuer: 'https://n.example' })
+const signedCall = { executionId: 'ex', providerAgentId: 'p', requesterAgentId: 'c', capabilityId: 'cap', inputFingerprint: 'f', ownAgentId: 'c', networkIssuer: 'https://n.example', sentAt: 1, receivedAt: 2 }
+const vj: Verdict = verifyReceiptJws(token, { jwks, call: signedCall })
+const issued = issueReceipt({ issued_at: '2026-05-28T00:00:00Z' }, { key, issuer: 'https://n.example', audience: 'c' })
+const vs2: Verdict = verifySignedReceipt(issued as JsonValue, { jwks: { keys: [] }, call: signedCall })
+const sr: ScreeningRulesClaims = verifyScreeningRules(token, { jwks, issuer: 'https://n.example', now: 1 })
+const flags2: SafetyFlag[] = screen(sr as unknown as JsonValue, { content: [] })
+void [kids, verified, vj, vs2, flags2]
+
+const codes: EklErrorCode[] = errorCodes()
+const version: string = coreVersion()
+const which: 'native' | 'wasm' = backend
+const depth: 64 = MAX_DEPTH
+const limit: 262144 = CAPABILITY_INPUT_MAX_BYTES
+
+try {
+  canonicalize('{"a":1,"a":2}')
+} catch (err) {
+  if (isEklError(err)) {
+    const code: EklErrorCode = err.code
+    const name: 'EklError' = err.name
+    console.log(code, name, err.message)
+  }
+  if (err instanceof EklError && err.code === 'DUPLICATE_KEY') console.log('duplicate')
+}
+const made = new EklError('INVALID_ARGUMENT', 'made by hand')
+// @ts-expect-error: not a code of the core
+const wrong: EklErrorCode = 'NOT_A_CODE'
+// @ts-expect-error: functions are not JSON values
+canonicalizeValue({ f: () => 1 })
+
+const viaDefault: Buffer = ekl.canonicalizeValue({ a: 1 })
+
+void [v2, v1, ea, rk, tag, rd, verdict, rotated, batchAsync, flags, local, folded]
+void [a, b, c, d, e, f, g, h, digest, saltId, ic, th, fp, of, member, up, up2, p1, p2, e1, e2, ok, codes, version, which, depth, limit, made, wrong, viaDefault]
