@@ -31,8 +31,14 @@ bench_es256() {
   bash scripts/bench-es256.sh "${BENCH_ES256_ITERATIONS:-5000}"
 }
 
+# --- step: python ------------------------------------------------------------------------------
+# ekl_evidence (the installed wheel) against rfc8785, jcs and canonicaljson (issue 4).
+bench_python() {
+  bash "$root/scripts/bench-python.sh"
+}
+
 # --- the list of steps, in order (add new steps here) --------------------------------------------
-steps=(rust-canon node es256)
+steps=(rust-canon node es256 python)
 
 for step in "${steps[@]}"; do
   if [ $# -gt 0 ] && [[ " $* " != *" $step "* ]]; then continue; fi

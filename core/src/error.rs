@@ -120,6 +120,11 @@ error_codes! {
     LifetimeTooLong = "LIFETIME_TOO_LONG",
     /// A platform call credential whose `purpose` is not the expected one (§3, §4.1).
     PurposeMismatch = "PURPOSE_MISMATCH",
+
+    // --- bindings ---
+    /// A bug: a binding caught a panic of the core instead of letting it cross into the host
+    /// language (never expected from any input; please report it).
+    Internal = "INTERNAL_ERROR",
 }
 
 /// A refusal: a stable [`ErrorCode`] and a short human message that never echoes secrets or payloads.

@@ -1,0 +1,76 @@
+"""The one exception of ekl_evidence and the codes it carries."""
+
+from __future__ import annotations
+
+from typing import Literal, Tuple, get_args
+
+__all__ = ["ERROR_CODES", "EklError", "ErrorCode"]
+
+# The stable codes of ekl_core::ErrorCode, in declaration order. tests/test_errors.py fails (and
+# prints the corrected block) when this list drifts from the Rust enum.
+# fmt: off
+ErrorCode = Literal[
+    "INVALID_JSON",
+    "INVALID_UTF8",
+    "LONE_SURROGATE",
+    "DUPLICATE_KEY",
+    "NON_FINITE_NUMBER",
+    "INTEGER_OUT_OF_RANGE",
+    "INPUT_TOO_DEEP",
+    "BODY_TOO_LARGE",
+    "UNSUPPORTED_TYPE",
+    "NON_STRING_KEY",
+    "CYCLIC_VALUE",
+    "INVALID_SALT",
+    "INVALID_SHAPE",
+    "INVALID_HEX",
+    "INVALID_RECEIPT",
+    "INVALID_TIMESTAMP",
+    "INVALID_ARGUMENT",
+    "PROOF_DOWNGRADE",
+    "PROOF_INVALID",
+    "JWS_MALFORMED",
+    "INVALID_BASE64URL",
+    "ALG_NOT_ALLOWED",
+    "TYP_MISMATCH",
+    "KID_MISSING",
+    "UNKNOWN_KID",
+    "CRIT_NOT_SUPPORTED",
+    "SIGNATURE_INVALID",
+    "INVALID_JWKS",
+    "INVALID_KEY",
+    "CLAIM_MISSING",
+    "CLAIM_INVALID",
+    "ISSUER_MISMATCH",
+    "AUDIENCE_MISMATCH",
+    "TOKEN_EXPIRED",
+    "TOKEN_NOT_YET_VALID",
+    "LIFETIME_TOO_LONG",
+    "PURPOSE_MISMATCH",
+    "INTERNAL_ERROR",
+]
+# fmt: on
+
+#: Every code, as a tuple (the same list as ``ErrorCode``).
+ERROR_CODES: Tuple[ErrorCode, ...] = get_args(ErrorCode)
+
+
+class EklError(ValueError):
+    """A refusal of ekl-core: ``code`` is the core's stable string, ``message`` a short reason.
+
+    Messages never contain keys, secrets, tags or payloads.
+    """
+
+    code: ErrorCode
+    message: str
+
+    def __init__(self, code: ErrorCode, message: str) -> None:
+        super().__init__(code, message)
+        self.code = code
+        self.message = message
+
+    def __str__(self) -> str:
+        return f"{self.code}: {self.message}"
+
+    def __repr__(self) -> str:
+        return f"EklError({self.code!r}, {self.message!r})"

@@ -1,0 +1,56 @@
+"""Typed verdicts of receipt verification (the shape of ekl_core::verdict)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, List, Literal, Optional, Tuple
+
+__all__ = ["Check", "Outcome", "Verdict"]
+
+#: ``pass``: the check holds; ``fail``: it does not, the receipt is refused; ``mismatch``: a
+#: commitment differs from the consumer's own (authentic evidence of a dispute, to report).
+Outcome = Literal["pass", "fail", "mismatch"]
+
+
+@dataclass(frozen=True)
+class Check:
+    """One named check (stable snake_case name) and its outcome; ``detail`` says why it did not
+    pass (never a secret, tag or payload)."""
+
+    name: str
+    outcome: Outcome
+    detail: Optional[str] = None
+
+
+@dataclass(frozen=True)
+class Verdict:
+    """Every check of a receipt; ``accepted`` only when all pass. ``receipt_digest`` is what the
+    consumer reports in ``collaboration_report`` (None when it could not be computed)."""
+
+    accepted: bool
+    checks: Tuple[Check, ...]
+    receipt_digest: Optional[str]
+
+    def check(self, name: str) -> Optional[Check]:
+        """The check called ``name``, if the verdict holds one."""
+        for c in self.checks:
+            if c.name == name:
+                return c
+        return None
+
+    def failed(self) -> List[str]:
+        """The names of the checks that did not pass."""
+        return [c.name for c in self.checks if c.outcome != "pass"]
+
+    @property
+    def disputed(self) -> bool:
+        """True when nothing failed but a commitment mismatched: authentic evidence that the
+        provider committed to another input or result than the consumer's."""
+        return bool(self.checks) and all(c.outcome != "fail" for c in self.checks) and any(
+            c.outcome == "mismatch" for c in self.checks
+        )
+
+    @classmethod
+    def _from_native(cls, raw: Any) -> Verdict:
+        accepted, checks, digest = raw
+        return cls(bool(accepted), tuple(Check(n, o, d) for n, o, d in checks), digest)
