@@ -49,6 +49,13 @@ export function makeAnswer(ekl) {
     enroll_authority_v1: (r) => ekl.enrollAuthorityV1(r.agent_key, r.enrollment_id, r.nonce, r.endpoint),
     enroll_authority_v2: (r) => ekl.enrollAuthorityV2(ekl.proofKey(r.agent_key), r.enrollment_id, r.nonce, r.endpoint),
     verify_signature: (r) => ekl.verifySignature(r.secret, r.agent_id, r.enrollment_id, r.challenge),
+    verify_challenge_proof: (r) =>
+      ekl.verifyChallengeProof(
+        r.proof_key != null ? { proofKey: r.proof_key } : { credentialHash: r.credential_hash },
+        r.challenge,
+        r.endpoint,
+        { proof: r.proof ?? null, proofV2: r.proof_v2 ?? null },
+      ),
     receipt_auth_tag: (r) => ekl.authTag(json(r, 'input'), r.secret),
     receipt_digest: (r) => ekl.receiptDigest(json(r, 'input')),
     jws_verify: (r) => {

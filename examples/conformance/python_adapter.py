@@ -95,6 +95,10 @@ OPS = {
         ekl.proof_key(r["agent_key"]), r["enrollment_id"], r["nonce"], r["endpoint"]
     ),
     "verify_signature": lambda r: ekl.verify_signature(r["secret"], r["agent_id"], r["enrollment_id"], r["challenge"]),
+    "verify_challenge_proof": lambda r: ekl.verify_challenge_proof(
+        r["challenge"], r["endpoint"], r.get("proof"), r.get("proof_v2"),
+        proof_key=r.get("proof_key"), credential_hash=r.get("credential_hash"),
+    ),
     "receipt_auth_tag": lambda r: ekl.auth_tag(json_text(r, "input"), r["secret"]),
     "receipt_digest": lambda r: ekl.receipt_digest(json_text(r, "input")),
     "jws_verify": jws_verify,

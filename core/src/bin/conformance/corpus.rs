@@ -299,6 +299,37 @@ fn one_file(file: &str, d: &Value<'_>, out: &mut Vec<Case>) {
                     );
                 }
             }
+            let ch = items(d, "challenges").first();
+            let proof_key = str_of(d, "proof_key");
+            let hash = str_of(d, "agent_key_sha256");
+            for c in d
+                .get("downgrade")
+                .map(|g| items(g, "network"))
+                .unwrap_or(&[])
+            {
+                let holds = str_of(c, "holds");
+                let mut case = Case::new(
+                    "verify_challenge_proof",
+                    &src("downgrade.network"),
+                    name_of(c),
+                )
+                .s(
+                    "challenge",
+                    ch.map(|x| str_of(x, "challenge")).unwrap_or(""),
+                )
+                .s("endpoint", ch.map(|x| str_of(x, "endpoint")).unwrap_or(""));
+                case = if holds == "proof_key" {
+                    case.s("proof_key", proof_key)
+                } else {
+                    case.s("credential_hash", hash)
+                };
+                for m in ["proof", "proof_v2"] {
+                    if let Some(Value::String(p)) = c.get(m) {
+                        case = case.s(m, p.to_string());
+                    }
+                }
+                out.push(case);
+            }
             for c in items(d, "verify_signature") {
                 out.push(
                     Case::new("verify_signature", &src("verify_signature"), name_of(c))
@@ -812,6 +843,17 @@ fn receipt_text(rng: &mut Rng) -> String {
     )
 }
 
+/// Changes one hex digit of `s`.
+fn tamper_hex(rng: &mut Rng, s: &str) -> String {
+    let mut b = s.as_bytes().to_vec();
+    if b.is_empty() {
+        return "0".into();
+    }
+    let i = rng.below(b.len());
+    b[i] = if b[i] == b'0' { b'1' } else { b'0' };
+    String::from_utf8(b).expect("ascii")
+}
+
 /// Flips one character of `s` at a random position to a different base64url character.
 fn tamper(rng: &mut Rng, s: &str) -> String {
     let mut b = s.as_bytes().to_vec();
@@ -974,6 +1016,47 @@ pub fn generated(seed: u64, n: usize) -> Vec<Case> {
                     .s("nonce", rng.hex(6))
                     .s("endpoint", e),
             });
+        }
+        if i % 20 == 7 {
+            let agent_key = random_id(&mut rng);
+            let (challenge, endpoint) =
+                (rng.hex(32), format!("https://{}.example/mcp", rng.hex(2)));
+            let key = ekl_core::proof::ProofKey::derive(&agent_key);
+            let v1 = ekl_core::proof::challenge_proof_v1(&agent_key, &challenge, &endpoint);
+            let v2 = ekl_core::proof::challenge_proof_v2(&key, &challenge, &endpoint);
+            let alter = |p: &str, rng: &mut Rng| -> Option<String> {
+                match rng.below(6) {
+                    0 => None,
+                    1 => Some(p.to_uppercase()),
+                    2 => Some(tamper_hex(rng, p)),
+                    3 => Some(p[..62].to_owned()),
+                    _ => Some(p.to_owned()),
+                }
+            };
+            let (p1, p2) = (alter(&v1, &mut rng), alter(&v2, &mut rng));
+            let (p1, p2) = if rng.chance(10) { (p2, p1) } else { (p1, p2) };
+            let mut case = Case::new(
+                "verify_challenge_proof",
+                &format!("{src}/proofs"),
+                label.clone(),
+            )
+            .s("challenge", challenge)
+            .s("endpoint", endpoint);
+            case = if rng.chance(50) {
+                case.s("proof_key", key.to_hex())
+            } else {
+                case.s(
+                    "credential_hash",
+                    ekl_core::digest::sha256_hex(agent_key.as_bytes()),
+                )
+            };
+            if let Some(p) = p1 {
+                case = case.s("proof", p);
+            }
+            if let Some(p) = p2 {
+                case = case.s("proof_v2", p);
+            }
+            out.push(case);
         }
         if i % 20 == 10 {
             let r = receipt_text(&mut rng);

@@ -26,6 +26,7 @@ pub const OPS: &[&str] = &[
     "enroll_authority_v1",
     "enroll_authority_v2",
     "verify_signature",
+    "verify_challenge_proof",
     "receipt_auth_tag",
     "receipt_digest",
     "jws_verify",
@@ -198,6 +199,27 @@ pub fn answer(req: &Value<'_>) -> Answer {
             field(req, "enrollment_id")?,
             field(req, "challenge")?,
         )),
+        "verify_challenge_proof" => {
+            let holds = match (
+                opt_field(req, "proof_key")?,
+                opt_field(req, "credential_hash")?,
+            ) {
+                (Some(k), None) => {
+                    proof::NetworkHolds::ProofKey(ProofKey::from_hex(k).map_err(code)?)
+                }
+                (None, Some(h)) => proof::NetworkHolds::credential_hash_hex(h).map_err(code)?,
+                _ => return Err(bad("proof_key or credential_hash")),
+            };
+            proof::verify_challenge_proof(
+                &holds,
+                field(req, "challenge")?,
+                field(req, "endpoint")?,
+                opt_field(req, "proof")?,
+                opt_field(req, "proof_v2")?,
+            )
+            .map(|v| v.as_str().to_owned())
+            .map_err(code)
+        }
         "receipt_auth_tag" => {
             let secret = field(req, "secret")?;
             let bytes = input_bytes(req, "input")?;
