@@ -69,6 +69,28 @@ function quote(s, where) {
   return stringify(s)
 }
 
+/**
+ * Quoted keys already seen: objects of one kind repeat their keys, and a Map lookup (the string's
+ * hash is cached) is cheaper than scanning and quoting again. Bounded in entries and key length;
+ * only well-formed keys are stored, so a hit needs no check.
+ */
+const keyCache = new Map()
+const KEY_CACHE_MAX = 2048
+const KEY_CACHE_MAX_LENGTH = 64
+
+/** JSON text of a key followed by `:`, refusing lone surrogates. */
+function quoteKey(k) {
+  let q = keyCache.get(k)
+  if (q === undefined) {
+    q = quote(k, 'a key') + ':'
+    if (k.length <= KEY_CACHE_MAX_LENGTH) {
+      if (keyCache.size >= KEY_CACHE_MAX) keyCache.clear()
+      keyCache.set(k, q)
+    }
+  }
+  return q
+}
+
 /** A short name of a value's kind for messages (never its content). */
 function describe(v) {
   switch (typeof v) {
@@ -225,7 +247,7 @@ function toJsonText(value) {
             break
           }
           const k = keys[0]
-          out += '{' + quote(k, 'a key') + ':'
+          out += '{' + quoteKey(k)
           conts.push(v)
           keyLists.push(keys)
           idxs.push(0)
@@ -255,7 +277,7 @@ function toJsonText(value) {
         if (i < keys.length) {
           idxs[d] = i
           const k = keys[i]
-          out += ',' + quote(k, 'a key') + ':'
+          out += ',' + quoteKey(k)
           v = c[k]
           break
         }
