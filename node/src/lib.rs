@@ -336,8 +336,7 @@ pub fn upstream_projection(json: &[u8], offered: Option<Vec<String>>) -> Result<
         .as_ref()
         .map(|o| o.iter().map(String::as_str).collect());
     let value = canonical::parse(json).map_err(core_err)?;
-    let projected =
-        fingerprint::upstream_projection(&value, names.as_deref()).map_err(core_err)?;
+    let projected = fingerprint::upstream_projection(&value, names.as_deref()).map_err(core_err)?;
     canonical_text(&projected)
 }
 
