@@ -45,6 +45,7 @@ export type EklErrorCode =
   | 'TOKEN_NOT_YET_VALID'
   | 'LIFETIME_TOO_LONG'
   | 'PURPOSE_MISMATCH'
+  | 'INTERNAL_ERROR'
 
 /**
  * A refusal of ekl-core. `name` is `'EklError'` in the Node and the wasm package alike; `code` is
@@ -142,6 +143,8 @@ export declare function commitment(value: ValueInput, options?: CommitmentOption
 export declare function inputCommitment(input: ValueInput, options?: CommitmentOptions): Commitment
 /** The terms hash of §6.7.1: the digest of the terms object without its `hash` member. */
 export declare function termsHash(terms: ValueInput): string
+/** SHA-256((salt ‖) ekl-json-1(value)), lowercase hex; the optional salt is 64 lowercase hex characters. */
+export declare function valueDigest(value: ValueInput, salt?: string | null): string
 
 // --- fingerprints (§15.3, §5.1) ---
 
@@ -153,6 +156,8 @@ export declare function outputFingerprint(salt: string, result: ValueInput): str
 export declare function selectResultBody(result: ValueInput): ResultBody
 /** The upstream fingerprint of a `tools/list` result or its array, optionally only the offered tools. */
 export declare function upstreamFingerprint(tools: ValueInput, offered?: readonly string[] | null): string
+/** The array the upstream fingerprint hashes: the kept tools sorted by name, each projected to name, description, inputSchema, outputSchema, annotations. */
+export declare function upstreamProjection(tools: ValueInput, offered?: readonly string[] | null): JsonValue[]
 
 // --- endpoint proofs (§3.1, §4, §15.2) ---
 
@@ -385,6 +390,8 @@ export declare function verifySignedReceipt(receipt: ValueInput, options: { jwks
 export declare function verifyScreeningRules(token: string, options: { jwks: Jwks | ValueInput; issuer: string; now: number }): ScreeningRulesClaims
 /** A signing key from a 32-byte seed (64 lowercase hex) and a key id. */
 export declare function signingKey(seedHex: string, kid: string): SigningKey
+/** The JWKS and the signing keys (one per kid, in order) derived from one seed; `INVALID_KEY` for equal kids. */
+export declare function jwksFromSeed(seedHex: string, kids: readonly string[]): { jwks: Jwks; keys: SigningKey[] }
 /** Signs claims as a compact JWS of `typ` (deterministic RFC 6979 nonces). */
 export declare function signJws(typ: JwsTyp, claims: ValueInput, key: SigningKey): string
 /** Issues a network-signed receipt object from its fields: `receipt_jws` and `signature` added. */

@@ -136,6 +136,12 @@ export interface ItemError {
   message: string
 }
 
+/**
+ * A JWKS and its signing keys from a 32-byte seed (64 lowercase hex) and key ids (deterministic;
+ * `INVALID_KEY` for a bad seed or kid, or two equal kids).
+ */
+export declare function jwksFromSeed(seedHex: string, kids: Array<string>): SeededKeys
+
 /** Parses and validates a JWKS (JSON text); `INVALID_JWKS` otherwise. */
 export declare function jwksParse(json: Uint8Array): JwksHandle
 
@@ -193,6 +199,14 @@ export declare function screeningFold(text: string): string
 /** Validates screening-rules claims (JSON text); returns their canonical JSON text. */
 export declare function screeningRules(json: Uint8Array): string
 
+/** A JWKS and its signing keys, one per kid, derived from one seed. */
+export interface SeededKeys {
+  /** The public key set. */
+  jwks: JwksHandle
+  /** The signing keys, in the order of the kids. */
+  keys: Array<SigningKeyHandle>
+}
+
 /** Selects the body of an MCP tool result that the output fingerprint covers. */
 export declare function selectResultBody(json: Uint8Array): ResultBody
 
@@ -241,6 +255,15 @@ export declare function termsHash(json: Uint8Array): string
  * tools.
  */
 export declare function upstreamFingerprint(json: Uint8Array, offered?: Array<string> | undefined | null): string
+
+/**
+ * The array the upstream fingerprint hashes (§5.1), as canonical JSON text (the JS wrapper
+ * parses it): the kept tools sorted by name, each projected to the fingerprinted members.
+ */
+export declare function upstreamProjection(json: Uint8Array, offered?: Array<string> | undefined | null): string
+
+/** Lowercase hex SHA-256 of (the salt's 32 bytes ‖) the value's canonical bytes. */
+export declare function valueDigest(json: Uint8Array, saltHex?: string | undefined | null): string
 
 /** A verdict: every check, accepted only when all pass. */
 export interface VerdictOut {

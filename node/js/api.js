@@ -12,9 +12,10 @@
 //   sha256Hex(bytes|string): string
 //   commitment(json, saltHex|null, saltId|null): Commitment
 //   inputCommitment(json, saltHex|null, saltId|null): Commitment
-//   termsHash(json): string
+//   termsHash(json): string                     valueDigest(json, saltHex|null): string
 //   fingerprint(saltHex, json): string          outputFingerprint(saltHex, json): string
 //   selectResultBody(json): {member, canonical}  upstreamFingerprint(json, offered|null): string
+//   upstreamProjection(json, offered|null): canonical JSON text
 //   proofKey(agentKey): string
 //   challengeProofV1(credential, challenge, endpoint), challengeProofV2(proofKeyHex, challenge, endpoint)
 //   enrollAuthorityV1(agentKey, enrollmentId, nonce, endpoint), enrollAuthorityV2(proofKeyHex, ...)
@@ -35,6 +36,7 @@
 //   verifyReceiptJws(token, jwks, call): Verdict      verifySignedReceipt(json, jwks, call): Verdict
 //   verifyScreeningRules(token, jwks, issuer, now): JSON text
 //   signingKey(seedHex, kid): handle (with kid())    signJws(typ, json, key): string
+//   jwksFromSeed(seedHex, kids[]): {jwks: handle (as jwksParse), keys: handle[] (as signingKey)}
 //   issueReceipt(json, key, issuer, audience): JSON text
 //
 // Adding an operation: one wrapper below (convert the arguments with `value`/`text`/`str`, call
@@ -244,6 +246,12 @@ function makeApi(binding, info) {
     return key[HANDLE]
   }
 
+  const offeredNames = (offered, fn) => {
+    if (offered === undefined || offered === null) return null
+    if (!Array.isArray(offered)) throw invalid(`${fn}: offered must be an array of tool names`)
+    return offered.map((n) => str(n, 'a tool name'))
+  }
+
   const commitOpts = (o, fn) => {
     const { salt, saltId } = opts(o, ['salt', 'saltId'], fn)
     return [optStr(salt, 'salt'), optStr(saltId, 'saltId')]
@@ -298,6 +306,11 @@ function makeApi(binding, info) {
       const t = toJsonText(terms)
       return guard(() => binding.termsHash(t))
     },
+    valueDigest(value, salt) {
+      const s = optStr(salt, 'salt')
+      const t = toJsonText(value)
+      return guard(() => binding.valueDigest(t, s))
+    },
 
     // --- fingerprints ---
     fingerprint(salt, value) {
@@ -316,13 +329,14 @@ function makeApi(binding, info) {
       return { member: r.member, value: JSON.parse(r.canonical) }
     },
     upstreamFingerprint(tools, offered) {
-      let names = null
-      if (offered !== undefined && offered !== null) {
-        if (!Array.isArray(offered)) throw invalid('upstreamFingerprint: offered must be an array of tool names')
-        names = offered.map((n) => str(n, 'a tool name'))
-      }
+      const names = offeredNames(offered, 'upstreamFingerprint')
       const t = toJsonText(tools)
       return guard(() => binding.upstreamFingerprint(t, names))
+    },
+    upstreamProjection(tools, offered) {
+      const names = offeredNames(offered, 'upstreamProjection')
+      const t = toJsonText(tools)
+      return JSON.parse(guard(() => binding.upstreamProjection(t, names)))
     },
 
     // --- endpoint proofs ---
@@ -475,6 +489,16 @@ function makeApi(binding, info) {
     signingKey(seedHex, kid) {
       const a = [str(seedHex, 'seedHex'), str(kid, 'kid')]
       return new SigningKey(guard(() => binding.signingKey(a[0], a[1])))
+    },
+    jwksFromSeed(seedHex, kids) {
+      const s = str(seedHex, 'seedHex')
+      if (!Array.isArray(kids)) throw invalid('jwksFromSeed: kids must be an array of key ids')
+      const k = kids.map((kid) => str(kid, 'kid'))
+      const r = guard(() => binding.jwksFromSeed(s, k))
+      const jwks = Object.create(Jwks.prototype)
+      Object.defineProperty(jwks, HANDLE, { value: r.jwks })
+      Object.freeze(jwks)
+      return { jwks, keys: r.keys.map((h) => new SigningKey(h)) }
     },
     signJws(typ, claims, key) {
       const a = [str(typ, 'typ'), keyHandle(key, 'signJws')]

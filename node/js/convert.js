@@ -36,8 +36,6 @@ const MAX_DEPTH = 64
 /** 2^53: the largest magnitude of an integer literal (and a BigInt) ekl-json-1 accepts. */
 const BOUND = 9007199254740992
 const BIG_BOUND = BigInt(BOUND)
-/** Characters after which a string needs JSON.stringify (escapes) or a surrogate check. */
-const NEEDS_CARE = /["\\\u0000-\u001f\ud800-\udfff]/
 const LONE = /[\ud800-\udbff](?![\udc00-\udfff])|(?:^|[^\ud800-\udbff])[\udc00-\udfff]/
 
 const objectProto = Object.prototype
@@ -62,11 +60,44 @@ function loneSurrogate(where) {
   )
 }
 
-/** JSON text of a string (value or key), refusing lone surrogates. */
-function quote(s, where) {
-  if (!NEEDS_CARE.test(s)) return '"' + s + '"'
+/** Whether JSON.stringify escapes lone surrogates (ES2019 well-formed JSON.stringify). */
+const STRINGIFY_ESCAPES_LONE = stringify('\ud800') === '"\\ud800"'
+
+function quoteSlow(s, where) {
   if (!isWellFormed(s)) throw loneSurrogate(where)
   return stringify(s)
+}
+
+/** JSON text of a string (value or key), refusing lone surrogates. */
+function quote(s, where) {
+  if (!STRINGIFY_ESCAPES_LONE) return quoteSlow(s, where)
+  const q = stringify(s)
+  // Well-formed JSON.stringify writes a lone surrogate as an escape: only a string that needed
+  // an escape can hold one.
+  if (q.length !== s.length + 2 && !isWellFormed(s)) throw loneSurrogate(where)
+  return q
+}
+
+/**
+ * Quoted keys already seen: objects of one kind repeat their keys, and a Map lookup (the string's
+ * hash is cached) is cheaper than scanning and quoting again. Bounded in entries and key length;
+ * only well-formed keys are stored, so a hit needs no check.
+ */
+const keyCache = new Map()
+const KEY_CACHE_MAX = 2048
+const KEY_CACHE_MAX_LENGTH = 64
+
+/** JSON text of a key followed by `:`, refusing lone surrogates. */
+function quoteKey(k) {
+  let q = keyCache.get(k)
+  if (q === undefined) {
+    q = quote(k, 'a key') + ':'
+    if (k.length <= KEY_CACHE_MAX_LENGTH) {
+      if (keyCache.size >= KEY_CACHE_MAX) keyCache.clear()
+      keyCache.set(k, q)
+    }
+  }
+  return q
 }
 
 /** A short name of a value's kind for messages (never its content). */
@@ -225,7 +256,7 @@ function toJsonText(value) {
             break
           }
           const k = keys[0]
-          out += '{' + quote(k, 'a key') + ':'
+          out += '{' + quoteKey(k)
           conts.push(v)
           keyLists.push(keys)
           idxs.push(0)
@@ -255,7 +286,7 @@ function toJsonText(value) {
         if (i < keys.length) {
           idxs[d] = i
           const k = keys[i]
-          out += ',' + quote(k, 'a key') + ':'
+          out += ',' + quoteKey(k)
           v = c[k]
           break
         }

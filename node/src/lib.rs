@@ -207,6 +207,13 @@ pub fn sha256_hex(data: &[u8]) -> String {
     digest::sha256_hex(data)
 }
 
+/// Lowercase hex SHA-256 of (the salt's 32 bytes ‖) the value's canonical bytes.
+#[napi(catch_unwind)]
+pub fn value_digest(json: &[u8], salt_hex: Option<String>) -> Result<String> {
+    let salt = salt_hex.as_deref().map(required_salt).transpose()?;
+    value_op(json, |v| digest::value_digest(v, salt.as_ref()))
+}
+
 /// A commitment as a plain object, with the protocol's member names.
 #[napi(object)]
 pub struct Commitment {
@@ -319,6 +326,18 @@ pub fn upstream_fingerprint(json: &[u8], offered: Option<Vec<String>>) -> Result
     value_op(json, |v| {
         fingerprint::upstream_fingerprint(v, names.as_deref())
     })
+}
+
+/// The array the upstream fingerprint hashes (§5.1), as canonical JSON text (the JS wrapper
+/// parses it): the kept tools sorted by name, each projected to the fingerprinted members.
+#[napi(catch_unwind)]
+pub fn upstream_projection(json: &[u8], offered: Option<Vec<String>>) -> Result<String> {
+    let names: Option<Vec<&str>> = offered
+        .as_ref()
+        .map(|o| o.iter().map(String::as_str).collect());
+    let value = canonical::parse(json).map_err(core_err)?;
+    let projected = fingerprint::upstream_projection(&value, names.as_deref()).map_err(core_err)?;
+    canonical_text(&projected)
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -1060,6 +1079,36 @@ pub fn signing_key(seed_hex: String, kid: String) -> Result<SigningKeyHandle> {
             inner: std::sync::Arc::new(k),
         })
         .map_err(core_err)
+}
+
+/// A JWKS and its signing keys, one per kid, derived from one seed.
+#[napi(object, object_from_js = false)]
+pub struct SeededKeys {
+    /// The public key set.
+    pub jwks: JwksHandle,
+    /// The signing keys, in the order of the kids.
+    pub keys: Vec<SigningKeyHandle>,
+}
+
+/// A JWKS and its signing keys from a 32-byte seed (64 lowercase hex) and key ids (deterministic;
+/// `INVALID_KEY` for a bad seed or kid, or two equal kids).
+#[napi(catch_unwind)]
+pub fn jwks_from_seed(seed_hex: String, kids: Vec<String>) -> Result<SeededKeys> {
+    let seed = ekl_core::hex::decode_fixed::<32>(&seed_hex, ErrorCode::InvalidKey, "seed")
+        .map_err(core_err)?;
+    let refs: Vec<&str> = kids.iter().map(String::as_str).collect();
+    let (set, keys) = jwk::jwks_from_seed(&seed, &refs).map_err(core_err)?;
+    Ok(SeededKeys {
+        jwks: JwksHandle {
+            inner: std::sync::Arc::new(set),
+        },
+        keys: keys
+            .into_iter()
+            .map(|k| SigningKeyHandle {
+                inner: std::sync::Arc::new(k),
+            })
+            .collect(),
+    })
 }
 
 /// Signs claims (JSON text) as a compact JWS of `typ` (RFC 6979 nonces: deterministic).

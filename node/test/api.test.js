@@ -156,6 +156,58 @@ test('upstreamFingerprint: offered tools sorted by name, projected, missing memb
   throwsCode(assert, () => ekl.upstreamFingerprint(tools, ['\udc00']), 'LONE_SURROGATE')
 })
 
+test('valueDigest: SHA-256 of the canonical bytes, the salt bytes first when given', () => {
+  const v = { b: [1.0, 'é'], a: null }
+  assert.equal(ekl.valueDigest(v), sha256(canon(v)))
+  assert.equal(ekl.valueDigest(new ekl.JsonText('{"b":[1,"é"],"a":null}')), sha256(canon(v)))
+  assert.equal(ekl.valueDigest(v, SALT), sha256(Buffer.from(SALT, 'hex'), canon(v)))
+  assert.equal(ekl.valueDigest(v, SALT), ekl.fingerprint(SALT, v))
+  assert.equal(ekl.valueDigest(v, null), ekl.commitment(v).digest)
+  throwsCode(assert, () => ekl.valueDigest(v, SALT.toUpperCase()), 'INVALID_SALT')
+  throwsCode(assert, () => ekl.valueDigest(v, 7), 'INVALID_ARGUMENT')
+  throwsCode(assert, () => ekl.valueDigest(new ekl.JsonText('{"a":1,"a":2}')), 'DUPLICATE_KEY')
+})
+
+test('upstreamProjection: the array that upstreamFingerprint hashes', () => {
+  const tools = [
+    { name: 'search', description: 'd', inputSchema: { type: 'object' }, extra: 1 },
+    { name: 'alpha', annotations: { readOnlyHint: true }, outputSchema: {} },
+  ]
+  const expected = [
+    { name: 'alpha', description: null, inputSchema: null, outputSchema: {}, annotations: { readOnlyHint: true } },
+    { name: 'search', description: 'd', inputSchema: { type: 'object' }, outputSchema: null, annotations: null },
+  ]
+  const p = ekl.upstreamProjection({ tools })
+  assert.deepEqual(p, expected)
+  assert.equal(sha256(canon(p)), ekl.upstreamFingerprint({ tools }))
+  assert.deepEqual(ekl.upstreamProjection(tools, ['search']), [expected[1]])
+  assert.deepEqual(ekl.upstreamProjection(tools, []), [])
+  throwsCode(assert, () => ekl.upstreamProjection([{ name: 'a' }, { name: 'a' }]), 'INVALID_SHAPE')
+  throwsCode(assert, () => ekl.upstreamProjection(tools, 'search'), 'INVALID_ARGUMENT')
+})
+
+test('jwksFromSeed: one key per kid, the JWKS of their public keys, tokens that verify', () => {
+  const seed = '11'.repeat(32)
+  const { jwks, keys } = ekl.jwksFromSeed(seed, ['net-1', 'net-2'])
+  assert.ok(jwks instanceof ekl.Jwks)
+  assert.deepEqual(jwks.kids, ['net-1', 'net-2'])
+  assert.deepEqual(keys.map((k) => k.kid), ['net-1', 'net-2'])
+  assert.ok(keys.every((k) => k instanceof ekl.SigningKey))
+  // The same keys as signingKey gives (RFC 6979: equal keys sign equal tokens).
+  const claims = { iss: 'https://n.example', iat: 1780000000, exp: 1780000060 }
+  assert.equal(ekl.signJws('ekl-receipt+jwt', claims, keys[1]), ekl.signJws('ekl-receipt+jwt', claims, ekl.signingKey(seed, 'net-2')))
+  const token = ekl.signJws('ekl-receipt+jwt', claims, keys[0])
+  const v = ekl.verifyJws(token, { typ: 'ekl-receipt+jwt', jwks, now: 1780000010, issuer: 'https://n.example' })
+  assert.equal(v.kid, 'net-1')
+  // A key set parsed from the JSON of this one is the same key set.
+  assert.deepEqual(new ekl.Jwks(jwks.toJSON()).toJSON(), jwks.toJSON())
+  const other = ekl.jwksFromSeed('22'.repeat(32), ['net-1']).jwks
+  throwsCode(assert, () => ekl.verifyJws(token, { typ: 'ekl-receipt+jwt', jwks: other, now: 1780000010 }), 'SIGNATURE_INVALID')
+  throwsCode(assert, () => ekl.jwksFromSeed(seed, ['k', 'k']), 'INVALID_KEY')
+  throwsCode(assert, () => ekl.jwksFromSeed('11', ['k']), 'INVALID_KEY')
+  throwsCode(assert, () => ekl.jwksFromSeed(seed, 'k'), 'INVALID_ARGUMENT')
+})
+
 test('endpoint proofs, enrollment authority and the verify signature equal their HMAC definitions', () => {
   const agentKey = 'eklp_example-agent-key'
   const endpoint = 'https://mcp.example.com/ekl'

@@ -9,10 +9,12 @@ import ekl, {
   commitment,
   inputCommitment,
   termsHash,
+  valueDigest,
   fingerprint,
   outputFingerprint,
   selectResultBody,
   upstreamFingerprint,
+  upstreamProjection,
   proofKey,
   challengeProofV1,
   challengeProofV2,
@@ -37,6 +39,7 @@ import ekl, {
   verifySignedReceipt,
   verifyScreeningRules,
   signingKey,
+  jwksFromSeed,
   signJws,
   issueReceipt,
   Jwks,
@@ -77,6 +80,7 @@ const digest: string = cm.digest
 const saltId: string | undefined = cm.salt_id
 const ic: Commitment = inputCommitment({ q: 'x' })
 const th: string = termsHash({ price: '1.00', hash: 'x' })
+const vd: string = valueDigest(value) + valueDigest(new JsonText('[1]'), salt) + valueDigest(null, null)
 
 const fp: string = fingerprint(salt, value)
 const of: string = outputFingerprint(salt, { structuredContent: { a: 1 }, content: [] })
@@ -84,6 +88,8 @@ const body: ResultBody = selectResultBody({ content: [{ type: 'text', text: 'x' 
 const member: 'structuredContent' | 'content' = body.member
 const up: string = upstreamFingerprint({ tools: [{ name: 't' }] }, ['t'])
 const up2: string = upstreamFingerprint([{ name: 't' }])
+const proj: JsonValue[] = upstreamProjection({ tools: [{ name: 't' }] }, ['t'])
+const proj2: JsonValue[] = upstreamProjection([{ name: 't' }])
 
 const pk: string = proofKey('eklp_x')
 const p1: string = challengeProofV1('eklp_x', 'ch', 'https://e.example/ekl')
@@ -115,6 +121,8 @@ const folded: string = screeningFold('Straße')
 const key: SigningKey = signingKey('11'.repeat(32), 'net-1')
 const jwks = new Jwks({ keys: [] })
 const kids: string[] = jwks.kids
+const seeded: { jwks: Jwks; keys: SigningKey[] } = jwksFromSeed('11'.repeat(32), ['net-1', 'net-2'])
+const seededKids: string[] = seeded.jwks.kids.concat(seeded.keys.map((k) => k.kid))
 const token: string = signJws('ekl-receipt+jwt', { a: 1 }, key)
 const verified: VerifiedJws = verifyJws(token, { typ: 'ekl-receipt+jwt', jwks, now: 1780000000, issuer: 'https://n.example' })
 const signedCall = { executionId: 'ex', providerAgentId: 'p', requesterAgentId: 'c', capabilityId: 'cap', inputFingerprint: 'f', ownAgentId: 'c', networkIssuer: 'https://n.example', sentAt: 1, receivedAt: 2 }
@@ -123,7 +131,7 @@ const issued = issueReceipt({ issued_at: '2026-05-28T00:00:00Z' }, { key, issuer
 const vs2: Verdict = verifySignedReceipt(issued as JsonValue, { jwks: { keys: [] }, call: signedCall })
 const sr: ScreeningRulesClaims = verifyScreeningRules(token, { jwks, issuer: 'https://n.example', now: 1 })
 const flags2: SafetyFlag[] = screen(sr as unknown as JsonValue, { content: [] })
-void [kids, verified, vj, vs2, flags2]
+void [kids, verified, vj, vs2, flags2, vd, proj, proj2, seededKids]
 
 const codes: EklErrorCode[] = errorCodes()
 const version: string = coreVersion()

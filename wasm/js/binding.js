@@ -23,6 +23,11 @@ const ringText = (secret, keys) => encoder.encode(JSON.stringify(secret !== null
 /** A verdict of the module ({accepted, checks, receipt_digest}) in the API layer's shape. */
 const verdict = (v) => ({ accepted: v.accepted, checks: v.checks, receiptDigest: v.receipt_digest });
 
+/** The handle of a key set: its canonical JSON text. */
+const jwksHandle = (text) => ({ bytes: encoder.encode(text), kids: () => JSON.parse(text).keys.map((k) => k.kid), toJson: () => text });
+/** The handle of a signing key: its seed and kid (checked by the module). */
+const keyHandle = (seedHex, kid) => ({ seedHex, kidValue: kid, kid: () => kid });
+
 function wasmBinding(raw) {
   const codes = raw.errorCodes().split('\n').filter(Boolean);
   const version = raw.coreVersion();
@@ -34,6 +39,7 @@ function wasmBinding(raw) {
     commitment: (json, salt, saltId) => JSON.parse(raw.commitment(bytes(json), opt(salt), opt(saltId), false)),
     inputCommitment: (json, salt, saltId) => JSON.parse(raw.commitment(bytes(json), opt(salt), opt(saltId), true)),
     termsHash: (json) => raw.termsHash(bytes(json)),
+    valueDigest: (json, salt) => raw.valueDigest(bytes(json), opt(salt)),
     fingerprint: (salt, json) => raw.fingerprint(salt, bytes(json)),
     outputFingerprint: (salt, json) => raw.outputFingerprint(salt, bytes(json)),
     selectResultBody: (json) => {
@@ -42,6 +48,7 @@ function wasmBinding(raw) {
       return { member: r.slice(0, nl), canonical: r.slice(nl + 1) };
     },
     upstreamFingerprint: (json, offered) => raw.upstreamFingerprint(bytes(json), opt(offered)),
+    upstreamProjection: (json, offered) => raw.upstreamProjection(bytes(json), opt(offered)),
     proofKey: (agentKey) => raw.proofKey(agentKey),
     challengeProofV1: (credential, challenge, endpoint) => raw.challengeProofV1(credential, challenge, endpoint),
     challengeProofV2: (key, challenge, endpoint) => raw.challengeProofV2(key, challenge, endpoint),
@@ -88,10 +95,7 @@ function wasmBinding(raw) {
     // Handles: a key set keeps its canonical JSON (the module keeps the last one parsed, with its
     // precomputed tables, while the same text comes back); a signing key keeps its seed and kid.
     ...(raw.verifyReceiptJws ? {
-      jwksParse: (json) => {
-        const text = raw.jwksParse(bytes(json));
-        return { bytes: encoder.encode(text), kids: () => JSON.parse(text).keys.map((k) => k.kid), toJson: () => text };
-      },
+      jwksParse: (json) => jwksHandle(raw.jwksParse(bytes(json))),
       verifyJws: (token, typ, jwks, now, issuer, audience, skew, maxLifetime, requireExp, requireIat) => {
         const r = JSON.parse(raw.verifyJws(token, typ, jwks.bytes, now, opt(issuer), opt(audience), opt(skew),
           opt(maxLifetime), opt(requireExp), opt(requireIat)));
@@ -102,10 +106,11 @@ function wasmBinding(raw) {
       verifySignedReceipt: (receipt, jwks, call) =>
         verdict(JSON.parse(raw.verifySignedReceipt(bytes(receipt), jwks.bytes, encoder.encode(JSON.stringify(snake(call)))))),
       verifyScreeningRules: (token, jwks, issuer, now) => raw.verifyScreeningRules(token, jwks.bytes, issuer, now),
-      signingKey: (seedHex, kid) => {
-        const k = raw.signingKeyCheck(seedHex, kid);
-        return { seedHex, kidValue: k, kid: () => k };
-      },
+      signingKey: (seedHex, kid) => keyHandle(seedHex, raw.signingKeyCheck(seedHex, kid)),
+      jwksFromSeed: (seedHex, kids) => ({
+        jwks: jwksHandle(raw.jwksFromSeed(seedHex, kids)),
+        keys: kids.map((kid) => keyHandle(seedHex, kid)),
+      }),
       signJws: (typ, claims, key) => raw.signJws(typ, bytes(claims), key.seedHex, key.kidValue),
       issueReceipt: (fields, key, issuer, audience) => raw.issueReceipt(bytes(fields), key.seedHex, key.kidValue, issuer, audience),
     } : {}),

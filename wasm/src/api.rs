@@ -65,6 +65,12 @@ pub fn terms_hash(json: &[u8]) -> Result<String> {
     digest::terms_hash(&canonical::parse(json)?)
 }
 
+/// Digest of a value's ekl-json-1 bytes, optionally salted (64 lowercase hex).
+pub fn value_digest(json: &[u8], salt_hex: Option<&str>) -> Result<String> {
+    let salt = salt_hex.map(salt).transpose()?;
+    digest::value_digest(&canonical::parse(json)?, salt.as_ref())
+}
+
 /// Salted fingerprint of a value (§15.3).
 pub fn fingerprint(salt_hex: &str, json: &[u8]) -> Result<String> {
     let salt = salt(salt_hex)?;
@@ -92,6 +98,13 @@ pub fn upstream_fingerprint(json: &[u8], offered: Option<&[String]>) -> Result<S
     let tools = canonical::parse(json)?;
     let names: Option<Vec<&str>> = offered.map(|o| o.iter().map(String::as_str).collect());
     fingerprint::upstream_fingerprint(&tools, names.as_deref())
+}
+
+/// The array the upstream fingerprint hashes (§5.1), as canonical JSON text.
+pub fn upstream_projection(json: &[u8], offered: Option<&[String]>) -> Result<String> {
+    let tools = canonical::parse(json)?;
+    let names: Option<Vec<&str>> = offered.map(|o| o.iter().map(String::as_str).collect());
+    canonical_text(&fingerprint::upstream_projection(&tools, names.as_deref())?)
 }
 
 /// Challenge proof v2 with the proof key given as 64 lowercase hex.

@@ -71,6 +71,12 @@ pub fn terms_hash(json: &[u8]) -> JsResult<String> {
     api::terms_hash(json).map_err(throw)
 }
 
+/// Digest of a value's ekl-json-1 bytes, optionally salted.
+#[wasm_bindgen(js_name = valueDigest)]
+pub fn value_digest(json: &[u8], salt: Option<String>) -> JsResult<String> {
+    api::value_digest(json, salt.as_deref()).map_err(throw)
+}
+
 /// Salted fingerprint of a value (§15.3).
 #[wasm_bindgen]
 pub fn fingerprint(salt: &str, json: &[u8]) -> JsResult<String> {
@@ -93,6 +99,12 @@ pub fn select_result_body(json: &[u8]) -> JsResult<String> {
 #[wasm_bindgen(js_name = upstreamFingerprint)]
 pub fn upstream_fingerprint(json: &[u8], offered: Option<Vec<String>>) -> JsResult<String> {
     api::upstream_fingerprint(json, offered.as_deref()).map_err(throw)
+}
+
+/// The array the upstream fingerprint hashes (§5.1), canonical JSON text.
+#[wasm_bindgen(js_name = upstreamProjection)]
+pub fn upstream_projection(json: &[u8], offered: Option<Vec<String>>) -> JsResult<String> {
+    api::upstream_projection(json, offered.as_deref()).map_err(throw)
 }
 
 /// The v2 proof key of an agent key, lowercase hex.

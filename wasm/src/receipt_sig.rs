@@ -180,6 +180,14 @@ pub fn signing_key_check(seed_hex: &str, kid: &str) -> Result<String> {
     Ok(signing_key(seed_hex, kid)?.kid().to_owned())
 }
 
+/// The JWKS of the keys derived from one seed, one per kid (`INVALID_KEY` for equal kids), as
+/// canonical JSON text (the handles keep the seed and kids, as for [`signing_key_check`]).
+pub fn jwks_from_seed(seed_hex: &str, kids: &[String]) -> Result<String> {
+    let seed = ekl_core::hex::decode_fixed::<32>(seed_hex, ErrorCode::InvalidKey, "seed")?;
+    let refs: Vec<&str> = kids.iter().map(String::as_str).collect();
+    Ok(ekl_core::jwk::jwks_from_seed(&seed, &refs)?.0.to_json())
+}
+
 /// Signs claims as a compact JWS of type `typ` with the key of `seed_hex` and `kid`.
 pub fn sign_jws(typ: &str, claims_json: &[u8], seed_hex: &str, kid: &str) -> Result<String> {
     let typ = typ_of(typ)?;
@@ -281,6 +289,12 @@ mod exports {
     #[wasm_bindgen(js_name = signingKeyCheck)]
     pub fn signing_key_check(seed_hex: &str, kid: &str) -> Result<String, JsError> {
         super::signing_key_check(seed_hex, kid).map_err(throw)
+    }
+
+    /// The JWKS of the keys derived from one seed, one per kid; canonical JSON.
+    #[wasm_bindgen(js_name = jwksFromSeed)]
+    pub fn jwks_from_seed(seed_hex: &str, kids: Vec<String>) -> Result<String, JsError> {
+        super::jwks_from_seed(seed_hex, &kids).map_err(throw)
     }
 
     /// Signs claims as a compact JWS.

@@ -85,6 +85,35 @@ test('known answers', () => {
   assert.equal(api.checkVerifySignature('secret', 'agent', 'en', 'ch2', sig), false);
 });
 
+test('valueDigest, upstreamProjection, jwksFromSeed', () => {
+  const v = { b: [1, 'é'], a: null };
+  const canon = text(api.canonicalizeValue(v));
+  assert.equal(api.valueDigest(v), api.sha256Hex(canon));
+  assert.equal(api.valueDigest(v, SALT), api.fingerprint(SALT, v));
+  assert.equal(api.valueDigest(new api.JsonText(canon), null), api.commitment(v).digest);
+  assert.throws(() => api.valueDigest(v, '00'), { name: 'EklError', code: 'INVALID_SALT' });
+  const tools = [{ name: 'b', description: 'd', x: 1 }, { name: 'a', inputSchema: {} }];
+  const p = api.upstreamProjection({ tools });
+  assert.deepEqual(p, [
+    { name: 'a', description: null, inputSchema: {}, outputSchema: null, annotations: null },
+    { name: 'b', description: 'd', inputSchema: null, outputSchema: null, annotations: null },
+  ]);
+  assert.equal(api.sha256Hex(text(api.canonicalizeValue(p))), api.upstreamFingerprint({ tools }));
+  assert.deepEqual(api.upstreamProjection(tools, ['b']), [p[1]]);
+  assert.throws(() => api.upstreamProjection([{ name: 'a' }, { name: 'a' }]), { code: 'INVALID_SHAPE' });
+  const seed = '11'.repeat(32);
+  const { jwks, keys } = api.jwksFromSeed(seed, ['net-1', 'net-2']);
+  assert.ok(jwks instanceof api.Jwks);
+  assert.deepEqual(jwks.kids, ['net-1', 'net-2']);
+  assert.deepEqual(keys.map((k) => k.kid), ['net-1', 'net-2']);
+  const claims = { iss: 'https://n.example', iat: 1780000000, exp: 1780000060 };
+  const token = api.signJws('ekl-receipt+jwt', claims, keys[1]);
+  assert.equal(token, api.signJws('ekl-receipt+jwt', claims, api.signingKey(seed, 'net-2')));
+  assert.equal(api.verifyJws(token, { typ: 'ekl-receipt+jwt', jwks, now: 1780000010 }).kid, 'net-2');
+  assert.throws(() => api.jwksFromSeed(seed, ['k', 'k']), { code: 'INVALID_KEY' });
+  assert.throws(() => api.jwksFromSeed('11', ['k']), { code: 'INVALID_KEY' });
+});
+
 test('the strict conversion refuses what is not JSON, with the core codes', () => {
   const cases = [
     [[NaN], 'NON_FINITE_NUMBER'], [{ a: Infinity }, 'NON_FINITE_NUMBER'],
