@@ -376,20 +376,49 @@ fn main() {
     let base_s = base.map_or(f64::NAN, |b| median(&b.small_ns));
     let base_b = base.map_or(f64::NAN, |b| median(&b.big_ns));
     println!();
-    for (label, o, f, sj) in [
-        ("small docs", ours_s, fastest(|i| &i.small_ns), base_s),
-        ("5 MB doc", ours_b, fastest(|i| &i.big_ns), base_b),
+    // EKL_BENCH_JSON=FILE: the figures as JSON lines for the common report (scripts/bench/report.py).
+    let mut report = String::new();
+    for (label, o, f, sj, bytes) in [
+        ("small docs", ours_s, fastest(|i| &i.small_ns), base_s, small_bytes),
+        ("5 MB doc", ours_b, fastest(|i| &i.big_ns), base_b, big.len()),
     ] {
         let (vs_peer, peer_name) = match f {
             Some((p, name)) => (p / o, name),
             None => (f64::NAN, "none"),
         };
         let vs_sj = sj / o;
+        let op = if label == "small docs" {
+            "canonicalize text small docs"
+        } else {
+            "canonicalize text big doc"
+        };
+        for (operation, peer, peer_ns) in [
+            (op.to_string(), peer_name, f.map_or(f64::NAN, |x| x.0)),
+            (format!("{op} vs serde_json"), "serde_json parse+print", sj),
+        ] {
+            report.push_str(
+                &serde_json::json!({
+                    "step": "rust-canon", "surface": "rust", "operation": operation, "unit": "MB/s",
+                    "ours_name": imps[0].name, "ours": mb(bytes, o), "peer": peer,
+                    "peer_value": mb(bytes, peer_ns), "ratio": peer_ns / o,
+                })
+                .to_string(),
+            );
+            report.push('\n');
+        }
         println!(
             "{label:<10}: ours is {vs_peer:.2}x the fastest peer ({peer_name}) [target 3x: {}], {vs_sj:.2}x serde_json parse+print [target 1.3x: {}]",
             if vs_peer >= 3.0 { "met" } else { "NOT met" },
             if vs_sj >= 1.3 { "met" } else { "NOT met" },
         );
+    }
+    if let Ok(path) = std::env::var("EKL_BENCH_JSON") {
+        let mut f = std::fs::OpenOptions::new()
+            .create(true)
+            .append(true)
+            .open(&path)
+            .expect("EKL_BENCH_JSON file");
+        f.write_all(report.as_bytes()).expect("EKL_BENCH_JSON write");
     }
     for imp in &mut imps {
         if let Runner::Remote(r) = &mut imp.runner {

@@ -124,4 +124,23 @@ fn main() {
         ours_sig / openssl,
         ours_jws / openssl
     );
+    // EKL_BENCH_JSON=FILE: the figures as JSON lines for the common report (scripts/bench/report.py).
+    if let Ok(path) = std::env::var("EKL_BENCH_JSON") {
+        let mut lines = String::new();
+        for (operation, name, us) in [
+            ("ES256 verify (signature)", "ekl-core signature check", ours_sig),
+            ("ES256 verify (full JWS)", "ekl-core verify_signature", ours_jws),
+        ] {
+            lines.push_str(&format!(
+                "{{\"step\":\"es256\",\"surface\":\"rust\",\"operation\":\"{operation}\",\"unit\":\"µs\",\"ours_name\":\"{name}\",\"ours\":{us},\"peer\":\"OpenSSL {version} (node:crypto)\",\"peer_value\":{openssl},\"ratio\":{}}}\n",
+                openssl / us
+            ));
+        }
+        std::fs::OpenOptions::new()
+            .create(true)
+            .append(true)
+            .open(&path)
+            .and_then(|mut f| f.write_all(lines.as_bytes()))
+            .expect("EKL_BENCH_JSON write");
+    }
 }
