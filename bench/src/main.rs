@@ -379,8 +379,20 @@ fn main() {
     // EKL_BENCH_JSON=FILE: the figures as JSON lines for the common report (scripts/bench/report.py).
     let mut report = String::new();
     for (label, o, f, sj, bytes) in [
-        ("small docs", ours_s, fastest(|i| &i.small_ns), base_s, small_bytes),
-        ("5 MB doc", ours_b, fastest(|i| &i.big_ns), base_b, big.len()),
+        (
+            "small docs",
+            ours_s,
+            fastest(|i| &i.small_ns),
+            base_s,
+            small_bytes,
+        ),
+        (
+            "5 MB doc",
+            ours_b,
+            fastest(|i| &i.big_ns),
+            base_b,
+            big.len(),
+        ),
     ] {
         let (vs_peer, peer_name) = match f {
             Some((p, name)) => (p / o, name),
@@ -418,7 +430,8 @@ fn main() {
             .append(true)
             .open(&path)
             .expect("EKL_BENCH_JSON file");
-        f.write_all(report.as_bytes()).expect("EKL_BENCH_JSON write");
+        f.write_all(report.as_bytes())
+            .expect("EKL_BENCH_JSON write");
     }
     for imp in &mut imps {
         if let Runner::Remote(r) = &mut imp.runner {

@@ -128,8 +128,16 @@ fn main() {
     if let Ok(path) = std::env::var("EKL_BENCH_JSON") {
         let mut lines = String::new();
         for (operation, name, us) in [
-            ("ES256 verify (signature)", "ekl-core signature check", ours_sig),
-            ("ES256 verify (full JWS)", "ekl-core verify_signature", ours_jws),
+            (
+                "ES256 verify (signature)",
+                "ekl-core signature check",
+                ours_sig,
+            ),
+            (
+                "ES256 verify (full JWS)",
+                "ekl-core verify_signature",
+                ours_jws,
+            ),
         ] {
             lines.push_str(&format!(
                 "{{\"step\":\"es256\",\"surface\":\"rust\",\"operation\":\"{operation}\",\"unit\":\"µs\",\"ours_name\":\"{name}\",\"ours\":{us},\"peer\":\"OpenSSL {version} (node:crypto)\",\"peer_value\":{openssl},\"ratio\":{}}}\n",
