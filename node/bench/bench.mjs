@@ -131,6 +131,19 @@ for (const kind of ['text', 'value']) {
   }
 }
 
+// EKL_BENCH_JSON=FILE: the figures as JSON lines for the common report (scripts/bench/report.py).
+const report = []
+for (const kind of ['text', 'value']) {
+  for (const size of ['small', 'big']) {
+    const key = size === 'small' ? 'smallMBs' : 'bigMBs'
+    const best = (xs) => xs.reduce((a, r) => (a && a[key] >= r[key] ? a : r), null)
+    const ours = best(rows.filter((r) => r.kind === kind && r.isOurs))
+    const peer = best(rows.filter((r) => r.kind === kind && !r.isOurs))
+    report.push({ step: 'node', surface: 'node', operation: `canonicalize ${kind} ${size === 'small' ? 'small docs' : 'big doc'}`, unit: 'MB/s',
+      ours_name: ours.name, ours: ours[key], peer: peer.name, peer_value: peer[key], ratio: ours[key] / peer[key] })
+  }
+}
+
 console.log('\noutputs that differ from ekl-core (per peer: documents of the corpus, big one included)')
 for (const [name, differ, first] of differences) {
   console.log(`  ${name.padEnd(44)} ${String(differ).padStart(5)} of ${texts.length + 1}${first ? `  first: ${first}` : ''}`)
@@ -204,6 +217,9 @@ if (typeof ekl.verifyJws === 'function') {
   console.log(`  ekl-core verifyJws (signature, typ, kid, iss, aud, times)  ${oursUs.toFixed(1).padStart(8)}  ${(oursUs / nodeUs).toFixed(2)}× node:crypto`)
   console.log(`  ${('jose ' + pkg('jose') + ' compactVerify (signature only)').padEnd(57)}${joseUs.toFixed(1).padStart(8)}  ${(joseUs / nodeUs).toFixed(2)}× node:crypto`)
   console.log(`  node:crypto verify (OpenSSL, signature only)             ${nodeUs.toFixed(1).padStart(8)}  1.00×`)
+  report.push({ step: 'node', surface: 'node', operation: 'ES256 verify', unit: 'µs', ours_name: 'ekl-core verifyJws',
+    ours: oursUs, peer: 'node:crypto verify (OpenSSL)', peer_value: nodeUs, ratio: nodeUs / oursUs })
 } else {
   console.log(`\nES256: not measured (no JWS verification in this build of ekl-core; jose ${pkg('jose')} is ready)`)
 }
+if (process.env.EKL_BENCH_JSON) fs.appendFileSync(process.env.EKL_BENCH_JSON, report.map((r) => JSON.stringify(r) + '\n').join(''))
