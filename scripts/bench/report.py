@@ -105,7 +105,9 @@ def main(argv: List[str]) -> int:
         print(f"report: no figures in {folder} (run ./run bench first)")
         return 1
     records = load(folder)
-    records.sort(key=lambda r: (SURFACES.index(r["surface"]) if r["surface"] in SURFACES else 99))
+    # by surface, canonicalisation before ES256, otherwise in the order the steps wrote them
+    records.sort(key=lambda r: (SURFACES.index(r["surface"]) if r["surface"] in SURFACES else 99,
+                                r["operation"].startswith("ES256")))
     header = ("surface", "operation", "ours", "fastest peer", "ratio", "target", "met?")
     table = []
     for r in records:
