@@ -11,7 +11,7 @@
 //! | access token (§15.1) | `ekl-access+jwt` | `ekl:agent:{provider_id}` | ≤ 900 s | — |
 //!
 //! Every type requires `iss` (equal to the caller's network issuer) and `iat`; every type but the
-//! feed requires `exp`. Decisions where the protocol is silent (docs/decisions/jws.md): the
+//! feed requires `exp`. Decisions where the protocol is silent (docs/decisions.md#jws): the
 //! execution grant is accepted up to 600 s because the token does not say whether its run was
 //! approved while waiting (60 s otherwise); the platform call credential needs `jti` because it is
 //! single use; the feed's `exp` is optional because §9.3.1 names none and a replayed page cannot

@@ -19,7 +19,7 @@
 //!    (`DUPLICATE_KEY`);
 //! 6. the claims the caller asks for ([`ClaimChecks`]): `iss`, `aud`, `exp`, `nbf`, `iat`, lifetime.
 //!
-//! ## Time (decided; docs/decisions/jws.md)
+//! ## Time (decided; docs/decisions.md#jws)
 //! Time claims are NumericDates restricted to integers in [0, 2^53] (`CLAIM_INVALID` otherwise: a
 //! fraction, a negative value, `1e308`, a string). With skew S (60 s for credentials):
 //! a token is expired when `now >= exp + S` (RFC 7519 §4.1.4 "the current time MUST be before exp",

@@ -12,7 +12,7 @@
 //! `iat_in_call_window`. The verdict's `receipt_digest` is SHA-256 (hex) of the compact JWS's ASCII
 //! bytes, computed for every readable token (an abuse report needs the digest of a refused one too).
 //!
-//! Errors instead of a verdict (decided, docs/decisions/jws.md): a token that cannot be read
+//! Errors instead of a verdict (decided, docs/decisions.md#jws): a token that cannot be read
 //! (`JWS_MALFORMED`, `INVALID_BASE64URL`, `DUPLICATE_KEY` in header or payload, a payload that is not
 //! a JSON object), a `kid` the key set does not hold (`UNKNOWN_KID`: fetch the key set again and
 //! retry; a refusal would be wrong after a key rotation) and a call window with `sent_at` after

@@ -10,7 +10,7 @@
 //! * canonicalising the canonical output changes nothing — except, as PROTOCOL §9.5 makes it, when
 //!   the value holds an integer-valued double with 2^53 < |x| < 10^21, whose canonical text is an
 //!   integer literal beyond ±2^53 and is refused with INTEGER_OUT_OF_RANGE
-//!   (docs/decisions/numbers.md).
+//!   (docs/decisions.md#numbers).
 
 mod support;
 

@@ -245,7 +245,7 @@ fn check_valid(
     expect_eq("sha256", &sha256_hex(out.as_bytes()), sha256)?;
     // Canonical output is a fixed point, with one exception the rules imply: an integer-valued
     // double beyond 2^53 and below 1e21 is written as an integer literal, which ekl-json-1 refuses
-    // as input (docs/decisions/vectors.md, "canonical output read back").
+    // as input (docs/decisions.md#vectors, "canonical output read back").
     match canonical::canonicalize(out.as_bytes()) {
         Ok(again) => expect_eq("canonical of canonical", &utf8(again), &out)?,
         Err(e) if e.code() == ErrorCode::IntegerOutOfRange => {}

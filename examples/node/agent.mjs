@@ -9,7 +9,7 @@
 //    offered (§5.1);
 // 3. it checks the provider's MAC receipt and the network-signed receipt against its own
 //    commitments, and prints the receipt digest it would report in `collaboration_report`.
-//    (Step 3 follows as the receipt and JWS operations land in the core.)
+//    The network-signed receipt (ekl-evidence-sig-1.2) is checked against the network's JWKS.
 //
 // Run: node examples/node/agent.mjs   (after `npm ci && npm run build` in node/; prints one JSON
 // object, byte for byte what the Python example prints)
@@ -39,6 +39,77 @@ const TOOLS_LIST = {
   ],
 }
 
+// The provider's MAC receipt for this call (profile ekl-evidence-mac-1.1). Here the example makes
+// it itself with a test secret, as a provider would; an agent receives it in _meta.ekl.receipt.
+const REGISTRATION_SECRET = 'rs_example-secret-not-a-real-one'
+const CALL = {
+  executionId: 'ex_19c4',
+  collaborationId: 'col_c3c7b453aa7e',
+  capabilityId: 'cap_search_listings',
+  requesterAgentId: 'agt_c0ns7m3r4a',
+  providerAgentId: 'agt_pr0v1d3r9b',
+  executionKind: 'trial',
+}
+
+function providerReceipt() {
+  const unsigned = {
+    receipt_version: '1.1',
+    receipt_id: 'rcpt_example',
+    execution_kind: 'trial',
+    requester_agent_id: CALL.requesterAgentId,
+    provider_agent_id: CALL.providerAgentId,
+    collaboration_id: CALL.collaborationId,
+    connection_id: 'con_5f0e2b9a11d4',
+    execution_id: CALL.executionId,
+    capability_id: CALL.capabilityId,
+    capability_version: '1.0.0',
+    rel_ver_at_admission: 1,
+    dsc_ver: 1,
+    terms_hash: ekl.termsHash({ price_per_call: '0.00', currency: 'USD' }),
+    input_commitment: ekl.inputCommitment(CALL_INPUT),
+    output_commitment: ekl.commitment(TOOL_RESULT),
+    status: 'succeeded',
+    issued_at: '2026-11-29T18:40:05.250Z',
+    key_id: 'rk-1',
+    auth_profile: 'ekl-evidence-mac-1.1',
+  }
+  return ekl.signReceipt(unsigned, REGISTRATION_SECRET)
+}
+
+// The network's key set and its signed receipt for the call. Here the example plays the network
+// with a key derived from a test seed; an agent fetches /.well-known/jwks.json instead.
+const NETWORK_ISSUER = 'https://network.example'
+const NETWORK_SEED = '6e6574776f726b2d6578616d706c652d736565642d6e6f742d612d7265616c21'
+const SENT_AT = 1795970000 // the agent's clock around the call
+const RECEIVED_AT = 1795970002
+
+function networkSignedReceipt(key) {
+  const fields = {
+    receipt_version: '1.2',
+    receipt_id: 'rcp_example',
+    execution_kind: 'trial',
+    requester_agent_id: CALL.requesterAgentId,
+    provider_agent_id: CALL.providerAgentId,
+    collaboration_id: CALL.collaborationId,
+    connection_id: 'con_5f0e2b9a11d4',
+    execution_id: CALL.executionId,
+    capability_id: CALL.capabilityId,
+    capability_version: '1.0.0',
+    input_fingerprint: ekl.fingerprint(SALT, CALL_INPUT),
+    output_fingerprint: ekl.outputFingerprint(SALT, TOOL_RESULT),
+    status: 'succeeded',
+    issued_at: '2026-11-29T16:33:21Z',
+    auth_profile: 'ekl-evidence-sig-1.2',
+  }
+  return ekl.issueReceipt(fields, { key, issuer: NETWORK_ISSUER, audience: CALL.requesterAgentId })
+}
+
+const notPassed = (verdict) => verdict.checks.filter((c) => c.outcome !== 'pass').map((c) => c.name)
+const disputed = (verdict) =>
+  verdict.checks.length > 0 &&
+  verdict.checks.every((c) => c.outcome !== 'fail') &&
+  verdict.checks.some((c) => c.outcome === 'mismatch')
+
 export function main() {
   const report = {}
   try {
@@ -50,6 +121,41 @@ export function main() {
     report.output_fingerprint_over = ekl.selectResultBody(TOOL_RESULT).member
     report.output_fingerprint = ekl.outputFingerprint(SALT, TOOL_RESULT)
     report.upstream_fingerprint = ekl.upstreamFingerprint(TOOLS_LIST, ['search_listings'])
+    // 3. the provider's MAC receipt, checked against the call and our own commitments
+    const verdict = ekl.verifyReceipt(providerReceipt(), {
+      keys: REGISTRATION_SECRET,
+      call: CALL,
+      inputCommitment: report.input_commitment,
+      outputCommitment: report.output_commitment,
+    })
+    report.mac_receipt = { accepted: verdict.accepted, not_passed: notPassed(verdict), disputed: disputed(verdict) }
+    if (verdict.accepted || disputed(verdict)) {
+      // the digest to put in collaboration_report (or abuse_report for a dispute)
+      report.receipt_digest = verdict.receiptDigest
+    }
+    // 4. the network-signed receipt, checked against the network's key set and the call
+    const { jwks, keys } = ekl.jwksFromSeed(NETWORK_SEED, ['net-example-1'])
+    const signed = networkSignedReceipt(keys[0])
+    const sigVerdict = ekl.verifySignedReceipt(signed, {
+      jwks,
+      call: {
+        executionId: CALL.executionId,
+        providerAgentId: CALL.providerAgentId,
+        requesterAgentId: CALL.requesterAgentId,
+        capabilityId: CALL.capabilityId,
+        inputFingerprint: report.input_fingerprint,
+        ownAgentId: CALL.requesterAgentId,
+        networkIssuer: NETWORK_ISSUER,
+        sentAt: SENT_AT,
+        receivedAt: RECEIVED_AT,
+      },
+    })
+    report.network_receipt = {
+      accepted: sigVerdict.accepted,
+      not_passed: notPassed(sigVerdict),
+      // SHA-256 of the compact JWS: what the agent reports for a network-signed receipt
+      receipt_digest: sigVerdict.receiptDigest,
+    }
   } catch (e) {
     // a refusal is data for the report, not a crash: the code says which rule was broken
     if (!ekl.isEklError(e)) throw e

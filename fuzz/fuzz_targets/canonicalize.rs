@@ -4,7 +4,7 @@
 //! give the same bytes (text path == value path), and canonicalising the output again must change
 //! nothing. The one exception PROTOCOL §9.5 itself makes: a double that is an integer with
 //! 2^53 < |x| < 10^21 (e.g. from `2e20`) is written as a plain integer literal, which the text path
-//! then refuses with INTEGER_OUT_OF_RANGE (docs/decisions/numbers.md). Refusals are fine; panics,
+//! then refuses with INTEGER_OUT_OF_RANGE (docs/decisions.md#numbers). Refusals are fine; panics,
 //! hangs and runaway memory are the findings.
 #![no_main]
 

@@ -4,7 +4,7 @@
 // core's text canonicaliser, which applies every ekl-json-1 rule again: this walker only refuses
 // what JSON text cannot express (and, for document-order precedence, what it can check cheaply).
 //
-// Rules (docs/decisions/node.md):
+// Rules (docs/decisions.md#node):
 // * plain objects (prototype Object.prototype or null): their own enumerable string keys
 //   (Object.keys); an own symbol-keyed property is refused (NON_STRING_KEY); an own enumerable
 //   accessor (getter) is refused (UNSUPPORTED_TYPE): plain data properties only;
@@ -14,7 +14,7 @@
 //   the "\ud800" escape in JSON text;
 // * numbers: every finite double (NaN, ±Infinity: NON_FINITE_NUMBER); -0 is written 0. A JS number
 //   is a double, as a Python float and the core's Value::Number are, and is accepted as they are
-//   (docs/decisions/numbers.md #2): an integer-valued double beyond 2^53 such as 2e20 is handed to
+//   (docs/decisions.md#numbers #2): an integer-valued double beyond 2^53 such as 2e20 is handed to
 //   the core in exponent form (x.toExponential(), exact), which the core reads as that double and
 //   writes as ECMAScript does ("200000000000000000000"). Only integer *literals* beyond ±2^53 are
 //   refused, in JSON text (and BigInt, below). Other numbers are written with String(x), the

@@ -1,5 +1,5 @@
 'use strict'
-// Host values: one test per rule of the strict conversion (js/convert.js, docs/decisions/node.md).
+// Host values: one test per rule of the strict conversion (js/convert.js, docs/decisions.md#node).
 const test = require('node:test')
 const assert = require('node:assert/strict')
 const vm = require('node:vm')

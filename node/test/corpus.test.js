@@ -294,7 +294,7 @@ test('hostile text: random bytes and mutated documents give bytes or an EklError
     seen[o.ok ? 'ok' : o.code] = true
     if (o.ok) {
       // Canonical output is a fixed point, except integer-valued doubles beyond 2^53, written as
-      // integer literals that the text path refuses (docs/decisions/numbers.md #2).
+      // integer literals that the text path refuses (docs/decisions.md#numbers #2).
       const again = outcome(() => ekl.canonicalize(o.value))
       if (again.ok) assert.equal(again.value, o.value, 'canonical output is a fixed point')
       else assert.equal(again.code, 'INTEGER_OUT_OF_RANGE', o.value)

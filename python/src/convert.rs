@@ -1,6 +1,6 @@
 //! The one strict conversion of Python values into [`ekl_core::Value`], and back.
 //!
-//! Rules (docs/decisions/python.md):
+//! Rules (docs/decisions.md#python):
 //! * `None` → null; `bool` → true/false (checked before `int`: `True` is `true`, never `1`).
 //! * `int` and subclasses (`IntEnum`, `IntFlag`) by their integer value; beyond ±2^53 →
 //!   `INTEGER_OUT_OF_RANGE` (compared without overflow: anything `i64` cannot hold is beyond).

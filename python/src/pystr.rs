@@ -4,7 +4,7 @@
 //! (for an ASCII string, its own storage): no allocation, no copy. It is in the limited API from
 //! 3.10; CPython 3.9 exports it too, so the abi3-py39 wheel declares it here (pyo3-ffi leaves it
 //! out of the 3.9 limited API). A Windows build would link against python3.dll, which lacks it
-//! before 3.10: such a build must use `abi3-py310` (docs/decisions/python.md).
+//! before 3.10: such a build must use `abi3-py310` (docs/decisions.md#python).
 #![allow(unsafe_code)]
 
 use std::os::raw::c_char;

@@ -1,4 +1,4 @@
-"""Every rule of the strict conversion of Python values (docs/decisions/python.md)."""
+"""Every rule of the strict conversion of Python values (docs/decisions.md#python)."""
 
 from __future__ import annotations
 

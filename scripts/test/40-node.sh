@@ -30,6 +30,10 @@ fi
 npx tsc -p tsconfig.json
 
 # 4. tests of the package in place
+# The example test compares with examples/python/agent.py: use the venv of the Python step when
+# it ran before this one (./run test), so that comparison runs instead of being skipped.
+venv_python="${CARGO_TARGET_DIR:-$ROOT/target}/python-test/venv-wheel/bin/python"
+if [ -z "${PYTHON:-}" ] && [ -x "$venv_python" ]; then export PYTHON="$venv_python"; fi
 RUST_BACKTRACE=0 node --test test/
 
 # 5. the packed tarball in a fresh folder

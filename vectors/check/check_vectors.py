@@ -3,7 +3,7 @@
 It recomputes every sha256 from the stored canonical text, every salted fingerprint from salt + stored jcs
 text, the endpoint challenge proof, and re-derives every canonical form, error code and projection with its
 own small ekl-json-1 implementation below (written from PROTOCOL.md §9.5 and the project's decisions,
-docs/decisions/vectors.md).
+docs/decisions.md#vectors).
 
     python3 vectors/check/check_vectors.py              # check vectors/ (exit 1 on any failure)
     python3 vectors/check/check_vectors.py --self-test  # also: a changed copy of each file must fail

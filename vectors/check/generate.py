@@ -3,7 +3,7 @@
 Expected outputs come from code that is not ours: the guide's canonical.py (vectors/check/guide/) and
 Node's JSON.parse + String(x) + default (UTF-16) key sort. Every valid canonical form must be the same
 from both, every `invalid` case must be refused by the guide's canonical.py, and the expected error
-codes are the project's decisions (docs/decisions/vectors.md). The Rust runner (core/tests/vectors.rs)
+codes are the project's decisions (docs/decisions.md#vectors). The Rust runner (core/tests/vectors.rs)
 and vectors/check/check_vectors.py then check the files; neither is used here.
 
     python3 vectors/check/generate.py          # rewrite both files
@@ -343,7 +343,7 @@ DESCRIPTION = (
     "1e21, which are written as integer literals that ekl-json-1 refuses as input ('1e21 boundary' is valid, 'integer "
     "1e20 written out' invalid). Expected values were computed with the published guide's canonical.py and Node "
     "(JSON.parse, String(x), UTF-16 key sort) and checked by vectors/check/check_vectors.py; see "
-    "docs/decisions/vectors.md."
+    "docs/decisions.md#vectors."
 )
 
 

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Builds the npm package in wasm/dist: the core compiled to wasm32 with the wasm-release profile,
-# wasm-bindgen (pinned CLI) for --target web and --target nodejs, wasm-opt -O3 (npm binaryen; -O3 not -Oz: speed of ES256, see docs/decisions/wasm.md), the
+# wasm-bindgen (pinned CLI) for --target web and --target nodejs, wasm-opt -O3 (npm binaryen; -O3 not -Oz: speed of ES256, see docs/decisions.md#wasm), the
 # JS shared with the Node package (node/js/errors.js, node/js/convert.js) and the API layer as CommonJS and ES modules, the TypeScript declarations.
 # Idempotent; installs missing tools first (tools.sh).
 set -euo pipefail

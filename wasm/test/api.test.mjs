@@ -130,7 +130,7 @@ test('the strict conversion refuses what is not JSON, with the core codes', () =
   let deep = []; for (let i = 0; i < 64; i++) deep = [deep];
   assert.throws(() => api.canonicalizeValue(deep), { code: 'INPUT_TOO_DEEP' });
   assert.equal(text(api.canonicalizeValue([2n ** 53n, -0, Object.create(null)])), '[9007199254740992,0,{}]');
-  // A JS number is a double: beyond 2^53 it is accepted as one (docs/decisions/numbers.md #2), while
+  // A JS number is a double: beyond 2^53 it is accepted as one (docs/decisions.md#numbers #2), while
   // the integer literal in JSON text is refused.
   assert.equal(text(api.canonicalizeValue([2 ** 53 + 2, 2e20])), '[9007199254740994,200000000000000000000]');
   assert.throws(() => api.canonicalize('[9007199254740994]'), { code: 'INTEGER_OUT_OF_RANGE' });

@@ -1,4 +1,4 @@
-// The Node package's fallback (docs/decisions/wasm.md): a copy of node/ without its native addon,
+// The Node package's fallback (docs/decisions.md#wasm): a copy of node/ without its native addon,
 // with node/wasm/binding.js = require('ekl-wasm/binding'), loads the wasm build, says so in
 // `backend`, and gives the same answers and error identity. Skipped until node/index.js exists.
 import test from 'node:test';
