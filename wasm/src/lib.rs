@@ -18,7 +18,6 @@
 pub mod api;
 pub mod receipt_sig;
 pub mod receipts;
-pub mod verdict;
 pub mod verifiers;
 
 use wasm_bindgen::prelude::*;

@@ -77,7 +77,7 @@ pub fn verify_receipt_jws(token: &str, jwks_json: &[u8], call_json: &[u8]) -> Re
     let verdict = with_jwks(jwks_json, |jwks| {
         receipt_sig::verify_receipt_jws(token, jwks, &context)
     })?;
-    text_of(&crate::verdict::verdict_value(&verdict))
+    text_of(&verdict.to_value())
 }
 
 /// Verifies a network-signed receipt object (its signature, its JWS, and that they agree).
@@ -92,7 +92,7 @@ pub fn verify_signed_receipt(
     let verdict = with_jwks(jwks_json, |jwks| {
         receipt_sig::verify_receipt(&receipt, jwks, &context)
     })?;
-    text_of(&crate::verdict::verdict_value(&verdict))
+    text_of(&verdict.to_value())
 }
 
 /// Verifies a screening rules token (§15.5) at `now` against the network's issuer; the verified

@@ -140,7 +140,7 @@ pub fn verify_receipt(
         own_in.as_ref(),
         own_out.as_ref(),
     )?;
-    text_of(&crate::verdict::verdict_value(&verdict))
+    text_of(&verdict.to_value())
 }
 
 /// Verifies many MAC receipts against one key ring. `items_json` is a JSON array of
@@ -186,7 +186,7 @@ fn verify_item(ring: &KeyRing, item: &Value<'_>) -> Result<Value<'static>> {
         .into_iter()
         .next()
         .ok_or_else(|| invalid("no verdict".into()))??;
-    Ok(crate::verdict::verdict_value(&verdict))
+    Ok(verdict.to_value())
 }
 
 /// `{"error": {"code", "message"}}` for an item that could not be verified.

@@ -477,29 +477,7 @@ fn call_context<'a>(
 }
 
 fn verdict_output(v: &ekl_core::verdict::Verdict) -> CmdResult {
-    use ekl_core::Value;
-    let checks = v
-        .checks
-        .iter()
-        .map(|c| {
-            let mut m = vec![
-                ("name".into(), Value::from(c.name)),
-                ("outcome".into(), Value::from(c.outcome.as_str())),
-            ];
-            if let Some(d) = &c.detail {
-                m.push(("detail".into(), Value::from(d.as_str())));
-            }
-            Value::Object(m)
-        })
-        .collect();
-    let out = json_line(&Value::Object(vec![
-        ("accepted".into(), Value::Bool(v.accepted)),
-        ("checks".into(), Value::Array(checks)),
-        (
-            "receipt_digest".into(),
-            v.receipt_digest.as_deref().map_or(Value::Null, Value::from),
-        ),
-    ]))?;
+    let out = json_line(&v.to_value())?;
     if v.accepted {
         Ok(out)
     } else {
