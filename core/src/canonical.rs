@@ -660,9 +660,16 @@ impl<'a> Parser<'a> {
             let x = v as f64;
             return Ok(if negative { -x } else { x });
         }
-        let x: f64 = self.text[start..i]
-            .parse()
-            .map_err(|_| syntax(start, "invalid number"))?;
+        // Short literals (nearly all) go straight to the standard library's parser, which is
+        // correctly rounded for them; long ones are normalised first (see `long_literal`).
+        let literal = &self.text[start..i];
+        let x: f64 = if literal.len() <= SHORT_LITERAL_MAX {
+            literal
+                .parse()
+                .map_err(|_| syntax(start, "invalid number"))?
+        } else {
+            long_literal(literal.as_bytes()).ok_or_else(|| syntax(start, "invalid number"))?
+        };
         if !x.is_finite() {
             return Err(Error::new(
                 ErrorCode::NonFiniteNumber,
@@ -671,6 +678,126 @@ impl<'a> Parser<'a> {
         }
         Ok(x)
     }
+}
+
+/// The longest number literal (in bytes) handed to the standard library's `f64` parser as it is.
+///
+/// That parser is correctly rounded, but it stops accumulating an explicit exponent at about
+/// 65,536 (and counts digits in 32 bits in its slow path), so a literal with tens of thousands of
+/// digits whose exponent compensates them — `0.000…0001e655360` with 655,359 zeros, which is 1 —
+/// reads as 0 or infinity. Up to this length the clamped exponent cannot matter: a literal of at
+/// most 64 characters whose exponent reaches 65,536 in magnitude is far beyond every double
+/// either way, so the result is the same 0 or infinity.
+pub(crate) const SHORT_LITERAL_MAX: usize = 64;
+
+/// The significant digits [`long_literal`] keeps. A value halfway between two adjacent doubles has
+/// at most 767 significant digits; keeping 800 and a sticky nonzero digit after them (when any
+/// nonzero digit was dropped) leaves the value on the same side of every such halfway point and of
+/// every double, so the rounding is the one of the full literal.
+const KEPT_DIGITS: usize = 800;
+
+/// Reads a valid JSON number literal of any length as ECMAScript's `Number(text)` does (the
+/// nearest double, ties to even), in time linear in its length and bounded memory; `None` only
+/// for text that is not a number literal. Overflow gives ±infinity, underflow ±0.
+///
+/// The literal is normalised first: its significant digits run from the first to the last nonzero
+/// digit of the integer and fraction parts together, the decimal exponent is computed in `i64`
+/// (the explicit exponent saturates: leading zeros are skipped and more than 18 digits are beyond
+/// every double), values whose exponent lies far outside the range of doubles are decided
+/// directly, and the rest is handed to the standard library's correctly rounded parser as a
+/// short literal `<at most 801 digits>e<exponent>`.
+pub(crate) fn long_literal(literal: &[u8]) -> Option<f64> {
+    let (negative, rest) = match literal.split_first() {
+        Some((b'-', rest)) => (true, rest),
+        _ => (false, literal),
+    };
+    let int_len = rest.iter().take_while(|c| c.is_ascii_digit()).count();
+    let (int, rest) = rest.split_at(int_len);
+    let (frac, rest) = match rest.split_first() {
+        Some((b'.', after)) => {
+            let n = after.iter().take_while(|c| c.is_ascii_digit()).count();
+            after.split_at(n)
+        }
+        _ => (&rest[..0], rest),
+    };
+    let explicit: i64 = match rest.split_first() {
+        None => 0,
+        Some((b'e' | b'E', after)) => {
+            let (neg, digits) = match after.split_first() {
+                Some((b'-', d)) => (true, d),
+                Some((b'+', d)) => (false, d),
+                _ => (false, after),
+            };
+            if digits.is_empty() || !digits.iter().all(u8::is_ascii_digit) {
+                return None;
+            }
+            let significant = match digits.iter().position(|&c| c != b'0') {
+                Some(p) => &digits[p..],
+                None => &digits[..0],
+            };
+            // 10^18 is beyond every double whatever the digits say; i64 holds it exactly.
+            let magnitude = if significant.len() > 18 {
+                1_000_000_000_000_000_000
+            } else {
+                significant
+                    .iter()
+                    .fold(0i64, |a, &c| a * 10 + i64::from(c - b'0'))
+            };
+            if neg {
+                -magnitude
+            } else {
+                magnitude
+            }
+        }
+        Some(_) => return None,
+    };
+    if int.is_empty() || !frac.iter().all(u8::is_ascii_digit) {
+        return None;
+    }
+    let signed = |x: f64| if negative { -x } else { x };
+    // The digits of the integer and fraction parts as one sequence.
+    let n = int.len() + frac.len();
+    let digit = |k: usize| {
+        if k < int.len() {
+            int[k]
+        } else {
+            frac[k - int.len()]
+        }
+    };
+    let first = match int.iter().position(|&c| c != b'0') {
+        Some(p) => p,
+        None => match frac.iter().position(|&c| c != b'0') {
+            Some(p) => int.len() + p,
+            None => return Some(signed(0.0)),
+        },
+    };
+    // A nonzero digit exists (`first`), so one of the two searches finds the last one.
+    let last = match frac.iter().rposition(|&c| c != b'0') {
+        Some(p) => int.len() + p,
+        None => int.iter().rposition(|&c| c != b'0')?,
+    };
+    debug_assert!(first <= last && last < n);
+    // value = 0.d_first…d_last × 10^point: lengths are below 2^63, so these never overflow.
+    let point = (int.len() as i64 - first as i64).saturating_add(explicit);
+    if point > 400 {
+        return Some(signed(f64::INFINITY)); // at least 10^399
+    }
+    if point < -400 {
+        return Some(signed(0.0)); // below 10^-400, less than half the smallest subnormal
+    }
+    let count = last - first + 1;
+    let kept = count.min(KEPT_DIGITS);
+    let mut text = String::with_capacity(kept + 8);
+    text.extend((first..first + kept).map(|k| char::from(digit(k))));
+    let mut exponent = point - kept as i64;
+    if count > kept {
+        // Digits were dropped and the last of them is nonzero: a sticky digit below the kept ones.
+        text.push('1');
+        exponent -= 1;
+    }
+    text.push('e');
+    text.push_str(&exponent.to_string());
+    text.parse::<f64>().ok().map(signed)
 }
 
 /// The index of the first byte at or after `from` that is `"`, `\\` or a control character
@@ -1465,6 +1592,95 @@ mod tests {
                 }
             }
         }
+    }
+
+    /// The long-literal path agrees with the standard library wherever the latter is exact
+    /// (short literals), on every spelling of many values: leading and trailing zeros, every
+    /// exponent layout, near the subnormal and overflow boundaries.
+    #[test]
+    fn long_literal_path_equals_std_on_short_literals() {
+        let mut state: u64 = 0x6c6f_6e67_6c69_7421;
+        let mut next = move || {
+            state = state.wrapping_add(0x9e37_79b9_7f4a_7c15);
+            let mut z = state;
+            z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+            z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+            z ^ (z >> 31)
+        };
+        let mut checked = 0;
+        for _ in 0..200_000 {
+            let r = next();
+            let digits: String = (0..1 + r % 25)
+                .map(|k| char::from(b'0' + ((r >> (k % 60)) ^ next()) as u8 % 10))
+                .collect();
+            let digits = digits.trim_start_matches('0');
+            let digits = if digits.is_empty() { "0" } else { digits };
+            let cut = (next() % (digits.len() as u64 + 1)) as usize;
+            let (a, b) = digits.split_at(cut);
+            let int = if a.is_empty() { "0" } else { a };
+            let zeros = "0".repeat((next() % 6) as usize);
+            let frac = if b.is_empty() && next() % 2 == 0 {
+                String::new()
+            } else {
+                format!(".{zeros}{b}{}", "0".repeat((next() % 4) as usize))
+            };
+            let e = (next() % 700) as i64 - 350;
+            let exp = match next() % 4 {
+                0 if !frac.is_empty() => String::new(),
+                1 => format!("e{e}"),
+                2 => format!("E{}{:03}", if e < 0 { "-" } else { "+" }, e.abs()),
+                _ => format!("e{}00{}", if e < 0 { "-" } else { "" }, e.abs()),
+            };
+            let sign = if next() % 3 == 0 { "-" } else { "" };
+            let text = format!("{sign}{int}{frac}{exp}");
+            if frac.is_empty() && exp.is_empty() {
+                continue;
+            }
+            let want: f64 = text.parse().expect("a valid literal");
+            let got = long_literal(text.as_bytes()).expect("a valid literal");
+            assert_eq!(got.to_bits(), want.to_bits(), "{text}");
+            checked += 1;
+        }
+        assert!(checked > 150_000);
+        // Halfway cases: 2^-1074 / 2 and the midpoint below the smallest normal round to even.
+        for (text, bits) in [
+            ("2.4703282292062327208828439643411068618252990130716238221279284125033775363510437593264991818081799618989828234772285886546332835517796989819938739800539093906315035659515570226392290858392449105184435931802849936536152500319370457678249219365623669863658480757001585769269903706311928279558551332927834338409351978015531246597263579574622766465272827220056374006485499977096599470454020828166226237857393450736339007967761930577506740176324673600968951340535537458516661134223766678604162159680461914467291840300530057530849048765391711386591646239524912623653881879636239373280423891018672348497668235089863388587925628302755995657524455507255189313690836254779186948667994968324049705821028513185451396213837722826145437693412532098591327667236328125e-324", 0u64),
+            ("2.4703282292062327208828439643411068618252990130716238221279284125033775363510437593264991818081799618989828234772285886546332835517796989819938739800539093906315035659515570226392290858392449105184435931802849936536152500319370457678249219365623669863658480757001585769269903706311928279558551332927834338409351978015531246597263579574622766465272827220056374006485499977096599470454020828166226237857393450736339007967761930577506740176324673600968951340535537458516661134223766678604162159680461914467291840300530057530849048765391711386591646239524912623653881879636239373280423891018672348497668235089863388587925628302755995657524455507255189313690836254779186948667994968324049705821028513185451396213837722826145437693412532098591327667236328125000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000001e-324", 1),
+        ] {
+            assert_eq!(long_literal(text.as_bytes()).map(f64::to_bits), Some(bits));
+            assert_eq!(text.parse::<f64>().map(f64::to_bits), Ok(bits));
+        }
+    }
+
+    /// Issue 14.1: literals whose exponent compensates tens of thousands of digits.
+    #[test]
+    fn long_literals_read_as_their_value() {
+        let one = format!("0.{}1e655360", "0".repeat(655_359));
+        assert_eq!(
+            canon(&format!("{{\"amount\":{one}}}")),
+            Ok(r#"{"amount":1}"#.into())
+        );
+        let v = parse(one.as_bytes()).expect("a number");
+        assert_eq!(v.as_f64(), Some(1.0));
+        let one = format!("1{}e-700000", "0".repeat(700_000));
+        assert_eq!(canon(&one), Ok("1".into()));
+        let tenth = format!(
+            "-0.{}1e+000000000000000000000000000000000065536",
+            "0".repeat(65_536)
+        );
+        assert_eq!(canon(&tenth), Ok("-0.1".into()));
+        // Far outside the range of doubles, whatever the digits.
+        let huge = format!("1.{}e99999999999999999999999999", "9".repeat(100));
+        assert_eq!(canon(&huge), Err("NON_FINITE_NUMBER"));
+        let tiny = format!("-1.{}e-99999999999999999999999999", "9".repeat(100));
+        assert_eq!(canon(&tiny), Ok("0".into()));
+        let zero = format!("0.{}e99999999999999999999999999", "0".repeat(100));
+        assert_eq!(canon(&zero), Ok("0".into()));
+        // Integer literals keep their own rule, however long.
+        assert_eq!(canon(&"9".repeat(100_000)), Err("INTEGER_OUT_OF_RANGE"));
+        // Megabytes of digits: many kept digits, then a sticky one.
+        let long = format!("0.{}", "3".repeat(4 << 20));
+        assert_eq!(canon(&long), Ok("0.3333333333333333".into()));
     }
 
     #[test]

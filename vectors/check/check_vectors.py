@@ -451,6 +451,8 @@ MUTATIONS = [
     ("ekl-json-1.json", ["depth", 0, "count"], 65, "depth::64 nested arrays accepted"),
     ("ekl-json-1.json", ["invalid_utf8", 1, "code"], "INVALID_JSON", "invalid_utf8::byte 0xFF"),
     ("ekl-json-1.json", ["size", 0, "sha256"], "f" * 64, "size::canonical form of exactly 262,144 bytes accepted"),
+    ("ekl-json-1.json", ["size", 9, "canonical"], '{"amount":0}',
+     "size::long literal: 1 behind 655,359 zeros with exponent 655360"),
     ("fingerprints.json", ["cases", 1, "jcs"], "{}", "cases::key order by UTF-16 code units, non-ASCII and a surrogate pair"),
     ("fingerprints.json", ["challenge", "endpoint"], "https://mcp.example.com/ekl/", "challenge"),
     ("fingerprints.json", ["result_selection", "fingerprint"], "0" * 64, "result_selection"),

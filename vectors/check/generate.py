@@ -109,6 +109,8 @@ VALID = [
     ("zero with a huge exponent", "[0e99999, -0E+99999, 0.0e-99999]"),
     ("many fraction digits", "[1." + "0" * 400 + ", 0." + "0" * 400 + "1]"),
     ("fractions and exponents that are whole numbers", "[1.0, 0.1e1, 100e-2, 12.5e1, -2.0e0]"),
+    ("exponents of 40 digits", "[0.0e99999999999999999999999999999999999999, "
+                               "1e-0000000000000000000000000000000000000000400, -1e-99999999999999999999999999999999999999]"),
 ]
 
 INVALID = [
@@ -225,6 +227,7 @@ INVALID = [
     ("precedence: leading zero before later lone surrogate", r'[01, "\ud800"]', "INVALID_JSON"),
     ("precedence: lone surrogate keys before their duplication", r'{"\ud800": 1, "\ud800": 2}', "LONE_SURROGATE"),
     ("precedence: overflow before a missing bracket", "[1e400", "NON_FINITE_NUMBER"),
+    ("overflow with an exponent of 40 digits", "[1e99999999999999999999999999999999999999]", "NON_FINITE_NUMBER"),
 ]
 
 # Generated inputs: prefix + repeat * count + inner + close * count + suffix.
@@ -298,6 +301,32 @@ SIZE = [
      LIMIT, "DUPLICATE_KEY"),
     ("precedence: syntax error before size", dict(prefix='["', repeat="a", count=300_000, suffix='",]'),
      LIMIT, "INVALID_JSON"),
+    # Long number literals (issue 14.1): any length reads as ECMAScript's Number(text) reads it.
+    ("long literal: 1 behind 655,359 zeros with exponent 655360",
+     dict(prefix='{"amount": 0.', repeat="0", count=655_359, suffix='1e655360}'), None, None),
+    ("long literal: 700,000 trailing zeros and exponent -700000",
+     dict(prefix="[1", repeat="0", count=700_000, suffix="e-700000]"), None, None),
+    ("long literal: 70,000 zeros after the point and exponent +0070002",
+     dict(prefix="[-0.", repeat="0", count=70_000, suffix="25e+0070002]"), None, None),
+    ("long literal: exponent with 100,000 leading zeros",
+     dict(prefix="[1.5e-", repeat="0", count=100_000, suffix="7]"), None, None),
+    ("long literal: a megabyte of threes, canonical form under the limit",
+     dict(prefix="[0.", repeat="3", count=1 << 20, suffix="]"), LIMIT, None),
+    ("long literal: the tie between 1 and its successor broken a megabyte below",
+     dict(prefix="[1.00000000000000011102230246251565404236316680908203125", repeat="0", count=1 << 20,
+          suffix="1]"), None, None),
+    ("long literal: the same tie exact, with a megabyte of zeros, rounds to even",
+     dict(prefix="[1.00000000000000011102230246251565404236316680908203125", repeat="0", count=1 << 20,
+          suffix="]"), None, None),
+    ("long literal: just below the tie, a megabyte of nines",
+     dict(prefix="[1.00000000000000011102230246251565404236316680908203124", repeat="9", count=1 << 20,
+          suffix="]"), None, None),
+    ("long literal: the smallest subnormal behind 100,000 zeros",
+     dict(prefix="[0.", repeat="0", count=100_000, suffix="5e99677]"), None, None),
+    ("long literal: underflow to zero behind 70,000 trailing zeros",
+     dict(prefix="[1", repeat="0", count=70_000, suffix="e-70400]"), None, None),
+    ("long literal: overflow behind 70,000 zeros refused",
+     dict(prefix="[0.", repeat="0", count=70_000, suffix="1e70310]"), None, "NON_FINITE_NUMBER"),
 ]
 
 
