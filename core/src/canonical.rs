@@ -100,9 +100,13 @@ pub fn canonicalize_value_with(value: &Value<'_>, options: Options) -> Result<Ve
     Ok(out)
 }
 
-/// Parses JSON text into a [`Value`] with every parse-time refusal of ekl-json-1.
+/// Parses JSON text into a [`Value`] with every refusal of ekl-json-1 except the size limit: the
+/// parse-time refusals in document order, then duplicate member names in any object of the text
+/// (`DUPLICATE_KEY`, compared after unescaping), the precedence of [`canonicalize`].
 ///
-/// Duplicate keys are kept in the value and refused when it is written.
+/// Every operation of the library and its bindings that reads JSON text reads it with this
+/// function, so a text with a duplicate member anywhere — also in a part the operation ignores or
+/// only looks a member up in — is refused, never read "first member wins".
 pub fn parse(json: &[u8]) -> Result<Value<'_>> {
     parse_str(utf8(json)?)
 }
@@ -121,7 +125,7 @@ fn utf8(json: &[u8]) -> Result<&str> {
     })
 }
 
-/// Parses JSON text already known to be UTF-8.
+/// Parses JSON text already known to be UTF-8, with the refusals of [`parse`].
 pub fn parse_str(text: &str) -> Result<Value<'_>> {
     Parser {
         text,
@@ -228,6 +232,10 @@ impl<'a> Parser<'a> {
         let mut stack: Vec<Frame<'a>> = Vec::with_capacity(8);
         let mut items: Vec<Value<'a>> = Vec::with_capacity(32);
         let mut members: Vec<(Cow<'a, str>, Value<'a>)> = Vec::with_capacity(64);
+        // Duplicate member names are refused after every parse-time refusal (the precedence of
+        // the module docs): the first one found is remembered and parsing goes on to the end.
+        let mut duplicate = false;
+        let mut scratch: Vec<usize> = Vec::new();
         'value: loop {
             self.skip_ws();
             let start = self.pos;
@@ -280,6 +288,9 @@ impl<'a> Parser<'a> {
                         if self.pos != self.bytes.len() {
                             return Err(syntax(self.pos, "trailing data after the value"));
                         }
+                        if duplicate {
+                            return Err(duplicate_key());
+                        }
                         return Ok(value);
                     }
                     Some(Frame::Array(start)) => {
@@ -312,6 +323,9 @@ impl<'a> Parser<'a> {
                             Some(b'}') => {
                                 self.pos += 1;
                                 stack.pop();
+                                if !duplicate {
+                                    duplicate = has_duplicate_keys(&members[start..], &mut scratch);
+                                }
                                 value = Value::Object(members.split_off(start));
                             }
                             _ => return Err(syntax(self.pos, "expected ',' or '}'")),
@@ -833,6 +847,42 @@ fn find_special(bytes: &[u8], from: usize) -> usize {
     i
 }
 
+/// The refusal of a member name that occurs twice in one object (after unescaping).
+pub(crate) fn duplicate_key() -> Error {
+    Error::new(ErrorCode::DuplicateKey, "duplicate key in an object")
+}
+
+/// Whether two members of one object have the same name: the one duplicate rule of the parser
+/// and of [`check_unique_keys`]. Linear for names already in increasing order (canonical input),
+/// pairwise for a few members, otherwise by sorting indices (`scratch` is reused).
+fn has_duplicate_keys(members: &[(Cow<'_, str>, Value<'_>)], scratch: &mut Vec<usize>) -> bool {
+    let n = members.len();
+    if n < 2 || members.windows(2).all(|w| w[0].0 < w[1].0) {
+        return false;
+    }
+    if n <= 16 {
+        return (1..n).any(|j| members[..j].iter().any(|m| m.0 == members[j].0));
+    }
+    scratch.clear();
+    scratch.extend(0..n);
+    scratch.sort_unstable_by(|&a, &b| members[a].0.cmp(&members[b].0));
+    scratch
+        .windows(2)
+        .any(|w| members[w[0]].0 == members[w[1]].0)
+}
+
+/// Refuses (`DUPLICATE_KEY`) an object whose members hold one name twice; only this object's own
+/// members are compared, not those of nested objects. For values that did not come from
+/// [`parse`] (which refuses duplicates anywhere): operations that look members up by name check
+/// the objects they look in, so a lookup never silently takes the first of two members.
+pub fn check_unique_keys(members: &[(Cow<'_, str>, Value<'_>)]) -> Result<()> {
+    if has_duplicate_keys(members, &mut Vec::new()) {
+        Err(duplicate_key())
+    } else {
+        Ok(())
+    }
+}
+
 fn lone_surrogate(pos: usize) -> Error {
     Error::new(
         ErrorCode::LoneSurrogate,
@@ -904,10 +954,7 @@ pub fn write_value(value: &Value<'_>, out: &mut Vec<u8>, options: Options) -> Re
                             .windows(2)
                             .any(|w| w[0].0 == w[1].0 && w[0].1 .0 == w[1].1 .0)
                         {
-                            return Err(Error::new(
-                                ErrorCode::DuplicateKey,
-                                "duplicate key in an object",
-                            ));
+                            return Err(duplicate_key());
                         }
                     }
                     stack.push(WFrame::Object { start, next: start });
@@ -1038,10 +1085,7 @@ fn write_tape(
                             .windows(2)
                             .any(|w| w[0].0 == w[1].0 && str_of(w[0].1) == str_of(w[1].1))
                         {
-                            return Err(Error::new(
-                                ErrorCode::DuplicateKey,
-                                "duplicate key in an object",
-                            ));
+                            return Err(duplicate_key());
                         }
                     }
                     stack.push(TFrame::Object { start, next: start });

@@ -142,7 +142,8 @@ pub fn input_commitment(
 }
 
 /// The terms hash of §6.7.1: the digest of the terms object without its `hash` member.
-/// Refused with `INVALID_SHAPE` when `terms` is not an object.
+/// Refused with `INVALID_SHAPE` when `terms` is not an object, with `DUPLICATE_KEY` when it holds
+/// one member name twice (`hash` included: two `hash` members are refused, not both dropped).
 pub fn terms_hash(terms: &Value<'_>) -> Result<String> {
     let Value::Object(members) = terms else {
         return Err(Error::new(
@@ -150,6 +151,7 @@ pub fn terms_hash(terms: &Value<'_>) -> Result<String> {
             "terms must be a JSON object",
         ));
     };
+    canonical::check_unique_keys(members)?;
     let without: Vec<_> = members
         .iter()
         .filter(|(k, _)| k != "hash")

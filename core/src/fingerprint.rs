@@ -45,13 +45,15 @@ impl ResultBody {
 
 /// Selects the body of an MCP tool result that the output fingerprint covers.
 /// Refused with `INVALID_SHAPE` when the result is not an object or has neither body.
+/// A result with two members of one name is refused (`DUPLICATE_KEY`), never read "first wins".
 pub fn select_result_body<'v, 'a>(result: &'v Value<'a>) -> Result<(ResultBody, &'v Value<'a>)> {
-    if !matches!(result, Value::Object(_)) {
+    let Value::Object(members) = result else {
         return Err(Error::new(
             ErrorCode::InvalidShape,
             "a tool result must be a JSON object",
         ));
-    }
+    };
+    canonical::check_unique_keys(members)?;
     match result.get("structuredContent") {
         Some(Value::Null) | None => {}
         Some(v) => return Ok((ResultBody::StructuredContent, v)),
@@ -87,22 +89,25 @@ pub const UPSTREAM_MEMBERS: [&str; 5] = [
 /// The array the upstream fingerprint hashes (§5.1): `tools` is a `tools/list` result
 /// (`{"tools": [...]}`) or its array; `offered`, when given, keeps only the tools of those names.
 /// Refused with `INVALID_SHAPE` when a tool is not an object with a string `name`, or when two
-/// kept tools share a name.
+/// kept tools share a name; with `DUPLICATE_KEY` when the result or a tool holds one member name
+/// twice (never read "first wins").
 pub fn upstream_projection<'v, 'a>(
     tools: &'v Value<'a>,
     offered: Option<&[&str]>,
 ) -> Result<Value<'a>> {
     let list = match tools {
         Value::Array(items) => items.as_slice(),
-        Value::Object(_) => match tools.get("tools") {
-            Some(Value::Array(items)) => items.as_slice(),
-            _ => {
-                return Err(Error::new(
-                    ErrorCode::InvalidShape,
-                    "a tools/list result must have a tools array",
-                ))
+        Value::Object(members) => {
+            match canonical::check_unique_keys(members).map(|()| tools.get("tools"))? {
+                Some(Value::Array(items)) => items.as_slice(),
+                _ => {
+                    return Err(Error::new(
+                        ErrorCode::InvalidShape,
+                        "a tools/list result must have a tools array",
+                    ))
+                }
             }
-        },
+        }
         _ => {
             return Err(Error::new(
                 ErrorCode::InvalidShape,
@@ -112,6 +117,9 @@ pub fn upstream_projection<'v, 'a>(
     };
     let mut kept: Vec<(&str, &'v Value<'a>)> = Vec::new();
     for tool in list {
+        if let Value::Object(members) = tool {
+            canonical::check_unique_keys(members)?;
+        }
         let Some(name) = tool.get("name").and_then(Value::as_str) else {
             return Err(Error::new(
                 ErrorCode::InvalidShape,

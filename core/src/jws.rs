@@ -92,39 +92,27 @@ impl Typ {
     }
 }
 
-/// Parses JSON text with the core's parser and refuses duplicate members anywhere (checked
-/// iteratively, without recursion). Parse errors keep their own code except that they are re-coded
-/// as `bad_json` when given; duplicates are always `DUPLICATE_KEY`.
+/// Parses JSON text with the core's parser ([`canonical::parse`], which refuses duplicate members
+/// anywhere). Parse errors are re-coded as `bad_json`, except duplicates, which stay
+/// `DUPLICATE_KEY`; the precedence is the parser's (parse-time refusals first).
 pub(crate) fn parse_strict<'a>(
     bytes: &'a [u8],
     what: &str,
     bad_json: ErrorCode,
 ) -> Result<Value<'a>> {
-    let value = canonical::parse(bytes).map_err(|e| {
-        Error::new(
-            bad_json,
-            format!("{what} is not ekl-json-1: {}", e.message()),
-        )
-    })?;
-    let mut stack: Vec<&Value<'_>> = vec![&value];
-    while let Some(v) = stack.pop() {
-        match v {
-            Value::Array(items) => stack.extend(items.iter()),
-            Value::Object(members) => {
-                let mut keys: Vec<&str> = members.iter().map(|(k, _)| k.as_ref()).collect();
-                keys.sort_unstable();
-                if keys.windows(2).any(|w| w[0] == w[1]) {
-                    return Err(Error::new(
-                        ErrorCode::DuplicateKey,
-                        format!("{what} has a duplicate member"),
-                    ));
-                }
-                stack.extend(members.iter().map(|(_, v)| v));
-            }
-            _ => {}
+    canonical::parse(bytes).map_err(|e| {
+        if e.code() == ErrorCode::DuplicateKey {
+            Error::new(
+                ErrorCode::DuplicateKey,
+                format!("{what} has a duplicate member"),
+            )
+        } else {
+            Error::new(
+                bad_json,
+                format!("{what} is not ekl-json-1: {}", e.message()),
+            )
         }
-    }
-    Ok(value)
+    })
 }
 
 fn malformed(message: impl Into<String>) -> Error {

@@ -273,6 +273,8 @@ fn without<'a>(receipt: &Value<'a>, names: &[&str]) -> Result<Value<'a>> {
     let members = receipt
         .as_object()
         .ok_or_else(|| Error::new(ErrorCode::InvalidReceipt, "a receipt must be a json object"))?;
+    // Also the members left out: two `signature` members are refused, not both dropped.
+    canonical::check_unique_keys(members)?;
     Ok(Value::Object(
         members
             .iter()

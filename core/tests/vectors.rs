@@ -15,7 +15,7 @@ use std::path::{Path, PathBuf};
 
 use ekl_core::canonical::{self, Options};
 use ekl_core::digest::{sha256_hex, Salt};
-use ekl_core::{fingerprint, proof, ErrorCode};
+use ekl_core::{digest, fingerprint, proof, receipt, screening, ErrorCode};
 use libtest_mimic::{Arguments, Failed, Trial};
 use serde_json::value::RawValue;
 use serde_json::Value as Json;
@@ -36,6 +36,7 @@ const FILES: &[(&str, Loader)] = &[
     ("ekl-json-1.json", ekl_json_1),
     ("fingerprints.json", fingerprints),
     ("upstream-fingerprint.json", upstream_fingerprint),
+    ("duplicate-keys.json", duplicate_keys),
     ("call-receipt.json", call_receipt),
     ("endpoint-proof-v2.json", endpoint_proof_v2),
     ("screening-scan.json", screening_scan),
@@ -541,6 +542,74 @@ fn upstream_fingerprint(path: &Path) -> Result<Vec<Case>, String> {
 }
 
 // ---------------------------------------------------------------------------------------------
+// vectors/duplicate-keys.json
+// ---------------------------------------------------------------------------------------------
+
+/// Runs the operation a duplicate-keys.json case names on its input text (read with
+/// `canonical::parse`, as every surface reads JSON text).
+fn duplicate_operation(
+    op: &str,
+    input: &str,
+    offered: Option<&[&str]>,
+    salt: &Salt,
+    secret: &str,
+) -> Result<String, ekl_core::Error> {
+    let value = canonical::parse(input.as_bytes())?;
+    match op {
+        "upstream_fingerprint" => fingerprint::upstream_fingerprint(&value, offered),
+        "output_fingerprint" => fingerprint::output_fingerprint(salt, &value),
+        "select_result_body" => {
+            fingerprint::select_result_body(&value).map(|(which, _)| which.as_str().to_owned())
+        }
+        "terms_hash" => digest::terms_hash(&value),
+        "fingerprint" => fingerprint::fingerprint(salt, &value),
+        "value_digest" => digest::value_digest(&value, None),
+        "receipt_digest" => receipt::receipt_digest(&value),
+        "auth_tag" => receipt::auth_tag(&value, secret),
+        "screening_rules" => screening::ScreeningRules::from_claims(&value).map(|_| "rules".into()),
+        other => panic!("unknown operation {other:?} in duplicate-keys.json"),
+    }
+}
+
+fn duplicate_keys(path: &Path) -> Result<Vec<Case>, String> {
+    let (_, doc) = read_json(path)?;
+    let doc = top(&doc, &["description", "salt", "secret", "cases"])?;
+    let salt = Salt::from_hex(doc.get("salt").and_then(Json::as_str).ok_or("no salt")?)
+        .map_err(|e| e.to_string())?;
+    let secret = doc
+        .get("secret")
+        .and_then(Json::as_str)
+        .ok_or("no secret")?
+        .to_owned();
+    let mut cases = Vec::new();
+    for v in list(doc, "cases")? {
+        let (op, input) = (text(v, "operation")?, text(v, "input")?);
+        let offered = match v.get("offered") {
+            Some(_) => offered(v)?,
+            None => None,
+        };
+        let expected = match v.get("code") {
+            Some(_) => Err(code(v)?),
+            None => Ok(text(v, "expected")?),
+        };
+        let secret = secret.clone();
+        cases.push(case(format!("cases::{}", text(v, "name")?), move || {
+            let names: Option<Vec<&str>> = offered
+                .as_ref()
+                .map(|o| o.iter().map(String::as_str).collect());
+            let got = duplicate_operation(&op, &input, names.as_deref(), &salt, &secret);
+            match (got, expected) {
+                (Ok(got), Ok(want)) => expect_eq(&op, &got, &want),
+                (Err(e), Err(code)) => expect_eq("error code", e.code().as_str(), code),
+                (Ok(got), Err(code)) => Err(format!("accepted with {got}, expected {code}")),
+                (Err(e), Ok(want)) => Err(format!("refused with {e}, expected {want}")),
+            }
+        }));
+    }
+    Ok(cases)
+}
+
+// ---------------------------------------------------------------------------------------------
 // Meta-tests: a changed expectation must make exactly that case fail.
 // ---------------------------------------------------------------------------------------------
 
@@ -697,6 +766,24 @@ const MUTATIONS: &[(&str, &str, &str, &str)] = &[
         "/invalid/0/code",
         r#""DUPLICATE_KEY""#,
         "invalid::two offered tools share a name",
+    ),
+    (
+        "duplicate-keys.json",
+        "/cases/0/code",
+        r#""INVALID_SHAPE""#,
+        "cases::upstream: an offered tool with two name members",
+    ),
+    (
+        "duplicate-keys.json",
+        "/cases/14/expected",
+        r#""0000000000000000000000000000000000000000000000000000000000000000""#,
+        "cases::output: without the duplicates",
+    ),
+    (
+        "duplicate-keys.json",
+        "/cases/17/input",
+        r#""{\"price\": 1, \"hash\": \"y\"}""#,
+        "cases::terms: two hash members",
     ),
 ];
 

@@ -251,6 +251,30 @@ RUNNERS['upstream-fingerprint.json'] = (v, fileText) => {
   return checks
 }
 
+// Every operation that reads JSON text refuses a duplicate member anywhere in it: each case hands
+// its `input` to the named operation as JSON text.
+RUNNERS['duplicate-keys.json'] = (v) => {
+  const ops = {
+    upstream_fingerprint: (t, c) => ekl.upstreamFingerprint(t, c.offered),
+    output_fingerprint: (t) => ekl.outputFingerprint(v.salt, t),
+    select_result_body: (t) => ekl.selectResultBody(t).member,
+    terms_hash: (t) => ekl.termsHash(t),
+    fingerprint: (t) => ekl.fingerprint(v.salt, t),
+    value_digest: (t) => ekl.valueDigest(t),
+    receipt_digest: (t) => ekl.receiptDigest(t),
+    auth_tag: (t) => ekl.authTag(t, v.secret),
+    screening_rules: (t) => (ekl.screeningRules(t), 'rules'),
+  }
+  return v.cases.map((c, i) => {
+    const op = ops[c.operation]
+    if (!op) throw new Error(`unknown operation ${c.operation} in duplicate-keys.json`)
+    const run = () => canon(() => op(new ekl.JsonText(c.input), c))
+    return c.code !== undefined
+      ? { name: c.name, path: ['cases', i, 'code'], expected: c.code, actual: () => run().replace(/^error:/, '') }
+      : { name: c.name, path: ['cases', i, 'expected'], expected: c.expected, actual: run }
+  })
+}
+
 /**
  * The first n lines of the ECMAScript number test file (README of rfc8785-testdata): doubles from
  * numgen-static.txt, then 0x0010000000000000 + i for i < 2000, then a SHA-256 chain; each line

@@ -201,6 +201,41 @@ def run_upstream_fingerprint(data: Dict[str, Any]) -> List[Check]:
     return checks
 
 
+# --- duplicate-keys.json -------------------------------------------------------------------------
+
+
+def _duplicate_operation(data: Dict[str, Any], case: Dict[str, Any]) -> Any:
+    """The operation a case names, on its input handed over as JSON text."""
+    text, salt, op = ekl.JsonText(case["input"]), data["salt"], case["operation"]
+    calls: Dict[str, Callable[[], Any]] = {
+        "upstream_fingerprint": lambda: ekl.upstream_fingerprint(text, case.get("offered")),
+        "output_fingerprint": lambda: ekl.output_fingerprint(salt, text),
+        "select_result_body": lambda: ekl.select_result_body(text)[0],
+        "terms_hash": lambda: ekl.terms_hash(text),
+        "fingerprint": lambda: ekl.fingerprint(salt, text),
+        "value_digest": lambda: ekl.value_digest(text),
+        "receipt_digest": lambda: ekl.receipt_digest(text),
+        "auth_tag": lambda: ekl.auth_tag(text, data["secret"]),
+        "screening_rules": lambda: ekl.screening_rules(text),
+    }
+    return calls[op]()
+
+
+def run_duplicate_keys(data: Dict[str, Any]) -> List[Check]:
+    checks: List[Check] = []
+    for case in data.get("cases", []):
+
+        def dup(case: Dict[str, Any] = case) -> None:
+            if "code" in case:
+                refused(case["code"], _duplicate_operation, data, case)
+            else:
+                got = _duplicate_operation(data, case)
+                assert got == case["expected"], got
+
+        checks.append((f"cases: {case['name']}", dup))
+    return checks
+
+
 # --- rfc8785-testdata/ (a folder: input/*.json -> output/*.json, and the ES6 number file) --------
 
 
@@ -502,6 +537,7 @@ RUNNERS: Dict[str, Callable[[Dict[str, Any]], List[Check]]] = {
     "ekl-json-1.json": run_ekl_json_1,
     "fingerprints.json": run_fingerprints,
     "upstream-fingerprint.json": run_upstream_fingerprint,
+    "duplicate-keys.json": run_duplicate_keys,
     "endpoint-proof-v2.json": run_endpoint_proof_v2,
     "call-receipt.json": run_call_receipt,
     "screening-scan.json": run_screening_scan,
@@ -515,6 +551,7 @@ MUTATIONS: Dict[str, Tuple[str, int, str]] = {
     "ekl-json-1.json": ("valid", 0, "canonical"),
     "fingerprints.json": ("cases", 0, "fingerprint"),
     "upstream-fingerprint.json": ("cases", 0, "fingerprint"),
+    "duplicate-keys.json": ("cases", 0, "code"),
     "endpoint-proof-v2.json": ("challenges", 0, "proof_v2"),
     "screening-scan.json": ("invalid_rules", 0, "error"),
     "call-receipt.json": ("", 0, "receipt_digest"),  # "": a top-level member

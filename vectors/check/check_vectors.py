@@ -440,8 +440,73 @@ def check_upstream(path, verbose=True):
     return rep
 
 
+def to_py(v):
+    """A parsed value (objects as Obj) as plain Python values; the caller refused duplicates first."""
+    if isinstance(v, Obj):
+        return {k: to_py(x) for k, x in v}
+    if isinstance(v, list):
+        return [to_py(x) for x in v]
+    return v
+
+
+def read_text(text):
+    """JSON text as an operation reads it: parse-time refusals first, then DUPLICATE_KEY anywhere."""
+    value, duplicates = parse(text.encode("utf-8"))
+    if duplicates:
+        raise Refused("DUPLICATE_KEY")
+    return to_py(value)
+
+
+def duplicate_case(doc, case):
+    """What the operation of a duplicate-keys.json case gives, from this file's own implementation."""
+    op, salt = case["operation"], bytes.fromhex(doc["salt"])
+    value = read_text(case["input"])
+    if op == "upstream_fingerprint":
+        return sha(projection(value, case["offered"]))
+    if op in ("output_fingerprint", "select_result_body"):
+        if not isinstance(value, dict):
+            raise Refused("INVALID_SHAPE")
+        member = "structuredContent" if value.get("structuredContent") is not None else "content"
+        if member not in value:
+            raise Refused("INVALID_SHAPE")
+        if op == "select_result_body":
+            return member
+        return hashlib.sha256(salt + canonical_of(value[member]).encode("utf-8")).hexdigest()
+    if op == "terms_hash":
+        if not isinstance(value, dict):
+            raise Refused("INVALID_SHAPE")
+        return sha(canonical_of({k: v for k, v in value.items() if k != "hash"}))
+    if op == "fingerprint":
+        return hashlib.sha256(salt + canonical_of(value).encode("utf-8")).hexdigest()
+    if op in ("value_digest", "receipt_digest"):
+        return sha(canonical_of(value))
+    if op == "auth_tag":
+        key = hmac.new(doc["secret"].encode("utf-8"), b"ekl-receipt-1.1\x00" + value["key_id"].encode("utf-8"),
+                       hashlib.sha256).digest()
+        body = canonical_of({k: v for k, v in value.items() if k != "auth_tag"})
+        return hmac.new(key, body.encode("utf-8"), hashlib.sha256).hexdigest()
+    if op == "screening_rules":
+        return "rules"  # only refusals are listed for this operation
+    raise Refused(f"UNKNOWN_OPERATION {op}")
+
+
+def check_duplicates(path, verbose=True):
+    doc = json.load(open(path, encoding="utf-8"))
+    rep = Report(os.path.basename(path), verbose)
+    known = {"description", "salt", "secret", "cases"}
+    rep.check("sections", set(doc) <= known and bool(doc.get("description")), f"unknown: {set(doc) - known}")
+    for case in doc["cases"]:
+        kind, got = outcome(lambda: duplicate_case(doc, case))
+        if "code" in case:
+            ok = kind == "refused" and got == case["code"]
+        else:
+            ok = kind == "ok" and got == case["expected"]
+        rep.check("cases::" + case["name"], ok, f"got {kind} {got!r:.120}")
+    return rep
+
+
 FILES = {"ekl-json-1.json": check_ekl_json_1, "fingerprints.json": check_fingerprints,
-         "upstream-fingerprint.json": check_upstream}
+         "upstream-fingerprint.json": check_upstream, "duplicate-keys.json": check_duplicates}
 
 # (file, path of keys/indexes, new value, the case that must then fail)
 MUTATIONS = [
@@ -460,6 +525,10 @@ MUTATIONS = [
     ("upstream-fingerprint.json", ["cases", 5, "projection"], "[]",
      "cases::names sorted by UTF-16 code units: 😀 before ｱ"),
     ("upstream-fingerprint.json", ["invalid", 1, "code"], "INVALID_JSON", "invalid::a tool without a name"),
+    ("duplicate-keys.json", ["cases", 0, "code"], "INVALID_SHAPE", "cases::upstream: an offered tool with two name members"),
+    ("duplicate-keys.json", ["cases", 10, "code"], "INVALID_SHAPE", "cases::output: two content members"),
+    ("duplicate-keys.json", ["cases", 17, "code"], "INVALID_SHAPE", "cases::terms: two hash members"),
+    ("duplicate-keys.json", ["cases", 14, "expected"], "0" * 64, "cases::output: without the duplicates"),
     ("upstream-fingerprint.json", ["invalid", 6, "tools", "tools", 0, "inputSchema", "maximum"], 2 ** 53,
      "invalid::an integer beyond 2^53 in a schema"),
 ]

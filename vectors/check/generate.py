@@ -1,4 +1,5 @@
-"""Writes vectors/ekl-json-1.json and vectors/upstream-fingerprint.json from the case lists below.
+"""Writes vectors/ekl-json-1.json, vectors/upstream-fingerprint.json and vectors/duplicate-keys.json from
+the case lists below.
 
 Expected outputs come from code that is not ours: the guide's canonical.py (vectors/check/guide/) and
 Node's JSON.parse + String(x) + default (UTF-16) key sort. Every valid canonical form must be the same
@@ -10,6 +11,7 @@ and vectors/check/check_vectors.py then check the files; neither is used here.
     python3 vectors/check/generate.py --check  # exit 1 if regenerating would change a byte
 """
 import hashlib
+import hmac
 import json
 import os
 import subprocess
@@ -519,6 +521,146 @@ def build_upstream():
             "cases": cases, "invalid": invalid}
 
 
+# ---------------------------------------------------------------------------------------------------
+# duplicate member names in any JSON text an operation reads (issue 10.5)
+# ---------------------------------------------------------------------------------------------------
+DUP_SALT = "00112233445566778899aabbccddeeff00112233445566778899aabbccddeeff"
+DUP_SECRET = "receipt-secret-for-vectors"
+
+# (name, operation, input text, offered, expected code or None for a computed result)
+DUPLICATES = [
+    ("upstream: an offered tool with two name members", "upstream_fingerprint",
+     '{"tools": [{"name": "a", "name": "b"}]}', ["a"], "DUPLICATE_KEY"),
+    ("upstream: the same tool, the other name offered", "upstream_fingerprint",
+     '{"tools": [{"name": "a", "name": "b"}]}', ["b"], "DUPLICATE_KEY"),
+    ("upstream: a duplicate in a tool that is not offered", "upstream_fingerprint",
+     '{"tools": [{"name": "a"}, {"name": "b", "title": "x", "title": "y"}]}', ["a"], "DUPLICATE_KEY"),
+    ("upstream: a duplicate in a member of the result that is ignored", "upstream_fingerprint",
+     '{"tools": [{"name": "a"}], "_meta": {"k": 1, "k": 1}}', None, "DUPLICATE_KEY"),
+    ("upstream: two tools members", "upstream_fingerprint",
+     '{"tools": [{"name": "a"}], "tools": []}', None, "DUPLICATE_KEY"),
+    ("upstream: a duplicate inside a projected schema", "upstream_fingerprint",
+     '{"tools": [{"name": "a", "inputSchema": {"type": "object", "type": "string"}}]}', None, "DUPLICATE_KEY"),
+    ("upstream: keys equal after unescaping", "upstream_fingerprint",
+     '{"tools": [{"name": "a", "n\\u0061me": "b"}]}', ["a"], "DUPLICATE_KEY"),
+    ("upstream: without the duplicates", "upstream_fingerprint",
+     '{"tools": [{"name": "a"}, {"name": "b", "title": "x"}], "_meta": {"k": 1}}', ["a"], None),
+    ("upstream precedence: a syntax error after a duplicate", "upstream_fingerprint",
+     '{"tools": [{"name": "a", "name": "b"}],}', None, "INVALID_JSON"),
+    ("upstream precedence: a duplicate before a shape error", "upstream_fingerprint",
+     '{"x": 1, "x": 2}', None, "DUPLICATE_KEY"),
+    ("output: two content members", "output_fingerprint",
+     '{"content": [{"type": "text", "text": "a"}], "content": [{"type": "text", "text": "b"}]}', None,
+     "DUPLICATE_KEY"),
+    ("output: two structuredContent members", "output_fingerprint",
+     '{"structuredContent": {"a": 1}, "structuredContent": {"a": 2}, "content": []}', None, "DUPLICATE_KEY"),
+    ("output: a duplicate in _meta, which is never fingerprinted", "output_fingerprint",
+     '{"content": [{"type": "text", "text": "a"}], "_meta": {"a": 1, "a": 2}}', None, "DUPLICATE_KEY"),
+    ("output: a duplicate in isError's neighbour, an unknown member", "output_fingerprint",
+     '{"structuredContent": {"a": 1}, "isError": false, "x": {"y": [{"z": 1, "z": 1}]}}', None, "DUPLICATE_KEY"),
+    ("output: without the duplicates", "output_fingerprint",
+     '{"content": [{"type": "text", "text": "a"}], "_meta": {"a": 1}}', None, None),
+    ("result body: two structuredContent members, the first null", "select_result_body",
+     '{"structuredContent": null, "structuredContent": {"a": 1}, "content": []}', None, "DUPLICATE_KEY"),
+    ("result body: without the duplicate", "select_result_body",
+     '{"structuredContent": null, "content": []}', None, None),
+    ("terms: two hash members", "terms_hash", '{"price": 1, "hash": "x", "hash": "y"}', None, "DUPLICATE_KEY"),
+    ("terms: a duplicate in a nested member", "terms_hash",
+     '{"price": {"amount": 1, "amount": 2}, "hash": "x"}', None, "DUPLICATE_KEY"),
+    ("terms: without the duplicates", "terms_hash", '{"price": 1, "hash": "x"}', None, None),
+    ("fingerprint: a duplicate deep inside", "fingerprint", '{"a": [{"b": {"c": 1, "c": 1}}]}', None,
+     "DUPLICATE_KEY"),
+    ("fingerprint: without the duplicate", "fingerprint", '{"a": [{"b": {"c": 1}}]}', None, None),
+    ("value digest: a duplicate in the second item", "value_digest", '[{"a": 1}, {"a": 1, "a": 1}]', None,
+     "DUPLICATE_KEY"),
+    ("receipt digest: two auth_tag members", "receipt_digest",
+     '{"key_id": "rk-1", "auth_tag": "x", "auth_tag": "y"}', None, "DUPLICATE_KEY"),
+    ("receipt digest: without the duplicate", "receipt_digest", '{"key_id": "rk-1", "auth_tag": "x"}', None,
+     None),
+    ("auth tag: two key_id members", "auth_tag", '{"key_id": "rk-1", "key_id": "rk-2", "a": 1}', None,
+     "DUPLICATE_KEY"),
+    ("auth tag: a duplicate inside a commitment", "auth_tag",
+     '{"key_id": "rk-1", "input_commitment": {"digest": "a", "digest": "b"}}', None, "DUPLICATE_KEY"),
+    ("auth tag: without the duplicates", "auth_tag", '{"key_id": "rk-1", "a": 1}', None, None),
+    ("screening rules: two phrases members in a rule", "screening_rules",
+     '{"rules_version": "v1", "rules": [{"rule_id": "r", "category": "c", "phrases": ["x"], "phrases": ["y"]}]}',
+     None, "DUPLICATE_KEY"),
+]
+
+DUPLICATES_DESCRIPTION = (
+    "Duplicate member names in any JSON text an operation reads (PROTOCOL §9.5 'no duplicate keys'; "
+    "docs/decisions.md#duplicates). Every operation that reads JSON text refuses a duplicate member name in any "
+    "object of that text with DUPLICATE_KEY (names compared after unescaping), also in parts it ignores or only looks "
+    "a member up in, never 'first member wins'; parse-time refusals in document order come first, then duplicates, "
+    "then the operation's own shape checks. Each case gives `operation`, `input` (the JSON text, as a string, to "
+    "be handed to the operation as text) and either `code` or `expected`: upstream_fingerprint(input, offered), "
+    "output_fingerprint(salt, input), select_result_body(input) (expected: the member fingerprinted), "
+    "terms_hash(input), fingerprint(salt, input), value_digest(input) (no salt), receipt_digest(input), "
+    "auth_tag(input, secret), screening_rules(input). `salt` and `secret` are the file's. Expected values were "
+    "computed with the published guide's canonical.py (hashlib, hmac) and Node, and are re-derived by "
+    "vectors/check/check_vectors.py."
+)
+
+
+def _no_dup_loads(text):
+    def pairs(items):
+        keys = [k for k, _ in items]
+        if len(keys) != len(set(keys)):
+            raise ValueError("duplicate keys")
+        return dict(items)
+
+    return json.loads(text, object_pairs_hook=pairs)
+
+
+def _jcs(value):
+    """The guide's canonical text of a value, checked against Node's."""
+    text = json.dumps(value, ensure_ascii=False)
+    out = guide_canonical(text)
+    assert out == node_canonical([text])[0], text
+    return out
+
+
+def duplicate_expected(op, text, offered):
+    value = _no_dup_loads(text)
+    salt = bytes.fromhex(DUP_SALT)
+    if op == "upstream_fingerprint":
+        return sha(_jcs(project(value, offered)))
+    if op in ("output_fingerprint", "select_result_body"):
+        member = "structuredContent" if value.get("structuredContent") is not None else "content"
+        if op == "select_result_body":
+            return member
+        return hashlib.sha256(salt + _jcs(value[member]).encode()).hexdigest()
+    if op == "terms_hash":
+        return sha(_jcs({k: v for k, v in value.items() if k != "hash"}))
+    if op == "fingerprint":
+        return hashlib.sha256(salt + _jcs(value).encode()).hexdigest()
+    if op in ("value_digest", "receipt_digest"):
+        return sha(_jcs(value))
+    if op == "auth_tag":
+        key = hmac.new(DUP_SECRET.encode(), b"ekl-receipt-1.1\x00" + value["key_id"].encode(), hashlib.sha256).digest()
+        body = _jcs({k: v for k, v in value.items() if k != "auth_tag"})
+        return hmac.new(key, body.encode(), hashlib.sha256).hexdigest()
+    raise AssertionError(f"no expected value for {op}")
+
+
+def build_duplicates():
+    cases = []
+    for name, op, text, offered, code in DUPLICATES:
+        case = {"name": name, "operation": op, "input": text}
+        if op == "upstream_fingerprint":
+            case["offered"] = offered
+        if code is None:
+            case["expected"] = duplicate_expected(op, text, offered)
+        else:
+            assert refused_by_guide(text), f"{name}: the guide's canonical.py accepts {text!r}"
+            if code == "DUPLICATE_KEY":
+                # the same text without its duplicate check parses: the duplicate is the only refusal
+                json.loads(text)
+            case["code"] = code
+        cases.append(case)
+    return {"description": DUPLICATES_DESCRIPTION, "salt": DUP_SALT, "secret": DUP_SECRET, "cases": cases}
+
+
 # Characters written as \u escapes in the files so that they stay visible (the JSON value is the same).
 VISIBLE = {c: "\\u%04x" % ord(c) for c in "\u007f\u00a0\u2028\u2029\ufeff\ue000\uffff\ufffe"}
 
@@ -532,7 +674,8 @@ def dump(obj):
 
 
 def main():
-    outputs = {"ekl-json-1.json": dump(build_ekl_json_1()), "upstream-fingerprint.json": dump(build_upstream())}
+    outputs = {"ekl-json-1.json": dump(build_ekl_json_1()), "upstream-fingerprint.json": dump(build_upstream()),
+               "duplicate-keys.json": dump(build_duplicates())}
     check = "--check" in sys.argv[1:]
     stale = []
     for name, text in outputs.items():

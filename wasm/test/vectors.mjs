@@ -12,6 +12,7 @@ const HANDLERS = {
   'ekl-json-1.json': eklJson,
   'fingerprints.json': fingerprints,
   'upstream-fingerprint.json': upstream,
+  'duplicate-keys.json': duplicateKeys,
   'call-receipt.json': callReceipt,
   'endpoint-proof-v2.json': endpointProof,
   'screening-scan.json': screeningScan,
@@ -160,6 +161,37 @@ function upstream(ctx, root) {
         ctx.attempt(() => api.upstreamFingerprint(new api.JsonText(raw), offered)),
         c.code ? `err:${c.code}` : `ok:${c.fingerprint}`);
     }
+  }
+}
+
+// Every operation that reads JSON text refuses a duplicate member anywhere in it: each case hands
+// its `input` to the named operation as JSON text (replayed through the native CLI where it has
+// the operation).
+function duplicateKeys(ctx, root) {
+  const { api } = ctx;
+  const doc = plain(root);
+  const ops = {
+    upstream_fingerprint: (t, c) => api.upstreamFingerprint(t, c.offered ?? undefined),
+    output_fingerprint: (t) => api.outputFingerprint(doc.salt, t),
+    select_result_body: (t) => api.selectResultBody(t).member,
+    terms_hash: (t) => api.termsHash(t),
+    fingerprint: (t) => api.fingerprint(doc.salt, t),
+    value_digest: (t) => api.valueDigest(t),
+    receipt_digest: (t) => api.receiptDigest(t),
+    auth_tag: (t) => api.authTag(t, doc.secret),
+    screening_rules: (t) => (api.screeningRules(t), 'rules'),
+  };
+  const native = {
+    upstream_fingerprint: (c) => ({ op: 'upstream-fingerprint', offered: c.offered ?? undefined }),
+    output_fingerprint: () => ({ op: 'output-fingerprint', salt: doc.salt }),
+    fingerprint: () => ({ op: 'fingerprint', salt: doc.salt }),
+  };
+  for (const c of doc.cases) {
+    const op = ops[c.operation];
+    const call = native[c.operation] ? { ...native[c.operation](c), input: enc.encode(c.input) } : { op: 'none' };
+    ctx.record(`cases: ${c.name}`, call,
+      op ? ctx.attempt(() => op(new api.JsonText(c.input), c)) : `err:UNKNOWN_OPERATION ${c.operation}`,
+      c.code ? `err:${c.code}` : `ok:${c.expected}`);
   }
 }
 

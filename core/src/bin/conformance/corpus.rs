@@ -271,6 +271,34 @@ fn one_file(file: &str, d: &Value<'_>, out: &mut Vec<Case>) {
                 }
             }
         }
+        "duplicate-keys.json" => {
+            // The operations the runner offers, on the case's JSON text as written (duplicates
+            // included).
+            let (salt, secret) = (str_of(d, "salt"), str_of(d, "secret"));
+            for c in items(d, "cases") {
+                let input = str_of(c, "input");
+                let case = match str_of(c, "operation") {
+                    "upstream_fingerprint" => {
+                        Case::new("upstream_fingerprint", &src("cases"), name_of(c)).v(
+                            "offered",
+                            c.get("offered")
+                                .cloned()
+                                .unwrap_or(Value::Null)
+                                .into_owned(),
+                        )
+                    }
+                    op @ ("fingerprint" | "output_fingerprint") => {
+                        Case::new(op, &src("cases"), name_of(c)).s("salt", salt)
+                    }
+                    "receipt_digest" => Case::new("receipt_digest", &src("cases"), name_of(c)),
+                    "auth_tag" => {
+                        Case::new("receipt_auth_tag", &src("cases"), name_of(c)).s("secret", secret)
+                    }
+                    _ => continue,
+                };
+                out.push(case.s("input", input));
+            }
+        }
         "endpoint-proof-v2.json" => {
             let key = str_of(d, "agent_key");
             out.push(Case::new("proof_key", &src("agent_key"), "agent_key").s("agent_key", key));
