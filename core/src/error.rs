@@ -82,6 +82,10 @@ error_codes! {
     /// An endpoint proof or enrollment authority that is missing or does not verify (an agent
     /// answers `ENROLLMENT_AUTH_REQUIRED` for it, §4; the network fails the challenge, §15.2).
     ProofInvalid = "PROOF_INVALID",
+    /// An `ekl_enroll` whose `authority_version` is neither absent, 1 nor 2: no authority the
+    /// protocol defines, so the agent refuses (§4 "otherwise it refuses with
+    /// ENROLLMENT_AUTH_REQUIRED", the protocol's own code).
+    EnrollmentAuthRequired = "ENROLLMENT_AUTH_REQUIRED",
 
     // --- JWS / JWKS (SPEC §7) ---
     /// A compact JWS that is not three base64url segments with a JSON object header and payload.
