@@ -328,9 +328,10 @@ pub fn verify_challenge_proof(
 ///
 /// `announced` is the `endpoint_proof` the agent's last announcement answered (`V1` when it has no
 /// answer yet). Once it answered `V2`, a v1 authority is refused with `PROOF_DOWNGRADE` without
-/// being computed. A missing or wrong authority is `PROOF_INVALID` (the agent answers
-/// `ENROLLMENT_AUTH_REQUIRED` and keeps nothing); an `authority_version` other than 1 or 2 is
-/// `INVALID_ARGUMENT`.
+/// being computed. A missing or wrong authority is `PROOF_INVALID`; an `authority_version` other
+/// than absent, 1 or 2 is `ENROLLMENT_AUTH_REQUIRED` (§4: the protocol defines no other authority,
+/// "otherwise it refuses with ENROLLMENT_AUTH_REQUIRED"), judged before the authority itself. For
+/// every one of these refusals the agent answers `ENROLLMENT_AUTH_REQUIRED` and keeps nothing.
 pub fn verify_enroll_authority(
     announced: ProofVersion,
     agent_key: &str,
@@ -345,8 +346,8 @@ pub fn verify_enroll_authority(
         Some(2) => ProofVersion::V2,
         Some(_) => {
             return Err(Error::new(
-                ErrorCode::InvalidArgument,
-                "authority_version must be 1 or 2",
+                ErrorCode::EnrollmentAuthRequired,
+                "authority_version must be absent, 1 or 2",
             ))
         }
     };
@@ -403,6 +404,41 @@ mod tests {
                 .code(),
             ErrorCode::InvalidHex
         );
+    }
+
+    /// §4: an authority_version the protocol does not define is ENROLLMENT_AUTH_REQUIRED, before
+    /// the authority is looked at (present and valid for v1 or v2, wrong, or missing).
+    #[test]
+    fn unknown_authority_versions_are_enrollment_auth_required() {
+        let key = "eklp_x";
+        let v1 = enroll_authority_v1(key, "enr", "n", "e");
+        let v2 = enroll_authority_v2(&ProofKey::derive(key), "enr", "n", "e");
+        for version in [0, 3, 7, u32::MAX] {
+            for announced in [ProofVersion::V1, ProofVersion::V2] {
+                for authority in [Some(v1.as_str()), Some(v2.as_str()), Some("00"), None] {
+                    let e = verify_enroll_authority(
+                        announced,
+                        key,
+                        "enr",
+                        "n",
+                        "e",
+                        authority,
+                        Some(version),
+                    )
+                    .expect_err("refused");
+                    assert_eq!(e.code(), ErrorCode::EnrollmentAuthRequired);
+                    assert!(!e.message().contains(&v1) && !e.message().contains(&v2));
+                }
+            }
+        }
+        for (version, want) in [(None, ProofVersion::V1), (Some(1), ProofVersion::V1)] {
+            let got =
+                verify_enroll_authority(ProofVersion::V1, key, "enr", "n", "e", Some(&v1), version);
+            assert_eq!(got, Ok(want));
+        }
+        let got =
+            verify_enroll_authority(ProofVersion::V2, key, "enr", "n", "e", Some(&v2), Some(2));
+        assert_eq!(got, Ok(ProofVersion::V2));
     }
 
     #[test]

@@ -250,7 +250,7 @@ def check_endpoint_proof(doc, report):
     for case in doc["downgrade"]["agent"]:
         ver, au = case["authority_version"], case["authority"]
         if ver not in (None, 1, 2):
-            got = "INVALID_ARGUMENT"
+            got = "ENROLLMENT_AUTH_REQUIRED"  # PROTOCOL §4: "otherwise it refuses with ENROLLMENT_AUTH_REQUIRED"
         elif au is None:
             got = "PROOF_INVALID"
         elif ver in (None, 1) and case["announced"] == "v2":
@@ -379,6 +379,8 @@ MUTATIONS = [
         "expected", "v1")),
     ("agent downgrade expected", lambda d: d["endpoint-proof-v2.json"]["downgrade"]["agent"][1].__setitem__(
         "expected", "v1")),
+    ("agent unknown authority_version", lambda d: d["endpoint-proof-v2.json"]["downgrade"]["agent"][10].__setitem__(
+        "expected", "INVALID_ARGUMENT")),
 ]
 SCREENING_MUTATIONS = [
     ("screening expected", lambda d: d["screening-scan.json"]["cases"][1].__setitem__("expected", [])),

@@ -78,7 +78,7 @@ export function badCalls(api) {
       ['verifyChallengeProof: bad key', () => api.verifyChallengeProof({ proofKey: 'zz' }, 'c', 'e', { proof: 'p' }), 'INVALID_HEX'],
       ['verifyChallengeProof: nothing sent', () => api.verifyChallengeProof({ proofKey: '00'.repeat(32) }, 'c', 'e', {}), 'PROOF_INVALID'],
       ['verifyEnrollAuthority: announced v3', () => api.verifyEnrollAuthority('v3', 'k', 'e', 'n', 'p', 'a', 1), 'INVALID_ARGUMENT'],
-      ['verifyEnrollAuthority: version 7', () => api.verifyEnrollAuthority('v1', 'k', 'e', 'n', 'p', 'a', 7), 'INVALID_ARGUMENT'],
+      ['verifyEnrollAuthority: version 7', () => api.verifyEnrollAuthority('v1', 'k', 'e', 'n', 'p', 'a', 7), 'ENROLLMENT_AUTH_REQUIRED'],
       ['screeningRules: not an object', () => api.screeningRules([]), 'INVALID_SHAPE'],
       ['screen: rules without version', () => api.screen({}, {}), 'CLAIM_MISSING'],
       ['screeningFold: not a string', () => api.screeningFold(1), 'INVALID_ARGUMENT'],
