@@ -454,20 +454,84 @@ pub fn check_claims(claims: &Value<'_>, checks: &ClaimChecks<'_>) -> Result<Time
     Ok(times)
 }
 
+/// The checks of [`verify`] that depend on the claims alone (not on the caller's clock, issuer or
+/// audience), with the codes `verify` gives: the claims are a JSON object (`JWS_MALFORMED`);
+/// `iat`, `exp`, `nbf`, when present, are integers in [0, 2^53] and `exp` does not lie before
+/// `iat` (`CLAIM_INVALID`); `iss`, when present, is a non-empty string (`CLAIM_INVALID`); `aud`,
+/// when present, is a string (`CLAIM_INVALID` otherwise) or an array of exactly one string (an
+/// array of any other form matches no audience: `AUDIENCE_MISMATCH`). [`sign`] runs them before
+/// signing, so that no token it issues is refused by [`verify`] for its claims' form.
+pub fn check_claims_form(claims: &Value<'_>) -> Result<()> {
+    if claims.as_object().is_none() {
+        return Err(malformed("jws payload must be a json object"));
+    }
+    if claims.get("iss").is_some() {
+        str_claim(claims, "iss")?;
+    }
+    match claims.get("aud") {
+        None | Some(Value::String(_)) => {}
+        Some(Value::Array(items)) if items.len() == 1 && items[0].as_str().is_some() => {}
+        Some(Value::Array(_)) => {
+            return Err(Error::new(
+                ErrorCode::AudienceMismatch,
+                "aud as an array must hold exactly one string: no audience matches another",
+            ))
+        }
+        Some(_) => {
+            return Err(Error::new(
+                ErrorCode::ClaimInvalid,
+                "claim aud must be a string",
+            ))
+        }
+    }
+    let iat = time_claim(claims, "iat")?;
+    let exp = time_claim(claims, "exp")?;
+    time_claim(claims, "nbf")?;
+    if let (Some(iat), Some(exp)) = (iat, exp) {
+        if exp < iat {
+            return Err(Error::new(ErrorCode::ClaimInvalid, "exp lies before iat"));
+        }
+    }
+    Ok(())
+}
+
 /// Signs `claims` as a compact JWS of type `typ` with the header `{"alg":"ES256","kid":…,"typ":…}`
 /// (ekl-json-1 of header and claims, RFC 6979 deterministic nonce: the same input gives the same
-/// token).
+/// token). Claims that [`verify`] would refuse whatever the caller's clock, issuer and audience
+/// are refused here with the same code (see [`sign_checked`] and [`check_claims_form`]).
 pub fn sign(typ: Typ, claims: &Value<'_>, key: &SigningKey) -> Result<String> {
+    sign_checked(typ, claims, key, |_| Ok(()))
+}
+
+/// [`sign`] with the checks of a more specific verifier (`extra`, run on the claims as the
+/// verifier reads them, after the generic ones).
+///
+/// The payload is checked as [`verify`] reads it: the canonical bytes are parsed again by the
+/// verifier's reader, so a value it refuses is refused here with its code (duplicate members are
+/// `DUPLICATE_KEY`; an integer-valued number beyond 2^53 and below 10^21, which ekl-json-1 writes
+/// as an integer literal it then refuses, is `JWS_MALFORMED`), then [`check_claims_form`].
+pub(crate) fn sign_checked(
+    typ: Typ,
+    claims: &Value<'_>,
+    key: &SigningKey,
+    extra: impl FnOnce(&Value<'_>) -> Result<()>,
+) -> Result<String> {
+    let payload = canonical::canonicalize_value(claims)?;
+    let read = parse_strict(&payload, "jws payload", ErrorCode::JwsMalformed)?;
+    check_claims_form(&read)?;
+    extra(&read)?;
     let header = Value::Object(vec![
         ("alg".into(), Value::from(ES256)),
         ("kid".into(), Value::from(key.kid())),
         ("typ".into(), Value::from(typ.as_str())),
     ]);
-    sign_value_header(&header, claims, key)
+    let header = canonical::canonicalize_value(&header)?;
+    Ok(sign_bytes(&header, &payload, key))
 }
 
-/// Signs `claims` under an arbitrary `header` object (ekl-json-1 of both). It does not check the
-/// header: tests use it to build refused tokens (`alg: none`, `crit`, a wrong `typ`).
+/// Signs `claims` under an arbitrary `header` object (ekl-json-1 of both). It checks neither the
+/// header nor the claims: tests use it to build refused tokens (`alg: none`, `crit`, a wrong
+/// `typ`, claims of the wrong form). Not offered by the language bindings.
 pub fn sign_value_header(
     header: &Value<'_>,
     claims: &Value<'_>,
@@ -479,7 +543,7 @@ pub fn sign_value_header(
 }
 
 /// Signs raw header and payload bytes (base64url-encoded as given): for tests of duplicate members
-/// and other texts a value cannot hold.
+/// and other texts a value cannot hold. Checks nothing; not offered by the language bindings.
 pub fn sign_bytes(header: &[u8], payload: &[u8], key: &SigningKey) -> String {
     let mut token = base64url::encode(header);
     token.push('.');

@@ -63,7 +63,7 @@ use crate::hex;
 use crate::proof::{ct_eq, hex_mac_matches, hmac_sha256};
 use crate::timestamp::Timestamp;
 use crate::value::{Value, MAX_SAFE_INTEGER_BOUND};
-use crate::verdict::{Check, Verdict};
+use crate::verdict::{Check, Outcome, Verdict};
 
 /// The receipt format this module implements (`receipt_version`).
 pub const RECEIPT_VERSION: &str = "1.1";
@@ -189,7 +189,14 @@ pub fn receipt_digest(receipt: &Value<'_>) -> Result<String> {
 
 /// Signs a receipt: returns a copy with `auth_tag` appended. A receipt that already has an
 /// `auth_tag` is refused (`INVALID_RECEIPT`) rather than re-tagged, so a provider never silently
-/// replaces a tag it already issued; otherwise the refusals of [`auth_tag`].
+/// replaces a tag it already issued; otherwise the refusals of [`auth_tag`], then every check of
+/// the receipt's own form that [`verify_receipt`] makes (version, profile, kind, required and
+/// per-kind members, status, `issued_at`, the commitments' form): `INVALID_RECEIPT` naming the
+/// check, `INVALID_TIMESTAMP` for an `issued_at` that is not RFC 3339 UTC. A receipt whose
+/// ekl-json-1 text does not read back (an integer-valued number beyond 2^53 and below 10^21) is
+/// refused with the parser's code, `INTEGER_OUT_OF_RANGE`. A receipt this
+/// function signs is accepted by [`verify_receipt`] with a key ring holding the secret under its
+/// `key_id` at `issued_at`, the call it names and the commitments it carries.
 pub fn sign_receipt(receipt: &Value<'_>, secret: &str) -> Result<Value<'static>> {
     let m = members(receipt)?;
     if m.iter().any(|(k, _)| k == "auth_tag") {
@@ -201,7 +208,13 @@ pub fn sign_receipt(receipt: &Value<'_>, secret: &str) -> Result<Value<'static>>
         .map(|(k, v)| (Cow::Owned(k.to_string()), v.clone().into_owned()))
         .collect();
     out.push((Cow::Borrowed("auth_tag"), Value::from(tag)));
-    Ok(Value::Object(out))
+    let signed = Value::Object(out);
+    // What is handed out must read back as ekl-json-1 text (the form receipts travel in: an
+    // integer-valued number beyond 2^53 is written as an integer literal that is then refused),
+    // and pass the verifier's own form checks.
+    canonical::parse(&canonical::canonicalize_value(&signed)?)?;
+    check_form(&signed)?;
+    Ok(signed)
 }
 
 /// One key of a [`KeyRing`]: its id, the receipt key derived from its secret, and its validity
@@ -367,10 +380,13 @@ pub struct CallExpectation {
     pub receipt_digest: Option<String>,
 }
 
-fn commitment_matches(
-    receipt_side: &Value<'_>,
-    own: &Commitment,
-) -> core::result::Result<bool, ()> {
+/// The detail of a commitment whose form is wrong (verifier and signer).
+const NOT_A_COMMITMENT: &str = "not a sha-256 ekl-json-1 commitment";
+
+/// The digest and salt of a commitment of the form §9.5 gives (`alg` `sha-256`, `canon`
+/// `ekl-json-1`, `digest` and an optional `salt` of 64 lowercase hex, an optional string
+/// `salt_id`), or `None`.
+fn commitment_form<'v>(receipt_side: &'v Value<'_>) -> Option<(&'v str, Option<&'v str>)> {
     let alg = receipt_side.get("alg").and_then(Value::as_str);
     let canon = receipt_side.get("canon").and_then(Value::as_str);
     let digest = receipt_side.get("digest").and_then(Value::as_str);
@@ -378,19 +394,27 @@ fn commitment_matches(
     let salt_id = receipt_side.get("salt_id");
     let hex64 = |s: &str| hex::decode_fixed::<32>(s, ErrorCode::InvalidHex, "digest").is_ok();
     let (Some("sha-256"), Some("ekl-json-1"), Some(digest)) = (alg, canon, digest) else {
-        return Err(());
+        return None;
     };
     if !hex64(digest) {
-        return Err(());
+        return None;
     }
     let salt = match salt {
         None => None,
         Some(Value::String(s)) if hex64(s) => Some(s.as_ref()),
-        Some(_) => return Err(()),
+        Some(_) => return None,
     };
     if !matches!(salt_id, None | Some(Value::String(_))) {
-        return Err(());
+        return None;
     }
+    Some((digest, salt))
+}
+
+fn commitment_matches(
+    receipt_side: &Value<'_>,
+    own: &Commitment,
+) -> core::result::Result<bool, ()> {
+    let (digest, salt) = commitment_form(receipt_side).ok_or(())?;
     Ok(digest == own.digest && salt == own.salt.as_deref())
 }
 
@@ -400,6 +424,125 @@ fn str_field<'v>(receipt: &'v Value<'_>, name: &str) -> Option<&'v str> {
 
 fn is_non_negative_integer(v: &Value<'_>) -> bool {
     matches!(v, Value::Number(x) if x.fract() == 0.0 && *x >= 0.0 && *x <= MAX_SAFE_INTEGER_BOUND as f64)
+}
+
+/// The checks of a receipt's own form (§9.5), in verdict order: `receipt_version`,
+/// `auth_profile`, `execution_kind` (one of the three kinds; the verifier then compares it with
+/// the call), `required_fields`, `kind_fields`, `status`, `issued_at` (`issued` is its parse, when
+/// it is a string). Written once: [`verify_receipt`] reports them, [`sign_receipt`] refuses a
+/// receipt that fails any of them.
+fn form_checks(receipt: &Value<'_>, issued: Option<&Result<Timestamp>>) -> Vec<Check> {
+    let mut checks = Vec::with_capacity(7);
+    checks.push(match str_field(receipt, "receipt_version") {
+        Some(RECEIPT_VERSION) => Check::pass("receipt_version"),
+        _ => Check::fail("receipt_version", "must be the string 1.1"),
+    });
+    checks.push(match str_field(receipt, "auth_profile") {
+        Some(AUTH_PROFILE) => Check::pass("auth_profile"),
+        _ => Check::fail("auth_profile", "must be ekl-evidence-mac-1.1"),
+    });
+    let kind = str_field(receipt, "execution_kind").filter(|k| EXECUTION_KINDS.contains(k));
+    checks.push(match kind {
+        None => Check::fail("execution_kind", "must be customer, trial or validation"),
+        Some(_) => Check::pass("execution_kind"),
+    });
+    let mut bad: Vec<&str> = Vec::new();
+    for name in STRING_FIELDS {
+        if !matches!(receipt.get(name), Some(Value::String(_))) {
+            bad.push(name);
+        }
+    }
+    for name in INTEGER_FIELDS {
+        if !receipt.get(name).is_some_and(is_non_negative_integer) {
+            bad.push(name);
+        }
+    }
+    for name in COMMITMENT_FIELDS {
+        if !matches!(receipt.get(name), Some(Value::Object(_))) {
+            bad.push(name);
+        }
+    }
+    checks.push(if bad.is_empty() {
+        Check::pass("required_fields")
+    } else {
+        Check::fail(
+            "required_fields",
+            format!("missing or of the wrong type: {}", bad.join(", ")),
+        )
+    });
+    checks.push(match kind {
+        None => Check::fail("kind_fields", "no valid execution_kind"),
+        Some("customer") => {
+            let missing: Vec<&str> = CUSTOMER_FIELDS
+                .into_iter()
+                .filter(|f| str_field(receipt, f).is_none_or(|s| s.is_empty()))
+                .collect();
+            if missing.is_empty() {
+                Check::pass("kind_fields")
+            } else {
+                Check::fail(
+                    "kind_fields",
+                    format!("a customer receipt needs {}", missing.join(", ")),
+                )
+            }
+        }
+        Some(_) => {
+            let present: Vec<&str> = CUSTOMER_FIELDS
+                .into_iter()
+                .filter(|f| receipt.get(f).is_some())
+                .collect();
+            if present.is_empty() {
+                Check::pass("kind_fields")
+            } else {
+                Check::fail(
+                    "kind_fields",
+                    format!(
+                        "a trial or validation receipt must not carry {}",
+                        present.join(", ")
+                    ),
+                )
+            }
+        }
+    });
+    checks.push(match str_field(receipt, "status") {
+        Some(s) if STATUSES.contains(&s) => Check::pass("status"),
+        _ => Check::fail("status", "not an execution status"),
+    });
+    checks.push(match issued {
+        Some(Ok(_)) => Check::pass("issued_at"),
+        Some(Err(_)) => Check::fail("issued_at", "not RFC 3339 UTC (YYYY-MM-DDTHH:MM:SS[.f]Z)"),
+        None => Check::fail("issued_at", "missing or not a string"),
+    });
+    checks
+}
+
+/// The refusal of [`sign_receipt`] for a receipt its verifier would fail on its form: the first
+/// failing check of [`form_checks`] (then of the commitments' form), as `INVALID_RECEIPT`, or
+/// `INVALID_TIMESTAMP` for an `issued_at` that is not RFC 3339 UTC; the message names the check.
+fn check_form(receipt: &Value<'_>) -> Result<()> {
+    let issued = str_field(receipt, "issued_at").map(Timestamp::parse);
+    if let Some(failed) = form_checks(receipt, issued.as_ref())
+        .into_iter()
+        .find(|c| c.outcome != Outcome::Pass)
+    {
+        let code = match (failed.name, &issued) {
+            ("issued_at", Some(Err(_))) => ErrorCode::InvalidTimestamp,
+            _ => ErrorCode::InvalidReceipt,
+        };
+        return Err(Error::new(
+            code,
+            format!("{}: {}", failed.name, failed.detail.unwrap_or_default()),
+        ));
+    }
+    for name in COMMITMENT_FIELDS {
+        if receipt.get(name).and_then(commitment_form).is_none() {
+            return Err(Error::new(
+                ErrorCode::InvalidReceipt,
+                format!("{name}: {NOT_A_COMMITMENT}"),
+            ));
+        }
+    }
+    Ok(())
 }
 
 /// Verifies a MAC receipt (§9.5) against a key ring, the call the consumer made and, when given,
@@ -464,90 +607,18 @@ pub fn verify_receipt(
         }
     });
 
-    // Profile and format.
-    checks.push(match str_field(receipt, "receipt_version") {
-        Some(RECEIPT_VERSION) => Check::pass("receipt_version"),
-        _ => Check::fail("receipt_version", "must be the string 1.1"),
-    });
-    checks.push(match str_field(receipt, "auth_profile") {
-        Some(AUTH_PROFILE) => Check::pass("auth_profile"),
-        _ => Check::fail("auth_profile", "must be ekl-evidence-mac-1.1"),
-    });
-    let kind = str_field(receipt, "execution_kind").filter(|k| EXECUTION_KINDS.contains(k));
-    checks.push(match (kind, call.execution_kind.as_deref()) {
-        (None, _) => Check::fail("execution_kind", "must be customer, trial or validation"),
-        (Some(k), Some(want)) if k != want => {
-            Check::fail("execution_kind", "differs from the call")
-        }
-        (Some(_), _) => Check::pass("execution_kind"),
-    });
-    let mut bad: Vec<&str> = Vec::new();
-    for name in STRING_FIELDS {
-        if !matches!(receipt.get(name), Some(Value::String(_))) {
-            bad.push(name);
-        }
-    }
-    for name in INTEGER_FIELDS {
-        if !receipt.get(name).is_some_and(is_non_negative_integer) {
-            bad.push(name);
-        }
-    }
-    for name in COMMITMENT_FIELDS {
-        if !matches!(receipt.get(name), Some(Value::Object(_))) {
-            bad.push(name);
-        }
-    }
-    checks.push(if bad.is_empty() {
-        Check::pass("required_fields")
-    } else {
-        Check::fail(
-            "required_fields",
-            format!("missing or of the wrong type: {}", bad.join(", ")),
-        )
-    });
-    checks.push(match kind {
-        None => Check::fail("kind_fields", "no valid execution_kind"),
-        Some("customer") => {
-            let missing: Vec<&str> = CUSTOMER_FIELDS
-                .into_iter()
-                .filter(|f| str_field(receipt, f).is_none_or(|s| s.is_empty()))
-                .collect();
-            if missing.is_empty() {
-                Check::pass("kind_fields")
-            } else {
-                Check::fail(
-                    "kind_fields",
-                    format!("a customer receipt needs {}", missing.join(", ")),
-                )
+    // Profile and format (the checks the signer runs too), then the kind against the call.
+    for check in form_checks(receipt, issued_at.as_ref()) {
+        checks.push(match call.execution_kind.as_deref() {
+            Some(want) if check.name == "execution_kind" && check.outcome == Outcome::Pass => {
+                match str_field(receipt, "execution_kind") {
+                    Some(k) if k != want => Check::fail("execution_kind", "differs from the call"),
+                    _ => check,
+                }
             }
-        }
-        Some(_) => {
-            let present: Vec<&str> = CUSTOMER_FIELDS
-                .into_iter()
-                .filter(|f| receipt.get(f).is_some())
-                .collect();
-            if present.is_empty() {
-                Check::pass("kind_fields")
-            } else {
-                Check::fail(
-                    "kind_fields",
-                    format!(
-                        "a trial or validation receipt must not carry {}",
-                        present.join(", ")
-                    ),
-                )
-            }
-        }
-    });
-    checks.push(match str_field(receipt, "status") {
-        Some(s) if STATUSES.contains(&s) => Check::pass("status"),
-        _ => Check::fail("status", "not an execution status"),
-    });
-    checks.push(match issued_at {
-        Some(Ok(_)) => Check::pass("issued_at"),
-        Some(Err(_)) => Check::fail("issued_at", "not RFC 3339 UTC (YYYY-MM-DDTHH:MM:SS[.f]Z)"),
-        None => Check::fail("issued_at", "missing or not a string"),
-    });
+            _ => check,
+        });
+    }
 
     // References against the call.
     let references: [(&'static str, Option<&str>); 11] = [
@@ -583,7 +654,7 @@ pub fn verify_receipt(
             Some(v) => match commitment_matches(v, own) {
                 Ok(true) => Check::pass(name),
                 Ok(false) => Check::mismatch(name, "differs from the consumer's own commitment"),
-                Err(()) => Check::fail(name, "not a sha-256 ekl-json-1 commitment"),
+                Err(()) => Check::fail(name, NOT_A_COMMITMENT),
             },
         });
     }
@@ -633,7 +704,6 @@ pub fn verify_receipts(ring: &KeyRing, items: &[ReceiptToVerify<'_, '_>]) -> Vec
 mod tests {
     use super::*;
     use crate::canonical::parse;
-    use crate::verdict::Outcome;
 
     const SECRET: &str = "s3cr3t-never-printed";
 

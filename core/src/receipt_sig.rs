@@ -50,6 +50,7 @@ use crate::digest::sha256_hex;
 use crate::error::{Error, ErrorCode, Result};
 use crate::jwk::{Jwks, SigningKey};
 use crate::jws::{self, check_alg_typ, parse_strict, time_claim, Typ, SKEW_SECONDS};
+use crate::timestamp::Timestamp;
 use crate::value::Value;
 use crate::verdict::{Check, Outcome, Verdict};
 
@@ -94,15 +95,68 @@ pub const JWS_CHECKS: [&str; 11] = [
     "iat_in_call_window",
 ];
 
-fn str_check(claims: &Value<'_>, name: &'static str, expected: &str, outcome: Outcome) -> Check {
+/// The claims a receipt token must carry as strings to be compared with the call (§9.5.1).
+pub const CALL_CLAIMS: [&str; 5] = [
+    "execution_id",
+    "provider_agent_id",
+    "requester_agent_id",
+    "capability_id",
+    "input_fingerprint",
+];
+
+/// The string claim `name`: `CLAIM_MISSING` when absent, `CLAIM_INVALID` when not a string.
+fn string_claim<'v>(claims: &'v Value<'_>, name: &str) -> Result<&'v str> {
     match claims.get(name) {
-        Some(Value::String(s)) if s == expected => Check::pass(name),
-        Some(Value::String(_)) => {
-            Check::new(name, outcome, format!("{name} differs from the call"))
-        }
-        Some(_) => Check::new(name, Outcome::Fail, format!("{name} is not a string")),
-        None => Check::new(name, Outcome::Fail, format!("{name} is missing")),
+        Some(Value::String(s)) => Ok(s),
+        Some(_) => Err(Error::new(
+            ErrorCode::ClaimInvalid,
+            format!("{name} is not a string"),
+        )),
+        None => Err(Error::new(
+            ErrorCode::ClaimMissing,
+            format!("{name} is missing"),
+        )),
     }
+}
+
+fn str_check(claims: &Value<'_>, name: &'static str, expected: &str, outcome: Outcome) -> Check {
+    match string_claim(claims, name) {
+        Ok(s) if s == expected => Check::pass(name),
+        Ok(_) => Check::new(name, outcome, format!("{name} differs from the call")),
+        Err(e) => Check::new(name, Outcome::Fail, e.message()),
+    }
+}
+
+/// `iat`, checked to be the second of the claim `issued_at` (the `iat_matches_issued_at` check):
+/// `iat` an integer in [0, 2^53] (`CLAIM_INVALID`) and present (`CLAIM_MISSING`), `issued_at` a
+/// string (`INVALID_RECEIPT`) in RFC 3339 UTC (`INVALID_TIMESTAMP`), the same second
+/// (`CLAIM_INVALID`).
+fn iat_of_issued_at(claims: &Value<'_>) -> Result<i64> {
+    let iat = time_claim(claims, "iat")?
+        .ok_or_else(|| Error::new(ErrorCode::ClaimMissing, "iat is missing"))?;
+    let Some(Value::String(issued_at)) = claims.get("issued_at") else {
+        return Err(Error::new(
+            ErrorCode::InvalidReceipt,
+            "issued_at is missing or not a string",
+        ));
+    };
+    if parse_rfc3339_utc(issued_at)? != iat {
+        return Err(Error::new(
+            ErrorCode::ClaimInvalid,
+            "iat is not the second of issued_at",
+        ));
+    }
+    Ok(iat)
+}
+
+/// The checks of [`verify_receipt_jws`] that depend on the claims alone, with the codes of the
+/// underlying refusals: every claim of [`CALL_CLAIMS`] a string and `iat` the second of
+/// `issued_at` ([`iat_of_issued_at`]). [`issue_receipt`] runs them before signing.
+pub fn check_receipt_claims(claims: &Value<'_>) -> Result<()> {
+    for name in CALL_CLAIMS {
+        string_claim(claims, name)?;
+    }
+    iat_of_issued_at(claims).map(|_| ())
 }
 
 /// Verifies a receipt's compact JWS claim by claim against the call (see the module docs).
@@ -178,26 +232,11 @@ pub fn verify_receipt_jws(jws: &str, jwks: &Jwks, call: &CallContext<'_>) -> Res
         call.input_fingerprint,
         Outcome::Mismatch,
     ));
-    let iat = time_claim(&claims, "iat");
-    checks.push(match (&iat, claims.get("issued_at")) {
-        (Ok(Some(iat)), Some(Value::String(issued_at))) => match parse_rfc3339_utc(issued_at) {
-            Ok(seconds) => Check::when(
-                "iat_matches_issued_at",
-                seconds == *iat,
-                Outcome::Fail,
-                "iat is not the second of issued_at",
-            ),
-            Err(e) => Check::new("iat_matches_issued_at", Outcome::Fail, e.message()),
-        },
-        (Err(e), _) => Check::new("iat_matches_issued_at", Outcome::Fail, e.message()),
-        (Ok(None), _) => Check::new("iat_matches_issued_at", Outcome::Fail, "iat is missing"),
-        (Ok(Some(_)), _) => Check::new(
-            "iat_matches_issued_at",
-            Outcome::Fail,
-            "issued_at is missing or not a string",
-        ),
+    checks.push(match iat_of_issued_at(&claims) {
+        Ok(_) => Check::pass("iat_matches_issued_at"),
+        Err(e) => Check::new("iat_matches_issued_at", Outcome::Fail, e.message()),
     });
-    checks.push(match iat {
+    checks.push(match time_claim(&claims, "iat") {
         Ok(Some(iat)) => Check::when(
             "iat_in_call_window",
             call.sent_at.saturating_sub(SKEW_SECONDS) <= iat
@@ -212,59 +251,10 @@ pub fn verify_receipt_jws(jws: &str, jwks: &Jwks, call: &CallContext<'_>) -> Res
 }
 
 /// Seconds since the Unix epoch of an RFC 3339 UTC timestamp `YYYY-MM-DDTHH:MM:SS[.fraction]Z`
-/// (upper-case `T` and `Z`, 1–9 fraction digits, truncated), or `INVALID_TIMESTAMP`.
+/// (upper-case `T` and `Z`, 1–9 fraction digits, truncated), or `INVALID_TIMESTAMP`: the one
+/// timestamp rule of the core, [`Timestamp::parse`].
 pub fn parse_rfc3339_utc(text: &str) -> Result<i64> {
-    let bad = || Error::new(ErrorCode::InvalidTimestamp, "not an RFC 3339 UTC timestamp");
-    let b = text.as_bytes();
-    if b.len() < 20
-        || b[4] != b'-'
-        || b[7] != b'-'
-        || b[10] != b'T'
-        || b[13] != b':'
-        || b[16] != b':'
-    {
-        return Err(bad());
-    }
-    let num = |range: std::ops::Range<usize>| -> Result<i64> {
-        let mut v = 0i64;
-        for &c in &b[range] {
-            if !c.is_ascii_digit() {
-                return Err(bad());
-            }
-            v = v * 10 + i64::from(c - b'0');
-        }
-        Ok(v)
-    };
-    let (year, month, day) = (num(0..4)?, num(5..7)?, num(8..10)?);
-    let (hour, minute, second) = (num(11..13)?, num(14..16)?, num(17..19)?);
-    let rest = &b[19..];
-    let frac_ok = match rest {
-        [b'Z'] => true,
-        [b'.', digits @ .., b'Z'] => {
-            (1..=9).contains(&digits.len()) && digits.iter().all(u8::is_ascii_digit)
-        }
-        _ => false,
-    };
-    let leap = (year % 4 == 0 && year % 100 != 0) || year % 400 == 0;
-    let days_in_month = match month {
-        1 | 3 | 5 | 7 | 8 | 10 | 12 => 31,
-        4 | 6 | 9 | 11 => 30,
-        2 if leap => 29,
-        2 => 28,
-        _ => 0,
-    };
-    if !frac_ok || day < 1 || day > days_in_month || hour > 23 || minute > 59 || second > 59 {
-        return Err(bad());
-    }
-    // Days from civil (Howard Hinnant's algorithm), proleptic Gregorian.
-    let y = if month <= 2 { year - 1 } else { year };
-    let era = y.div_euclid(400);
-    let yoe = y - era * 400;
-    let mp = (month + 9) % 12;
-    let doy = (153 * mp + 2) / 5 + day - 1;
-    let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
-    let days = era * 146_097 + doe - 719_468;
-    Ok(days * 86_400 + hour * 3600 + minute * 60 + second)
+    Timestamp::parse(text).map(|t| t.unix_seconds())
 }
 
 const OBJECT_ONLY: [&str; 3] = ["key_id", "signature", "receipt_jws"];
@@ -311,6 +301,14 @@ pub fn sign_receipt_object(receipt: &Value<'_>, key: &SigningKey) -> Result<Valu
 /// test networks): the claims are `fields` without `key_id`, `signature` and `receipt_jws`, plus
 /// `iss`, `aud` and `iat` (= `issued_at` truncated to the second); the object gets `receipt_jws`,
 /// then `key_id` and `signature`.
+///
+/// Refused, with the codes the verifier's checks rest on: fields that are not an object or lack
+/// `issued_at` as a string (`INVALID_RECEIPT`); fields that hold `iss`, `aud` or `iat`, which are
+/// the token's own claims (`DUPLICATE_KEY`: the claims would hold them twice); an `issued_at`
+/// that is not RFC 3339 UTC (`INVALID_TIMESTAMP`) or lies before 1970 (`CLAIM_INVALID`); a call
+/// claim ([`CALL_CLAIMS`]) missing (`CLAIM_MISSING`) or not a string (`CLAIM_INVALID`); then the
+/// refusals of [`jws::sign`]. A receipt issued here is accepted by [`verify_receipt`] for the
+/// call it names, with the key set holding `key` and a call window around `issued_at`.
 pub fn issue_receipt(
     fields: &Value<'_>,
     key: &SigningKey,
@@ -318,17 +316,38 @@ pub fn issue_receipt(
     audience: &str,
 ) -> Result<Value<'static>> {
     let mut claims = without(fields, &OBJECT_ONLY)?.into_owned();
+    // First what the verifier's reader refuses in the claims (parse-time refusals, then
+    // duplicates: fields holding `iss`, `aud` or `iat` would put them in the claims twice).
+    jws::parse_strict(
+        &canonical::canonicalize_value(&claims)?,
+        "jws payload",
+        ErrorCode::JwsMalformed,
+    )?;
+    if let Some(name) = ["iss", "aud", "iat"]
+        .into_iter()
+        .find(|n| fields.get(n).is_some())
+    {
+        return Err(Error::new(
+            ErrorCode::DuplicateKey,
+            format!("the fields hold {name}, a claim the network adds to the token"),
+        ));
+    }
     let issued_at = fields
         .get("issued_at")
         .and_then(Value::as_str)
-        .ok_or_else(|| Error::new(ErrorCode::InvalidReceipt, "issued_at must be a string"))?;
+        .ok_or_else(|| {
+            Error::new(
+                ErrorCode::InvalidReceipt,
+                "issued_at is missing or not a string",
+            )
+        })?;
     let iat = parse_rfc3339_utc(issued_at)?;
     if let Value::Object(members) = &mut claims {
         members.push(("iss".into(), Value::from(issuer.to_owned())));
         members.push(("aud".into(), Value::from(audience.to_owned())));
         members.push(("iat".into(), Value::from_i64(iat)?));
     }
-    let token = jws::sign(Typ::Receipt, &claims, key)?;
+    let token = jws::sign_checked(Typ::Receipt, &claims, key, check_receipt_claims)?;
     let mut object = without(fields, &OBJECT_ONLY)?.into_owned();
     if let Value::Object(members) = &mut object {
         members.push(("receipt_jws".into(), Value::from(token)));

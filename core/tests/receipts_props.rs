@@ -41,8 +41,10 @@ fn signed_receipt() -> Value<'static> {
       "requester_agent_id":"a","provider_agent_id":"b","collaboration_id":"c","connection_id":"k",
       "execution_id":"e","capability_id":"cap","capability_version":"1.0.0","rel_ver_at_admission":2,
       "dsc_ver":3,"terms_hash":"t","reservation_id":"rsv","grant_id":"g","admission_id":"adm",
-      "input_commitment":{"alg":"sha-256","canon":"ekl-json-1","digest":"00"},
-      "output_commitment":{"alg":"sha-256","canon":"ekl-json-1","digest":"11"},
+      "input_commitment":{"alg":"sha-256","canon":"ekl-json-1",
+        "digest":"0000000000000000000000000000000000000000000000000000000000000000"},
+      "output_commitment":{"alg":"sha-256","canon":"ekl-json-1",
+        "digest":"1111111111111111111111111111111111111111111111111111111111111111"},
       "status":"succeeded","issued_at":"2026-11-29T10:00:00Z","key_id":"rk-1",
       "auth_profile":"ekl-evidence-mac-1.1"}"#;
     receipt::sign_receipt(&canonical::parse(text).expect("valid"), "sec").expect("signs")
@@ -114,8 +116,13 @@ proptest! {
     /// The tag verifies under the secret it was made with and no other.
     #[test]
     fn tag_binds_the_secret(secret in "\\PC{0,20}", other in "\\PC{0,20}") {
+        // Not a complete receipt (sign_receipt refuses it): the tag alone, appended.
         let text = br#"{"key_id":"rk-1","issued_at":"2026-01-01T00:00:00Z","x":[1,2.5,"\u00e9"]}"#;
-        let r = receipt::sign_receipt(&canonical::parse(text).expect("valid"), &secret).expect("signs");
+        let unsigned = canonical::parse(text).expect("valid");
+        let tag = receipt::auth_tag(&unsigned, &secret).expect("tag");
+        let Value::Object(mut members) = unsigned else { unreachable!() };
+        members.push((Cow::Borrowed("auth_tag"), Value::String(Cow::Owned(tag))));
+        let r = Value::Object(members);
         let v = receipt::verify_receipt(&r, &KeyRing::baseline(&secret), &call(), None, None)
             .expect("a receipt");
         prop_assert_eq!(v.outcome("auth_tag"), Some(Outcome::Pass));

@@ -38,14 +38,28 @@ fuzz_target!(|data: &[u8]| {
                 assert_eq!(value.get("auth_tag").and_then(Value::as_str), Some(tag.as_str()));
             }
             if value.get("auth_tag").is_none() && value.get("key_id").and_then(Value::as_str) == Some("rk-1") {
-                let signed = receipt::sign_receipt(&value, "fuzz-secret").expect("signs");
-                let v2 = receipt::verify_receipt(&signed, &ring, &call, None, None).expect("still a receipt");
-                let issued_ok = value
-                    .get("issued_at")
-                    .and_then(Value::as_str)
-                    .is_some_and(|t| Timestamp::parse(t).is_ok());
-                if issued_ok {
-                    assert_eq!(v2.outcome("auth_tag"), Some(Outcome::Pass));
+                // The signer refuses what its verifier refuses (docs/decisions.md#issuing); what it
+                // signs carries a valid tag and a valid form.
+                match receipt::sign_receipt(&value, "fuzz-secret") {
+                    Ok(signed) => {
+                        let v2 = receipt::verify_receipt(&signed, &ring, &call, None, None)
+                            .expect("still a receipt");
+                        assert!(value
+                            .get("issued_at")
+                            .and_then(Value::as_str)
+                            .is_some_and(|t| Timestamp::parse(t).is_ok()));
+                        assert_eq!(v2.outcome("auth_tag"), Some(Outcome::Pass));
+                        for form in ["receipt_version", "auth_profile", "required_fields", "kind_fields", "status", "issued_at"] {
+                            assert_eq!(v2.outcome(form), Some(Outcome::Pass), "{form}");
+                        }
+                    }
+                    Err(e) => assert!(
+                        matches!(
+                            e.code(),
+                            ErrorCode::InvalidReceipt | ErrorCode::InvalidTimestamp | ErrorCode::IntegerOutOfRange
+                        ),
+                        "unexpected signer refusal {e}"
+                    ),
                 }
             }
         }
