@@ -97,14 +97,19 @@ fn bad_char() -> Error {
 
 /// Decodes exactly `N` bytes of strict base64url; a wrong length is refused with `code`
 /// (the decoding errors keep `INVALID_BASE64URL` unless `code` is given for those too).
+///
+/// The intermediate buffer is wiped before returning (the bytes may be a private key, `d`).
 pub fn decode_fixed<const N: usize>(text: &str, code: ErrorCode, what: &str) -> Result<[u8; N]> {
-    let bytes = decode(text).map_err(|e| Error::new(code, format!("{what}: {}", e.message())))?;
-    <[u8; N]>::try_from(bytes.as_slice()).map_err(|_| {
+    let mut bytes =
+        decode(text).map_err(|e| Error::new(code, format!("{what}: {}", e.message())))?;
+    let fixed = <[u8; N]>::try_from(bytes.as_slice()).map_err(|_| {
         Error::new(
             code,
             format!("{what} must be {N} bytes, got {}", bytes.len()),
         )
-    })
+    });
+    zeroize::Zeroize::zeroize(&mut bytes);
+    fixed
 }
 
 #[cfg(test)]

@@ -31,6 +31,7 @@ use std::sync::OnceLock;
 use p256::ecdsa::signature::Signer;
 use p256::ecdsa::{Signature, SigningKey as P256SigningKey, VerifyingKey};
 use sha2::Sha256;
+use zeroize::{Zeroize, ZeroizeOnDrop, Zeroizing};
 
 use crate::base64url;
 use crate::canonical;
@@ -286,12 +287,20 @@ impl Jwks {
 }
 
 /// A P-256 signing key with its `kid` (for providers, tests, vectors and local test networks).
+///
+/// The secret scalar is wiped when the key is dropped (p256's `SigningKey` zeroizes its scalar in
+/// its own `Drop`, hence [`ZeroizeOnDrop`] here); seeds and scalars passed through the
+/// constructors are wiped after use; `Debug` shows the `kid` only.
 #[derive(Clone)]
 pub struct SigningKey {
     kid: String,
     secret: P256SigningKey,
     public: PublicJwk,
 }
+
+// The one secret field wipes itself on drop (ecdsa's `impl Drop for SigningKey`); the others
+// are public.
+impl ZeroizeOnDrop for SigningKey {}
 
 impl core::fmt::Debug for SigningKey {
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
@@ -318,7 +327,7 @@ impl SigningKey {
             mac.update(&[0]);
             mac.update(kid.as_bytes());
             mac.update(&[0, counter]);
-            let candidate: [u8; 32] = mac.finalize().into_bytes().into();
+            let candidate: Zeroizing<[u8; 32]> = Zeroizing::new(mac.finalize().into_bytes().into());
             if let Ok(key) = Self::from_scalar_bytes(kid, &candidate) {
                 return Ok(key);
             }
@@ -365,6 +374,7 @@ impl SigningKey {
         let (kid, x, y) = check_public_members(&value, 0).map_err(rekey)?;
         let d = match value.get("d") {
             Some(Value::String(d)) => base64url::decode_fixed::<32>(d, ErrorCode::InvalidKey, "d")
+                .map(Zeroizing::new)
                 .map_err(|_| {
                     Error::new(ErrorCode::InvalidKey, "d must be 32 bytes of base64url")
                 })?,
@@ -399,13 +409,19 @@ impl SigningKey {
     /// secret: for tests and local test networks only.
     pub fn to_private_jwk_json(&self) -> String {
         let mut value = self.public.to_value();
+        let scalar = Zeroizing::new(self.secret.to_bytes());
         if let Value::Object(members) = &mut value {
-            members.push((
-                "d".into(),
-                Value::from(base64url::encode(&self.secret.to_bytes())),
-            ));
+            members.push(("d".into(), Value::from(base64url::encode(&scalar))));
         }
         let bytes = canonical::canonicalize_value(&value).expect("a jwk value holds only strings");
+        // Wipe the intermediate copy of d (the returned text holds the secret by design).
+        if let Value::Object(members) = &mut value {
+            for (_, v) in members.iter_mut() {
+                if let Value::String(s) = v {
+                    s.to_mut().zeroize();
+                }
+            }
+        }
         String::from_utf8(bytes).expect("canonical json is utf-8")
     }
 

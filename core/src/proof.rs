@@ -16,6 +16,7 @@
 
 use hmac::{Hmac, KeyInit, Mac};
 use sha2::{Digest, Sha256};
+use zeroize::{Zeroize, ZeroizeOnDrop, Zeroizing};
 
 use crate::error::{Error, ErrorCode, Result};
 use crate::hex;
@@ -54,9 +55,23 @@ pub(crate) fn hex_mac_matches(presented: &str, expected: &[u8; 32]) -> bool {
 }
 
 /// The proof key of §3.1: HMAC-SHA256(agent key as UTF-8, "ekl-endpoint-proof-v2").
-/// Equality is constant-time.
+/// Equality is constant-time; `Debug` hides it; it is wiped when dropped ([`ZeroizeOnDrop`]).
 #[derive(Clone)]
 pub struct ProofKey([u8; 32]);
+
+impl Zeroize for ProofKey {
+    fn zeroize(&mut self) {
+        self.0.zeroize();
+    }
+}
+
+impl Drop for ProofKey {
+    fn drop(&mut self) {
+        self.zeroize();
+    }
+}
+
+impl ZeroizeOnDrop for ProofKey {}
 
 impl PartialEq for ProofKey {
     fn eq(&self, other: &ProofKey) -> bool {
@@ -97,9 +112,12 @@ impl core::fmt::Debug for ProofKey {
     }
 }
 
-/// The ASCII bytes of the lowercase hex SHA-256 of a credential: the v1 key.
-fn v1_key(credential: &str) -> String {
-    hex::encode(&Sha256::digest(credential.as_bytes()))
+/// The ASCII bytes of the lowercase hex SHA-256 of a credential: the v1 key (wiped when dropped).
+fn v1_key(credential: &str) -> Zeroizing<String> {
+    let mut hash: [u8; 32] = Sha256::digest(credential.as_bytes()).into();
+    let key = Zeroizing::new(hex::encode(&hash));
+    hash.zeroize();
+    key
 }
 
 fn challenge_v1_bytes(credential: &str, challenge: &str, endpoint: &str) -> [u8; 32] {
@@ -232,7 +250,8 @@ impl ProofVersion {
 }
 
 /// What the network holds for an agent: the no-downgrade state of the network side (§3.1).
-/// The hash is the v1 key, so it is secret too: `Debug` hides it and equality is constant-time.
+/// The hash is the v1 key, so it is secret too: `Debug` hides it, equality is constant-time, and
+/// both forms are wiped when dropped.
 #[derive(Clone)]
 pub enum NetworkHolds {
     /// Only the SHA-256 of the agent key (32 raw bytes): v1 proofs are accepted.
@@ -254,6 +273,23 @@ impl PartialEq for NetworkHolds {
 }
 
 impl Eq for NetworkHolds {}
+
+impl Zeroize for NetworkHolds {
+    fn zeroize(&mut self) {
+        match self {
+            NetworkHolds::CredentialHashOnly(hash) => hash.zeroize(),
+            NetworkHolds::ProofKey(key) => key.zeroize(),
+        }
+    }
+}
+
+impl Drop for NetworkHolds {
+    fn drop(&mut self) {
+        self.zeroize();
+    }
+}
+
+impl ZeroizeOnDrop for NetworkHolds {}
 
 impl core::fmt::Debug for NetworkHolds {
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
@@ -311,7 +347,7 @@ pub fn verify_challenge_proof(
             (None, None) => Err(Error::new(ErrorCode::ProofInvalid, "proof_v2 missing")),
         },
         NetworkHolds::CredentialHashOnly(hash) => {
-            let key = hex::encode(hash);
+            let key = Zeroizing::new(hex::encode(hash));
             let expected =
                 hmac_sha256(key.as_bytes(), &[challenge.as_bytes(), endpoint.as_bytes()]);
             match proof {

@@ -64,6 +64,7 @@ use crate::proof::{ct_eq, hex_mac_matches, hmac_sha256};
 use crate::timestamp::Timestamp;
 use crate::value::{Value, MAX_SAFE_INTEGER_BOUND};
 use crate::verdict::{Check, Outcome, Verdict};
+use zeroize::{Zeroize, ZeroizeOnDrop, Zeroizing};
 
 /// The receipt format this module implements (`receipt_version`).
 pub const RECEIPT_VERSION: &str = "1.1";
@@ -176,7 +177,7 @@ fn key_id_of<'v>(receipt: &'v Value<'_>) -> Result<&'v str> {
 /// Refused: not an object or no string `key_id` (`INVALID_RECEIPT`), duplicate keys, values
 /// outside ekl-json-1.
 pub fn auth_tag(receipt: &Value<'_>, secret: &str) -> Result<String> {
-    let key = receipt_key(secret, key_id_of(receipt)?);
+    let key = Zeroizing::new(receipt_key(secret, key_id_of(receipt)?));
     Ok(hex::encode(&tag_with_key(receipt, &key)?))
 }
 
@@ -218,7 +219,7 @@ pub fn sign_receipt(receipt: &Value<'_>, secret: &str) -> Result<Value<'static>>
 }
 
 /// One key of a [`KeyRing`]: its id, the receipt key derived from its secret, and its validity
-/// window `[valid_from, valid_until)`.
+/// window `[valid_from, valid_until)`. The receipt key is wiped when the entry is dropped.
 #[derive(Clone)]
 pub struct KeyEntry {
     key_id: String,
@@ -226,6 +227,14 @@ pub struct KeyEntry {
     valid_from: Timestamp,
     valid_until: Option<Timestamp>,
 }
+
+impl Drop for KeyEntry {
+    fn drop(&mut self) {
+        self.key.zeroize();
+    }
+}
+
+impl ZeroizeOnDrop for KeyEntry {}
 
 impl KeyEntry {
     /// The key id.
