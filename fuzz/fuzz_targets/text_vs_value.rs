@@ -7,10 +7,40 @@
 #![no_main]
 
 use ekl_core::canonical::{self, Options};
+use ekl_core::ErrorCode;
 use libfuzzer_sys::fuzz_target;
 
 fn code<T>(r: &ekl_core::Result<T>) -> Option<&'static str> {
     r.as_ref().err().map(|e| e.code().as_str())
+}
+
+/// True when the canonical text `out` holds an integer literal of more than 16 digits (beyond
+/// 2^53): a number token made of digits only, outside strings.
+fn has_long_integer(out: &[u8]) -> bool {
+    let mut i = 0;
+    while i < out.len() {
+        match out[i] {
+            b'"' => {
+                i += 1;
+                while i < out.len() && out[i] != b'"' {
+                    i += if out[i] == b'\\' { 2 } else { 1 };
+                }
+                i += 1;
+            }
+            b'-' | b'0'..=b'9' => {
+                let start = i;
+                while i < out.len() && matches!(out[i], b'-' | b'+' | b'.' | b'e' | b'E' | b'0'..=b'9') {
+                    i += 1;
+                }
+                let token = out[start..i].strip_prefix(b"-").unwrap_or(&out[start..i]);
+                if token.len() > 16 && token.iter().all(u8::is_ascii_digit) {
+                    return true;
+                }
+            }
+            _ => i += 1,
+        }
+    }
+    false
 }
 
 fuzz_target!(|data: &[u8]| {
@@ -32,9 +62,19 @@ fuzz_target!(|data: &[u8]| {
         _ => assert_eq!(code(&tape), code(&value), "the two paths refused differently"),
     }
     if let Ok(out) = tape {
-        let again = canonical::canonicalize(&out).expect("a canonical form is accepted");
-        assert_eq!(again, out, "canonical form is not a fixed point");
-        let reparsed = canonical::parse(&out).expect("a canonical form parses");
-        assert_eq!(canonical::canonicalize_value(&reparsed).expect("writes"), out);
+        match canonical::canonicalize(&out) {
+            Ok(again) => {
+                assert_eq!(again, out, "canonical form is not a fixed point");
+                let reparsed = canonical::parse(&out).expect("a canonical form parses");
+                assert_eq!(canonical::canonicalize_value(&reparsed).expect("writes"), out);
+            }
+            // The one documented exception (docs/decisions.md#numbers #2): a double that is an
+            // integer beyond 2^53 (`1e16`) is written as ECMAScript writes it, as digits, which
+            // ekl-json-1 text refuses as an integer literal.
+            Err(e) => {
+                assert_eq!(e.code(), ErrorCode::IntegerOutOfRange, "output refused: {e:?}");
+                assert!(has_long_integer(&out), "output refused: {e:?}");
+            }
+        }
     }
 });
