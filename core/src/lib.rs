@@ -35,6 +35,7 @@ pub mod fingerprint;
 pub mod hex;
 pub mod jwk;
 pub mod jws;
+pub mod limits;
 pub mod proof;
 pub mod receipt;
 pub mod receipt_sig;

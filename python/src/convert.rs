@@ -13,6 +13,10 @@
 //!   sequences, custom objects, a nested `JsonText`) → `UNSUPPORTED_TYPE`.
 //! * A container that contains itself → `CYCLIC_VALUE`; nesting deeper than 64 →
 //!   `INPUT_TOO_DEEP`, found while converting, with an explicit stack (no recursion).
+//! * A value whose canonical text would exceed the bound (the operation's own limit, such as the
+//!   256 KB of `input_commitment`, else `limits::MAX_VALUE_BYTES`) → `BODY_TOO_LARGE`, as soon as
+//!   a lower bound of that text passes it: a graph with shared references (a DAG that expands
+//!   exponentially) stops after at most that many bytes of work.
 //!
 //! No Python code runs during the conversion (no `__iter__`, `items()`, `__index__`, `__float__`
 //! of a subclass is called), so the value cannot change under it.
@@ -28,6 +32,10 @@ use pyo3::types::tuple::BoundTupleIterator;
 use pyo3::types::{PyBool, PyDict, PyFloat, PyInt, PyList, PyString, PyTuple};
 
 use crate::{ekl_err, lone_surrogate, type_name, JsonText};
+
+/// Items reserved up front for a container: no more, so a huge list that the bound refuses
+/// early never reserves memory for all its items.
+const PREALLOCATE_MAX: usize = 4096;
 
 type Members<'py> = Vec<(Cow<'py, str>, Value<'py>)>;
 
@@ -72,21 +80,49 @@ fn text<'py>(
     Ok(t)
 }
 
+/// The running measures of a conversion.
+struct Meter {
+    /// Bytes of text plus a constant per node: decides whether the GIL is released.
+    weight: usize,
+    /// A lower bound of the canonical text's length plus one: each value adds its shortest text
+    /// (a string its UTF-8 and two quotes, `null` four bytes, anything else one: a digit, or a
+    /// container's brackets less the comma its first item is charged) and one separator (a comma,
+    /// or the closing bracket); a key adds its UTF-8, two quotes and the colon.
+    floor: usize,
+    /// The bound on the canonical text's length (`BODY_TOO_LARGE` past it).
+    limit: usize,
+}
+
+impl Meter {
+    /// Adds a node whose text is `text` bytes (of a string or key) plus at least `fixed` bytes.
+    fn add(&mut self, py: Python<'_>, text: usize, fixed: usize) -> PyResult<()> {
+        self.weight = self.weight.saturating_add(8 + text);
+        self.floor = self.floor.saturating_add(text + fixed + 1);
+        // The root has no separator: `floor` is one more than the text's lower bound.
+        if self.floor > self.limit.saturating_add(1) {
+            let e = ekl_core::limits::too_large(self.limit, "the value's canonical form");
+            return Err(ekl_err(py, e.code(), e.message()));
+        }
+        Ok(())
+    }
+}
+
 fn step<'py>(
     py: Python<'py>,
     obj: &Bound<'py, PyAny>,
-    weight: &mut usize,
+    meter: &mut Meter,
     keep: &mut Vec<Bound<'py, PyString>>,
 ) -> PyResult<Step<'py>> {
-    *weight += 8;
     if obj.is_none() {
+        meter.add(py, 0, 4)?;
         return Ok(Step::Leaf(Value::Null));
     }
     if let Ok(s) = obj.cast::<PyString>() {
         let t = text(py, s, keep)?;
-        *weight += t.len();
+        meter.add(py, t.len(), 2)?;
         return Ok(Step::Leaf(Value::String(Cow::Borrowed(t))));
     }
+    meter.add(py, 0, 1)?;
     if let Ok(b) = obj.cast::<PyBool>() {
         return Ok(Step::Leaf(Value::Bool(b.is_true())));
     }
@@ -109,21 +145,21 @@ fn step<'py>(
         return Ok(Step::Open(Frame {
             id: obj.as_ptr() as usize,
             items: Items::Dict(d.iter()),
-            out: Out::Object(Vec::with_capacity(d.len()), Cow::Borrowed("")),
+            out: Out::Object(Vec::with_capacity(d.len().min(PREALLOCATE_MAX)), Cow::Borrowed("")),
         }));
     }
     if let Ok(l) = obj.cast::<PyList>() {
         return Ok(Step::Open(Frame {
             id: obj.as_ptr() as usize,
             items: Items::List(l.iter()),
-            out: Out::Array(Vec::with_capacity(l.len())),
+            out: Out::Array(Vec::with_capacity(l.len().min(PREALLOCATE_MAX))),
         }));
     }
     if let Ok(t) = obj.cast::<PyTuple>() {
         return Ok(Step::Open(Frame {
             id: obj.as_ptr() as usize,
             items: Items::Tuple(t.iter()),
-            out: Out::Array(Vec::with_capacity(t.len())),
+            out: Out::Array(Vec::with_capacity(t.len().min(PREALLOCATE_MAX))),
         }));
     }
     let what = if obj.is_instance_of::<JsonText>() {
@@ -146,9 +182,18 @@ pub(crate) struct Converted<'py> {
     _keep: Vec<Bound<'py, PyString>>,
 }
 
-/// Converts a Python value into a core value without copying its strings.
-pub(crate) fn to_value<'py>(py: Python<'py>, root: &Bound<'py, PyAny>) -> PyResult<Converted<'py>> {
-    let mut weight = 0usize;
+/// Converts a Python value into a core value without copying its strings, refusing it with
+/// `BODY_TOO_LARGE` as soon as its canonical text would pass `limit` bytes.
+pub(crate) fn to_value<'py>(
+    py: Python<'py>,
+    root: &Bound<'py, PyAny>,
+    limit: usize,
+) -> PyResult<Converted<'py>> {
+    let mut meter = Meter {
+        weight: 0,
+        floor: 0,
+        limit,
+    };
     let mut keep: Vec<Bound<'py, PyString>> = Vec::new();
     let mut stack: Vec<Frame<'py>> = Vec::new();
     let mut pending: Option<Bound<'py, PyAny>> = Some(root.clone());
@@ -156,7 +201,7 @@ pub(crate) fn to_value<'py>(py: Python<'py>, root: &Bound<'py, PyAny>) -> PyResu
         // 1. Convert the pending object: a finished value, or a container to open.
         let mut finished: Option<Value<'py>> = None;
         if let Some(obj) = pending.take() {
-            match step(py, &obj, &mut weight, &mut keep)? {
+            match step(py, &obj, &mut meter, &mut keep)? {
                 Step::Leaf(v) => finished = Some(v),
                 Step::Open(frame) => {
                     if stack.iter().any(|f| f.id == frame.id) {
@@ -182,7 +227,7 @@ pub(crate) fn to_value<'py>(py: Python<'py>, root: &Bound<'py, PyAny>) -> PyResu
             let Some(top) = stack.last_mut() else {
                 return Ok(Converted {
                     value: finished.unwrap_or(Value::Null),
-                    weight,
+                    weight: meter.weight,
                     _keep: keep,
                 });
             };
@@ -208,7 +253,8 @@ pub(crate) fn to_value<'py>(py: Python<'py>, root: &Bound<'py, PyAny>) -> PyResu
                             ));
                         };
                         let key = text(py, ks, &mut keep)?;
-                        weight += key.len() + 8;
+                        // Quotes and colon; the member's separator is its value's.
+                        meter.add(py, key.len(), 2 - 1)?;
                         if let Out::Object(_, slot) = &mut top.out {
                             *slot = Cow::Borrowed(key);
                         }
@@ -230,7 +276,7 @@ pub(crate) fn to_value<'py>(py: Python<'py>, root: &Bound<'py, PyAny>) -> PyResu
                     if stack.is_empty() {
                         return Ok(Converted {
                             value: finished.take().unwrap_or(Value::Null),
-                            weight,
+                            weight: meter.weight,
                             _keep: keep,
                         });
                     }

@@ -21,6 +21,7 @@ use std::panic::{catch_unwind, AssertUnwindSafe};
 use ekl_core::canonical::{self, Options};
 use ekl_core::digest::{self, Salt};
 use ekl_core::fingerprint as fp;
+use ekl_core::limits;
 use ekl_core::proof::{self, ProofKey};
 use ekl_core::{ErrorCode, Value};
 use pyo3::exceptions::PyTypeError;
@@ -136,8 +137,23 @@ impl JsonText {
 }
 
 /// UTF-8 bytes of a text argument: `str` (a lone surrogate is `LONE_SURROGATE`, as the escape
-/// would be), `bytes`, `bytearray`, `memoryview` or any buffer, or a `JsonText`.
+/// would be), `bytes`, `bytearray`, `memoryview` or any buffer, or a `JsonText`. Text beyond
+/// [`limits::MAX_INPUT_BYTES`] is refused with `BODY_TOO_LARGE` before it is copied.
 pub(crate) fn text_bytes<'py>(
+    py: Python<'py>,
+    obj: &Bound<'py, PyAny>,
+) -> PyResult<Bound<'py, PyBytes>> {
+    let bytes = text_bytes_unbounded(py, obj)?;
+    check_input_len(py, bytes.as_bytes().len())?;
+    Ok(bytes)
+}
+
+/// Refuses `len` bytes of input beyond [`limits::MAX_INPUT_BYTES`] with `BODY_TOO_LARGE`.
+pub(crate) fn check_input_len(py: Python<'_>, len: usize) -> PyResult<()> {
+    limits::check_len(len, limits::MAX_INPUT_BYTES, "the JSON text").map_err(|e| core_err(py, e))
+}
+
+pub(crate) fn text_bytes_unbounded<'py>(
     py: Python<'py>,
     obj: &Bound<'py, PyAny>,
 ) -> PyResult<Bound<'py, PyBytes>> {
@@ -145,12 +161,15 @@ pub(crate) fn text_bytes<'py>(
         return Ok(b.clone());
     }
     if let Ok(s) = obj.cast::<PyString>() {
+        // At least one UTF-8 byte per code point: refuse before the copy when that is too many.
+        check_input_len(py, s.len()?)?;
         return s.encode_utf8().map_err(|_| lone_surrogate(py));
     }
     if let Ok(t) = obj.cast::<JsonText>() {
         return Ok(t.get().data.bind(py).clone());
     }
     if let Ok(ba) = obj.cast::<PyByteArray>() {
+        check_input_len(py, ba.len())?;
         return Ok(PyBytes::new(py, &ba.to_vec()));
     }
     let view = if obj.is_instance_of::<PyMemoryView>() {
@@ -166,6 +185,7 @@ pub(crate) fn text_bytes<'py>(
             }
         }
     };
+    check_input_len(py, view.getattr("nbytes")?.extract::<usize>()?)?;
     view.call_method0("tobytes")?
         .cast_into::<PyBytes>()
         .map_err(PyErr::from)
@@ -240,10 +260,21 @@ pub(crate) enum ValueArg<'py> {
 
 impl<'py> ValueArg<'py> {
     pub(crate) fn from_py(py: Python<'py>, obj: &Bound<'py, PyAny>) -> PyResult<ValueArg<'py>> {
+        Self::from_py_within(py, obj, None)
+    }
+
+    /// As [`ValueArg::from_py`], refusing a host value as soon as its canonical form would pass
+    /// `max_bytes` (the operation's own limit) or [`limits::MAX_VALUE_BYTES`], whichever is less.
+    pub(crate) fn from_py_within(
+        py: Python<'py>,
+        obj: &Bound<'py, PyAny>,
+        max_bytes: Option<usize>,
+    ) -> PyResult<ValueArg<'py>> {
         if let Ok(t) = obj.cast::<JsonText>() {
             return Ok(ValueArg::Text(t.get().data.bind(py).clone()));
         }
-        Ok(ValueArg::Host(convert::to_value(py, obj)?))
+        let limit = max_bytes.map_or(limits::MAX_VALUE_BYTES, |m| m.min(limits::MAX_VALUE_BYTES));
+        Ok(ValueArg::Host(convert::to_value(py, obj, limit)?))
     }
 
     /// Runs `f` on the value: parses the text first on the text path. Large inputs run with the
@@ -308,7 +339,7 @@ fn canonicalize_value<'py>(
     value: &Bound<'py, PyAny>,
     max_bytes: Option<usize>,
 ) -> PyResult<Bound<'py, PyBytes>> {
-    let arg = ValueArg::from_py(py, value)?;
+    let arg = ValueArg::from_py_within(py, value, max_bytes)?;
     let out = arg.with(py, |v| {
         canonical::canonicalize_value_with(v, options(max_bytes))
     })?;
@@ -384,7 +415,8 @@ fn canonicalize_many<'py>(
 /// Lowercase hex SHA-256 of bytes (a str is hashed as UTF-8).
 #[pyfunction]
 fn sha256_hex(py: Python<'_>, data: &Bound<'_, PyAny>) -> PyResult<String> {
-    let b = text_bytes(py, data)?;
+    // Hashing needs no more memory than the bytes themselves: no size bound beyond the host's.
+    let b = text_bytes_unbounded(py, data)?;
     let bytes = b.as_bytes();
     run(py, bytes.len() >= DETACH_THRESHOLD, || {
         Ok(digest::sha256_hex(bytes))
@@ -453,7 +485,7 @@ fn input_commitment<'py>(
 ) -> PyResult<Bound<'py, PyDict>> {
     let salt = opt_salt_arg(py, salt)?;
     let salt_id = opt_str_arg(py, salt_id, "salt_id")?;
-    let arg = ValueArg::from_py(py, input)?;
+    let arg = ValueArg::from_py_within(py, input, Some(canonical::CAPABILITY_INPUT_MAX_BYTES))?;
     let c = arg.with(py, |v| {
         digest::input_commitment(v, salt.as_ref(), salt_id.as_deref())
     })?;

@@ -1,0 +1,53 @@
+//! The size bounds every surface applies before work starts (PROTOCOL §2.5 sets the 256 KB
+//! capability-input limit and the nesting depth of 64; the bounds here are the library's own).
+//!
+//! A refusal past any of them is `BODY_TOO_LARGE`, raised before the input is copied or expanded,
+//! so memory stays bounded whatever the input's shape. docs/decisions.md#limits lists every bound
+//! of every surface and why.
+
+use crate::error::{Error, ErrorCode, Result};
+
+/// The largest JSON text (or token, or file) any operation reads: 64 MiB = 67,108,864 bytes.
+///
+/// The text path needs about four times the input in memory at its peak (the text, the tape,
+/// unescaped strings and the output), so 64 MiB keeps an operation under about 300 MB.
+pub const MAX_INPUT_BYTES: usize = 64 * 1024 * 1024;
+
+/// The largest host value (a Python, JS or other in-memory value graph) a binding converts,
+/// measured as a lower bound of its canonical text: 8 MiB = 8,388,608 bytes.
+///
+/// A converted value costs tens of bytes per node where its text costs two or more (a value and
+/// its comma), so the bound on values is an eighth of the bound on text: at most about 4 million
+/// nodes. A graph with shared references is measured as the text it expands to, so an
+/// exponential DAG is refused after at most this much work.
+pub const MAX_VALUE_BYTES: usize = 8 * 1024 * 1024;
+
+/// Refuses an input of `len` bytes beyond `limit` with `BODY_TOO_LARGE`; `what` names it.
+pub fn check_len(len: usize, limit: usize, what: &str) -> Result<()> {
+    if len > limit {
+        return Err(too_large(limit, what));
+    }
+    Ok(())
+}
+
+/// The `BODY_TOO_LARGE` refusal of an input beyond `limit` bytes; `what` names the input.
+pub fn too_large(limit: usize, what: &str) -> Error {
+    Error::new(
+        ErrorCode::BodyTooLarge,
+        format!("{what} is larger than the limit of {limit} bytes"),
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn bounds() {
+        assert!(check_len(MAX_INPUT_BYTES, MAX_INPUT_BYTES, "text").is_ok());
+        let e = check_len(MAX_INPUT_BYTES + 1, MAX_INPUT_BYTES, "text").unwrap_err();
+        assert_eq!(e.code(), ErrorCode::BodyTooLarge);
+        assert!(e.message().contains("67108864"));
+        const { assert!(MAX_VALUE_BYTES < MAX_INPUT_BYTES) };
+    }
+}
