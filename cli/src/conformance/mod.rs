@@ -10,32 +10,43 @@ mod corpus;
 mod ops;
 
 use std::collections::BTreeMap;
-use std::io::{BufRead, BufReader, Write};
+use std::ffi::OsString;
+use std::io::{BufRead, BufReader, Read, Write};
 use std::path::PathBuf;
 use std::process::{Child, ChildStdin, Command, ExitCode, Stdio};
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
 use std::time::{Duration, Instant};
 
+use crate::args::ConformanceArgs;
 use corpus::Case;
 use ekl_core::{canonical, Value};
 
-const HELP: &str = "\
-usage: ekl conformance [--corpus N] [--seed S] [--doubles N] [--only RULE] [--timeout MS]
-                       [--show K] [--window N] [--vectors DIR] [--no-vectors] -- COMMAND [ARGS..]
-       ekl conformance --serve
-       ekl conformance --ops               (the operation names, one a line)
-       ekl conformance --emit [--corpus N] [--seed S] [--only RULE] [--vectors DIR]
+/// The details of `ekl conformance --help` (after the generated option list).
+pub const HELP: &str = "\
+Modes:
+  ekl conformance [OPTIONS] -- COMMAND [ARGS..]   check COMMAND
+  ekl conformance --serve                         answer the protocol with this core
+  ekl conformance --ops                           the operation names, one a line
+  ekl conformance --emit [OPTIONS]                the request stream with the expected answers
 
   Runs COMMAND as an implementation speaking the JSON-lines protocol of
   docs/conformance-protocol.md, feeds it every vector file and a generated corpus of N texts
-  (default 3000, seed 1) and N random doubles (--doubles, 1000 to a request; default 0), sending
-  up to --window requests (default 64) before reading their answers, and compares its answers with this core's. RULE keeps the requests
-  whose rule name contains it (e.g. canonicalize, refuse/duplicate_key, vectors/fingerprints).
-  Exit 0 only when every answer agrees. --serve answers the protocol on stdin/stdout with this
-  core; --emit prints the request stream with the expected answers (one JSON object a line:
-  {\"request\":..,\"expect\":{\"ok\"|\"error\":..},\"rule\":..,\"label\":..}).
+  (--corpus, default 3000, seed 1) and N random doubles (--doubles, 1000 to a request; default
+  0), sending up to --window requests (default 64) before reading their answers, and compares its
+  answers with this core's. RULE keeps the requests whose rule name contains it (e.g.
+  canonicalize, refuse/duplicate_key, vectors/fingerprints). --serve answers the protocol on
+  stdin/stdout with this core; --emit prints one JSON object a line:
+  {\"request\":..,\"expect\":{\"ok\"|\"error\":..},\"rule\":..,\"label\":..}.
+
+Exit status:
+  0    every answer agrees (--serve, --emit, --ops: done)
+  1    some answer differs, or no request was sent
+  64   usage error
+  66   the vector files cannot be read
+  74   stdout could not be written
 ";
 
+/// The options of one run.
 struct Opts {
     corpus: usize,
     seed: u64,
@@ -46,85 +57,34 @@ struct Opts {
     doubles: usize,
     vectors: Option<PathBuf>,
     no_vectors: bool,
-    serve: bool,
-    emit: bool,
-    command: Vec<String>,
+    command: Vec<OsString>,
 }
 
-fn parse_opts(args: &[String]) -> Result<Opts, String> {
-    let mut o = Opts {
-        corpus: 3000,
-        seed: 1,
-        only: Vec::new(),
-        timeout: Duration::from_millis(10_000),
-        show: 3,
-        window: 64,
-        doubles: 0,
-        vectors: None,
-        no_vectors: false,
-        serve: false,
-        emit: false,
-        command: Vec::new(),
-    };
-    let mut i = 0;
-    while i < args.len() {
-        let a = args[i].as_str();
-        let mut value = || {
-            i += 1;
-            args.get(i).cloned().ok_or(format!("{a} needs a value"))
-        };
-        let num = |v: String| {
-            v.parse::<u64>()
-                .map_err(|_| format!("{a}: not a number: {v}"))
-        };
-        match a {
-            "--corpus" => o.corpus = num(value()?)? as usize,
-            "--seed" => o.seed = num(value()?)?,
-            "--only" => o.only.push(value()?),
-            "--timeout" => o.timeout = Duration::from_millis(num(value()?)?),
-            "--show" => o.show = num(value()?)? as usize,
-            "--window" => o.window = num(value()?)? as usize,
-            "--doubles" => o.doubles = num(value()?)? as usize,
-            "--vectors" => o.vectors = Some(PathBuf::from(value()?)),
-            "--no-vectors" => o.no_vectors = true,
-            "--serve" => o.serve = true,
-            "--emit" => o.emit = true,
-            "--ops" => return Err(format!("\n{}", ops::OPS.join("\n"))),
-            "--" => {
-                o.command = args[i + 1..].to_vec();
-                break;
-            }
-            "-h" | "--help" | "help" => return Err(String::new()),
-            other => return Err(format!("unknown option {other}")),
-        }
-        i += 1;
+/// Entry point of `ekl conformance ARGS…` (`hint`: where to find the help, for usage errors).
+pub fn main(a: ConformanceArgs, hint: &str) -> ExitCode {
+    if a.ops {
+        println!("{}", ops::OPS.join("\n"));
+        return ExitCode::SUCCESS;
     }
-    if !o.serve && !o.emit && o.command.is_empty() {
-        return Err("no implementation command (after --)".into());
-    }
-    Ok(o)
-}
-
-/// Entry point of `ekl conformance ARGS…`.
-pub fn main(args: &[String]) -> ExitCode {
-    let opts = match parse_opts(args) {
-        Ok(o) => o,
-        Err(m) if m.is_empty() => {
-            print!("{HELP}");
-            return ExitCode::SUCCESS;
-        }
-        Err(m) if m.starts_with('\n') => {
-            println!("{}", m.trim_start());
-            return ExitCode::SUCCESS;
-        }
-        Err(m) => {
-            eprintln!("ekl conformance: usage: {m}\n\n{HELP}");
-            return ExitCode::from(64);
-        }
-    };
-    if opts.serve {
+    if a.serve {
         return serve();
     }
+    if !a.emit && a.command.is_empty() {
+        eprintln!("ekl: usage: no implementation command (after --) ({hint})");
+        return ExitCode::from(64);
+    }
+    let opts = Opts {
+        corpus: a.corpus,
+        seed: a.seed,
+        only: a.only,
+        timeout: Duration::from_millis(a.timeout),
+        show: a.show,
+        window: a.window,
+        doubles: a.doubles,
+        vectors: a.vectors,
+        no_vectors: a.no_vectors,
+        command: a.command,
+    };
     let cases = match build_cases(&opts) {
         Ok(c) => c,
         Err(m) => {
@@ -132,23 +92,43 @@ pub fn main(args: &[String]) -> ExitCode {
             return ExitCode::from(66);
         }
     };
-    if opts.emit {
+    if a.emit {
         return emit(&cases);
     }
     run(&opts, &cases)
 }
 
+/// The longest request line `--serve` reads (a 64 MiB input as hex, with room for the envelope);
+/// a longer line is skipped in bounded memory and answered `BAD_REQUEST`.
+const MAX_REQUEST_LINE: usize = 160 << 20;
+
 fn serve() -> ExitCode {
-    let stdin = std::io::stdin().lock();
+    let mut stdin = std::io::stdin().lock();
     let mut stdout = std::io::BufWriter::new(std::io::stdout().lock());
-    for line in stdin.split(b'\n') {
-        let Ok(line) = line else {
-            return ExitCode::from(74);
-        };
-        if line.iter().all(u8::is_ascii_whitespace) {
-            continue;
+    loop {
+        let mut line = Vec::new();
+        let read = (&mut stdin)
+            .take(MAX_REQUEST_LINE as u64 + 1)
+            .read_until(b'\n', &mut line);
+        match read {
+            Ok(0) => break,
+            Ok(_) => {}
+            Err(_) => return ExitCode::from(74),
         }
-        let answer = ops::answer_line(&line);
+        let answer = if line.len() > MAX_REQUEST_LINE {
+            if skip_line(&mut stdin).is_err() {
+                return ExitCode::from(74);
+            }
+            format!("{{\"id\":null,\"error\":\"{}\"}}", ops::BAD_REQUEST)
+        } else {
+            if line.last() == Some(&b'\n') {
+                line.pop();
+            }
+            if line.iter().all(u8::is_ascii_whitespace) {
+                continue;
+            }
+            ops::answer_line(&line)
+        };
         if writeln!(stdout, "{answer}")
             .and_then(|_| stdout.flush())
             .is_err()
@@ -157,6 +137,22 @@ fn serve() -> ExitCode {
         }
     }
     ExitCode::SUCCESS
+}
+
+/// Consumes the rest of the current line (through its newline) without holding it.
+fn skip_line(r: &mut impl BufRead) -> std::io::Result<()> {
+    loop {
+        let buf = r.fill_buf()?;
+        if buf.is_empty() {
+            return Ok(());
+        }
+        if let Some(i) = buf.iter().position(|&b| b == b'\n') {
+            r.consume(i + 1);
+            return Ok(());
+        }
+        let n = buf.len();
+        r.consume(n);
+    }
 }
 
 fn default_vectors() -> PathBuf {
@@ -250,7 +246,7 @@ fn emit(cases: &[Case]) -> ExitCode {
 
 /// The implementation under test, restarted after a crash or a timeout.
 struct Implementation {
-    command: Vec<String>,
+    command: Vec<OsString>,
     child: Option<(Child, ChildStdin, Receiver<Vec<u8>>)>,
     restarts: usize,
 }
@@ -269,7 +265,7 @@ impl Implementation {
             .stdout(Stdio::piped())
             .stderr(Stdio::inherit())
             .spawn()
-            .map_err(|e| format!("cannot start {}: {e}", self.command[0]))?;
+            .map_err(|e| format!("cannot start {}: {e}", self.command[0].to_string_lossy()))?;
         let stdin = child.stdin.take().ok_or("no stdin")?;
         let stdout = child.stdout.take().ok_or("no stdout")?;
         let (tx, rx) = mpsc::channel();
