@@ -177,22 +177,22 @@ fn utf8_secret(bytes: Vec<u8>, name: &str) -> Result<String, Failure> {
 /// The label of a secret file in messages (a `'static` string per secret kind).
 fn secret_file_what(name: &str) -> &'static str {
     match name {
-        "secret" => "the --secret-file file",
-        "seed" => "the --seed-file file",
-        "agent-key" => "the --agent-key-file file",
-        "proof-key" => "the --proof-key-file file",
-        "key-ring" => "the --key-ring file",
+        "secret" => "the secret file",
+        "seed" => "the seed file",
+        "agent-key" => "the agent key file",
+        "proof-key" => "the proof key file",
+        "key-ring" => "the key ring file",
         _ => "the secret file",
     }
 }
 
+/// The label of a secret read from stdin.
 fn secret_stdin_what(name: &str) -> &'static str {
     match name {
-        "secret" => "--secret-stdin",
-        "seed" => "--seed-stdin",
-        "agent-key" => "--agent-key-stdin",
-        "proof-key" => "--proof-key-stdin",
-        "key-ring" => "--key-ring-stdin",
+        "seed" => "the seed",
+        "agent-key" => "the agent key",
+        "proof-key" => "the proof key",
+        "key-ring" => "the key ring",
         _ => "the secret",
     }
 }
