@@ -103,22 +103,32 @@ pub fn main(a: ConformanceArgs, hint: &str) -> ExitCode {
 const MAX_REQUEST_LINE: usize = 160 << 20;
 
 fn serve() -> ExitCode {
-    let mut stdin = std::io::stdin().lock();
-    let mut stdout = std::io::BufWriter::new(std::io::stdout().lock());
+    let stdin = std::io::stdin().lock();
+    let stdout = std::io::BufWriter::new(std::io::stdout().lock());
+    match serve_on(stdin, stdout, MAX_REQUEST_LINE) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(_) => ExitCode::from(74),
+    }
+}
+
+/// Answers every request line of `input` on `output`, holding at most `max_line` bytes of a line:
+/// a longer line is skipped and answered `BAD_REQUEST` (its id is unknown: `null`).
+fn serve_on(
+    mut input: impl BufRead,
+    mut output: impl Write,
+    max_line: usize,
+) -> std::io::Result<()> {
     loop {
         let mut line = Vec::new();
-        let read = (&mut stdin)
-            .take(MAX_REQUEST_LINE as u64 + 1)
-            .read_until(b'\n', &mut line);
-        match read {
-            Ok(0) => break,
-            Ok(_) => {}
-            Err(_) => return ExitCode::from(74),
+        if (&mut input)
+            .take(max_line as u64 + 1)
+            .read_until(b'\n', &mut line)?
+            == 0
+        {
+            return Ok(());
         }
-        let answer = if line.len() > MAX_REQUEST_LINE {
-            if skip_line(&mut stdin).is_err() {
-                return ExitCode::from(74);
-            }
+        let answer = if line.len() > max_line && line.last() != Some(&b'\n') {
+            skip_line(&mut input)?;
             format!("{{\"id\":null,\"error\":\"{}\"}}", ops::BAD_REQUEST)
         } else {
             if line.last() == Some(&b'\n') {
@@ -129,14 +139,9 @@ fn serve() -> ExitCode {
             }
             ops::answer_line(&line)
         };
-        if writeln!(stdout, "{answer}")
-            .and_then(|_| stdout.flush())
-            .is_err()
-        {
-            return ExitCode::from(74);
-        }
+        writeln!(output, "{answer}")?;
+        output.flush()?;
     }
-    ExitCode::SUCCESS
 }
 
 /// Consumes the rest of the current line (through its newline) without holding it.
@@ -550,5 +555,41 @@ fn report(
         ExitCode::SUCCESS
     } else {
         ExitCode::from(1)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn serve_text(input: &[u8], max_line: usize) -> String {
+        let mut out = Vec::new();
+        serve_on(input, &mut out, max_line).expect("in-memory io");
+        String::from_utf8(out).expect("utf-8 answers")
+    }
+
+    #[test]
+    fn serve_answers_line_by_line_and_skips_over_long_lines() {
+        let req = br#"{"id":1,"op":"digest","input":"{}"}"#;
+        let mut input = req.to_vec();
+        input.extend_from_slice(b"\n\n");
+        input.extend_from_slice(&[b'x'; 500]);
+        input.push(b'\n');
+        input.extend_from_slice(&req[..]);
+        let out = serve_text(&input, 100);
+        let lines: Vec<&str> = out.lines().collect();
+        assert_eq!(lines.len(), 3, "{out}");
+        assert!(lines[0].starts_with(r#"{"id":1,"ok":""#), "{out}");
+        assert_eq!(lines[1], r#"{"id":null,"error":"BAD_REQUEST"}"#);
+        assert_eq!(
+            lines[2], lines[0],
+            "the line after the skipped one is read whole"
+        );
+        // A line of exactly the limit is read (the newline does not count).
+        assert_eq!(serve_text(&input, req.len()).lines().next(), Some(lines[0]));
+        assert_eq!(
+            serve_text(&input, req.len() - 1).lines().next(),
+            Some(lines[1])
+        );
     }
 }
