@@ -142,11 +142,14 @@ fn clap_message(e: &clap::Error) -> String {
             m
         }
         E::MissingRequiredArgument => format!("missing {}", get(K::InvalidArg)),
-        E::ArgumentConflict => format!(
-            "'{}' cannot be used with '{}'",
-            get(K::InvalidArg),
-            get(K::PriorArg)
-        ),
+        E::ArgumentConflict => {
+            let (arg, prior) = (get(K::InvalidArg), get(K::PriorArg));
+            if arg == prior {
+                format!("'{arg}' cannot be given more than once")
+            } else {
+                format!("'{arg}' cannot be used with '{prior}'")
+            }
+        }
         E::MissingSubcommand | E::DisplayHelpOnMissingArgumentOrSubcommand => {
             "a command is needed".to_owned()
         }

@@ -168,6 +168,11 @@ fn usage_errors_are_one_line_with_a_suggestion() {
     ]);
     assert!(e.contains("'--now <SECS>'"), "{e}");
     assert!(!e.contains("soon"), "{e}");
+    let e = usage_line(&["fingerprint", "--salt", "00", "--salt", "11"]);
+    assert!(
+        e.contains("'--salt <HEX>' cannot be given more than once"),
+        "{e}"
+    );
     usage_line(&[]);
     usage_line(&["receipt"]);
     usage_line(&["fingerprint"]);
