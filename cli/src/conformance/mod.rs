@@ -99,7 +99,8 @@ pub fn main(a: ConformanceArgs, hint: &str) -> ExitCode {
 }
 
 /// The longest request line `--serve` reads (a 64 MiB input as hex, with room for the envelope);
-/// a longer line is skipped in bounded memory and answered `BAD_REQUEST`.
+/// a longer line is skipped in bounded memory and answered `BAD_REQUEST`. The runner holds the
+/// answer lines of the implementation under test to the same length.
 const MAX_REQUEST_LINE: usize = 160 << 20;
 
 fn serve() -> ExitCode {
@@ -275,14 +276,29 @@ impl Implementation {
         let stdout = child.stdout.take().ok_or("no stdout")?;
         let (tx, rx) = mpsc::channel();
         std::thread::spawn(move || {
-            for line in BufReader::new(stdout).split(b'\n') {
-                match line {
-                    Ok(l) => {
-                        if tx.send(l).is_err() {
-                            break;
-                        }
+            // Answer lines are held up to MAX_REQUEST_LINE bytes; a longer one is skipped and
+            // stands as a line that is not JSON (a PROTOCOL difference), in bounded memory.
+            let mut reader = BufReader::new(stdout);
+            loop {
+                let mut l = Vec::new();
+                match (&mut reader)
+                    .take(MAX_REQUEST_LINE as u64 + 1)
+                    .read_until(b'\n', &mut l)
+                {
+                    Ok(0) | Err(_) => break,
+                    Ok(_) => {}
+                }
+                if l.len() > MAX_REQUEST_LINE && l.last() != Some(&b'\n') {
+                    if skip_line(&mut reader).is_err() {
+                        break;
                     }
-                    Err(_) => break,
+                    l = format!("<an answer line of more than {MAX_REQUEST_LINE} bytes>")
+                        .into_bytes();
+                } else if l.last() == Some(&b'\n') {
+                    l.pop();
+                }
+                if tx.send(l).is_err() {
+                    break;
                 }
             }
         });
