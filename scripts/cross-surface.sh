@@ -8,5 +8,5 @@
 # EKL_WASM_PACKAGE override).
 set -euo pipefail
 cd "$(dirname "$0")/.."
-cargo build --release -q -p ekl-core --bin ekl
+cargo build --release -q -p ekl-cli --bin ekl
 exec python3 tools/cross-surface/run.py "$@"

@@ -2,7 +2,7 @@
 # The main job: build the `ekl` tool and run it over the sample in examples/sample.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-cargo build --release -q -p ekl-core --bin ekl
+cargo build --release -q -p ekl-cli --bin ekl
 ekl=target/release/ekl
 s=examples/sample
 salt=00112233445566778899aabbccddeeff00112233445566778899aabbccddeeff

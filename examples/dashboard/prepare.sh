@@ -4,7 +4,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 bash wasm/scripts/build.sh
-cargo build --release -q -p ekl-core --bin ekl
+cargo build --release -q -p ekl-cli --bin ekl
 rm -rf examples/dashboard/vendor && mkdir -p examples/dashboard/vendor
 cp -r wasm/dist examples/dashboard/vendor/ekl-wasm
 node examples/dashboard/make-sample.mjs

@@ -7,6 +7,6 @@ set -euo pipefail
 cd "$(dirname "$0")/../.."
 bash wasm/scripts/tools.sh
 bash wasm/scripts/build.sh
-cargo build --release -q -p ekl-core --bin ekl
+cargo build --release -q -p ekl-cli --bin ekl
 cd wasm
 node --test --test-concurrency=1 test/*.test.mjs

@@ -118,7 +118,7 @@ def main():
     args.corpus = args.corpus if args.corpus is not None else size["corpus"]
     args.doubles = args.doubles if args.doubles is not None else size["doubles"]
     if not os.path.exists(EKL):
-        subprocess.run(["cargo", "build", "--release", "-q", "-p", "ekl-core", "--bin", "ekl"], cwd=REPO, check=True)
+        subprocess.run(["cargo", "build", "--release", "-q", "-p", "ekl-cli", "--bin", "ekl"], cwd=REPO, check=True)
 
     available = surfaces()
     wanted = [s.strip() for s in args.surfaces.split(",") if s.strip()]

@@ -2,7 +2,7 @@
 one random byte changed in 30 %) through the independent canonicaliser of check_vectors.py and through the
 `ekl canon` CLI; any difference of canonical bytes or error code is printed. Needs the release CLI:
 
-    cargo build --release -p ekl-core --bin ekl
+    cargo build --release -p ekl-cli --bin ekl
     python3 vectors/check/differential.py SEED COUNT      # e.g. 1 10000; exit 1 on any mismatch
 """
 import os

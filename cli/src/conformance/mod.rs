@@ -10,32 +10,43 @@ mod corpus;
 mod ops;
 
 use std::collections::BTreeMap;
-use std::io::{BufRead, BufReader, Write};
+use std::ffi::OsString;
+use std::io::{BufRead, BufReader, Read, Write};
 use std::path::PathBuf;
 use std::process::{Child, ChildStdin, Command, ExitCode, Stdio};
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
 use std::time::{Duration, Instant};
 
+use crate::args::ConformanceArgs;
 use corpus::Case;
 use ekl_core::{canonical, Value};
 
-const HELP: &str = "\
-usage: ekl conformance [--corpus N] [--seed S] [--doubles N] [--only RULE] [--timeout MS]
-                       [--show K] [--window N] [--vectors DIR] [--no-vectors] -- COMMAND [ARGS..]
-       ekl conformance --serve
-       ekl conformance --ops               (the operation names, one a line)
-       ekl conformance --emit [--corpus N] [--seed S] [--only RULE] [--vectors DIR]
+/// The details of `ekl conformance --help` (after the generated option list).
+pub const HELP: &str = "\
+Modes:
+  ekl conformance [OPTIONS] -- COMMAND [ARGS..]   check COMMAND
+  ekl conformance --serve                         answer the protocol with this core
+  ekl conformance --ops                           the operation names, one a line
+  ekl conformance --emit [OPTIONS]                the request stream with the expected answers
 
   Runs COMMAND as an implementation speaking the JSON-lines protocol of
   docs/conformance-protocol.md, feeds it every vector file and a generated corpus of N texts
-  (default 3000, seed 1) and N random doubles (--doubles, 1000 to a request; default 0), sending
-  up to --window requests (default 64) before reading their answers, and compares its answers with this core's. RULE keeps the requests
-  whose rule name contains it (e.g. canonicalize, refuse/duplicate_key, vectors/fingerprints).
-  Exit 0 only when every answer agrees. --serve answers the protocol on stdin/stdout with this
-  core; --emit prints the request stream with the expected answers (one JSON object a line:
-  {\"request\":..,\"expect\":{\"ok\"|\"error\":..},\"rule\":..,\"label\":..}).
+  (--corpus, default 3000, seed 1) and N random doubles (--doubles, 1000 to a request; default
+  0), sending up to --window requests (default 64) before reading their answers, and compares its
+  answers with this core's. RULE keeps the requests whose rule name contains it (e.g.
+  canonicalize, refuse/duplicate_key, vectors/fingerprints). --serve answers the protocol on
+  stdin/stdout with this core; --emit prints one JSON object a line:
+  {\"request\":..,\"expect\":{\"ok\"|\"error\":..},\"rule\":..,\"label\":..}.
+
+Exit status:
+  0    every answer agrees (--serve, --emit, --ops: done)
+  1    some answer differs, or no request was sent
+  64   usage error
+  66   the vector files cannot be read
+  74   stdout could not be written
 ";
 
+/// The options of one run.
 struct Opts {
     corpus: usize,
     seed: u64,
@@ -46,85 +57,34 @@ struct Opts {
     doubles: usize,
     vectors: Option<PathBuf>,
     no_vectors: bool,
-    serve: bool,
-    emit: bool,
-    command: Vec<String>,
+    command: Vec<OsString>,
 }
 
-fn parse_opts(args: &[String]) -> Result<Opts, String> {
-    let mut o = Opts {
-        corpus: 3000,
-        seed: 1,
-        only: Vec::new(),
-        timeout: Duration::from_millis(10_000),
-        show: 3,
-        window: 64,
-        doubles: 0,
-        vectors: None,
-        no_vectors: false,
-        serve: false,
-        emit: false,
-        command: Vec::new(),
-    };
-    let mut i = 0;
-    while i < args.len() {
-        let a = args[i].as_str();
-        let mut value = || {
-            i += 1;
-            args.get(i).cloned().ok_or(format!("{a} needs a value"))
-        };
-        let num = |v: String| {
-            v.parse::<u64>()
-                .map_err(|_| format!("{a}: not a number: {v}"))
-        };
-        match a {
-            "--corpus" => o.corpus = num(value()?)? as usize,
-            "--seed" => o.seed = num(value()?)?,
-            "--only" => o.only.push(value()?),
-            "--timeout" => o.timeout = Duration::from_millis(num(value()?)?),
-            "--show" => o.show = num(value()?)? as usize,
-            "--window" => o.window = num(value()?)? as usize,
-            "--doubles" => o.doubles = num(value()?)? as usize,
-            "--vectors" => o.vectors = Some(PathBuf::from(value()?)),
-            "--no-vectors" => o.no_vectors = true,
-            "--serve" => o.serve = true,
-            "--emit" => o.emit = true,
-            "--ops" => return Err(format!("\n{}", ops::OPS.join("\n"))),
-            "--" => {
-                o.command = args[i + 1..].to_vec();
-                break;
-            }
-            "-h" | "--help" | "help" => return Err(String::new()),
-            other => return Err(format!("unknown option {other}")),
-        }
-        i += 1;
+/// Entry point of `ekl conformance ARGS…` (`hint`: where to find the help, for usage errors).
+pub fn main(a: ConformanceArgs, hint: &str) -> ExitCode {
+    if a.ops {
+        println!("{}", ops::OPS.join("\n"));
+        return ExitCode::SUCCESS;
     }
-    if !o.serve && !o.emit && o.command.is_empty() {
-        return Err("no implementation command (after --)".into());
-    }
-    Ok(o)
-}
-
-/// Entry point of `ekl conformance ARGS…`.
-pub fn main(args: &[String]) -> ExitCode {
-    let opts = match parse_opts(args) {
-        Ok(o) => o,
-        Err(m) if m.is_empty() => {
-            print!("{HELP}");
-            return ExitCode::SUCCESS;
-        }
-        Err(m) if m.starts_with('\n') => {
-            println!("{}", m.trim_start());
-            return ExitCode::SUCCESS;
-        }
-        Err(m) => {
-            eprintln!("ekl conformance: usage: {m}\n\n{HELP}");
-            return ExitCode::from(64);
-        }
-    };
-    if opts.serve {
+    if a.serve {
         return serve();
     }
+    if !a.emit && a.command.is_empty() {
+        eprintln!("ekl: usage: no implementation command (after --) ({hint})");
+        return ExitCode::from(64);
+    }
+    let opts = Opts {
+        corpus: a.corpus,
+        seed: a.seed,
+        only: a.only,
+        timeout: Duration::from_millis(a.timeout),
+        show: a.show,
+        window: a.window,
+        doubles: a.doubles,
+        vectors: a.vectors,
+        no_vectors: a.no_vectors,
+        command: a.command,
+    };
     let cases = match build_cases(&opts) {
         Ok(c) => c,
         Err(m) => {
@@ -132,31 +92,73 @@ pub fn main(args: &[String]) -> ExitCode {
             return ExitCode::from(66);
         }
     };
-    if opts.emit {
+    if a.emit {
         return emit(&cases);
     }
     run(&opts, &cases)
 }
 
+/// The longest request line `--serve` reads (a 64 MiB input as hex, with room for the envelope);
+/// a longer line is skipped in bounded memory and answered `BAD_REQUEST`. The runner holds the
+/// answer lines of the implementation under test to the same length.
+const MAX_REQUEST_LINE: usize = 160 << 20;
+
 fn serve() -> ExitCode {
     let stdin = std::io::stdin().lock();
-    let mut stdout = std::io::BufWriter::new(std::io::stdout().lock());
-    for line in stdin.split(b'\n') {
-        let Ok(line) = line else {
-            return ExitCode::from(74);
-        };
-        if line.iter().all(u8::is_ascii_whitespace) {
-            continue;
-        }
-        let answer = ops::answer_line(&line);
-        if writeln!(stdout, "{answer}")
-            .and_then(|_| stdout.flush())
-            .is_err()
-        {
-            return ExitCode::from(74);
-        }
+    let stdout = std::io::BufWriter::new(std::io::stdout().lock());
+    match serve_on(stdin, stdout, MAX_REQUEST_LINE) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(_) => ExitCode::from(74),
     }
-    ExitCode::SUCCESS
+}
+
+/// Answers every request line of `input` on `output`, holding at most `max_line` bytes of a line:
+/// a longer line is skipped and answered `BAD_REQUEST` (its id is unknown: `null`).
+fn serve_on(
+    mut input: impl BufRead,
+    mut output: impl Write,
+    max_line: usize,
+) -> std::io::Result<()> {
+    loop {
+        let mut line = Vec::new();
+        if (&mut input)
+            .take(max_line as u64 + 1)
+            .read_until(b'\n', &mut line)?
+            == 0
+        {
+            return Ok(());
+        }
+        let answer = if line.len() > max_line && line.last() != Some(&b'\n') {
+            skip_line(&mut input)?;
+            format!("{{\"id\":null,\"error\":\"{}\"}}", ops::BAD_REQUEST)
+        } else {
+            if line.last() == Some(&b'\n') {
+                line.pop();
+            }
+            if line.iter().all(u8::is_ascii_whitespace) {
+                continue;
+            }
+            ops::answer_line(&line)
+        };
+        writeln!(output, "{answer}")?;
+        output.flush()?;
+    }
+}
+
+/// Consumes the rest of the current line (through its newline) without holding it.
+fn skip_line(r: &mut impl BufRead) -> std::io::Result<()> {
+    loop {
+        let buf = r.fill_buf()?;
+        if buf.is_empty() {
+            return Ok(());
+        }
+        if let Some(i) = buf.iter().position(|&b| b == b'\n') {
+            r.consume(i + 1);
+            return Ok(());
+        }
+        let n = buf.len();
+        r.consume(n);
+    }
 }
 
 fn default_vectors() -> PathBuf {
@@ -250,7 +252,7 @@ fn emit(cases: &[Case]) -> ExitCode {
 
 /// The implementation under test, restarted after a crash or a timeout.
 struct Implementation {
-    command: Vec<String>,
+    command: Vec<OsString>,
     child: Option<(Child, ChildStdin, Receiver<Vec<u8>>)>,
     restarts: usize,
 }
@@ -269,19 +271,34 @@ impl Implementation {
             .stdout(Stdio::piped())
             .stderr(Stdio::inherit())
             .spawn()
-            .map_err(|e| format!("cannot start {}: {e}", self.command[0]))?;
+            .map_err(|e| format!("cannot start {}: {e}", self.command[0].to_string_lossy()))?;
         let stdin = child.stdin.take().ok_or("no stdin")?;
         let stdout = child.stdout.take().ok_or("no stdout")?;
         let (tx, rx) = mpsc::channel();
         std::thread::spawn(move || {
-            for line in BufReader::new(stdout).split(b'\n') {
-                match line {
-                    Ok(l) => {
-                        if tx.send(l).is_err() {
-                            break;
-                        }
+            // Answer lines are held up to MAX_REQUEST_LINE bytes; a longer one is skipped and
+            // stands as a line that is not JSON (a PROTOCOL difference), in bounded memory.
+            let mut reader = BufReader::new(stdout);
+            loop {
+                let mut l = Vec::new();
+                match (&mut reader)
+                    .take(MAX_REQUEST_LINE as u64 + 1)
+                    .read_until(b'\n', &mut l)
+                {
+                    Ok(0) | Err(_) => break,
+                    Ok(_) => {}
+                }
+                if l.len() > MAX_REQUEST_LINE && l.last() != Some(&b'\n') {
+                    if skip_line(&mut reader).is_err() {
+                        break;
                     }
-                    Err(_) => break,
+                    l = format!("<an answer line of more than {MAX_REQUEST_LINE} bytes>")
+                        .into_bytes();
+                } else if l.last() == Some(&b'\n') {
+                    l.pop();
+                }
+                if tx.send(l).is_err() {
+                    break;
                 }
             }
         });
@@ -554,5 +571,41 @@ fn report(
         ExitCode::SUCCESS
     } else {
         ExitCode::from(1)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn serve_text(input: &[u8], max_line: usize) -> String {
+        let mut out = Vec::new();
+        serve_on(input, &mut out, max_line).expect("in-memory io");
+        String::from_utf8(out).expect("utf-8 answers")
+    }
+
+    #[test]
+    fn serve_answers_line_by_line_and_skips_over_long_lines() {
+        let req = br#"{"id":1,"op":"digest","input":"{}"}"#;
+        let mut input = req.to_vec();
+        input.extend_from_slice(b"\n\n");
+        input.extend_from_slice(&[b'x'; 500]);
+        input.push(b'\n');
+        input.extend_from_slice(&req[..]);
+        let out = serve_text(&input, 100);
+        let lines: Vec<&str> = out.lines().collect();
+        assert_eq!(lines.len(), 3, "{out}");
+        assert!(lines[0].starts_with(r#"{"id":1,"ok":""#), "{out}");
+        assert_eq!(lines[1], r#"{"id":null,"error":"BAD_REQUEST"}"#);
+        assert_eq!(
+            lines[2], lines[0],
+            "the line after the skipped one is read whole"
+        );
+        // A line of exactly the limit is read (the newline does not count).
+        assert_eq!(serve_text(&input, req.len()).lines().next(), Some(lines[0]));
+        assert_eq!(
+            serve_text(&input, req.len() - 1).lines().next(),
+            Some(lines[1])
+        );
     }
 }

@@ -157,7 +157,17 @@ pub fn vector_cases(dir: &Path) -> Result<(Vec<Case>, Vec<String>), String> {
     let mut out = Vec::new();
     let mut names = Vec::new();
     for path in files {
-        let bytes = std::fs::read(&path).map_err(|e| format!("{}: {e}", path.display()))?;
+        let bytes = crate::input::read_file_capped(
+            &path,
+            crate::input::MAX_DOCUMENT_BYTES,
+            "a vector file",
+        )
+        .map_err(|_| {
+            format!(
+                "{}: cannot read it (or it holds more than 64 MiB)",
+                path.display()
+            )
+        })?;
         let bytes = protect_big_integers(&bytes);
         let doc = canonical::parse(&bytes).map_err(|e| format!("{}: {e}", path.display()))?;
         let file = path

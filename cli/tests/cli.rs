@@ -40,8 +40,17 @@ fn canon_from_file_and_dash() {
     assert_eq!((code, out.as_slice()), (0, &b"[1e+21,0]"[..]));
     let (code, out, _) = ekl(&["canon", "-"], b"[1e-7]");
     assert_eq!((code, out.as_slice()), (0, &b"[1e-7]"[..]));
-    let (code, _, err) = ekl(&["canon", dir.join("missing").to_str().expect("path")], b"");
-    assert_eq!(code, 66, "{err}");
+    // A file that cannot be read: one refusal, naming neither the path nor the reason.
+    let missing = dir.join("missing-file-name");
+    let (code, _, err) = ekl(&["canon", missing.to_str().expect("path")], b"");
+    assert_eq!(code, 2, "{err}");
+    assert_eq!(err, "ekl: INVALID_ARGUMENT: cannot read the input file\n");
+    let (code, _, err2) = ekl(&["canon", dir.to_str().expect("path")], b"");
+    assert_eq!(
+        (code, &err2),
+        (2, &err),
+        "a directory reads as a missing file"
+    );
 }
 
 #[test]

@@ -107,19 +107,19 @@ fn sign_then_verify() {
         a.extend_from_slice(extra);
         ekl(&a, stdin)
     };
-    let (code, out, _) = with(&["--now", "1030", &token], b"");
+    let (code, out, _) = with(&["--now", "1030", "--token", &token], b"");
     assert_eq!(code, 0);
     assert!(out.contains(r#""kid":"n1""#));
     let (code, _, _) = with(&["--now", "1030", "-"], format!("{token}\n").as_bytes());
     assert_eq!(code, 0);
-    let (code, _, err) = with(&["--now", "1120", &token], b"");
+    let (code, _, err) = with(&["--now", "1120", "--token", &token], b"");
     assert_eq!(
         (code, err.trim()),
         (2, "ekl: TOKEN_EXPIRED: the token expired")
     );
     let mut a: Vec<&str> = base.to_vec();
     a[3] = "ekl-receipt+jwt";
-    a.extend_from_slice(&["--now", "1030", &token]);
+    a.extend_from_slice(&["--now", "1030", "--token", &token]);
     let (code, _, err) = ekl(&a, b"");
     assert_eq!((code, err.starts_with("ekl: TYP_MISMATCH")), (2, true));
     let (code, _, _) = ekl(
@@ -132,6 +132,7 @@ fn sign_then_verify() {
             &jwks,
             "--now",
             "1",
+            "--token",
             &token,
         ],
         b"",
@@ -165,6 +166,7 @@ fn receipt_verify_jws_and_signed() {
             &jwks,
             "--call",
             &call,
+            "--token",
             &valid,
         ],
         b"",
@@ -206,6 +208,7 @@ fn receipt_verify_jws_and_signed() {
             &jwks,
             "--call",
             &call,
+            "--token",
             &unknown,
         ],
         b"",

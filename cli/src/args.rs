@@ -1,0 +1,601 @@
+//! The command line of `ekl`: every command, subcommand and option (clap derive).
+
+use std::ffi::OsString;
+use std::path::PathBuf;
+
+use clap::{Args, Parser, Subcommand};
+
+use crate::input::SecretSource;
+
+/// The top-level help after the usage line: every command (two-word ones included), the input and
+/// secret rules and the exit statuses. `tests` check that every leaf command is listed here.
+pub const TOP_HELP: &str = "\
+Commands (ekl COMMAND --help, or ekl help COMMAND, for the options of each):
+  canon                   the ekl-json-1 canonical form of a JSON text
+  digest                  lowercase hex SHA-256 of the canonical form
+  commit                  the commitment {alg, canon, digest[, salt_id, salt]} (§15.3)
+  terms-hash              the terms hash of §6.7.1 (digest of the terms without `hash`)
+  fingerprint             salted fingerprint SHA-256(salt || ekl-json-1(value)) (§15.3)
+  output-fingerprint      fingerprint of an MCP tool result (structuredContent, else content)
+  upstream-fingerprint    §5.1 fingerprint of a tools/list result (or an array of tools)
+  jws verify              verify an ES256 compact JWS of an EKP type; prints
+                          {claims, header, kid, token_sha256}
+  jws sign                sign claims (key from a 32-byte seed, RFC 6979 nonces)
+  jwks from-seed          the key set (or the private JWKs) derived from a 32-byte seed
+  receipt sign            a MAC receipt with its auth_tag (ekl-evidence-mac-1.1, §9.5)
+  receipt digest          receipt_digest: SHA-256 of ekl-json-1 of the whole receipt
+  receipt verify          verify a MAC receipt against the call: the verdict as JSON
+  receipt verify-jws      verify a network-signed receipt's JWS against the call (§9.5.1)
+  receipt verify-signed   verify a network-signed receipt object against the call
+  proof key               the proof key (hex) of an agent key
+  proof challenge         a challenge's proof_v2 (with --v1: the v1 proof)
+  proof enroll            the ekl_enroll authority v2 (with --v1: v1)
+  proof verify-signature  the ekl_verify signature, or with --signature: check it
+  proof verify-challenge  network side, no downgrade: prints v1 or v2, or refuses
+  proof verify-enroll     agent side, no downgrade: prints v1 or v2, or refuses
+  screen                  safety flags of a tool result (§15.5) as a JSON array
+  conformance             check another implementation over docs/conformance-protocol.md
+  error-codes             every stable error code, one a line
+  help                    this text; ekl help COMMAND: the help of a command
+
+Inputs:
+  FILE is always a file; `-` or no FILE: stdin. A token is given with --token TOKEN, or read
+  from --token-file FILE, FILE or stdin. Options naming a file (--jwks, --call, --own-input,
+  --own-result, --rules) take `-` for stdin; only one input may come from stdin.
+  Limits: at most 64 MiB (67108864 bytes) is read from a JSON document or a token and 64 KiB
+  (65536 bytes) from a secret source; more is refused with BODY_TOO_LARGE. A file that cannot be
+  read is refused with INVALID_ARGUMENT.
+
+Secrets (--secret, --seed, --agent-key, --proof-key, key rings):
+  --NAME VALUE        on the command line (other local users can see it in `ps`)
+  --NAME-file FILE    from a file (`-`: stdin)
+  --NAME-env VAR      from the environment variable VAR
+  --NAME-stdin        from stdin
+  One trailing line ending of a file or stdin is dropped. A key ring is a file (--key-ring FILE),
+  --key-ring-env VAR or --key-ring-stdin. No message repeats a token, a secret or a path.
+
+Time: --now SECS (integer seconds since the Unix epoch) defaults to the system clock.
+
+Exit status:
+  0    done; a verdict or check that is accepted
+  1    a verdict or check that is not accepted (the verdict is printed on stdout)
+  2    refused: one line `ekl: CODE: message` on stderr (every CODE: ekl error-codes)
+  64   usage error: one line `ekl: usage: message` on stderr
+  74   stdout could not be written
+";
+
+const TOP_TEMPLATE: &str = "\
+{name} {version}: {about}
+
+{usage-heading} {usage}
+
+Options:
+{options}{after-help}";
+
+/// `ekl`: EKP 1.2 evidence bytes.
+#[derive(Parser, Debug)]
+#[command(
+    name = "ekl",
+    version,
+    about = "EKP 1.2 evidence bytes (ekl-json-1, commitments, fingerprints, proofs, receipts, JWS)",
+    help_template = TOP_TEMPLATE,
+    after_help = TOP_HELP,
+    subcommand_required = true,
+    max_term_width = 100
+)]
+pub struct Cli {
+    /// The command.
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+/// The positional JSON input.
+#[derive(Args, Debug)]
+pub struct Input {
+    /// The JSON input file (`-` or none: stdin; at most 64 MiB)
+    #[arg(value_name = "FILE")]
+    pub file: Option<PathBuf>,
+}
+
+/// A salt option.
+#[derive(Args, Debug)]
+pub struct RequiredSalt {
+    /// The 32-byte salt as 64 lowercase hex characters
+    #[arg(long, value_name = "HEX", required = true)]
+    pub salt: String,
+}
+
+/// Every command.
+#[derive(Subcommand, Debug)]
+pub enum Command {
+    /// The ekl-json-1 canonical form (RFC 8785 with the EKP refusals)
+    Canon {
+        /// Apply the limits of a capability call's input (§2.5: canonical form at most 256 KB)
+        #[arg(long)]
+        capability_input: bool,
+        /// Refuse (BODY_TOO_LARGE) a canonical form longer than N bytes
+        #[arg(long, value_name = "N")]
+        max_bytes: Option<usize>,
+        #[command(flatten)]
+        input: Input,
+    },
+    /// Lowercase hex SHA-256 of the canonical form
+    Digest {
+        #[command(flatten)]
+        input: Input,
+    },
+    /// The commitment {alg, canon, digest[, salt_id, salt]} as canonical JSON
+    Commit {
+        /// Salt the commitment (64 lowercase hex characters)
+        #[arg(long, value_name = "HEX")]
+        salt: Option<String>,
+        /// The salt's id (needs --salt)
+        #[arg(long, value_name = "ID", requires = "salt")]
+        salt_id: Option<String>,
+        /// Apply the limits of a capability call's input (§2.5)
+        #[arg(long)]
+        capability_input: bool,
+        #[command(flatten)]
+        input: Input,
+    },
+    /// The terms hash of §6.7.1 (digest of the terms without `hash`)
+    TermsHash {
+        #[command(flatten)]
+        input: Input,
+    },
+    /// Salted fingerprint SHA-256(salt || ekl-json-1(value)) (§15.3)
+    Fingerprint {
+        #[command(flatten)]
+        salt: RequiredSalt,
+        #[command(flatten)]
+        input: Input,
+    },
+    /// Fingerprint of an MCP tool result (structuredContent, else content)
+    OutputFingerprint {
+        #[command(flatten)]
+        salt: RequiredSalt,
+        #[command(flatten)]
+        input: Input,
+    },
+    /// §5.1 fingerprint of a tools/list result (or an array of tools)
+    UpstreamFingerprint {
+        /// The names of the offered tools, comma-separated
+        #[arg(long, value_name = "NAME,NAME..")]
+        offered: Option<String>,
+        #[command(flatten)]
+        input: Input,
+    },
+    /// ES256 compact JWS of the EKP types (§7)
+    #[command(subcommand)]
+    Jws(JwsCommand),
+    /// Key sets (JWKS)
+    #[command(subcommand)]
+    Jwks(JwksCommand),
+    /// MAC receipts (§9.5) and network-signed receipts (§9.5.1)
+    #[command(subcommand)]
+    Receipt(ReceiptCommand),
+    /// Endpoint proofs and enrollment authorities (§3, §4)
+    #[command(subcommand)]
+    Proof(ProofCommand),
+    /// Safety flags of a tool result (§15.5) as a JSON array
+    Screen {
+        /// The claims of a verified screening-rules token (JSON file; without it only the local
+        /// leak patterns apply)
+        #[arg(long, value_name = "CLAIMS")]
+        rules: Option<PathBuf>,
+        #[command(flatten)]
+        input: Input,
+    },
+    /// Check another implementation over the JSON-lines protocol of docs/conformance-protocol.md
+    #[command(after_help = crate::conformance::HELP)]
+    Conformance(ConformanceArgs),
+    /// Every stable error code, one a line
+    ErrorCodes,
+}
+
+/// `ekl jws ...`
+#[derive(Subcommand, Debug)]
+pub enum JwsCommand {
+    /// Verify an ES256 compact JWS of EKP type T; prints {claims, header, kid, token_sha256}
+    Verify {
+        #[command(flatten)]
+        typ: TypArg,
+        /// The key set (JWKS JSON file; `-`: stdin)
+        #[arg(long, value_name = "FILE", required = true)]
+        jwks: PathBuf,
+        /// The time to check the token at, in seconds since the epoch (default: now)
+        #[arg(long, value_name = "SECS", allow_negative_numbers = true)]
+        now: Option<i64>,
+        /// The expected issuer (iss)
+        #[arg(long, value_name = "ISS")]
+        iss: Option<String>,
+        /// The expected audience (aud)
+        #[arg(long, value_name = "AUD")]
+        aud: Option<String>,
+        #[command(flatten)]
+        token: TokenArgs,
+    },
+    /// Sign the claims JSON (key from the 32-byte seed, RFC 6979 nonces); prints the token
+    Sign {
+        #[command(flatten)]
+        typ: TypArg,
+        #[command(flatten)]
+        seed: SeedSource,
+        /// The key id (kid) of the signing key
+        #[arg(long, value_name = "KID", required = true)]
+        kid: String,
+        #[command(flatten)]
+        input: Input,
+    },
+}
+
+/// `--typ`.
+#[derive(Args, Debug)]
+pub struct TypArg {
+    /// The EKP token type (e.g. ekl-receipt+jwt, ekl-access+jwt)
+    #[arg(long = "typ", value_name = "T", required = true)]
+    pub typ: String,
+}
+
+/// `ekl jwks ...`
+#[derive(Subcommand, Debug)]
+pub enum JwksCommand {
+    /// The key set (or with --private the private JWKs) derived from a 32-byte seed
+    FromSeed {
+        #[command(flatten)]
+        seed: SeedSource,
+        /// The key ids, comma-separated (one key per kid)
+        #[arg(long, value_name = "KID[,KID..]", required = true)]
+        kid: String,
+        /// Print the private JWKs (with `d`) instead of the public key set
+        #[arg(long)]
+        private: bool,
+    },
+}
+
+/// The token of `jws verify` and `receipt verify-jws`: `--token`, `--token-file`, FILE or stdin.
+#[derive(Args, Debug)]
+pub struct TokenArgs {
+    /// The compact JWS itself
+    #[arg(long, value_name = "TOKEN", conflicts_with_all = ["token_file", "file"])]
+    pub token: Option<String>,
+    /// A file holding the compact JWS (`-`: stdin; surrounding whitespace is ignored)
+    #[arg(long, value_name = "FILE", conflicts_with = "file")]
+    pub token_file: Option<PathBuf>,
+    /// A file holding the compact JWS (`-` or none: stdin); never a token itself
+    #[arg(value_name = "FILE")]
+    pub file: Option<PathBuf>,
+}
+
+/// `ekl receipt ...`
+#[derive(Subcommand, Debug)]
+pub enum ReceiptCommand {
+    /// The receipt with its auth_tag (ekl-evidence-mac-1.1, §9.5)
+    Sign {
+        #[command(flatten)]
+        secret: SecretArgs,
+        #[command(flatten)]
+        input: Input,
+    },
+    /// receipt_digest: SHA-256 of ekl-json-1 of the whole receipt
+    Digest {
+        #[command(flatten)]
+        input: Input,
+    },
+    /// The verdict as JSON; exit 0 when accepted, 1 when not
+    Verify {
+        #[command(flatten)]
+        secret: SecretArgs,
+        #[command(flatten)]
+        key_ring: KeyRingSource,
+        /// The call (JSON file: execution_id, collaboration_id, capability_id,
+        /// requester_agent_id, provider_agent_id, and optional members)
+        #[arg(long, value_name = "CALL", required = true)]
+        call: PathBuf,
+        /// Your own copy of the input (JSON file), compared with the input commitment
+        #[arg(long, value_name = "IN")]
+        own_input: Option<PathBuf>,
+        /// Your own copy of the result (JSON file), compared with the output commitment
+        #[arg(long, value_name = "OUT")]
+        own_result: Option<PathBuf>,
+        /// The salt of the commitments (64 lowercase hex characters)
+        #[arg(long, value_name = "HEX")]
+        salt: Option<String>,
+        #[command(flatten)]
+        input: Input,
+    },
+    /// Verify a network-signed receipt's JWS against the call; exit 1 when not accepted
+    VerifyJws {
+        #[command(flatten)]
+        signed: SignedReceiptArgs,
+        #[command(flatten)]
+        token: TokenArgs,
+    },
+    /// Verify a network-signed receipt object (its JWS and signature) against the call
+    VerifySigned {
+        #[command(flatten)]
+        signed: SignedReceiptArgs,
+        #[command(flatten)]
+        input: Input,
+    },
+}
+
+/// `--jwks` and `--call` of the network-signed receipt verifiers.
+#[derive(Args, Debug)]
+pub struct SignedReceiptArgs {
+    /// The network's key set (JWKS JSON file; `-`: stdin)
+    #[arg(long, value_name = "FILE", required = true)]
+    pub jwks: PathBuf,
+    /// The call (JSON file: execution_id, provider_agent_id, requester_agent_id, capability_id,
+    /// input_fingerprint, own_agent_id, network_issuer, sent_at, received_at)
+    #[arg(long, value_name = "FILE", required = true)]
+    pub call: PathBuf,
+}
+
+/// `ekl proof ...`
+#[derive(Subcommand, Debug)]
+pub enum ProofCommand {
+    /// The proof key (hex) of an agent key (given, or read from FILE or stdin)
+    Key {
+        #[command(flatten)]
+        agent_key: AgentKeySource,
+        /// A file holding the agent key (`-` or none: stdin) when no --agent-key* option is given
+        #[arg(value_name = "FILE")]
+        file: Option<PathBuf>,
+    },
+    /// The challenge's proof_v2 (with --v1 and an agent key: the v1 proof)
+    Challenge {
+        #[command(flatten)]
+        target: ChallengeTarget,
+        #[command(flatten)]
+        proof_key: ProofKeySource,
+        #[command(flatten)]
+        agent_key: AgentKeySource,
+        /// The v1 proof (needs the agent key)
+        #[arg(long)]
+        v1: bool,
+    },
+    /// The ekl_enroll authority v2 (with --v1: v1)
+    Enroll {
+        #[command(flatten)]
+        enrollment: Enrollment,
+        #[command(flatten)]
+        agent_key: AgentKeySource,
+        /// The v1 authority
+        #[arg(long)]
+        v1: bool,
+    },
+    /// The ekl_verify signature, or with --signature: check it (exit 0 or 1)
+    VerifySignature {
+        #[command(flatten)]
+        secret: SecretArgs,
+        /// The agent id
+        #[arg(long, value_name = "A", required = true)]
+        agent_id: String,
+        /// The enrollment id
+        #[arg(long, value_name = "ID", required = true)]
+        enrollment_id: String,
+        /// The challenge
+        #[arg(long, value_name = "C", required = true)]
+        challenge: String,
+        /// The signature to check
+        #[arg(long, value_name = "SIG")]
+        signature: Option<String>,
+    },
+    /// Network side, no downgrade: prints v1 or v2, or refuses (PROOF_DOWNGRADE, PROOF_INVALID)
+    VerifyChallenge {
+        #[command(flatten)]
+        target: ChallengeTarget,
+        #[command(flatten)]
+        proof_key: ProofKeySource,
+        /// SHA-256 (hex) of the agent's credential, as the network holds it
+        #[arg(long, value_name = "HEX")]
+        credential_sha256: Option<String>,
+        /// The v1 proof received
+        #[arg(long, value_name = "P")]
+        proof: Option<String>,
+        /// The v2 proof received
+        #[arg(long, value_name = "P")]
+        proof_v2: Option<String>,
+    },
+    /// Agent side, no downgrade: prints v1 or v2, or refuses
+    VerifyEnroll {
+        /// The version the network announced
+        #[arg(long, value_name = "v1|v2", required = true)]
+        announced: String,
+        #[command(flatten)]
+        agent_key: AgentKeySource,
+        #[command(flatten)]
+        enrollment: Enrollment,
+        /// The authority received
+        #[arg(long, value_name = "A")]
+        authority: Option<String>,
+        /// The authority's version (1 or 2)
+        #[arg(long, value_name = "1|2")]
+        authority_version: Option<u32>,
+    },
+}
+
+/// `--challenge` and `--endpoint`.
+#[derive(Args, Debug)]
+pub struct ChallengeTarget {
+    /// The challenge
+    #[arg(long, value_name = "C", required = true)]
+    pub challenge: String,
+    /// The endpoint
+    #[arg(long, value_name = "E", required = true)]
+    pub endpoint: String,
+}
+
+/// `--enrollment-id`, `--nonce` and `--endpoint`.
+#[derive(Args, Debug)]
+pub struct Enrollment {
+    /// The enrollment id
+    #[arg(long, value_name = "ID", required = true)]
+    pub enrollment_id: String,
+    /// The nonce
+    #[arg(long, value_name = "N", required = true)]
+    pub nonce: String,
+    /// The endpoint
+    #[arg(long, value_name = "E", required = true)]
+    pub endpoint: String,
+}
+
+/// The sources of one secret: `--NAME VALUE`, `--NAME-file FILE`, `--NAME-env VAR`, `--NAME-stdin`
+/// (at most one of them).
+macro_rules! secret_source {
+    ($ty:ident, $what:literal, $value_name:literal,
+     $val:ident = $long:literal, $file:ident = $long_file:literal,
+     $env:ident = $long_env:literal, $stdin:ident = $long_stdin:literal) => {
+        #[doc = concat!("The sources of the ", $what, " (at most one).")]
+        #[derive(Args, Debug)]
+        #[group(multiple = false)]
+        pub struct $ty {
+            #[doc = concat!("The ", $what, " on the command line.")]
+            #[arg(long = $long, value_name = $value_name,
+                  help = concat!("The ", $what, " itself (other local users can see it in `ps`)"))]
+            pub $val: Option<String>,
+            #[doc = concat!("A file holding the ", $what, ".")]
+            #[arg(long = $long_file, value_name = "FILE",
+                  help = concat!("Read the ", $what, " from FILE (`-`: stdin; at most 64 KiB)"))]
+            pub $file: Option<PathBuf>,
+            #[doc = concat!("An environment variable holding the ", $what, ".")]
+            #[arg(long = $long_env, value_name = "VAR",
+                  help = concat!("Read the ", $what, " from the environment variable VAR"))]
+            pub $env: Option<OsString>,
+            #[doc = concat!("Read the ", $what, " from stdin.")]
+            #[arg(long = $long_stdin,
+                  help = concat!("Read the ", $what, " from stdin (at most 64 KiB)"))]
+            pub $stdin: bool,
+        }
+
+        impl $ty {
+            /// The source given, if any.
+            pub fn source(&self) -> SecretSource<'_> {
+                if let Some(v) = &self.$val {
+                    SecretSource::Value(v)
+                } else if let Some(p) = &self.$file {
+                    SecretSource::File(p)
+                } else if let Some(e) = &self.$env {
+                    SecretSource::Env(e)
+                } else if self.$stdin {
+                    SecretSource::Stdin
+                } else {
+                    SecretSource::None
+                }
+            }
+        }
+    };
+}
+
+secret_source!(
+    SecretArgs,
+    "secret",
+    "S",
+    secret = "secret",
+    secret_file = "secret-file",
+    secret_env = "secret-env",
+    secret_stdin = "secret-stdin"
+);
+secret_source!(
+    SeedSource,
+    "32-byte seed (64 hex characters)",
+    "HEX",
+    seed = "seed",
+    seed_file = "seed-file",
+    seed_env = "seed-env",
+    seed_stdin = "seed-stdin"
+);
+secret_source!(
+    AgentKeySource,
+    "agent key",
+    "K",
+    agent_key = "agent-key",
+    agent_key_file = "agent-key-file",
+    agent_key_env = "agent-key-env",
+    agent_key_stdin = "agent-key-stdin"
+);
+secret_source!(
+    ProofKeySource,
+    "proof key (64 hex characters)",
+    "HEX",
+    proof_key = "proof-key",
+    proof_key_file = "proof-key-file",
+    proof_key_env = "proof-key-env",
+    proof_key_stdin = "proof-key-stdin"
+);
+
+/// The sources of a key ring (a JSON array of {key_id, secret, valid_from, valid_until?}, or
+/// {"keys": [...]}): at most one.
+#[derive(Args, Debug)]
+#[group(multiple = false)]
+pub struct KeyRingSource {
+    /// The key ring file (`-`: stdin; at most 64 KiB)
+    #[arg(long, value_name = "KEYS")]
+    pub key_ring: Option<PathBuf>,
+    /// Read the key ring from the environment variable VAR
+    #[arg(long, value_name = "VAR")]
+    pub key_ring_env: Option<OsString>,
+    /// Read the key ring from stdin (at most 64 KiB)
+    #[arg(long)]
+    pub key_ring_stdin: bool,
+}
+
+impl KeyRingSource {
+    /// The source given, if any.
+    pub fn source(&self) -> SecretSource<'_> {
+        if let Some(p) = &self.key_ring {
+            SecretSource::File(p)
+        } else if let Some(e) = &self.key_ring_env {
+            SecretSource::Env(e)
+        } else if self.key_ring_stdin {
+            SecretSource::Stdin
+        } else {
+            SecretSource::None
+        }
+    }
+}
+
+/// `ekl conformance ...` (docs/conformance-protocol.md).
+#[derive(Args, Debug)]
+pub struct ConformanceArgs {
+    /// The number of generated JSON texts
+    #[arg(long, value_name = "N", default_value_t = 3000)]
+    pub corpus: usize,
+    /// The seed of the generated corpus
+    #[arg(long, value_name = "S", default_value_t = 1)]
+    pub seed: u64,
+    /// The number of random doubles (1000 to a request)
+    #[arg(long, value_name = "N", default_value_t = 0)]
+    pub doubles: usize,
+    /// Keep the requests whose rule name contains RULE (repeatable)
+    #[arg(long, value_name = "RULE")]
+    pub only: Vec<String>,
+    /// How long to wait for one answer, in milliseconds
+    #[arg(long, value_name = "MS", default_value_t = 10_000)]
+    pub timeout: u64,
+    /// How many differing cases to print per rule
+    #[arg(long, value_name = "K", default_value_t = 3)]
+    pub show: usize,
+    /// How many requests to send before reading their answers
+    #[arg(long, value_name = "N", default_value_t = 64)]
+    pub window: usize,
+    /// The vector files' folder (default: $EKL_VECTORS, ./vectors, the repository's)
+    #[arg(long, value_name = "DIR")]
+    pub vectors: Option<PathBuf>,
+    /// Send no vector files, only the generated corpus
+    #[arg(long)]
+    pub no_vectors: bool,
+    /// Answer the protocol on stdin/stdout with this core
+    #[arg(long, conflicts_with_all = ["emit", "ops", "command"])]
+    pub serve: bool,
+    /// Print the request stream with the expected answers
+    #[arg(long, conflicts_with_all = ["ops", "command"])]
+    pub emit: bool,
+    /// Print the operation names, one a line
+    #[arg(long, conflicts_with = "command")]
+    pub ops: bool,
+    /// The implementation to check, after `--`
+    #[arg(last = true, value_name = "COMMAND")]
+    pub command: Vec<OsString>,
+}

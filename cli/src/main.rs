@@ -1,0 +1,225 @@
+//! `ekl`: the command-line tool over ekl-core (SPEC §1–§8: canonical JSON, commitments,
+//! fingerprints, receipts, endpoint proofs, ES256 JWS; `ekl conformance`: docs/conformance-protocol.md).
+//!
+//! Every command reads its JSON input from a file or from stdin (`-` or no file), writes its result
+//! to stdout, and on a refusal prints one line `ekl: CODE: message` to stderr and exits with status
+//! 2; a verdict that is not accepted exits with 1, a usage error with 64 (one line
+//! `ekl: usage: ...`). `ekl --help` lists the commands, the input limits, the secret sources and
+//! the exit statuses; the choices are in docs/decisions.md#cli.
+#![forbid(unsafe_code)]
+
+mod args;
+mod commands;
+mod conformance;
+mod input;
+
+use std::ffi::OsString;
+use std::io::Write;
+use std::process::ExitCode;
+
+use clap::{CommandFactory, Parser};
+use ekl_core::Error;
+
+use args::{Cli, Command};
+
+/// Why a command did not print a plain result.
+pub enum Failure {
+    /// A refusal of the core or of an input (exit 2, `ekl: CODE: message`).
+    Refused(Error),
+    /// A usage error found after parsing (exit 64, `ekl: usage: message`).
+    Usage(String),
+    /// A verdict or check that is not accepted: printed to stdout, exit status 1.
+    NotAccepted(Vec<u8>),
+}
+
+impl From<Error> for Failure {
+    fn from(e: Error) -> Self {
+        Failure::Refused(e)
+    }
+}
+
+/// The exit status of a refusal.
+const EXIT_REFUSED: u8 = 2;
+/// The exit status of a usage error (BSD `EX_USAGE`).
+const EXIT_USAGE: u8 = 64;
+/// The exit status when stdout cannot be written (BSD `EX_IOERR`).
+const EXIT_IO: u8 = 74;
+
+fn main() -> ExitCode {
+    let argv: Vec<OsString> = std::env::args_os().collect();
+    let cli = match Cli::try_parse_from(&argv) {
+        Ok(cli) => cli,
+        Err(e) => return clap_failure(&e, &argv),
+    };
+    let hint = help_hint(&argv);
+    let result = match cli.command {
+        Command::Conformance(a) => return conformance::main(a, &hint),
+        command => commands::run(command, &input::Inputs::default()),
+    };
+    match result {
+        Ok(out) => {
+            let mut stdout = std::io::stdout().lock();
+            if stdout.write_all(&out).and_then(|_| stdout.flush()).is_err() {
+                return ExitCode::from(EXIT_IO);
+            }
+            ExitCode::SUCCESS
+        }
+        Err(Failure::Refused(e)) => {
+            eprintln!("ekl: {}: {}", e.code().as_str(), e.message());
+            ExitCode::from(EXIT_REFUSED)
+        }
+        Err(Failure::Usage(m)) => {
+            eprintln!("ekl: usage: {m} ({hint})");
+            ExitCode::from(EXIT_USAGE)
+        }
+        Err(Failure::NotAccepted(out)) => {
+            let mut stdout = std::io::stdout().lock();
+            if stdout.write_all(&out).and_then(|_| stdout.flush()).is_err() {
+                return ExitCode::from(EXIT_IO);
+            }
+            ExitCode::from(1)
+        }
+    }
+}
+
+/// `see 'ekl receipt verify --help'`: the deepest command named on the command line (only names
+/// of known commands, so nothing the user typed is repeated).
+fn help_hint(argv: &[OsString]) -> String {
+    let mut names = vec!["ekl".to_owned()];
+    let mut cmd = Cli::command();
+    for arg in argv.iter().skip(1) {
+        if cmd.get_subcommands().next().is_none() {
+            break;
+        }
+        let Some(arg) = arg.to_str() else { break };
+        if arg.starts_with('-') {
+            continue;
+        }
+        let Some(sub) = cmd.find_subcommand(arg).cloned() else {
+            break;
+        };
+        names.push(sub.get_name().to_owned());
+        cmd = sub;
+    }
+    format!("see '{} --help'", names.join(" "))
+}
+
+/// Help and version go to stdout (exit 0); every other parse error is one line on stderr (exit 64).
+fn clap_failure(e: &clap::Error, argv: &[OsString]) -> ExitCode {
+    use clap::error::ErrorKind;
+    if matches!(e.kind(), ErrorKind::DisplayHelp | ErrorKind::DisplayVersion) {
+        return match e.print() {
+            Ok(()) => ExitCode::SUCCESS,
+            Err(_) => ExitCode::from(EXIT_IO),
+        };
+    }
+    eprintln!("ekl: usage: {} ({})", clap_message(e), help_hint(argv));
+    ExitCode::from(EXIT_USAGE)
+}
+
+/// One line for a parse error, built from the error's context so that no value the user typed is
+/// repeated (a misplaced token or secret would be): option and command names only.
+fn clap_message(e: &clap::Error) -> String {
+    use clap::error::{ContextKind as K, ContextValue, ErrorKind as E};
+    let get = |k: K| e.get(k).map(|v| v.to_string()).unwrap_or_default();
+    let mut msg = match e.kind() {
+        E::InvalidSubcommand => "unknown command".to_owned(),
+        E::UnknownArgument => {
+            let arg = get(K::InvalidArg);
+            if arg.starts_with('-') {
+                let name = arg.split('=').next().unwrap_or_default();
+                format!("unknown option '{name}'")
+            } else {
+                "unexpected argument (not repeated here; FILE is given once, a token with --token)"
+                    .to_owned()
+            }
+        }
+        E::InvalidValue | E::ValueValidation => {
+            let mut m = format!("invalid value for '{}'", get(K::InvalidArg));
+            if let Some(reason) = std::error::Error::source(e) {
+                m.push_str(&format!(": {reason}"));
+            }
+            m
+        }
+        E::MissingRequiredArgument => format!("missing {}", get(K::InvalidArg)),
+        E::ArgumentConflict => {
+            let (arg, prior) = (get(K::InvalidArg), get(K::PriorArg));
+            if arg == prior {
+                format!("'{arg}' cannot be given more than once")
+            } else {
+                format!("'{arg}' cannot be used with '{prior}'")
+            }
+        }
+        E::MissingSubcommand | E::DisplayHelpOnMissingArgumentOrSubcommand => {
+            "a command is needed".to_owned()
+        }
+        E::NoEquals | E::TooManyValues | E::TooFewValues | E::WrongNumberOfValues => {
+            format!("wrong number of values for '{}'", get(K::InvalidArg))
+        }
+        E::InvalidUtf8 => "an argument is not valid UTF-8".to_owned(),
+        _ => "invalid command line".to_owned(),
+    };
+    let mut suggested: Vec<String> = Vec::new();
+    for k in [K::SuggestedSubcommand, K::SuggestedArg, K::SuggestedValue] {
+        match e.get(k) {
+            Some(ContextValue::String(s)) => suggested.push(format!("'{s}'")),
+            Some(ContextValue::Strings(v)) => suggested.extend(v.iter().map(|s| format!("'{s}'"))),
+            _ => {}
+        }
+    }
+    if let Some((last, rest)) = suggested.split_last() {
+        if rest.is_empty() {
+            msg.push_str(&format!("; did you mean {last}?"));
+        } else {
+            msg.push_str(&format!("; did you mean {} or {last}?", rest.join(", ")));
+        }
+    }
+    msg
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every leaf command, as its words (`["receipt", "verify"]`).
+    fn leaves(cmd: &clap::Command, prefix: &[String], out: &mut Vec<Vec<String>>) {
+        for sub in cmd.get_subcommands() {
+            let mut path = prefix.to_vec();
+            path.push(sub.get_name().to_owned());
+            if sub.get_subcommands().next().is_none() {
+                out.push(path);
+            } else {
+                leaves(sub, &path, out);
+            }
+        }
+    }
+
+    #[test]
+    fn the_parser_is_consistent() {
+        Cli::command().debug_assert();
+    }
+
+    #[test]
+    fn the_top_help_lists_every_command() {
+        let mut all = Vec::new();
+        leaves(&Cli::command(), &[], &mut all);
+        assert!(all.len() >= 24, "{all:?}");
+        for path in all {
+            let line = format!("\n  {} ", path.join(" "));
+            assert!(args::TOP_HELP.contains(&line), "ekl --help misses {line:?}");
+        }
+    }
+
+    #[test]
+    fn help_hints_name_only_known_commands() {
+        let argv = |a: &[&str]| -> Vec<OsString> { a.iter().map(OsString::from).collect() };
+        assert_eq!(
+            help_hint(&argv(&["ekl", "receipt", "verify", "--secret", "s", "x"])),
+            "see 'ekl receipt verify --help'"
+        );
+        assert_eq!(
+            help_hint(&argv(&["ekl", "eyJhbGciOi.e30.sig"])),
+            "see 'ekl --help'"
+        );
+    }
+}
