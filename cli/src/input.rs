@@ -20,8 +20,9 @@ use ekl_core::{Error, ErrorCode};
 
 use crate::Failure;
 
-/// The most bytes read from one JSON document or token (a file or stdin): 64 MiB.
-pub const MAX_DOCUMENT_BYTES: u64 = 64 << 20;
+/// The most bytes read from one JSON document or token (a file or stdin): the core's bound on
+/// any JSON text, 64 MiB (`ekl_core::limits::MAX_INPUT_BYTES`).
+pub const MAX_DOCUMENT_BYTES: u64 = ekl_core::limits::MAX_INPUT_BYTES as u64;
 
 /// The most bytes read from one secret source (a secret, seed, agent key, proof key or key ring
 /// given by file, environment variable or stdin): 64 KiB.

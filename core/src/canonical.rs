@@ -25,6 +25,9 @@ use crate::value::{integer_out_of_range, Value, MAX_SAFE_INTEGER_BOUND};
 /// The deepest nesting accepted: every array or object adds one level, so `[]` is depth 1 (§2.5).
 pub const MAX_DEPTH: usize = 64;
 
+/// The largest JSON text any operation reads (64 MiB), refused beyond with `BODY_TOO_LARGE`.
+pub use crate::limits::MAX_INPUT_BYTES;
+
 /// The size limit of a capability call's input as ekl-json-1: 256 KB = 262,144 bytes (§2.5).
 pub const CAPABILITY_INPUT_MAX_BYTES: usize = 256 * 1024;
 
@@ -59,14 +62,10 @@ pub fn canonicalize(json: &[u8]) -> Result<Vec<u8>> {
 /// The same rules, codes and precedence as [`parse`] followed by [`write_value`], without
 /// building a [`Value`]: the parser records the document as a flat tape of tokens (strings as
 /// spans of the input, or of one buffer for the unescaped ones), which the writer then walks.
+///
+/// Text longer than [`MAX_INPUT_BYTES`] is refused with `BODY_TOO_LARGE` before it is read.
 pub fn canonicalize_with(json: &[u8], options: Options) -> Result<Vec<u8>> {
-    if u32::try_from(json.len()).is_err() {
-        // 4 GiB or more: beyond the tape's indices, so through a Value.
-        let value = parse(json)?;
-        let mut out = Vec::with_capacity(json.len());
-        write_value(&value, &mut out, options)?;
-        return Ok(out);
-    }
+    check_input(json.len())?;
     let text = utf8(json)?;
     let mut tape = Vec::with_capacity(json.len() / 12 + 4);
     // Room for every unescaped string at once (never more than the input): it never grows.
@@ -100,15 +99,22 @@ pub fn canonicalize_value_with(value: &Value<'_>, options: Options) -> Result<Ve
     Ok(out)
 }
 
-/// Parses JSON text into a [`Value`] with every refusal of ekl-json-1 except the size limit: the
-/// parse-time refusals in document order, then duplicate member names in any object of the text
+/// Parses JSON text into a [`Value`] with every refusal of ekl-json-1 except the size limit of the
+/// canonical form: text longer than [`MAX_INPUT_BYTES`] first (`BODY_TOO_LARGE`, before it is
+/// read), then the parse-time refusals in document order, then duplicate member names in any object of the text
 /// (`DUPLICATE_KEY`, compared after unescaping), the precedence of [`canonicalize`].
 ///
 /// Every operation of the library and its bindings that reads JSON text reads it with this
 /// function, so a text with a duplicate member anywhere — also in a part the operation ignores or
 /// only looks a member up in — is refused, never read "first member wins".
 pub fn parse(json: &[u8]) -> Result<Value<'_>> {
+    check_input(json.len())?;
     parse_str(utf8(json)?)
+}
+
+/// Refuses JSON text longer than [`MAX_INPUT_BYTES`] (docs/decisions.md#limits).
+fn check_input(len: usize) -> Result<()> {
+    crate::limits::check_len(len, MAX_INPUT_BYTES, "the JSON text")
 }
 
 fn utf8(json: &[u8]) -> Result<&str> {
@@ -127,6 +133,7 @@ fn utf8(json: &[u8]) -> Result<&str> {
 
 /// Parses JSON text already known to be UTF-8, with the refusals of [`parse`].
 pub fn parse_str(text: &str) -> Result<Value<'_>> {
+    check_input(text.len())?;
     Parser {
         text,
         bytes: text.as_bytes(),

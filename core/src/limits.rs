@@ -50,4 +50,28 @@ mod tests {
         assert!(e.message().contains("67108864"));
         const { assert!(MAX_VALUE_BYTES < MAX_INPUT_BYTES) };
     }
+
+    #[test]
+    fn text_beyond_the_bound_is_refused_before_it_is_read() {
+        use crate::canonical;
+        // A string of MAX_INPUT_BYTES bytes with its quotes: accepted; one byte more: refused,
+        // although the extra byte is invalid UTF-8 (the size is checked first).
+        let mut text = vec![b'a'; MAX_INPUT_BYTES];
+        text[0] = b'"';
+        text[MAX_INPUT_BYTES - 1] = b'"';
+        assert_eq!(
+            canonical::canonicalize(&text).map(|o| o.len()),
+            Ok(MAX_INPUT_BYTES)
+        );
+        text.push(0xff);
+        let code = |r: Result<()>| r.unwrap_err().code();
+        assert_eq!(
+            code(canonical::canonicalize(&text).map(|_| ())),
+            ErrorCode::BodyTooLarge
+        );
+        assert_eq!(
+            code(canonical::parse(&text).map(|_| ())),
+            ErrorCode::BodyTooLarge
+        );
+    }
 }

@@ -145,7 +145,10 @@ fn step<'py>(
         return Ok(Step::Open(Frame {
             id: obj.as_ptr() as usize,
             items: Items::Dict(d.iter()),
-            out: Out::Object(Vec::with_capacity(d.len().min(PREALLOCATE_MAX)), Cow::Borrowed("")),
+            out: Out::Object(
+                Vec::with_capacity(d.len().min(PREALLOCATE_MAX)),
+                Cow::Borrowed(""),
+            ),
         }));
     }
     if let Ok(l) = obj.cast::<PyList>() {
