@@ -34,7 +34,8 @@
 // * a structure that contains itself: CYCLIC_VALUE; nesting deeper than 64 (an array or object
 //   is one level): INPUT_TOO_DEEP. No recursion: an explicit stack, so no input can overflow it;
 // * bounds: the JSON form is at most the operation's limit (the 256 KB of a capability input) or
-//   MAX_INPUT_BYTES, and at most MAX_INPUT_BYTES members and elements are read; past either the
+//   MAX_INPUT_BYTES, and at most MAX_READS (MAX_INPUT_BYTES / 2) members and elements are read
+//   (as many as JSON text of MAX_INPUT_BYTES can hold); past either the
 //   walk stops at once with BODY_TOO_LARGE, so a graph of shared references that expands
 //   exponentially costs bounded time and memory.
 // The first refusal in document order (the order of the produced text) wins, as in the core; a
@@ -52,6 +53,12 @@ const MAX_DEPTH = 64
  * default bound of the value conversion (docs/limits-js.md).
  */
 const MAX_INPUT_BYTES = 64 * 1024 * 1024
+/**
+ * The most members and elements the value conversion reads: as many as JSON text of
+ * MAX_INPUT_BYTES can hold (a value takes two bytes at least, `0,`), so it never refuses a value
+ * whose JSON form fits; it bounds the time spent on members that write nothing (`undefined`).
+ */
+const MAX_READS = MAX_INPUT_BYTES / 2
 /** 2^53: the largest magnitude of an integer literal (and a BigInt) ekl-json-1 accepts. */
 const BOUND = 9007199254740992
 const BIG_BOUND = BigInt(BOUND)
@@ -251,7 +258,7 @@ function boundedText(t) {
  * capability input; never more than MAX_INPUT_BYTES): the walk stops with BODY_TOO_LARGE as soon
  * as the text written so far, counted in the lengths of its canonical form, passes it — UTF-16
  * code units, never more than the UTF-8 bytes, so a value whose canonical form fits is never
- * refused here. The members and elements examined are bounded too (MAX_INPUT_BYTES), so a graph
+ * refused here. The members and elements examined are bounded too (MAX_READS), so a graph
  * of shared references that expands exponentially is refused in bounded time and memory.
  * @param {unknown} value
  * @param {number} [limit]
@@ -313,7 +320,7 @@ function element(a, i) {
 }
 
 /** Text longer than this is flattened and set aside, so the rope of small pieces stays small. */
-const CHUNK = 1 << 20
+const CHUNK = 1 << 16
 
 function walk(value, max) {
   // The open containers, their keys (null for arrays) and the index being written.
@@ -336,7 +343,7 @@ function walk(value, max) {
       done += out.length
       out = ''
     }
-    if (++work > MAX_INPUT_BYTES) throw tooBig()
+    if (++work > MAX_READS) throw tooBig()
     // 1. Write v (or open it, when it is a non-empty container).
     switch (typeof v) {
       case 'string':
@@ -397,7 +404,7 @@ function walk(value, max) {
           v = element(v, 0)
         } else {
           work += keys.length
-          if (work > MAX_INPUT_BYTES) throw tooBig()
+          if (work > MAX_READS) throw tooBig()
           const i = nextMember(v, keys, 0)
           if (i === keys.length) {
             out += '{}'
@@ -458,7 +465,7 @@ function walk(value, max) {
 function tooBig() {
   return new EklError(
     'BODY_TOO_LARGE',
-    `the value has more than ${MAX_INPUT_BYTES} members and elements to read`,
+    `the value has more than ${MAX_READS} members and elements to read`,
   )
 }
 

@@ -51,6 +51,7 @@ import ekl, {
   isEklError,
   JsonText,
   MAX_DEPTH,
+  MAX_INPUT_BYTES,
   CAPABILITY_INPUT_MAX_BYTES,
   type Commitment,
   type EklErrorCode,
@@ -138,6 +139,7 @@ const version: string = coreVersion()
 const which: 'native' | 'wasm' = backend
 const depth: 64 = MAX_DEPTH
 const limit: 262144 = CAPABILITY_INPUT_MAX_BYTES
+const maxInput: 67108864 = MAX_INPUT_BYTES
 
 try {
   canonicalize('{"a":1,"a":2}')

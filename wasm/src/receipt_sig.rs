@@ -15,7 +15,7 @@ use ekl_core::canonical;
 use ekl_core::jwk::{Jwks, SigningKey};
 use ekl_core::receipt_sig::{self, CallContext};
 use ekl_core::{Error, ErrorCode, Result, Value};
-use zeroize::Zeroizing;
+use zeroize::{Zeroize, Zeroizing};
 
 use crate::api::{canonical_text as text_of, parse_strict};
 
@@ -186,6 +186,18 @@ fn seed_of(seed_hex: &str) -> Result<Zeroizing<[u8; 32]>> {
     ekl_core::hex::decode_fixed::<32>(seed_hex, ErrorCode::InvalidKey, "seed").map(Zeroizing::new)
 }
 
+/// Overwrites the 32 KB of stack below the caller's frame, where the functions it called left
+/// their locals: the seed's bytes and the scalar derived from it (moved and copied on the way, in
+/// frames that are gone) stay in the module's linear memory until overwritten. Called by the
+/// exports that handle a seed or a signing key, once they are done with it.
+#[inline(never)]
+pub fn scrub_stack() {
+    let mut area = [0u8; 32 * 1024];
+    // Volatile writes (zeroize): not removed as dead stores.
+    area.zeroize();
+    core::hint::black_box(&area);
+}
+
 /// The signing key of a seed (64 lowercase hex) and a kid. The seed's bytes are wiped once the
 /// key is derived; the key's secret scalar is wiped when the key is dropped (p256's
 /// `ZeroizeOnDrop`).
@@ -315,9 +327,9 @@ mod exports {
         #[wasm_bindgen(constructor)]
         pub fn new(seed_hex: String, kid: &str) -> Result<SigningKeyHandle, JsError> {
             let seed_hex = Zeroizing::new(seed_hex);
-            super::signing_key(&seed_hex, kid)
-                .map(|inner| SigningKeyHandle { inner })
-                .map_err(throw)
+            let key = super::signing_key(&seed_hex, kid).map(|inner| SigningKeyHandle { inner });
+            super::scrub_stack();
+            key.map_err(throw)
         }
 
         /// The key id.
@@ -330,13 +342,17 @@ mod exports {
     #[wasm_bindgen(js_name = jwksFromSeed)]
     pub fn jwks_from_seed(seed_hex: String, kids: Vec<String>) -> Result<String, JsError> {
         let seed_hex = Zeroizing::new(seed_hex);
-        super::jwks_from_seed(&seed_hex, &kids).map_err(throw)
+        let jwks = super::jwks_from_seed(&seed_hex, &kids);
+        super::scrub_stack();
+        jwks.map_err(throw)
     }
 
     /// Signs claims as a compact JWS.
     #[wasm_bindgen(js_name = signJws)]
     pub fn sign_jws(typ: &str, claims: &[u8], key: &SigningKeyHandle) -> Result<String, JsError> {
-        super::sign_jws(typ, claims, &key.inner).map_err(throw)
+        let token = super::sign_jws(typ, claims, &key.inner);
+        super::scrub_stack();
+        token.map_err(throw)
     }
 
     /// Issues a network-signed receipt; canonical JSON.
@@ -347,7 +363,9 @@ mod exports {
         issuer: &str,
         audience: &str,
     ) -> Result<String, JsError> {
-        super::issue_receipt(fields, &key.inner, issuer, audience).map_err(throw)
+        let receipt = super::issue_receipt(fields, &key.inner, issuer, audience);
+        super::scrub_stack();
+        receipt.map_err(throw)
     }
 
     /// The verdict on a network-signed receipt object, canonical JSON.
