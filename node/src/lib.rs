@@ -31,6 +31,7 @@ use ekl_core::{
 use napi::bindgen_prelude::{AsyncTask, Buffer, Either, Uint8Array};
 use napi::{Env, Task};
 use napi_derive::napi;
+use zeroize::Zeroizing;
 
 /// The stable code string of a refusal, as the thrown error's `code`.
 pub struct Code(&'static str);
@@ -1206,12 +1207,20 @@ impl SigningKeyHandle {
     }
 }
 
+/// The 32 bytes of a seed given as 64 lowercase hex, wiped when dropped (as the seed's text is by
+/// the callers; the key's scalar is wiped on drop by p256).
+fn seed_of(seed_hex: &str) -> Result<Zeroizing<[u8; 32]>> {
+    ekl_core::hex::decode_fixed::<32>(seed_hex, ErrorCode::InvalidKey, "seed")
+        .map(Zeroizing::new)
+        .map_err(core_err)
+}
+
 /// A signing key from a 32-byte seed (64 lowercase hex) and a key id (deterministic).
 #[napi(catch_unwind)]
 pub fn signing_key(seed_hex: String, kid: String) -> Result<SigningKeyHandle> {
+    let seed_hex = Zeroizing::new(seed_hex);
     guarded(|| {
-        let seed = ekl_core::hex::decode_fixed::<32>(&seed_hex, ErrorCode::InvalidKey, "seed")
-            .map_err(core_err)?;
+        let seed = seed_of(&seed_hex)?;
         jwk::SigningKey::from_seed(&seed, &kid)
             .map(|k| SigningKeyHandle {
                 inner: std::sync::Arc::new(k),
@@ -1233,9 +1242,9 @@ pub struct SeededKeys {
 /// `INVALID_KEY` for a bad seed or kid, or two equal kids).
 #[napi(catch_unwind)]
 pub fn jwks_from_seed(seed_hex: String, kids: Vec<String>) -> Result<SeededKeys> {
+    let seed_hex = Zeroizing::new(seed_hex);
     guarded(|| {
-        let seed = ekl_core::hex::decode_fixed::<32>(&seed_hex, ErrorCode::InvalidKey, "seed")
-            .map_err(core_err)?;
+        let seed = seed_of(&seed_hex)?;
         let refs: Vec<&str> = kids.iter().map(String::as_str).collect();
         let (set, keys) = jwk::jwks_from_seed(&seed, &refs).map_err(core_err)?;
         Ok(SeededKeys {
