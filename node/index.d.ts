@@ -86,8 +86,22 @@ export type JsonValue =
   | readonly JsonValue[]
   | { readonly [key: string]: JsonValue }
 
+/**
+ * A JS value as the operations take it: a `JsonValue` whose object members may also be `undefined`
+ * (absent, as `JSON.stringify` has it: an SDK's optional field left unset); `undefined` as an array
+ * element is refused at run time.
+ */
+export type JsonValueInput =
+  | null
+  | boolean
+  | number
+  | bigint
+  | string
+  | readonly JsonValueInput[]
+  | { readonly [key: string]: JsonValueInput | undefined }
+
 /** A value argument: a JS value or JSON text wrapped in `JsonText`. */
-export type ValueInput = JsonValue | JsonText
+export type ValueInput = JsonValueInput | JsonText
 
 /** Options of the canonicalisation functions. */
 export interface CanonicalizeOptions {
