@@ -12,13 +12,14 @@
 // keeps serving. Signing keys of the replaced instance are dropped (their scalars wiped) and
 // refused from then on (INVALID_KEY: make them again).
 
+// In dist/ (the build puts this file next to node/js/convert.js, as .cjs and .mjs): one constant.
+const { MAX_INPUT_BYTES } = require('./convert.js');
+
 const encoder = new TextEncoder();
 const asBuffer = typeof Buffer === 'function'
   ? (u8) => Buffer.from(u8.buffer, u8.byteOffset, u8.byteLength) // Node: the same type as the addon
   : (u8) => u8;
 
-/** The maximum input of node/js/convert.js (MAX_INPUT_BYTES; the API layer checks it first). */
-const MAX_INPUT_BYTES = 64 * 1024 * 1024;
 /** The message of INTERNAL_ERROR: fixed, whatever the trap said. */
 const INTERNAL = 'INTERNAL_ERROR: internal error in ekl-core (a bug, never an answer to input: please report it); the module was restarted';
 
