@@ -72,6 +72,8 @@ const symbolsOf = Object.getOwnPropertySymbols
 const descriptorOf = Object.getOwnPropertyDescriptor
 const isArray = Array.isArray
 const stringify = JSON.stringify
+/** Taken at load, so a prototype patched later cannot write what the core then reads. */
+const toExponential = Number.prototype.toExponential
 /** `Object.prototype.__lookupGetter__` (Annex B, in every engine we know; absent: descriptors). */
 const lookupGetter =
   typeof objectProto.__lookupGetter__ === 'function' ? objectProto.__lookupGetter__ : undefined
@@ -356,7 +358,7 @@ function walk(value, max) {
         }
         if (v > BOUND || v < -BOUND) {
           // Beyond 2^53, String(x) may be an integer literal, which the text parser refuses.
-          const t = v.toExponential()
+          const t = toExponential.call(v)
           extra += String(v).length - t.length
           out += t
         } else {
@@ -368,7 +370,7 @@ function walk(value, max) {
         break
       case 'bigint':
         if (v > BIG_BOUND || v < -BIG_BOUND) throw outOfRange()
-        out += v.toString()
+        out += String(v) // the abstract ToString, not a BigInt.prototype.toString patched later
         break
       case 'object': {
         if (v === null) {
