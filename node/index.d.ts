@@ -87,8 +87,22 @@ export type JsonValue =
   | readonly JsonValue[]
   | { readonly [key: string]: JsonValue }
 
+/**
+ * A JS value as the operations take it: a `JsonValue` whose object members may also be `undefined`
+ * (absent, as `JSON.stringify` has it: an SDK's optional field left unset); `undefined` as an array
+ * element is refused at run time.
+ */
+export type JsonValueInput =
+  | null
+  | boolean
+  | number
+  | bigint
+  | string
+  | readonly JsonValueInput[]
+  | { readonly [key: string]: JsonValueInput | undefined }
+
 /** A value argument: a JS value or JSON text wrapped in `JsonText`. */
-export type ValueInput = JsonValue | JsonText
+export type ValueInput = JsonValueInput | JsonText
 
 /** Options of the canonicalisation functions. */
 export interface CanonicalizeOptions {
@@ -408,5 +422,11 @@ export declare function coreVersion(): string
 export declare const backend: 'native' | 'wasm'
 /** The deepest nesting accepted (an array or object is one level). */
 export declare const MAX_DEPTH: 64
+/**
+ * The longest input of any operation, 64 MiB: JSON text (bytes, or a string's UTF-8 form), a
+ * string argument, and the JSON form of a value. Longer is refused with `BODY_TOO_LARGE` before
+ * it is read or copied (docs/limits-js.md).
+ */
+export declare const MAX_INPUT_BYTES: 67108864
 /** The size limit of a capability call's input as ekl-json-1 (256 KB). */
 export declare const CAPABILITY_INPUT_MAX_BYTES: 262144

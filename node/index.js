@@ -11,6 +11,7 @@
 // one. Without that folder the native load error is thrown unchanged.
 
 const { makeApi } = require('./js/api.js')
+const { MAX_INPUT_BYTES } = require('./js/convert.js')
 
 /** Adapts the napi addon to the binding interface of js/api.js. */
 function nodeBinding(native) {
@@ -22,13 +23,25 @@ function nodeBinding(native) {
   const output = new Uint8Array(OUTPUT_BYTES)
   let input = new Uint8Array(64 * 1024)
 
+  /**
+   * The UTF-8 bytes of a string in a Buffer of their own, refused past the maximum input (the
+   * API layer has refused strings with more code units than that; three bytes a unit can pass it).
+   */
+  function utf8(text) {
+    const b = Buffer.from(text, 'utf8')
+    if (b.length > MAX_INPUT_BYTES) {
+      throw new Error(`BODY_TOO_LARGE: the text is longer than ${MAX_INPUT_BYTES} bytes as UTF-8`)
+    }
+    return b
+  }
+
   /** UTF-8 bytes of JSON text (strings are already checked for lone surrogates). */
   function bytes(text) {
     if (typeof text !== 'string') return text
     const need = text.length * 3
     if (need > input.length) {
       // Large documents: one allocation of the exact size rather than a huge scratch buffer.
-      if (need > 4 * 1024 * 1024) return Buffer.from(text, 'utf8')
+      if (need > 4 * 1024 * 1024) return utf8(text)
       input = new Uint8Array(Math.max(need, input.length * 2))
     }
     const { written } = encoder.encodeInto(text, input)
@@ -36,7 +49,7 @@ function nodeBinding(native) {
   }
 
   function ownBytes(text) {
-    return typeof text === 'string' ? Buffer.from(text, 'utf8') : text
+    return typeof text === 'string' ? utf8(text) : text
   }
 
   function result(n) {
@@ -52,7 +65,7 @@ function nodeBinding(native) {
     canonicalize: (json, maxBytes) => result(native.canonicalizeInto(bytes(json), maxBytes, output)),
     canonicalizeAsync: (json, maxBytes) =>
       // The addon copies the bytes before the promise is returned, so the scratch is free again.
-      native.canonicalizeAsync(typeof json === 'string' ? Buffer.from(json, 'utf8') : json, maxBytes),
+      native.canonicalizeAsync(ownBytes(json), maxBytes),
     sha256Hex: (data) => native.sha256Hex(bytes(data)),
     commitment: (json, salt, saltId) => native.commitment(bytes(json), salt, saltId),
     inputCommitment: (json, salt, saltId) => native.inputCommitment(bytes(json), salt, saltId),
@@ -93,6 +106,7 @@ function nodeBinding(native) {
     jwksFromSeed: native.jwksFromSeed,
     signJws: (typ, json, key) => native.signJws(typ, bytes(json), key),
     issueReceipt: (json, key, issuer, audience) => native.issueReceipt(bytes(json), key, issuer, audience),
+    testPanic: () => native.__testPanic(),
   }
 }
 

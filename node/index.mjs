@@ -54,6 +54,7 @@ export const {
   isEklError,
   JsonText,
   MAX_DEPTH,
+  MAX_INPUT_BYTES,
   CAPABILITY_INPUT_MAX_BYTES,
 } = api
 

@@ -23,7 +23,10 @@ export declare class SigningKeyHandle {
   kid(): string
 }
 
-/** Test hook: panics inside a `catch_unwind` function, to prove a panic is thrown, not fatal. */
+/**
+ * Test hook (hidden, test-only): panics inside [`guarded`], to prove that a panic becomes
+ * `INTERNAL_ERROR` with a fixed message, never an abort, and that the addon keeps serving.
+ */
 export declare function __testPanic(): void
 
 /** The `auth_tag` of a receipt (JSON text) under a receipt secret. */

@@ -38,13 +38,17 @@
 //   signingKey(seedHex, kid): handle (with kid())    signJws(typ, json, key): string
 //   jwksFromSeed(seedHex, kids[]): {jwks: handle (as jwksParse), keys: handle[] (as signingKey)}
 //   issueReceipt(json, key, issuer, audience): JSON text
+//   testPanic(): never returns (a panic in the native layer; test hook)
+// JSON text arguments are at most MAX_INPUT_BYTES (convert.js): this layer refuses longer strings
+// (in UTF-16 code units) and bytes; a binding refuses a string whose UTF-8 form is longer, with
+// the message "BODY_TOO_LARGE: ...", before it copies it anywhere.
 //
 // Adding an operation: one wrapper below (convert the arguments with `value`/`text`/`str`, call
 // the binding inside `guard`), its declaration in index.d.ts, its name in docs/operations.json.
 // This file must not use Node-only APIs: the wasm package runs it in browsers.
 
 const { EklError, isEklError, fromNative } = require('./errors.js')
-const { toJsonText, jsonTextOf, JsonText, isWellFormed, MAX_DEPTH } = require('./convert.js')
+const { toJsonText, jsonTextOf, stableBytes, JsonText, isWellFormed, MAX_DEPTH, MAX_INPUT_BYTES } = require('./convert.js')
 
 /** The size limit of a capability call's input as ekl-json-1: 256 KB (PROTOCOL §2.5). */
 const CAPABILITY_INPUT_MAX_BYTES = 262144
@@ -53,9 +57,17 @@ function invalid(detail) {
   return new EklError('INVALID_ARGUMENT', detail)
 }
 
-/** A string argument: refused when not a string or when it holds a lone surrogate. */
+function tooLarge(what) {
+  return new EklError('BODY_TOO_LARGE', `${what} is longer than ${MAX_INPUT_BYTES} bytes`)
+}
+
+/**
+ * A string argument: refused when not a string, when longer than the maximum input
+ * (BODY_TOO_LARGE) or when it holds a lone surrogate.
+ */
 function str(x, what) {
   if (typeof x !== 'string') throw invalid(`${what} must be a string`)
+  if (x.length > MAX_INPUT_BYTES) throw tooLarge(what)
   if (!isWellFormed(x)) {
     throw new EklError('LONE_SURROGATE', `${what} holds a lone UTF-16 surrogate`)
   }
@@ -64,6 +76,17 @@ function str(x, what) {
 
 function optStr(x, what) {
   return x === undefined || x === null ? null : str(x, what)
+}
+
+/** An array of string arguments, at most MAX_INPUT_BYTES code units together. */
+function strList(xs, what) {
+  let total = 0
+  return xs.map((x) => {
+    const s = str(x, what)
+    total += s.length + 1
+    if (total > MAX_INPUT_BYTES) throw tooLarge(`the list of ${what}s`)
+    return s
+  })
 }
 
 /** The options object of a call: absent, or a plain object with only the names allowed. */
@@ -188,6 +211,8 @@ function makeApi(binding, info) {
     if (!Array.isArray(items)) throw invalid(`${fn}: items must be an array of {receipt, call, inputCommitment?, outputCommitment?}`)
     const [secret, keys] = keyRing(opts(options, ['keys'], fn).keys, fn)
     const texts = []
+    // Every receipt's JSON text together is at most the maximum input.
+    let total = 0
     const specs = items.map((it, i) => {
       const o = opts(it, ['receipt', 'call', 'inputCommitment', 'outputCommitment'], `${fn}: items[${i}]`)
       const spec = { call: callSpec(o.call, `${fn}: items[${i}]`) }
@@ -195,7 +220,10 @@ function makeApi(binding, info) {
       const co = ownCommitment(o.outputCommitment, 'outputCommitment')
       if (ci) spec.inputCommitment = ci
       if (co) spec.outputCommitment = co
-      texts.push(toJsonText(o.receipt))
+      const t = toJsonText(o.receipt, MAX_INPUT_BYTES - total)
+      total += t.length
+      if (total > MAX_INPUT_BYTES) throw tooLarge(`${fn}: the receipts together`)
+      texts.push(t)
       return spec
     })
     return [texts, specs, secret, keys]
@@ -249,7 +277,7 @@ function makeApi(binding, info) {
   const offeredNames = (offered, fn) => {
     if (offered === undefined || offered === null) return null
     if (!Array.isArray(offered)) throw invalid(`${fn}: offered must be an array of tool names`)
-    return offered.map((n) => str(n, 'a tool name'))
+    return strList(offered, 'tool name')
   }
 
   const commitOpts = (o, fn) => {
@@ -266,7 +294,7 @@ function makeApi(binding, info) {
     },
     canonicalizeValue(value, options) {
       const m = maxBytesOf(options, 'canonicalizeValue')
-      const t = toJsonText(value)
+      const t = toJsonText(value, m)
       return guard(() => binding.canonicalize(t, m))
     },
     async canonicalizeAsync(json, options) {
@@ -278,7 +306,7 @@ function makeApi(binding, info) {
     },
     async canonicalizeValueAsync(value, options) {
       const m = maxBytesOf(options, 'canonicalizeValueAsync')
-      const t = toJsonText(value)
+      const t = toJsonText(value, m)
       return guardAsync(() =>
         binding.canonicalizeAsync ? binding.canonicalizeAsync(t, m) : binding.canonicalize(t, m),
       )
@@ -287,8 +315,10 @@ function makeApi(binding, info) {
     // --- digests and commitments ---
     sha256Hex(data) {
       let d
-      if (data instanceof Uint8Array) d = data
-      else if (typeof data === 'string') d = str(data, 'data')
+      if (data instanceof Uint8Array) {
+        if (data.length > MAX_INPUT_BYTES) throw tooLarge('data')
+        d = stableBytes(data)
+      } else if (typeof data === 'string') d = str(data, 'data')
       else throw invalid('sha256Hex: data must be a string or a Uint8Array')
       return guard(() => binding.sha256Hex(d))
     },
@@ -299,7 +329,8 @@ function makeApi(binding, info) {
     },
     inputCommitment(input, options) {
       const [salt, saltId] = commitOpts(options, 'inputCommitment')
-      const t = toJsonText(input)
+      // The 256 KB of §2.5 bounds the conversion itself: a huge value stops being read there.
+      const t = toJsonText(input, CAPABILITY_INPUT_MAX_BYTES)
       return guard(() => binding.inputCommitment(t, salt, saltId))
     },
     termsHash(terms) {
@@ -493,7 +524,7 @@ function makeApi(binding, info) {
     jwksFromSeed(seedHex, kids) {
       const s = str(seedHex, 'seedHex')
       if (!Array.isArray(kids)) throw invalid('jwksFromSeed: kids must be an array of key ids')
-      const k = kids.map((kid) => str(kid, 'kid'))
+      const k = strList(kids, 'kid')
       const r = guard(() => binding.jwksFromSeed(s, k))
       const jwks = Object.create(Jwks.prototype)
       Object.defineProperty(jwks, HANDLE, { value: r.jwks })
@@ -526,8 +557,15 @@ function makeApi(binding, info) {
     isEklError,
     JsonText,
     MAX_DEPTH,
+    MAX_INPUT_BYTES,
     CAPABILITY_INPUT_MAX_BYTES,
   }
+  // Test hook, hidden (a registered symbol, not enumerable, not declared): a panic in the native
+  // layer, through the same guard as every operation, to prove that it becomes INTERNAL_ERROR
+  // and that the library keeps serving (node/test/hardening.test.js, wasm/test/hardening.test.mjs).
+  Object.defineProperty(api, Symbol.for('ekl-core.testPanic'), {
+    value: () => guard(() => binding.testPanic()),
+  })
   return Object.freeze(api)
 }
 

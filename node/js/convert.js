@@ -4,12 +4,16 @@
 // core's text canonicaliser, which applies every ekl-json-1 rule again: this walker only refuses
 // what JSON text cannot express (and, for document-order precedence, what it can check cheaply).
 //
-// Rules (docs/decisions.md#node):
+// Rules (docs/decisions.md#node, bounds in docs/limits-js.md):
 // * plain objects (prototype Object.prototype or null): their own enumerable string keys
 //   (Object.keys); an own symbol-keyed property is refused (NON_STRING_KEY); an own enumerable
-//   accessor (getter) is refused (UNSUPPORTED_TYPE): plain data properties only;
-// * arrays (prototype Array.prototype): elements 0..length-1; a hole is `undefined` and refused;
-//   other own properties of an array are ignored, as JSON.stringify ignores them;
+//   accessor (getter/setter) is refused (UNSUPPORTED_TYPE) without running it: plain data
+//   properties only; a member whose value is `undefined` is absent, as JSON.stringify has it
+//   (SDKs build objects with optional members left undefined);
+// * arrays (prototype Array.prototype): elements 0..length-1; a hole or an `undefined` element is
+//   refused (UNSUPPORTED_TYPE: JSON.stringify would write null, which is not what was meant), an
+//   accessor element too, without running it; other own properties of an array are ignored, as
+//   JSON.stringify ignores them;
 // * strings; a lone surrogate (in a value or a key) is refused with LONE_SURROGATE, the code of
 //   the "\ud800" escape in JSON text;
 // * numbers: every finite double (NaN, ±Infinity: NON_FINITE_NUMBER); -0 is written 0. A JS number
@@ -21,18 +25,40 @@
 //   shortest round trip;
 // * BigInt: accepted within ±2^53 (written as its decimal digits), INTEGER_OUT_OF_RANGE beyond;
 // * booleans, null;
-// * refused with UNSUPPORTED_TYPE: undefined (as a value, a member or an array element),
-//   functions, symbols, class instances (Map, Set, Date, RegExp, Error, typed arrays, Buffer,
-//   boxed primitives, objects of other realms, JsonText below the top level, ...);
+// * refused with UNSUPPORTED_TYPE: undefined (as a value or an array element), functions,
+//   symbols, class instances (Map, Set, Date, RegExp, Error, typed arrays, Buffer, boxed
+//   primitives, objects of other realms, JsonText below the top level, ...);
+// * a Proxy is not told apart (no portable way): its traps run and what they report is what is
+//   converted, each member read once through its descriptor; a trap that throws gives
+//   UNSUPPORTED_TYPE (its error is not passed on);
 // * a structure that contains itself: CYCLIC_VALUE; nesting deeper than 64 (an array or object
-//   is one level): INPUT_TOO_DEEP. No recursion: an explicit stack, so no input can overflow it.
-// The first refusal in document order (the order of the produced text) wins, as in the core.
+//   is one level): INPUT_TOO_DEEP. No recursion: an explicit stack, so no input can overflow it;
+// * bounds: the JSON form is at most the operation's limit (the 256 KB of a capability input) or
+//   MAX_INPUT_BYTES, and at most MAX_READS (MAX_INPUT_BYTES / 2) members and elements are read
+//   (as many as JSON text of MAX_INPUT_BYTES can hold); past either the
+//   walk stops at once with BODY_TOO_LARGE, so a graph of shared references that expands
+//   exponentially costs bounded time and memory.
+// The first refusal in document order (the order of the produced text) wins, as in the core; a
+// bound is refused where it is passed, before any refusal later in the document.
 // This file must not use Node-only APIs: the wasm package runs it in browsers.
 
 const { EklError } = require('./errors.js')
 
 /** The deepest nesting accepted (PROTOCOL §2.5): `[]` is depth 1. */
 const MAX_DEPTH = 64
+/**
+ * The longest JSON text an operation reads, in bytes (UTF-8; a string is refused from this many
+ * UTF-16 code units on, before it is encoded): 64 MiB. Longer input is refused with
+ * BODY_TOO_LARGE before anything reads it (nothing is copied into wasm memory); it is also the
+ * default bound of the value conversion (docs/limits-js.md).
+ */
+const MAX_INPUT_BYTES = 64 * 1024 * 1024
+/**
+ * The most members and elements the value conversion reads: as many as JSON text of
+ * MAX_INPUT_BYTES can hold (a value takes two bytes at least, `0,`), so it never refuses a value
+ * whose JSON form fits; it bounds the time spent on members that write nothing (`undefined`).
+ */
+const MAX_READS = MAX_INPUT_BYTES / 2
 /** 2^53: the largest magnitude of an integer literal (and a BigInt) ekl-json-1 accepts. */
 const BOUND = 9007199254740992
 const BIG_BOUND = BigInt(BOUND)
@@ -46,6 +72,16 @@ const symbolsOf = Object.getOwnPropertySymbols
 const descriptorOf = Object.getOwnPropertyDescriptor
 const isArray = Array.isArray
 const stringify = JSON.stringify
+/** Taken at load, so a prototype patched later cannot write what the core then reads. */
+const toExponential = Number.prototype.toExponential
+/** `Object.prototype.__lookupGetter__` (Annex B, in every engine we know; absent: descriptors). */
+const lookupGetter =
+  typeof objectProto.__lookupGetter__ === 'function' ? objectProto.__lookupGetter__ : undefined
+/** The engine's own accessors: a view's buffer, and one that throws for a SharedArrayBuffer. */
+const bufferGetter = descriptorOf(getProto(Uint8Array.prototype), 'buffer').get
+const byteLengthGetter = descriptorOf(ArrayBuffer.prototype, 'byteLength').get
+const bufferOf = (view) => bufferGetter.call(view)
+const abByteLength = (buffer) => byteLengthGetter.call(buffer)
 
 /** True when `s` holds no lone surrogate. */
 const isWellFormed =
@@ -131,20 +167,11 @@ function unsupported(v) {
   return new EklError('UNSUPPORTED_TYPE', `${describe(v)} has no JSON form`)
 }
 
-/** Refuses symbol keys and accessors of a plain object; returns its keys. */
+/** Refuses symbol keys of a plain object; returns its own enumerable string keys. */
 function plainKeys(obj) {
   const keys = keysOf(obj)
   if (symbolsOf(obj).length !== 0) {
     throw new EklError('NON_STRING_KEY', 'an object has a symbol-keyed property')
-  }
-  for (let i = 0; i < keys.length; i++) {
-    const d = descriptorOf(obj, keys[i])
-    if (d === undefined || !('value' in d)) {
-      throw new EklError(
-        'UNSUPPORTED_TYPE',
-        'an object has an accessor property (getter); only data properties are converted',
-      )
-    }
   }
   return keys
 }
@@ -158,6 +185,7 @@ class JsonText {
   /** @param {string | Uint8Array} text */
   constructor(text) {
     if (typeof text === 'string') {
+      if (text.length > MAX_INPUT_BYTES) throw tooLarge(MAX_INPUT_BYTES, 'the JSON text')
       if (!isWellFormed(text)) throw loneSurrogate('the JSON text')
     } else if (!(text instanceof Uint8Array)) {
       throw new EklError('INVALID_ARGUMENT', 'JsonText takes a string or a Uint8Array')
@@ -170,16 +198,18 @@ class JsonText {
 
 /**
  * JSON text given as a string, bytes or JsonText, checked for what the native boundary would
- * lose (a lone surrogate in a JS string would become U+FFFD in UTF-8).
+ * lose (a lone surrogate in a JS string would become U+FFFD in UTF-8), against the maximum input
+ * (BODY_TOO_LARGE, before anything is read), and copied when other threads can write it.
  * @returns {string | Uint8Array}
  */
 function jsonTextOf(input, what = 'json') {
   if (typeof input === 'string') {
+    if (input.length > MAX_INPUT_BYTES) throw tooLarge(MAX_INPUT_BYTES, 'the JSON text')
     if (!isWellFormed(input)) throw loneSurrogate('the JSON text')
     return input
   }
-  if (input instanceof Uint8Array) return input
-  if (input instanceof JsonText) return input.text
+  if (input instanceof Uint8Array) return boundedText(input)
+  if (input instanceof JsonText) return boundedText(input.text)
   throw new EklError(
     'INVALID_ARGUMENT',
     `${what} must be JSON text: a string, a Uint8Array (Buffer) or a JsonText`,
@@ -187,36 +217,160 @@ function jsonTextOf(input, what = 'json') {
 }
 
 /**
+ * Bytes the value of a Uint8Array holds, safe to read while the call runs: a view of a
+ * SharedArrayBuffer is copied first (another thread may write it at any time; native code must
+ * never read memory that changes under it), any other view is returned as it is. The buffer's
+ * kind is asked of the engine (an ArrayBuffer getter refuses a SharedArrayBuffer), not of its
+ * prototype, so views of another realm's shared memory are copied too.
+ * @param {Uint8Array} u8
+ * @returns {Uint8Array}
+ */
+function stableBytes(u8) {
+  const buffer = bufferOf(u8)
+  try {
+    abByteLength(buffer)
+    return u8
+  } catch {
+    const copy = new Uint8Array(u8.length)
+    copy.set(u8)
+    return copy
+  }
+}
+
+/** The refusal of JSON text (or a value's JSON form) longer than `limit`. */
+function tooLarge(limit, what) {
+  return new EklError('BODY_TOO_LARGE', `${what} is longer than ${limit} bytes`)
+}
+
+/**
+ * JSON text checked against the maximum input: a string longer than MAX_INPUT_BYTES UTF-16 code
+ * units (its UTF-8 form is at least as long) or bytes longer than MAX_INPUT_BYTES are refused
+ * before anything reads them. (A string within the bound whose UTF-8 form is longer is refused
+ * by the binding once it has encoded it.)
+ */
+function boundedText(t) {
+  if (t.length > MAX_INPUT_BYTES) throw tooLarge(MAX_INPUT_BYTES, 'the JSON text')
+  return typeof t === 'string' ? t : stableBytes(t)
+}
+
+/**
  * The JSON text of a JS value under the strict rules above; a JsonText is passed through.
+ *
+ * `limit` bounds the JSON form's length (the operation's own limit, such as the 256 KB of a
+ * capability input; never more than MAX_INPUT_BYTES): the walk stops with BODY_TOO_LARGE as soon
+ * as the text written so far, counted in the lengths of its canonical form, passes it — UTF-16
+ * code units, never more than the UTF-8 bytes, so a value whose canonical form fits is never
+ * refused here. The members and elements examined are bounded too (MAX_READS), so a graph
+ * of shared references that expands exponentially is refused in bounded time and memory.
+ * @param {unknown} value
+ * @param {number} [limit]
  * @returns {string | Uint8Array}
  */
-function toJsonText(value) {
-  if (value instanceof JsonText) return value.text
+function toJsonText(value, limit) {
+  if (value instanceof JsonText) return boundedText(value.text)
+  const max = limit === undefined || limit === null || limit > MAX_INPUT_BYTES ? MAX_INPUT_BYTES : limit
+  try {
+    return walk(value, max)
+  } catch (e) {
+    if (e instanceof EklError) throw e
+    // Only a Proxy trap can run code here (getters are never run): what it threw is not ours
+    // to pass on, and its message may hold anything.
+    throw new EklError('UNSUPPORTED_TYPE', 'reading the value threw (a Proxy trap)')
+  }
+}
+
+/** The member value the last call of `nextMember` found. */
+let found
+
+/**
+ * The index of the first member of `obj` at or after `i` that is written (`keys.length` when
+ * none is left): an accessor is refused, a member whose value is `undefined` is absent (as
+ * JSON.stringify has it). Each member is read once, through its descriptor, so no getter runs
+ * and what is checked is what is written.
+ */
+function nextMember(obj, keys, i) {
+  for (; i < keys.length; i++) {
+    const d = descriptorOf(obj, keys[i])
+    // Gone since Object.keys: only a Proxy trap can do that.
+    if (d === undefined) continue
+    if (!('value' in d)) throw accessor('an object')
+    if (d.value !== undefined) {
+      found = d.value
+      return i
+    }
+  }
+  return i
+}
+
+function accessor(what) {
+  return new EklError(
+    'UNSUPPORTED_TYPE',
+    `${what} has an accessor property (getter); only data properties are converted`,
+  )
+}
+
+/** Element `i` of an array, refusing an accessor (its getter is never run). */
+function element(a, i) {
+  if (lookupGetter !== undefined) {
+    if (lookupGetter.call(a, i) !== undefined) throw accessor('an array')
+    return a[i]
+  }
+  const d = descriptorOf(a, i)
+  if (d === undefined) return undefined
+  if (!('value' in d)) throw accessor('an array')
+  return d.value
+}
+
+/** Text longer than this is flattened and set aside, so the rope of small pieces stays small. */
+const CHUNK = 1 << 16
+
+function walk(value, max) {
   // The open containers, their keys (null for arrays) and the index being written.
   const conts = []
   const keyLists = []
   const idxs = []
+  // The text is `parts` (flat strings) followed by `out`; `done` is the length of `parts`.
+  const parts = []
+  let done = 0
   let out = ''
+  // The canonical form's length minus the text's (numbers beyond 2^53 are written differently).
+  let extra = 0
+  let work = 0
   let v = value
   for (;;) {
+    if (done + out.length + extra > max) throw tooLarge(max, "the value's JSON form")
+    if (out.length > CHUNK) {
+      out.charCodeAt(0) // flattens the rope, so its pieces can be collected
+      parts.push(out)
+      done += out.length
+      out = ''
+    }
+    if (++work > MAX_READS) throw tooBig()
     // 1. Write v (or open it, when it is a non-empty container).
     switch (typeof v) {
       case 'string':
+        if (done + out.length + extra + v.length > max) throw tooLarge(max, "the value's JSON form")
         out += quote(v, 'a string')
         break
       case 'number':
         if (v !== v || v === Infinity || v === -Infinity) {
           throw new EklError('NON_FINITE_NUMBER', 'NaN and Infinity have no JSON form')
         }
-        // Beyond 2^53, String(x) may be an integer literal, which the text parser refuses.
-        out += v > BOUND || v < -BOUND ? v.toExponential() : v === 0 ? '0' : String(v)
+        if (v > BOUND || v < -BOUND) {
+          // Beyond 2^53, String(x) may be an integer literal, which the text parser refuses.
+          const t = toExponential.call(v)
+          extra += String(v).length - t.length
+          out += t
+        } else {
+          out += v === 0 ? '0' : String(v)
+        }
         break
       case 'boolean':
         out += v ? 'true' : 'false'
         break
       case 'bigint':
         if (v > BIG_BOUND || v < -BIG_BOUND) throw outOfRange()
-        out += v.toString()
+        out += String(v) // the abstract ToString, not a BigInt.prototype.toString patched later
         break
       case 'object': {
         if (v === null) {
@@ -249,18 +403,22 @@ function toJsonText(value) {
           conts.push(v)
           keyLists.push(null)
           idxs.push(0)
-          v = v[0]
+          v = element(v, 0)
         } else {
-          if (keys.length === 0) {
+          work += keys.length
+          if (work > MAX_READS) throw tooBig()
+          const i = nextMember(v, keys, 0)
+          if (i === keys.length) {
             out += '{}'
             break
           }
-          const k = keys[0]
+          const k = keys[i]
+          if (done + out.length + extra + k.length > max) throw tooLarge(max, "the value's JSON form")
           out += '{' + quoteKey(k)
           conts.push(v)
           keyLists.push(keys)
-          idxs.push(0)
-          v = v[k]
+          idxs.push(i)
+          v = found
         }
         continue
       }
@@ -270,24 +428,31 @@ function toJsonText(value) {
     // 2. Move to the next value, closing the containers that are complete.
     for (;;) {
       const d = conts.length - 1
-      if (d < 0) return out
+      if (d < 0) {
+        if (done + out.length + extra > max) throw tooLarge(max, "the value's JSON form")
+        if (parts.length === 0) return out
+        parts.push(out)
+        return parts.join('')
+      }
       const c = conts[d]
       const keys = keyLists[d]
-      const i = idxs[d] + 1
       if (keys === null) {
+        const i = idxs[d] + 1
         if (i < c.length) {
           idxs[d] = i
           out += ','
-          v = c[i]
+          v = element(c, i)
           break
         }
         out += ']'
       } else {
+        const i = nextMember(c, keys, idxs[d] + 1)
         if (i < keys.length) {
           idxs[d] = i
           const k = keys[i]
+          if (done + out.length + extra + k.length > max) throw tooLarge(max, "the value's JSON form")
           out += ',' + quoteKey(k)
-          v = c[k]
+          v = found
           break
         }
         out += '}'
@@ -299,6 +464,13 @@ function toJsonText(value) {
   }
 }
 
+function tooBig() {
+  return new EklError(
+    'BODY_TOO_LARGE',
+    `the value has more than ${MAX_READS} members and elements to read`,
+  )
+}
+
 function outOfRange() {
   return new EklError(
     'INTEGER_OUT_OF_RANGE',
@@ -306,4 +478,4 @@ function outOfRange() {
   )
 }
 
-module.exports = { toJsonText, jsonTextOf, JsonText, isWellFormed, MAX_DEPTH }
+module.exports = { toJsonText, jsonTextOf, stableBytes, JsonText, isWellFormed, MAX_DEPTH, MAX_INPUT_BYTES }

@@ -40,12 +40,18 @@ function isEklError(e) {
 
 const CODE_AND_MESSAGE = /^([A-Z][A-Z0-9_]*): ([\s\S]*)$/
 
+/** The message of INTERNAL_ERROR: fixed, never the text of what went wrong (it may quote input). */
+const INTERNAL_MESSAGE = 'internal error in ekl-core (a bug, never an answer to input: please report it)'
+
 /**
- * Turns what the native layer threw into an `EklError` when it is a refusal of the core: either
- * an error whose `code` is a core code (napi sync calls), or one whose message is
- * "CODE: message" (async rejections, wasm). Anything else (an internal error) is returned as is.
+ * Turns what the native layer threw into an `EklError`: a refusal of the core is either an error
+ * whose `code` is a core code (napi sync calls) or one whose message is "CODE: message" (async
+ * rejections, wasm). Anything else is a bug below the API (a napi conversion failure, a wasm trap
+ * the binding did not catch, ...): it becomes INTERNAL_ERROR with a fixed message, and its own
+ * text, which may quote input, is dropped.
  * @param {unknown} e
  * @param {Set<string>} codes the core's codes
+ * @returns {EklError}
  */
 function fromNative(e, codes) {
   if (isEklError(e)) return e
@@ -57,7 +63,7 @@ function fromNative(e, codes) {
     const m = CODE_AND_MESSAGE.exec(e.message)
     if (m !== null && codes.has(m[1])) return new EklError(m[1], m[2])
   }
-  return e
+  return new EklError('INTERNAL_ERROR', INTERNAL_MESSAGE)
 }
 
-module.exports = { EklError, isEklError, fromNative, ERROR_NAME }
+module.exports = { EklError, isEklError, fromNative, ERROR_NAME, INTERNAL_MESSAGE }

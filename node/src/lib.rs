@@ -9,7 +9,8 @@
 //! * every refusal is thrown as a JS `Error` whose `code` is the core's stable
 //!   [`ekl_core::ErrorCode`] string and whose message is the core's message; the JS wrapper turns
 //!   it into an `EklError`;
-//! * every function is `catch_unwind`: a panic becomes a thrown error, never an abort.
+//! * every function runs in [`guarded`]: a panic becomes a thrown `INTERNAL_ERROR` with a fixed
+//!   message (the panic's text may quote input), never an abort.
 //!
 //! JSON text arrives as UTF-8 bytes (`&[u8]`; the JS side encodes strings into a reusable buffer,
 //! after refusing lone surrogates), and canonical bytes leave through a JS-owned output buffer
@@ -30,6 +31,7 @@ use ekl_core::{
 use napi::bindgen_prelude::{AsyncTask, Buffer, Either, Uint8Array};
 use napi::{Env, Task};
 use napi_derive::napi;
+use zeroize::Zeroizing;
 
 /// The stable code string of a refusal, as the thrown error's `code`.
 pub struct Code(&'static str);
@@ -46,6 +48,55 @@ pub type Result<T> = std::result::Result<T, napi::Error<Code>>;
 /// Converts a core refusal into a thrown error (`code` = the stable string).
 pub fn core_err(e: ekl_core::Error) -> napi::Error<Code> {
     napi::Error::new(Code(e.code().as_str()), e.message().to_owned())
+}
+
+/// The fixed message of a caught panic: a panic's own text may quote input, so it never reaches JS.
+pub const INTERNAL_MESSAGE: &str =
+    "internal error in ekl-core (a bug, never an answer to input: please report it)";
+
+/// The error of a caught panic: `INTERNAL_ERROR` with [`INTERNAL_MESSAGE`].
+pub fn internal_err() -> napi::Error<Code> {
+    napi::Error::new(
+        Code(ErrorCode::Internal.as_str()),
+        INTERNAL_MESSAGE.to_owned(),
+    )
+}
+
+/// Replaces the default panic hook of this addon (its own copy of the standard library, so the
+/// process's other Rust code is untouched) with one that writes the location only: the default
+/// one would print the panic's text, which may quote input, to stderr.
+fn quiet_panic_hook() {
+    static HOOK: std::sync::Once = std::sync::Once::new();
+    HOOK.call_once(|| {
+        std::panic::set_hook(Box::new(|info| {
+            let at = info
+                .location()
+                .map(|l| format!(" at {}:{}", l.file(), l.line()))
+                .unwrap_or_default();
+            eprintln!("ekl-core: internal error caught{at} (please report it)");
+        }));
+    });
+}
+
+/// Runs the body of an exported function: a panic (none is reachable from input; this keeps the
+/// promise should one be) becomes `INTERNAL_ERROR` with a fixed message, and the addon keeps
+/// serving. (`#[napi(catch_unwind)]` stays as a second net for napi's own argument conversions.)
+pub fn guarded<T>(f: impl FnOnce() -> Result<T>) -> Result<T> {
+    quiet_panic_hook();
+    std::panic::catch_unwind(std::panic::AssertUnwindSafe(f)).unwrap_or_else(|payload| {
+        // A payload whose Drop panics again must not unwind across the FFI boundary.
+        std::mem::forget(payload);
+        Err(internal_err())
+    })
+}
+
+/// [`guarded`] for work on the thread pool, whose refusals are core errors.
+fn guarded_core<T>(f: impl FnOnce() -> ekl_core::Result<T>) -> ekl_core::Result<T> {
+    quiet_panic_hook();
+    std::panic::catch_unwind(std::panic::AssertUnwindSafe(f)).unwrap_or_else(|payload| {
+        std::mem::forget(payload);
+        Err(ekl_core::Error::new(ErrorCode::Internal, INTERNAL_MESSAGE))
+    })
 }
 
 fn invalid_argument(message: &str) -> napi::Error<Code> {
@@ -131,10 +182,12 @@ pub fn canonicalize_into(
     max_bytes: Option<f64>,
     #[napi(ts_arg_type = "Uint8Array")] out: OutBytes<'_>,
 ) -> Result<f64> {
-    let opts = options(max_bytes)?;
-    canonical::canonicalize_with(json, opts)
-        .map(|bytes| emit(bytes, out))
-        .map_err(core_err)
+    guarded(|| {
+        let opts = options(max_bytes)?;
+        canonical::canonicalize_with(json, opts)
+            .map(|bytes| emit(bytes, out))
+            .map_err(core_err)
+    })
 }
 
 /// The off-thread canonicalisation behind `canonicalizeAsync`.
@@ -148,7 +201,9 @@ impl Task for CanonicalizeTask {
     type JsValue = Buffer;
 
     fn compute(&mut self) -> napi::Result<Self::Output> {
-        Ok(canonical::canonicalize_with(&self.json, self.options))
+        Ok(guarded_core(|| {
+            canonical::canonicalize_with(&self.json, self.options)
+        }))
     }
 
     fn resolve(&mut self, _env: Env, output: Self::Output) -> napi::Result<Buffer> {
@@ -170,10 +225,12 @@ pub fn canonicalize_async(
     json: &[u8],
     max_bytes: Option<f64>,
 ) -> Result<AsyncTask<CanonicalizeTask>> {
-    Ok(AsyncTask::new(CanonicalizeTask {
-        json: json.to_vec(),
-        options: options(max_bytes)?,
-    }))
+    guarded(|| {
+        Ok(AsyncTask::new(CanonicalizeTask {
+            json: json.to_vec(),
+            options: options(max_bytes)?,
+        }))
+    })
 }
 
 /// Every error code of the core, in declaration order (the JS and TS lists are checked against it).
@@ -191,10 +248,11 @@ pub fn core_version() -> String {
     env!("CARGO_PKG_VERSION").to_owned()
 }
 
-/// Test hook: panics inside a `catch_unwind` function, to prove a panic is thrown, not fatal.
+/// Test hook (hidden, test-only): panics inside [`guarded`], to prove that a panic becomes
+/// `INTERNAL_ERROR` with a fixed message, never an abort, and that the addon keeps serving.
 #[napi(catch_unwind, js_name = "__testPanic")]
 pub fn test_panic() -> Result<()> {
-    panic!("deliberate panic for the test suite")
+    guarded(|| panic!("deliberate panic for the test suite"))
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -203,15 +261,17 @@ pub fn test_panic() -> Result<()> {
 
 /// Lowercase hex SHA-256 of bytes (a string is hashed as its UTF-8 bytes).
 #[napi(catch_unwind)]
-pub fn sha256_hex(data: &[u8]) -> String {
-    digest::sha256_hex(data)
+pub fn sha256_hex(data: &[u8]) -> Result<String> {
+    guarded(|| Ok(digest::sha256_hex(data)))
 }
 
 /// Lowercase hex SHA-256 of (the salt's 32 bytes ‖) the value's canonical bytes.
 #[napi(catch_unwind)]
 pub fn value_digest(json: &[u8], salt_hex: Option<String>) -> Result<String> {
-    let salt = salt_hex.as_deref().map(required_salt).transpose()?;
-    value_op(json, |v| digest::value_digest(v, salt.as_ref()))
+    guarded(|| {
+        let salt = salt_hex.as_deref().map(required_salt).transpose()?;
+        value_op(json, |v| digest::value_digest(v, salt.as_ref()))
+    })
 }
 
 /// A commitment as a plain object, with the protocol's member names.
@@ -249,11 +309,13 @@ pub fn commitment(
     salt_hex: Option<String>,
     salt_id: Option<String>,
 ) -> Result<Commitment> {
-    let s = salt(salt_hex.as_deref())?;
-    value_op(json, |v| {
-        digest::commitment(v, s.as_ref(), salt_id.as_deref())
+    guarded(|| {
+        let s = salt(salt_hex.as_deref())?;
+        value_op(json, |v| {
+            digest::commitment(v, s.as_ref(), salt_id.as_deref())
+        })
+        .map(Into::into)
     })
-    .map(Into::into)
 }
 
 /// The commitment to a capability call's input (256 KB limit, `BODY_TOO_LARGE`).
@@ -263,17 +325,19 @@ pub fn input_commitment(
     salt_hex: Option<String>,
     salt_id: Option<String>,
 ) -> Result<Commitment> {
-    let s = salt(salt_hex.as_deref())?;
-    value_op(json, |v| {
-        digest::input_commitment(v, s.as_ref(), salt_id.as_deref())
+    guarded(|| {
+        let s = salt(salt_hex.as_deref())?;
+        value_op(json, |v| {
+            digest::input_commitment(v, s.as_ref(), salt_id.as_deref())
+        })
+        .map(Into::into)
     })
-    .map(Into::into)
 }
 
 /// The terms hash of §6.7.1.
 #[napi(catch_unwind)]
 pub fn terms_hash(json: &[u8]) -> Result<String> {
-    value_op(json, digest::terms_hash)
+    guarded(|| value_op(json, digest::terms_hash))
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -283,15 +347,19 @@ pub fn terms_hash(json: &[u8]) -> Result<String> {
 /// The salted fingerprint of a value.
 #[napi(catch_unwind)]
 pub fn fingerprint(salt_hex: String, json: &[u8]) -> Result<String> {
-    let s = required_salt(&salt_hex)?;
-    value_op(json, |v| fingerprint::fingerprint(&s, v))
+    guarded(|| {
+        let s = required_salt(&salt_hex)?;
+        value_op(json, |v| fingerprint::fingerprint(&s, v))
+    })
 }
 
 /// The output fingerprint of an MCP tool result.
 #[napi(catch_unwind)]
 pub fn output_fingerprint(salt_hex: String, json: &[u8]) -> Result<String> {
-    let s = required_salt(&salt_hex)?;
-    value_op(json, |v| fingerprint::output_fingerprint(&s, v))
+    guarded(|| {
+        let s = required_salt(&salt_hex)?;
+        value_op(json, |v| fingerprint::output_fingerprint(&s, v))
+    })
 }
 
 /// The body of a tool result that the output fingerprint covers.
@@ -306,12 +374,14 @@ pub struct ResultBody {
 /// Selects the body of an MCP tool result that the output fingerprint covers.
 #[napi(catch_unwind)]
 pub fn select_result_body(json: &[u8]) -> Result<ResultBody> {
-    value_op(json, |v| {
-        let (member, body) = fingerprint::select_result_body(v)?;
-        let bytes = canonical::canonicalize_value(body)?;
-        Ok(ResultBody {
-            member: member.as_str().to_owned(),
-            canonical: String::from_utf8(bytes).expect("canonical JSON is UTF-8"),
+    guarded(|| {
+        value_op(json, |v| {
+            let (member, body) = fingerprint::select_result_body(v)?;
+            let bytes = canonical::canonicalize_value(body)?;
+            Ok(ResultBody {
+                member: member.as_str().to_owned(),
+                canonical: String::from_utf8(bytes).expect("canonical JSON is UTF-8"),
+            })
         })
     })
 }
@@ -320,11 +390,13 @@ pub fn select_result_body(json: &[u8]) -> Result<ResultBody> {
 /// tools.
 #[napi(catch_unwind)]
 pub fn upstream_fingerprint(json: &[u8], offered: Option<Vec<String>>) -> Result<String> {
-    let names: Option<Vec<&str>> = offered
-        .as_ref()
-        .map(|o| o.iter().map(String::as_str).collect());
-    value_op(json, |v| {
-        fingerprint::upstream_fingerprint(v, names.as_deref())
+    guarded(|| {
+        let names: Option<Vec<&str>> = offered
+            .as_ref()
+            .map(|o| o.iter().map(String::as_str).collect());
+        value_op(json, |v| {
+            fingerprint::upstream_fingerprint(v, names.as_deref())
+        })
     })
 }
 
@@ -332,12 +404,15 @@ pub fn upstream_fingerprint(json: &[u8], offered: Option<Vec<String>>) -> Result
 /// parses it): the kept tools sorted by name, each projected to the fingerprinted members.
 #[napi(catch_unwind)]
 pub fn upstream_projection(json: &[u8], offered: Option<Vec<String>>) -> Result<String> {
-    let names: Option<Vec<&str>> = offered
-        .as_ref()
-        .map(|o| o.iter().map(String::as_str).collect());
-    let value = canonical::parse(json).map_err(core_err)?;
-    let projected = fingerprint::upstream_projection(&value, names.as_deref()).map_err(core_err)?;
-    canonical_text(&projected)
+    guarded(|| {
+        let names: Option<Vec<&str>> = offered
+            .as_ref()
+            .map(|o| o.iter().map(String::as_str).collect());
+        let value = canonical::parse(json).map_err(core_err)?;
+        let projected =
+            fingerprint::upstream_projection(&value, names.as_deref()).map_err(core_err)?;
+        canonical_text(&projected)
+    })
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -346,14 +421,24 @@ pub fn upstream_projection(json: &[u8], offered: Option<Vec<String>>) -> Result<
 
 /// The proof key derived from the agent key, as lowercase hex.
 #[napi(catch_unwind)]
-pub fn proof_key(agent_key: String) -> String {
-    proof::ProofKey::derive(&agent_key).to_hex()
+pub fn proof_key(agent_key: String) -> Result<String> {
+    guarded(|| Ok(proof::ProofKey::derive(&agent_key).to_hex()))
 }
 
 /// The v1 endpoint challenge proof.
 #[napi(catch_unwind)]
-pub fn challenge_proof_v1(credential: String, challenge: String, endpoint: String) -> String {
-    proof::challenge_proof_v1(&credential, &challenge, &endpoint)
+pub fn challenge_proof_v1(
+    credential: String,
+    challenge: String,
+    endpoint: String,
+) -> Result<String> {
+    guarded(|| {
+        Ok(proof::challenge_proof_v1(
+            &credential,
+            &challenge,
+            &endpoint,
+        ))
+    })
 }
 
 /// The v2 endpoint challenge proof (proof key as 64 lowercase hex characters).
@@ -363,8 +448,10 @@ pub fn challenge_proof_v2(
     challenge: String,
     endpoint: String,
 ) -> Result<String> {
-    let key = parse_proof_key(&proof_key_hex)?;
-    Ok(proof::challenge_proof_v2(&key, &challenge, &endpoint))
+    guarded(|| {
+        let key = parse_proof_key(&proof_key_hex)?;
+        Ok(proof::challenge_proof_v2(&key, &challenge, &endpoint))
+    })
 }
 
 /// The v1 `ekl_enroll` authority.
@@ -374,8 +461,15 @@ pub fn enroll_authority_v1(
     enrollment_id: String,
     nonce: String,
     endpoint: String,
-) -> String {
-    proof::enroll_authority_v1(&agent_key, &enrollment_id, &nonce, &endpoint)
+) -> Result<String> {
+    guarded(|| {
+        Ok(proof::enroll_authority_v1(
+            &agent_key,
+            &enrollment_id,
+            &nonce,
+            &endpoint,
+        ))
+    })
 }
 
 /// The v2 `ekl_enroll` authority (proof key as 64 lowercase hex characters).
@@ -386,13 +480,15 @@ pub fn enroll_authority_v2(
     nonce: String,
     endpoint: String,
 ) -> Result<String> {
-    let key = parse_proof_key(&proof_key_hex)?;
-    Ok(proof::enroll_authority_v2(
-        &key,
-        &enrollment_id,
-        &nonce,
-        &endpoint,
-    ))
+    guarded(|| {
+        let key = parse_proof_key(&proof_key_hex)?;
+        Ok(proof::enroll_authority_v2(
+            &key,
+            &enrollment_id,
+            &nonce,
+            &endpoint,
+        ))
+    })
 }
 
 /// The `ekl_verify` signature.
@@ -402,8 +498,14 @@ pub fn verify_signature(
     agent_id: String,
     enrollment_id: String,
     challenge: String,
-) -> String {
-    proof::verify_signature(&registration_secret, &agent_id, &enrollment_id, &challenge)
+) -> Result<String> {
+    guarded(|| {
+        Ok(
+            {
+                proof::verify_signature(&registration_secret, &agent_id, &enrollment_id, &challenge)
+            },
+        )
+    })
 }
 
 /// Checks an `ekl_verify` signature in constant time.
@@ -414,14 +516,16 @@ pub fn check_verify_signature(
     enrollment_id: String,
     challenge: String,
     signature: String,
-) -> bool {
-    proof::check_verify_signature(
-        &registration_secret,
-        &agent_id,
-        &enrollment_id,
-        &challenge,
-        &signature,
-    )
+) -> Result<bool> {
+    guarded(|| {
+        Ok(proof::check_verify_signature(
+            &registration_secret,
+            &agent_id,
+            &enrollment_id,
+            &challenge,
+            &signature,
+        ))
+    })
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -439,22 +543,24 @@ pub fn verify_challenge_proof(
     proof: Option<String>,
     proof_v2: Option<String>,
 ) -> Result<String> {
-    let held = match holds.as_str() {
-        "proofKey" => proof::NetworkHolds::ProofKey(parse_proof_key(&holds_hex)?),
-        "credentialHash" => {
-            proof::NetworkHolds::credential_hash_hex(&holds_hex).map_err(core_err)?
-        }
-        _ => return Err(invalid_argument("holds must be proofKey or credentialHash")),
-    };
-    proof::verify_challenge_proof(
-        &held,
-        &challenge,
-        &endpoint,
-        proof.as_deref(),
-        proof_v2.as_deref(),
-    )
-    .map(|v| v.as_str().to_owned())
-    .map_err(core_err)
+    guarded(|| {
+        let held = match holds.as_str() {
+            "proofKey" => proof::NetworkHolds::ProofKey(parse_proof_key(&holds_hex)?),
+            "credentialHash" => {
+                proof::NetworkHolds::credential_hash_hex(&holds_hex).map_err(core_err)?
+            }
+            _ => return Err(invalid_argument("holds must be proofKey or credentialHash")),
+        };
+        proof::verify_challenge_proof(
+            &held,
+            &challenge,
+            &endpoint,
+            proof.as_deref(),
+            proof_v2.as_deref(),
+        )
+        .map(|v| v.as_str().to_owned())
+        .map_err(core_err)
+    })
 }
 
 /// The agent side of `ekl_enroll`: checks the authority under the version announced (`v1`/`v2`).
@@ -469,18 +575,20 @@ pub fn verify_enroll_authority(
     authority: Option<String>,
     authority_version: Option<u32>,
 ) -> Result<String> {
-    let announced = proof::ProofVersion::from_name(&announced).map_err(core_err)?;
-    proof::verify_enroll_authority(
-        announced,
-        &agent_key,
-        &enrollment_id,
-        &nonce,
-        &endpoint,
-        authority.as_deref(),
-        authority_version,
-    )
-    .map(|v| v.as_str().to_owned())
-    .map_err(core_err)
+    guarded(|| {
+        let announced = proof::ProofVersion::from_name(&announced).map_err(core_err)?;
+        proof::verify_enroll_authority(
+            announced,
+            &agent_key,
+            &enrollment_id,
+            &nonce,
+            &endpoint,
+            authority.as_deref(),
+            authority_version,
+        )
+        .map(|v| v.as_str().to_owned())
+        .map_err(core_err)
+    })
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -489,29 +597,35 @@ pub fn verify_enroll_authority(
 
 /// The receipt key (HMAC-SHA256(secret, "ekl-receipt-1.1" ‖ 0x00 ‖ key_id)), lowercase hex.
 #[napi(catch_unwind)]
-pub fn receipt_key(secret: String, key_id: String) -> String {
-    ekl_core::hex::encode(&receipt::receipt_key(&secret, &key_id))
+pub fn receipt_key(secret: String, key_id: String) -> Result<String> {
+    guarded(|| {
+        Ok(ekl_core::hex::encode(&receipt::receipt_key(
+            &secret, &key_id,
+        )))
+    })
 }
 
 /// The `auth_tag` of a receipt (JSON text) under a receipt secret.
 #[napi(catch_unwind)]
 pub fn auth_tag(json: &[u8], secret: String) -> Result<String> {
-    value_op(json, |v| receipt::auth_tag(v, &secret))
+    guarded(|| value_op(json, |v| receipt::auth_tag(v, &secret)))
 }
 
 /// The receipt digest: SHA-256 of the ekl-json-1 bytes of the whole receipt.
 #[napi(catch_unwind)]
 pub fn receipt_digest(json: &[u8]) -> Result<String> {
-    value_op(json, receipt::receipt_digest)
+    guarded(|| value_op(json, receipt::receipt_digest))
 }
 
 /// The receipt with its `auth_tag`, as canonical JSON text (the JS wrapper parses it).
 #[napi(catch_unwind)]
 pub fn sign_receipt(json: &[u8], secret: String) -> Result<String> {
-    value_op(json, |v| {
-        let signed = receipt::sign_receipt(v, &secret)?;
-        let bytes = canonical::canonicalize_value(&signed)?;
-        Ok(String::from_utf8(bytes).expect("canonical JSON is UTF-8"))
+    guarded(|| {
+        value_op(json, |v| {
+            let signed = receipt::sign_receipt(v, &secret)?;
+            let bytes = canonical::canonicalize_value(&signed)?;
+            Ok(String::from_utf8(bytes).expect("canonical JSON is UTF-8"))
+        })
     })
 }
 
@@ -680,16 +794,18 @@ pub fn verify_receipt(
     input_commitment: Option<Commitment>,
     output_commitment: Option<Commitment>,
 ) -> Result<VerdictOut> {
-    let ring = key_ring(registration_secret, keys)?;
-    let call = receipt::CallExpectation::from(call);
-    let (ci, co) = (
-        own_commitment(input_commitment)?,
-        own_commitment(output_commitment)?,
-    );
-    value_op(json, |v| {
-        receipt::verify_receipt(v, &ring, &call, ci.as_ref(), co.as_ref())
+    guarded(|| {
+        let ring = key_ring(registration_secret, keys)?;
+        let call = receipt::CallExpectation::from(call);
+        let (ci, co) = (
+            own_commitment(input_commitment)?,
+            own_commitment(output_commitment)?,
+        );
+        value_op(json, |v| {
+            receipt::verify_receipt(v, &ring, &call, ci.as_ref(), co.as_ref())
+        })
+        .map(Into::into)
     })
-    .map(Into::into)
 }
 
 /// One receipt of a batch, with the call it answers and the consumer's commitments.
@@ -750,8 +866,10 @@ impl ReceiptBatch {
             .iter()
             .zip(&self.items)
             .map(|(text, (call, ci, co))| {
-                let v = canonical::parse(text)?;
-                receipt::verify_receipt(&v, &self.ring, call, ci.as_ref(), co.as_ref())
+                guarded_core(|| {
+                    let v = canonical::parse(text)?;
+                    receipt::verify_receipt(&v, &self.ring, call, ci.as_ref(), co.as_ref())
+                })
             })
             .collect()
     }
@@ -780,8 +898,10 @@ pub fn verify_receipts(
     registration_secret: Option<String>,
     keys: Option<Vec<KeySpec>>,
 ) -> Result<Vec<Either<VerdictOut, ItemError>>> {
-    let batch = ReceiptBatch::new(receipts, items, registration_secret, keys)?;
-    Ok(batch_out(batch.run()))
+    guarded(|| {
+        let batch = ReceiptBatch::new(receipts, items, registration_secret, keys)?;
+        Ok(batch_out(batch.run()))
+    })
 }
 
 impl Task for ReceiptBatch {
@@ -823,10 +943,12 @@ pub fn verify_receipts_async(
 /// Validates screening-rules claims (JSON text); returns their canonical JSON text.
 #[napi(catch_unwind)]
 pub fn screening_rules(json: &[u8]) -> Result<String> {
-    value_op(json, |v| {
-        screening::ScreeningRules::from_claims(v)?;
-        let bytes = canonical::canonicalize_value(v)?;
-        Ok(String::from_utf8(bytes).expect("canonical JSON is UTF-8"))
+    guarded(|| {
+        value_op(json, |v| {
+            screening::ScreeningRules::from_claims(v)?;
+            let bytes = canonical::canonicalize_value(v)?;
+            Ok(String::from_utf8(bytes).expect("canonical JSON is UTF-8"))
+        })
     })
 }
 
@@ -834,22 +956,24 @@ pub fn screening_rules(json: &[u8]) -> Result<String> {
 /// canonical JSON text of an array of `{category, rules_version[, rule_id]}`.
 #[napi(catch_unwind)]
 pub fn screen(rules: Option<&[u8]>, result: &[u8]) -> Result<String> {
-    let rules = match rules {
-        None => None,
-        Some(text) => Some(value_op(text, screening::ScreeningRules::from_claims)?),
-    };
-    value_op(result, |v| {
-        let flags = screening::scan(rules.as_ref(), v);
-        let arr = Value::Array(flags.iter().map(screening::SafetyFlag::to_value).collect());
-        let bytes = canonical::canonicalize_value(&arr)?;
-        Ok(String::from_utf8(bytes).expect("canonical JSON is UTF-8"))
+    guarded(|| {
+        let rules = match rules {
+            None => None,
+            Some(text) => Some(value_op(text, screening::ScreeningRules::from_claims)?),
+        };
+        value_op(result, |v| {
+            let flags = screening::scan(rules.as_ref(), v);
+            let arr = Value::Array(flags.iter().map(screening::SafetyFlag::to_value).collect());
+            let bytes = canonical::canonicalize_value(&arr)?;
+            Ok(String::from_utf8(bytes).expect("canonical JSON is UTF-8"))
+        })
     })
 }
 
 /// A string as screening compares it: NFKC, full case folding, NFKC.
 #[napi(catch_unwind)]
-pub fn screening_fold(text: String) -> String {
-    screening::fold(&text)
+pub fn screening_fold(text: String) -> Result<String> {
+    guarded(|| Ok(screening::fold(&text)))
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -884,11 +1008,13 @@ impl JwksHandle {
 /// Parses and validates a JWKS (JSON text); `INVALID_JWKS` otherwise.
 #[napi(catch_unwind)]
 pub fn jwks_parse(json: &[u8]) -> Result<JwksHandle> {
-    jwk::Jwks::parse(json)
-        .map(|j| JwksHandle {
-            inner: std::sync::Arc::new(j),
-        })
-        .map_err(core_err)
+    guarded(|| {
+        jwk::Jwks::parse(json)
+            .map(|j| JwksHandle {
+                inner: std::sync::Arc::new(j),
+            })
+            .map_err(core_err)
+    })
 }
 
 fn typ(name: &str) -> Result<jws::Typ> {
@@ -942,24 +1068,26 @@ pub fn verify_jws(
     require_exp: Option<bool>,
     require_iat: Option<bool>,
 ) -> Result<VerifiedJws> {
-    let mut checks = jws::ClaimChecks::at(seconds(now, "now")?);
-    checks.issuer = issuer.as_deref();
-    checks.audience = audience.as_deref();
-    if let Some(s) = skew {
-        checks.skew = seconds(s, "skew")?;
-    }
-    checks.max_lifetime = max_lifetime
-        .map(|m| seconds(m, "maxLifetime"))
-        .transpose()?;
-    checks.require_exp = require_exp.unwrap_or(true);
-    checks.require_iat = require_iat.unwrap_or(true);
-    let v = jws::verify(&token, typ(&typ_name)?, &jwks.inner, &checks).map_err(core_err)?;
-    Ok(VerifiedJws {
-        header: canonical_text(&v.header)?,
-        claims: canonical_text(&v.claims)?,
-        kid: v.kid,
-        typ: v.typ.as_str().to_owned(),
-        token_sha256: v.token_sha256,
+    guarded(|| {
+        let mut checks = jws::ClaimChecks::at(seconds(now, "now")?);
+        checks.issuer = issuer.as_deref();
+        checks.audience = audience.as_deref();
+        if let Some(s) = skew {
+            checks.skew = seconds(s, "skew")?;
+        }
+        checks.max_lifetime = max_lifetime
+            .map(|m| seconds(m, "maxLifetime"))
+            .transpose()?;
+        checks.require_exp = require_exp.unwrap_or(true);
+        checks.require_iat = require_iat.unwrap_or(true);
+        let v = jws::verify(&token, typ(&typ_name)?, &jwks.inner, &checks).map_err(core_err)?;
+        Ok(VerifiedJws {
+            header: canonical_text(&v.header)?,
+            claims: canonical_text(&v.claims)?,
+            kid: v.kid,
+            typ: v.typ.as_str().to_owned(),
+            token_sha256: v.token_sha256,
+        })
     })
 }
 
@@ -1011,10 +1139,12 @@ pub fn verify_receipt_jws(
     jwks: &JwksHandle,
     call: SignedCallSpec,
 ) -> Result<VerdictOut> {
-    with_call(&call, |c| {
-        receipt_sig::verify_receipt_jws(&token, &jwks.inner, c)
+    guarded(|| {
+        with_call(&call, |c| {
+            receipt_sig::verify_receipt_jws(&token, &jwks.inner, c)
+        })
+        .map(Into::into)
     })
-    .map(Into::into)
 }
 
 /// Verifies a whole network-signed receipt object (JSON text): its signature, its `receipt_jws`,
@@ -1025,11 +1155,13 @@ pub fn verify_signed_receipt(
     jwks: &JwksHandle,
     call: SignedCallSpec,
 ) -> Result<VerdictOut> {
-    let value = canonical::parse(json).map_err(core_err)?;
-    with_call(&call, |c| {
-        receipt_sig::verify_receipt(&value, &jwks.inner, c)
+    guarded(|| {
+        let value = canonical::parse(json).map_err(core_err)?;
+        with_call(&call, |c| {
+            receipt_sig::verify_receipt(&value, &jwks.inner, c)
+        })
+        .map(Into::into)
     })
-    .map(Into::into)
 }
 
 /// Verifies a screening-rules token; returns `{iss, iat, exp, rules_version, rules}` as canonical
@@ -1041,17 +1173,23 @@ pub fn verify_screening_rules(
     issuer: String,
     now: f64,
 ) -> Result<String> {
-    let t =
-        screening_rules::verify_screening_rules(&token, &jwks.inner, &issuer, seconds(now, "now")?)
-            .map_err(core_err)?;
-    let v = Value::Object(vec![
-        ("iss".into(), Value::from(t.iss)),
-        ("iat".into(), Value::from_i64(t.iat).map_err(core_err)?),
-        ("exp".into(), Value::from_i64(t.exp).map_err(core_err)?),
-        ("rules_version".into(), Value::from(t.rules_version)),
-        ("rules".into(), t.rules),
-    ]);
-    canonical_text(&v)
+    guarded(|| {
+        let t = screening_rules::verify_screening_rules(
+            &token,
+            &jwks.inner,
+            &issuer,
+            seconds(now, "now")?,
+        )
+        .map_err(core_err)?;
+        let v = Value::Object(vec![
+            ("iss".into(), Value::from(t.iss)),
+            ("iat".into(), Value::from_i64(t.iat).map_err(core_err)?),
+            ("exp".into(), Value::from_i64(t.exp).map_err(core_err)?),
+            ("rules_version".into(), Value::from(t.rules_version)),
+            ("rules".into(), t.rules),
+        ]);
+        canonical_text(&v)
+    })
 }
 
 /// An ES256 signing key (for tests, vectors and local networks).
@@ -1069,16 +1207,26 @@ impl SigningKeyHandle {
     }
 }
 
+/// The 32 bytes of a seed given as 64 lowercase hex, wiped when dropped (as the seed's text is by
+/// the callers; the key's scalar is wiped on drop by p256).
+fn seed_of(seed_hex: &str) -> Result<Zeroizing<[u8; 32]>> {
+    ekl_core::hex::decode_fixed::<32>(seed_hex, ErrorCode::InvalidKey, "seed")
+        .map(Zeroizing::new)
+        .map_err(core_err)
+}
+
 /// A signing key from a 32-byte seed (64 lowercase hex) and a key id (deterministic).
 #[napi(catch_unwind)]
 pub fn signing_key(seed_hex: String, kid: String) -> Result<SigningKeyHandle> {
-    let seed = ekl_core::hex::decode_fixed::<32>(&seed_hex, ErrorCode::InvalidKey, "seed")
-        .map_err(core_err)?;
-    jwk::SigningKey::from_seed(&seed, &kid)
-        .map(|k| SigningKeyHandle {
-            inner: std::sync::Arc::new(k),
-        })
-        .map_err(core_err)
+    let seed_hex = Zeroizing::new(seed_hex);
+    guarded(|| {
+        let seed = seed_of(&seed_hex)?;
+        jwk::SigningKey::from_seed(&seed, &kid)
+            .map(|k| SigningKeyHandle {
+                inner: std::sync::Arc::new(k),
+            })
+            .map_err(core_err)
+    })
 }
 
 /// A JWKS and its signing keys, one per kid, derived from one seed.
@@ -1094,28 +1242,32 @@ pub struct SeededKeys {
 /// `INVALID_KEY` for a bad seed or kid, or two equal kids).
 #[napi(catch_unwind)]
 pub fn jwks_from_seed(seed_hex: String, kids: Vec<String>) -> Result<SeededKeys> {
-    let seed = ekl_core::hex::decode_fixed::<32>(&seed_hex, ErrorCode::InvalidKey, "seed")
-        .map_err(core_err)?;
-    let refs: Vec<&str> = kids.iter().map(String::as_str).collect();
-    let (set, keys) = jwk::jwks_from_seed(&seed, &refs).map_err(core_err)?;
-    Ok(SeededKeys {
-        jwks: JwksHandle {
-            inner: std::sync::Arc::new(set),
-        },
-        keys: keys
-            .into_iter()
-            .map(|k| SigningKeyHandle {
-                inner: std::sync::Arc::new(k),
-            })
-            .collect(),
+    let seed_hex = Zeroizing::new(seed_hex);
+    guarded(|| {
+        let seed = seed_of(&seed_hex)?;
+        let refs: Vec<&str> = kids.iter().map(String::as_str).collect();
+        let (set, keys) = jwk::jwks_from_seed(&seed, &refs).map_err(core_err)?;
+        Ok(SeededKeys {
+            jwks: JwksHandle {
+                inner: std::sync::Arc::new(set),
+            },
+            keys: keys
+                .into_iter()
+                .map(|k| SigningKeyHandle {
+                    inner: std::sync::Arc::new(k),
+                })
+                .collect(),
+        })
     })
 }
 
 /// Signs claims (JSON text) as a compact JWS of `typ` (RFC 6979 nonces: deterministic).
 #[napi(catch_unwind)]
 pub fn sign_jws(typ_name: String, json: &[u8], key: &SigningKeyHandle) -> Result<String> {
-    let t = typ(&typ_name)?;
-    value_op(json, |v| jws::sign(t, v, &key.inner))
+    guarded(|| {
+        let t = typ(&typ_name)?;
+        value_op(json, |v| jws::sign(t, v, &key.inner))
+    })
 }
 
 /// Issues a network-signed receipt object from its fields (JSON text): `receipt_jws` and
@@ -1127,8 +1279,10 @@ pub fn issue_receipt(
     issuer: String,
     audience: String,
 ) -> Result<String> {
-    let value = canonical::parse(json).map_err(core_err)?;
-    let issued =
-        receipt_sig::issue_receipt(&value, &key.inner, &issuer, &audience).map_err(core_err)?;
-    canonical_text(&issued)
+    guarded(|| {
+        let value = canonical::parse(json).map_err(core_err)?;
+        let issued =
+            receipt_sig::issue_receipt(&value, &key.inner, &issuer, &audience).map_err(core_err)?;
+        canonical_text(&issued)
+    })
 }

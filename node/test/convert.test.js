@@ -74,10 +74,24 @@ test('booleans and null', () => {
   assert.equal(cv(null), 'null')
 })
 
-test('undefined is refused as a value, a member and an array element (holes too)', () => {
+test('undefined: a member is absent (the rule of JSON.stringify); a value, an element or a hole is refused', () => {
   throwsCode(assert, () => cv(undefined), 'UNSUPPORTED_TYPE')
-  throwsCode(assert, () => cv({ a: undefined }), 'UNSUPPORTED_TYPE')
+  // Members: absent, as JSON.stringify and real SDKs (optional fields left undefined) have it.
+  assert.equal(cv({ a: undefined }), '{}')
+  assert.equal(cv({ b: 2, a: undefined, c: { d: undefined, e: [1] } }), '{"b":2,"c":{"e":[1]}}')
+  assert.equal(cv({ a: undefined, b: 1 }), JSON.stringify({ b: 1 }))
+  const bare = Object.create(null)
+  bare.x = undefined
+  assert.equal(cv([bare, { y: undefined }]), '[{},{}]')
+  // The same bytes as JSON text without the member, through every value operation.
+  const salt = '00'.repeat(32)
+  assert.equal(ekl.fingerprint(salt, { a: 1, b: undefined }), ekl.fingerprint(salt, { a: 1 }))
+  assert.deepEqual(ekl.inputCommitment({ q: 'x', page: undefined }), ekl.inputCommitment({ q: 'x' }))
+  // A member holding undefined does not hide a refusal after it, nor count as one.
+  throwsCode(assert, () => cv({ a: undefined, b: NaN }), 'NON_FINITE_NUMBER')
+  // Elements: refused (JSON.stringify would write null, which is not what was given).
   throwsCode(assert, () => cv([1, undefined]), 'UNSUPPORTED_TYPE')
+  throwsCode(assert, () => cv({ a: [undefined] }), 'UNSUPPORTED_TYPE')
   // eslint-disable-next-line no-sparse-arrays
   throwsCode(assert, () => cv([1, , 3]), 'UNSUPPORTED_TYPE')
   throwsCode(assert, () => cv(new Array(2)), 'UNSUPPORTED_TYPE')

@@ -51,6 +51,7 @@ import ekl, {
   isEklError,
   JsonText,
   MAX_DEPTH,
+  MAX_INPUT_BYTES,
   CAPABILITY_INPUT_MAX_BYTES,
   type Commitment,
   type EklErrorCode,
@@ -138,6 +139,7 @@ const version: string = coreVersion()
 const which: 'native' | 'wasm' = backend
 const depth: 64 = MAX_DEPTH
 const limit: 262144 = CAPABILITY_INPUT_MAX_BYTES
+const maxInput: 67108864 = MAX_INPUT_BYTES
 
 try {
   canonicalize('{"a":1,"a":2}')
@@ -156,6 +158,10 @@ const wrong: EklErrorCode = 'NOT_A_CODE'
 canonicalizeValue({ f: () => 1 })
 
 const viaDefault: Buffer = ekl.canonicalizeValue({ a: 1 })
+// An SDK's optional member left undefined: absent (the rule of JSON.stringify).
+type Query = { q: string; page?: number }
+const query: Query = { q: 'x' }
+const unset: Buffer = canonicalizeValue({ q: 'x', page: undefined, nested: { query } })
 
 void [v2, v1, ea, rk, tag, rd, verdict, rotated, batchAsync, flags, local, folded]
-void [a, b, c, d, e, f, g, h, digest, saltId, ic, th, fp, of, member, up, up2, p1, p2, e1, e2, ok, codes, version, which, depth, limit, made, wrong, viaDefault]
+void [a, b, c, d, e, f, g, h, digest, saltId, ic, th, fp, of, member, up, up2, p1, p2, e1, e2, ok, codes, version, which, depth, limit, maxInput, made, wrong, viaDefault, unset]

@@ -2,6 +2,7 @@
 # Builds the npm package in wasm/dist: the core compiled to wasm32 with the wasm-release profile,
 # wasm-bindgen (pinned CLI) for --target web and --target nodejs, wasm-opt -O3 (npm binaryen; -O3 not -Oz: speed of ES256, see docs/decisions.md#wasm), the
 # JS shared with the Node package (node/js/errors.js, node/js/convert.js) and the API layer as CommonJS and ES modules, the TypeScript declarations.
+# The web glue is rewritten as a factory (scripts/glue-factory.mjs) so that a trapped instance can be replaced.
 # Idempotent; installs missing tools first (tools.sh).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
@@ -18,6 +19,7 @@ for t in web nodejs; do
     --enable-sign-ext --enable-mutable-globals --enable-reference-types --enable-multivalue \
     "$dir/ekl_wasm_bg.wasm" -o "$dir/ekl_wasm_bg.wasm"
 done
+node wasm/scripts/glue-factory.mjs "$out.tmp/web"
 node wasm/scripts/esm.mjs "$out.tmp" node/js/errors.js node/js/convert.js node/js/api.js wasm/js/binding.js
 cp wasm/js/index.cjs wasm/js/binding.cjs "$out.tmp/"
 node wasm/scripts/entries.mjs "$out.tmp" node/index.d.ts

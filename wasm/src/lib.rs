@@ -8,7 +8,12 @@
 //! (`node/js/errors.js`) with the same `name` and `code` as the Node package.
 //!
 //! No export panics on any input (the core has no panic reachable from input), so a refusal never
-//! leaves a broken instance behind; `wasm/test/refusals.test.mjs` proves it call by call.
+//! leaves a broken instance behind; `wasm/test/refusals.test.mjs` proves it call by call. Should a
+//! trap happen all the same (a panic aborts: `RuntimeError: unreachable`), the package's binding
+//! (`wasm/js/binding.js`) throws `INTERNAL_ERROR` with a fixed message and replaces the instance
+//! with a fresh one, wiping the old one's memory; [`test_panic`] lets the tests prove that.
+//! Inputs larger than the documented maximum are refused in JS before they are copied into the
+//! module's memory (`docs/limits-js.md`).
 //!
 //! The logic lives in [`api`] as plain Rust (tested on the host); the `#[wasm_bindgen]` functions
 //! below only convert errors.
@@ -39,6 +44,13 @@ pub fn core_version() -> String {
 #[wasm_bindgen(js_name = errorCodes)]
 pub fn error_codes() -> String {
     api::error_codes()
+}
+
+/// Test hook (hidden, test-only, as `__testPanic` in the Node addon): panics, which aborts this
+/// instance with a trap, so that the tests can prove the binding recovers from one.
+#[wasm_bindgen(js_name = __testPanic)]
+pub fn test_panic() {
+    panic!("deliberate panic for the test suite")
 }
 
 /// ekl-json-1 canonical bytes of JSON text; `max_bytes` refuses larger output (`BODY_TOO_LARGE`).

@@ -12,9 +12,10 @@
 use std::cell::RefCell;
 
 use ekl_core::canonical;
-use ekl_core::jwk::Jwks;
+use ekl_core::jwk::{Jwks, SigningKey};
 use ekl_core::receipt_sig::{self, CallContext};
 use ekl_core::{Error, ErrorCode, Result, Value};
+use zeroize::{Zeroize, Zeroizing};
 
 use crate::api::{canonical_text as text_of, parse_strict};
 
@@ -161,52 +162,75 @@ pub fn verify_jws(token: &str, typ: &str, jwks_json: &[u8], c: &JwsChecks<'_>) -
     let v = with_jwks(jwks_json, |jwks| {
         ekl_core::jws::verify(token, typ, jwks, &checks)
     })?;
-    text_of(&Value::Object(vec![
-        ("header".into(), v.header),
-        ("claims".into(), v.claims),
-        ("kid".into(), Value::from(v.kid)),
-        ("typ".into(), Value::from(v.typ.as_str())),
-        ("token_sha256".into(), Value::from(v.token_sha256)),
-    ]))
+    // Written member by member, each verified value canonicalised on its own: wrapping them in
+    // one Value would add a level, and claims that reach the depth limit (accepted by the
+    // verifier, as by every other surface) would be refused here with INPUT_TOO_DEEP.
+    let mut out = Vec::new();
+    out.extend_from_slice(b"{\"claims\":");
+    out.extend_from_slice(&canonical::canonicalize_value(&v.claims)?);
+    out.extend_from_slice(b",\"header\":");
+    out.extend_from_slice(&canonical::canonicalize_value(&v.header)?);
+    out.extend_from_slice(b",\"kid\":");
+    canonical::write_string(&v.kid, &mut out);
+    out.extend_from_slice(b",\"token_sha256\":");
+    canonical::write_string(&v.token_sha256, &mut out);
+    out.extend_from_slice(b",\"typ\":");
+    canonical::write_string(v.typ.as_str(), &mut out);
+    out.push(b'}');
+    String::from_utf8(out)
+        .map_err(|_| Error::new(ErrorCode::InvalidUtf8, "canonical output is not UTF-8"))
 }
 
-fn signing_key(seed_hex: &str, kid: &str) -> Result<ekl_core::jwk::SigningKey> {
-    let seed = ekl_core::hex::decode_fixed::<32>(seed_hex, ErrorCode::InvalidKey, "seed")?;
-    ekl_core::jwk::SigningKey::from_seed(&seed, kid)
+/// The 32 seed bytes of 64 lowercase hex, wiped when dropped.
+fn seed_of(seed_hex: &str) -> Result<Zeroizing<[u8; 32]>> {
+    ekl_core::hex::decode_fixed::<32>(seed_hex, ErrorCode::InvalidKey, "seed").map(Zeroizing::new)
 }
 
-/// Checks that a seed and kid make a signing key (the handle keeps them); returns the kid.
-pub fn signing_key_check(seed_hex: &str, kid: &str) -> Result<String> {
-    Ok(signing_key(seed_hex, kid)?.kid().to_owned())
+/// Overwrites the 32 KB of stack below the caller's frame, where the functions it called left
+/// their locals: the seed's bytes and the scalar derived from it (moved and copied on the way, in
+/// frames that are gone) stay in the module's linear memory until overwritten. Called by the
+/// exports that handle a seed or a signing key, once they are done with it.
+#[inline(never)]
+pub fn scrub_stack() {
+    let mut area = [0u8; 32 * 1024];
+    // Volatile writes (zeroize): not removed as dead stores.
+    area.zeroize();
+    core::hint::black_box(&area);
+}
+
+/// The signing key of a seed (64 lowercase hex) and a kid. The seed's bytes are wiped once the
+/// key is derived; the key's secret scalar is wiped when the key is dropped (p256's
+/// `ZeroizeOnDrop`).
+pub fn signing_key(seed_hex: &str, kid: &str) -> Result<SigningKey> {
+    SigningKey::from_seed(&*seed_of(seed_hex)?, kid)
 }
 
 /// The JWKS of the keys derived from one seed, one per kid (`INVALID_KEY` for equal kids), as
-/// canonical JSON text (the handles keep the seed and kids, as for [`signing_key_check`]).
+/// canonical JSON text (the binding makes the signing keys with [`signing_key`], one per kid:
+/// the same keys).
 pub fn jwks_from_seed(seed_hex: &str, kids: &[String]) -> Result<String> {
-    let seed = ekl_core::hex::decode_fixed::<32>(seed_hex, ErrorCode::InvalidKey, "seed")?;
     let refs: Vec<&str> = kids.iter().map(String::as_str).collect();
-    Ok(ekl_core::jwk::jwks_from_seed(&seed, &refs)?.0.to_json())
+    Ok(ekl_core::jwk::jwks_from_seed(&*seed_of(seed_hex)?, &refs)?
+        .0
+        .to_json())
 }
 
-/// Signs claims as a compact JWS of type `typ` with the key of `seed_hex` and `kid`.
-pub fn sign_jws(typ: &str, claims_json: &[u8], seed_hex: &str, kid: &str) -> Result<String> {
+/// Signs claims as a compact JWS of type `typ` with `key`.
+pub fn sign_jws(typ: &str, claims_json: &[u8], key: &SigningKey) -> Result<String> {
     let typ = typ_of(typ)?;
-    let key = signing_key(seed_hex, kid)?;
-    ekl_core::jws::sign(typ, &parse_strict(claims_json)?, &key)
+    ekl_core::jws::sign(typ, &parse_strict(claims_json)?, key)
 }
 
 /// Issues a complete network-signed receipt from its fields; canonical JSON.
 pub fn issue_receipt(
     fields_json: &[u8],
-    seed_hex: &str,
-    kid: &str,
+    key: &SigningKey,
     issuer: &str,
     audience: &str,
 ) -> Result<String> {
-    let key = signing_key(seed_hex, kid)?;
     text_of(&receipt_sig::issue_receipt(
         &parse_strict(fields_json)?,
-        &key,
+        key,
         issuer,
         audience,
     )?)
@@ -215,6 +239,7 @@ pub fn issue_receipt(
 /// The `#[wasm_bindgen]` exports of this module (errors thrown as `CODE: message`).
 mod exports {
     use wasm_bindgen::prelude::*;
+    use zeroize::Zeroizing;
 
     fn throw(e: ekl_core::Error) -> JsError {
         JsError::new(&e.to_string())
@@ -285,39 +310,62 @@ mod exports {
         super::verify_jws(token, typ, jwks, &checks).map_err(throw)
     }
 
-    /// Checks a seed and kid; returns the kid.
-    #[wasm_bindgen(js_name = signingKeyCheck)]
-    pub fn signing_key_check(seed_hex: &str, kid: &str) -> Result<String, JsError> {
-        super::signing_key_check(seed_hex, kid).map_err(throw)
+    /// An ES256 signing key held inside the module. JS holds only this object, whose one field
+    /// is wasm-bindgen's pointer into the module's memory: the seed and the secret scalar never
+    /// become JS values, so no inspector, `JSON.stringify` or property walk can show them.
+    /// `free()` (or wasm-bindgen's FinalizationRegistry, once the object is collected) drops the
+    /// key, which wipes its scalar.
+    #[wasm_bindgen]
+    pub struct SigningKeyHandle {
+        inner: super::SigningKey,
+    }
+
+    #[wasm_bindgen]
+    impl SigningKeyHandle {
+        /// The key of a seed (64 lowercase hex) and a kid (`INVALID_KEY` otherwise). The seed's
+        /// text is taken by value and wiped here, as are its decoded bytes.
+        #[wasm_bindgen(constructor)]
+        pub fn new(seed_hex: String, kid: &str) -> Result<SigningKeyHandle, JsError> {
+            let seed_hex = Zeroizing::new(seed_hex);
+            let key = super::signing_key(&seed_hex, kid).map(|inner| SigningKeyHandle { inner });
+            super::scrub_stack();
+            key.map_err(throw)
+        }
+
+        /// The key id.
+        pub fn kid(&self) -> String {
+            self.inner.kid().to_owned()
+        }
     }
 
     /// The JWKS of the keys derived from one seed, one per kid; canonical JSON.
     #[wasm_bindgen(js_name = jwksFromSeed)]
-    pub fn jwks_from_seed(seed_hex: &str, kids: Vec<String>) -> Result<String, JsError> {
-        super::jwks_from_seed(seed_hex, &kids).map_err(throw)
+    pub fn jwks_from_seed(seed_hex: String, kids: Vec<String>) -> Result<String, JsError> {
+        let seed_hex = Zeroizing::new(seed_hex);
+        let jwks = super::jwks_from_seed(&seed_hex, &kids);
+        super::scrub_stack();
+        jwks.map_err(throw)
     }
 
     /// Signs claims as a compact JWS.
     #[wasm_bindgen(js_name = signJws)]
-    pub fn sign_jws(
-        typ: &str,
-        claims: &[u8],
-        seed_hex: &str,
-        kid: &str,
-    ) -> Result<String, JsError> {
-        super::sign_jws(typ, claims, seed_hex, kid).map_err(throw)
+    pub fn sign_jws(typ: &str, claims: &[u8], key: &SigningKeyHandle) -> Result<String, JsError> {
+        let token = super::sign_jws(typ, claims, &key.inner);
+        super::scrub_stack();
+        token.map_err(throw)
     }
 
     /// Issues a network-signed receipt; canonical JSON.
     #[wasm_bindgen(js_name = issueReceipt)]
     pub fn issue_receipt(
         fields: &[u8],
-        seed_hex: &str,
-        kid: &str,
+        key: &SigningKeyHandle,
         issuer: &str,
         audience: &str,
     ) -> Result<String, JsError> {
-        super::issue_receipt(fields, seed_hex, kid, issuer, audience).map_err(throw)
+        let receipt = super::issue_receipt(fields, &key.inner, issuer, audience);
+        super::scrub_stack();
+        receipt.map_err(throw)
     }
 
     /// The verdict on a network-signed receipt object, canonical JSON.
@@ -328,5 +376,77 @@ mod exports {
         call: &[u8],
     ) -> Result<String, JsError> {
         super::verify_signed_receipt(receipt, jwks, call).map_err(throw)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const SEED: &str = "1111111111111111111111111111111111111111111111111111111111111111";
+
+    /// Claims `{"exp", "iat", "deep": [[...[1]...]]}` whose nesting is exactly `depth`.
+    fn claims(depth: usize) -> String {
+        let inner = "[".repeat(depth - 1) + "1" + &"]".repeat(depth - 1);
+        format!(r#"{{"deep":{inner},"exp":2000,"iat":1000}}"#)
+    }
+
+    #[test]
+    fn verify_jws_answers_claims_at_the_depth_limit() {
+        let key = signing_key(SEED, "k1").unwrap();
+        let jwks = jwks_from_seed(SEED, &["k1".to_owned()]).unwrap();
+        let checks = JwsChecks {
+            now: 1500,
+            issuer: None,
+            audience: None,
+            skew: None,
+            max_lifetime: None,
+            require_exp: None,
+            require_iat: None,
+        };
+        let text = claims(64);
+        let token = sign_jws("ekl-access+jwt", text.as_bytes(), &key).unwrap();
+        let out = verify_jws(&token, "ekl-access+jwt", jwks.as_bytes(), &checks).unwrap();
+        // The output is canonical JSON, with the claims as they were signed.
+        let canonical_claims = canonical::canonicalize(text.as_bytes()).unwrap();
+        let want_prefix = format!(
+            "{{\"claims\":{},\"header\":{{",
+            String::from_utf8(canonical_claims).unwrap()
+        );
+        assert!(out.starts_with(&want_prefix), "{out}");
+        assert!(out.ends_with(r#","typ":"ekl-access+jwt"}"#), "{out}");
+        assert!(out.contains(r#","kid":"k1","token_sha256":""#), "{out}");
+        // The whole is one level deeper than the limit: built as one Value (as before), it was
+        // refused with INPUT_TOO_DEEP; that is why it is written member by member.
+        let e = canonical::canonicalize(out.as_bytes()).unwrap_err();
+        assert_eq!(e.code(), ErrorCode::InputTooDeep);
+        // One level more is refused by the signer, as everywhere.
+        let e = sign_jws("ekl-access+jwt", claims(65).as_bytes(), &key).unwrap_err();
+        assert_eq!(e.code(), ErrorCode::InputTooDeep);
+    }
+
+    #[test]
+    fn verify_jws_output_is_what_a_value_would_give() {
+        let key = signing_key(SEED, "k1").unwrap();
+        let jwks = jwks_from_seed(SEED, &["k1".to_owned()]).unwrap();
+        let checks = JwsChecks {
+            now: 1500,
+            issuer: None,
+            audience: None,
+            skew: None,
+            max_lifetime: None,
+            require_exp: None,
+            require_iat: None,
+        };
+        let token = sign_jws(
+            "ekl-access+jwt",
+            br#"{"iat":1000,"exp":2000,"b":"\u00e9\n","a":[1.5,null]}"#,
+            &key,
+        )
+        .unwrap();
+        let out = verify_jws(&token, "ekl-access+jwt", jwks.as_bytes(), &checks).unwrap();
+        // Shallow claims: the hand-written object equals the canonical form of the same members.
+        let again = canonical::canonicalize(out.as_bytes()).unwrap();
+        assert_eq!(String::from_utf8(again).unwrap(), out);
     }
 }

@@ -118,13 +118,15 @@ test('the strict conversion refuses what is not JSON, with the core codes', () =
   const cases = [
     [[NaN], 'NON_FINITE_NUMBER'], [{ a: Infinity }, 'NON_FINITE_NUMBER'],
     [[2n ** 60n], 'INTEGER_OUT_OF_RANGE'],
-    [{ a: undefined }, 'UNSUPPORTED_TYPE'], [[() => 1], 'UNSUPPORTED_TYPE'], [new Map(), 'UNSUPPORTED_TYPE'],
+    [[1, undefined], 'UNSUPPORTED_TYPE'], [[() => 1], 'UNSUPPORTED_TYPE'], [new Map(), 'UNSUPPORTED_TYPE'],
     [new Date(0), 'UNSUPPORTED_TYPE'], [[Symbol('s')], 'UNSUPPORTED_TYPE'], [['\ud800'], 'LONE_SURROGATE'],
     [{ '\udc00': 1 }, 'LONE_SURROGATE'], [{ [Symbol('k')]: 1 }, 'NON_STRING_KEY'],
   ];
   for (const [value, code] of cases) {
     assert.throws(() => api.canonicalizeValue(value), (e) => e.code === code, `${String(code)}`);
   }
+  // A member holding undefined is absent (the rule of JSON.stringify), as in the Node package.
+  assert.equal(text(api.canonicalizeValue({ b: undefined, a: 1 })), '{"a":1}');
   const cyclic = []; cyclic.push(cyclic);
   assert.throws(() => api.canonicalizeValue(cyclic), { code: 'CYCLIC_VALUE' });
   let deep = []; for (let i = 0; i < 64; i++) deep = [deep];

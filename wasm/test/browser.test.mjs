@@ -1,6 +1,7 @@
 // The wasm package in headless Chromium, as plain ESM (no bundler): every vector file, with the
-// result set equal to the one in Node (itself equal to the native one), and every refusal followed
-// by a good call on the same instance.
+// result set equal to the one in Node (itself equal to the native one), every refusal followed
+// by a good call on the same instance, and the hardening cases shared with Node
+// (node/test/hardening-cases.mjs).
 import test from 'node:test';
 import assert from 'node:assert/strict';
 import { repo, loadCjs, vectorFiles } from './helpers.mjs';
@@ -19,6 +20,7 @@ test('vectors and refusals in Chromium equal Node', { timeout: 180_000 }, async 
         const api = await import('/wasm/dist/index.web.mjs');
         const { runVectors } = await import('/wasm/test/vectors.mjs');
         const { checkRefusals } = await import('/wasm/test/refusals.mjs');
+        const { hardeningProblems } = await import('/node/test/hardening-cases.mjs');
         const files = await Promise.all(names.map(async (name) => ({ name, text: await (await fetch(`/vectors/${name}`)).text() })));
         const t0 = performance.now();
         const r = runVectors(api, files);
@@ -26,6 +28,7 @@ test('vectors and refusals in Chromium equal Node', { timeout: 180_000 }, async 
         return {
           records: r.records.map(({ file, case: kase, result }) => ({ file, case: kase, result })),
           failures: r.failures, unknown: r.unknown, refusals: checkRefusals(api), ms,
+          hardening: hardeningProblems(api.default), // the API object (the namespace has no symbol keys)
           userAgent: navigator.userAgent,
         };
       }, names);
@@ -33,6 +36,9 @@ test('vectors and refusals in Chromium equal Node', { timeout: 180_000 }, async 
       assert.deepEqual(got.unknown, []);
       assert.deepEqual(got.failures, []);
       assert.deepEqual(got.refusals, []);
+      // The hardening cases shared with Node (accessors, Proxies, bounds, deep JWS claims, keys,
+      // panics: the web glue's factory restarts the instance after each trap).
+      assert.deepEqual(got.hardening, []);
       assert.deepEqual(got.records, node.records.map(({ file, case: kase, result }) => ({ file, case: kase, result })));
       assert.deepEqual(errors, []);
     });
