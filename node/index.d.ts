@@ -423,10 +423,15 @@ export declare const backend: 'native' | 'wasm'
 /** The deepest nesting accepted (an array or object is one level). */
 export declare const MAX_DEPTH: 64
 /**
- * The longest input of any operation, 64 MiB: JSON text (bytes, or a string's UTF-8 form), a
- * string argument, and the JSON form of a value. Longer is refused with `BODY_TOO_LARGE` before
- * it is read or copied (docs/limits-js.md).
+ * The longest input of any operation, 64 MiB: JSON text (bytes, or a string's UTF-8 form) and a
+ * string argument. Longer is refused with `BODY_TOO_LARGE` before it is read or copied
+ * (docs/decisions.md#limits).
  */
 export declare const MAX_INPUT_BYTES: 67108864
+/**
+ * The largest JS value any operation converts, as the length of its JSON form: 8 MiB (the bound on
+ * host values of every surface). Past it the conversion stops at once with `BODY_TOO_LARGE`.
+ */
+export declare const MAX_VALUE_BYTES: 8388608
 /** The size limit of a capability call's input as ekl-json-1 (256 KB). */
 export declare const CAPABILITY_INPUT_MAX_BYTES: 262144

@@ -48,7 +48,7 @@
 // This file must not use Node-only APIs: the wasm package runs it in browsers.
 
 const { EklError, isEklError, fromNative } = require('./errors.js')
-const { toJsonText, jsonTextOf, stableBytes, JsonText, isWellFormed, MAX_DEPTH, MAX_INPUT_BYTES } = require('./convert.js')
+const { toJsonText, jsonTextOf, stableBytes, JsonText, isWellFormed, MAX_DEPTH, MAX_INPUT_BYTES, MAX_VALUE_BYTES } = require('./convert.js')
 
 /** The size limit of a capability call's input as ekl-json-1: 256 KB (PROTOCOL §2.5). */
 const CAPABILITY_INPUT_MAX_BYTES = 262144
@@ -558,6 +558,7 @@ function makeApi(binding, info) {
     JsonText,
     MAX_DEPTH,
     MAX_INPUT_BYTES,
+    MAX_VALUE_BYTES,
     CAPABILITY_INPUT_MAX_BYTES,
   }
   // Test hook, hidden (a registered symbol, not enumerable, not declared): a panic in the native

@@ -34,8 +34,9 @@
 // * a structure that contains itself: CYCLIC_VALUE; nesting deeper than 64 (an array or object
 //   is one level): INPUT_TOO_DEEP. No recursion: an explicit stack, so no input can overflow it;
 // * bounds: the JSON form is at most the operation's limit (the 256 KB of a capability input) or
-//   MAX_INPUT_BYTES, and at most MAX_READS (MAX_INPUT_BYTES / 2) members and elements are read
-//   (as many as JSON text of MAX_INPUT_BYTES can hold); past either the
+//   MAX_VALUE_BYTES (8 MiB, the bound on host values of every surface, ekl_core::limits), and at
+//   most MAX_READS (MAX_VALUE_BYTES / 2) members and elements are read (as many as JSON text of
+//   MAX_VALUE_BYTES can hold); past either the
 //   walk stops at once with BODY_TOO_LARGE, so a graph of shared references that expands
 //   exponentially costs bounded time and memory.
 // The first refusal in document order (the order of the produced text) wins, as in the core; a
@@ -49,16 +50,21 @@ const MAX_DEPTH = 64
 /**
  * The longest JSON text an operation reads, in bytes (UTF-8; a string is refused from this many
  * UTF-16 code units on, before it is encoded): 64 MiB. Longer input is refused with
- * BODY_TOO_LARGE before anything reads it (nothing is copied into wasm memory); it is also the
- * default bound of the value conversion (docs/limits-js.md).
+ * BODY_TOO_LARGE before anything reads it (nothing is copied into wasm memory). The core's
+ * `limits::MAX_INPUT_BYTES`, the same on every surface (docs/decisions.md#limits).
  */
 const MAX_INPUT_BYTES = 64 * 1024 * 1024
 /**
+ * The largest JS value the conversion takes, as the length of its JSON form: 8 MiB, the core's
+ * `limits::MAX_VALUE_BYTES`, the bound on host values of every surface (Python's dicts too).
+ */
+const MAX_VALUE_BYTES = 8 * 1024 * 1024
+/**
  * The most members and elements the value conversion reads: as many as JSON text of
- * MAX_INPUT_BYTES can hold (a value takes two bytes at least, `0,`), so it never refuses a value
+ * MAX_VALUE_BYTES can hold (a value takes two bytes at least, `0,`), so it never refuses a value
  * whose JSON form fits; it bounds the time spent on members that write nothing (`undefined`).
  */
-const MAX_READS = MAX_INPUT_BYTES / 2
+const MAX_READS = MAX_VALUE_BYTES / 2
 /** 2^53: the largest magnitude of an integer literal (and a BigInt) ekl-json-1 accepts. */
 const BOUND = 9007199254740992
 const BIG_BOUND = BigInt(BOUND)
@@ -257,7 +263,7 @@ function boundedText(t) {
  * The JSON text of a JS value under the strict rules above; a JsonText is passed through.
  *
  * `limit` bounds the JSON form's length (the operation's own limit, such as the 256 KB of a
- * capability input; never more than MAX_INPUT_BYTES): the walk stops with BODY_TOO_LARGE as soon
+ * capability input; never more than MAX_VALUE_BYTES): the walk stops with BODY_TOO_LARGE as soon
  * as the text written so far, counted in the lengths of its canonical form, passes it — UTF-16
  * code units, never more than the UTF-8 bytes, so a value whose canonical form fits is never
  * refused here. The members and elements examined are bounded too (MAX_READS), so a graph
@@ -268,7 +274,7 @@ function boundedText(t) {
  */
 function toJsonText(value, limit) {
   if (value instanceof JsonText) return boundedText(value.text)
-  const max = limit === undefined || limit === null || limit > MAX_INPUT_BYTES ? MAX_INPUT_BYTES : limit
+  const max = limit === undefined || limit === null || limit > MAX_VALUE_BYTES ? MAX_VALUE_BYTES : limit
   try {
     return walk(value, max)
   } catch (e) {
@@ -478,4 +484,4 @@ function outOfRange() {
   )
 }
 
-module.exports = { toJsonText, jsonTextOf, stableBytes, JsonText, isWellFormed, MAX_DEPTH, MAX_INPUT_BYTES }
+module.exports = { toJsonText, jsonTextOf, stableBytes, JsonText, isWellFormed, MAX_DEPTH, MAX_INPUT_BYTES, MAX_VALUE_BYTES }

@@ -25,6 +25,7 @@ function dag(n, pair) {
 function main() {
   const api = require(entry)
   const MAX = api.MAX_INPUT_BYTES
+  const MAX_VALUE = api.MAX_VALUE_BYTES
   /** name -> () => [input builder, call] */
   const cases = {
     // JSON text
@@ -41,8 +42,8 @@ function main() {
       return ['{' + parts.join(',') + '}', (t) => api.canonicalize(t)]
     },
     // JS values
-    'max-value': () => [['x'.repeat(MAX - 4)], (v) => api.canonicalizeValue(v)],
-    'over-value': () => [['x'.repeat(MAX - 3)], (v) => api.canonicalizeValue(v)],
+    'max-value': () => [['x'.repeat(MAX_VALUE - 4)], (v) => api.canonicalizeValue(v)],
+    'over-value': () => [['x'.repeat(MAX_VALUE - 3)], (v) => api.canonicalizeValue(v)],
     'deep-value': () => [nest(1_000_000, []), (v) => api.canonicalizeValue(v)],
     'wide-value': () => [Array.from({ length: 1_000_000 }, (_, i) => ({ id: i, name: `n${i}` })), (v) => api.canonicalizeValue(v)],
     'dag-arrays': () => [dag(28, (v) => [v, v]), (v) => api.canonicalizeValue(v)],

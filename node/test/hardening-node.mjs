@@ -144,7 +144,7 @@ export const BOUNDS_CASES = [
   { name: 'over-utf8', code: 'BODY_TOO_LARGE', peakMB: { native: 400, wasm: 400 } },
   { name: 'deep-text', code: 'INPUT_TOO_DEEP', peakMB: { native: 500, wasm: 700 } },
   { name: 'wide-text', out: 67108863, peakMB: { native: 1200, wasm: 1600 } },
-  { name: 'max-value', out: 67108864, peakMB: { native: 800, wasm: 1000 } },
+  { name: 'max-value', out: 8388608, peakMB: { native: 400, wasm: 500 } },
   { name: 'over-value', code: 'BODY_TOO_LARGE', peakMB: { native: 500, wasm: 500 } },
   { name: 'deep-value', code: 'INPUT_TOO_DEEP', peakMB: { native: 400, wasm: 400 } },
   { name: 'dag-arrays', code: 'BODY_TOO_LARGE', peakMB: { native: 500, wasm: 500 } },

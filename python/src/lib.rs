@@ -153,7 +153,7 @@ pub(crate) fn check_input_len(py: Python<'_>, len: usize) -> PyResult<()> {
     limits::check_len(len, limits::MAX_INPUT_BYTES, "the JSON text").map_err(|e| core_err(py, e))
 }
 
-pub(crate) fn text_bytes_unbounded<'py>(
+fn text_bytes_unbounded<'py>(
     py: Python<'py>,
     obj: &Bound<'py, PyAny>,
 ) -> PyResult<Bound<'py, PyBytes>> {
@@ -415,8 +415,7 @@ fn canonicalize_many<'py>(
 /// Lowercase hex SHA-256 of bytes (a str is hashed as UTF-8).
 #[pyfunction]
 fn sha256_hex(py: Python<'_>, data: &Bound<'_, PyAny>) -> PyResult<String> {
-    // Hashing needs no more memory than the bytes themselves: no size bound beyond the host's.
-    let b = text_bytes_unbounded(py, data)?;
+    let b = text_bytes(py, data)?;
     let bytes = b.as_bytes();
     run(py, bytes.len() >= DETACH_THRESHOLD, || {
         Ok(digest::sha256_hex(bytes))
