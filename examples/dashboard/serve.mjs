@@ -1,5 +1,8 @@
 // A tiny static file server (node:http, no dependencies) for the dashboard and the browser tests.
-// It has no logic of its own: the page works the same from any static host.
+// It has no logic of its own: the page works the same from any static host. It sends the page's
+// Content-Security-Policy as a header too (the <meta> in index.html covers the page; a header also
+// covers the Web Workers, which do not inherit the page's policy), and `requests` (an array, when
+// given) records the path of every request, so that the tests can assert what the page fetched.
 //   node examples/dashboard/serve.mjs [--root DIR] [--port N] [--host H]
 // (defaults: this folder, port 8787, 127.0.0.1; port 0 picks a free one). Prints the URL.
 import { createServer } from 'node:http';
@@ -16,9 +19,14 @@ const TYPES = {
   '.png': 'image/png', '.svg': 'image/svg+xml',
 };
 
-export function serve({ root = dirname(fileURLToPath(import.meta.url)), port = 8787, host = '127.0.0.1' } = {}) {
+/** The dashboard's policy: its own files only, no inline script, WebAssembly compilation allowed. */
+export const CSP = "default-src 'none'; script-src 'self' 'wasm-unsafe-eval'; worker-src 'self'; connect-src 'self'; "
+  + "style-src 'self'; img-src 'self' data:; base-uri 'none'; form-action 'none'; object-src 'none'; frame-ancestors 'none'";
+
+export function serve({ root = dirname(fileURLToPath(import.meta.url)), port = 8787, host = '127.0.0.1', requests = null } = {}) {
   const base = resolve(root);
   const server = createServer((req, res) => {
+    if (requests) requests.push({ method: req.method, url: req.url });
     let path;
     try {
       path = decodeURIComponent(new URL(req.url, 'http://x').pathname);
@@ -38,6 +46,9 @@ export function serve({ root = dirname(fileURLToPath(import.meta.url)), port = 8
         'content-type': TYPES[extname(file)] || 'application/octet-stream',
         'content-length': st.size,
         'cache-control': 'no-store',
+        'content-security-policy': CSP,
+        'x-content-type-options': 'nosniff',
+        'referrer-policy': 'no-referrer',
       });
       createReadStream(file).pipe(res);
     } catch {
