@@ -148,7 +148,7 @@ export function locate(b, path) {
   for (const step of path) {
     found = i;
     if (b[i] === LBRACE && typeof step === 'string') {
-      const m = topMembers(b.subarray(i, i + valueEnd(b, i).end), Infinity);
+      const m = topMembers(b.subarray(i, valueEnd(b, i).end), Infinity);
       const hit = m.members && m.members.find(([k]) => k === step);
       if (!hit) return found;
       i += hit[1];

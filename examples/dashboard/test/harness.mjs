@@ -1,0 +1,240 @@
+// The dashboard's browser harness: Debian's headless Chromium driven by playwright-core (the launch
+// flags of TOOLCHAIN.md), a fresh browser per test, with
+//   * every request the page or its workers make recorded (the static server's log and the routes),
+//   * Content-Security-Policy violations, page errors and console errors collected,
+//   * an axe-core scan (`axe(page, state)`) and screenshots at 1280×800 and 390×844 (`shoot`),
+//   * the peak memory of all Chromium processes (proportional set size, from /proc) sampled while
+//     a function runs (`peakMemory`), and the main thread's longest pause (`pauses`).
+import { readFileSync, mkdirSync, existsSync, readdirSync, statSync } from 'node:fs';
+import { join, dirname, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { createRequire } from 'node:module';
+import { serve } from '../serve.mjs';
+
+const here = dirname(fileURLToPath(import.meta.url));
+export const dash = resolve(here, '..');
+export const repo = resolve(dash, '..', '..');
+export const out = join(repo, 'target', 'dashboard');
+export const shots = join(out, 'shots');
+const require = createRequire(join(repo, 'wasm', 'package.json'));
+const { chromium } = require('playwright-core');
+const AXE = readFileSync(join(dash, 'node_modules', 'axe-core', 'axe.min.js'), 'utf8');
+
+export const CHROMIUM = process.env.EKL_CHROMIUM || '/usr/bin/chromium';
+const FLAGS = ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
+  '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+export const DESKTOP = { width: 1280, height: 800 };
+export const PHONE = { width: 390, height: 844 };
+/** Local time of the tests: not UTC, so that local and UTC times differ on the page. */
+export const TIMEZONE = 'Europe/Berlin';
+
+/** Every file the page may fetch: the files of examples/dashboard (no other host, no other path). */
+function ownFiles() {
+  const files = new Set();
+  const walk = (dir, prefix) => {
+    for (const name of readdirSync(dir)) {
+      if (prefix === '' && ['test', 'node_modules'].includes(name)) continue;
+      const p = join(dir, name);
+      if (statSync(p).isDirectory()) walk(p, `${prefix}${name}/`);
+      else files.add(`/${prefix}${name}`);
+    }
+  };
+  walk(dash, '');
+  files.add('/');
+  return files;
+}
+
+/**
+ * Runs `f({page, context, browser, url, log})` with the dashboard served on a free port in a fresh
+ * headless Chromium. `log` = {requests (server), routed (browser), violations, errors, dialogs}.
+ */
+export async function withDashboard(f, { viewport = DESKTOP, clipboard = false } = {}) {
+  const requests = [];
+  const server = await serve({ root: dash, port: 0, requests });
+  const browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: FLAGS });
+  const log = { requests, routed: [], violations: [], errors: [], dialogs: [] };
+  try {
+    const context = await browser.newContext({ viewport, timezoneId: TIMEZONE, locale: 'en-GB', acceptDownloads: true });
+    if (clipboard) await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: server.url });
+    // Every request of the page and its workers: answered only when it is one of the page's files.
+    const own = ownFiles();
+    await context.route('**/*', (route) => {
+      const u = new URL(route.request().url());
+      log.routed.push(u.href);
+      const ok = u.origin === new URL(server.url).origin && own.has(decodeURIComponent(u.pathname));
+      return ok ? route.continue() : route.abort('blockedbyclient');
+    });
+    await context.addInitScript(() => {
+      window.__violations = [];
+      document.addEventListener('securitypolicyviolation', (e) => {
+        window.__violations.push(`${e.violatedDirective} ${e.blockedURI}`);
+      });
+    });
+    const page = await context.newPage();
+    page.on('pageerror', (e) => log.errors.push(String(e)));
+    page.on('console', (m) => { if (m.type() === 'error') log.errors.push(m.text()); });
+    page.on('dialog', (d) => { log.dialogs.push(d.message()); d.dismiss().catch(() => {}); });
+    return await f({ page, context, browser, url: server.url, log, server, own });
+  } finally {
+    await browser.close();
+    server.close();
+  }
+}
+
+/** The requests that were not for the page's own files (none are allowed). */
+export function foreignRequests(log, url, own) {
+  const origin = new URL(url).origin;
+  const bad = log.routed.filter((h) => {
+    const u = new URL(h);
+    return u.origin !== origin || !own.has(decodeURIComponent(u.pathname));
+  });
+  for (const r of log.requests) {
+    const path = decodeURIComponent(new URL(r.url, 'http://x').pathname);
+    if (!own.has(path)) bad.push(`server: ${r.method} ${r.url}`);
+  }
+  return bad;
+}
+
+/** The CSP violations the page reported. */
+export async function violations(page) {
+  return page.evaluate(() => window.__violations.slice());
+}
+
+/** An axe-core scan of the page as it is: {violations: [...], passes}. */
+export async function axe(page) {
+  // Evaluated through the DevTools protocol: the page's CSP forbids inline script, and rightly so.
+  const installed = await page.evaluate(() => typeof window.axe === 'object');
+  if (!installed) await page.evaluate(AXE);
+  return page.evaluate(async () => {
+    const r = await window.axe.run(document, { resultTypes: ['violations'] });
+    return {
+      violations: r.violations.map((v) => ({ id: v.id, impact: v.impact, help: v.help, nodes: v.nodes.map((x) => x.target.join(' ')).slice(0, 5) })),
+      passes: r.passes.length,
+    };
+  });
+}
+
+/** Screenshots of the page at 1280×800 and 390×844 (viewport and full page), as test artifacts. */
+export async function shoot(page, name) {
+  mkdirSync(shots, { recursive: true });
+  const before = page.viewportSize();
+  const files = [];
+  for (const [tag, size] of [['1280x800', DESKTOP], ['390x844', PHONE]]) {
+    await page.setViewportSize(size);
+    await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+    const file = join(shots, `${name}-${tag}.png`);
+    await page.screenshot({ path: file });
+    await page.screenshot({ path: join(shots, `${name}-${tag}-full.png`), fullPage: true });
+    files.push(file);
+  }
+  await page.setViewportSize(before);
+  return files;
+}
+
+/** Waits until the page has finished checking (done, cancelled or error); returns the state. */
+export async function settled(page, timeout = 120_000) {
+  await page.waitForFunction(() => ['done', 'error', 'cancelled'].includes(document.body.dataset.state), null, { timeout });
+  return page.evaluate(() => document.body.dataset.state);
+}
+
+/** Marks the page as busy again, so that `settled` waits for the next run. */
+export async function expectRun(page) {
+  await page.evaluate(() => { document.body.dataset.state = 'waiting'; });
+}
+
+/** Starts recording the main thread's pauses: long tasks and gaps between animation frames. */
+export async function startPauses(page) {
+  await page.evaluate(() => {
+    window.__pauses = { longest: 0, longTasks: [], gaps: 0, frames: 0 };
+    new PerformanceObserver((list) => {
+      for (const e of list.getEntries()) window.__pauses.longTasks.push(Math.round(e.duration));
+    }).observe({ type: 'longtask' });
+    let last = performance.now();
+    const tick = (t) => {
+      const gap = t - last;
+      last = t;
+      window.__pauses.frames++;
+      if (gap > window.__pauses.longest) window.__pauses.longest = gap;
+      if (window.__pauses.stop) return;
+      requestAnimationFrame(tick);
+    };
+    requestAnimationFrame(tick);
+  });
+}
+
+/** Stops recording; {longestFrameGap, longTasks, longestTask, frames}. */
+export async function stopPauses(page) {
+  return page.evaluate(() => {
+    window.__pauses.stop = true;
+    const p = window.__pauses;
+    return { longestFrameGap: Math.round(p.longest), longTasks: p.longTasks, longestTask: Math.max(0, ...p.longTasks), frames: p.frames };
+  });
+}
+
+/** The proportional set size (bytes) of every Chromium process of `browser`. */
+async function chromiumPss(session) {
+  const { processInfo } = await session.send('SystemInfo.getProcessInfo');
+  let total = 0;
+  for (const p of processInfo) {
+    try {
+      const text = readFileSync(`/proc/${p.id}/smaps_rollup`, 'utf8');
+      const m = /^Pss:\s+(\d+) kB/m.exec(text);
+      if (m) total += Number(m[1]) * 1024;
+    } catch { /* the process ended */ }
+  }
+  return total;
+}
+
+/** Runs `f()` while sampling the memory of all Chromium processes every 100 ms: {result, peak, before}. */
+export async function peakMemory(browser, f) {
+  const session = await browser.newBrowserCDPSession();
+  const before = await chromiumPss(session);
+  let peak = before;
+  let running = true;
+  const sampler = (async () => {
+    while (running) {
+      const v = await chromiumPss(session).catch(() => 0);
+      if (v > peak) peak = v;
+      await new Promise((r) => setTimeout(r, 100));
+    }
+  })();
+  try {
+    const result = await f();
+    return { result, peak, before };
+  } finally {
+    running = false;
+    await sampler;
+    await session.detach().catch(() => {});
+  }
+}
+
+/** A DataTransfer holding files, in the page (for real drop events). */
+export async function dataTransfer(page, files) {
+  return page.evaluateHandle((list) => {
+    const dt = new DataTransfer();
+    for (const { name, text, b64 } of list) {
+      const bytes = b64 ? Uint8Array.from(atob(b64), (c) => c.charCodeAt(0)) : new TextEncoder().encode(text);
+      dt.items.add(new File([bytes], name, { type: 'application/json' }));
+    }
+    return dt;
+  }, files);
+}
+
+/** Drops files on the element `selector` with the events a browser fires (dragenter, dragover, drop). */
+export async function drop(page, selector, files) {
+  const dt = await dataTransfer(page, files);
+  await page.dispatchEvent(selector, 'dragenter', { dataTransfer: dt });
+  const prevented = await page.evaluate(({ sel, dt: d }) => {
+    const e = new DragEvent('dragover', { dataTransfer: d, bubbles: true, cancelable: true });
+    document.querySelector(sel).dispatchEvent(e);
+    return e.defaultPrevented;
+  }, { sel: selector, dt });
+  const dropped = await page.evaluate(({ sel, dt: d }) => {
+    const e = new DragEvent('drop', { dataTransfer: d, bubbles: true, cancelable: true });
+    document.querySelector(sel).dispatchEvent(e);
+    return e.defaultPrevented;
+  }, { sel: selector, dt });
+  return { dragoverPrevented: prevented, dropPrevented: dropped };
+}
+
+export { existsSync };
