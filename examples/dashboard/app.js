@@ -466,18 +466,23 @@ function onProgress(m) {
     announce(`${quarter * 25} % checked.`);
   }
   state.summary = m.summary;
-  // Show the first rows early; refresh at most once a second while checking.
+  renderCounts(m.summary);
+  // The problem buttons and the first rows at most once a second while checking.
   const now = performance.now();
-  if (!state.view || (now - lastProgressPaint > 1000 && (state.view.total < pageSize()))) {
+  if (now - lastProgressPaint > 1000) {
     lastProgressPaint = now;
     renderSummary(m.summary, null);
-    refresh();
+    if (!state.view || state.view.total < pageSize()) refresh();
   }
 }
 
 function onDone(m) {
   if (m.run !== state.runId) return;
   state.running = false;
+  if (m.items === 0) {
+    onRunError({ ...m, message: 'the file holds no receipts (JSON lines, a JSON array or one JSON object)' });
+    return;
+  }
   state.summary = m.summary;
   state.receipts = { ...state.receipts, status: 'done', items: m.items };
   $('progress').max = 1;
@@ -515,6 +520,9 @@ function onCancelled(m) {
 function onRunError(m) {
   if (m.run !== state.runId) return;
   state.running = false;
+  $('summary').hidden = true;
+  $('results').hidden = true;
+  $('progress').value = 0;
   state.receipts = { ...state.receipts, status: 'error', message: `${m.name}: ${m.message}` };
   $('cancel').hidden = true;
   $('progress-text').textContent = `Not checked: ${m.name}.`;
@@ -528,15 +536,19 @@ $('cancel').addEventListener('click', () => ask({ type: 'cancel' }));
 // ---- summary, filters, table ----------------------------------------------------------------------------
 const NEEDS = { jwks: 'needs the JWKS', secrets: 'needs receipt secrets', agent_id: 'needs your agent id', issuer: 'needs the issuer' };
 
-function renderSummary(s, warnings) {
+function renderCounts(s) {
   $('summary').hidden = false;
-  $('results').hidden = false;
   $('count-total').textContent = n(s.total);
   $('count-verified').textContent = n(s.verified);
   $('count-failed').textContent = n(s.failed);
   $('count-errors').textContent = n(s.unreadable);
   $('count-unchecked').textContent = n(s.unchecked);
   $('unchecked-box').hidden = s.unchecked === 0;
+}
+
+function renderSummary(s, warnings) {
+  renderCounts(s);
+  $('results').hidden = false;
   if (warnings) $('warnings').replaceChildren(...warnings.map((w) => el('p', { class: 'warning', text: `Note: ${w}.` })));
   const entries = [
     ...Object.entries(s.byCheck).map(([k, c]) => [k, c, k]),
@@ -610,8 +622,8 @@ function copyButton(text, what, label = 'Copy') {
   b.addEventListener('click', (e) => {
     e.stopPropagation();
     copy(text, what);
-    b.textContent = 'Copied';
-    setTimeout(() => { b.textContent = label; }, 1200);
+    b.classList.add('copied');
+    setTimeout(() => b.classList.remove('copied'), 1200);
   });
   return b;
 }
