@@ -9,7 +9,7 @@ import { readFileSync, mkdirSync, existsSync, readdirSync, statSync } from 'node
 import { join, dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createRequire } from 'node:module';
-import { serve } from '../serve.mjs';
+import { serve, CSP } from '../serve.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
 export const dash = resolve(here, '..');
@@ -50,7 +50,7 @@ function ownFiles() {
  */
 export async function withDashboard(f, { viewport = DESKTOP, clipboard = false } = {}) {
   const requests = [];
-  const server = await serve({ root: dash, port: 0, requests });
+  const server = await serve({ root: dash, port: 0, requests, csp: CSP });
   const browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: FLAGS });
   const log = { requests, routed: [], violations: [], errors: [], dialogs: [] };
   try {
