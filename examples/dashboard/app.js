@@ -142,8 +142,9 @@ function renderInputs() {
   const j = state.jwks;
   $('card-jwks').dataset.state = j.status;
   const active = j.active ? `${j.active.name}: ${j.active.kids.length} key${j.active.kids.length === 1 ? '' : 's'} (${j.active.kids.join(', ')})` : null;
+  const stop = (t) => (/[.!?)]$/.test(t) ? t : `${t}.`);
   $('state-jwks').textContent = j.status === 'error'
-    ? `${j.message}${active ? ` Still using ${active}.` : ' Not used.'}`
+    ? `${stop(j.message)}${active ? ` Still using ${active}.` : ' Not used.'}`
     : active ? `${active}.` : 'No key set yet (needed for network-signed receipts).';
   document.querySelector('[data-remove="jwks"]').hidden = !j.active && j.status !== 'error';
   const s = state.settings;
@@ -152,7 +153,7 @@ function renderInputs() {
   const summary = `agent ${$('agent-id').value.trim() || '(none)'}, issuer ${$('issuer').value.trim() || '(none)'}, ${keys} receipt key${keys === 1 ? '' : 's'}`;
   $('state-settings').textContent = s.status === 'error' ? s.message
     : s.status === 'ok' ? `${s.name}: ${summary}.`
-      : s.status === 'typed' ? `Entered below: ${summary}.` : 'No settings yet: load a file or enter them below.';
+      : s.status === 'typed' ? `${s.name ? `${s.name}, edited below` : 'Entered below'}: ${summary}.` : 'No settings yet: load a file or enter them below.';
 }
 
 function size(bytes) {
@@ -414,7 +415,7 @@ function settingsChanged() {
       return;
     }
     err.hidden = true;
-    if (state.settings.status !== 'ok') state.settings = { status: 'typed' };
+    state.settings = { status: 'typed', name: state.settings.status === 'ok' || state.settings.status === 'typed' ? state.settings.name : undefined };
     renderInputs();
     await pushContext();
   }, 350);

@@ -264,18 +264,28 @@ export function pretty(text, indent = 2) {
   return out;
 }
 
-/** Bytes of strict base64url (no padding), or null when it is not. */
-export function base64url(text) {
-  if (typeof text !== 'string' || !/^[A-Za-z0-9_-]*$/.test(text) || text.length % 4 === 1) return null;
-  const b64 = text.replace(/-/g, '+').replace(/_/g, '/');
-  try {
-    const bin = atob(b64 + '='.repeat((4 - (b64.length % 4)) % 4));
-    const out = new Uint8Array(bin.length);
-    for (let i = 0; i < bin.length; i++) out[i] = bin.charCodeAt(i);
-    return out;
-  } catch {
-    return null;
+const B64 = new Int16Array(128).fill(-1);
+for (let i = 0; i < 64; i++) B64['ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_'.charCodeAt(i)] = i;
+
+/** Bytes of base64url without padding (`text.slice(from, to)`), or null when it is not. */
+export function base64url(text, from = 0, to = text.length) {
+  if (typeof text !== 'string' || (to - from) % 4 === 1) return null;
+  const out = new Uint8Array(Math.floor(((to - from) * 3) / 4));
+  let acc = 0;
+  let bits = 0;
+  let o = 0;
+  for (let i = from; i < to; i++) {
+    const c = text.charCodeAt(i);
+    const v = c < 128 ? B64[c] : -1;
+    if (v < 0) return null;
+    acc = ((acc << 6) | v) & 0xffffff;
+    bits += 6;
+    if (bits >= 8) {
+      bits -= 8;
+      out[o++] = (acc >> bits) & 0xff;
+    }
   }
+  return out;
 }
 
 /** UTF-8 text of bytes (invalid sequences as U+FFFD: for display only). */

@@ -44,7 +44,23 @@ const CALL_MAC = ['execution_id', 'collaboration_id', 'capability_id', 'requeste
   'receipt_digest'];
 const CALL_SIGNED = ['execution_id', 'provider_agent_id', 'requester_agent_id', 'capability_id', 'input_fingerprint',
   'sent_at', 'received_at'];
+const REQUIRED_MAC = ['execution_id', 'collaboration_id', 'capability_id', 'provider_agent_id'];
+const REQUIRED_SIGNED = ['execution_id', 'provider_agent_id', 'capability_id', 'input_fingerprint', 'sent_at', 'received_at'];
 const camel = (k) => k.replace(/_([a-z])/g, (_, c) => c.toUpperCase());
+
+/** Refuses a call without the members its receipt kind needs, or with strings of the wrong type. */
+function callMembers(call, required, allowed, what) {
+  for (const k of Object.keys(call)) {
+    if (!allowed.includes(k)) throw new ItemError('INVALID_ARGUMENT', `call.${k.slice(0, 40)} is not a member of ${what}'s call`);
+  }
+  for (const k of required) {
+    if (call[k] === undefined || call[k] === null) throw new ItemError('INVALID_ARGUMENT', `call.${k} is required for ${what}`);
+  }
+  for (const k of allowed) {
+    if (k === 'sent_at' || k === 'received_at') continue;
+    if (call[k] !== undefined && call[k] !== null && typeof call[k] !== 'string') throw new ItemError('INVALID_ARGUMENT', `call.${k} must be a string`);
+  }
+}
 
 /** A field value as row text: strings as they are, anything else as JSON, cut to FIELD_CHARS. */
 export function fieldText(v) {
@@ -145,7 +161,7 @@ function claimsOf(token, limit = MAX_DEPTH) {
   const parts = token.split('.');
   if (parts.length !== 3) return null;
   const decode = (seg) => {
-    const b = base64url(seg);
+    const b = base64url(seg, 0, seg.length);
     if (!b || depthOf(b, limit) > limit) return null;
     try {
       const v = JSON.parse(text(b));
@@ -170,9 +186,7 @@ function check(api, item, bytes, ctx) {
     if (!ctx.jwks) throw new Unchecked('jwks', 'not checked: load the network\'s JWKS to check network-signed receipts');
     if (!ctx.agentId) throw new Unchecked('agent_id', 'not checked: enter your agent id (Settings) to check network-signed receipts');
     if (!ctx.issuer) throw new Unchecked('issuer', 'not checked: enter the network issuer (Settings) to check network-signed receipts');
-    for (const k of Object.keys(call)) {
-      if (!CALL_SIGNED.includes(k)) throw new ItemError('INVALID_ARGUMENT', `call.${k.slice(0, 40)} is not a member of a network-signed receipt's call`);
-    }
+    callMembers(call, REQUIRED_SIGNED, CALL_SIGNED, 'a network-signed receipt');
     const context = {
       executionId: call.execution_id,
       providerAgentId: call.provider_agent_id,
@@ -191,11 +205,9 @@ function check(api, item, bytes, ctx) {
     return api.verifySignedReceipt(new api.JsonText(item.receipt), { jwks: ctx.jwks, call: context });
   }
   if (ctx.keys.length === 0) throw new Unchecked('secrets', 'not checked: enter your receipt secrets (Settings) to check MAC receipts');
+  callMembers(call, REQUIRED_MAC, CALL_MAC, 'a MAC receipt');
   const expectation = {};
-  for (const [k, v] of Object.entries(call)) {
-    if (!CALL_MAC.includes(k)) throw new ItemError('INVALID_ARGUMENT', `call.${k.slice(0, 40)} is not a member of a MAC receipt's call`);
-    expectation[camel(k)] = v;
-  }
+  for (const [k, v] of Object.entries(call)) expectation[camel(k)] = v;
   if (expectation.requesterAgentId === undefined) {
     if (!ctx.agentId) throw new Unchecked('agent_id', 'not checked: enter your agent id (Settings) or give call.requester_agent_id');
     expectation.requesterAgentId = ctx.agentId;
@@ -206,18 +218,33 @@ function check(api, item, bytes, ctx) {
   });
 }
 
+const ROW_FIELDS = ['receipt_id', 'execution_id', 'provider_agent_id', 'capability_id', 'issued_at'];
+
+/** The members `names` of a JSON object's bytes (only those are parsed), or {} when it is not one. */
+function pick(bytes, names) {
+  const out = {};
+  const m = bytes && topMembers(bytes, MAX_DEPTH);
+  if (!m || !m.members) return out;
+  for (const [k, s, e] of m.members) {
+    if (!names.includes(k)) continue;
+    try {
+      out[k] = JSON.parse(text(bytes.subarray(s, e)));
+    } catch { /* shown as absent */ }
+  }
+  return out;
+}
+
+/** The payload bytes of a compact JWS (null when it has no second segment of base64url). */
+function payloadOf(token) {
+  if (typeof token !== 'string') return null;
+  const a = token.indexOf('.');
+  const b = a < 0 ? -1 : token.indexOf('.', a + 1);
+  return b < 0 ? null : base64url(token, a + 1, b);
+}
+
 /** The fields a row shows, from the receipt (its claims for a JWS), else from the call. */
 function fieldsOf(item) {
-  let r = null;
-  if (item.kind === 'jws') r = (claimsOf(item.token) || {}).claims;
-  else if (item.receipt) {
-    try {
-      r = JSON.parse(text(item.receipt));
-    } catch {
-      r = null;
-    }
-  }
-  const from = r && typeof r === 'object' && !Array.isArray(r) ? r : {};
+  const from = item.kind === 'jws' ? pick(payloadOf(item.token), ROW_FIELDS) : pick(item.receipt, ROW_FIELDS);
   const call = item.call && typeof item.call === 'object' && !Array.isArray(item.call) ? item.call : {};
   return {
     receiptId: fieldText(from.receipt_id),
