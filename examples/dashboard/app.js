@@ -7,8 +7,8 @@ import { topMembers } from './json.js';
 const $ = (id) => document.getElementById(id);
 const phone = window.matchMedia('(max-width: 700px)');
 const pageSize = () => (phone.matches ? 20 : 50);
-const MAX_FILE = 512 * 1024 * 1024; // receipts files the page accepts
-const MAX_SMALL_FILE = 1024 * 1024; // JWKS and settings files
+const MAX_FILE = 512_000_000; // receipts files the page accepts (512 MB)
+const MAX_SMALL_FILE = 1_000_000; // JWKS and settings files (1 MB)
 const nf = new Intl.NumberFormat('en');
 const n = (x) => nf.format(x);
 
@@ -156,11 +156,12 @@ function renderInputs() {
       : s.status === 'typed' ? `${s.name ? `${s.name}, edited below` : 'Entered below'}: ${summary}.` : 'No settings yet: load a file or enter them below.';
 }
 
+/** A size in decimal units, as file managers show it. */
 function size(bytes) {
   if (bytes === undefined) return '';
-  if (bytes < 1024) return `${bytes} B`;
-  if (bytes < 1024 * 1024) return `${(bytes / 1024).toFixed(1)} KB`;
-  return `${(bytes / 1024 / 1024).toFixed(1)} MB`;
+  if (bytes < 1000) return `${bytes} B`;
+  if (bytes < 1e6) return `${(bytes / 1e3).toFixed(1)} KB`;
+  return `${(bytes / 1e6).toFixed(1)} MB`;
 }
 
 /** What a file is, from its name and content: 'jwks', 'settings' or 'receipts'. */
@@ -448,6 +449,7 @@ async function startRun() {
   announce(`Checking ${r.name}.`);
   try {
     await ready;
+    state.runId = -1; // messages of an earlier run are ignored from here on
     state.runId = await ask({ type: 'run', file: r.file, name: r.name });
   } catch (e) {
     onRunError({ run: state.runId, name: r.name, message: e.message });
@@ -865,8 +867,10 @@ for (const id of ['insp-prev', 'insp-next']) {
 
 window.addEventListener('hashchange', () => {
   const h = parseHash();
-  if (h.sample && !h.item && state.receipts.status === 'empty') loadSample();
-  else openFromHash();
+  if (h.sample && state.receipts.status === 'empty') {
+    if (h.item || h.receipt) state.pendingOpen = h;
+    loadSample();
+  } else openFromHash();
 });
 
 phone.addEventListener('change', () => { if (state.view) { state.page = 0; refresh(); } });
