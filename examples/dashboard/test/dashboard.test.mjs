@@ -312,7 +312,11 @@ test('file shapes and drops: one pretty object, a JSON array, drops anywhere, En
   const first = JSON.parse(lines[0]);
   const single = file('one-receipt.json', `${JSON.stringify(first, null, 2)}\n`);
   await withDashboard(async ({ page, url, log, own }) => {
+    // Intercepting the file chooser is switched on by the first listener, asynchronously: switch it
+    // on before any key is pressed, or the first chooser may open natively (and invisibly).
+    page.on('filechooser', () => {});
     await page.goto(url);
+    await page.waitForFunction(() => document.body.dataset.state === 'idle');
     // Enter on the drop zone opens the file chooser; choose all three files at once.
     await page.focus('#drop');
     const [chooser] = await Promise.all([page.waitForEvent('filechooser'), page.keyboard.press('Enter')]);

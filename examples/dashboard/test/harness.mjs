@@ -181,40 +181,45 @@ export async function stopPauses(page) {
   });
 }
 
-/** The proportional set size (bytes) of every Chromium process of `browser`. */
-async function chromiumPss(session) {
-  const { processInfo } = await session.send('SystemInfo.getProcessInfo');
+/** The process ids of every Chromium process of `browser` (browser, renderers, GPU, utilities). */
+async function chromiumPids(browser) {
+  const session = await browser.newBrowserCDPSession();
+  try {
+    const { processInfo } = await session.send('SystemInfo.getProcessInfo');
+    return processInfo.map((p) => p.id);
+  } finally {
+    await session.detach().catch(() => {});
+  }
+}
+
+/** The sum of the proportional set sizes (bytes) of processes, from /proc/PID/smaps_rollup. */
+function pss(pids) {
   let total = 0;
-  for (const p of processInfo) {
+  for (const pid of pids) {
     try {
-      const text = readFileSync(`/proc/${p.id}/smaps_rollup`, 'utf8');
-      const m = /^Pss:\s+(\d+) kB/m.exec(text);
+      const m = /^Pss:\s+(\d+) kB/m.exec(readFileSync(`/proc/${pid}/smaps_rollup`, 'utf8'));
       if (m) total += Number(m[1]) * 1024;
     } catch { /* the process ended */ }
   }
   return total;
 }
 
-/** Runs `f()` while sampling the memory of all Chromium processes every 100 ms: {result, peak, before}. */
+/**
+ * Runs `f()` while sampling the memory of all Chromium processes every 100 ms: {result, peak,
+ * before}. The processes are listed once before (the page's workers are threads of its renderer
+ * process), so that sampling asks nothing of the browser while the page works.
+ */
 export async function peakMemory(browser, f) {
-  const session = await browser.newBrowserCDPSession();
-  const before = await chromiumPss(session);
+  const pids = await chromiumPids(browser);
+  const before = pss(pids);
   let peak = before;
-  let running = true;
-  const sampler = (async () => {
-    while (running) {
-      const v = await chromiumPss(session).catch(() => 0);
-      if (v > peak) peak = v;
-      await new Promise((r) => setTimeout(r, 100));
-    }
-  })();
+  const timer = setInterval(() => { peak = Math.max(peak, pss(pids)); }, 100);
   try {
     const result = await f();
+    peak = Math.max(peak, pss(pids));
     return { result, peak, before };
   } finally {
-    running = false;
-    await sampler;
-    await session.detach().catch(() => {});
+    clearInterval(timer);
   }
 }
 
