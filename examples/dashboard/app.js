@@ -440,6 +440,11 @@ async function startRun() {
   const r = state.receipts;
   state.running = true;
   state.lastAnnounced = -1;
+  state.view = null;
+  refreshSeq++;
+  $('table').tBodies[0].replaceChildren();
+  $('count-line').textContent = '';
+  $('page').textContent = '';
   document.body.dataset.state = 'checking';
   renderInputs();
   $('progress').max = Math.max(1, r.size);
@@ -470,12 +475,13 @@ function onProgress(m) {
   }
   state.summary = m.summary;
   renderCounts(m.summary);
-  // The problem buttons and the first rows at most once a second while checking.
+  // The problem buttons at most once a second while checking; the rows at the end (or when the
+  // operator asks: a filter, a page, a search), so that checking costs this thread little.
   const now = performance.now();
   if (now - lastProgressPaint > 1000) {
     lastProgressPaint = now;
     renderSummary(m.summary, null);
-    if (!state.view || state.view.total < pageSize()) refresh();
+    if (!state.view) $('count-line').textContent = 'Checking: the rows appear at the end, or now when you choose a filter or search.';
   }
 }
 
@@ -596,8 +602,11 @@ async function refresh() {
   if (seq !== refreshSeq) return;
   state.view = view;
   state.page = view.page;
-  renderTable(view);
+  await renderTable(view, () => seq !== refreshSeq);
 }
+
+/** The next task (a short pause for the browser to handle input and paint). */
+const yieldTask = () => new Promise((r) => setTimeout(r, 0));
 
 const KIND = { mac: 'MAC', jws: 'signed (JWS)', object: 'signed (object)', unknown: '—' };
 const VERDICT = { verified: 'verified', failed: 'failed', unreadable: 'unreadable', unchecked: 'not checked' };
@@ -661,9 +670,13 @@ function checksCell(r) {
   return td;
 }
 
-function renderTable(view) {
+/**
+ * Renders a page of rows, ten rows a task, so that no task of this thread runs long; `stale()` stops
+ * it when a newer render started.
+ */
+async function renderTable(view, stale = () => false) {
   const tbody = $('table').tBodies[0];
-  const frag = document.createDocumentFragment();
+  const rows = [];
   for (const r of view.rows) {
     const name = r.receiptId || `item ${r.index}`;
     const link = el('a', { href: itemLink(r), class: 'open', 'aria-label': `Open ${name}${r.label ? ` (${r.label})` : ''}`, text: name });
@@ -684,9 +697,14 @@ function renderTable(view) {
       if (e.target.closest('button, a, input, select')) return;
       location.hash = itemLink(r).slice(1);
     });
-    frag.append(tr);
+    rows.push(tr);
   }
-  tbody.replaceChildren(frag);
+  tbody.replaceChildren(...rows.slice(0, 10));
+  for (let i = 10; i < rows.length; i += 10) {
+    await yieldTask();
+    if (stale()) return;
+    tbody.append(...rows.slice(i, i + 10));
+  }
   const pages = view.pages;
   $('page').textContent = `Page ${view.page + 1} of ${pages}`;
   $('prev').disabled = view.page === 0;

@@ -205,7 +205,7 @@ function pss(pids) {
 }
 
 /**
- * Runs `f()` while sampling the memory of all Chromium processes every 100 ms: {result, peak,
+ * Runs `f()` while sampling the memory of all Chromium processes every 250 ms: {result, peak,
  * before}. The processes are listed once before (the page's workers are threads of its renderer
  * process), so that sampling asks nothing of the browser while the page works.
  */
@@ -213,7 +213,7 @@ export async function peakMemory(browser, f) {
   const pids = await chromiumPids(browser);
   const before = pss(pids);
   let peak = before;
-  const timer = setInterval(() => { peak = Math.max(peak, pss(pids)); }, 100);
+  const timer = setInterval(() => { peak = Math.max(peak, pss(pids)); }, 250);
   try {
     const result = await f();
     peak = Math.max(peak, pss(pids));
