@@ -446,7 +446,7 @@ test('100,000 network-signed receipts: time to the last verdict, main-thread pau
     await page.waitForFunction(() => document.getElementById('card-jwks').dataset.state === 'ok');
     await startPauses(page);
     await expectRun(page);
-    const { result: ms, peak, before } = await peakMemory(browser, async () => {
+    const { result: ms, peak, before, highWater } = await peakMemory(browser, async () => {
       const t0 = Date.now();
       await page.setInputFiles('#file-receipts', SIGNED);
       assert.equal(await settled(page, 600_000), 'done');
@@ -460,7 +460,7 @@ test('100,000 network-signed receipts: time to the last verdict, main-thread pau
       receipts: 100_000, megabytes: +(size / 1e6).toFixed(1), secondsToLastVerdict: +(pageMs / 1000).toFixed(2),
       secondsFromChoosingTheFile: +(ms / 1000).toFixed(2), longestTaskMs: pauses.longestTask, longTasks: pauses.longTasks.length,
       longestTimerDelayMs: pauses.longestLag, peakMemoryMB: Math.round(peak / 1e6),
-      memoryBeforeMB: Math.round(before / 1e6), workers: await page.evaluate(() => navigator.hardwareConcurrency),
+      memoryBeforeMB: Math.round(before / 1e6), highWaterMB: Math.round(highWater / 1e6), workers: await page.evaluate(() => navigator.hardwareConcurrency),
       loadAverage: loadavg().map((x) => +x.toFixed(1)),
     };
     console.log(`dashboard 100k: ${JSON.stringify(fig)}`);
@@ -513,7 +513,7 @@ test('bounded: many small items, a 200,000-deep item, a too-large item; per-item
     await startPauses(page);
     await expectRun(page);
     const lines = Math.ceil(tinyBytes / 20);
-    const { result: ms, peak, before } = await peakMemory(browser, async () => {
+    const { result: ms, peak, before, highWater } = await peakMemory(browser, async () => {
       const t0 = Date.now();
       await page.setInputFiles('#file-receipts', tiny);
       assert.equal(await settled(page, 800_000), 'done');
@@ -522,6 +522,7 @@ test('bounded: many small items, a 200,000-deep item, a too-large item; per-item
     const pauses = await stopPauses(page);
     const fig = {
       items: lines, megabytes: +(tinyBytes / 1e6).toFixed(1), seconds: +(ms / 1000).toFixed(2), peakMemoryMB: Math.round(peak / 1e6),
+      highWaterMB: Math.round(highWater / 1e6),
       memoryBeforeMB: Math.round(before / 1e6), longestTaskMs: pauses.longestTask, longTasks: pauses.longTasks.length,
       longestTimerDelayMs: pauses.longestLag, loadAverage: loadavg().map((x) => +x.toFixed(1)),
     };

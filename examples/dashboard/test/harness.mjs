@@ -192,32 +192,41 @@ async function chromiumPids(browser) {
   }
 }
 
-/** The sum of the proportional set sizes (bytes) of processes, from /proc/PID/smaps_rollup. */
-function pss(pids) {
-  let total = 0;
+/**
+ * The memory of processes from /proc/PID/status (cheap counters: reading smaps would take the
+ * processes' memory-map lock and could itself pause the page): the sum of their anonymous resident
+ * memory (the heaps: V8's, WebAssembly's, the renderer's; shared libraries not counted) and the sum
+ * of their resident high-water marks (VmHWM: an upper bound of the peak, sampling or not).
+ */
+function memory(pids) {
+  let anon = 0;
+  let hwm = 0;
   for (const pid of pids) {
     try {
-      const m = /^Pss:\s+(\d+) kB/m.exec(readFileSync(`/proc/${pid}/smaps_rollup`, 'utf8'));
-      if (m) total += Number(m[1]) * 1024;
+      const t = readFileSync(`/proc/${pid}/status`, 'utf8');
+      const kb = (name) => Number((new RegExp(`^${name}:\\s+(\\d+) kB`, 'm').exec(t) || [0, 0])[1]) * 1024;
+      anon += kb('RssAnon');
+      hwm += kb('VmHWM');
     } catch { /* the process ended */ }
   }
-  return total;
+  return { anon, hwm };
 }
 
 /**
- * Runs `f()` while sampling the memory of all Chromium processes every 250 ms: {result, peak,
- * before}. The processes are listed once before (the page's workers are threads of its renderer
- * process), so that sampling asks nothing of the browser while the page works.
+ * Runs `f()` while sampling the anonymous resident memory of all Chromium processes every 100 ms:
+ * {result, peak, before, highWater}. The processes are listed once before (the page's workers are
+ * threads of its renderer process), so that sampling asks nothing of the browser while the page works.
  */
 export async function peakMemory(browser, f) {
   const pids = await chromiumPids(browser);
-  const before = pss(pids);
+  const before = memory(pids).anon;
   let peak = before;
-  const timer = setInterval(() => { peak = Math.max(peak, pss(pids)); }, 250);
+  const timer = setInterval(() => { peak = Math.max(peak, memory(pids).anon); }, 100);
   try {
     const result = await f();
-    peak = Math.max(peak, pss(pids));
-    return { result, peak, before };
+    const end = memory(pids);
+    peak = Math.max(peak, end.anon);
+    return { result, peak, before, highWater: end.hwm };
   } finally {
     clearInterval(timer);
   }
