@@ -239,6 +239,10 @@ export interface Check {
   outcome: 'pass' | 'fail' | 'mismatch'
   /** Why it did not pass (never a secret, tag or payload). */
   detail?: string
+  /** What the verifier expected, as a short display text (never a secret, tag or signature); given by the wasm package. */
+  expected?: string
+  /** What the receipt holds, as a short display text (never a tag or signature); given by the wasm package. */
+  received?: string
 }
 
 /** A verdict: every check; accepted only when every check passed. A mismatch is a dispute, not an error. */

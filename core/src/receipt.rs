@@ -63,7 +63,7 @@ use crate::hex;
 use crate::proof::{ct_eq, hex_mac_matches, hmac_sha256};
 use crate::timestamp::Timestamp;
 use crate::value::{Value, MAX_SAFE_INTEGER_BOUND};
-use crate::verdict::{Check, Outcome, Verdict};
+use crate::verdict::{json_shown, str_shown, utc_of_seconds, Check, Outcome, Verdict};
 use zeroize::{Zeroize, ZeroizeOnDrop, Zeroizing};
 
 /// The receipt format this module implements (`receipt_version`).
@@ -431,6 +431,62 @@ fn str_field<'v>(receipt: &'v Value<'_>, name: &str) -> Option<&'v str> {
     receipt.get(name).and_then(Value::as_str)
 }
 
+/// An instant as RFC 3339 UTC text (the fraction only when it is not zero).
+fn time_shown(t: Timestamp) -> String {
+    let Some(utc) = utc_of_seconds(t.unix_seconds()) else {
+        return format!("{} s since the epoch", t.unix_seconds());
+    };
+    if t.nanos() == 0 {
+        return utc;
+    }
+    let fraction = format!("{:09}", t.nanos());
+    format!(
+        "{}.{}Z",
+        utc.trim_end_matches('Z'),
+        fraction.trim_end_matches('0')
+    )
+}
+
+/// A key's id and validity window as a display text: `"rk-1" valid from X until Y`.
+fn key_shown(e: &KeyEntry) -> String {
+    match e.valid_until {
+        Some(u) => format!(
+            "{} valid from {} until {}",
+            str_shown(&e.key_id),
+            time_shown(e.valid_from),
+            time_shown(u)
+        ),
+        None => format!(
+            "{} valid from {}",
+            str_shown(&e.key_id),
+            time_shown(e.valid_from)
+        ),
+    }
+}
+
+/// The member `name` of the receipt as a display text (`None` when absent).
+fn member_shown(receipt: &Value<'_>, name: &str) -> Option<String> {
+    receipt.get(name).map(json_shown)
+}
+
+/// A commitment as a display text: `digest <hex> (salted)`; never the salt itself.
+fn commitment_shown(digest: Option<&str>, salted: bool) -> String {
+    let salt = if salted { " (salted)" } else { "" };
+    match digest {
+        Some(d) => format!("digest {d}{salt}"),
+        None => format!("no digest{salt}"),
+    }
+}
+
+/// A list of names as a display text: `a, b, c` (`none` when empty).
+fn names_shown(names: &[&str]) -> String {
+    if names.is_empty() {
+        "none".to_owned()
+    } else {
+        names.join(", ")
+    }
+}
+
 fn is_non_negative_integer(v: &Value<'_>) -> bool {
     matches!(v, Value::Number(x) if x.fract() == 0.0 && *x >= 0.0 && *x <= MAX_SAFE_INTEGER_BOUND as f64)
 }
@@ -442,19 +498,38 @@ fn is_non_negative_integer(v: &Value<'_>) -> bool {
 /// receipt that fails any of them.
 fn form_checks(receipt: &Value<'_>, issued: Option<&Result<Timestamp>>) -> Vec<Check> {
     let mut checks = Vec::with_capacity(7);
-    checks.push(match str_field(receipt, "receipt_version") {
-        Some(RECEIPT_VERSION) => Check::pass("receipt_version"),
-        _ => Check::fail("receipt_version", "must be the string 1.1"),
-    });
-    checks.push(match str_field(receipt, "auth_profile") {
-        Some(AUTH_PROFILE) => Check::pass("auth_profile"),
-        _ => Check::fail("auth_profile", "must be ekl-evidence-mac-1.1"),
-    });
+    checks.push(
+        match str_field(receipt, "receipt_version") {
+            Some(RECEIPT_VERSION) => Check::pass("receipt_version"),
+            _ => Check::fail("receipt_version", "must be the string 1.1"),
+        }
+        .with_values(
+            Some(str_shown(RECEIPT_VERSION)),
+            member_shown(receipt, "receipt_version"),
+        ),
+    );
+    checks.push(
+        match str_field(receipt, "auth_profile") {
+            Some(AUTH_PROFILE) => Check::pass("auth_profile"),
+            _ => Check::fail("auth_profile", "must be ekl-evidence-mac-1.1"),
+        }
+        .with_values(
+            Some(str_shown(AUTH_PROFILE)),
+            member_shown(receipt, "auth_profile"),
+        ),
+    );
     let kind = str_field(receipt, "execution_kind").filter(|k| EXECUTION_KINDS.contains(k));
-    checks.push(match kind {
-        None => Check::fail("execution_kind", "must be customer, trial or validation"),
-        Some(_) => Check::pass("execution_kind"),
-    });
+    let kinds: Vec<String> = EXECUTION_KINDS.iter().map(|k| str_shown(k)).collect();
+    checks.push(
+        match kind {
+            None => Check::fail("execution_kind", "must be customer, trial or validation"),
+            Some(_) => Check::pass("execution_kind"),
+        }
+        .with_values(
+            Some(format!("one of {}", kinds.join(", "))),
+            member_shown(receipt, "execution_kind"),
+        ),
+    );
     let mut bad: Vec<&str> = Vec::new();
     for name in STRING_FIELDS {
         if !matches!(receipt.get(name), Some(Value::String(_))) {
@@ -471,57 +546,95 @@ fn form_checks(receipt: &Value<'_>, issued: Option<&Result<Timestamp>>) -> Vec<C
             bad.push(name);
         }
     }
-    checks.push(if bad.is_empty() {
-        Check::pass("required_fields")
-    } else {
-        Check::fail(
-            "required_fields",
-            format!("missing or of the wrong type: {}", bad.join(", ")),
-        )
-    });
-    checks.push(match kind {
-        None => Check::fail("kind_fields", "no valid execution_kind"),
-        Some("customer") => {
-            let missing: Vec<&str> = CUSTOMER_FIELDS
-                .into_iter()
-                .filter(|f| str_field(receipt, f).is_none_or(|s| s.is_empty()))
-                .collect();
-            if missing.is_empty() {
-                Check::pass("kind_fields")
-            } else {
-                Check::fail(
-                    "kind_fields",
-                    format!("a customer receipt needs {}", missing.join(", ")),
-                )
+    checks.push(
+        if bad.is_empty() {
+            Check::pass("required_fields")
+        } else {
+            Check::fail(
+                "required_fields",
+                format!("missing or of the wrong type: {}", bad.join(", ")),
+            )
+        }
+        .with_values(
+            Some(format!(
+                "{} strings, {} integers, {} commitment objects",
+                STRING_FIELDS.len(),
+                INTEGER_FIELDS.len(),
+                COMMITMENT_FIELDS.len()
+            )),
+            Some(format!(
+                "missing or of the wrong type: {}",
+                names_shown(&bad)
+            )),
+        ),
+    );
+    let present: Vec<&str> = CUSTOMER_FIELDS
+        .into_iter()
+        .filter(|f| receipt.get(f).is_some())
+        .collect();
+    let kind_expected = match kind {
+        None => None,
+        Some("customer") => Some(format!(
+            "non-empty strings: {}",
+            names_shown(&CUSTOMER_FIELDS)
+        )),
+        Some(_) => Some(format!("absent: {}", names_shown(&CUSTOMER_FIELDS))),
+    };
+    let kind_received = Some(format!("present: {}", names_shown(&present)));
+    checks.push(
+        match kind {
+            None => Check::fail("kind_fields", "no valid execution_kind"),
+            Some("customer") => {
+                let missing: Vec<&str> = CUSTOMER_FIELDS
+                    .into_iter()
+                    .filter(|f| str_field(receipt, f).is_none_or(|s| s.is_empty()))
+                    .collect();
+                if missing.is_empty() {
+                    Check::pass("kind_fields")
+                } else {
+                    Check::fail(
+                        "kind_fields",
+                        format!("a customer receipt needs {}", missing.join(", ")),
+                    )
+                }
+            }
+            Some(_) => {
+                if present.is_empty() {
+                    Check::pass("kind_fields")
+                } else {
+                    Check::fail(
+                        "kind_fields",
+                        format!(
+                            "a trial or validation receipt must not carry {}",
+                            present.join(", ")
+                        ),
+                    )
+                }
             }
         }
-        Some(_) => {
-            let present: Vec<&str> = CUSTOMER_FIELDS
-                .into_iter()
-                .filter(|f| receipt.get(f).is_some())
-                .collect();
-            if present.is_empty() {
-                Check::pass("kind_fields")
-            } else {
-                Check::fail(
-                    "kind_fields",
-                    format!(
-                        "a trial or validation receipt must not carry {}",
-                        present.join(", ")
-                    ),
-                )
-            }
+        .with_values(kind_expected, kind_received),
+    );
+    checks.push(
+        match str_field(receipt, "status") {
+            Some(s) if STATUSES.contains(&s) => Check::pass("status"),
+            _ => Check::fail("status", "not an execution status"),
         }
-    });
-    checks.push(match str_field(receipt, "status") {
-        Some(s) if STATUSES.contains(&s) => Check::pass("status"),
-        _ => Check::fail("status", "not an execution status"),
-    });
-    checks.push(match issued {
-        Some(Ok(_)) => Check::pass("issued_at"),
-        Some(Err(_)) => Check::fail("issued_at", "not RFC 3339 UTC (YYYY-MM-DDTHH:MM:SS[.f]Z)"),
-        None => Check::fail("issued_at", "missing or not a string"),
-    });
+        .with_values(
+            Some(format!("one of {}", STATUSES.map(str_shown).join(", "))),
+            member_shown(receipt, "status"),
+        ),
+    );
+    checks.push(
+        match issued {
+            Some(Ok(_)) => Check::pass("issued_at"),
+            Some(Err(_)) => Check::fail("issued_at", "not RFC 3339 UTC (YYYY-MM-DDTHH:MM:SS[.f]Z)"),
+            None => Check::fail("issued_at", "missing or not a string"),
+        }
+        .with_values(
+            Some("RFC 3339 UTC, YYYY-MM-DDTHH:MM:SS[.f]Z".to_owned()),
+            member_shown(receipt, "issued_at"),
+        ),
+    );
     checks
 }
 
@@ -575,34 +688,54 @@ pub fn verify_receipt(
     let tagged = tagged_bytes(receipt)?;
     let mut checks: Vec<Check> = Vec::with_capacity(24);
 
-    // Key selection and tag.
+    // Key selection and tag. Shown: the ring's key ids (never a key or secret) and the receipt's.
     let issued_at = str_field(receipt, "issued_at").map(Timestamp::parse);
+    let ring_ids = || {
+        let ids: Vec<String> = ring.entries.iter().map(|e| str_shown(&e.key_id)).collect();
+        if ids.is_empty() {
+            "a key of the key ring (it is empty)".to_owned()
+        } else {
+            format!("one of {}", ids.join(", "))
+        }
+    };
+    let received_key = member_shown(receipt, "key_id");
     let key = match (str_field(receipt, "key_id"), &issued_at) {
         (None, _) => {
-            checks.push(Check::fail("key_id", "missing or not a string"));
+            checks.push(
+                Check::fail("key_id", "missing or not a string")
+                    .with_values(Some(ring_ids()), received_key),
+            );
             None
         }
         (Some(_), None | Some(Err(_))) => {
-            checks.push(Check::fail(
-                "key_id",
-                "no valid issued_at to choose the key by",
-            ));
+            checks.push(
+                Check::fail("key_id", "no valid issued_at to choose the key by")
+                    .with_values(Some(ring_ids()), received_key),
+            );
             None
         }
-        (Some(id), Some(Ok(t))) => match ring.select(id, *t) {
-            KeySelection::Found(e) => {
-                checks.push(Check::pass("key_id"));
-                Some(e)
+        (Some(id), Some(Ok(t))) => {
+            let at = received_key.map(|k| format!("{k} at issued_at {}", time_shown(*t)));
+            match ring.select(id, *t) {
+                KeySelection::Found(e) => {
+                    checks.push(Check::pass("key_id").with_values(Some(key_shown(e)), at));
+                    Some(e)
+                }
+                KeySelection::UnknownKeyId => {
+                    checks.push(
+                        Check::fail("key_id", "unknown key_id").with_values(Some(ring_ids()), at),
+                    );
+                    None
+                }
+                KeySelection::NotValidAt => {
+                    let window = ring.entries.iter().find(|e| e.key_id == id).map(key_shown);
+                    checks.push(
+                        Check::fail("key_id", "key not valid at issued_at").with_values(window, at),
+                    );
+                    None
+                }
             }
-            KeySelection::UnknownKeyId => {
-                checks.push(Check::fail("key_id", "unknown key_id"));
-                None
-            }
-            KeySelection::NotValidAt => {
-                checks.push(Check::fail("key_id", "key not valid at issued_at"));
-                None
-            }
-        },
+        }
     };
     checks.push(match (str_field(receipt, "auth_tag"), key) {
         (None, _) => Check::fail("auth_tag", "missing or not a string"),
@@ -621,8 +754,15 @@ pub fn verify_receipt(
         checks.push(match call.execution_kind.as_deref() {
             Some(want) if check.name == "execution_kind" && check.outcome == Outcome::Pass => {
                 match str_field(receipt, "execution_kind") {
-                    Some(k) if k != want => Check::fail("execution_kind", "differs from the call"),
-                    _ => check,
+                    Some(k) if k != want => Check::fail("execution_kind", "differs from the call")
+                        .with_values(
+                            Some(str_shown(want)),
+                            member_shown(receipt, "execution_kind"),
+                        ),
+                    _ => check.with_values(
+                        Some(str_shown(want)),
+                        member_shown(receipt, "execution_kind"),
+                    ),
                 }
             }
             _ => check,
@@ -645,11 +785,14 @@ pub fn verify_receipt(
     ];
     for (name, want) in references {
         let Some(want) = want else { continue };
-        checks.push(match str_field(receipt, name) {
-            Some(got) if got == want => Check::pass(name),
-            Some(_) => Check::fail(name, "differs from the call"),
-            None => Check::fail(name, "missing or not a string"),
-        });
+        checks.push(
+            match str_field(receipt, name) {
+                Some(got) if got == want => Check::pass(name),
+                Some(_) => Check::fail(name, "differs from the call"),
+                None => Check::fail(name, "missing or not a string"),
+            }
+            .with_values(Some(str_shown(want)), member_shown(receipt, name)),
+        );
     }
 
     // The consumer's own commitments.
@@ -658,22 +801,42 @@ pub fn verify_receipt(
         ("output_commitment", own_output_commitment),
     ] {
         let Some(own) = own else { continue };
-        checks.push(match receipt.get(name) {
-            None => Check::fail(name, "missing"),
-            Some(v) => match commitment_matches(v, own) {
-                Ok(true) => Check::pass(name),
-                Ok(false) => Check::mismatch(name, "differs from the consumer's own commitment"),
-                Err(()) => Check::fail(name, NOT_A_COMMITMENT),
-            },
+        // Shown: the digests (and whether salted), never the salts.
+        let expected = Some(commitment_shown(
+            Some(&str_shown(&own.digest)),
+            own.salt.is_some(),
+        ));
+        let received = receipt.get(name).map(|v| {
+            let digest = v.get("digest").map(json_shown);
+            match digest {
+                Some(d) => commitment_shown(Some(&d), v.get("salt").is_some()),
+                None => commitment_shown(None, v.get("salt").is_some()),
+            }
         });
+        checks.push(
+            match receipt.get(name) {
+                None => Check::fail(name, "missing"),
+                Some(v) => match commitment_matches(v, own) {
+                    Ok(true) => Check::pass(name),
+                    Ok(false) => {
+                        Check::mismatch(name, "differs from the consumer's own commitment")
+                    }
+                    Err(()) => Check::fail(name, NOT_A_COMMITMENT),
+                },
+            }
+            .with_values(expected, received),
+        );
     }
 
     if let Some(want) = &call.receipt_digest {
-        checks.push(if ct_eq(want.as_bytes(), digest.as_bytes()) {
-            Check::pass("receipt_digest")
-        } else {
-            Check::fail("receipt_digest", "differs from the expected digest")
-        });
+        checks.push(
+            if ct_eq(want.as_bytes(), digest.as_bytes()) {
+                Check::pass("receipt_digest")
+            } else {
+                Check::fail("receipt_digest", "differs from the expected digest")
+            }
+            .with_values(Some(str_shown(want)), Some(str_shown(&digest))),
+        );
     }
 
     Ok(Verdict::new(checks, Some(digest)))
@@ -933,6 +1096,99 @@ mod tests {
         let v = out[2].as_ref().expect("verdict");
         assert_eq!(v.outcome("execution_id"), Some(Outcome::Fail));
         assert!(!v.accepted && !v.is_dispute());
+    }
+
+    #[test]
+    fn checks_show_expected_and_received_values_but_never_tags_or_keys() {
+        let mut ring = KeyRing::new();
+        ring.add(
+            "rk-1",
+            SECRET,
+            "2026-01-01T00:00:00Z",
+            Some("2026-06-01T00:00:00.5Z"),
+        )
+        .expect("added");
+        let signed = sign_receipt(&receipt(), SECRET).expect("signs");
+        let other_call = CallExpectation {
+            execution_id: "ex-\"other\"".into(),
+            ..call()
+        };
+        let v = verify_receipt(&signed, &ring, &other_call, None, None).expect("a verdict");
+        let check = |name: &str| v.check(name).expect("present").clone();
+        // A reference: both values as JSON text.
+        let c = check("execution_id");
+        assert_eq!(c.outcome, Outcome::Fail);
+        assert_eq!(c.expected.as_deref(), Some(r#""ex-\"other\"""#));
+        assert_eq!(c.received.as_deref(), Some(r#""e""#));
+        // A passing check carries its values too.
+        let c = check("capability_id");
+        assert_eq!(c.outcome, Outcome::Pass);
+        assert_eq!(c.expected, c.received);
+        // The key: the ring's window and the receipt's key id and time, no key material.
+        let c = check("key_id");
+        assert_eq!(c.outcome, Outcome::Fail);
+        assert_eq!(
+            c.expected.as_deref(),
+            Some(r#""rk-1" valid from 2026-01-01T00:00:00Z until 2026-06-01T00:00:00.5Z"#)
+        );
+        assert_eq!(
+            c.received.as_deref(),
+            Some(r#""rk-1" at issued_at 2026-11-29T00:00:00Z"#)
+        );
+        // The tag check shows nothing; no tag, secret or key appears anywhere in the verdict.
+        let c = check("auth_tag");
+        assert_eq!((c.expected, c.received), (None, None));
+        let json =
+            String::from_utf8(crate::canonical::canonicalize_value(&v.to_value()).expect("json"))
+                .expect("utf-8");
+        let tag = signed.get("auth_tag").and_then(Value::as_str).expect("tag");
+        for secret_like in [tag, SECRET, &hex::encode(&receipt_key(SECRET, "rk-1"))] {
+            assert!(!json.contains(secret_like), "{json}");
+        }
+        // Unknown key id: the ring's ids are named.
+        let v = verify_receipt(&signed, &KeyRing::new(), &call(), None, None).expect("a verdict");
+        let c = v.check("key_id").expect("present");
+        assert_eq!(
+            c.expected.as_deref(),
+            Some("a key of the key ring (it is empty)")
+        );
+        // A value of the wrong type is shown as JSON, so "1.1" and 1.1 differ.
+        let Value::Object(mut m) = receipt() else {
+            unreachable!()
+        };
+        for (k, v) in m.iter_mut() {
+            if k == "receipt_version" {
+                *v = Value::Number(1.1);
+            }
+        }
+        let v = verify_receipt(&Value::Object(m), &ring, &call(), None, None).expect("a verdict");
+        let c = v.check("receipt_version").expect("present");
+        assert_eq!(c.expected.as_deref(), Some(r#""1.1""#));
+        assert_eq!(c.received.as_deref(), Some("1.1"));
+        // Commitments: digests, never salts.
+        let salted = Commitment {
+            alg: "sha-256",
+            canon: "ekl-json-1",
+            digest: "2".repeat(64),
+            salt_id: Some("s1".into()),
+            salt: Some("ab".repeat(32)),
+        };
+        let v = verify_receipt(&signed, &ring, &call(), None, Some(&salted)).expect("a verdict");
+        let c = v.check("output_commitment").expect("present");
+        assert_eq!(c.outcome, Outcome::Mismatch);
+        assert_eq!(
+            c.expected.as_deref(),
+            Some(format!("digest \"{}\" (salted)", "2".repeat(64)).as_str())
+        );
+        assert_eq!(
+            c.received.as_deref(),
+            Some(format!("digest \"{}\"", "1".repeat(64)).as_str())
+        );
+        assert!(!c
+            .expected
+            .as_deref()
+            .unwrap_or("")
+            .contains(&"ab".repeat(32)));
     }
 
     #[test]

@@ -52,7 +52,7 @@ use crate::jwk::{Jwks, SigningKey};
 use crate::jws::{self, check_alg_typ, parse_strict, time_claim, Typ, SKEW_SECONDS};
 use crate::timestamp::Timestamp;
 use crate::value::Value;
-use crate::verdict::{Check, Outcome, Verdict};
+use crate::verdict::{json_shown, seconds_shown, str_shown, Check, Outcome, Verdict};
 
 /// The profile name (PROTOCOL §9.5.1).
 pub const PROFILE: &str = "ekl-evidence-sig-1.2";
@@ -119,12 +119,82 @@ fn string_claim<'v>(claims: &'v Value<'_>, name: &str) -> Result<&'v str> {
     }
 }
 
+/// The member `name` as a display text (`None` when absent).
+fn member_shown(object: &Value<'_>, name: &str) -> Option<String> {
+    object.get(name).map(json_shown)
+}
+
+/// `name <value>` for each of `names` in `object` (`name absent` when it is not there).
+fn members_shown(object: &Value<'_>, names: &[&str]) -> String {
+    names
+        .iter()
+        .map(|n| match object.get(n) {
+            Some(v) => format!("{n} {}", json_shown(v)),
+            None => format!("{n} absent"),
+        })
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// How far `t` lies from the window `[lo, hi]`: `inside the window`, `N s before it opens`,
+/// `N s after it closes`.
+fn distance_shown(t: i64, lo: i64, hi: i64) -> String {
+    if t < lo {
+        format!("{} s before the window opens", lo.saturating_sub(t))
+    } else if t > hi {
+        format!("{} s after the window closes", t.saturating_sub(hi))
+    } else {
+        "inside the window".to_owned()
+    }
+}
+
+/// The names whose values differ between two objects, as a display text.
+fn differences_shown(a: &Value<'_>, b: &Value<'_>, a_name: &str, b_name: &str) -> String {
+    let (Some(am), Some(bm)) = (a.as_object(), b.as_object()) else {
+        return "not both objects".to_owned();
+    };
+    let same = |x: &Value<'_>, y: &Value<'_>| {
+        canonical::canonicalize_value(x).ok() == canonical::canonicalize_value(y).ok()
+    };
+    let mut differ = Vec::new();
+    let mut only_a = Vec::new();
+    for (k, v) in am {
+        match b.get(k) {
+            Some(w) if same(v, w) => {}
+            Some(_) => differ.push(k.as_ref()),
+            None => only_a.push(k.as_ref()),
+        }
+    }
+    let only_b: Vec<&str> = bm
+        .iter()
+        .filter(|(k, _)| a.get(k).is_none())
+        .map(|(k, _)| k.as_ref())
+        .collect();
+    let mut parts = Vec::new();
+    if !differ.is_empty() {
+        parts.push(format!("different: {}", differ.join(", ")));
+    }
+    if !only_a.is_empty() {
+        parts.push(format!("only in {a_name}: {}", only_a.join(", ")));
+    }
+    if !only_b.is_empty() {
+        parts.push(format!("only in {b_name}: {}", only_b.join(", ")));
+    }
+    if parts.is_empty() {
+        "the same fields".to_owned()
+    } else {
+        parts.join("; ")
+    }
+}
+
+/// The check of the string claim `name` against the call's `expected` value, with both shown.
 fn str_check(claims: &Value<'_>, name: &'static str, expected: &str, outcome: Outcome) -> Check {
     match string_claim(claims, name) {
         Ok(s) if s == expected => Check::pass(name),
         Ok(_) => Check::new(name, outcome, format!("{name} differs from the call")),
         Err(e) => Check::new(name, Outcome::Fail, e.message()),
     }
+    .with_values(Some(str_shown(expected)), member_shown(claims, name))
 }
 
 /// `iat`, checked to be the second of the claim `issued_at` (the `iat_matches_issued_at` check):
@@ -176,17 +246,31 @@ pub fn verify_receipt_jws(jws: &str, jwks: &Jwks, call: &CallContext<'_>) -> Res
         ));
     }
     let mut checks = Vec::with_capacity(JWS_CHECKS.len());
-    checks.push(match check_alg_typ(&parts.header, Typ::Receipt) {
-        Ok(()) => Check::pass("alg_typ"),
-        Err(e) => Check::new("alg_typ", Outcome::Fail, e.message()),
-    });
+    checks.push(
+        match check_alg_typ(&parts.header, Typ::Receipt) {
+            Ok(()) => Check::pass("alg_typ"),
+            Err(e) => Check::new("alg_typ", Outcome::Fail, e.message()),
+        }
+        .with_values(
+            Some(format!(
+                "alg {}, typ {}, no crit",
+                str_shown(crate::jwk::ES256),
+                str_shown(Typ::Receipt.as_str())
+            )),
+            Some(members_shown(&parts.header, &["alg", "typ", "crit"])),
+        ),
+    );
+    let signed_by = Some("an ES256 signature by the key kid names in the JWKS".to_owned());
+    let kid = Some(members_shown(&parts.header, &["kid"]));
     checks.push(match jws::find_key(&parts.header, jwks) {
         Ok(key) => match key.verify_es256(parts.signing_input.as_bytes(), &parts.signature) {
-            Ok(()) => Check::pass("signature"),
-            Err(e) => Check::new("signature", Outcome::Fail, e.message()),
+            Ok(()) => Check::pass("signature").with_values(signed_by, kid),
+            Err(e) => {
+                Check::new("signature", Outcome::Fail, e.message()).with_values(signed_by, kid)
+            }
         },
         Err(e) if e.code() == ErrorCode::KidMissing => {
-            Check::new("signature", Outcome::Fail, e.message())
+            Check::new("signature", Outcome::Fail, e.message()).with_values(signed_by, kid)
         }
         Err(e) => return Err(e),
     });
@@ -200,7 +284,11 @@ pub fn verify_receipt_jws(jws: &str, jwks: &Jwks, call: &CallContext<'_>) -> Res
         match jws::check_iss_aud(&claims, None, Some(call.own_agent_id)) {
             Ok(()) => Check::pass("aud"),
             Err(e) => Check::new("aud", Outcome::Fail, e.message()),
-        },
+        }
+        .with_values(
+            Some(str_shown(call.own_agent_id)),
+            member_shown(&claims, "aud"),
+        ),
     );
     checks.push(str_check(
         &claims,
@@ -232,20 +320,75 @@ pub fn verify_receipt_jws(jws: &str, jwks: &Jwks, call: &CallContext<'_>) -> Res
         call.input_fingerprint,
         Outcome::Mismatch,
     ));
-    checks.push(match iat_of_issued_at(&claims) {
-        Ok(_) => Check::pass("iat_matches_issued_at"),
-        Err(e) => Check::new("iat_matches_issued_at", Outcome::Fail, e.message()),
+    let iat = time_claim(&claims, "iat");
+    let iat_shown = member_shown(&claims, "iat");
+    checks.push(match (&iat, claims.get("issued_at")) {
+        (Ok(Some(iat)), Some(Value::String(issued_at))) => match parse_rfc3339_utc(issued_at) {
+            Ok(seconds) => {
+                let by = match iat.saturating_sub(seconds) {
+                    0 => String::new(),
+                    d if d > 0 => format!(": {d} s later"),
+                    d => format!(": {} s earlier", d.unsigned_abs()),
+                };
+                Check::when(
+                    "iat_matches_issued_at",
+                    seconds == *iat,
+                    Outcome::Fail,
+                    "iat is not the second of issued_at",
+                )
+                .with_values(
+                    Some(format!(
+                        "{}, the second of issued_at {}",
+                        seconds_shown(seconds),
+                        str_shown(issued_at)
+                    )),
+                    Some(format!("{}{by}", seconds_shown(*iat))),
+                )
+            }
+            Err(e) => Check::new("iat_matches_issued_at", Outcome::Fail, e.message()).with_values(
+                Some("issued_at as RFC 3339 UTC, YYYY-MM-DDTHH:MM:SS[.f]Z".to_owned()),
+                member_shown(&claims, "issued_at"),
+            ),
+        },
+        (Err(e), _) => Check::new("iat_matches_issued_at", Outcome::Fail, e.message()).with_values(
+            Some("iat as integer seconds in [0, 2^53]".to_owned()),
+            iat_shown.clone(),
+        ),
+        (Ok(None), _) => Check::new("iat_matches_issued_at", Outcome::Fail, "iat is missing"),
+        (Ok(Some(_)), _) => Check::new(
+            "iat_matches_issued_at",
+            Outcome::Fail,
+            "issued_at is missing or not a string",
+        ),
     });
-    checks.push(match time_claim(&claims, "iat") {
+    let (lo, hi) = (
+        call.sent_at.saturating_sub(SKEW_SECONDS),
+        call.received_at.saturating_add(SKEW_SECONDS),
+    );
+    let window = Some(format!(
+        "{} to {} (sent_at − {SKEW_SECONDS} s to received_at + {SKEW_SECONDS} s)",
+        seconds_shown(lo),
+        seconds_shown(hi)
+    ));
+    checks.push(match iat {
         Ok(Some(iat)) => Check::when(
             "iat_in_call_window",
-            call.sent_at.saturating_sub(SKEW_SECONDS) <= iat
-                && iat <= call.received_at.saturating_add(SKEW_SECONDS),
+            lo <= iat && iat <= hi,
             Outcome::Fail,
             "iat lies outside the call window with 60 s skew",
+        )
+        .with_values(
+            window,
+            Some(format!(
+                "{}: {}",
+                seconds_shown(iat),
+                distance_shown(iat, lo, hi)
+            )),
         ),
-        Ok(None) => Check::new("iat_in_call_window", Outcome::Fail, "iat is missing"),
-        Err(e) => Check::new("iat_in_call_window", Outcome::Fail, e.message()),
+        Ok(None) => Check::new("iat_in_call_window", Outcome::Fail, "iat is missing")
+            .with_values(window, None),
+        Err(e) => Check::new("iat_in_call_window", Outcome::Fail, e.message())
+            .with_values(window, iat_shown),
     });
     Ok(Verdict::new(checks, Some(sha256_hex(jws.as_bytes()))))
 }
@@ -360,19 +503,19 @@ pub fn issue_receipt(
 pub fn check_receipt_signature(receipt: &Value<'_>, jwks: &Jwks) -> Result<Check> {
     const NAME: &str = "object_signature";
     let bytes = receipt_signing_bytes(receipt)?;
+    let expected = || Some("an ES256 signature by the key key_id names in the JWKS".to_owned());
+    let received = || Some(members_shown(receipt, &["key_id"]));
     let Some(key_id) = receipt.get("key_id").and_then(Value::as_str) else {
-        return Ok(Check::new(
-            NAME,
-            Outcome::Fail,
-            "key_id is missing or not a string",
-        ));
+        return Ok(
+            Check::new(NAME, Outcome::Fail, "key_id is missing or not a string")
+                .with_values(expected(), received()),
+        );
     };
     let Some(signature) = receipt.get("signature").and_then(Value::as_str) else {
-        return Ok(Check::new(
-            NAME,
-            Outcome::Fail,
-            "signature is missing or not a string",
-        ));
+        return Ok(
+            Check::new(NAME, Outcome::Fail, "signature is missing or not a string")
+                .with_values(expected(), received()),
+        );
     };
     let key = jwks.get(key_id).ok_or_else(|| {
         Error::new(
@@ -384,7 +527,8 @@ pub fn check_receipt_signature(receipt: &Value<'_>, jwks: &Jwks) -> Result<Check
     Ok(match result {
         Ok(()) => Check::pass(NAME),
         Err(e) => Check::new(NAME, Outcome::Fail, e.message()),
-    })
+    }
+    .with_values(expected(), received()))
 }
 
 /// Verifies a receipt object completely: `object_signature`, every check of
@@ -403,18 +547,143 @@ pub fn verify_receipt(receipt: &Value<'_>, jwks: &Jwks, call: &CallContext<'_>) 
     let claim_fields = without(&claims, &["iss", "aud", "iat"])?;
     let same = canonical::canonicalize_value(&object_fields)?
         == canonical::canonicalize_value(&claim_fields)?;
-    checks.push(Check::when(
-        "object_matches_jws",
-        same,
-        Outcome::Fail,
-        "the receipt object and its receipt_jws claims differ",
-    ));
+    checks.push(
+        Check::when(
+            "object_matches_jws",
+            same,
+            Outcome::Fail,
+            "the receipt object and its receipt_jws claims differ",
+        )
+        .with_values(
+            Some("the fields of the receipt_jws claims other than iss, aud, iat".to_owned()),
+            Some(differences_shown(
+                &object_fields,
+                &claim_fields,
+                "the object",
+                "the claims",
+            )),
+        ),
+    );
     Ok(Verdict::new(checks, jws_verdict.receipt_digest))
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn checks_show_by_how_much_a_time_misses() {
+        let key = SigningKey::from_seed(&[7u8; 32], "net-1").expect("key");
+        let jwks = Jwks::parse(
+            crate::jwk::jwks_from_seed(&[7u8; 32], &["net-1"])
+                .expect("jwks")
+                .0
+                .to_json()
+                .as_bytes(),
+        )
+        .expect("parses");
+        let fields = canonical::parse(
+            br#"{"receipt_version":"1.2","receipt_id":"r1","execution_id":"ex_1",
+            "provider_agent_id":"agt_p","requester_agent_id":"agt_c","capability_id":"cap_x",
+            "input_fingerprint":"f1","issued_at":"2026-05-28T20:26:40.250Z"}"#,
+        )
+        .expect("valid");
+        let receipt = issue_receipt(&fields, &key, "https://net", "agt_c").expect("issued");
+        let token = receipt
+            .get("receipt_jws")
+            .and_then(Value::as_str)
+            .expect("jws");
+        let iat = 1_780_000_000;
+        let call = CallContext {
+            execution_id: "ex_1",
+            provider_agent_id: "agt_p",
+            requester_agent_id: "agt_c",
+            capability_id: "cap_x",
+            input_fingerprint: "f2",
+            own_agent_id: "agt_c",
+            network_issuer: "https://net",
+            sent_at: iat + 3600,
+            received_at: iat + 3605,
+        };
+        let v = verify_receipt_jws(token, &jwks, &call).expect("a verdict");
+        let c = v.check("iat_in_call_window").expect("present");
+        assert_eq!(c.outcome, Outcome::Fail);
+        assert_eq!(
+            c.detail.as_deref(),
+            Some("iat lies outside the call window with 60 s skew")
+        );
+        assert_eq!(
+            c.received.as_deref(),
+            Some("1780000000 (2026-05-28T20:26:40Z): 3540 s before the window opens")
+        );
+        assert_eq!(
+            c.expected.as_deref(),
+            Some("1780003540 (2026-05-28T21:25:40Z) to 1780003665 (2026-05-28T21:27:45Z) (sent_at − 60 s to received_at + 60 s)")
+        );
+        let c = v.check("input_fingerprint").expect("present");
+        assert_eq!(c.outcome, Outcome::Mismatch);
+        assert_eq!(
+            (c.expected.as_deref(), c.received.as_deref()),
+            (Some(r#""f2""#), Some(r#""f1""#))
+        );
+        let c = v.check("iat_matches_issued_at").expect("present");
+        assert_eq!(c.outcome, Outcome::Pass);
+        assert_eq!(
+            c.received.as_deref(),
+            Some("1780000000 (2026-05-28T20:26:40Z)")
+        );
+        let c = v.check("alg_typ").expect("present");
+        assert_eq!(
+            c.received.as_deref(),
+            Some(r#"alg "ES256", typ "ekl-receipt+jwt", crit absent"#)
+        );
+        // The signature check names the kid, never the signature.
+        let c = v.check("signature").expect("present");
+        assert_eq!(c.received.as_deref(), Some(r#"kid "net-1""#));
+        let sig = token.rsplit('.').next().expect("segment");
+        let json = String::from_utf8(canonical::canonicalize_value(&v.to_value()).expect("json"))
+            .expect("utf-8");
+        assert!(!json.contains(sig));
+        // Inside the window, after it: the distance is named either way.
+        let late = CallContext {
+            sent_at: iat - 4000,
+            received_at: iat - 3000,
+            ..call
+        };
+        let v = verify_receipt_jws(token, &jwks, &late).expect("a verdict");
+        assert_eq!(
+            v.check("iat_in_call_window")
+                .and_then(|c| c.received.as_deref()),
+            Some("1780000000 (2026-05-28T20:26:40Z): 2940 s after the window closes")
+        );
+        // The object form: which fields differ between the object and its claims.
+        let Value::Object(mut m) = receipt.clone() else {
+            unreachable!()
+        };
+        for (k, v) in m.iter_mut() {
+            if k == "execution_id" {
+                *v = Value::from("ex_2");
+            }
+        }
+        m.push(("extra".into(), Value::Number(1.0)));
+        let v = verify_receipt(
+            &Value::Object(m),
+            &jwks,
+            &CallContext {
+                input_fingerprint: "f1",
+                sent_at: iat,
+                received_at: iat,
+                ..call
+            },
+        )
+        .expect("a verdict");
+        let c = v.check("object_matches_jws").expect("present");
+        assert_eq!(c.outcome, Outcome::Fail);
+        assert_eq!(
+            c.received.as_deref(),
+            Some("different: execution_id; only in the object: extra")
+        );
+    }
 
     #[test]
     fn rfc3339() {

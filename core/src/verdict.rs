@@ -5,10 +5,85 @@
 //! mismatched receipt (refuse, do not acknowledge) from a difference of commitments (a dispute to
 //! report) and can show which check failed. Only input that cannot be read at all (not JSON, not
 //! a JWS, an unknown key) is an error.
+//!
+//! A check may also carry the value the verifier expected and the value it found
+//! ([`Check::expected`], [`Check::received`]), so that a person can see *how* a check failed (which
+//! execution id the receipt names, by how many seconds `iat` misses the call window). These are
+//! display texts, bounded to [`MAX_SHOWN_BYTES`]: a value of the receipt or the call is shown as its
+//! ekl-json-1 text (strings quoted, so `"1.1"` and `1.1` differ), a constraint that is not one value
+//! (a window, a set) in words. Tags, signatures, keys and secrets are never shown: checks of a MAC
+//! tag or a signature carry no values (docs/decisions.md, "Dashboard").
 
 use std::borrow::Cow;
 
+use crate::canonical;
 use crate::value::Value;
+
+/// The longest [`Check::expected`] or [`Check::received`] text, in bytes; a longer one is cut at a
+/// character boundary and ends in `…`.
+pub const MAX_SHOWN_BYTES: usize = 200;
+
+/// `text` cut to at most [`MAX_SHOWN_BYTES`] bytes (plus `…` when cut), at a character boundary.
+pub fn shown(text: impl Into<String>) -> String {
+    let mut text = text.into();
+    if text.len() > MAX_SHOWN_BYTES {
+        let mut end = MAX_SHOWN_BYTES;
+        while !text.is_char_boundary(end) {
+            end -= 1;
+        }
+        text.truncate(end);
+        text.push('…');
+    }
+    text
+}
+
+/// A JSON value as a display text: its ekl-json-1 text (a string in quotes), bounded by [`shown`].
+/// A value that has no ekl-json-1 form (not possible for parsed input) is shown as `?`.
+pub fn json_shown(value: &Value<'_>) -> String {
+    match canonical::canonicalize_value(value) {
+        Ok(bytes) => shown(String::from_utf8_lossy(&bytes).into_owned()),
+        Err(_) => "?".to_owned(),
+    }
+}
+
+/// A string as its JSON text (in quotes, escaped as ekl-json-1 escapes it), bounded by [`shown`].
+pub fn str_shown(text: &str) -> String {
+    json_shown(&Value::String(Cow::Borrowed(text)))
+}
+
+/// Seconds since the epoch as RFC 3339 UTC (`YYYY-MM-DDTHH:MM:SSZ`), for years 0000–9999;
+/// `None` outside them.
+pub fn utc_of_seconds(secs: i64) -> Option<String> {
+    let days = secs.div_euclid(86_400);
+    let rem = secs.rem_euclid(86_400);
+    // Civil from days (Howard Hinnant's algorithm), proleptic Gregorian.
+    let z = days + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z - era * 146_097;
+    let yoe = (doe - doe / 1_460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let day = doy - (153 * mp + 2) / 5 + 1;
+    let month = if mp < 10 { mp + 3 } else { mp - 9 };
+    let year = yoe + era * 400 + i64::from(month <= 2);
+    if !(0..=9999).contains(&year) {
+        return None;
+    }
+    Some(format!(
+        "{year:04}-{month:02}-{day:02}T{:02}:{:02}:{:02}Z",
+        rem / 3600,
+        rem / 60 % 60,
+        rem % 60
+    ))
+}
+
+/// Seconds since the epoch with their UTC time: `1780000000 (2026-05-28T20:26:40Z)`.
+pub fn seconds_shown(secs: i64) -> String {
+    match utc_of_seconds(secs) {
+        Some(utc) => format!("{secs} ({utc})"),
+        None => secs.to_string(),
+    }
+}
 
 /// The outcome of one check.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -52,6 +127,12 @@ pub struct Check {
     pub outcome: Outcome,
     /// Why it did not pass (short, lower-case, never a secret, tag or payload).
     pub detail: Option<String>,
+    /// What the verifier expected, as a display text (see the module docs); `None` when the check
+    /// has no value to show (a tag, a signature) or it was not given.
+    pub expected: Option<String>,
+    /// What the receipt holds, as a display text (see the module docs); `None` when the member is
+    /// absent or the check has no value to show.
+    pub received: Option<String>,
 }
 
 impl Check {
@@ -61,6 +142,8 @@ impl Check {
             name,
             outcome: Outcome::Pass,
             detail: None,
+            expected: None,
+            received: None,
         }
     }
 
@@ -70,6 +153,8 @@ impl Check {
             name,
             outcome,
             detail: Some(detail.into()),
+            expected: None,
+            received: None,
         }
     }
 
@@ -90,6 +175,13 @@ impl Check {
         } else {
             Check::new(name, outcome, detail)
         }
+    }
+
+    /// This check with the expected and the received value (each bounded by [`shown`]).
+    pub fn with_values(mut self, expected: Option<String>, received: Option<String>) -> Check {
+        self.expected = expected.map(shown);
+        self.received = received.map(shown);
+        self
     }
 }
 
@@ -140,8 +232,9 @@ impl Verdict {
         !self.checks.iter().any(|c| c.outcome == Outcome::Fail) && self.has_mismatch()
     }
 
-    /// The verdict as JSON: `{"accepted", "checks": [{"name", "outcome"[, "detail"]}],
-    /// "receipt_digest"}` (`receipt_digest` null when unknown).
+    /// The verdict as JSON: `{"accepted", "checks": [{"name", "outcome"[, "detail"][, "expected"]
+    /// [, "received"]}], "receipt_digest"}` (`receipt_digest` null when unknown; `detail`,
+    /// `expected` and `received` only when the check has them).
     pub fn to_value(&self) -> Value<'static> {
         let checks = self
             .checks
@@ -151,8 +244,14 @@ impl Verdict {
                     (Cow::Borrowed("name"), Value::from(c.name)),
                     (Cow::Borrowed("outcome"), Value::from(c.outcome.as_str())),
                 ];
-                if let Some(d) = &c.detail {
-                    m.push((Cow::Borrowed("detail"), Value::from(d.clone())));
+                for (key, text) in [
+                    ("detail", &c.detail),
+                    ("expected", &c.expected),
+                    ("received", &c.received),
+                ] {
+                    if let Some(t) = text {
+                        m.push((Cow::Borrowed(key), Value::from(t.clone())));
+                    }
                 }
                 Value::Object(m)
             })
@@ -206,6 +305,61 @@ mod tests {
         );
         for o in [Outcome::Pass, Outcome::Fail, Outcome::Mismatch] {
             assert_eq!(Outcome::from_name(o.as_str()), Some(o));
+        }
+    }
+
+    #[test]
+    fn values_are_bounded_and_serialised() {
+        let c = Check::fail("execution_id", "differs from the call")
+            .with_values(Some(str_shown("ex_1")), Some(str_shown("ex_\"2\"")));
+        let v = Verdict::new(vec![c], None);
+        let json = crate::canonical::canonicalize_value(&v.to_value()).expect("json");
+        assert_eq!(
+            String::from_utf8(json).expect("utf-8"),
+            r#"{"accepted":false,"checks":[{"detail":"differs from the call","expected":"\"ex_1\"","name":"execution_id","outcome":"fail","received":"\"ex_\\\"2\\\"\""}],"receipt_digest":null}"#
+        );
+        // A long value is cut at a character boundary, within the bound.
+        let long = "é".repeat(500);
+        let s = shown(long.clone());
+        assert!(s.ends_with('…') && s.len() <= MAX_SHOWN_BYTES + '…'.len_utf8());
+        assert!(long.starts_with(s.trim_end_matches('…')));
+        assert_eq!(shown("short"), "short");
+        let big = Value::Array(vec![Value::from("x".repeat(1000))]);
+        assert!(json_shown(&big).len() <= MAX_SHOWN_BYTES + 3);
+    }
+
+    #[test]
+    fn utc_times() {
+        assert_eq!(utc_of_seconds(0).as_deref(), Some("1970-01-01T00:00:00Z"));
+        assert_eq!(
+            utc_of_seconds(1_780_000_000).as_deref(),
+            Some("2026-05-28T20:26:40Z")
+        );
+        assert_eq!(
+            utc_of_seconds(951_782_400).as_deref(),
+            Some("2000-02-29T00:00:00Z")
+        );
+        assert_eq!(utc_of_seconds(-1).as_deref(), Some("1969-12-31T23:59:59Z"));
+        assert_eq!(
+            utc_of_seconds(253_402_300_799).as_deref(),
+            Some("9999-12-31T23:59:59Z")
+        );
+        assert_eq!(utc_of_seconds(253_402_300_800), None);
+        assert_eq!(utc_of_seconds(i64::MIN), None);
+        assert_eq!(utc_of_seconds(i64::MAX), None);
+        assert_eq!(seconds_shown(0), "0 (1970-01-01T00:00:00Z)");
+        // Round trip against the RFC 3339 parser over many instants.
+        let mut t = -62_167_219_200i64; // 0000-01-01T00:00:00Z
+        while t < 253_402_300_799 {
+            let text = utc_of_seconds(t).expect("in range");
+            assert_eq!(
+                crate::timestamp::Timestamp::parse(&text)
+                    .expect("parses")
+                    .unix_seconds(),
+                t,
+                "{text}"
+            );
+            t += 7_777_777;
         }
     }
 }

@@ -1,354 +1,903 @@
-// The dashboard page: file handling, settings, the worker pool, progress, summary, table, filters,
-// export. Verification itself runs in worker.js (ekl-wasm); this thread only renders.
-import { summarise } from './verify.js';
+// The dashboard page: inputs (each with its own state), settings, progress, summary, the table of
+// receipts, the inspector, deep links. Everything heavy runs in the coordinator worker
+// (coordinator.js) and its verification workers; this thread renders one page of rows at a time.
+// Every value from a file is written with textContent (never as HTML).
+import { topMembers } from './json.js';
 
 const $ = (id) => document.getElementById(id);
-const PAGE = 100;
-const CHUNK = 200;
+const phone = window.matchMedia('(max-width: 700px)');
+const pageSize = () => (phone.matches ? 20 : 50);
+const MAX_FILE = 512_000_000; // receipts files the page accepts (512 MB)
+const MAX_SMALL_FILE = 1_000_000; // JWKS and settings files (1 MB)
+const nf = new Intl.NumberFormat('en');
+const n = (x) => nf.format(x);
 
-const state = {
-  receipts: null, // {name, text}
-  jwks: null, // {name, text}
-  results: [],
-  page: 0,
-  running: false,
-};
-
-// ---- messages ---------------------------------------------------------------------------------
-function showError(message) {
-  const el = $('alert');
-  el.textContent = message;
-  el.hidden = false;
-}
-function clearError() {
-  $('alert').hidden = true;
-  $('alert').textContent = '';
-}
-window.addEventListener('error', (e) => showError(`Unexpected error: ${e.message}`));
-window.addEventListener('unhandledrejection', (e) => showError(`Unexpected error: ${e.reason && e.reason.message ? e.reason.message : e.reason}`));
-
-function updateLoaded() {
-  const parts = [];
-  if (state.receipts) parts.push(`receipts: ${state.receipts.name}`);
-  if (state.jwks) parts.push(`JWKS: ${state.jwks.name}`);
-  $('loaded').textContent = parts.join(' · ');
-  $('verify').disabled = !state.receipts || state.running;
-}
-
-// ---- settings -------------------------------------------------------------------------------------
-function readSettings() {
-  const secrets = [];
-  const lines = $('secrets').value.split('\n');
-  for (let i = 0; i < lines.length; i++) {
-    const line = lines[i].trim();
-    if (!line) continue;
-    const m = /^([^=\s]+)=(\S+)(?:\s+(\S+))?(?:\s+(\S+))?$/.exec(line);
-    if (!m) throw new Error(`Receipt secrets, line ${i + 1}: expected key_id=secret [valid_from [valid_until]]`);
-    secrets.push({ key_id: m[1], secret: m[2], valid_from: m[3], valid_until: m[4] });
-  }
-  return { agent_id: $('agent-id').value.trim(), issuer: $('issuer').value.trim(), receipt_secrets: secrets };
-}
-
-function applySettings(name, text) {
-  let s;
-  try {
-    s = JSON.parse(text);
-  } catch (e) {
-    throw new Error(`${name} is not JSON: ${e.message}`);
-  }
-  if (!s || typeof s !== 'object' || Array.isArray(s)) throw new Error(`${name} is not a settings object ({"agent_id", "issuer", "receipt_secrets"})`);
-  const secrets = s.receipt_secrets ?? [];
-  if (!Array.isArray(secrets) || secrets.some((x) => !x || typeof x.key_id !== 'string' || typeof x.secret !== 'string')) {
-    throw new Error(`${name}: receipt_secrets must be a list of {"key_id", "secret"[, "valid_from", "valid_until"]}`);
-  }
-  if (s.agent_id !== undefined && typeof s.agent_id !== 'string') throw new Error(`${name}: agent_id must be a string`);
-  if (s.issuer !== undefined && typeof s.issuer !== 'string') throw new Error(`${name}: issuer must be a string`);
-  $('agent-id').value = s.agent_id ?? '';
-  $('issuer').value = s.issuer ?? '';
-  $('secrets').value = secrets.map((x) => [`${x.key_id}=${x.secret}`, x.valid_from, x.valid_until].filter(Boolean).join(' ')).join('\n');
-}
-
-function checkJwks(name, text) {
-  let j;
-  try {
-    j = JSON.parse(text);
-  } catch (e) {
-    throw new Error(`${name} is not JSON: ${e.message}`);
-  }
-  if (!j || typeof j !== 'object' || !Array.isArray(j.keys)) throw new Error(`${name} is not a JWKS: it needs a "keys" array`);
-}
-
-// ---- files ----------------------------------------------------------------------------------------
-async function readFile(file) {
-  if (file.size > 512 * 1024 * 1024) throw new Error(`${file.name} is larger than 512 MB`);
-  return file.text();
-}
-
-/** What a dropped file is, from its content: 'jwks', 'settings' or 'receipts'. */
-function classify(text) {
-  const t = text.trimStart();
-  if (t[0] === '{' && !/\n\s*\{/.test(t.trimEnd())) {
-    try {
-      const j = JSON.parse(t);
-      if (Array.isArray(j.keys)) return 'jwks';
-      if ('agent_id' in j || 'issuer' in j || 'receipt_secrets' in j) return 'settings';
-    } catch { /* receipts or a bad file: the receipts path reports it */ }
-  }
-  return 'receipts';
-}
-
-async function load(kind, file) {
-  const text = await readFile(file);
-  accept(kind, file.name, text);
-}
-
-function accept(kind, name, text) {
-  clearError();
-  if (kind === 'jwks') {
-    checkJwks(name, text);
-    state.jwks = { name, text };
-  } else if (kind === 'settings') {
-    applySettings(name, text);
-  } else {
-    state.receipts = { name, text };
-  }
-  updateLoaded();
-  if (state.receipts) verify();
-}
-
-function guard(f) {
-  return async (...args) => {
-    try {
-      await f(...args);
-    } catch (e) {
-      showError(e.message || String(e));
-    }
-  };
-}
-
-for (const [id, kind] of [['file-receipts', 'receipts'], ['file-jwks', 'jwks'], ['file-settings', 'settings']]) {
-  $(id).addEventListener('change', guard(async (e) => {
-    const file = e.target.files[0];
-    try {
-      if (file) await load(kind, file);
-    } finally {
-      e.target.value = '';
-    }
-  }));
-}
-
-const drop = $('drop');
-drop.addEventListener('dragover', (e) => { e.preventDefault(); drop.classList.add('over'); });
-drop.addEventListener('dragleave', () => drop.classList.remove('over'));
-drop.addEventListener('drop', guard(async (e) => {
-  e.preventDefault();
-  drop.classList.remove('over');
-  const files = [...e.dataTransfer.files];
-  const texts = await Promise.all(files.map(async (f) => ({ name: f.name, text: await readFile(f) })));
-  // Settings and keys first, so that the receipts are verified with them.
-  const order = { settings: 0, jwks: 1, receipts: 2 };
-  const sorted = texts.map((t) => ({ ...t, kind: classify(t.text) })).sort((a, b) => order[a.kind] - order[b.kind]);
-  for (const t of sorted) accept(t.kind, t.name, t.text);
-}));
-
-$('load-sample').addEventListener('click', guard(async () => {
-  const get = async (name) => {
-    const r = await fetch(`sample/${name}`);
-    if (!r.ok) throw new Error(`the sample file ${name} could not be loaded (${r.status}); run scripts/demo.d/50-dashboard.sh`);
-    return r.text();
-  };
-  const [settings, jwks, receipts] = await Promise.all(['settings.json', 'jwks.json', 'receipts.jsonl'].map(get));
-  accept('settings', 'sample/settings.json', settings);
-  accept('jwks', 'sample/jwks.json', jwks);
-  accept('receipts', 'sample/receipts.jsonl', receipts);
-}));
-$('verify').addEventListener('click', guard(() => verify()));
-$('settings').addEventListener('change', () => { if (state.receipts && !state.running) verify(); });
-
-// ---- workers --------------------------------------------------------------------------------------
-let pool = null;
-
-function startPool() {
-  const n = Math.max(1, Math.min(4, navigator.hardwareConcurrency || 2));
-  const workers = [];
-  for (let i = 0; i < n; i++) {
-    const w = new Worker(new URL('./worker.js', import.meta.url), { type: 'module' });
-    w.ready = new Promise((resolve, reject) => {
-      w.addEventListener('message', function first(e) {
-        if (e.data.type === 'ready') { w.removeEventListener('message', first); resolve(); }
-      });
-      w.addEventListener('error', (e) => reject(new Error(`the verification worker failed to start: ${e.message || 'WebAssembly could not be loaded'}`)));
-    });
-    workers.push(w);
-  }
-  return workers;
-}
-
-function ask(worker, message) {
-  return new Promise((resolve, reject) => {
-    const on = (e) => {
-      if (e.data.type === 'ready') return;
-      worker.removeEventListener('message', on);
-      if (e.data.type === 'error') reject(new Error(e.data.message));
-      else resolve(e.data);
-    };
-    worker.addEventListener('message', on);
-    worker.postMessage(message);
-  });
-}
-
-async function verify() {
-  if (state.running) return;
-  clearError();
-  let settings;
-  try {
-    settings = readSettings();
-  } catch (e) {
-    showError(e.message);
-    return;
-  }
-  state.running = true;
-  updateLoaded();
-  const progress = $('progress');
-  progress.value = 0;
-  progress.max = 1;
-  $('progress-text').textContent = 'Reading the receipts…';
-  const t0 = performance.now();
-  try {
-    pool = pool || startPool();
-    await Promise.all(pool.map((w) => w.ready));
-    const { items } = await ask(pool[0], { type: 'split', text: state.receipts.text })
-      .catch((e) => { throw new Error(`${state.receipts.name}: ${e.message}`); });
-    await Promise.all(pool.map((w) => ask(w, { type: 'context', settings, jwksText: state.jwks ? state.jwks.text : null })));
-    const total = items.length;
-    progress.max = Math.max(total, 1);
-    const results = new Array(total);
-    let done = 0;
-    let next = 0;
-    const run = async (w) => {
-      while (next < total) {
-        const offset = next;
-        next += CHUNK;
-        const reply = await ask(w, { type: 'verify', offset, items: items.slice(offset, offset + CHUNK) });
-        for (let i = 0; i < reply.results.length; i++) results[offset + i] = reply.results[i];
-        done += reply.results.length;
-        progress.value = done;
-        $('progress-text').textContent = `${done.toLocaleString('en')} / ${total.toLocaleString('en')} verified`;
-      }
-    };
-    await Promise.all(pool.map(run));
-    if (total === 0) progress.value = 1;
-    const ms = performance.now() - t0;
-    state.results = results.map((r, i) => ({ index: i + 1, ...r }));
-    state.page = 0;
-    $('progress-text').textContent = `${total.toLocaleString('en')} / ${total.toLocaleString('en')} verified`;
-    $('timing').textContent = `in ${(ms / 1000).toFixed(2)} s with ${pool.length} worker${pool.length > 1 ? 's' : ''}`;
-    document.body.dataset.verifyMs = String(Math.round(ms));
-    render();
-    document.body.dataset.state = 'done';
-  } catch (e) {
-    showError(e.message || String(e));
-    $('progress-text').textContent = 'Not verified.';
-    document.body.dataset.state = 'error';
-  } finally {
-    state.running = false;
-    updateLoaded();
-  }
-}
-
-// ---- rendering ------------------------------------------------------------------------------------
+// ---- rendering helpers -------------------------------------------------------------------------
 function el(tag, attrs, ...children) {
   const e = document.createElement(tag);
   for (const [k, v] of Object.entries(attrs || {})) {
-    if (k === 'class') e.className = v; else if (k === 'text') e.textContent = v; else e.setAttribute(k, v);
+    if (v === undefined || v === null || v === false) continue;
+    if (k === 'class') e.className = v;
+    else if (k === 'text') e.textContent = v;
+    else if (k === 'hidden') e.hidden = true;
+    else e.setAttribute(k, v === true ? '' : String(v));
   }
-  for (const c of children) if (c !== null && c !== undefined) e.append(c);
+  for (const c of children) if (c !== null && c !== undefined && c !== false) e.append(c);
   return e;
 }
 
-function filtered() {
-  const mode = document.querySelector('input[name=filter]:checked').value;
-  const check = $('filter-check').value;
-  return state.results.filter((r) => {
-    if (mode === 'failed' && r.accepted) return false;
-    if (check) {
-      if (check.startsWith('error:')) return r.error && r.error.code === check.slice(6);
-      return r.checks.some((c) => c.name === check && c.outcome !== 'pass');
-    }
-    return true;
+const pad = (x) => String(x).padStart(2, '0');
+const localFmt = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'medium' });
+const zone = Intl.DateTimeFormat().resolvedOptions().timeZone || 'local';
+
+/** A time (RFC 3339 text or seconds) as {local, utc}, or null when it is not one. */
+export function times(v) {
+  let ms;
+  if (typeof v === 'number' && Number.isFinite(v)) ms = v * 1000;
+  else if (typeof v === 'string' && /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?(Z|[+-]\d\d:\d\d)$/.test(v)) ms = Date.parse(v);
+  else return null;
+  if (!Number.isFinite(ms)) return null;
+  const d = new Date(ms);
+  if (Number.isNaN(d.getTime())) return null;
+  const utc = `${d.getUTCFullYear()}-${pad(d.getUTCMonth() + 1)}-${pad(d.getUTCDate())} ${pad(d.getUTCHours())}:${pad(d.getUTCMinutes())}:${pad(d.getUTCSeconds())} UTC`;
+  return { local: `${localFmt.format(d)} (${zone})`, utc };
+}
+
+// ---- the coordinator ------------------------------------------------------------------------------
+const coordinator = new Worker(new URL('./coordinator.js', import.meta.url), { type: 'module' });
+let nextReq = 1;
+const pending = new Map();
+let workersReady;
+const ready = new Promise((resolve, reject) => { workersReady = { resolve, reject }; });
+ready.catch(() => {});
+
+function ask(msg, transfer = []) {
+  const req = nextReq++;
+  return new Promise((resolve, reject) => {
+    pending.set(req, { resolve, reject });
+    coordinator.postMessage({ ...msg, req }, transfer);
   });
 }
 
-function render() {
-  const s = summarise(state.results);
-  $('summary').hidden = false;
-  $('results').hidden = false;
-  $('count-total').textContent = s.total;
-  $('count-verified').textContent = s.verified;
-  $('count-failed').textContent = s.failed;
-  $('count-errors').textContent = s.unreadable;
-  const by = $('by-check');
-  by.replaceChildren();
-  const select = $('filter-check');
-  const current = select.value;
-  select.replaceChildren(el('option', { value: '', text: 'any' }));
-  const entries = [...Object.entries(s.byCheck).map(([k, n]) => [k, n, k]),
-    ...Object.entries(s.byError).map(([k, n]) => [`error:${k}`, n, `unreadable: ${k}`])].sort((a, b) => b[1] - a[1]);
-  for (const [key, n, label] of entries) {
-    const b = el('button', { type: 'button', 'data-check': key }, `${label} `, el('b', { text: String(n) }));
-    b.addEventListener('click', () => { select.value = key; state.page = 0; renderTable(); });
-    by.append(b);
-    select.append(el('option', { value: key, text: `${label} (${n})` }));
-  }
-  if (entries.length === 0) by.append(el('span', { class: 'ok', text: 'No check failed.' }));
-  select.value = [...select.options].some((o) => o.value === current) ? current : '';
-  renderTable();
+coordinator.onmessage = (e) => {
+  const m = e.data;
+  if (m.type === 'reply') {
+    const p = pending.get(m.req);
+    if (!p) return;
+    pending.delete(m.req);
+    if (m.ok) p.resolve(m.value);
+    else p.reject(Object.assign(new Error(m.error.message), m.error));
+  } else if (m.type === 'ready') {
+    workersReady.resolve();
+  } else if (m.type === 'fatal') {
+    workersReady.reject(new Error(m.message));
+    showAlert(`The verification workers could not start: ${m.message}`);
+  } else if (m.type === 'progress') onProgress(m);
+  else if (m.type === 'done') onDone(m);
+  else if (m.type === 'cancelled') onCancelled(m);
+  else if (m.type === 'run-error') onRunError(m);
+};
+coordinator.onerror = (e) => {
+  showAlert(`The verification worker failed: ${e.message || 'WebAssembly could not be loaded'}`);
+  workersReady.reject(new Error('worker failed'));
+};
+
+// ---- page state -----------------------------------------------------------------------------------
+const state = {
+  receipts: { status: 'empty' }, // {status: empty|checking|done|cancelled|error, name, size, file, message}
+  jwks: { status: 'empty' }, // {status: empty|ok|error, name, kids, bytes, message, active: {name, bytes, kids}}
+  settings: { status: 'empty' }, // {status: empty|ok|error|typed, name, message}
+  runId: 0,
+  running: false,
+  filter: { mode: 'all', check: '', q: '' },
+  page: 0,
+  view: null, // the last query answer
+  summary: null,
+  openIndex: null, // the item index (0-based) in the inspector
+  pendingOpen: null, // a deep link waiting for its file
+  lastAnnounced: -1,
+};
+
+function showAlert(message) {
+  const a = $('alert');
+  a.textContent = message;
+  a.hidden = false;
+}
+function clearAlert() {
+  $('alert').hidden = true;
+  $('alert').textContent = '';
+}
+function announce(text) {
+  // Re-set the text so that a repeated message is announced again.
+  const s = $('status');
+  s.textContent = '';
+  requestAnimationFrame(() => { s.textContent = text; });
+}
+window.addEventListener('error', (e) => showAlert(`Unexpected error: ${e.message}`));
+window.addEventListener('unhandledrejection', (e) => showAlert(`Unexpected error: ${e.reason && e.reason.message ? e.reason.message : e.reason}`));
+
+/** "name, line N: CODE — message" for an error of a file. */
+function fileError(name, err, bytes) {
+  const line = err.at !== null && err.at !== undefined && bytes ? lineOf(bytes, err.at) : null;
+  return `${name}${line ? `, line ${line}` : ''}: ${err.code ? `${err.code} — ` : ''}${err.message}`;
+}
+function lineOf(bytes, offset) {
+  let line = 1;
+  for (let i = 0; i < Math.min(offset, bytes.length); i++) if (bytes[i] === 10) line++;
+  return line;
 }
 
-function renderTable() {
-  const rows = filtered();
-  const pages = Math.max(1, Math.ceil(rows.length / PAGE));
-  state.page = Math.min(state.page, pages - 1);
-  const tbody = $('table').tBodies[0];
-  const frag = document.createDocumentFragment();
-  for (const r of rows.slice(state.page * PAGE, (state.page + 1) * PAGE)) {
-    const verdict = r.error ? `unreadable (${r.error.code})` : r.accepted ? 'verified' : 'failed';
-    const cls = r.error ? 'error' : r.accepted ? 'accepted' : 'rejected';
-    const checks = el('td', { class: 'checks' });
-    const sorted = [...r.checks].sort((a, b) => (a.outcome === 'pass') - (b.outcome === 'pass'));
-    for (const c of sorted) {
-      checks.append(el('span', { class: `check ${c.outcome}`, 'data-check': c.name, 'data-outcome': c.outcome,
-        title: c.detail || c.outcome, text: `${c.name}: ${c.outcome}` }));
+// ---- the three inputs -------------------------------------------------------------------------------
+function renderInputs() {
+  const r = state.receipts;
+  const rc = $('card-receipts');
+  rc.dataset.state = r.status;
+  $('state-receipts').textContent = {
+    empty: 'No file yet.',
+    checking: `${r.name} (${size(r.size)}): checking…`,
+    done: `${r.name} (${size(r.size)}): ${n(r.items ?? 0)} item${r.items === 1 ? '' : 's'} checked.`,
+    cancelled: `${r.name} (${size(r.size)}): cancelled after ${n(r.items ?? 0)} items.`,
+    error: r.message,
+  }[r.status];
+  const j = state.jwks;
+  $('card-jwks').dataset.state = j.status;
+  const active = j.active ? `${j.active.name}: ${j.active.kids.length} key${j.active.kids.length === 1 ? '' : 's'} (${j.active.kids.join(', ')})` : null;
+  const stop = (t) => (/[.!?)]$/.test(t) ? t : `${t}.`);
+  $('state-jwks').textContent = j.status === 'error'
+    ? `${stop(j.message)}${active ? ` Still using ${active}.` : ' Not used.'}`
+    : active ? `${active}.` : 'No key set yet (needed for network-signed receipts).';
+  document.querySelector('[data-remove="jwks"]').hidden = !j.active && j.status !== 'error';
+  const s = state.settings;
+  $('card-settings').dataset.state = s.status;
+  const keys = readSecrets().length;
+  const summary = `agent ${$('agent-id').value.trim() || '(none)'}, issuer ${$('issuer').value.trim() || '(none)'}, ${keys} receipt key${keys === 1 ? '' : 's'}`;
+  $('state-settings').textContent = s.status === 'error' ? s.message
+    : s.status === 'ok' ? `${s.name}: ${summary}.`
+      : s.status === 'typed' ? `${s.name ? `${s.name}, edited below` : 'Entered below'}: ${summary}.` : 'No settings yet: load a file or enter them below.';
+}
+
+/** A size in decimal units, as file managers show it. */
+function size(bytes) {
+  if (bytes === undefined) return '';
+  if (bytes < 1000) return `${bytes} B`;
+  if (bytes < 1e6) return `${(bytes / 1e3).toFixed(1)} KB`;
+  return `${(bytes / 1e6).toFixed(1)} MB`;
+}
+
+/** What a file is, from its name and content: 'jwks', 'settings' or 'receipts'. */
+async function classify(file) {
+  if (file.size > MAX_SMALL_FILE) return { kind: 'receipts' };
+  const bytes = new Uint8Array(await file.arrayBuffer());
+  const top = topMembers(bytes, 64);
+  if (top.members) {
+    const keys = new Set(top.members.map(([k]) => k));
+    const receiptish = keys.has('receipt') || keys.has('receipt_jws') || keys.has('call');
+    if (!receiptish && keys.has('keys')) return { kind: 'jwks', bytes };
+    if (!receiptish && (keys.has('agent_id') || keys.has('issuer') || keys.has('receipt_secrets'))) return { kind: 'settings', bytes };
+    return { kind: 'receipts', bytes };
+  }
+  // Not one JSON object: guess from the text, so that a broken JWKS is reported as a JWKS.
+  const head = new TextDecoder().decode(bytes.subarray(0, 4096));
+  if (!/"(receipt|receipt_jws|call)"\s*:/.test(head)) {
+    if (/"keys"\s*:/.test(head)) return { kind: 'jwks', bytes };
+    if (/"(agent_id|issuer|receipt_secrets)"\s*:/.test(head)) return { kind: 'settings', bytes };
+  }
+  return { kind: 'receipts', bytes };
+}
+
+async function smallBytes(file) {
+  if (file.size > MAX_SMALL_FILE) {
+    throw Object.assign(new Error(`the file is ${size(file.size)}; a JWKS or settings file is at most 1 MB`), { code: 'BODY_TOO_LARGE' });
+  }
+  return new Uint8Array(await file.arrayBuffer());
+}
+
+async function loadJwks(file, bytes) {
+  const name = file.name;
+  try {
+    bytes = bytes || await smallBytes(file);
+    await ready;
+    const { kids } = await ask({ type: 'check', kind: 'jwks', bytes });
+    state.jwks = { status: 'ok', active: { name, kids, bytes } };
+    renderInputs();
+    announce(`JWKS ${name} loaded: ${kids.length} key${kids.length === 1 ? '' : 's'}.`);
+    await pushContext();
+  } catch (e) {
+    state.jwks = { ...state.jwks, status: 'error', message: fileError(name, e, bytes) };
+    renderInputs();
+    announce(`The JWKS ${name} was not loaded: ${e.message}`);
+  }
+}
+
+async function loadSettings(file, bytes) {
+  const name = file.name;
+  try {
+    bytes = bytes || await smallBytes(file);
+    await ready;
+    const s = await ask({ type: 'check', kind: 'settings', bytes });
+    $('agent-id').value = s.agent_id;
+    $('issuer').value = s.issuer;
+    renderSecrets(s.receipt_secrets);
+    state.settings = { status: 'ok', name };
+    $('settings-error').hidden = true;
+    renderInputs();
+    announce(`Settings ${name} loaded.`);
+    await pushContext();
+  } catch (e) {
+    state.settings = { status: 'error', name, message: `${fileError(name, e, bytes)} (the settings were not changed)` };
+    renderInputs();
+    announce(`The settings ${name} were not loaded: ${e.message}`);
+  }
+}
+
+function loadReceipts(file) {
+  if (file.size > MAX_FILE) {
+    state.receipts = { status: 'error', message: `${file.name}: BODY_TOO_LARGE — the file is ${size(file.size)}; the page reads receipts files up to 512 MB.` };
+    renderInputs();
+    announce(state.receipts.message);
+    return;
+  }
+  state.receipts = { status: 'checking', name: file.name, size: file.size, file };
+  state.page = 0;
+  closeInspector(false);
+  startRun();
+}
+
+/** Files from the chooser or a drop, in a careful order: settings, then the JWKS, then receipts. */
+async function takeFiles(files) {
+  clearAlert();
+  const list = [...files];
+  if (list.length === 0) return;
+  const typed = [];
+  for (const f of list) typed.push({ file: f, ...(await classify(f)) });
+  const order = { settings: 0, jwks: 1, receipts: 2 };
+  typed.sort((a, b) => order[a.kind] - order[b.kind]);
+  const receipts = typed.filter((t) => t.kind === 'receipts');
+  if (receipts.length > 1) showAlert(`One receipts file at a time: checking ${receipts[0].file.name}; not ${receipts.slice(1).map((t) => t.file.name).join(', ')}.`);
+  for (const t of typed) {
+    if (t.kind === 'settings') await loadSettings(t.file, t.bytes);
+    else if (t.kind === 'jwks') await loadJwks(t.file, t.bytes);
+  }
+  if (receipts.length) loadReceipts(receipts[0].file);
+}
+
+for (const b of document.querySelectorAll('button.pick')) {
+  b.addEventListener('click', () => $(b.dataset.for).click());
+}
+for (const [id, kind] of [['file-receipts', 'receipts'], ['file-jwks', 'jwks'], ['file-settings', 'settings']]) {
+  $(id).addEventListener('change', async (e) => {
+    const file = e.target.files[0];
+    e.target.value = '';
+    if (!file) return;
+    clearAlert();
+    if (kind === 'receipts') loadReceipts(file);
+    else if (kind === 'jwks') await loadJwks(file);
+    else await loadSettings(file);
+  });
+}
+$('drop').addEventListener('click', () => $('file-any').click());
+$('file-any').addEventListener('change', async (e) => {
+  const files = [...e.target.files];
+  e.target.value = '';
+  await takeFiles(files);
+});
+document.querySelector('[data-remove="jwks"]').addEventListener('click', async () => {
+  state.jwks = { status: 'empty' };
+  renderInputs();
+  await pushContext();
+});
+
+// Drops anywhere on the page; the browser never opens a dropped file itself.
+let dragDepth = 0;
+const hasFiles = (e) => e.dataTransfer && [...e.dataTransfer.types].includes('Files');
+window.addEventListener('dragenter', (e) => {
+  if (!hasFiles(e)) return;
+  e.preventDefault();
+  dragDepth++;
+  document.body.classList.add('dragging');
+});
+window.addEventListener('dragleave', () => {
+  dragDepth = Math.max(0, dragDepth - 1);
+  if (dragDepth === 0) document.body.classList.remove('dragging');
+});
+window.addEventListener('dragover', (e) => {
+  e.preventDefault();
+  if (e.dataTransfer) e.dataTransfer.dropEffect = hasFiles(e) ? 'copy' : 'none';
+});
+window.addEventListener('drop', (e) => {
+  e.preventDefault();
+  dragDepth = 0;
+  document.body.classList.remove('dragging');
+  if (e.dataTransfer && e.dataTransfer.files.length) takeFiles(e.dataTransfer.files);
+});
+
+$('load-sample').addEventListener('click', () => loadSample());
+async function loadSample() {
+  clearAlert();
+  try {
+    const get = async (name) => {
+      const r = await fetch(`sample/${name}`);
+      if (!r.ok) throw new Error(`the sample file ${name} could not be loaded (${r.status}); run scripts/demo.d/50-dashboard.sh`);
+      return new File([await r.blob()], `sample/${name}`);
+    };
+    const [settings, jwks, receipts] = await Promise.all(['settings.json', 'jwks.json', 'receipts.jsonl'].map(get));
+    await loadSettings(settings);
+    await loadJwks(jwks);
+    loadReceipts(receipts);
+  } catch (e) {
+    showAlert(e.message);
+  }
+}
+
+$('clear').addEventListener('click', async () => {
+  await ask({ type: 'clear' });
+  state.runId++;
+  state.running = false;
+  state.receipts = { status: 'empty' };
+  state.jwks = { status: 'empty' };
+  state.settings = { status: 'empty' };
+  state.summary = null;
+  state.view = null;
+  state.filter = { mode: 'all', check: '', q: '' };
+  $('search').value = '';
+  document.querySelector('input[name=filter][value=all]').checked = true;
+  $('agent-id').value = '';
+  $('issuer').value = '';
+  renderSecrets([]);
+  $('settings-error').hidden = true;
+  closeInspector(false);
+  clearAlert();
+  $('summary').hidden = true;
+  $('results').hidden = true;
+  $('progress').value = 0;
+  $('progress').max = 1;
+  $('progress-text').textContent = 'Nothing checked yet.';
+  $('cancel').hidden = true;
+  document.body.dataset.state = 'idle';
+  renderInputs();
+  await pushContext(false);
+  announce('Cleared: no files loaded.');
+});
+
+// ---- settings (typed) --------------------------------------------------------------------------------
+function secretRow(k = {}) {
+  const reveal = $('reveal').checked;
+  const input = (name, value, label, type = 'text') => el('input', {
+    name, value: value || '', type, 'aria-label': label, spellcheck: 'false', autocomplete: type === 'password' ? 'new-password' : 'off',
+    placeholder: name.startsWith('valid') ? 'YYYY-MM-DDTHH:MM:SSZ' : null,
+  });
+  const tr = el('tr', {},
+    el('td', {}, input('key_id', k.key_id, 'Key id')),
+    el('td', {}, input('secret', k.secret, 'Secret', reveal ? 'text' : 'password')),
+    el('td', {}, input('valid_from', k.valid_from, 'Valid from')),
+    el('td', {}, input('valid_until', k.valid_until, 'Valid until')),
+    el('td', {}, el('button', { type: 'button', class: 'remove-key', 'aria-label': 'Remove this key', text: 'Remove' })));
+  tr.querySelector('.remove-key').addEventListener('click', () => { tr.remove(); settingsChanged(); });
+  return tr;
+}
+function renderSecrets(list) {
+  $('secrets').replaceChildren(...list.map(secretRow));
+}
+function readSecrets() {
+  return [...$('secrets').rows].map((tr) => {
+    const v = (name) => tr.querySelector(`[name=${name}]`).value.trim();
+    return { key_id: v('key_id'), secret: tr.querySelector('[name=secret]').value, valid_from: v('valid_from') || undefined, valid_until: v('valid_until') || undefined };
+  }).filter((k) => k.key_id || k.secret);
+}
+function readSettings() {
+  return { agent_id: $('agent-id').value.trim(), issuer: $('issuer').value.trim(), receipt_secrets: readSecrets() };
+}
+$('add-secret').addEventListener('click', () => {
+  const tr = secretRow();
+  $('secrets').append(tr);
+  tr.querySelector('input').focus();
+});
+$('reveal').addEventListener('change', () => {
+  for (const i of $('secrets').querySelectorAll('[name=secret]')) i.type = $('reveal').checked ? 'text' : 'password';
+});
+let settingsTimer = null;
+function settingsChanged() {
+  clearTimeout(settingsTimer);
+  settingsTimer = setTimeout(async () => {
+    const secrets = readSecrets();
+    const bad = secrets.findIndex((k) => !k.key_id || !k.secret);
+    const err = $('settings-error');
+    if (bad >= 0) {
+      err.textContent = `Key ${bad + 1}: a key needs both a key id and a secret.`;
+      err.hidden = false;
+      return;
     }
-    if (r.error) checks.append(el('div', { class: 'detail', text: r.error.message }));
-    for (const c of sorted) if (c.detail && c.outcome !== 'pass') checks.append(el('div', { class: 'detail', text: `${c.name}: ${c.detail}` }));
-    frag.append(el('tr', { 'data-index': String(r.index), 'data-verdict': cls },
-      el('td', { text: String(r.index) }), el('td', { text: r.kind }),
-      el('td', { class: `verdict ${cls}`, text: verdict }),
-      el('td', { class: 'digest', title: r.receipt_digest || '', text: r.receipt_digest || '—' }), checks));
+    try {
+      await ready;
+      await ask({ type: 'check-ring', secrets });
+    } catch (e) {
+      err.textContent = `${e.code ? `${e.code} — ` : ''}${e.message.replace(/^receipt_secrets\[(\d+)\]/, (_, i) => `Key ${Number(i) + 1}`)}`;
+      err.hidden = false;
+      return;
+    }
+    err.hidden = true;
+    state.settings = { status: 'typed', name: state.settings.status === 'ok' || state.settings.status === 'typed' ? state.settings.name : undefined };
+    renderInputs();
+    await pushContext();
+  }, 350);
+}
+$('settings').addEventListener('input', settingsChanged);
+$('settings').addEventListener('submit', (e) => e.preventDefault());
+
+/** Sends the settings and the active JWKS to the workers; re-checks the receipts when loaded. */
+async function pushContext(rerun = true) {
+  await ready;
+  const jwks = state.jwks.active ? state.jwks.active.bytes : null;
+  await ask({ type: 'context', settings: readSettings(), jwks });
+  if (rerun && state.receipts.file && state.receipts.status !== 'error') {
+    state.receipts = { ...state.receipts, status: 'checking' };
+    startRun();
   }
-  tbody.replaceChildren(frag);
-  $('page').textContent = `page ${state.page + 1} of ${pages} · ${rows.length} row${rows.length === 1 ? '' : 's'}`;
-  $('prev').disabled = state.page === 0;
-  $('next').disabled = state.page >= pages - 1;
 }
 
-for (const r of document.querySelectorAll('input[name=filter]')) r.addEventListener('change', () => { state.page = 0; renderTable(); });
-$('filter-check').addEventListener('change', () => { state.page = 0; renderTable(); });
-$('prev').addEventListener('click', () => { state.page--; renderTable(); });
-$('next').addEventListener('click', () => { state.page++; renderTable(); });
-$('export').addEventListener('click', () => {
-  const blob = new Blob([JSON.stringify({ summary: summarise(state.results), results: state.results }, null, 2)],
-    { type: 'application/json' });
+// ---- runs ---------------------------------------------------------------------------------------------
+async function startRun() {
+  const r = state.receipts;
+  state.running = true;
+  state.lastAnnounced = -1;
+  state.view = null;
+  refreshSeq++;
+  $('table').tBodies[0].replaceChildren();
+  $('count-line').textContent = '';
+  $('page').textContent = '';
+  document.body.dataset.state = 'checking';
+  renderInputs();
+  $('progress').max = Math.max(1, r.size);
+  $('progress').value = 0;
+  $('progress-text').textContent = `Checking ${r.name}…`;
+  $('cancel').hidden = false;
+  announce(`Checking ${r.name}.`);
+  try {
+    await ready;
+    state.runId = -1; // messages of an earlier run are ignored from here on
+    state.runId = await ask({ type: 'run', file: r.file, name: r.name });
+  } catch (e) {
+    onRunError({ run: state.runId, name: r.name, message: e.message });
+  }
+}
+
+let lastProgressPaint = 0;
+function onProgress(m) {
+  if (m.run !== state.runId || !state.running) return;
+  $('progress').max = Math.max(1, m.size);
+  $('progress').value = m.bytes;
+  const pct = m.size ? Math.floor((m.bytes / m.size) * 100) : 100;
+  $('progress-text').textContent = `Checking ${m.name}: ${n(m.items)} receipt${m.items === 1 ? '' : 's'} checked (${pct} %).`;
+  const quarter = Math.floor(pct / 25);
+  if (quarter > state.lastAnnounced && quarter > 0 && quarter < 4) {
+    state.lastAnnounced = quarter;
+    announce(`${quarter * 25} % checked.`);
+  }
+  state.summary = m.summary;
+  renderCounts(m.summary);
+  // The problem buttons at most once a second while checking; the rows at the end (or when the
+  // operator asks: a filter, a page, a search), so that checking costs this thread little.
+  const now = performance.now();
+  if (now - lastProgressPaint > 1000) {
+    lastProgressPaint = now;
+    renderSummary(m.summary, null);
+    if (!state.view) $('count-line').textContent = 'Checking: the rows appear at the end, or now when you choose a filter or search.';
+  }
+}
+
+function onDone(m) {
+  if (m.run !== state.runId) return;
+  state.running = false;
+  if (m.items === 0) {
+    onRunError({ ...m, message: 'the file holds no receipts (JSON lines, a JSON array or one JSON object)' });
+    return;
+  }
+  state.summary = m.summary;
+  state.receipts = { ...state.receipts, status: 'done', items: m.items };
+  $('progress').max = 1;
+  $('progress').value = 1;
+  $('cancel').hidden = true;
+  const s = m.summary;
+  const text = `Checked ${n(s.total)} receipt${s.total === 1 ? '' : 's'} in ${m.name}: ${n(s.verified)} verified, ${n(s.failed)} failed, ${n(s.unreadable)} unreadable${s.unchecked ? `, ${n(s.unchecked)} not checked` : ''}.`;
+  $('progress-text').textContent = text;
+  $('timing').textContent = `in ${(m.ms / 1000).toFixed(2)} s`;
+  document.body.dataset.verifyMs = String(Math.round(m.ms));
+  renderInputs();
+  renderSummary(s, m.warnings);
+  refresh().then(() => {
+    document.body.dataset.state = 'done';
+    announce(text);
+    openPending();
+  });
+}
+
+function onCancelled(m) {
+  if (m.run !== state.runId) return;
+  state.running = false;
+  state.receipts = { ...state.receipts, status: 'cancelled', items: m.items };
+  $('cancel').hidden = true;
+  const text = `Cancelled: ${n(m.summary.total)} receipts of ${m.name} were checked before.`;
+  $('progress-text').textContent = text;
+  renderInputs();
+  renderSummary(m.summary, [`cancelled: only the first ${n(m.summary.total)} receipts were checked`]);
+  refresh().then(() => {
+    document.body.dataset.state = 'cancelled';
+    announce(text);
+  });
+}
+
+function onRunError(m) {
+  if (m.run !== state.runId) return;
+  state.running = false;
+  $('summary').hidden = true;
+  $('results').hidden = true;
+  $('progress').value = 0;
+  state.receipts = { ...state.receipts, status: 'error', message: `${m.name}: ${m.message}` };
+  $('cancel').hidden = true;
+  $('progress-text').textContent = `Not checked: ${m.name}.`;
+  renderInputs();
+  document.body.dataset.state = 'error';
+  announce(`${m.name} could not be checked: ${m.message}`);
+}
+
+$('cancel').addEventListener('click', () => ask({ type: 'cancel' }));
+
+// ---- summary, filters, table ----------------------------------------------------------------------------
+const NEEDS = { jwks: 'needs the JWKS', secrets: 'needs receipt secrets', agent_id: 'needs your agent id', issuer: 'needs the issuer' };
+
+function renderCounts(s) {
+  $('summary').hidden = false;
+  $('count-total').textContent = n(s.total);
+  $('count-verified').textContent = n(s.verified);
+  $('count-failed').textContent = n(s.failed);
+  $('count-errors').textContent = n(s.unreadable);
+  $('count-unchecked').textContent = n(s.unchecked);
+  $('unchecked-box').hidden = s.unchecked === 0;
+}
+
+function renderSummary(s, warnings) {
+  renderCounts(s);
+  $('results').hidden = false;
+  if (warnings) $('warnings').replaceChildren(...warnings.map((w) => el('p', { class: 'warning', text: `Note: ${w}.` })));
+  const entries = [
+    ...Object.entries(s.byCheck).map(([k, c]) => [k, c, k]),
+    ...Object.entries(s.byError).map(([k, c]) => [`error:${k}`, c, `unreadable: ${k}`]),
+    ...Object.entries(s.byNeeds).map(([k, c]) => [`needs:${k}`, c, `not checked: ${NEEDS[k] || k}`]),
+  ].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]));
+  const by = $('by-check');
+  by.replaceChildren(...entries.map(([key, c, label]) => {
+    const b = el('button', { type: 'button', 'data-check': key, 'aria-pressed': String(state.filter.check === key) }, `${label} `, el('b', { text: n(c) }));
+    b.addEventListener('click', () => setFilter({ check: state.filter.check === key ? '' : key }));
+    return b;
+  }));
+  if (entries.length === 0) by.append(el('span', { class: 'ok', text: s.total ? 'No check failed.' : '' }));
+  const select = $('filter-check');
+  const current = state.filter.check;
+  select.replaceChildren(el('option', { value: '', text: 'any' }), ...entries.map(([key, c, label]) => el('option', { value: key, text: `${label} (${n(c)})` })));
+  if (current && !entries.some(([k]) => k === current)) select.append(el('option', { value: current, text: current }));
+  select.value = current;
+}
+
+function setFilter(change) {
+  Object.assign(state.filter, change);
+  state.page = 0;
+  $('filter-check').value = state.filter.check;
+  for (const b of $('by-check').querySelectorAll('button')) b.setAttribute('aria-pressed', String(b.dataset.check === state.filter.check));
+  refresh();
+}
+for (const r of document.querySelectorAll('input[name=filter]')) r.addEventListener('change', () => setFilter({ mode: r.value }));
+$('filter-check').addEventListener('change', () => setFilter({ check: $('filter-check').value }));
+let searchTimer = null;
+$('search').addEventListener('input', () => {
+  clearTimeout(searchTimer);
+  searchTimer = setTimeout(() => setFilter({ q: $('search').value }), 200);
+});
+$('prev').addEventListener('click', () => { state.page--; refresh(); });
+$('next').addEventListener('click', () => { state.page++; refresh(); });
+
+let refreshSeq = 0;
+async function refresh() {
+  const seq = ++refreshSeq;
+  const view = await ask({ type: 'query', ...state.filter, page: state.page, size: pageSize() });
+  if (seq !== refreshSeq) return;
+  state.view = view;
+  state.page = view.page;
+  await renderTable(view, () => seq !== refreshSeq);
+}
+
+/** The next task (a short pause for the browser to handle input and paint). */
+const yieldTask = () => new Promise((r) => setTimeout(r, 0));
+
+const KIND = { mac: 'MAC', jws: 'signed (JWS)', object: 'signed (object)', unknown: '—' };
+const VERDICT = { verified: 'verified', failed: 'failed', unreadable: 'unreadable', unchecked: 'not checked' };
+
+function shortDigest(d) {
+  return `${d.slice(0, 8)}…${d.slice(-4)}`;
+}
+
+async function copy(text, what) {
+  try {
+    await navigator.clipboard.writeText(text);
+  } catch {
+    const t = el('textarea', { class: 'visually-hidden', 'aria-hidden': 'true' });
+    t.value = text;
+    document.body.append(t);
+    t.select();
+    document.execCommand('copy');
+    t.remove();
+  }
+  announce(`${what} copied.`);
+}
+
+function copyButton(text, what, label = 'Copy') {
+  const b = el('button', { type: 'button', class: 'copy', 'aria-label': `Copy ${what}`, text: label });
+  b.addEventListener('click', (e) => {
+    e.stopPropagation();
+    copy(text, what);
+    b.classList.add('copied');
+    setTimeout(() => b.classList.remove('copied'), 1200);
+  });
+  return b;
+}
+
+function itemLink(r) {
+  const params = new URLSearchParams({ item: String(r.index) });
+  if (r.receiptId) params.set('receipt', r.receiptId);
+  return `#${params.toString()}`;
+}
+
+function timeCell(v) {
+  const t = times(v);
+  if (!t) return el('td', { 'data-label': 'Issued', class: 'time' }, v ? el('span', { text: v }) : el('span', { class: 'muted', text: '—' }));
+  return el('td', { 'data-label': 'Issued', class: 'time' }, el('span', { text: t.local }), el('span', { class: 'muted utc', text: t.utc }));
+}
+
+function checksCell(r) {
+  const td = el('td', { 'data-label': 'Checks', class: 'checks' });
+  if (r.status === 'unreadable') {
+    td.append(el('span', { class: 'check fail', 'data-code': r.code || '', text: r.code || 'unreadable' }));
+    td.append(el('div', { class: 'detail', text: `${r.lineInItem ? `line ${r.lineInItem}: ` : ''}${r.message || ''}` }));
+    return td;
+  }
+  if (r.status === 'unchecked') {
+    td.append(el('div', { class: 'detail', text: r.message || 'not checked' }));
+    return td;
+  }
+  for (const [name, outcome] of r.failing) {
+    td.append(el('span', { class: `check ${outcome}`, 'data-check': name, 'data-outcome': outcome, text: `${name}: ${outcome}` }));
+  }
+  td.append(el('span', { class: 'passed', 'data-passed': String(r.passed), text: `${r.passed} passed` }));
+  return td;
+}
+
+/**
+ * Renders a page of rows, ten rows a task, so that no task of this thread runs long; `stale()` stops
+ * it when a newer render started.
+ */
+async function renderTable(view, stale = () => false) {
+  const tbody = $('table').tBodies[0];
+  const rows = [];
+  for (const r of view.rows) {
+    const name = r.receiptId || `item ${r.index}`;
+    const link = el('a', { href: itemLink(r), class: 'open', 'aria-label': `Open ${name}${r.label ? ` (${r.label})` : ''}`, text: name });
+    const tr = el('tr', { 'data-index': String(r.index), 'data-verdict': r.status },
+      el('td', { 'data-label': '#', class: 'num' }, el('span', { text: `#${r.index}` }), el('span', { class: 'muted small', text: ` · line ${r.line}` })),
+      el('td', { 'data-label': 'Receipt', class: 'receipt' }, link, r.label ? el('div', { class: 'muted small label', text: r.label }) : null),
+      el('td', { 'data-label': 'Call', class: 'call' },
+        el('div', { class: 'mono', text: r.executionId || '—' }),
+        el('div', { class: 'muted small', text: [r.provider, r.capability].filter(Boolean).join(' · ') || '' })),
+      timeCell(r.issuedAt),
+      el('td', { 'data-label': 'Kind', class: 'kind', text: KIND[r.kind] || r.kind }),
+      el('td', { 'data-label': 'Verdict', class: 'verdict-cell' }, el('span', { class: `verdict ${r.status}`, text: VERDICT[r.status] })),
+      checksCell(r),
+      el('td', { 'data-label': 'Digest', class: 'digest' }, r.digest
+        ? el('span', { class: 'digest-box' }, el('code', { title: r.digest, text: shortDigest(r.digest) }), copyButton(r.digest, `the receipt digest of item ${r.index}`))
+        : el('span', { class: 'muted', text: '—' })));
+    tr.addEventListener('click', (e) => {
+      if (e.target.closest('button, a, input, select')) return;
+      location.hash = itemLink(r).slice(1);
+    });
+    rows.push(tr);
+  }
+  tbody.replaceChildren(...rows.slice(0, 10));
+  for (let i = 10; i < rows.length; i += 10) {
+    await yieldTask();
+    if (stale()) return;
+    tbody.append(...rows.slice(i, i + 10));
+  }
+  const pages = view.pages;
+  $('page').textContent = `Page ${view.page + 1} of ${pages}`;
+  $('prev').disabled = view.page === 0;
+  $('next').disabled = view.page >= pages - 1;
+  const all = view.summary.total;
+  $('count-line').textContent = view.total === all || state.running
+    ? `${n(view.total)} receipt${view.total === 1 ? '' : 's'}${view.summary.listed < all ? ` listed (${n(all)} checked)` : ''}.`
+    : `${n(view.total)} of ${n(all)} receipts match.`;
+}
+
+$('export').addEventListener('click', async () => {
+  const blob = await ask({ type: 'export' });
   const a = el('a', { href: URL.createObjectURL(blob), download: 'receipt-verification.json' });
   document.body.append(a);
   a.click();
   a.remove();
   setTimeout(() => URL.revokeObjectURL(a.href), 10_000);
+  announce('The results were exported as receipt-verification.json.');
 });
 
+// ---- the inspector ----------------------------------------------------------------------------------------
+const dialog = $('inspector');
+let returnFocus = null;
+
+function parseHash() {
+  const h = location.hash.replace(/^#/, '');
+  const p = new URLSearchParams(h);
+  return { sample: h === 'sample' || p.has('sample'), item: p.get('item'), receipt: p.get('receipt') };
+}
+
+async function openFromHash() {
+  const h = parseHash();
+  if (!h.item && !h.receipt) {
+    if (dialog.open) closeInspector(false);
+    return;
+  }
+  if (state.running || !state.view) {
+    state.pendingOpen = h;
+    return;
+  }
+  let index = -1;
+  if (h.item) index = await ask({ type: 'find', item: h.item });
+  if (index < 0 && h.receipt) index = await ask({ type: 'find', receipt: h.receipt });
+  if (index < 0) {
+    showAlert(`The link names ${h.receipt ? `receipt ${h.receipt}` : `item ${h.item}`}, which is not in the loaded receipts.`);
+    return;
+  }
+  await openInspector(index);
+}
+
+function openPending() {
+  if (state.pendingOpen) {
+    state.pendingOpen = null;
+    openFromHash();
+  }
+}
+
+function section(title, ...children) {
+  return el('section', { class: 'insp-section' }, el('h3', { text: title }), ...children);
+}
+
+function preBlock(textValue, what) {
+  const LIMIT = 200_000;
+  const shown = textValue.length > LIMIT ? `${textValue.slice(0, LIMIT)}\n… (${n(textValue.length - LIMIT)} more characters: copy to see all)` : textValue;
+  return el('div', { class: 'pre-box' }, copyButton(textValue, what), el('pre', { tabindex: '0', 'aria-label': what, text: shown }));
+}
+
+function dl(pairs) {
+  const d = el('dl', { class: 'meta' });
+  for (const [k, v] of pairs) {
+    if (v === null || v === undefined || v === '') continue;
+    d.append(el('dt', { text: k }), el('dd', {}, v instanceof Node ? v : document.createTextNode(String(v))));
+  }
+  return d;
+}
+
+function timeValue(v) {
+  const t = times(v);
+  if (!t) return null;
+  return el('span', {}, el('span', { text: t.local }), el('br'), el('span', { class: 'muted', text: t.utc }));
+}
+
+function renderInspector(d) {
+  const name = d.receiptId ? `Receipt ${d.receiptId}` : `Item ${d.index}`;
+  $('insp-title').textContent = name;
+  const v = $('insp-verdict');
+  v.className = `verdict ${d.status}`;
+  v.textContent = VERDICT[d.status];
+  const body = [];
+  body.push(dl([
+    ['Item', `${d.index} (line ${d.line} of ${d.fileName})`],
+    ['Label', d.label],
+    ['Kind', KIND[d.kind] || d.kind],
+    ['Receipt id', d.receiptId],
+    ['Execution id', d.executionId],
+    ['Provider', d.provider],
+    ['Capability', d.capability],
+    ['Issued at', d.issuedAt ? el('span', {}, el('code', { text: d.issuedAt }), el('br'), timeValue(d.issuedAt) || '') : null],
+    ['Receipt digest', d.digest ? el('span', { class: 'digest-full' }, el('code', { text: d.digest }), ' ', copyButton(d.digest, 'the receipt digest')) : null],
+  ]));
+  if (d.tooLarge) body.push(el('p', { class: 'alert-inline', text: `${d.code}: ${d.message}` }));
+  if (d.status === 'unreadable' && !d.tooLarge) {
+    body.push(section('Why it cannot be read', el('p', { class: 'alert-inline' }, el('b', { text: d.code || 'error' }), ` ${d.lineInItem ? `(line ${d.lineInItem}) ` : ''}${d.message || ''}`)));
+  }
+  if (d.status === 'unchecked') body.push(section('Not checked', el('p', { text: d.message })));
+  if (d.checks.length) {
+    const rows = [...d.checks].sort((a, b) => (a.outcome === 'pass') - (b.outcome === 'pass'));
+    const table = el('table', { class: 'checks-table' },
+      el('caption', { class: 'visually-hidden', text: 'Every check with the expected and the received value' }),
+      el('thead', {}, el('tr', {}, ...['Check', 'Outcome', 'Expected', 'Received', 'Detail'].map((h) => el('th', { scope: 'col', text: h })))),
+      el('tbody', {}, ...rows.map((c) => el('tr', { 'data-check': c.name, 'data-outcome': c.outcome },
+        el('th', { scope: 'row', 'data-label': 'Check', text: c.name }),
+        el('td', { 'data-label': 'Outcome' }, el('span', { class: `check ${c.outcome}`, text: c.outcome })),
+        el('td', { 'data-label': 'Expected', class: 'mono expected', text: c.expected ?? '—' }),
+        el('td', { 'data-label': 'Received', class: 'mono received', text: c.received ?? '—' }),
+        el('td', { 'data-label': 'Detail', class: 'detail', text: c.detail ?? '' })))));
+    const failed = d.checks.filter((c) => c.outcome !== 'pass').length;
+    body.push(section(`Checks: ${failed ? `${failed} of ${d.checks.length} did not pass` : `all ${d.checks.length} passed`}`, el('div', { class: 'scroll-x' }, table),
+      el('p', { class: 'muted small', text: 'Tags, signatures and secrets are never shown.' })));
+  }
+  if (d.jwsHeader || d.jwsClaims) {
+    const claimTimes = [];
+    for (const k of ['iat', 'nbf', 'exp']) {
+      if (d.jwsClaims && d.jwsClaims[k] !== undefined) claimTimes.push([k, el('span', {}, el('code', { text: String(d.jwsClaims[k]) }), el('br'), timeValue(d.jwsClaims[k]) || '')]);
+    }
+    body.push(section('JWS header', preBlock(d.jwsHeaderText || 'null', 'the JWS header')));
+    body.push(section('JWS claims', claimTimes.length ? dl(claimTimes) : null, preBlock(d.jwsClaimsText || 'null', 'the JWS claims')));
+  }
+  if (d.token) body.push(section('Compact JWS', preBlock(d.token, 'the compact JWS')));
+  if (d.receiptText) body.push(section('Receipt (as in the file)', preBlock(d.receiptText, 'the receipt')));
+  if (d.callText) body.push(section('Call', preBlock(d.callText, 'the call')));
+  if (d.itemText && !d.receiptText) body.push(section('Item (as in the file)', preBlock(d.itemText, 'the item')));
+  $('insp-body').replaceChildren(...body);
+}
+
+async function openInspector(index) {
+  let d;
+  try {
+    d = await ask({ type: 'inspect', index });
+  } catch (e) {
+    showAlert(e.message);
+    return;
+  }
+  state.openIndex = index;
+  renderInspector(d);
+  const pos = await ask({ type: 'neighbours', index, ...state.filter }).catch(() => ({ prev: null, next: null }));
+  $('insp-prev').disabled = pos.prev === null;
+  $('insp-next').disabled = pos.next === null;
+  $('insp-prev').dataset.index = pos.prev ?? '';
+  $('insp-next').dataset.index = pos.next ?? '';
+  const link = itemLink(d);
+  if (location.hash !== link) history.replaceState(null, '', link);
+  if (!dialog.open) {
+    returnFocus = document.activeElement;
+    dialog.showModal();
+    $('insp-close').focus();
+  }
+  document.body.dataset.inspector = String(index + 1);
+}
+
+function closeInspector(updateUrl = true) {
+  if (dialog.open) dialog.close();
+  state.openIndex = null;
+  delete document.body.dataset.inspector;
+  if (updateUrl && parseHash().item) history.replaceState(null, '', location.pathname + location.search);
+  if (returnFocus && document.contains(returnFocus)) returnFocus.focus();
+  returnFocus = null;
+}
+
+$('insp-close').addEventListener('click', () => closeInspector());
+dialog.addEventListener('cancel', (e) => { e.preventDefault(); closeInspector(); });
+for (const id of ['insp-prev', 'insp-next']) {
+  $(id).addEventListener('click', () => {
+    const i = $(id).dataset.index;
+    if (i !== '') openInspector(Number(i));
+  });
+}
+
+window.addEventListener('hashchange', () => {
+  const h = parseHash();
+  if (h.sample && state.receipts.status === 'empty') {
+    if (h.item || h.receipt) state.pendingOpen = h;
+    loadSample();
+  } else openFromHash();
+});
+
+phone.addEventListener('change', () => { if (state.view) { state.page = 0; refresh(); } });
+
+// ---- start ----------------------------------------------------------------------------------------------
 document.body.dataset.state = 'idle';
-updateLoaded();
-// The README's demo opens the page with #sample: load the sample set at once.
-if (location.hash === '#sample') $('load-sample').click();
-window.addEventListener('hashchange', () => { if (location.hash === '#sample') $('load-sample').click(); });
+renderInputs();
+{
+  const h = parseHash();
+  if (h.item || h.receipt) state.pendingOpen = h;
+  if (h.sample) loadSample();
+}

@@ -1,5 +1,9 @@
 // A tiny static file server (node:http, no dependencies) for the dashboard and the browser tests.
-// It has no logic of its own: the page works the same from any static host.
+// It has no logic of its own: the page works the same from any static host. With `csp` (the
+// dashboard passes CSP below) it sends that Content-Security-Policy as a header too: the <meta> in
+// index.html covers the page, a header also covers its Web Workers, which do not inherit the page's
+// policy. `requests` (an array, when given) records every request, so that the tests can assert
+// what the page fetched.
 //   node examples/dashboard/serve.mjs [--root DIR] [--port N] [--host H]
 // (defaults: this folder, port 8787, 127.0.0.1; port 0 picks a free one). Prints the URL.
 import { createServer } from 'node:http';
@@ -16,9 +20,14 @@ const TYPES = {
   '.png': 'image/png', '.svg': 'image/svg+xml',
 };
 
-export function serve({ root = dirname(fileURLToPath(import.meta.url)), port = 8787, host = '127.0.0.1' } = {}) {
+/** The dashboard's policy: its own files only, no inline script, WebAssembly compilation allowed. */
+export const CSP = "default-src 'none'; script-src 'self' 'wasm-unsafe-eval'; worker-src 'self'; connect-src 'self'; "
+  + "style-src 'self'; img-src 'self' data:; base-uri 'none'; form-action 'none'; object-src 'none'; frame-ancestors 'none'";
+
+export function serve({ root = dirname(fileURLToPath(import.meta.url)), port = 8787, host = '127.0.0.1', requests = null, csp = null } = {}) {
   const base = resolve(root);
   const server = createServer((req, res) => {
+    if (requests) requests.push({ method: req.method, url: req.url });
     let path;
     try {
       path = decodeURIComponent(new URL(req.url, 'http://x').pathname);
@@ -38,6 +47,7 @@ export function serve({ root = dirname(fileURLToPath(import.meta.url)), port = 8
         'content-type': TYPES[extname(file)] || 'application/octet-stream',
         'content-length': st.size,
         'cache-control': 'no-store',
+        ...(csp ? { 'content-security-policy': csp, 'referrer-policy': 'no-referrer', 'x-content-type-options': 'nosniff' } : {}),
       });
       createReadStream(file).pipe(res);
     } catch {
@@ -55,6 +65,7 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
     const i = process.argv.indexOf(name);
     return i > 0 ? process.argv[i + 1] : fallback;
   };
-  const server = await serve({ root: arg('--root', undefined), port: Number(arg('--port', 8787)), host: arg('--host', '127.0.0.1') });
+  const root = arg('--root', undefined);
+  const server = await serve({ root, port: Number(arg('--port', 8787)), host: arg('--host', '127.0.0.1'), csp: root ? null : CSP });
   console.log(server.url);
 }

@@ -1,174 +1,431 @@
-// Verification of one receipt item with the ekl-wasm API: shared by the Web Worker and the Node
+// One receipt item checked with the ekl-wasm API: shared by the verification workers and the Node
 // tests. No DOM, no Node APIs.
 //
-// An item (one line of JSON lines, or one element of a JSON array) is an object:
+// An item (one line of JSON lines, one element of a JSON array, or one top-level value) is a JSON
+// object:
 //   {"receipt": {...MAC receipt...}, "call": {...}, "input_commitment"?: {...}, "output_commitment"?: {...}}
-//   {"receipt_jws": "<compact JWS>", "call": {...}}          network-signed receipt (§9.5.1)
-//   {"receipt": {..., "receipt_jws", "signature"}, "call": {...}}   network-signed receipt object
-// The call of a MAC receipt: execution_id, collaboration_id, capability_id, provider_agent_id and
-// optionally requester_agent_id (default: your agent id), capability_version, connection_id,
-// terms_hash, execution_kind, reservation_id, grant_id, admission_id. The call of a network-signed
-// receipt: execution_id, provider_agent_id, capability_id, input_fingerprint, sent_at, received_at
-// (RFC 3339 or seconds since the epoch) and optionally requester_agent_id.
-// The receipt is handed to the core as its exact source text (never re-serialised), so duplicate
-// keys, big numbers and every other ekl-json-1 refusal are seen by the core.
-import { parseRaw, get, plain } from './rawjson.js';
+//   {"receipt_jws": "<compact JWS>", "call": {...}}                 network-signed receipt (§9.5.1)
+//   {"receipt": {..., "receipt_jws", "signature"}, "call": {...}}  network-signed receipt object
+// plus an optional "label" (shown in the row). The call of a MAC receipt: execution_id,
+// collaboration_id, capability_id, provider_agent_id and optionally requester_agent_id (default:
+// your agent id), capability_version, connection_id, terms_hash, execution_kind, reservation_id,
+// grant_id, admission_id, receipt_digest. The call of a network-signed receipt: execution_id,
+// provider_agent_id, capability_id, input_fingerprint, sent_at, received_at (RFC 3339 or seconds
+// since the epoch) and optionally requester_agent_id.
+//
+// The receipt reaches the core as its exact bytes (never re-serialised), so duplicate keys, big
+// numbers and every other ekl-json-1 refusal are the core's. No item is handed to JSON.parse before
+// its nesting is known to be within ekl-json-1's 64 levels; a deeper item is refused by the core
+// (INPUT_TOO_DEEP).
+import { topMembers, depthOf, base64url, text, pretty, byteOfMessage, lineAt, locate, MAX_DEPTH } from './json.js';
 
+/** Longest text kept per row field (the inspector re-reads the item for the full values). */
+export const FIELD_CHARS = 80;
+
+/** A refusal of the dashboard itself, with a core error code. */
 export class ItemError extends Error {
-  constructor(code, message) {
+  constructor(code, message, at = null) {
     super(message);
     this.code = code;
+    this.at = at; // byte offset in the item, when known
   }
 }
 
-/** Splits a receipts file into item texts: a JSON array, or JSON lines (blank lines skipped). */
-export function splitItems(text) {
-  const trimmed = text.replace(/^\uFEFF/, '').trim();
-  if (trimmed === '') throw new Error('the receipts file is empty');
-  if (trimmed[0] === '[') {
-    let root;
-    try {
-      root = parseRaw(trimmed);
-    } catch (e) {
-      throw new Error(`the receipts file starts like a JSON array but is not JSON: ${e.message}`);
-    }
-    if (root.type !== 'array') throw new Error('the receipts file is not a JSON array');
-    return root.items.map((n) => n.raw);
+/** An item that cannot be checked yet: a setting or the JWKS is missing. */
+class Unchecked extends Error {
+  constructor(needs, message) {
+    super(message);
+    this.needs = needs;
   }
-  if (trimmed[0] !== '{') {
-    throw new Error('the receipts file is neither a JSON array nor JSON lines of objects');
-  }
-  const lines = trimmed.split(/\r?\n/);
-  const items = [];
-  for (let i = 0; i < lines.length; i++) {
-    const line = lines[i].trim();
-    if (line === '') continue;
-    if (line[0] !== '{') throw new Error(`line ${i + 1} of the receipts file is not a JSON object`);
-    try {
-      JSON.parse(line);
-    } catch (e) {
-      throw new Error(`line ${i + 1} of the receipts file is not JSON: ${e.message}`);
-    }
-    items.push(line);
-  }
-  return items;
 }
 
-/** Seconds since the epoch from RFC 3339 text or a number. */
-function seconds(v, what) {
-  if (typeof v === 'number' && Number.isInteger(v)) return v;
-  if (typeof v === 'string') {
+const CALL_MAC = ['execution_id', 'collaboration_id', 'capability_id', 'requester_agent_id', 'provider_agent_id',
+  'capability_version', 'connection_id', 'terms_hash', 'execution_kind', 'reservation_id', 'grant_id', 'admission_id',
+  'receipt_digest'];
+const CALL_SIGNED = ['execution_id', 'provider_agent_id', 'requester_agent_id', 'capability_id', 'input_fingerprint',
+  'sent_at', 'received_at'];
+const REQUIRED_MAC = ['execution_id', 'collaboration_id', 'capability_id', 'provider_agent_id'];
+const REQUIRED_SIGNED = ['execution_id', 'provider_agent_id', 'capability_id', 'input_fingerprint', 'sent_at', 'received_at'];
+const camel = (k) => k.replace(/_([a-z])/g, (_, c) => c.toUpperCase());
+
+/** Refuses a call without the members its receipt kind needs, or with strings of the wrong type. */
+function callMembers(call, required, allowed, what) {
+  for (const k of Object.keys(call)) {
+    if (!allowed.includes(k)) throw new ItemError('INVALID_ARGUMENT', `call.${k.slice(0, 40)} is not a member of ${what}'s call`);
+  }
+  for (const k of required) {
+    if (call[k] === undefined || call[k] === null) throw new ItemError('INVALID_ARGUMENT', `call.${k} is required for ${what}`);
+  }
+  for (const k of allowed) {
+    if (k === 'sent_at' || k === 'received_at') continue;
+    if (call[k] !== undefined && call[k] !== null && typeof call[k] !== 'string') throw new ItemError('INVALID_ARGUMENT', `call.${k} must be a string`);
+  }
+}
+
+/** A field value as row text: strings as they are, anything else as JSON, cut to FIELD_CHARS. */
+export function fieldText(v) {
+  if (v === undefined || v === null) return null;
+  const s = typeof v === 'string' ? v : JSON.stringify(v);
+  if (s === undefined) return null;
+  return s.length > FIELD_CHARS ? `${s.slice(0, FIELD_CHARS - 1)}…` : s;
+}
+
+/** Seconds since the epoch from RFC 3339 text or an integer. */
+export function seconds(v, what) {
+  if (typeof v === 'number' && Number.isSafeInteger(v)) return v;
+  if (typeof v === 'string' && /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d{1,9})?(Z|[+-]\d\d:\d\d)$/.test(v)) {
     const t = Date.parse(v);
-    if (/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?(Z|[+-]\d\d:\d\d)$/.test(v) && Number.isFinite(t)) {
-      return Math.floor(t / 1000);
-    }
+    if (Number.isFinite(t)) return Math.floor(t / 1000);
   }
-  throw new ItemError('INVALID_ARGUMENT', `call.${what} must be RFC 3339 or seconds since the epoch`);
+  throw new ItemError('INVALID_ARGUMENT', `call.${what} must be RFC 3339 or an integer number of seconds since the epoch`);
+}
+
+/** The core's refusal of JSON text (its code and message), or null when the core accepts it. */
+export function coreRefusal(api, bytes) {
+  try {
+    api.canonicalize(new api.JsonText(bytes));
+    return null;
+  } catch (e) {
+    if (!api.isEklError(e)) throw e;
+    return e;
+  }
+}
+
+/** The refusal of an item that the byte scanner found malformed or too deep: the core's words. */
+function refuse(api, bytes, fallbackCode, fallback) {
+  const e = coreRefusal(api, bytes);
+  if (e) throw new ItemError(e.code, e.message.replace(/^[A-Z0-9_]+: /, ''), byteOfMessage(e.message));
+  throw new ItemError(fallbackCode, fallback);
+}
+
+/** JSON.parse of a span of an item already known to nest within 64 levels. */
+function parseSpan(api, bytes, [, s, e], what) {
+  try {
+    return JSON.parse(text(bytes.subarray(s, e)));
+  } catch {
+    return refuse(api, bytes, 'INVALID_JSON', `${what} is not JSON`);
+  }
 }
 
 /**
- * The consumer's context from the settings: {agentId, issuer, keyRing, jwks}.
- * `keyRing` is what api.verifyReceipt takes; `jwks` is the JWKS text (or null).
+ * The verification context from settings {agent_id, issuer, receipt_secrets} and the JWKS bytes
+ * (or null): {agentId, issuer, keys, jwks}. Throws ItemError when the JWKS is refused.
  */
-export function makeContext(api, settings, jwksText) {
+export function makeContext(api, settings, jwksBytes) {
+  const s = settings || {};
   return {
-    agentId: settings.agent_id || '',
-    issuer: settings.issuer || '',
-    keyRing: (settings.receipt_secrets || []).map((s) => ({
-      keyId: s.key_id, secret: s.secret,
-      validFrom: s.valid_from || '0000-01-01T00:00:00Z',
-      ...(s.valid_until ? { validUntil: s.valid_until } : {}),
+    agentId: s.agent_id || '',
+    issuer: s.issuer || '',
+    keys: (s.receipt_secrets || []).map((k) => ({
+      keyId: k.key_id, secret: k.secret,
+      validFrom: k.valid_from || '0000-01-01T00:00:00Z',
+      ...(k.valid_until ? { validUntil: k.valid_until } : {}),
     })),
-    jwks: jwksText ? new api.Jwks(new api.JsonText(jwksText)) : null,
+    jwks: jwksBytes ? new api.Jwks(new api.JsonText(jwksBytes)) : null,
   };
 }
 
-/**
- * Verifies one item. Returns {kind, accepted, receipt_digest, checks, error}; `error` is
- * {code, message} when the item cannot be verified at all (then `accepted` is false).
- */
-export function verifyItem(api, itemText, ctx) {
-  let kind = 'unknown';
-  try {
-    let node;
+/** The parts of an item: its members, kind and the values the checks need. */
+function readItem(api, bytes) {
+  const top = topMembers(bytes, MAX_DEPTH);
+  if (top.error === 'not-object') {
+    const e = coreRefusal(api, bytes);
+    if (e) throw new ItemError(e.code, e.message.replace(/^[A-Z0-9_]+: /, ''), byteOfMessage(e.message));
+    throw new ItemError('INVALID_RECEIPT', 'an item must be a JSON object {"receipt" or "receipt_jws", "call"}');
+  }
+  if (top.error) return refuse(api, bytes, top.error === 'deep' ? 'INPUT_TOO_DEEP' : 'INVALID_JSON', 'the item is not JSON');
+  const m = new Map();
+  for (const member of top.members) {
+    if (m.has(member[0])) throw new ItemError('DUPLICATE_KEY', `the item has "${member[0].slice(0, 40)}" twice`, member[1]);
+    m.set(member[0], member);
+  }
+  const item = { members: m, label: null, call: null, kind: 'unknown', receipt: null, token: null };
+  if (m.has('label')) item.label = parseSpan(api, bytes, m.get('label'), 'label');
+  if (m.has('call')) item.call = parseSpan(api, bytes, m.get('call'), 'call');
+  if (m.has('receipt_jws')) {
+    item.kind = 'jws';
+    item.token = parseSpan(api, bytes, m.get('receipt_jws'), 'receipt_jws');
+  } else if (m.has('receipt')) {
+    const [, s, e] = m.get('receipt');
+    item.receipt = bytes.subarray(s, e);
+    const inner = topMembers(item.receipt, MAX_DEPTH - 1);
+    const signed = inner.members && inner.members.some(([k]) => k === 'receipt_jws' || k === 'signature');
+    item.kind = signed ? 'object' : 'mac';
+  }
+  return item;
+}
+
+/** The claims of a compact JWS whose payload the core has read (null when they cannot be shown). */
+function claimsOf(token, limit = MAX_DEPTH) {
+  if (typeof token !== 'string') return null;
+  const parts = token.split('.');
+  if (parts.length !== 3) return null;
+  const decode = (seg) => {
+    const b = base64url(seg, 0, seg.length);
+    if (!b || depthOf(b, limit) > limit) return null;
     try {
-      node = parseRaw(itemText);
-    } catch (e) {
-      throw new ItemError('INVALID_JSON', `not JSON: ${e.message}`);
+      const v = JSON.parse(text(b));
+      return v && typeof v === 'object' && !Array.isArray(v) ? v : null;
+    } catch {
+      return null;
     }
-    if (node.type !== 'object') throw new ItemError('INVALID_RECEIPT', 'an item must be a JSON object');
-    const call = plain(get(node, 'call'));
-    if (call === undefined || call === null || typeof call !== 'object' || Array.isArray(call)) {
-      throw new ItemError('INVALID_ARGUMENT', 'the item has no "call" object');
-    }
-    const jwsNode = get(node, 'receipt_jws');
-    const receiptNode = get(node, 'receipt');
-    const isSignedObject = receiptNode && receiptNode.type === 'object'
-      && (get(receiptNode, 'receipt_jws') !== undefined || get(receiptNode, 'signature') !== undefined);
-    let verdict;
-    if (jwsNode !== undefined || isSignedObject) {
-      kind = jwsNode !== undefined ? 'signed (JWS)' : 'signed (object)';
-      if (!ctx.jwks) throw new ItemError('INVALID_JWKS', 'a network-signed receipt needs the network JWKS: load it');
-      const context = {
-        executionId: call.execution_id,
-        providerAgentId: call.provider_agent_id,
-        requesterAgentId: call.requester_agent_id ?? ctx.agentId,
-        capabilityId: call.capability_id,
-        inputFingerprint: call.input_fingerprint,
-        ownAgentId: ctx.agentId,
-        networkIssuer: ctx.issuer,
-        sentAt: seconds(call.sent_at, 'sent_at'),
-        receivedAt: seconds(call.received_at, 'received_at'),
-      };
-      verdict = jwsNode !== undefined
-        ? api.verifyReceiptJws(plain(jwsNode), { jwks: ctx.jwks, call: context })
-        : api.verifySignedReceipt(new api.JsonText(receiptNode.raw), { jwks: ctx.jwks, call: context });
-    } else if (receiptNode !== undefined) {
-      kind = 'MAC';
-      // The item's call is snake_case JSON (as in the protocol); the API takes camelCase.
-      const expectation = {};
-      for (const [k, v] of Object.entries({ requester_agent_id: ctx.agentId, ...call })) {
-        if (k !== 'label') expectation[k.replace(/_([a-z])/g, (_, c) => c.toUpperCase())] = v;
-      }
-      if (ctx.keyRing.length === 0) throw new ItemError('INVALID_ARGUMENT', 'a MAC receipt needs your receipt secrets: enter them');
-      verdict = api.verifyReceipt(new api.JsonText(receiptNode.raw), {
-        keys: ctx.keyRing, call: expectation,
-        inputCommitment: plain(get(node, 'input_commitment')), outputCommitment: plain(get(node, 'output_commitment')),
-      });
-    } else {
-      throw new ItemError('INVALID_RECEIPT', 'the item has neither "receipt" nor "receipt_jws"');
-    }
-    return {
-      kind,
-      accepted: verdict.accepted,
-      receipt_digest: verdict.receiptDigest ?? null,
-      checks: verdict.checks,
-      error: null,
+  };
+  return { header: decode(parts[0]), claims: decode(parts[1]), headerText: parts[0], claimsText: parts[1] };
+}
+
+/** Runs the core's verification of an item; returns {verdict, fields} or throws. */
+function check(api, item, bytes, ctx) {
+  const call = item.call;
+  if (item.kind === 'unknown') {
+    throw new ItemError('INVALID_RECEIPT', 'the item has neither "receipt" nor "receipt_jws"');
+  }
+  if (call === null || typeof call !== 'object' || Array.isArray(call)) {
+    throw new ItemError('INVALID_ARGUMENT', 'the item has no "call" object');
+  }
+  if (item.kind === 'jws' || item.kind === 'object') {
+    if (!ctx.jwks) throw new Unchecked('jwks', 'not checked: load the network\'s JWKS to check network-signed receipts');
+    if (!ctx.agentId) throw new Unchecked('agent_id', 'not checked: enter your agent id (Settings) to check network-signed receipts');
+    if (!ctx.issuer) throw new Unchecked('issuer', 'not checked: enter the network issuer (Settings) to check network-signed receipts');
+    callMembers(call, REQUIRED_SIGNED, CALL_SIGNED, 'a network-signed receipt');
+    const context = {
+      executionId: call.execution_id,
+      providerAgentId: call.provider_agent_id,
+      requesterAgentId: call.requester_agent_id ?? ctx.agentId,
+      capabilityId: call.capability_id,
+      inputFingerprint: call.input_fingerprint,
+      ownAgentId: ctx.agentId,
+      networkIssuer: ctx.issuer,
+      sentAt: seconds(call.sent_at, 'sent_at'),
+      receivedAt: seconds(call.received_at, 'received_at'),
     };
+    if (item.kind === 'jws') {
+      if (typeof item.token !== 'string') throw new ItemError('JWS_MALFORMED', 'receipt_jws must be a string');
+      return api.verifyReceiptJws(item.token, { jwks: ctx.jwks, call: context });
+    }
+    return api.verifySignedReceipt(new api.JsonText(item.receipt), { jwks: ctx.jwks, call: context });
+  }
+  if (ctx.keys.length === 0) throw new Unchecked('secrets', 'not checked: enter your receipt secrets (Settings) to check MAC receipts');
+  callMembers(call, REQUIRED_MAC, CALL_MAC, 'a MAC receipt');
+  const expectation = {};
+  for (const [k, v] of Object.entries(call)) expectation[camel(k)] = v;
+  if (expectation.requesterAgentId === undefined) {
+    if (!ctx.agentId) throw new Unchecked('agent_id', 'not checked: enter your agent id (Settings) or give call.requester_agent_id');
+    expectation.requesterAgentId = ctx.agentId;
+  }
+  const own = (name) => (item.members.has(name) ? parseSpan(api, bytes, item.members.get(name), name) : undefined);
+  return api.verifyReceipt(new api.JsonText(item.receipt), {
+    keys: ctx.keys, call: expectation, inputCommitment: own('input_commitment'), outputCommitment: own('output_commitment'),
+  });
+}
+
+const ROW_FIELDS = ['receipt_id', 'execution_id', 'provider_agent_id', 'capability_id', 'issued_at'];
+
+/** The members `names` of a JSON object's bytes (only those are parsed), or {} when it is not one. */
+function pick(bytes, names) {
+  const out = {};
+  const m = bytes && topMembers(bytes, MAX_DEPTH);
+  if (!m || !m.members) return out;
+  for (const [k, s, e] of m.members) {
+    if (!names.includes(k)) continue;
+    try {
+      out[k] = JSON.parse(text(bytes.subarray(s, e)));
+    } catch { /* shown as absent */ }
+  }
+  return out;
+}
+
+/** The payload bytes of a compact JWS (null when it has no second segment of base64url). */
+function payloadOf(token) {
+  if (typeof token !== 'string') return null;
+  const a = token.indexOf('.');
+  const b = a < 0 ? -1 : token.indexOf('.', a + 1);
+  return b < 0 ? null : base64url(token, a + 1, b);
+}
+
+/** The fields a row shows, from the receipt (its claims for a JWS), else from the call. */
+function fieldsOf(item) {
+  const from = item.kind === 'jws' ? pick(payloadOf(item.token), ROW_FIELDS) : pick(item.receipt, ROW_FIELDS);
+  const call = item.call && typeof item.call === 'object' && !Array.isArray(item.call) ? item.call : {};
+  return {
+    receiptId: fieldText(from.receipt_id),
+    executionId: fieldText(from.execution_id ?? call.execution_id),
+    provider: fieldText(from.provider_agent_id ?? call.provider_agent_id),
+    capability: fieldText(from.capability_id ?? call.capability_id),
+    issuedAt: fieldText(from.issued_at),
+    label: fieldText(item.label),
+  };
+}
+
+const STATUS = (v) => (v.accepted ? 'verified' : 'failed');
+
+/**
+ * Checks one item (its bytes). Returns a row: {kind, status ('verified' | 'failed' | 'unreadable'
+ * | 'unchecked'), failing: [[name, outcome, detail]], passed, digest, code, message, at, needs,
+ * receiptId, executionId, provider, capability, issuedAt, label}. Never throws for bad input.
+ */
+export function checkItem(api, bytes, ctx) {
+  return run(api, bytes, ctx, false);
+}
+
+/**
+ * Everything the inspector shows about one item: the row, every check (with `expected` and
+ * `received` where the core gives them), the receipt and the call as pretty JSON (tokens as written),
+ * and for a JWS its decoded header and claims.
+ */
+export function inspectItem(api, bytes, ctx) {
+  return run(api, bytes, ctx, true);
+}
+
+function run(api, bytes, ctx, full) {
+  let item = null;
+  const row = {
+    kind: 'unknown', status: 'unreadable', failing: [], passed: 0, digest: null, code: null, message: null, at: null,
+    needs: null, receiptId: null, executionId: null, provider: null, capability: null, issuedAt: null, label: null,
+  };
+  let verdict = null;
+  try {
+    item = readItem(api, bytes);
+    row.kind = item.kind;
+    verdict = check(api, item, bytes, ctx);
+    row.status = STATUS(verdict);
+    row.digest = verdict.receiptDigest ?? null;
+    for (const c of verdict.checks) {
+      if (c.outcome === 'pass') row.passed++;
+      else row.failing.push([c.name, c.outcome, c.detail ?? null]);
+    }
   } catch (e) {
-    if (!(e instanceof ItemError) && !api.isEklError(e)) throw e;
-    return {
-      kind, accepted: false, receipt_digest: null, checks: [],
-      error: { code: e.code, message: e.message },
-    };
+    if (e instanceof Unchecked) {
+      row.status = 'unchecked';
+      row.needs = e.needs;
+      row.message = e.message;
+    } else if (e instanceof ItemError || api.isEklError(e)) {
+      row.code = e.code;
+      row.message = String(e.message).replace(/^[A-Z0-9_]+: /, '');
+      row.at = e.at ?? byteOfMessage(e.message);
+    } else {
+      throw e;
+    }
+  }
+  if (item) Object.assign(row, fieldsOf(item));
+  if (row.at !== null && row.at !== undefined) row.lineInItem = lineAt(bytes, row.at);
+  if (!full) return row;
+  const detail = { ...row, checks: verdict ? verdict.checks.map((c) => ({ ...c })) : [] };
+  const whole = text(bytes);
+  detail.itemText = pretty(whole);
+  if (item) {
+    if (item.receipt) detail.receiptText = pretty(text(item.receipt));
+    if (item.members.has('call')) {
+      const [, s, e] = item.members.get('call');
+      detail.callText = pretty(text(bytes.subarray(s, e)));
+    }
+    if (item.kind === 'jws' || item.kind === 'object') {
+      let token = item.token;
+      if (item.kind === 'object' && verdict) {
+        try {
+          token = JSON.parse(text(item.receipt)).receipt_jws;
+        } catch {
+          token = null;
+        }
+      }
+      const parts = verdict ? claimsOf(token) : null;
+      if (parts) {
+        detail.jwsHeader = parts.header;
+        detail.jwsClaims = parts.claims;
+        detail.jwsHeaderText = parts.header ? JSON.stringify(parts.header, null, 2) : null;
+        detail.jwsClaimsText = parts.claims ? JSON.stringify(parts.claims, null, 2) : null;
+      }
+      if (typeof token === 'string') detail.token = token;
+    }
+  }
+  return detail;
+}
+
+/**
+ * Checks a JWKS file (bytes) with the core when it is loaded: {kids}; throws ItemError with the
+ * core's code and the byte offset of the problem when the core names one.
+ */
+export function checkJwks(api, bytes) {
+  try {
+    const jwks = new api.Jwks(new api.JsonText(bytes));
+    return { kids: jwks.kids };
+  } catch (e) {
+    if (!api.isEklError(e)) throw e;
+    throw new ItemError(e.code, e.message.replace(/^[A-Z0-9_]+: /, ''), byteOfMessage(e.message));
   }
 }
 
-/** The summary of many results: totals and, per check name, how many receipts failed it. */
-export function summarise(results) {
-  const s = { total: results.length, verified: 0, failed: 0, unreadable: 0, byCheck: {}, byError: {} };
-  for (const r of results) {
-    if (r.error) {
-      s.unreadable++;
-      s.byError[r.error.code] = (s.byError[r.error.code] || 0) + 1;
-    } else if (r.accepted) {
-      s.verified++;
-    } else {
-      s.failed++;
-    }
-    for (const c of r.checks) {
-      if (c.outcome !== 'pass') s.byCheck[c.name] = (s.byCheck[c.name] || 0) + 1;
+/**
+ * Checks a settings file (bytes): {agent_id, issuer, receipt_secrets}; each secret's window is
+ * checked by the core (a key ring is built from them). Throws ItemError with the byte offset of the
+ * offending value.
+ */
+export function checkSettings(api, bytes) {
+  const refused = coreRefusal(api, bytes);
+  if (refused) throw new ItemError(refused.code, refused.message.replace(/^[A-Z0-9_]+: /, ''), byteOfMessage(refused.message));
+  const s = JSON.parse(text(bytes));
+  const at = (...path) => locate(bytes, path);
+  if (!s || typeof s !== 'object' || Array.isArray(s)) {
+    throw new ItemError('INVALID_ARGUMENT', 'settings must be an object {"agent_id", "issuer", "receipt_secrets"}', 0);
+  }
+  for (const k of Object.keys(s)) {
+    if (!['agent_id', 'issuer', 'receipt_secrets'].includes(k)) {
+      throw new ItemError('INVALID_ARGUMENT', `unknown setting "${k.slice(0, 40)}" (known: agent_id, issuer, receipt_secrets)`, at(k));
     }
   }
-  return s;
+  for (const k of ['agent_id', 'issuer']) {
+    if (s[k] !== undefined && typeof s[k] !== 'string') throw new ItemError('INVALID_ARGUMENT', `${k} must be a string`, at(k));
+  }
+  const secrets = s.receipt_secrets ?? [];
+  if (!Array.isArray(secrets)) throw new ItemError('INVALID_ARGUMENT', 'receipt_secrets must be a list', at('receipt_secrets'));
+  const out = [];
+  secrets.forEach((x, i) => {
+    if (!x || typeof x !== 'object' || Array.isArray(x)) {
+      throw new ItemError('INVALID_ARGUMENT', `receipt_secrets[${i}] must be {"key_id", "secret", "valid_from"?, "valid_until"?}`, at('receipt_secrets', i));
+    }
+    for (const k of Object.keys(x)) {
+      if (!['key_id', 'secret', 'valid_from', 'valid_until'].includes(k)) {
+        throw new ItemError('INVALID_ARGUMENT', `receipt_secrets[${i}]: unknown member "${k.slice(0, 40)}"`, at('receipt_secrets', i, k));
+      }
+    }
+    for (const k of ['key_id', 'secret']) {
+      if (typeof x[k] !== 'string' || x[k] === '') throw new ItemError('INVALID_ARGUMENT', `receipt_secrets[${i}].${k} must be a non-empty string`, at('receipt_secrets', i, k));
+    }
+    for (const k of ['valid_from', 'valid_until']) {
+      if (x[k] !== undefined && x[k] !== null && typeof x[k] !== 'string') throw new ItemError('INVALID_ARGUMENT', `receipt_secrets[${i}].${k} must be a string`, at('receipt_secrets', i, k));
+    }
+    out.push({ key_id: x.key_id, secret: x.secret, valid_from: x.valid_from || undefined, valid_until: x.valid_until || undefined });
+  });
+  const settings = { agent_id: s.agent_id || '', issuer: s.issuer || '', receipt_secrets: out };
+  const problem = checkKeyRing(api, out);
+  if (problem) throw new ItemError(problem.code, problem.message, at('receipt_secrets', problem.index ?? 0));
+  return settings;
+}
+
+/**
+ * The core's verdict on a list of receipt secrets as a key ring (timestamps, windows, repeated key
+ * ids): null when usable, else {code, message, index} (the index of the first key at fault, when
+ * one can be named). Messages never hold a secret.
+ */
+export function checkKeyRing(api, secrets) {
+  if (secrets.length === 0) return null;
+  const ring = makeContext(api, { receipt_secrets: secrets }, null).keys;
+  const probe = (keys) => {
+    try {
+      api.verifyReceipt(new api.JsonText('{}'), {
+        keys, call: { executionId: 'x', collaborationId: 'x', capabilityId: 'x', requesterAgentId: 'x', providerAgentId: 'x' },
+      });
+      return null;
+    } catch (e) {
+      if (!api.isEklError(e)) throw e;
+      return e;
+    }
+  };
+  const e = probe(ring);
+  if (!e) return null;
+  // Which key: the shortest prefix of the ring that the core refuses.
+  let index = 0;
+  for (let n = 1; n <= ring.length; n++) {
+    if (probe(ring.slice(0, n))) { index = n - 1; break; }
+  }
+  return { code: e.code, message: `receipt_secrets[${index}]: ${e.message.replace(/^[A-Z0-9_]+: /, '')}`, index };
 }

@@ -155,7 +155,12 @@ function ownCommitment(c, what) {
 }
 
 function verdictOf(v) {
-  const checks = v.checks.map((c) => (c.detail === undefined || c.detail === null ? { name: c.name, outcome: c.outcome } : { name: c.name, outcome: c.outcome, detail: c.detail }))
+  // `expected` and `received` (display texts of the core, bounded) only when the binding gives them.
+  const checks = v.checks.map((c) => {
+    const out = { name: c.name, outcome: c.outcome }
+    for (const k of ['detail', 'expected', 'received']) if (c[k] !== undefined && c[k] !== null) out[k] = c[k]
+    return out
+  })
   const out = { accepted: v.accepted, checks }
   if (v.receiptDigest !== undefined && v.receiptDigest !== null) out.receiptDigest = v.receiptDigest
   return out

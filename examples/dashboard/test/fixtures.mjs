@@ -1,0 +1,82 @@
+// Test files for the dashboard, generated with the wasm package itself (signing included):
+//   hostile(api)       receipts, a JWKS and settings whose ids, issuer, kid, labels, keys and error
+//                      details carry HTML and script, all valid JSON (most verify, some are refused)
+//   deepItem(depth)    one item nested `depth` levels deep (a JSON lines line)
+//   tinyItems(bytes)   JSON lines of many small items, about `bytes` long
+// Deterministic: fixed seeds, ids and times.
+export const SEED = '07'.repeat(32);
+export const AGENT = 'agt_<i>me</i>';
+export const ISSUER = "javascript:window.__pwned='issuer'";
+export const SECRET = 'rs_hostile-test-secret-0123456789';
+
+/** Strings that would run script or load something if they were ever rendered as HTML. */
+export const HOSTILE = {
+  receiptId: '<img src=x onerror="window.__pwned=\'img\'">',
+  executionId: '<script>window.__pwned=\'script\'</script>',
+  label: '"><svg onload="window.__pwned=\'svg\'"></svg>',
+  kid: '<b onmouseover="window.__pwned=\'kid\'">net</b>',
+  capability: '<img src="http://evil.example/pixel.png">',
+  provider: '<a href="http://evil.example/x" id="evil-link">provider</a>',
+  dupKey: '<iframe src="http://evil.example/frame"></iframe>',
+  callKey: '<style>body{display:none}</style>',
+};
+
+function commitmentOf(api, value) {
+  return api.commitment(value);
+}
+
+/** The hostile set: {settings, jwks, receipts (JSON lines text), count}. */
+export function hostile(api) {
+  const { jwks, keys } = api.jwksFromSeed(SEED, [HOSTILE.kid]);
+  const input = { q: HOSTILE.label };
+  const result = { a: HOSTILE.executionId };
+  const mac = {
+    receipt_version: '1.1', receipt_id: HOSTILE.receiptId, execution_kind: 'trial', requester_agent_id: AGENT,
+    provider_agent_id: HOSTILE.provider, collaboration_id: 'col_1', connection_id: 'con_1', execution_id: HOSTILE.executionId,
+    capability_id: HOSTILE.capability, capability_version: '1.0.0', rel_ver_at_admission: 1, dsc_ver: 1, terms_hash: 't',
+    input_commitment: commitmentOf(api, input), output_commitment: commitmentOf(api, result), status: 'succeeded',
+    issued_at: '2026-11-29T18:40:05Z', key_id: 'rk-1', auth_profile: 'ekl-evidence-mac-1.1',
+  };
+  const signed = api.signReceipt(mac, SECRET);
+  const macCall = {
+    execution_id: HOSTILE.executionId, collaboration_id: 'col_1', capability_id: HOSTILE.capability, provider_agent_id: HOSTILE.provider,
+  };
+  const iat = 1795977605; // 2026-11-29T18:40:05Z
+  const fields = {
+    receipt_version: '1.2', receipt_id: HOSTILE.receiptId, execution_id: HOSTILE.executionId, provider_agent_id: HOSTILE.provider,
+    requester_agent_id: AGENT, capability_id: HOSTILE.capability, input_fingerprint: 'f'.repeat(64), status: 'succeeded',
+    issued_at: '2026-11-29T18:40:05Z',
+  };
+  const object = api.issueReceipt(fields, { key: keys[0], issuer: ISSUER, audience: AGENT });
+  const sigCall = {
+    execution_id: HOSTILE.executionId, provider_agent_id: HOSTILE.provider, capability_id: HOSTILE.capability,
+    input_fingerprint: 'f'.repeat(64), sent_at: iat - 1, received_at: iat + 1,
+  };
+  const lines = [
+    JSON.stringify({ label: HOSTILE.label, receipt: signed, call: macCall }),
+    JSON.stringify({ label: `${HOSTILE.label} (tampered)`, receipt: { ...signed, status: '<marquee>failed</marquee>' }, call: macCall }),
+    JSON.stringify({ label: HOSTILE.label, receipt_jws: object.receipt_jws, call: sigCall }),
+    JSON.stringify({ label: HOSTILE.label, receipt: object, call: { ...sigCall, sent_at: iat + 7200, received_at: iat + 7300 } }),
+    `{"label": ${JSON.stringify(HOSTILE.label)}, ${JSON.stringify(HOSTILE.dupKey)}: 1, ${JSON.stringify(HOSTILE.dupKey)}: 2, "call": {}, "receipt": {}}`,
+    JSON.stringify({ label: HOSTILE.label, receipt: signed, call: { ...macCall, [HOSTILE.callKey]: 'x' } }),
+    `{"label": ${JSON.stringify(HOSTILE.label)}, "call": {}, "receipt": {"receipt_id": ${JSON.stringify(HOSTILE.receiptId)}, "a": 1, "a": 2}}`,
+  ];
+  const settings = { agent_id: AGENT, issuer: ISSUER, receipt_secrets: [{ key_id: 'rk-1', secret: SECRET }] };
+  return {
+    settings: `${JSON.stringify(settings, null, 2)}\n`,
+    jwks: `${JSON.stringify(jwks.toJSON(), null, 2)}\n`,
+    receipts: `${lines.join('\n')}\n`,
+    count: lines.length,
+  };
+}
+
+/** One JSON lines item nested `depth` levels deep in its receipt. */
+export function deepItem(depth) {
+  return `{"label": "deep", "call": {}, "receipt": ${'['.repeat(depth)}${']'.repeat(depth)}}`;
+}
+
+/** JSON lines of small items (each refused: no call), about `bytes` long. */
+export function tinyItems(bytes) {
+  const line = '{"receipt":{"a":1}}\n';
+  return line.repeat(Math.ceil(bytes / line.length));
+}

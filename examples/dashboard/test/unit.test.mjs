@@ -1,0 +1,291 @@
+// The dashboard's modules in Node, with the wasm package: the file splitter (every shape, every chunk
+// size, bounds), the byte-level JSON helpers, the item checks (the sample's expected verdicts, with a
+// meta-test), refusals of bad items, settings and JWKS files, and the row store's bounds and filters.
+import test from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { createRequire } from 'node:module';
+import { Splitter, splitAll, MAX_ITEM_BYTES } from '../scan.js';
+import { topMembers, pretty, locate, lineAt, depthOf, base64url, valueEnd } from '../json.js';
+import { makeContext, checkItem, inspectItem, checkSettings, checkJwks, checkKeyRing, ItemError } from '../verify.js';
+import { RowStore, emptySummary, count } from '../rows.js';
+import { dash, repo } from './harness.mjs';
+import { deepItem } from './fixtures.mjs';
+
+const require = createRequire(import.meta.url);
+const api = require(join(repo, 'wasm', 'dist', 'index.cjs'));
+const sample = join(dash, 'sample');
+const bytesOf = (t) => new TextEncoder().encode(t);
+const expected = JSON.parse(readFileSync(join(sample, 'expected.json'), 'utf8'));
+const settings = checkSettings(api, readFileSync(join(sample, 'settings.json')));
+const ctx = makeContext(api, settings, readFileSync(join(sample, 'jwks.json')));
+
+// ---- the splitter ----------------------------------------------------------------------------------
+const texts = (file, opts) => splitAll(bytesOf(file), opts).items.map((it) => (it.bytes ? new TextDecoder().decode(it.bytes) : null));
+
+test('splitter: JSON lines, blank lines, CRLF, a byte-order mark', () => {
+  const file = '\uFEFF{"a":1}\r\n\r\n  {"b":[1,2]}  \n{"c":"}\\"{"}';
+  const { items, mode } = splitAll(bytesOf(file));
+  assert.equal(mode, 'lines');
+  assert.deepEqual(items.map((i) => new TextDecoder().decode(i.bytes)), ['{"a":1}', '{"b":[1,2]}', '{"c":"}\\"{"}']);
+  assert.deepEqual(items.map((i) => i.line), [1, 3, 4]);
+});
+
+test('splitter: a JSON array (compact and pretty), one pretty object, several pretty objects', () => {
+  const item = { receipt: { a: [1, { b: '}]' }] }, call: {} };
+  assert.deepEqual(texts(`[${JSON.stringify(item)},${JSON.stringify(item)}]`), [JSON.stringify(item), JSON.stringify(item)]);
+  const prettyArray = JSON.stringify([item, item, 5, 'x'], null, 2);
+  const a = splitAll(bytesOf(prettyArray));
+  assert.equal(a.mode, 'array');
+  assert.deepEqual(a.items.map((i) => JSON.parse(new TextDecoder().decode(i.bytes))), [item, item, 5, 'x']);
+  assert.deepEqual(a.items.map((i) => i.line), [2, 13, 24, 25]);
+  const one = JSON.stringify(item, null, 2);
+  const o = splitAll(bytesOf(one));
+  assert.equal(o.mode, 'values');
+  assert.deepEqual(o.items.map((i) => JSON.parse(new TextDecoder().decode(i.bytes))), [item]);
+  const two = splitAll(bytesOf(`${one}\n${one}\n`));
+  assert.equal(two.items.length, 2);
+  assert.equal(two.items[1].line, one.split('\n').length + 1);
+  assert.deepEqual(splitAll(bytesOf('[1, 2')).warnings, ['the JSON array is not closed with ]']);
+});
+
+test('splitter: a broken first line still reads as JSON lines; a broken line does not take its neighbours', () => {
+  const file = '{"receipt": \n{"a":1}\n{"b":\n{"c":3}\n';
+  const { items, mode } = splitAll(bytesOf(file));
+  assert.equal(mode, 'lines');
+  assert.deepEqual(items.map((i) => new TextDecoder().decode(i.bytes)), ['{"receipt":', '{"a":1}', '{"b":', '{"c":3}']);
+});
+
+test('splitter: the same items and offsets whatever the chunk size', () => {
+  const item = (i) => JSON.stringify({ label: `é ${i} \u{1F600}`, receipt: { x: '[{'.repeat(i % 5) }, call: {} });
+  const shapes = [
+    Array.from({ length: 50 }, (_, i) => item(i)).join('\n'),
+    `[${Array.from({ length: 50 }, (_, i) => item(i)).join(',\n')}]`,
+    Array.from({ length: 20 }, (_, i) => JSON.stringify(JSON.parse(item(i)), null, 3)).join('\n'),
+  ];
+  for (const file of shapes) {
+    const bytes = bytesOf(file);
+    const ref = splitAll(bytes, { chunkSize: bytes.length });
+    for (const chunkSize of [1, 2, 3, 7, 64, 1000]) {
+      const got = splitAll(bytes, { chunkSize });
+      assert.equal(got.items.length, ref.items.length, `chunk ${chunkSize}`);
+      got.items.forEach((it, k) => {
+        const r = ref.items[k];
+        assert.deepEqual([it.offset, it.size, it.line], [r.offset, r.size, r.line]);
+        assert.deepEqual(it.bytes, bytes.subarray(it.offset, it.offset + it.size), 'the offset names the bytes');
+      });
+    }
+  }
+});
+
+test('splitter: items over the limit are reported by size, nothing of them kept; incomplete items', () => {
+  const max = 100;
+  const big = `{"x":"${'a'.repeat(300)}"}`;
+  for (const file of [`{"a":1}\n${big}\n{"b":2}\n`, `[{"a":1},${big},{"b":2}]`, `{\n"a":1}\n${big}\n{\n"b":2}`]) {
+    const bytes = bytesOf(file);
+    for (const chunkSize of [7, 64, 1 << 16]) {
+      const { items } = splitAll(bytes, { chunkSize, maxItemBytes: max });
+      assert.equal(items.length, 3, file);
+      assert.equal(items[1].tooLarge, true);
+      assert.equal(items[1].bytes, null);
+      assert.equal(items[1].size, big.length);
+      assert.equal(new TextDecoder().decode(bytes.subarray(items[1].offset, items[1].offset + items[1].size)), big);
+      assert.equal(items[2].tooLarge, false);
+    }
+  }
+  // The kept bytes stay bounded (at most the 64 KiB head, then at most one item) while a long line
+  // streams through.
+  const s = new Splitter({ maxItemBytes: 1000 });
+  for (let i = 0; i < 400; i++) {
+    s.push(bytesOf('x'.repeat(500)));
+    assert.ok(!s.carry || s.carry.length <= 65536 + 500);
+  }
+  assert.equal(s.carry, null);
+  const last = s.finish();
+  assert.equal(last.length, 1);
+  assert.equal(last[0].size, 200_000);
+  assert.equal(last[0].tooLarge, true);
+  const cut = splitAll(bytesOf('{\n"a":1}\n\n{\n  "b": [1, 2'));
+  assert.deepEqual(cut.items.map((i) => [i.line, i.incomplete]), [[1, false], [4, true]]);
+  assert.equal(MAX_ITEM_BYTES, 1 << 20);
+});
+
+// ---- byte-level JSON ------------------------------------------------------------------------------
+test('json: top-level members by byte span, depth bound, malformed input', () => {
+  const b = bytesOf('{"receipt" : {"a":[1,{"b":"]}"}]}, "k\\u00e9y":"x", "n":-1.5e3}');
+  const m = topMembers(b);
+  assert.deepEqual(m.members.map(([k]) => k), ['receipt', 'kéy', 'n']);
+  assert.equal(new TextDecoder().decode(b.subarray(m.members[0][1], m.members[0][2])), '{"a":[1,{"b":"]}"}]}');
+  assert.equal(m.depth, 4);
+  assert.equal(topMembers(bytesOf('[1]')).error, 'not-object');
+  assert.equal(topMembers(bytesOf('{"a":1,}')).error, 'malformed');
+  assert.equal(topMembers(bytesOf('{"a":[1}')).error, 'malformed');
+  assert.equal(topMembers(bytesOf('{"a":1} x')).error, 'malformed');
+  assert.equal(topMembers(bytesOf(deepItem(200_000))).error, 'deep');
+  assert.equal(topMembers(bytesOf(deepItem(63))).error, undefined);
+  assert.equal(topMembers(bytesOf(deepItem(64))).error, 'deep');
+  assert.equal(valueEnd(bytesOf('"abc\\\\"x'), 0).end, 7);
+  assert.equal(depthOf(bytesOf('[[["[[[["]]]')), 3);
+});
+
+test('json: pretty keeps every token as written; locate and lineAt name the line', () => {
+  const raw = '{"a":1e400,"a":"x\\"y","b":[],"c":{},"d":[1,{"e":null}]}';
+  const p = pretty(raw);
+  assert.equal(p, '{\n  "a": 1e400,\n  "a": "x\\"y",\n  "b": [],\n  "c": {},\n  "d": [\n    1,\n    {\n      "e": null\n    }\n  ]\n}');
+  assert.equal(p.replace(/\s+/g, ''), raw.replace(/\s+/g, ''));
+  const text = '{\n  "receipt_secrets": [\n    {"key_id": "a"},\n    {\n      "valid_from": 5\n    }\n  ]\n}';
+  const b = bytesOf(text);
+  assert.equal(lineAt(b, locate(b, ['receipt_secrets', 1, 'valid_from'])), 5);
+  assert.equal(lineAt(b, locate(b, ['receipt_secrets', 0])), 3);
+  assert.equal(lineAt(b, locate(b, ['missing'])), 1);
+  assert.deepEqual(base64url('eyJhIjoxfQ'), bytesOf('{"a":1}'));
+  assert.equal(base64url('a+b'), null);
+});
+
+// ---- items ------------------------------------------------------------------------------------------
+/** The differences between the page's verdicts and expected.json (empty when they agree). */
+function compareWithExpected(items, exp) {
+  const diffs = [];
+  if (items.length !== exp.length) diffs.push(`${items.length} items, ${exp.length} expected`);
+  items.forEach((it, i) => {
+    const r = checkItem(api, it.bytes, ctx);
+    const e = exp[i] || {};
+    const failing = r.failing.map(([n]) => n).sort().join(',');
+    if (r.status === 'verified' !== e.accepted) diffs.push(`${i + 1}: accepted ${r.status}`);
+    if (failing !== [...(e.failing || [])].sort().join(',')) diffs.push(`${i + 1}: failing ${failing}`);
+    if ((r.code ?? undefined) !== e.error) diffs.push(`${i + 1}: error ${r.code}`);
+  });
+  return diffs;
+}
+
+test('items: every sample item gives its expected verdict (and a changed expectation is caught)', () => {
+  const { items } = splitAll(readFileSync(join(sample, 'receipts.jsonl')));
+  assert.deepEqual(compareWithExpected(items, expected), []);
+  // Meta-test: a copy with one changed expected value must make the comparison fail.
+  for (const change of [(e) => { e[3].failing = []; }, (e) => { e[0].accepted = false; }, (e) => { e[20].error = 'INVALID_JSON'; }]) {
+    const copy = structuredClone(expected);
+    change(copy);
+    assert.notDeepEqual(compareWithExpected(items, copy), [], 'the runner notices a changed expectation');
+  }
+  const kinds = new Set(expected.flatMap((e) => e.failing));
+  assert.ok(kinds.size >= 8, `the sample fails ${kinds.size} different checks`);
+  const rows = items.map((it) => checkItem(api, it.bytes, ctx));
+  assert.equal(rows[0].receiptId, 'rcpt_0001');
+  assert.equal(rows[0].issuedAt, '2026-11-29T18:40:05.250Z');
+  assert.equal(rows[10].kind, 'jws');
+  assert.equal(rows[10].capability, 'cap_invoice_extract');
+  assert.match(rows[10].digest, /^[0-9a-f]{64}$/);
+});
+
+test('items: the inspector gets every check with expected and received values', () => {
+  const { items } = splitAll(readFileSync(join(sample, 'receipts.jsonl')));
+  const window = inspectItem(api, items[16].bytes, ctx); // issued outside the call window
+  const c = window.checks.find((x) => x.name === 'iat_in_call_window');
+  assert.equal(c.outcome, 'fail');
+  assert.match(c.received, /: 3540 s before the window opens$/);
+  assert.match(c.expected, /sent_at − 60 s to received_at \+ 60 s/);
+  assert.equal(window.jwsHeader.typ, 'ekl-receipt+jwt');
+  assert.equal(typeof window.jwsClaims.iat, 'number');
+  const mac = inspectItem(api, items[7].bytes, ctx); // answers another call
+  const e = mac.checks.find((x) => x.name === 'execution_id');
+  assert.deepEqual([e.outcome, e.expected, e.received], ['fail', '"ex_other"', '"ex_0008"']);
+  assert.ok(mac.receiptText.includes('"auth_tag"'), 'the receipt as in the file');
+  assert.ok(!JSON.stringify(mac.checks).includes(JSON.parse(mac.receiptText).auth_tag), 'no tag in the checks');
+});
+
+test('items: bad items are rows with the core\'s code, never a thrown error', () => {
+  const cases = [
+    ['not json', 'INVALID_JSON'],
+    ['[1,2]', 'INVALID_RECEIPT'],
+    ['"x"', 'INVALID_RECEIPT'],
+    ['{"receipt": {}}', 'INVALID_ARGUMENT'],
+    ['{"call": {}}', 'INVALID_RECEIPT'],
+    ['{"receipt": {"a":1,"a":2}, "call": {"execution_id":"e","collaboration_id":"c","capability_id":"x","provider_agent_id":"p"}}', 'DUPLICATE_KEY'],
+    ['{"receipt": {}, "receipt": {}, "call": {}}', 'DUPLICATE_KEY'],
+    ['{"receipt": {"a": 1e400}, "call": {"execution_id":"e","collaboration_id":"c","capability_id":"x","provider_agent_id":"p"}}', 'NON_FINITE_NUMBER'],
+    ['{"receipt_jws": "a.b", "call": {"execution_id":"e","provider_agent_id":"p","capability_id":"c","input_fingerprint":"f","sent_at":1,"received_at":2}}', 'JWS_MALFORMED'],
+    ['{"receipt_jws": "x", "call": {"sent_at": "yesterday"}}', 'INVALID_ARGUMENT'],
+    [deepItem(200_000), 'INPUT_TOO_DEEP'],
+    [`[${'['.repeat(200_000)}`, 'INPUT_TOO_DEEP'],
+    ['{"receipt": {}, "call": {"bogus": 1}}', 'INVALID_ARGUMENT'],
+    ['{"receipt": {"a":\n  [1,}, "call": {}}', 'INVALID_JSON'],
+  ];
+  for (const [text, code] of cases) {
+    const r = checkItem(api, bytesOf(text), ctx);
+    assert.equal(r.status, 'unreadable', text.slice(0, 60));
+    assert.equal(r.code, code, `${text.slice(0, 60)}: ${r.message}`);
+    assert.ok(r.message && r.message.length < 300, r.message);
+  }
+  // The line inside an item comes from the core's byte offset.
+  assert.equal(checkItem(api, bytesOf('{"receipt": {"a":\n  [1,}, "call": {}}'), ctx).lineInItem, 2);
+  // The library keeps serving after every refusal.
+  const { items } = splitAll(readFileSync(join(sample, 'receipts.jsonl')));
+  assert.equal(checkItem(api, items[0].bytes, ctx).status, 'verified');
+});
+
+test('items: without the JWKS or the secrets an item is "not checked", not a failure', () => {
+  const { items } = splitAll(readFileSync(join(sample, 'receipts.jsonl')));
+  const bare = makeContext(api, {}, null);
+  const jws = checkItem(api, items[10].bytes, bare);
+  assert.deepEqual([jws.status, jws.needs], ['unchecked', 'jwks']);
+  const mac = checkItem(api, items[0].bytes, bare);
+  assert.deepEqual([mac.status, mac.needs], ['unchecked', 'secrets']);
+  const noAgent = checkItem(api, items[10].bytes, makeContext(api, { issuer: 'x' }, readFileSync(join(sample, 'jwks.json'))));
+  assert.deepEqual([noAgent.status, noAgent.needs], ['unchecked', 'agent_id']);
+});
+
+test('settings and JWKS files are checked by the core when loaded, naming the line', () => {
+  const bad = (fn, text) => {
+    try {
+      fn(api, bytesOf(text));
+    } catch (e) {
+      assert.ok(e instanceof ItemError, String(e));
+      return { code: e.code, line: e.at === null ? null : lineAt(bytesOf(text), e.at), message: e.message };
+    }
+    assert.fail(`accepted: ${text}`);
+  };
+  assert.deepEqual(bad(checkJwks, '{"kid": "x"}').code, 'INVALID_JWKS');
+  assert.equal(bad(checkJwks, '{\n "keys": [\n  {"kty": "EC",\n  ]\n}').line, 4);
+  assert.deepEqual(checkJwks(api, readFileSync(join(sample, 'jwks.json'))).kids, ['net-2026-11']);
+  assert.equal(bad(checkSettings, '{"agent_id": 7}').code, 'INVALID_ARGUMENT');
+  const ts = bad(checkSettings, '{\n  "receipt_secrets": [\n    {"key_id": "a", "secret": "s"},\n    {"key_id": "b", "secret": "s",\n     "valid_from": "yesterday"}\n  ]\n}');
+  assert.equal(ts.code, 'INVALID_TIMESTAMP');
+  assert.equal(ts.line, 4);
+  assert.match(ts.message, /receipt_secrets\[1\]/);
+  assert.ok(!ts.message.includes('"s"'));
+  const dup = bad(checkSettings, '{"receipt_secrets": [{"key_id": "a", "secret": "s1"}, {"key_id": "a", "secret": "s2"}]}');
+  assert.equal(dup.code, 'INVALID_ARGUMENT');
+  assert.ok(!dup.message.includes('s1') && !dup.message.includes('s2'), 'no secret in a message');
+  assert.equal(bad(checkSettings, '{"a": 1, "a": 2}').code, 'DUPLICATE_KEY');
+  assert.equal(checkKeyRing(api, [{ key_id: 'rk-1', secret: 'x' }]), null);
+  assert.equal(checkKeyRing(api, [{ key_id: 'rk-1', secret: 'x', valid_from: '2026-01-01' }]).code, 'INVALID_TIMESTAMP');
+});
+
+// ---- rows -----------------------------------------------------------------------------------------
+test('rows: stored in columns, read back, filtered, searched; the limit counts every item', () => {
+  const { items } = splitAll(readFileSync(join(sample, 'receipts.jsonl')));
+  const store = new RowStore(15);
+  const summary = emptySummary();
+  const rows = items.map((it, n) => ({ ...checkItem(api, it.bytes, ctx), n, offset: it.offset, size: it.size, line: it.line }));
+  for (const r of rows) {
+    count(summary, r);
+    store.set(r.n, r);
+  }
+  assert.equal(summary.total, 21);
+  assert.equal(summary.verified + summary.failed + summary.unreadable + summary.unchecked, 21);
+  assert.equal(store.stored, 15, 'only the first 15 rows are kept');
+  const back = store.get(3);
+  assert.equal(back.receiptId, rows[3].receiptId);
+  assert.equal(back.digest, rows[3].digest);
+  assert.deepEqual(back.failing, rows[3].failing);
+  assert.equal(back.line, 4);
+  assert.deepEqual(store.select({ mode: 'problems' }).map((i) => i + 1), rows.slice(0, 15).filter((r) => r.status !== 'verified').map((r) => r.n + 1));
+  assert.deepEqual(store.select({ mode: 'all', check: 'auth_tag' }).length, 4);
+  assert.deepEqual(store.select({ mode: 'all', q: 'RCPT_0008' }), [7]);
+  assert.deepEqual(store.select({ mode: 'all', q: rows[4].digest.slice(10, 30) }), [4]);
+  assert.deepEqual(store.select({ mode: 'all', q: 'ex_0102' }), [11]);
+  assert.equal(store.findReceipt('rcpt_0103'), 12);
+  assert.equal(store.findReceipt('nope'), -1);
+  assert.equal(store.set(20, rows[20]), false);
+});
