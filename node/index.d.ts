@@ -239,9 +239,9 @@ export interface Check {
   outcome: 'pass' | 'fail' | 'mismatch'
   /** Why it did not pass (never a secret, tag or payload). */
   detail?: string
-  /** What the verifier expected, as a short display text (never a secret, tag or signature); given by the wasm package. */
+  /** What the verifier expected, as a short display text (never a secret, tag or signature). */
   expected?: string
-  /** What the receipt holds, as a short display text (never a tag or signature); given by the wasm package. */
+  /** What the receipt holds, as a short display text (never a tag or signature). */
   received?: string
 }
 

@@ -702,6 +702,10 @@ pub struct CheckOut {
     pub outcome: String,
     /// Why it did not pass.
     pub detail: Option<String>,
+    /// What the verifier expected, as a display text of the core (bounded, never a secret).
+    pub expected: Option<String>,
+    /// What the receipt holds, as a display text of the core (bounded, never a secret).
+    pub received: Option<String>,
 }
 
 /// A verdict: every check, accepted only when all pass.
@@ -726,6 +730,8 @@ impl From<verdict::Verdict> for VerdictOut {
                     name: c.name.to_owned(),
                     outcome: c.outcome.as_str().to_owned(),
                     detail: c.detail,
+                    expected: c.expected,
+                    received: c.received,
                 })
                 .collect(),
             receipt_digest: v.receipt_digest,

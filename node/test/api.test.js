@@ -304,6 +304,12 @@ test('receipts: sign, verify (baseline and rotated rings), batch with refusals i
   const other = ekl.verifyReceipt(signed, { keys: secret, call, outputCommitment: ekl.commitment({ a: 'other' }) })
   assert.equal(other.accepted, false)
   assert.deepEqual(other.checks.filter((c) => c.outcome !== 'pass').map((c) => [c.name, c.outcome]), [['output_commitment', 'mismatch']])
+  // Expected and received values, as every surface gives them (the core's display texts).
+  const mismatch = other.checks.find((c) => c.name === 'output_commitment')
+  assert.ok(mismatch.expected.includes(ekl.commitment({ a: 'other' }).digest))
+  assert.ok(mismatch.received.includes(ekl.commitment(result).digest))
+  const wrongId = ekl.verifyReceipt(signed, { keys: secret, call: { ...call, executionId: 'ex_other' } }).checks.find((c) => c.name === 'execution_id')
+  assert.deepEqual([wrongId.outcome, wrongId.expected, wrongId.received], ['fail', '"ex_other"', '"ex_1"'])
   const ring = [{ keyId: 'rk-1', secret, validFrom: '2026-01-01T00:00:00Z', validUntil: '2026-11-01T00:00:00Z' }]
   const retired = ekl.verifyReceipt(signed, { keys: ring, call })
   assert.equal(retired.checks.find((c) => c.name === 'key_id').outcome, 'fail')

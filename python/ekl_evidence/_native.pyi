@@ -98,7 +98,9 @@ def check_verify_signature(
 def error_codes() -> List[str]: ...
 def roundtrip(value: _Value) -> HostValue: ...
 
-_RawVerdict = Tuple[bool, List[Tuple[str, str, Optional[str]]], Optional[str]]
+_RawVerdict = Tuple[
+    bool, List[Tuple[str, str, Optional[str], Optional[str], Optional[str]]], Optional[str]
+]
 
 @final
 class KeyRing:

@@ -15,11 +15,15 @@ Outcome = Literal["pass", "fail", "mismatch"]
 @dataclass(frozen=True)
 class Check:
     """One named check (stable snake_case name) and its outcome; ``detail`` says why it did not
-    pass (never a secret, tag or payload)."""
+    pass; ``expected`` and ``received`` are display texts of what the verifier expected and what
+    the receipt holds (bounded; never a secret, tag, signature or salt; None when there is
+    nothing to show)."""
 
     name: str
     outcome: Outcome
     detail: Optional[str] = None
+    expected: Optional[str] = None
+    received: Optional[str] = None
 
 
 @dataclass(frozen=True)
@@ -53,4 +57,4 @@ class Verdict:
     @classmethod
     def _from_native(cls, raw: Any) -> Verdict:
         accepted, checks, digest = raw
-        return cls(bool(accepted), tuple(Check(n, o, d) for n, o, d in checks), digest)
+        return cls(bool(accepted), tuple(Check(*c) for c in checks), digest)

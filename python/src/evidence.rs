@@ -1,7 +1,8 @@
 //! Bindings of the MAC receipts (§9.5), the proof verifiers with no-downgrade state (§3.1, §4,
 //! §15.2) and local screening (§15.5). Thin: argument conversion and error mapping only.
 //!
-//! Verdicts cross as plain tuples `(accepted, [(name, outcome, detail)], receipt_digest)`; the
+//! Verdicts cross as plain tuples
+//! `(accepted, [(name, outcome, detail, expected, received)], receipt_digest)`; the
 //! package wraps them in `ekl_evidence.Verdict` / `Check` (python/ekl_evidence/_verdict.py).
 
 use ekl_core::digest::Commitment;
@@ -16,18 +17,23 @@ use pyo3::types::{PyDict, PyList};
 
 use crate::{convert, core_err, ekl_err, opt_str_arg, run, str_arg, type_name, ValueArg};
 
-pub(crate) type PyVerdict = (
-    bool,
-    Vec<(&'static str, &'static str, Option<String>)>,
+/// One check: name, outcome, detail, expected, received.
+pub(crate) type PyCheck = (
+    &'static str,
+    &'static str,
+    Option<String>,
+    Option<String>,
     Option<String>,
 );
+
+pub(crate) type PyVerdict = (bool, Vec<PyCheck>, Option<String>);
 
 pub(crate) fn verdict_tuple(v: Verdict) -> PyVerdict {
     (
         v.accepted,
         v.checks
             .into_iter()
-            .map(|c| (c.name, c.outcome.as_str(), c.detail))
+            .map(|c| (c.name, c.outcome.as_str(), c.detail, c.expected, c.received))
             .collect(),
         v.receipt_digest,
     )

@@ -191,6 +191,13 @@ def test_receipt_round_trip_and_dispute() -> None:
     assert not d.accepted and d.failed() == ["output_commitment"] and d.disputed
     check = d.check("output_commitment")
     assert check is not None and check.outcome == "mismatch"
+    # Expected and received values, as every surface gives them (the core's display texts).
+    assert check.expected is not None and ekl.commitment({"a": 3})["digest"] in check.expected
+    assert check.received is not None and ekl.commitment({"a": 2})["digest"] in check.received
+    other = ekl.verify_receipt(signed, ring, dict(CALL, execution_id="ex_other"))
+    ex = other.check("execution_id")
+    assert ex is not None and ex.outcome == "fail"
+    assert (ex.expected, ex.received) == ('"ex_other"', f'"{signed["execution_id"]}"')
     forged = dict(signed, status="failed")
     f = ekl.verify_receipt(forged, ring, CALL)
     assert "auth_tag" in f.failed() and not f.disputed
