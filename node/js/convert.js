@@ -4,7 +4,7 @@
 // core's text canonicaliser, which applies every ekl-json-1 rule again: this walker only refuses
 // what JSON text cannot express (and, for document-order precedence, what it can check cheaply).
 //
-// Rules (docs/decisions.md#node, bounds in docs/limits-js.md):
+// Rules (docs/decisions.md#node, bounds in docs/decisions.md#limits):
 // * plain objects (prototype Object.prototype or null): their own enumerable string keys
 //   (Object.keys); an own symbol-keyed property is refused (NON_STRING_KEY); an own enumerable
 //   accessor (getter/setter) is refused (UNSUPPORTED_TYPE) without running it: plain data

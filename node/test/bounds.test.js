@@ -3,7 +3,7 @@
 // (bounds-child.cjs) so that its peak memory can be asserted: the documented maximum input,
 // deep and wide inputs as text and as values, graphs of shared references. Every case is answered
 // with its output or a code, under the peak memory set in hardening-node.mjs (BOUNDS_CASES); the
-// figures measured here are recorded in docs/limits-js.md. The same cases run against the wasm
+// figures measured here are recorded in docs/decisions.md#limits. The same cases run against the wasm
 // package in wasm/test/bounds.test.mjs.
 const test = require('node:test')
 const assert = require('node:assert/strict')

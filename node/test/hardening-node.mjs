@@ -133,7 +133,7 @@ export function boundsCase(entry, name, { env = {} } = {}) {
 /**
  * The resource-bounds cases (bounds-child.cjs), each with the answer every surface gives and the
  * peak resident memory (MB, the whole Node process) it must stay under, per surface; the figures
- * measured here are in docs/limits-js.md. `refusedUnread`: refused before the input is read or
+ * measured here are in docs/decisions.md#limits. `refusedUnread`: refused before the input is read or
  * copied, so the peak is the memory the input itself took (`baseRssMB`) plus little.
  */
 export const BOUNDS_CASES = [

@@ -13,7 +13,7 @@
 //! (`wasm/js/binding.js`) throws `INTERNAL_ERROR` with a fixed message and replaces the instance
 //! with a fresh one, wiping the old one's memory; [`test_panic`] lets the tests prove that.
 //! Inputs larger than the documented maximum are refused in JS before they are copied into the
-//! module's memory (`docs/limits-js.md`).
+//! module's memory (`docs/decisions.md#limits`).
 //!
 //! The logic lives in [`api`] as plain Rust (tested on the host); the `#[wasm_bindgen]` functions
 //! below only convert errors.
