@@ -60,6 +60,9 @@ def test_input_commitment_stops_at_its_own_limit() -> None:
     filler = CAPABILITY_INPUT_MAX_BYTES - len('{"a":""}')
     assert ekl.input_commitment({"a": "x" * filler})["alg"] == "sha-256"
     assert code(ekl.input_commitment, {"a": "x" * (filler + 1)}) == "BODY_TOO_LARGE"
+    # The bound is found where the conversion passes it, before a later refusal, as in JS.
+    assert code(ekl.input_commitment, {"big": "x" * 300_000, "n": float("nan")}) == "BODY_TOO_LARGE"
+    assert code(ekl.input_commitment, {"n": float("nan"), "big": "x" * 300_000}) == "NON_FINITE_NUMBER"
     # max_bytes of canonicalize_value bounds the conversion the same way.
     assert code(ekl.canonicalize_value, ["y" * 100], max_bytes=50) == "BODY_TOO_LARGE"
     assert ekl.canonicalize_value(["y" * 10], max_bytes=50) == b'["yyyyyyyyyy"]'
