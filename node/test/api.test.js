@@ -64,6 +64,7 @@ test('identity: backend, core version', () => {
   assert.equal(ekl.MAX_DEPTH, 64)
   assert.equal(ekl.CAPABILITY_INPUT_MAX_BYTES, 262144)
   assert.equal(ekl.MAX_INPUT_BYTES, 64 * 1024 * 1024)
+  assert.equal(ekl.MAX_VALUE_BYTES, 8 * 1024 * 1024)
   assert.ok(Object.isFrozen(ekl))
 })
 

@@ -96,6 +96,11 @@ export function hardeningCases(api) {
     ['JsonText past the maximum', () => api.fingerprint(SALT, new api.JsonText(new Uint8Array(MAX + 1))), 'BODY_TOO_LARGE'],
     ['sha256Hex past the maximum', () => api.sha256Hex(new Uint8Array(MAX + 1)), 'BODY_TOO_LARGE'],
     ['a string argument past the maximum', () => api.proofKey('k'.repeat(MAX + 1)), 'BODY_TOO_LARGE'],
+    // --- the value bound, the same on every surface (Python's dicts too): 8 MiB of JSON form ---
+    ['the value bound is 8 MiB', () => api.MAX_VALUE_BYTES, (n) => (n === 8 * 1024 * 1024 ? true : `is ${n}`)],
+    ['a value at the value bound', () => api.canonicalizeValue(['x'.repeat(api.MAX_VALUE_BYTES - 4)]).length, (n) => (n === api.MAX_VALUE_BYTES ? true : `gave ${n} bytes`)],
+    ['a value one byte past the value bound', () => api.canonicalizeValue(['x'.repeat(api.MAX_VALUE_BYTES - 3)]), 'BODY_TOO_LARGE'],
+    ['the value bound in document order', () => api.inputCommitment({ big: 'x'.repeat(300000), n: NaN }), 'BODY_TOO_LARGE'],
     // --- 14.6: a token whose claims reach depth 64 verifies everywhere ---
     ['JWS with depth-64 claims: sign and verify', () => {
       const { jwks, keys } = api.jwksFromSeed(SEED, ['k1']);
