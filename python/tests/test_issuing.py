@@ -96,7 +96,16 @@ def test_signed_receipts_verify(changes: Dict[str, Any]) -> None:
         # The verifier refuses the same receipt when it is tagged without the signer's checks.
         try:
             unchecked = dict(receipt, auth_tag=ekl.auth_tag(receipt, SECRET))
-            verdict = ekl.verify_receipt(unchecked, ekl.KeyRing.baseline(SECRET), CALL)
+            # With the consumer's own commitments, as a verifier holds them: the verifier checks
+            # a commitment's form when it compares it (vectors/call-receipt.json, "malformed
+            # commitment").
+            verdict = ekl.verify_receipt(
+                unchecked,
+                ekl.KeyRing.baseline(SECRET),
+                CALL,
+                BASE["input_commitment"],
+                BASE["output_commitment"],
+            )
         except EklError:
             return
         assert not verdict.accepted, changes
