@@ -242,7 +242,7 @@ impl<'a> Parser<'a> {
         // Duplicate member names are refused after every parse-time refusal (the precedence of
         // the module docs): the first one found is remembered and parsing goes on to the end.
         let mut duplicate = false;
-        let mut scratch: Vec<usize> = Vec::new();
+        let mut scratch: Vec<(u64, usize)> = Vec::new();
         'value: loop {
             self.skip_ws();
             let start = self.pos;
@@ -681,15 +681,15 @@ impl<'a> Parser<'a> {
             let x = v as f64;
             return Ok(if negative { -x } else { x });
         }
-        // Short literals (nearly all) go straight to the standard library's parser, which is
-        // correctly rounded for them; long ones are normalised first (see `long_literal`).
+        // Literals up to 4 KiB (nearly all) go straight to the standard library's parser, which
+        // is correctly rounded for them; longer ones are normalised first (see `long_literal`).
         let literal = &self.text[start..i];
         let x: f64 = if literal.len() <= SHORT_LITERAL_MAX {
             literal
                 .parse()
                 .map_err(|_| syntax(start, "invalid number"))?
         } else {
-            long_literal(literal.as_bytes()).ok_or_else(|| syntax(start, "invalid number"))?
+            long_number(literal, start)?
         };
         if !x.is_finite() {
             return Err(Error::new(
@@ -701,15 +701,24 @@ impl<'a> Parser<'a> {
     }
 }
 
+/// [`long_literal`] out of the parser's hot loop (rare: literals longer than 4 KiB).
+#[cold]
+#[inline(never)]
+fn long_number(literal: &str, start: usize) -> Result<f64> {
+    long_literal(literal.as_bytes()).ok_or_else(|| syntax(start, "invalid number"))
+}
+
 /// The longest number literal (in bytes) handed to the standard library's `f64` parser as it is.
 ///
-/// That parser is correctly rounded, but it stops accumulating an explicit exponent at about
-/// 65,536 (and counts digits in 32 bits in its slow path), so a literal with tens of thousands of
-/// digits whose exponent compensates them — `0.000…0001e655360` with 655,359 zeros, which is 1 —
-/// reads as 0 or infinity. Up to this length the clamped exponent cannot matter: a literal of at
-/// most 64 characters whose exponent reaches 65,536 in magnitude is far beyond every double
-/// either way, so the result is the same 0 or infinity.
-pub(crate) const SHORT_LITERAL_MAX: usize = 64;
+/// That parser is correctly rounded, but it stops accumulating an explicit exponent once it
+/// reaches 65,536 (and counts digits in 32 bits in its slow path), so a literal with tens of
+/// thousands of digits whose exponent compensates them — `0.000…0001e655360` with 655,359 zeros,
+/// which is 1 — reads as 0 or infinity. Up to this length the clamped exponent cannot matter: it
+/// is clamped only when it is at least 65,536 in magnitude, and at most 4,096 digit positions
+/// cannot bring such a value back within the 10^±400 around the doubles, so the result is the
+/// same 0 or infinity. (Literals of a few hundred characters are not rare: Rust's `Display`
+/// writes `1e-300` as 300 zeros and digits.)
+pub(crate) const SHORT_LITERAL_MAX: usize = 4096;
 
 /// The significant digits [`long_literal`] keeps. A value halfway between two adjacent doubles has
 /// at most 767 significant digits; keeping 800 and a sticky nonzero digit after them (when any
@@ -860,22 +869,87 @@ pub(crate) fn duplicate_key() -> Error {
 }
 
 /// Whether two members of one object have the same name: the one duplicate rule of the parser
-/// and of [`check_unique_keys`]. Linear for names already in increasing order (canonical input),
-/// pairwise for a few members, otherwise by sorting indices (`scratch` is reused).
-fn has_duplicate_keys(members: &[(Cow<'_, str>, Value<'_>)], scratch: &mut Vec<usize>) -> bool {
+/// and of [`check_unique_keys`]. Names are compared by a 64-bit hash first and in full only when
+/// the hashes are equal: pairwise up to 8 members, through a small table on the stack up to 64,
+/// otherwise (unless the names are already in increasing order, as in canonical input) by sorting
+/// in `scratch` by hash, then name. Worst case (names made to collide): O(n log n) comparisons
+/// for a large object, at most 2,016 for one of up to 64 members.
+fn has_duplicate_keys(
+    members: &[(Cow<'_, str>, Value<'_>)],
+    scratch: &mut Vec<(u64, usize)>,
+) -> bool {
     let n = members.len();
-    if n < 2 || members.windows(2).all(|w| w[0].0 < w[1].0) {
+    let same = |a: usize, b: usize| members[a].0 == members[b].0;
+    if n < 2 {
         return false;
     }
-    if n <= 16 {
-        return (1..n).any(|j| members[..j].iter().any(|m| m.0 == members[j].0));
+    if n <= 8 {
+        let mut hashes = [0u64; 8];
+        for (h, m) in hashes.iter_mut().zip(members) {
+            *h = key_hash(&m.0);
+        }
+        return (1..n).any(|j| (0..j).any(|i| hashes[i] == hashes[j] && same(i, j)));
     }
+    if n <= 64 {
+        // Open addressing, 128 slots: a slot holds the member index + 1 (0 = empty).
+        let mut slots = [0u8; 128];
+        let mut hashes = [0u64; 64];
+        for (j, m) in members.iter().enumerate() {
+            let h = key_hash(&m.0);
+            hashes[j] = h;
+            let mut at = (h >> 57) as usize;
+            loop {
+                match slots[at] {
+                    0 => {
+                        slots[at] = j as u8 + 1;
+                        break;
+                    }
+                    k => {
+                        let i = usize::from(k - 1);
+                        if hashes[i] == h && same(i, j) {
+                            return true;
+                        }
+                        at = (at + 1) % 128;
+                    }
+                }
+            }
+        }
+        return false;
+    }
+    if members.windows(2).all(|w| w[0].0 < w[1].0) {
+        return false;
+    }
+    // By hash, then by name among equal hashes (so names made to collide cost O(n log n)
+    // comparisons, not O(n^2)): a duplicate ends up next to its twin.
     scratch.clear();
-    scratch.extend(0..n);
-    scratch.sort_unstable_by(|&a, &b| members[a].0.cmp(&members[b].0));
+    scratch.extend(members.iter().enumerate().map(|(i, m)| (key_hash(&m.0), i)));
+    scratch.sort_unstable_by(|a, b| {
+        a.0.cmp(&b.0)
+            .then_with(|| members[a.1].0.cmp(&members[b.1].0))
+    });
     scratch
         .windows(2)
-        .any(|w| members[w[0]].0 == members[w[1]].0)
+        .any(|w| w[0].0 == w[1].0 && same(w[0].1, w[1].1))
+}
+
+/// A 64-bit hash of a member name from its length and its first and last 8 bytes (constant time
+/// whatever the length): equal names have equal hashes, and names that differ there almost never
+/// collide (colliding names are compared in full).
+#[inline]
+fn key_hash(key: &str) -> u64 {
+    const K: u64 = 0x517c_c1b7_2722_0a95;
+    let b = key.as_bytes();
+    let n = b.len();
+    let word = |s: &[u8]| u64::from_le_bytes(s.try_into().expect("a slice of 8 bytes"));
+    let (first, last) = if n >= 8 {
+        (word(&b[..8]), word(&b[n - 8..]))
+    } else {
+        let mut t = [0u8; 8];
+        t[..n].copy_from_slice(b);
+        (u64::from_le_bytes(t), 0)
+    };
+    let h = (first ^ (n as u64).rotate_left(56)).wrapping_mul(K);
+    (h.rotate_left(29) ^ last).wrapping_mul(K)
 }
 
 /// Refuses (`DUPLICATE_KEY`) an object whose members hold one name twice; only this object's own
@@ -1642,6 +1716,46 @@ mod tests {
                     assert!(p == q || p.cmp(&q) == want, "prefix {a:?} {b:?}");
                 }
             }
+        }
+    }
+
+    /// Every object size (pairwise, table and sorting paths), every pair of positions, names
+    /// whose hashes collide (same length, first and last 8 bytes) but differ in the middle.
+    #[test]
+    fn duplicate_detection_on_every_size_and_position() {
+        let mut scratch = Vec::new();
+        let object = |names: &[String]| -> Vec<(Cow<'static, str>, Value<'static>)> {
+            names
+                .iter()
+                .map(|k| (Cow::Owned(k.clone()), Value::Null))
+                .collect()
+        };
+        for n in 2..=80usize {
+            let names: Vec<String> = (0..n)
+                .map(|i| format!("prefix__{}{i:03}__suffix", "x".repeat(i % 3)))
+                .collect();
+            assert!(!has_duplicate_keys(&object(&names), &mut scratch), "{n}");
+            let mut reversed = names.clone();
+            reversed.reverse();
+            assert!(!has_duplicate_keys(&object(&reversed), &mut scratch), "{n}");
+            for i in 0..n {
+                for j in (i + 1..n).step_by(1 + n / 20) {
+                    let mut dup = reversed.clone();
+                    dup[j] = dup[i].clone();
+                    assert!(
+                        has_duplicate_keys(&object(&dup), &mut scratch),
+                        "{n} {i} {j}"
+                    );
+                }
+            }
+            // Colliding hashes, different names: never a duplicate.
+            let same_ends: Vec<String> = (0..n)
+                .map(|i| format!("abcdefgh{:04}{}ijklmnop", i, "z".repeat(4)))
+                .collect();
+            assert!(
+                !has_duplicate_keys(&object(&same_ends), &mut scratch),
+                "{n}"
+            );
         }
     }
 

@@ -424,13 +424,19 @@ pub fn receipt_signing_bytes(receipt: &Value<'_>) -> Result<Vec<u8>> {
 }
 
 /// Signs a receipt object: sets `key_id` to the key's kid and `signature` to base64url(r‖s) over
-/// [`receipt_signing_bytes`]. An existing `signature` is replaced; `receipt_jws` is kept.
+/// [`receipt_signing_bytes`]. An existing `signature` is replaced; `receipt_jws` is kept. The
+/// signed bytes must read back as ekl-json-1 (an integer-valued number beyond 2^53 and below
+/// 10^21 is refused with `INTEGER_OUT_OF_RANGE`, the reader's code), so the object verifies with
+/// [`check_receipt_signature`]; [`issue_receipt`] makes a complete receipt, whose `receipt_jws`
+/// matches the object.
 pub fn sign_receipt_object(receipt: &Value<'_>, key: &SigningKey) -> Result<Value<'static>> {
     let mut fields = without(receipt, &["key_id", "signature"])?.into_owned();
     if let Value::Object(members) = &mut fields {
         members.push(("key_id".into(), Value::from(key.kid().to_owned())));
     }
-    let signature = key.sign_es256(&receipt_signing_bytes(&fields)?);
+    let bytes = receipt_signing_bytes(&fields)?;
+    canonical::parse(&bytes)?;
+    let signature = key.sign_es256(&bytes);
     if let Value::Object(members) = &mut fields {
         members.push((
             "signature".into(),

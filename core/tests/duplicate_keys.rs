@@ -129,6 +129,16 @@ fn wide_objects() {
         let text = format!("{{{},{extra}}}", members.join(","));
         assert_eq!(code(parse(text.as_bytes())), "DUPLICATE_KEY", "{extra}");
     }
+    // Names made to collide in the duplicate check's hash (same length, first and last 8
+    // bytes), in descending order: still linearithmic (a quadratic check would not finish).
+    let colliding: Vec<String> = (0..100_000)
+        .rev()
+        .map(|i| format!("\"abcdefgh{i:06}ijklmnop\":0"))
+        .collect();
+    let text = format!("{{{}}}", colliding.join(","));
+    assert!(parse(text.as_bytes()).is_ok());
+    let text = format!("{{{},\"abcdefgh050000ijklmnop\":1}}", colliding.join(","));
+    assert_eq!(code(parse(text.as_bytes())), "DUPLICATE_KEY");
     // Already in order (canonical input) and reversed.
     let mut sorted = members.clone();
     sorted.sort();

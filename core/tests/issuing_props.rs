@@ -654,3 +654,29 @@ proptest! {
         prop_assert!(proof::check_verify_signature(&agent_key, &challenge, &enrollment_id, &nonce, &sig));
     }
 }
+
+/// ekl-json-1 writes an integer-valued double beyond 2^53 (and below 10^21) as an integer literal
+/// that it then refuses as input: nothing holding one is signed, since no verifier could read it
+/// back (docs/decisions.md#issuing, "Finding").
+#[test]
+fn values_whose_text_does_not_read_back_are_not_signed() {
+    let (_, key) = (&network().0, &network().1);
+    let big = n(9_007_199_254_740_994.0);
+    assert_eq!(
+        ekl_core::canonical::canonicalize_value(&big).expect("written"),
+        b"9007199254740994"
+    );
+    let claims = Value::Object(vec![("iat".into(), n(1.0)), ("x".into(), big.clone())]);
+    let e = jws::sign(Typ::Access, &claims, key).expect_err("refused");
+    assert_eq!(e.code(), ErrorCode::JwsMalformed);
+    let object = Value::Object(vec![
+        ("execution_id".into(), s("e")),
+        ("x".into(), big.clone()),
+    ]);
+    let e = receipt_sig::sign_receipt_object(&object, key).expect_err("refused");
+    assert_eq!(e.code(), ErrorCode::IntegerOutOfRange);
+    let mut fields = object.clone();
+    set(&mut fields, "issued_at", Some(s("2026-01-01T00:00:00Z")));
+    let e = receipt_sig::issue_receipt(&fields, key, ISSUER, "aud").expect_err("refused");
+    assert_eq!(e.code(), ErrorCode::JwsMalformed);
+}
