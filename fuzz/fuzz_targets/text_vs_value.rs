@@ -14,8 +14,8 @@ fn code<T>(r: &ekl_core::Result<T>) -> Option<&'static str> {
     r.as_ref().err().map(|e| e.code().as_str())
 }
 
-/// True when the canonical text `out` holds an integer literal of more than 16 digits (beyond
-/// 2^53): a number token made of digits only, outside strings.
+/// True when the canonical text `out` holds an integer literal beyond 2^53: a number token made
+/// of digits only, outside strings.
 fn has_long_integer(out: &[u8]) -> bool {
     let mut i = 0;
     while i < out.len() {
@@ -33,7 +33,13 @@ fn has_long_integer(out: &[u8]) -> bool {
                     i += 1;
                 }
                 let token = out[start..i].strip_prefix(b"-").unwrap_or(&out[start..i]);
-                if token.len() > 16 && token.iter().all(u8::is_ascii_digit) {
+                let digits = token.iter().all(u8::is_ascii_digit);
+                let beyond = token.len() > 16
+                    || std::str::from_utf8(token)
+                        .ok()
+                        .and_then(|t| t.parse::<u64>().ok())
+                        .is_some_and(|n| n > ekl_core::MAX_SAFE_INTEGER_BOUND);
+                if digits && beyond {
                     return true;
                 }
             }
