@@ -85,6 +85,10 @@ export interface CheckOut {
   outcome: string
   /** Why it did not pass. */
   detail?: string
+  /** What the verifier expected, as a display text of the core (bounded, never a secret). */
+  expected?: string
+  /** What the receipt holds, as a display text of the core (bounded, never a secret). */
+  received?: string
 }
 
 /** Checks an `ekl_verify` signature in constant time. */
