@@ -55,6 +55,7 @@ export const {
   JsonText,
   MAX_DEPTH,
   MAX_INPUT_BYTES,
+  MAX_VALUE_BYTES,
   CAPABILITY_INPUT_MAX_BYTES,
 } = api
 

@@ -664,6 +664,10 @@ fn check_form(receipt: &Value<'_>) -> Result<()> {
             ));
         }
     }
+    // No key ring holds an empty key id (`KeyRing::add`), so its `key_id` check could never pass.
+    if str_field(receipt, "key_id") == Some("") {
+        return Err(Error::new(ErrorCode::InvalidReceipt, "key_id: empty"));
+    }
     Ok(())
 }
 

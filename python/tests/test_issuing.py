@@ -66,6 +66,7 @@ ANY_VALUE = st.one_of(
     st.booleans(),
     st.integers(min_value=-5, max_value=5),
     st.text(max_size=8),
+    st.just(""),
     st.just({"alg": "sha-256"}),
 )
 CHANGES = st.dictionaries(
