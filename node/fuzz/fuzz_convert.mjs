@@ -9,6 +9,7 @@
 // integer-valued doubles beyond 2^53, whose accepted output must be a fixed point. Any other exception, INTERNAL_ERROR,
 // or a disagreement is a finding. Usage: node fuzz_convert.mjs [SECONDS=600] [SEED=1]
 import { createRequire } from 'node:module'
+import { inspect } from 'node:util'
 
 const require = createRequire(import.meta.url)
 const ekl = require(process.env.EKL_FUZZ_PACKAGE || '../index.js')
@@ -59,7 +60,11 @@ function build(depth) {
     case 4: case 5: return str()
     case 6: case 7: {
       const a = []
-      for (let i = int(4); i > 0; i--) a.push(build(depth + 1))
+      for (let i = int(4); i > 0; i--) {
+        const item = build(depth + 1)
+        if (item === undefined) unfaithful = true // JSON.stringify writes null; the conversion refuses
+        a.push(item)
+      }
       if (rand() < 0.05) { a.length += 1; unfaithful = true } // a hole
       return a
     }
@@ -69,6 +74,28 @@ function build(depth) {
       const o = rand() < 0.1 ? Object.create(null) : {}
       for (let i = int(4); i > 0; i--) o[str()] = build(depth + 1)
       return o
+    }
+  }
+}
+
+/** Sets `unfaithful` and `loose` from the value as built (a member may have been overwritten). */
+function classify(root) {
+  unfaithful = false
+  loose = false
+  const stack = [root]
+  while (stack.length) {
+    const v = stack.pop()
+    if (typeof v === 'bigint') loose = true
+    else if (typeof v === 'number') {
+      if (!Number.isFinite(v)) unfaithful = true
+      else if (Number.isInteger(v) && Math.abs(v) > 2 ** 53) loose = true
+    } else if (Array.isArray(v)) {
+      for (let i = 0; i < v.length; i++) {
+        if (!(i in v) || v[i] === undefined) unfaithful = true // JSON.stringify writes null
+        else stack.push(v[i])
+      }
+    } else if (v !== null && typeof v === 'object') {
+      for (const k of Object.keys(v)) stack.push(v[k])
     }
   }
 }
@@ -91,6 +118,7 @@ while (Date.now() < end) {
     loose = false
     const startSeed = seed
     const value = build(0)
+    classify(value)
     runs++
     const host = outcome(() => ekl.canonicalizeValue(value))
     if (host.error) refused++
@@ -98,14 +126,17 @@ while (Date.now() < end) {
     if (unfaithful) {
       // JSON.stringify changes the meaning here; the conversion must refuse, never accept.
       if (!host.error) {
-        console.error(`finding (seed ${startSeed}): an unfaithful value was accepted`)
+        console.error(`finding (seed ${startSeed}): an unfaithful value was accepted: ${inspect(value, { depth: 8 }).slice(0, 400)}`)
         process.exit(1)
       }
       continue
     }
     if (loose) {
       // No text to compare with: an accepted output must be a fixed point of the text path.
-      if (host.ok && outcome(() => ekl.canonicalize(Buffer.from(host.ok, 'hex'))).ok !== host.ok) {
+      // (The one documented exception: a double beyond 2^53 is written as an integer literal,
+      // which ekl-json-1 text refuses, docs/decisions.md#numbers §2.)
+      const again = host.ok && outcome(() => ekl.canonicalize(Buffer.from(host.ok, 'hex')))
+      if (host.ok && again.ok !== host.ok && again.error !== 'INTEGER_OUT_OF_RANGE') {
         console.error(`finding (seed ${startSeed}): the output is not a fixed point`)
         process.exit(1)
       }
