@@ -8,7 +8,7 @@
 // `--signed N` instead writes N valid network-signed receipts to OUT_DIR/signed-N.jsonl (the
 // timing benchmark). Deterministic: the same bytes every run (fixed keys, ids and clocks).
 import { spawnSync } from 'node:child_process';
-import { createPrivateKey, sign as cryptoSign } from 'node:crypto';
+import { createHmac, createPrivateKey, sign as cryptoSign } from 'node:crypto';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join, dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -79,6 +79,15 @@ function macReceipt(n, over = {}) {
   };
 }
 const sign = (receipt, secret) => JSON.parse(ekl(['receipt', 'sign', '--secret', secret, '-'], JSON.stringify(receipt)));
+// A receipt `ekl receipt sign` refuses (its verifier would fail it) is tagged here without those
+// checks, as a careless provider would: key = HMAC-SHA256(secret, "ekl-receipt-1.1" 0x00 key_id),
+// auth_tag = HMAC-SHA256(key, ekl-json-1 of the receipt); the same bytes `sign` gave before it
+// checked (docs/decisions.md#issuing).
+const tagUnchecked = (receipt, secret) => {
+  const key = createHmac('sha256', secret).update(`ekl-receipt-1.1\0${receipt.key_id}`).digest();
+  const tag = createHmac('sha256', key).update(ekl(['canon', '-'], JSON.stringify(receipt))).digest('hex');
+  return JSON.parse(ekl(['canon', '-'], JSON.stringify({ ...receipt, auth_tag: tag })));
+};
 const macCall = (r) => ({
   execution_id: r.execution_id, collaboration_id: r.collaboration_id, capability_id: r.capability_id,
   provider_agent_id: r.provider_agent_id, capability_version: r.capability_version,
@@ -136,7 +145,7 @@ function macItems() {
     n++;
   }
   {
-    const r = sign(macReceipt(n, { admission_id: undefined }), SECRET2);
+    const r = tagUnchecked(macReceipt(n, { admission_id: undefined }), SECRET2);
     add(macItem(r, macCall(r), 'customer receipt without admission_id'), { accepted: false, failing: ['kind_fields'] });
     n++;
   }
