@@ -288,7 +288,7 @@ export declare function verifyChallengeProof(
   endpoint: string,
   proofs: { proof?: string | null; proofV2?: string | null },
 ): ProofVersion
-/** The agent side of `ekl_enroll`: the version that verified under the announced one, or PROOF_INVALID / PROOF_DOWNGRADE. */
+/** The agent side of `ekl_enroll`: the version that verified under the announced one, or PROOF_INVALID / PROOF_DOWNGRADE, or ENROLLMENT_AUTH_REQUIRED for an authority version other than 1 or 2 (§4). */
 export declare function verifyEnrollAuthority(
   announced: ProofVersion,
   agentKey: string,

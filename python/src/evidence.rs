@@ -427,7 +427,8 @@ pub fn verify_challenge_proof(
 /// authority_version=None) -> "v1" | "v2"
 ///
 /// The agent side of ekl_enroll. `announced` is the endpoint_proof ("v1" or "v2") its last
-/// announcement answered; after "v2" a v1 authority is PROOF_DOWNGRADE.
+/// announcement answered; after "v2" a v1 authority is PROOF_DOWNGRADE; a missing or wrong one is
+/// PROOF_INVALID; an authority_version other than 1 or 2 is ENROLLMENT_AUTH_REQUIRED (§4).
 #[pyfunction]
 #[pyo3(signature = (announced, agent_key, enrollment_id, nonce, endpoint, authority=None, authority_version=None))]
 #[allow(clippy::too_many_arguments)]

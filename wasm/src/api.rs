@@ -24,11 +24,10 @@ pub fn canonical_text(value: &Value<'_>) -> Result<String> {
         .map_err(|_| Error::new(ErrorCode::InvalidUtf8, "canonical output is not UTF-8"))
 }
 
-/// A JSON argument parsed with every ekl-json-1 refusal, duplicate keys anywhere included.
+/// A JSON argument parsed with every ekl-json-1 refusal, duplicate keys anywhere included: the
+/// core's parser, which refuses them itself (docs/decisions.md#duplicates), so no second pass.
 pub fn parse_strict(json: &[u8]) -> Result<Value<'_>> {
-    let value = canonical::parse(json)?;
-    canonical::canonicalize_value(&value)?;
-    Ok(value)
+    canonical::parse(json)
 }
 
 fn salt(text: &str) -> Result<Salt> {
