@@ -272,29 +272,7 @@ fn jwks(c: JwksCommand, io: &Inputs) -> CmdResult {
 fn call_context<'a>(
     call: &'a Value<'a>,
 ) -> Result<ekl_core::receipt_sig::CallContext<'a>, Failure> {
-    let s = |k: &str| {
-        call.get(k)
-            .and_then(Value::as_str)
-            .ok_or_else(|| invalid(format!("call.{k} must be a string")))
-    };
-    let n = |k: &str| {
-        call.get(k)
-            .and_then(Value::as_f64)
-            .filter(|x| x.fract() == 0.0 && x.abs() <= 9_007_199_254_740_992.0)
-            .map(|x| x as i64)
-            .ok_or_else(|| invalid(format!("call.{k} must be an integer")))
-    };
-    Ok(ekl_core::receipt_sig::CallContext {
-        execution_id: s("execution_id")?,
-        provider_agent_id: s("provider_agent_id")?,
-        requester_agent_id: s("requester_agent_id")?,
-        capability_id: s("capability_id")?,
-        input_fingerprint: s("input_fingerprint")?,
-        own_agent_id: s("own_agent_id")?,
-        network_issuer: s("network_issuer")?,
-        sent_at: n("sent_at")?,
-        received_at: n("received_at")?,
-    })
+    Ok(ekl_core::receipt_sig::CallContext::from_value(call)?)
 }
 
 fn verdict_output(v: &ekl_core::verdict::Verdict) -> CmdResult {

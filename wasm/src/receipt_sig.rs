@@ -41,34 +41,9 @@ fn invalid(message: String) -> Error {
     Error::new(ErrorCode::InvalidArgument, message)
 }
 
-/// The call context from its JSON object.
+/// The call context from its JSON object (parsed by the core, `CallContext::from_value`).
 pub fn call_context<'a>(call: &'a Value<'a>) -> Result<CallContext<'a>> {
-    if call.as_object().is_none() {
-        return Err(invalid("the call must be a JSON object".into()));
-    }
-    let s = |k: &str| {
-        call.get(k)
-            .and_then(Value::as_str)
-            .ok_or_else(|| invalid(format!("call.{k} must be a string")))
-    };
-    let n = |k: &str| {
-        call.get(k)
-            .and_then(Value::as_f64)
-            .filter(|x| x.fract() == 0.0 && x.abs() <= 9_007_199_254_740_992.0)
-            .map(|x| x as i64)
-            .ok_or_else(|| invalid(format!("call.{k} must be an integer (seconds)")))
-    };
-    Ok(CallContext {
-        execution_id: s("execution_id")?,
-        provider_agent_id: s("provider_agent_id")?,
-        requester_agent_id: s("requester_agent_id")?,
-        capability_id: s("capability_id")?,
-        input_fingerprint: s("input_fingerprint")?,
-        own_agent_id: s("own_agent_id")?,
-        network_issuer: s("network_issuer")?,
-        sent_at: n("sent_at")?,
-        received_at: n("received_at")?,
-    })
+    CallContext::from_value(call)
 }
 
 /// Verifies a receipt's compact JWS against the call; the verdict as canonical JSON.
