@@ -75,6 +75,32 @@ pub struct Commitment {
 }
 
 impl Commitment {
+    /// A commitment from its JSON object (docs/decisions.md#shapes): `alg` `sha-256`, `canon`
+    /// `ekl-json-1`, `digest`, optional `salt_id` and `salt`; unknown members refused. The form of
+    /// the digest and salt is checked where the commitment is compared.
+    pub fn from_value(v: &Value<'_>) -> Result<Commitment> {
+        use crate::shape::{invalid, members, opt_str, req_str};
+        members(
+            v,
+            "commitment",
+            &["alg", "canon", "digest", "salt_id", "salt"],
+        )?;
+        if req_str(v, "alg", "commitment")? != "sha-256"
+            || req_str(v, "canon", "commitment")? != "ekl-json-1"
+        {
+            return Err(invalid(
+                "a commitment must have alg sha-256 and canon ekl-json-1".into(),
+            ));
+        }
+        Ok(Commitment {
+            alg: "sha-256",
+            canon: "ekl-json-1",
+            digest: req_str(v, "digest", "commitment")?.to_owned(),
+            salt_id: opt_str(v, "salt_id", "commitment")?.map(str::to_owned),
+            salt: opt_str(v, "salt", "commitment")?.map(str::to_owned),
+        })
+    }
+
     /// The commitment as a JSON value (members `alg`, `canon`, `digest`, then `salt_id`, `salt`
     /// when present).
     pub fn to_value(&self) -> Value<'static> {

@@ -41,6 +41,7 @@ pub mod receipt;
 pub mod receipt_sig;
 pub mod screening;
 pub mod screening_rules;
+pub mod shape;
 pub mod timestamp;
 mod value;
 pub mod verdict;

@@ -342,6 +342,34 @@ impl KeyRing {
         Ok(())
     }
 
+    /// A key ring from its JSON form (docs/decisions.md#shapes): a string is the registration
+    /// secret (the baseline ring, [`KeyRing::baseline`]); otherwise a non-empty array of keys
+    /// `{"key_id", "secret", "valid_from", "valid_until"?}` (unknown members refused).
+    pub fn from_value(v: &Value<'_>) -> Result<KeyRing> {
+        use crate::shape::{invalid, members, opt_str, req_str};
+        if let Some(secret) = v.as_str() {
+            return Ok(KeyRing::baseline(secret));
+        }
+        let list = v.as_array().filter(|l| !l.is_empty()).ok_or_else(|| {
+            invalid(
+                "the key ring must be the registration secret (a string) or a non-empty list of \
+                 keys {key_id, secret, valid_from, valid_until?}"
+                    .into(),
+            )
+        })?;
+        let mut ring = KeyRing::new();
+        for k in list {
+            members(k, "key", &["key_id", "secret", "valid_from", "valid_until"])?;
+            ring.add(
+                req_str(k, "key_id", "key")?,
+                req_str(k, "secret", "key")?,
+                req_str(k, "valid_from", "key")?,
+                opt_str(k, "valid_until", "key")?,
+            )?;
+        }
+        Ok(ring)
+    }
+
     /// The keys, in the order they were added.
     pub fn entries(&self) -> &[KeyEntry] {
         &self.entries
@@ -387,6 +415,58 @@ pub struct CallExpectation {
     pub admission_id: Option<String>,
     /// A receipt digest to compare with (e.g. the one a requester acknowledged).
     pub receipt_digest: Option<String>,
+}
+
+impl CallExpectation {
+    /// The required members of the JSON form.
+    pub const REQUIRED: [&'static str; 5] = [
+        "execution_id",
+        "collaboration_id",
+        "capability_id",
+        "requester_agent_id",
+        "provider_agent_id",
+    ];
+    /// The optional members of the JSON form (checked when given).
+    pub const OPTIONAL: [&'static str; 8] = [
+        "capability_version",
+        "connection_id",
+        "terms_hash",
+        "execution_kind",
+        "reservation_id",
+        "grant_id",
+        "admission_id",
+        "receipt_digest",
+    ];
+
+    /// The call from its JSON object, in wire names (docs/decisions.md#shapes): the five
+    /// required ids, the optional ones when present and not `null`; an unknown member is
+    /// `INVALID_ARGUMENT` naming it and the allowed ones.
+    pub fn from_value(v: &Value<'_>) -> Result<CallExpectation> {
+        use crate::shape::{members, opt_str, req_str};
+        let allowed: Vec<&str> = Self::REQUIRED
+            .iter()
+            .chain(&Self::OPTIONAL)
+            .copied()
+            .collect();
+        members(v, "call", &allowed)?;
+        let req = |k: &str| req_str(v, k, "call").map(str::to_owned);
+        let opt = |k: &str| opt_str(v, k, "call").map(|s| s.map(str::to_owned));
+        Ok(CallExpectation {
+            execution_id: req("execution_id")?,
+            collaboration_id: req("collaboration_id")?,
+            capability_id: req("capability_id")?,
+            requester_agent_id: req("requester_agent_id")?,
+            provider_agent_id: req("provider_agent_id")?,
+            capability_version: opt("capability_version")?,
+            connection_id: opt("connection_id")?,
+            terms_hash: opt("terms_hash")?,
+            execution_kind: opt("execution_kind")?,
+            reservation_id: opt("reservation_id")?,
+            grant_id: opt("grant_id")?,
+            admission_id: opt("admission_id")?,
+            receipt_digest: opt("receipt_digest")?,
+        })
+    }
 }
 
 /// The detail of a commitment whose form is wrong (verifier and signer).

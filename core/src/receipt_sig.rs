@@ -51,7 +51,7 @@ use crate::error::{Error, ErrorCode, Result};
 use crate::jwk::{Jwks, SigningKey};
 use crate::jws::{self, check_alg_typ, parse_strict, time_claim, Typ, SKEW_SECONDS};
 use crate::timestamp::Timestamp;
-use crate::value::{Value, MAX_SAFE_INTEGER_BOUND};
+use crate::value::Value;
 use crate::verdict::{json_shown, seconds_shown, str_shown, Check, Outcome, Verdict};
 
 /// The profile name (PROTOCOL §9.5.1).
@@ -86,22 +86,9 @@ impl<'a> CallContext<'a> {
     /// `network_issuer` as strings, `sent_at`, `received_at` as integer seconds), parsed in one
     /// place for the CLI and the bindings; anything else is `INVALID_ARGUMENT`.
     pub fn from_value(call: &'a Value<'a>) -> Result<CallContext<'a>> {
-        let invalid = |message: String| Error::new(ErrorCode::InvalidArgument, message);
-        if call.as_object().is_none() {
-            return Err(invalid("the call must be a JSON object".into()));
-        }
-        let s = |k: &str| {
-            call.get(k)
-                .and_then(Value::as_str)
-                .ok_or_else(|| invalid(format!("call.{k} must be a string")))
-        };
-        let n = |k: &str| {
-            call.get(k)
-                .and_then(Value::as_f64)
-                .filter(|x| x.fract() == 0.0 && x.abs() <= MAX_SAFE_INTEGER_BOUND as f64)
-                .map(|x| x as i64)
-                .ok_or_else(|| invalid(format!("call.{k} must be an integer (seconds)")))
-        };
+        use crate::shape::{members, req_seconds, req_str};
+        members(call, "call", &CallContext::MEMBERS)?;
+        let s = |k: &str| req_str(call, k, "call");
         Ok(CallContext {
             execution_id: s("execution_id")?,
             provider_agent_id: s("provider_agent_id")?,
@@ -110,10 +97,23 @@ impl<'a> CallContext<'a> {
             input_fingerprint: s("input_fingerprint")?,
             own_agent_id: s("own_agent_id")?,
             network_issuer: s("network_issuer")?,
-            sent_at: n("sent_at")?,
-            received_at: n("received_at")?,
+            sent_at: req_seconds(call, "sent_at", "call")?,
+            received_at: req_seconds(call, "received_at", "call")?,
         })
     }
+
+    /// The members of the JSON form, all required.
+    pub const MEMBERS: [&'static str; 9] = [
+        "execution_id",
+        "provider_agent_id",
+        "requester_agent_id",
+        "capability_id",
+        "input_fingerprint",
+        "own_agent_id",
+        "network_issuer",
+        "sent_at",
+        "received_at",
+    ];
 }
 
 /// The names of the JWS checks, in verdict order.

@@ -1,0 +1,333 @@
+//! Arguments in ([`Arg`], checked into [`Args`]) and results out ([`Out`]).
+
+use std::borrow::Cow;
+use std::cell::RefCell;
+
+use ekl_core::jwk::{Jwks, SigningKey};
+use ekl_core::{canonical, Error, ErrorCode, Result, Value};
+
+use crate::{Kind, Op};
+
+/// One argument as a host passes it.
+#[derive(Clone, Debug)]
+pub enum Arg<'a> {
+    /// An optional parameter left out (or `None` / `null` / `undefined` in the host).
+    Absent,
+    /// JSON text (UTF-8 bytes), parsed by the core with every ekl-json-1 refusal.
+    Text(&'a [u8]),
+    /// A JSON value the host converted itself (strictly, with the same refusals).
+    Value(Value<'a>),
+    /// A string.
+    Str(&'a str),
+    /// Bytes.
+    Bytes(&'a [u8]),
+    /// An integer.
+    Int(i64),
+    /// A boolean.
+    Bool(bool),
+    /// A list of strings.
+    StrList(Vec<&'a str>),
+    /// A parsed JWKS handle.
+    Jwks(&'a Jwks),
+    /// A signing key handle.
+    Key(&'a SigningKey),
+}
+
+impl Arg<'_> {
+    fn fits(&self, kind: Kind) -> bool {
+        matches!(
+            (kind, self),
+            (_, Arg::Absent)
+                | (Kind::Value, Arg::Value(_) | Arg::Text(_))
+                | (Kind::Text, Arg::Text(_))
+                | (Kind::Str, Arg::Str(_))
+                | (Kind::Bytes, Arg::Bytes(_) | Arg::Str(_))
+                | (Kind::Int | Kind::Now, Arg::Int(_))
+                | (Kind::Bool, Arg::Bool(_))
+                | (Kind::StrList, Arg::StrList(_))
+                | (Kind::Jwks, Arg::Jwks(_) | Arg::Value(_) | Arg::Text(_))
+                | (Kind::Key, Arg::Key(_))
+        )
+    }
+}
+
+fn kind_text(kind: Kind) -> &'static str {
+    match kind {
+        Kind::Value => "a JSON value",
+        Kind::Text => "JSON text",
+        Kind::Str => "a string",
+        Kind::Bytes => "bytes or a string",
+        Kind::Int => "an integer",
+        Kind::Now => "an integer number of seconds since the epoch",
+        Kind::Bool => "a boolean",
+        Kind::StrList => "a list of strings",
+        Kind::Jwks => "a JWKS (a value, JSON text or a parsed Jwks)",
+        Kind::Key => "a SigningKey",
+    }
+}
+
+/// The arguments of one call, checked against the operation's parameters.
+pub struct Args<'a> {
+    op: &'static str,
+    params: &'static [crate::Param],
+    vals: &'a [Arg<'a>],
+}
+
+thread_local! {
+    /// The last JWKS text parsed on this thread, with its keys' precomputed tables: verifying
+    /// many tokens against one key set parses and validates it once.
+    static LAST_JWKS: RefCell<Option<(Vec<u8>, std::rc::Rc<Jwks>)>> = const { RefCell::new(None) };
+}
+
+/// A JWKS borrowed from the caller or parsed for this call.
+pub(crate) enum JwksRef<'a> {
+    Borrowed(&'a Jwks),
+    Shared(std::rc::Rc<Jwks>),
+}
+
+impl std::ops::Deref for JwksRef<'_> {
+    type Target = Jwks;
+    fn deref(&self) -> &Jwks {
+        match self {
+            JwksRef::Borrowed(j) => j,
+            JwksRef::Shared(j) => j,
+        }
+    }
+}
+
+impl<'a> Args<'a> {
+    /// Checks `vals` against `op`'s parameters: the right number, a required one never absent,
+    /// each of a form its kind accepts.
+    pub(crate) fn check(op: &Op, vals: &'a [Arg<'a>]) -> Result<Args<'a>> {
+        if vals.len() != op.params.len() {
+            return Err(Error::new(
+                ErrorCode::InvalidArgument,
+                format!(
+                    "{} takes {} arguments, {} given",
+                    op.name,
+                    op.params.len(),
+                    vals.len()
+                ),
+            ));
+        }
+        for (p, v) in op.params.iter().zip(vals) {
+            if p.required && matches!(v, Arg::Absent) {
+                return Err(Error::new(
+                    ErrorCode::InvalidArgument,
+                    format!(
+                        "{}: {} is required ({})",
+                        op.name,
+                        p.name,
+                        kind_text(p.kind)
+                    ),
+                ));
+            }
+            if !v.fits(p.kind) {
+                return Err(Error::new(
+                    ErrorCode::InvalidArgument,
+                    format!("{}: {} must be {}", op.name, p.name, kind_text(p.kind)),
+                ));
+            }
+        }
+        Ok(Args {
+            op: op.name,
+            params: op.params,
+            vals,
+        })
+    }
+
+    fn at(&self, i: usize) -> &Arg<'a> {
+        self.vals.get(i).unwrap_or(&Arg::Absent)
+    }
+
+    fn missing(&self, i: usize) -> Error {
+        let name = self.params.get(i).map_or("?", |p| p.name);
+        Error::new(
+            ErrorCode::InvalidArgument,
+            format!("{}: {name} is required", self.op),
+        )
+    }
+
+    /// Whether argument `i` was left out.
+    pub fn is_absent(&self, i: usize) -> bool {
+        matches!(self.at(i), Arg::Absent)
+    }
+
+    /// Argument `i` as a JSON value (text parsed with every refusal, duplicates anywhere).
+    pub fn value(&self, i: usize) -> Result<Cow<'_, Value<'a>>> {
+        self.opt_value(i)?.ok_or_else(|| self.missing(i))
+    }
+
+    /// Argument `i` as a JSON value, or `None` when left out.
+    pub fn opt_value(&self, i: usize) -> Result<Option<Cow<'_, Value<'a>>>> {
+        match self.at(i) {
+            Arg::Value(v) => Ok(Some(Cow::Borrowed(v))),
+            Arg::Text(t) => Ok(Some(Cow::Owned(canonical::parse(t)?))),
+            _ => Ok(None),
+        }
+    }
+
+    /// Argument `i` as JSON text.
+    pub fn text(&self, i: usize) -> Result<&'a [u8]> {
+        match self.at(i) {
+            Arg::Text(t) => Ok(t),
+            _ => Err(self.missing(i)),
+        }
+    }
+
+    /// Argument `i` as a string.
+    pub fn str(&self, i: usize) -> Result<&'a str> {
+        self.opt_str(i)?.ok_or_else(|| self.missing(i))
+    }
+
+    /// Argument `i` as a string, or `None` when left out.
+    pub fn opt_str(&self, i: usize) -> Result<Option<&'a str>> {
+        match self.at(i) {
+            Arg::Str(s) => Ok(Some(s)),
+            _ => Ok(None),
+        }
+    }
+
+    /// Argument `i` as bytes (a string gives its UTF-8 bytes).
+    pub fn bytes(&self, i: usize) -> Result<&'a [u8]> {
+        match self.at(i) {
+            Arg::Bytes(b) => Ok(b),
+            Arg::Str(s) => Ok(s.as_bytes()),
+            _ => Err(self.missing(i)),
+        }
+    }
+
+    /// Argument `i` as an integer, or `None` when left out.
+    pub fn opt_int(&self, i: usize) -> Result<Option<i64>> {
+        match self.at(i) {
+            Arg::Int(n) => Ok(Some(*n)),
+            _ => Ok(None),
+        }
+    }
+
+    /// Argument `i` as an integer.
+    pub fn int(&self, i: usize) -> Result<i64> {
+        self.opt_int(i)?.ok_or_else(|| self.missing(i))
+    }
+
+    /// Argument `i` as a boolean, or `None` when left out.
+    pub fn opt_bool(&self, i: usize) -> Result<Option<bool>> {
+        match self.at(i) {
+            Arg::Bool(b) => Ok(Some(*b)),
+            _ => Ok(None),
+        }
+    }
+
+    /// Argument `i` as a list of strings, or `None` when left out.
+    pub fn opt_str_list(&self, i: usize) -> Result<Option<&[&'a str]>> {
+        match self.at(i) {
+            Arg::StrList(l) => Ok(Some(l.as_slice())),
+            _ => Ok(None),
+        }
+    }
+
+    /// Argument `i` as a list of strings.
+    pub fn str_list(&self, i: usize) -> Result<&[&'a str]> {
+        self.opt_str_list(i)?.ok_or_else(|| self.missing(i))
+    }
+
+    /// Argument `i` as a signing key.
+    pub fn key(&self, i: usize) -> Result<&'a SigningKey> {
+        match self.at(i) {
+            Arg::Key(k) => Ok(k),
+            _ => Err(self.missing(i)),
+        }
+    }
+
+    /// Argument `i` as a JWKS: the handle itself, or its JSON parsed (text is cached per thread,
+    /// keyed by its bytes).
+    pub(crate) fn jwks(&self, i: usize) -> Result<JwksRef<'a>> {
+        match self.at(i) {
+            Arg::Jwks(j) => Ok(JwksRef::Borrowed(j)),
+            Arg::Value(v) => Ok(JwksRef::Shared(std::rc::Rc::new(Jwks::from_value(v)?))),
+            Arg::Text(t) => LAST_JWKS.with(|cell| {
+                let mut slot = cell.borrow_mut();
+                if let Some((bytes, jwks)) = &*slot {
+                    if bytes.as_slice() == *t {
+                        return Ok(JwksRef::Shared(jwks.clone()));
+                    }
+                }
+                *slot = None;
+                let jwks = std::rc::Rc::new(Jwks::parse(t)?);
+                *slot = Some((t.to_vec(), jwks.clone()));
+                Ok(JwksRef::Shared(jwks))
+            }),
+            _ => Err(self.missing(i)),
+        }
+    }
+}
+
+/// What an operation returns.
+pub enum Out {
+    /// A string.
+    Str(String),
+    /// A boolean.
+    Bool(bool),
+    /// Bytes (canonical JSON).
+    Bytes(Vec<u8>),
+    /// A JSON value.
+    Value(Value<'static>),
+    /// A JSON value already written as canonical JSON text (results that reach the depth limit
+    /// one level down, such as verified claims, are written member by member).
+    Json(Vec<u8>),
+    /// A parsed JWKS.
+    Jwks(Jwks),
+    /// A signing key.
+    Key(SigningKey),
+    /// A JWKS and its signing keys, in the order of the kids asked for.
+    KeySet(Jwks, Vec<SigningKey>),
+}
+
+impl std::fmt::Debug for Out {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Out::Str(s) => f.debug_tuple("Str").field(s).finish(),
+            Out::Bool(b) => f.debug_tuple("Bool").field(b).finish(),
+            Out::Bytes(b) => write!(f, "Bytes(<{} bytes>)", b.len()),
+            Out::Value(_) => f.write_str("Value(..)"),
+            Out::Json(b) => write!(f, "Json(<{} bytes>)", b.len()),
+            Out::Jwks(_) => f.write_str("Jwks(..)"),
+            Out::Key(_) => f.write_str("Key(..)"),
+            Out::KeySet(_, k) => write!(f, "KeySet(<{} keys>)", k.len()),
+        }
+    }
+}
+
+impl Out {
+    /// The result as canonical JSON text, for hosts that pass results as text (Node, wasm, the
+    /// CLI and the conformance server): a string, a boolean and bytes of canonical JSON as JSON;
+    /// a JWKS as its canonical JSON; signing keys as their public JWKs (never the secret).
+    pub fn to_json(&self) -> Result<Vec<u8>> {
+        Ok(match self {
+            Out::Str(s) => {
+                let mut out = Vec::with_capacity(s.len() + 2);
+                canonical::write_string(s, &mut out);
+                out
+            }
+            Out::Bool(b) => {
+                if *b {
+                    b"true".to_vec()
+                } else {
+                    b"false".to_vec()
+                }
+            }
+            Out::Bytes(b) => {
+                let text = std::str::from_utf8(b)
+                    .map_err(|_| Error::new(ErrorCode::InvalidUtf8, "output is not UTF-8"))?;
+                let mut out = Vec::with_capacity(b.len() + 2);
+                canonical::write_string(text, &mut out);
+                out
+            }
+            Out::Value(v) => canonical::canonicalize_value(v)?,
+            Out::Json(b) => b.clone(),
+            Out::Jwks(j) => j.to_json().into_bytes(),
+            Out::Key(k) => canonical::canonicalize_value(&k.public_jwk().to_value())?,
+            Out::KeySet(j, _) => j.to_json().into_bytes(),
+        })
+    }
+}

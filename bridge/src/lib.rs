@@ -1,0 +1,248 @@
+//! # ekl-bridge — every operation of `ekl-core` once, in wire shape
+//!
+//! The layer between the core and its hosts (docs/decisions.md#bridge). Each operation that a
+//! package exposes is one [`Op`] of the registry [`OPERATIONS`]: its wire name, its parameters
+//! (name, [`Kind`], required or not), what it returns ([`Returns`]) and its implementation over
+//! `ekl-core`. The Python, Node and wasm packages, the `ekl` CLI and the conformance server are
+//! thin shims: they convert host values into [`Arg`]s by the parameter's kind, call [`call`],
+//! and turn the [`Out`] into host values. Everything else, every rule of EKP and every argument
+//! shape ([`ekl_core::shape`]), lives below this line, once.
+//!
+//! Conventions every host follows (generated into `docs/operations.json` by [`manifest`]):
+//!
+//! * the Python name of an operation is its wire name; the JS name is its camelCase form, unless
+//!   the entry names a class (`Jwks`);
+//! * required parameters are positional, in registry order; optional ones are keyword arguments
+//!   in Python (snake_case) and members of a trailing options object in JS (camelCase);
+//! * protocol objects passed as values (a receipt, a call, a key ring, claims, a JWKS) keep their
+//!   wire names in every language, and results are wire-shaped values;
+//! * a parameter of kind [`Kind::Now`] may be left out: the host passes its own clock (the core
+//!   never reads one).
+#![forbid(unsafe_code)]
+#![deny(missing_docs)]
+
+mod args;
+pub mod manifest;
+mod ops;
+
+pub use args::{Arg, Args, Out};
+use ekl_core::{Error, ErrorCode, Result};
+
+/// How a host passes a parameter, and what the bridge accepts for it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Kind {
+    /// A JSON value: a host value (converted strictly) or JSON text marked as such (`JsonText`),
+    /// as [`Arg::Value`] or [`Arg::Text`].
+    Value,
+    /// JSON text itself (`str` or bytes in Python, `string` or `Uint8Array` in JS): [`Arg::Text`].
+    Text,
+    /// A string: [`Arg::Str`].
+    Str,
+    /// Bytes, or a string taken as its UTF-8 bytes: [`Arg::Bytes`] or [`Arg::Str`].
+    Bytes,
+    /// An integer: [`Arg::Int`].
+    Int,
+    /// A time in whole seconds since the epoch: [`Arg::Int`]. When optional and left out, the host
+    /// passes its own clock.
+    Now,
+    /// A boolean: [`Arg::Bool`].
+    Bool,
+    /// A list of strings: [`Arg::StrList`].
+    StrList,
+    /// A JWKS: a parsed handle ([`Arg::Jwks`]) or its JSON ([`Arg::Value`] / [`Arg::Text`]).
+    Jwks,
+    /// An ES256 signing key handle: [`Arg::Key`].
+    Key,
+}
+
+impl Kind {
+    /// The kind's name in `docs/operations.json`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Kind::Value => "value",
+            Kind::Text => "text",
+            Kind::Str => "str",
+            Kind::Bytes => "bytes",
+            Kind::Int => "int",
+            Kind::Now => "now",
+            Kind::Bool => "bool",
+            Kind::StrList => "str_list",
+            Kind::Jwks => "jwks",
+            Kind::Key => "key",
+        }
+    }
+}
+
+/// What an operation returns, which tells a host how to present the [`Out`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Returns {
+    /// A string ([`Out::Str`]).
+    Str,
+    /// A boolean ([`Out::Bool`]).
+    Bool,
+    /// Canonical JSON bytes ([`Out::Bytes`]).
+    Bytes,
+    /// A JSON value ([`Out::Value`] or [`Out::Json`]) of the named shape (a type name every host
+    /// declares: `Commitment`, `Receipt`, `ResultBody`, `VerifiedJws`, …, or `JsonValue`).
+    Value(&'static str),
+    /// A verdict (`{accepted, checks, receipt_digest?}`) as [`Out::Value`].
+    Verdict,
+    /// A list with, per item, a verdict or `{"error": {"code", "message"}}` ([`Out::Value`]).
+    Verdicts,
+    /// A parsed JWKS handle ([`Out::Jwks`]).
+    Jwks,
+    /// A signing key handle ([`Out::Key`]).
+    Key,
+    /// A JWKS and its signing keys ([`Out::KeySet`]).
+    KeySet,
+}
+
+impl Returns {
+    /// The result's name in `docs/operations.json`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Returns::Str => "str",
+            Returns::Bool => "bool",
+            Returns::Bytes => "bytes",
+            Returns::Value(t) => t,
+            Returns::Verdict => "Verdict",
+            Returns::Verdicts => "Verdicts",
+            Returns::Jwks => "Jwks",
+            Returns::Key => "SigningKey",
+            Returns::KeySet => "KeySet",
+        }
+    }
+}
+
+/// One parameter of an operation.
+#[derive(Clone, Copy, Debug)]
+pub struct Param {
+    /// The wire name (snake_case; the JS option name is its camelCase form).
+    pub name: &'static str,
+    /// What the host passes.
+    pub kind: Kind,
+    /// Whether it must be given (positional) or may be left out (keyword / option).
+    pub required: bool,
+    /// One line for the host's documentation.
+    pub doc: &'static str,
+}
+
+/// One operation of the registry.
+#[derive(Clone, Copy)]
+pub struct Op {
+    /// The wire name, also the Python name and the CLI's `ekl call` name.
+    pub name: &'static str,
+    /// The host name when it is a class rather than a function (`Jwks`), else `None`.
+    pub class: Option<&'static str>,
+    /// The PROTOCOL section it implements, or `-` for a utility.
+    pub section: &'static str,
+    /// One paragraph for the host's documentation.
+    pub doc: &'static str,
+    /// The parameters, required ones first.
+    pub params: &'static [Param],
+    /// What it returns.
+    pub returns: Returns,
+    /// The implementation (checked arguments in, result out).
+    pub run: fn(&Args<'_>) -> Result<Out>,
+}
+
+impl std::fmt::Debug for Op {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Op").field("name", &self.name).finish()
+    }
+}
+
+impl Op {
+    /// The Python name: the class name, or the wire name.
+    pub fn python_name(&self) -> &'static str {
+        self.class.unwrap_or(self.name)
+    }
+
+    /// The JS name: the class name, or the camelCase form of the wire name.
+    pub fn js_name(&self) -> String {
+        match self.class {
+            Some(c) => c.to_owned(),
+            None => camel(self.name),
+        }
+    }
+
+    /// The index of the parameter named `name` (wire name).
+    pub fn param_index(&self, name: &str) -> Option<usize> {
+        self.params.iter().position(|p| p.name == name)
+    }
+}
+
+/// The camelCase form of a snake_case name (`proof_v2` → `proofV2`).
+pub fn camel(name: &str) -> String {
+    let mut out = String::with_capacity(name.len());
+    let mut up = false;
+    for c in name.chars() {
+        if c == '_' {
+            up = true;
+        } else if up {
+            out.extend(c.to_uppercase());
+            up = false;
+        } else {
+            out.push(c);
+        }
+    }
+    out
+}
+
+/// Every operation, in the order of `docs/operations.json`.
+pub static OPERATIONS: &[Op] = ops::OPERATIONS;
+
+/// The operation of a wire name.
+pub fn find(name: &str) -> Option<&'static Op> {
+    OPERATIONS.iter().find(|op| op.name == name)
+}
+
+/// The operation at `index` of [`OPERATIONS`] (hosts pass indexes: no string lookup per call).
+pub fn by_index(index: usize) -> Result<&'static Op> {
+    OPERATIONS
+        .get(index)
+        .ok_or_else(|| Error::new(ErrorCode::InvalidArgument, "no such operation"))
+}
+
+/// Runs `op` on `args` (one per parameter, in registry order; [`Arg::Absent`] for an optional
+/// parameter left out): the arguments are checked against the parameters' kinds first, so an
+/// implementation only sees what its signature promises.
+pub fn call(op: &Op, args: &[Arg<'_>]) -> Result<Out> {
+    let args = Args::check(op, args)?;
+    (op.run)(&args)
+}
+
+/// Calls the operation named `name` (wire name) with arguments given by wire name; unknown names
+/// are refused, naming the allowed ones (the conformance server and `ekl call` use this).
+pub fn call_named<'a>(name: &str, named: &[(&str, Arg<'a>)]) -> Result<Out> {
+    let op = find(name).ok_or_else(|| {
+        Error::new(
+            ErrorCode::InvalidArgument,
+            "no such operation (see docs/operations.json)",
+        )
+    })?;
+    let mut args: Vec<Arg<'a>> = op.params.iter().map(|_| Arg::Absent).collect();
+    for (k, v) in named {
+        let i = op.param_index(k).ok_or_else(|| {
+            let allowed: Vec<&str> = op.params.iter().map(|p| p.name).collect();
+            Error::new(
+                ErrorCode::InvalidArgument,
+                format!(
+                    "{}: unknown argument (allowed: {})",
+                    op.name,
+                    allowed.join(", ")
+                ),
+            )
+        })?;
+        args[i] = v.clone();
+    }
+    call(op, &args)
+}
+
+/// Every stable error code, in declaration order.
+pub fn error_codes() -> impl Iterator<Item = &'static str> {
+    ErrorCode::ALL.iter().map(|c| c.as_str())
+}
+
+/// The version of the core (and of every package built from it).
+pub const VERSION: &str = env!("CARGO_PKG_VERSION");

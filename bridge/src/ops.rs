@@ -1,0 +1,864 @@
+//! The registry: every operation, its parameters and its implementation over `ekl-core`.
+
+use ekl_core::canonical::{self, Options};
+use ekl_core::digest::{self, Commitment, Salt};
+use ekl_core::jwk::{self, SigningKey};
+use ekl_core::jws::{self, ClaimChecks, Typ};
+use ekl_core::proof::{self, NetworkHolds, ProofKey, ProofVersion};
+use ekl_core::receipt::{self, CallExpectation, KeyRing, ReceiptToVerify};
+use ekl_core::receipt_sig::{self, CallContext};
+use ekl_core::screening::{self, ScreeningRules};
+use ekl_core::{fingerprint as fp, hex, screening_rules, shape, Error, ErrorCode, Result, Value};
+use zeroize::Zeroizing;
+
+use crate::args::{Args, Out};
+use crate::Kind::*;
+use crate::{Op, Param, Returns};
+
+const fn req(name: &'static str, kind: crate::Kind, doc: &'static str) -> Param {
+    Param {
+        name,
+        kind,
+        required: true,
+        doc,
+    }
+}
+
+const fn opt(name: &'static str, kind: crate::Kind, doc: &'static str) -> Param {
+    Param {
+        name,
+        kind,
+        required: false,
+        doc,
+    }
+}
+
+fn invalid(message: impl Into<String>) -> Error {
+    Error::new(ErrorCode::InvalidArgument, message.into())
+}
+
+fn salt(args: &Args<'_>, i: usize) -> Result<Option<Salt>> {
+    args.opt_str(i)?.map(Salt::from_hex).transpose()
+}
+
+fn max_bytes(args: &Args<'_>, i: usize) -> Result<Options> {
+    let max_bytes = match args.opt_int(i)? {
+        None => None,
+        Some(n) => Some(usize::try_from(n).map_err(|_| invalid("max_bytes must not be negative"))?),
+    };
+    Ok(Options { max_bytes })
+}
+
+fn s(text: String) -> Result<Out> {
+    Ok(Out::Str(text))
+}
+
+fn verdict(v: ekl_core::verdict::Verdict) -> Result<Out> {
+    Ok(Out::Value(v.to_value()))
+}
+
+fn proof_key(args: &Args<'_>, i: usize) -> Result<ProofKey> {
+    ProofKey::from_hex(args.str(i)?)
+}
+
+fn typ(text: &str) -> Result<Typ> {
+    Typ::from_header(text).ok_or_else(|| invalid("typ is not one of the EKP token types"))
+}
+
+fn seed(text: &str) -> Result<Zeroizing<[u8; 32]>> {
+    hex::decode_fixed::<32>(text, ErrorCode::InvalidKey, "seed").map(Zeroizing::new)
+}
+
+fn commitment_value(c: Commitment) -> Result<Out> {
+    Ok(Out::Value(c.to_value()))
+}
+
+fn own_commitment(args: &Args<'_>, i: usize) -> Result<Option<Commitment>> {
+    args.opt_value(i)?
+        .map(|v| Commitment::from_value(&v))
+        .transpose()
+}
+
+/// `{"error": {"code", "message"}}` for an item of a batch that could not be verified.
+fn error_value(e: &Error) -> Value<'static> {
+    Value::Object(vec![(
+        "error".into(),
+        Value::Object(vec![
+            ("code".into(), Value::from(e.code().as_str())),
+            ("message".into(), Value::from(e.message().to_owned())),
+        ]),
+    )])
+}
+
+fn verify_item(ring: &KeyRing, item: &Value<'_>) -> Result<Value<'static>> {
+    shape::members(
+        item,
+        "item",
+        &["receipt", "call", "input_commitment", "output_commitment"],
+    )?;
+    let receipt = item
+        .get("receipt")
+        .ok_or_else(|| invalid("an item needs a receipt"))?;
+    let call = CallExpectation::from_value(
+        item.get("call")
+            .ok_or_else(|| invalid("an item needs a call"))?,
+    )?;
+    let own = |name: &str| match item.get(name) {
+        None | Some(Value::Null) => Ok(None),
+        Some(c) => Commitment::from_value(c).map(Some),
+    };
+    let (own_in, own_out) = (own("input_commitment")?, own("output_commitment")?);
+    let mut verdicts = receipt::verify_receipts(
+        ring,
+        &[ReceiptToVerify {
+            receipt,
+            call: &call,
+            own_input_commitment: own_in.as_ref(),
+            own_output_commitment: own_out.as_ref(),
+        }],
+    );
+    verdicts
+        .pop()
+        .ok_or_else(|| Error::new(ErrorCode::Internal, "no verdict"))?
+        .map(|v| v.to_value())
+}
+
+fn rules_value(rules: &ScreeningRules) -> Value<'static> {
+    let list = rules
+        .rules
+        .iter()
+        .map(|r| {
+            Value::Object(vec![
+                ("rule_id".into(), Value::from(r.rule_id.clone())),
+                ("category".into(), Value::from(r.category.clone())),
+                (
+                    "phrases".into(),
+                    Value::Array(r.phrases.iter().map(|p| Value::from(p.clone())).collect()),
+                ),
+            ])
+        })
+        .collect();
+    Value::Object(vec![
+        (
+            "rules_version".into(),
+            Value::from(rules.rules_version.clone()),
+        ),
+        ("rules".into(), Value::Array(list)),
+    ])
+}
+
+/// Verified JWS parts, written member by member: each verified value canonicalised on its own
+/// (claims at the depth limit, accepted by the verifier, would be refused one level down).
+fn verified_json(v: &jws::Verified) -> Result<Out> {
+    let mut out = Vec::new();
+    out.extend_from_slice(b"{\"claims\":");
+    out.extend_from_slice(&canonical::canonicalize_value(&v.claims)?);
+    out.extend_from_slice(b",\"header\":");
+    out.extend_from_slice(&canonical::canonicalize_value(&v.header)?);
+    out.extend_from_slice(b",\"kid\":");
+    canonical::write_string(&v.kid, &mut out);
+    out.extend_from_slice(b",\"token_sha256\":");
+    canonical::write_string(&v.token_sha256, &mut out);
+    out.extend_from_slice(b",\"typ\":");
+    canonical::write_string(v.typ.as_str(), &mut out);
+    out.push(b'}');
+    Ok(Out::Json(out))
+}
+
+const SALT_DOC: &str = "the salt: 64 lowercase hex (32 bytes)";
+
+pub(crate) static OPERATIONS: &[Op] = &[
+    Op {
+        name: "canonicalize",
+        class: None,
+        section: "§9.5",
+        doc: "ekl-json-1 canonical bytes of JSON text (RFC 8785 with EKP's refusals).",
+        params: &[
+            req("text", Text, "JSON text"),
+            opt("max_bytes", Int, "refuse output longer than this (BODY_TOO_LARGE)"),
+        ],
+        returns: Returns::Bytes,
+        run: |a| canonical::canonicalize_with(a.text(0)?, max_bytes(a, 1)?).map(Out::Bytes),
+    },
+    Op {
+        name: "canonicalize_value",
+        class: None,
+        section: "§9.5",
+        doc: "ekl-json-1 canonical bytes of a JSON value.",
+        params: &[
+            req("value", Value, "the value"),
+            opt("max_bytes", Int, "refuse output longer than this (BODY_TOO_LARGE)"),
+        ],
+        returns: Returns::Bytes,
+        run: |a| {
+            let options = max_bytes(a, 1)?;
+            let bytes = canonical::canonicalize_value(&*a.value(0)?)?;
+            if options.max_bytes.is_some_and(|m| bytes.len() > m) {
+                return Err(Error::new(
+                    ErrorCode::BodyTooLarge,
+                    "the canonical form is longer than max_bytes",
+                ));
+            }
+            Ok(Out::Bytes(bytes))
+        },
+    },
+    Op {
+        name: "sha256_hex",
+        class: None,
+        section: "-",
+        doc: "Lowercase hex SHA-256 of bytes (a string: of its UTF-8 bytes).",
+        params: &[req("data", Bytes, "the bytes")],
+        returns: Returns::Str,
+        run: |a| s(digest::sha256_hex(a.bytes(0)?)),
+    },
+    Op {
+        name: "commitment",
+        class: None,
+        section: "§9.5",
+        doc: "The commitment {alg, canon, digest[, salt_id, salt]} of a value.",
+        params: &[
+            req("value", Value, "the value committed to"),
+            opt("salt", Str, SALT_DOC),
+            opt("salt_id", Str, "the salt's identifier"),
+        ],
+        returns: Returns::Value("Commitment"),
+        run: |a| {
+            commitment_value(digest::commitment(
+                &*a.value(0)?,
+                salt(a, 1)?.as_ref(),
+                a.opt_str(2)?,
+            )?)
+        },
+    },
+    Op {
+        name: "input_commitment",
+        class: None,
+        section: "§2.5, §9.5",
+        doc: "The commitment of a capability call's input (at most 256 KB as ekl-json-1).",
+        params: &[
+            req("input", Value, "the call's input"),
+            opt("salt", Str, SALT_DOC),
+            opt("salt_id", Str, "the salt's identifier"),
+        ],
+        returns: Returns::Value("Commitment"),
+        run: |a| {
+            commitment_value(digest::input_commitment(
+                &*a.value(0)?,
+                salt(a, 1)?.as_ref(),
+                a.opt_str(2)?,
+            )?)
+        },
+    },
+    Op {
+        name: "terms_hash",
+        class: None,
+        section: "§6.7.1",
+        doc: "The terms hash: 64 lowercase hex.",
+        params: &[req("terms", Value, "the terms object")],
+        returns: Returns::Str,
+        run: |a| s(digest::terms_hash(&*a.value(0)?)?),
+    },
+    Op {
+        name: "value_digest",
+        class: None,
+        section: "§9.5",
+        doc: "SHA-256 of (salt ‖) a value's ekl-json-1 bytes: 64 lowercase hex.",
+        params: &[req("value", Value, "the value"), opt("salt", Str, SALT_DOC)],
+        returns: Returns::Str,
+        run: |a| s(digest::value_digest(&*a.value(0)?, salt(a, 1)?.as_ref())?),
+    },
+    Op {
+        name: "fingerprint",
+        class: None,
+        section: "§15.3",
+        doc: "The salted fingerprint SHA-256(salt ‖ ekl-json-1(value)).",
+        params: &[req("salt", Str, SALT_DOC), req("value", Value, "the value")],
+        returns: Returns::Str,
+        run: |a| {
+            let salt = Salt::from_hex(a.str(0)?)?;
+            s(fp::fingerprint(&salt, &*a.value(1)?)?)
+        },
+    },
+    Op {
+        name: "output_fingerprint",
+        class: None,
+        section: "§15.3",
+        doc: "The salted fingerprint of an MCP tool result's body (structuredContent, else content).",
+        params: &[req("salt", Str, SALT_DOC), req("result", Value, "the tool result")],
+        returns: Returns::Str,
+        run: |a| {
+            let salt = Salt::from_hex(a.str(0)?)?;
+            s(fp::output_fingerprint(&salt, &*a.value(1)?)?)
+        },
+    },
+    Op {
+        name: "select_result_body",
+        class: None,
+        section: "§15.3",
+        doc: "The body of a tool result that its fingerprint covers: {member, value}.",
+        params: &[req("result", Value, "the tool result")],
+        returns: Returns::Value("ResultBody"),
+        run: |a| {
+            let result = a.value(0)?;
+            // The whole result must be ekl-json-1, as for the fingerprint.
+            canonical::canonicalize_value(&result)?;
+            let (member, body) = fp::select_result_body(&result)?;
+            Ok(Out::Value(Value::Object(vec![
+                ("member".into(), Value::from(member.as_str())),
+                ("value".into(), body.clone().into_owned()),
+            ])))
+        },
+    },
+    Op {
+        name: "upstream_fingerprint",
+        class: None,
+        section: "§5.1",
+        doc: "The upstream fingerprint of a tools/list result, optionally of the offered tools only.",
+        params: &[
+            req("tools", Value, "the tools/list result ({\"tools\": [...]})"),
+            opt("offered", StrList, "the names of the tools offered"),
+        ],
+        returns: Returns::Str,
+        run: |a| s(fp::upstream_fingerprint(&*a.value(0)?, a.opt_str_list(1)?)?),
+    },
+    Op {
+        name: "upstream_projection",
+        class: None,
+        section: "§5.1",
+        doc: "The array the upstream fingerprint hashes.",
+        params: &[
+            req("tools", Value, "the tools/list result ({\"tools\": [...]})"),
+            opt("offered", StrList, "the names of the tools offered"),
+        ],
+        returns: Returns::Value("JsonValue[]"),
+        run: |a| {
+            let tools = a.value(0)?;
+            let projection = fp::upstream_projection(&tools, a.opt_str_list(1)?)?;
+            Ok(Out::Value(projection.into_owned()))
+        },
+    },
+    Op {
+        name: "proof_key",
+        class: None,
+        section: "§3.1",
+        doc: "The proof key of an agent key: 64 lowercase hex.",
+        params: &[req("agent_key", Str, "the agent key")],
+        returns: Returns::Str,
+        run: |a| s(ProofKey::derive(a.str(0)?).to_hex()),
+    },
+    Op {
+        name: "challenge_proof_v1",
+        class: None,
+        section: "§15.2",
+        doc: "The v1 endpoint challenge proof.",
+        params: &[
+            req("credential", Str, "the agent's credential"),
+            req("challenge", Str, "the challenge"),
+            req("endpoint", Str, "the endpoint URL"),
+        ],
+        returns: Returns::Str,
+        run: |a| s(proof::challenge_proof_v1(a.str(0)?, a.str(1)?, a.str(2)?)),
+    },
+    Op {
+        name: "challenge_proof_v2",
+        class: None,
+        section: "§3.1",
+        doc: "The v2 endpoint challenge proof.",
+        params: &[
+            req("proof_key", Str, "the proof key: 64 lowercase hex"),
+            req("challenge", Str, "the challenge"),
+            req("endpoint", Str, "the endpoint URL"),
+        ],
+        returns: Returns::Str,
+        run: |a| {
+            s(proof::challenge_proof_v2(
+                &proof_key(a, 0)?,
+                a.str(1)?,
+                a.str(2)?,
+            ))
+        },
+    },
+    Op {
+        name: "enroll_authority_v1",
+        class: None,
+        section: "§4",
+        doc: "The v1 enrollment authority.",
+        params: &[
+            req("agent_key", Str, "the agent key"),
+            req("enrollment_id", Str, "the enrollment id"),
+            req("nonce", Str, "the nonce"),
+            req("endpoint", Str, "the endpoint URL"),
+        ],
+        returns: Returns::Str,
+        run: |a| {
+            s(proof::enroll_authority_v1(
+                a.str(0)?,
+                a.str(1)?,
+                a.str(2)?,
+                a.str(3)?,
+            ))
+        },
+    },
+    Op {
+        name: "enroll_authority_v2",
+        class: None,
+        section: "§4",
+        doc: "The v2 enrollment authority.",
+        params: &[
+            req("proof_key", Str, "the proof key: 64 lowercase hex"),
+            req("enrollment_id", Str, "the enrollment id"),
+            req("nonce", Str, "the nonce"),
+            req("endpoint", Str, "the endpoint URL"),
+        ],
+        returns: Returns::Str,
+        run: |a| {
+            s(proof::enroll_authority_v2(
+                &proof_key(a, 0)?,
+                a.str(1)?,
+                a.str(2)?,
+                a.str(3)?,
+            ))
+        },
+    },
+    Op {
+        name: "verify_signature",
+        class: None,
+        section: "§4",
+        doc: "The ekl_verify signature the network expects.",
+        params: &[
+            req("registration_secret", Str, "the registration secret"),
+            req("agent_id", Str, "the agent id"),
+            req("enrollment_id", Str, "the enrollment id"),
+            req("challenge", Str, "the challenge"),
+        ],
+        returns: Returns::Str,
+        run: |a| {
+            s(proof::verify_signature(
+                a.str(0)?,
+                a.str(1)?,
+                a.str(2)?,
+                a.str(3)?,
+            ))
+        },
+    },
+    Op {
+        name: "check_verify_signature",
+        class: None,
+        section: "§4",
+        doc: "Whether an ekl_verify signature is right (constant-time).",
+        params: &[
+            req("registration_secret", Str, "the registration secret"),
+            req("agent_id", Str, "the agent id"),
+            req("enrollment_id", Str, "the enrollment id"),
+            req("challenge", Str, "the challenge"),
+            req("signature", Str, "the signature received"),
+        ],
+        returns: Returns::Bool,
+        run: |a| {
+            Ok(Out::Bool(proof::check_verify_signature(
+                a.str(0)?,
+                a.str(1)?,
+                a.str(2)?,
+                a.str(3)?,
+                a.str(4)?,
+            )))
+        },
+    },
+    Op {
+        name: "verify_challenge_proof",
+        class: None,
+        section: "§3.1, §15.2",
+        doc: "The network side of the endpoint challenge: \"v1\" or \"v2\". Give exactly one of \
+              proof_key (only proof_v2 counts; a v1 proof is PROOF_DOWNGRADE) and credential_hash \
+              (only the v1 proof can be checked). Refusals: PROOF_INVALID, PROOF_DOWNGRADE.",
+        params: &[
+            req("challenge", Str, "the challenge"),
+            req("endpoint", Str, "the endpoint URL"),
+            opt("proof", Str, "the v1 proof received"),
+            opt("proof_v2", Str, "the v2 proof received"),
+            opt("proof_key", Str, "the agent's proof key, when the network holds it"),
+            opt("credential_hash", Str, "the credential hash, when the network holds that"),
+        ],
+        returns: Returns::Str,
+        run: |a| {
+            let holds = match (a.opt_str(4)?, a.opt_str(5)?) {
+                (Some(k), None) => NetworkHolds::ProofKey(ProofKey::from_hex(k)?),
+                (None, Some(h)) => NetworkHolds::credential_hash_hex(h)?,
+                _ => {
+                    return Err(invalid(
+                        "give exactly one of proof_key and credential_hash (what the network holds)",
+                    ))
+                }
+            };
+            let v = proof::verify_challenge_proof(
+                &holds,
+                a.str(0)?,
+                a.str(1)?,
+                a.opt_str(2)?,
+                a.opt_str(3)?,
+            )?;
+            s(v.as_str().to_owned())
+        },
+    },
+    Op {
+        name: "verify_enroll_authority",
+        class: None,
+        section: "§4",
+        doc: "The agent side of ekl_enroll: \"v1\" or \"v2\". After an announced \"v2\" a v1 \
+              authority is PROOF_DOWNGRADE; an authority_version other than 1 or 2 is \
+              ENROLLMENT_AUTH_REQUIRED.",
+        params: &[
+            req("announced", Str, "the endpoint_proof its last announcement answered: v1 or v2"),
+            req("agent_key", Str, "the agent key"),
+            req("enrollment_id", Str, "the enrollment id"),
+            req("nonce", Str, "the nonce"),
+            req("endpoint", Str, "the endpoint URL"),
+            opt("authority", Str, "the authority received"),
+            opt("authority_version", Int, "the authority's version"),
+        ],
+        returns: Returns::Str,
+        run: |a| {
+            let announced = match a.str(0)? {
+                "v1" => ProofVersion::V1,
+                "v2" => ProofVersion::V2,
+                _ => return Err(invalid("announced must be v1 or v2")),
+            };
+            let version = match a.opt_int(6)? {
+                None => None,
+                // A version no u32 holds is neither 1 nor 2: the core refuses it as such.
+                Some(n) => Some(u32::try_from(n).unwrap_or(u32::MAX)),
+            };
+            let v = proof::verify_enroll_authority(
+                announced,
+                a.str(1)?,
+                a.str(2)?,
+                a.str(3)?,
+                a.str(4)?,
+                a.opt_str(5)?,
+                version,
+            )?;
+            s(v.as_str().to_owned())
+        },
+    },
+    Op {
+        name: "receipt_key",
+        class: None,
+        section: "§9.5",
+        doc: "The receipt key of a secret and key id: 64 lowercase hex.",
+        params: &[
+            req("secret", Str, "the registration secret"),
+            req("key_id", Str, "the key id"),
+        ],
+        returns: Returns::Str,
+        run: |a| s(hex::encode(&*Zeroizing::new(receipt::receipt_key(a.str(0)?, a.str(1)?)))),
+    },
+    Op {
+        name: "auth_tag",
+        class: None,
+        section: "§9.5",
+        doc: "The auth_tag of a receipt (its other members) under a registration secret.",
+        params: &[
+            req("receipt", Value, "the receipt"),
+            req("secret", Str, "the registration secret"),
+        ],
+        returns: Returns::Str,
+        run: |a| s(receipt::auth_tag(&*a.value(0)?, a.str(1)?)?),
+    },
+    Op {
+        name: "receipt_digest",
+        class: None,
+        section: "§9.5",
+        doc: "The receipt digest: SHA-256 of ekl-json-1 of the whole receipt.",
+        params: &[req("receipt", Value, "the receipt")],
+        returns: Returns::Str,
+        run: |a| s(receipt::receipt_digest(&*a.value(0)?)?),
+    },
+    Op {
+        name: "sign_receipt",
+        class: None,
+        section: "§9.5",
+        doc: "The receipt with its auth_tag. Refuses what verify_receipt would refuse.",
+        params: &[
+            req("receipt", Value, "the receipt, without auth_tag"),
+            req("secret", Str, "the registration secret"),
+        ],
+        returns: Returns::Value("Receipt"),
+        run: |a| Ok(Out::Value(receipt::sign_receipt(&*a.value(0)?, a.str(1)?)?)),
+    },
+    Op {
+        name: "verify_receipt",
+        class: None,
+        section: "§9.5",
+        doc: "The verdict on a MAC receipt: every check, pass, fail or mismatch.",
+        params: &[
+            req("receipt", Value, "the receipt"),
+            req("keys", Value, "the key ring: the registration secret, or a list of {key_id, secret, valid_from, valid_until?}"),
+            req("call", Value, "the call: {execution_id, collaboration_id, capability_id, requester_agent_id, provider_agent_id, …}"),
+            opt("input_commitment", Value, "the consumer's own input commitment"),
+            opt("output_commitment", Value, "the consumer's own output commitment"),
+        ],
+        returns: Returns::Verdict,
+        run: |a| {
+            let ring = KeyRing::from_value(&*a.value(1)?)?;
+            let call = CallExpectation::from_value(&*a.value(2)?)?;
+            let (own_in, own_out) = (own_commitment(a, 3)?, own_commitment(a, 4)?);
+            verdict(receipt::verify_receipt(
+                &*a.value(0)?,
+                &ring,
+                &call,
+                own_in.as_ref(),
+                own_out.as_ref(),
+            )?)
+        },
+    },
+    Op {
+        name: "verify_receipts",
+        class: None,
+        section: "§9.5",
+        doc: "Verdicts on many MAC receipts under one key ring; an item that cannot be read gives \
+              {error: {code, message}} in its place.",
+        params: &[
+            req("items", Value, "a list of {receipt, call, input_commitment?, output_commitment?}"),
+            req("keys", Value, "the key ring: the registration secret, or a list of keys"),
+        ],
+        returns: Returns::Verdicts,
+        run: |a| {
+            let ring = KeyRing::from_value(&*a.value(1)?)?;
+            let items = a.value(0)?;
+            let list = items
+                .as_array()
+                .ok_or_else(|| invalid("items must be a list"))?;
+            let out = list
+                .iter()
+                .map(|item| verify_item(&ring, item).unwrap_or_else(|e| error_value(&e)))
+                .collect();
+            Ok(Out::Value(Value::Array(out)))
+        },
+    },
+    Op {
+        name: "screening_rules",
+        class: None,
+        section: "§15.5",
+        doc: "The screening rules of a rules token's claims, validated: {rules_version, rules}.",
+        params: &[req("claims", Value, "the claims (rules_version, rules)")],
+        returns: Returns::Value("ScreeningRules"),
+        run: |a| {
+            Ok(Out::Value(rules_value(&ScreeningRules::from_claims(
+                &*a.value(0)?,
+            )?)))
+        },
+    },
+    Op {
+        name: "screen",
+        class: None,
+        section: "§15.5",
+        doc: "The safety flags of a tool result: the network's rules (when given) and the local \
+              leak patterns.",
+        params: &[
+            req("result", Value, "the tool result"),
+            opt("rules", Value, "the screening rules ({rules_version, rules})"),
+        ],
+        returns: Returns::Value("SafetyFlag[]"),
+        run: |a| {
+            let rules = a
+                .opt_value(1)?
+                .map(|r| ScreeningRules::from_claims(&r))
+                .transpose()?;
+            let result = a.value(0)?;
+            canonical::canonicalize_value(&result)?;
+            let flags = screening::scan(rules.as_ref(), &result);
+            Ok(Out::Value(Value::Array(
+                flags.iter().map(|f| f.to_value()).collect(),
+            )))
+        },
+    },
+    Op {
+        name: "screening_fold",
+        class: None,
+        section: "§15.5",
+        doc: "The screening fold of a text (NFKC, full case folding).",
+        params: &[req("text", Str, "the text")],
+        returns: Returns::Str,
+        run: |a| s(screening::fold(a.str(0)?)),
+    },
+    Op {
+        name: "parse_jwks",
+        class: Some("Jwks"),
+        section: "§3",
+        doc: "A validated JWKS of P-256 keys, parsed once for many verifications.",
+        params: &[req("jwks", Jwks, "the key set")],
+        returns: Returns::Jwks,
+        run: |a| Ok(Out::Jwks((*a.jwks(0)?).clone())),
+    },
+    Op {
+        name: "verify_jws",
+        class: None,
+        section: "§3",
+        doc: "Verifies a compact ES256 JWS of an EKP type: header, signature and claims. Returns \
+              {header, claims, kid, typ, token_sha256}.",
+        params: &[
+            req("token", Str, "the compact JWS"),
+            req("typ", Str, "the expected token type"),
+            req("jwks", Jwks, "the key set"),
+            opt("now", Now, "the time to check against (default: now)"),
+            opt("issuer", Str, "the expected iss"),
+            opt("audience", Str, "the expected aud"),
+            opt("skew", Int, "the allowed clock skew in seconds (default 60)"),
+            opt("max_lifetime", Int, "the longest exp − iat allowed"),
+            opt("require_exp", Bool, "whether exp is required (default true)"),
+            opt("require_iat", Bool, "whether iat is required (default true)"),
+        ],
+        returns: Returns::Value("VerifiedJws"),
+        run: |a| {
+            let typ = typ(a.str(1)?)?;
+            let now = a.int(3)?;
+            let defaults = ClaimChecks::at(now);
+            let checks = ClaimChecks {
+                issuer: a.opt_str(4)?,
+                audience: a.opt_str(5)?,
+                now,
+                skew: a.opt_int(6)?.unwrap_or(defaults.skew),
+                max_lifetime: a.opt_int(7)?.or(defaults.max_lifetime),
+                require_exp: a.opt_bool(8)?.unwrap_or(defaults.require_exp),
+                require_iat: a.opt_bool(9)?.unwrap_or(defaults.require_iat),
+            };
+            let jwks = a.jwks(2)?;
+            verified_json(&jws::verify(a.str(0)?, typ, &jwks, &checks)?)
+        },
+    },
+    Op {
+        name: "sign_jws",
+        class: None,
+        section: "§3",
+        doc: "Signs claims as a compact ES256 JWS of an EKP type. Refuses what verify_jws would \
+              refuse.",
+        params: &[
+            req("typ", Str, "the token type"),
+            req("claims", Value, "the claims"),
+            req("key", Key, "the signing key"),
+        ],
+        returns: Returns::Str,
+        run: |a| s(jws::sign(typ(a.str(0)?)?, &*a.value(1)?, a.key(2)?)?),
+    },
+    Op {
+        name: "signing_key",
+        class: None,
+        section: "§3",
+        doc: "An ES256 signing key derived from a 32-byte seed (deterministic; tests, vectors, \
+              local networks).",
+        params: &[
+            req("seed", Str, "the seed: 64 lowercase hex"),
+            req("kid", Str, "the key id"),
+        ],
+        returns: Returns::Key,
+        run: |a| Ok(Out::Key(SigningKey::from_seed(&*seed(a.str(0)?)?, a.str(1)?)?)),
+    },
+    Op {
+        name: "jwks_from_seed",
+        class: None,
+        section: "§3",
+        doc: "The JWKS and signing keys derived from one seed, one per kid.",
+        params: &[
+            req("seed", Str, "the seed: 64 lowercase hex"),
+            req("kids", StrList, "the key ids"),
+        ],
+        returns: Returns::KeySet,
+        run: |a| {
+            let (jwks, keys) = jwk::jwks_from_seed(&*seed(a.str(0)?)?, a.str_list(1)?)?;
+            Ok(Out::KeySet(jwks, keys))
+        },
+    },
+    Op {
+        name: "verify_receipt_jws",
+        class: None,
+        section: "§9.5.1",
+        doc: "The verdict on a network-signed receipt's compact JWS against the call.",
+        params: &[
+            req("token", Str, "the receipt_jws"),
+            req("jwks", Jwks, "the network's key set"),
+            req("call", Value, "the call: {execution_id, provider_agent_id, requester_agent_id, capability_id, input_fingerprint, own_agent_id, network_issuer, sent_at, received_at}"),
+        ],
+        returns: Returns::Verdict,
+        run: |a| {
+            let call = a.value(2)?;
+            let context = CallContext::from_value(&call)?;
+            verdict(receipt_sig::verify_receipt_jws(
+                a.str(0)?,
+                &*a.jwks(1)?,
+                &context,
+            )?)
+        },
+    },
+    Op {
+        name: "verify_signed_receipt",
+        class: None,
+        section: "§9.5.1",
+        doc: "The verdict on a network-signed receipt object: its signature, its JWS, and that \
+              they agree.",
+        params: &[
+            req("receipt", Value, "the receipt object"),
+            req("jwks", Jwks, "the network's key set"),
+            req("call", Value, "the call (as for verify_receipt_jws)"),
+        ],
+        returns: Returns::Verdict,
+        run: |a| {
+            let call = a.value(2)?;
+            let context = CallContext::from_value(&call)?;
+            verdict(receipt_sig::verify_receipt(
+                &*a.value(0)?,
+                &*a.jwks(1)?,
+                &context,
+            )?)
+        },
+    },
+    Op {
+        name: "issue_receipt",
+        class: None,
+        section: "§9.5.1",
+        doc: "Issues a network-signed receipt (object signature and receipt_jws) from its fields. \
+              Refuses what the verifier would refuse.",
+        params: &[
+            req("fields", Value, "the receipt's fields"),
+            req("key", Key, "the network's signing key"),
+            req("issuer", Str, "the network's issuer (iss)"),
+            req("audience", Str, "the consumer's agent id (aud)"),
+        ],
+        returns: Returns::Value("SignedReceipt"),
+        run: |a| {
+            Ok(Out::Value(receipt_sig::issue_receipt(
+                &*a.value(0)?,
+                a.key(1)?,
+                a.str(2)?,
+                a.str(3)?,
+            )?))
+        },
+    },
+    Op {
+        name: "verify_screening_rules",
+        class: None,
+        section: "§15.5",
+        doc: "Verifies a screening rules token: {iss, iat, exp, rules_version, rules}.",
+        params: &[
+            req("token", Str, "the token"),
+            req("jwks", Jwks, "the network's key set"),
+            req("issuer", Str, "the network's issuer"),
+            opt("now", Now, "the time to check against (default: now)"),
+        ],
+        returns: Returns::Value("ScreeningRulesToken"),
+        run: |a| {
+            let t = screening_rules::verify_screening_rules(
+                a.str(0)?,
+                &*a.jwks(1)?,
+                a.str(2)?,
+                a.int(3)?,
+            )?;
+            Ok(Out::Value(Value::Object(vec![
+                ("iss".into(), Value::from(t.iss)),
+                ("iat".into(), Value::from_i64(t.iat)?),
+                ("exp".into(), Value::from_i64(t.exp)?),
+                ("rules_version".into(), Value::from(t.rules_version)),
+                ("rules".into(), t.rules),
+            ])))
+        },
+    },
+];
