@@ -36,6 +36,7 @@ Commands (ekl COMMAND --help, or ekl help COMMAND, for the options of each):
   screen                  safety flags of a tool result (§15.5) as a JSON array
   conformance             check another implementation over docs/conformance-protocol.md
   error-codes             every stable error code, one a line
+  call                    any operation of docs/operations.json by its wire name
   help                    this text; ekl help COMMAND: the help of a command
 
 Inputs:
@@ -191,6 +192,45 @@ pub enum Command {
     Conformance(ConformanceArgs),
     /// Every stable error code, one a line
     ErrorCodes,
+    /// Any operation of docs/operations.json, by its wire name (`ekl call --list` lists them)
+    #[command(after_help = CALL_HELP)]
+    Call(CallArgs),
+}
+
+/// The help after `ekl call --help`'s options.
+pub const CALL_HELP: &str = "\
+Arguments go by their wire names (docs/operations.json). By the parameter's kind:
+  value, text, jwks   JSON text                 str, bytes   the string
+  int, now            an integer (now: seconds; default: the system clock)
+  bool                true or false             str_list     a JSON array of strings
+  key                 SEED_HEX:KID (a signing key from a 32-byte seed)
+--arg-file and --arg-env read the text from a file (`-`: stdin) or an environment variable
+(secrets). --args FILE gives all arguments as one JSON object, as a conformance `call` request
+does (JSON values as strings holding their text; a key as {\"seed\", \"kid\"}).
+The result is printed as JSON (canonical bytes as they are); a verdict that is not accepted
+exits with 1.";
+
+/// `ekl call ...`
+#[derive(Args, Debug)]
+pub struct CallArgs {
+    /// The operation's wire name (e.g. verify_receipt)
+    #[arg(value_name = "NAME", required_unless_present = "list")]
+    pub name: Option<String>,
+    /// An argument: NAME=VALUE
+    #[arg(long = "arg", value_name = "NAME=VALUE")]
+    pub args: Vec<String>,
+    /// An argument read from a file (`-`: stdin): NAME=FILE
+    #[arg(long = "arg-file", value_name = "NAME=FILE")]
+    pub arg_files: Vec<String>,
+    /// An argument read from an environment variable: NAME=VAR
+    #[arg(long = "arg-env", value_name = "NAME=VAR")]
+    pub arg_envs: Vec<String>,
+    /// Every argument as one JSON object (the conformance `call` form)
+    #[arg(long = "args", value_name = "FILE")]
+    pub args_file: Option<PathBuf>,
+    /// List the operations and their parameters (docs/operations.json)
+    #[arg(long)]
+    pub list: bool,
 }
 
 /// `ekl jws ...`

@@ -109,7 +109,81 @@ pub fn run(command: Command, io: &Inputs) -> CmdResult {
         Command::Conformance(_) => Err(Failure::Usage(
             "conformance runs on its own (ekl conformance --help)".into(),
         )),
+        Command::Call(a) => call(io, a),
     }
+}
+
+/// `ekl call NAME`: any operation of the registry (cli/src/call.rs).
+fn call(io: &Inputs, a: crate::args::CallArgs) -> CmdResult {
+    use crate::call::{decode_args, from_text, run, Owned};
+    if a.list {
+        return Ok(ekl_bridge::manifest::operations_json().into_bytes());
+    }
+    let name = a.name.unwrap_or_default();
+    let op = ekl_bridge::find(&name).ok_or_else(|| {
+        Failure::Usage("no such operation (ekl call --list lists them)".to_owned())
+    })?;
+    let mut owned: Vec<Owned> = match &a.args_file {
+        Some(path) => {
+            let bytes = io.option_file(path, "the --args file")?;
+            decode_args(op, &canonical::parse(&bytes)?)?
+        }
+        None => op.params.iter().map(|_| Owned::Absent).collect(),
+    };
+    let split = |pair: &str| -> Result<(usize, String), Failure> {
+        let (k, v) = pair
+            .split_once('=')
+            .ok_or_else(|| Failure::Usage("an argument is NAME=VALUE".to_owned()))?;
+        let i = op.param_index(k).ok_or_else(|| {
+            let allowed: Vec<&str> = op.params.iter().map(|p| p.name).collect();
+            Failure::Usage(format!(
+                "{}: unknown argument (allowed: {})",
+                op.name,
+                allowed.join(", ")
+            ))
+        })?;
+        Ok((i, v.to_owned()))
+    };
+    for pair in &a.args {
+        let (i, v) = split(pair)?;
+        owned[i] = from_text(op.params[i].name, op.params[i].kind, v)?;
+    }
+    for pair in &a.arg_files {
+        let (i, path) = split(pair)?;
+        let bytes = io.path(
+            std::path::Path::new(&path),
+            "an --arg-file file",
+            MAX_DOCUMENT_BYTES,
+        )?;
+        let text = String::from_utf8(bytes)
+            .map_err(|_| Error::new(ErrorCode::InvalidUtf8, "an --arg-file file is not UTF-8"))?;
+        let text = text
+            .strip_suffix('\n')
+            .map(|t| t.strip_suffix('\r').unwrap_or(t))
+            .unwrap_or(&text)
+            .to_owned();
+        owned[i] = from_text(op.params[i].name, op.params[i].kind, text)?;
+    }
+    for pair in &a.arg_envs {
+        let (i, var) = split(pair)?;
+        let text = std::env::var(&var)
+            .map_err(|_| invalid("an --arg-env variable is not set (or not UTF-8)"))?;
+        owned[i] = from_text(op.params[i].name, op.params[i].kind, text)?;
+    }
+    let out = run(op, &owned, Some(now_or_clock(None)?))?;
+    let mut bytes = match &out {
+        ekl_bridge::Out::Bytes(b) => b.clone(),
+        other => other.to_json()?,
+    };
+    bytes.push(b'\n');
+    if op.returns == ekl_bridge::Returns::Verdict {
+        if let ekl_bridge::Out::Value(v) = &out {
+            if v.get("accepted") != Some(&Value::Bool(true)) {
+                return Err(Failure::NotAccepted(bytes));
+            }
+        }
+    }
+    Ok(bytes)
 }
 
 fn doc(io: &Inputs, input: &Input) -> Result<Vec<u8>, Failure> {

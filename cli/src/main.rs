@@ -9,6 +9,7 @@
 #![forbid(unsafe_code)]
 
 mod args;
+mod call;
 mod commands;
 mod conformance;
 mod input;

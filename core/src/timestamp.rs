@@ -96,10 +96,56 @@ impl Timestamp {
     pub fn nanos(&self) -> u32 {
         self.nanos
     }
+
+    /// The protocol's form of the instant: `YYYY-MM-DDTHH:MM:SSZ`, with the fraction (trailing
+    /// zeros dropped) when the nanoseconds are not zero. Years outside 0000–9999 have no such
+    /// form: `INVALID_TIMESTAMP`. [`Timestamp::parse`] reads back the same instant.
+    ///
+    /// ```
+    /// use ekl_core::timestamp::Timestamp;
+    /// assert_eq!(Timestamp::from_unix(1_795_978_933, 500_000_000).unwrap().format().unwrap(),
+    ///            "2026-11-29T19:02:13.5Z");
+    /// assert_eq!(Timestamp::from_unix(0, 0).unwrap().format().unwrap(), "1970-01-01T00:00:00Z");
+    /// ```
+    pub fn format(&self) -> Result<String> {
+        let days = self.secs.div_euclid(86_400);
+        let rem = self.secs.rem_euclid(86_400);
+        let (year, month, day) = civil_from_days(days);
+        if !(0..=9999).contains(&year) {
+            return Err(invalid("the instant's year is outside 0000-9999"));
+        }
+        let mut out = format!(
+            "{year:04}-{month:02}-{day:02}T{:02}:{:02}:{:02}",
+            rem / 3_600,
+            rem % 3_600 / 60,
+            rem % 60
+        );
+        if self.nanos != 0 {
+            let frac = format!("{:09}", self.nanos);
+            out.push('.');
+            out.push_str(frac.trim_end_matches('0'));
+        }
+        out.push('Z');
+        Ok(out)
+    }
 }
 
 fn invalid(message: &str) -> Error {
     Error::new(ErrorCode::InvalidTimestamp, message)
+}
+
+/// The civil date (year, month, day) of a day count since 1970-01-01 (H. Hinnant's algorithm).
+fn civil_from_days(z: i64) -> (i64, u32, u32) {
+    let z = z + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z.rem_euclid(146_097);
+    let yoe = (doe - doe / 1_460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let day = (doy - (153 * mp + 2) / 5 + 1) as u32;
+    let month = if mp < 10 { mp + 3 } else { mp - 9 } as u32;
+    let year = yoe + era * 400 + i64::from(month <= 2);
+    (year, month, day)
 }
 
 fn is_leap(year: u32) -> bool {

@@ -27,6 +27,23 @@ impl Case {
             fields: vec![("op".into(), Value::String(Cow::Owned(op.into())))],
         }
     }
+    /// A `call` request of operation `op` (rule `call/OP/SOURCE`).
+    pub(super) fn call(
+        op: &str,
+        source: &str,
+        label: impl Into<String>,
+        args: Value<'static>,
+    ) -> Case {
+        Case {
+            rule: format!("call/{op}/{source}"),
+            label: label.into(),
+            fields: vec![
+                ("op".into(), Value::String(Cow::Borrowed("call"))),
+                ("name".into(), Value::String(Cow::Owned(op.into()))),
+                ("args".into(), args),
+            ],
+        }
+    }
     fn s(mut self, name: &str, value: impl Into<String>) -> Case {
         self.fields
             .push((name.into(), Value::String(Cow::Owned(value.into()))));
@@ -64,7 +81,7 @@ impl Case {
 const BIG: &str = "\\u0000num:";
 
 /// Replaces integer literals beyond ±2^53 (outside strings) with the string `"\u0000num:DIGITS"`.
-fn protect_big_integers(bytes: &[u8]) -> Vec<u8> {
+pub(super) fn protect_big_integers(bytes: &[u8]) -> Vec<u8> {
     let mut out = Vec::with_capacity(bytes.len());
     let (mut i, mut in_string) = (0, false);
     while i < bytes.len() {
@@ -113,7 +130,7 @@ fn protect_big_integers(bytes: &[u8]) -> Vec<u8> {
     out
 }
 
-fn canon_text(v: &Value<'_>) -> String {
+pub(super) fn canon_text(v: &Value<'_>) -> String {
     let text = String::from_utf8(canonical::canonicalize_value(v).unwrap_or_default())
         .expect("canonical text is utf-8");
     let marker = format!("\"{BIG}");

@@ -6,6 +6,7 @@
 //! ([`ops::answer`]) and prints the agreement per rule, with the first differing cases in full.
 //! `ekl conformance --serve` answers the protocol itself (the Rust surface).
 
+mod calls;
 mod corpus;
 mod ops;
 
@@ -184,6 +185,13 @@ fn build_cases(opts: &Opts) -> Result<Vec<Case>, String> {
             dir.display()
         );
         cases.extend(v);
+        let calls = calls::call_cases(&dir);
+        eprintln!(
+            "ekl conformance: {} call requests over the {} operations of docs/operations.json",
+            calls.len(),
+            ekl_bridge::OPERATIONS.len()
+        );
+        cases.extend(calls);
     }
     cases.extend(corpus::generated(opts.seed, opts.corpus));
     cases.extend(corpus::doubles(opts.seed, opts.doubles));

@@ -32,6 +32,7 @@ pub const OPS: &[&str] = &[
     "jws_verify",
     "screen",
     "canonicalize_host",
+    "call",
 ];
 
 /// The answer to a request that is not well formed (not an error code of the core).
@@ -271,8 +272,24 @@ pub fn answer(req: &Value<'_>) -> Answer {
             let value = host_value(desc, 0)?;
             text(canonical::canonicalize_value(&value).map_err(code)?)
         }
+        "call" => call(req),
         _ => Err(UNSUPPORTED_OP.to_owned()),
     }
+}
+
+/// `{"op": "call", "name": NAME, "args": {...}}`: any operation of the registry, its result as
+/// canonical JSON text (docs/conformance-protocol.md#call).
+fn call(req: &Value<'_>) -> Answer {
+    let name = field(req, "name")?;
+    let op = ekl_bridge::find(name).ok_or_else(|| UNSUPPORTED_OP.to_owned())?;
+    let empty = Value::Object(Vec::new());
+    let args = match req.get("args") {
+        None | Some(Value::Null) => &empty,
+        Some(a) => a,
+    };
+    let owned = crate::call::decode_args(op, args).map_err(code)?;
+    let out = crate::call::run(op, &owned, None).map_err(code)?;
+    text(out.to_json().map_err(code)?)
 }
 
 /// The deepest host-value description accepted (the request line itself is parsed with the

@@ -1,0 +1,167 @@
+//! `ekl call NAME`: any operation of the bridge's registry (docs/operations.json), and the
+//! argument decoding that the conformance protocol's `call` requests share with it.
+//!
+//! Arguments are given by wire name. In a conformance request (and `--args FILE`) they are one
+//! JSON object whose members are, by the parameter's kind: a JSON **string holding the JSON
+//! text** for `value`, `text` and `jwks` (so duplicate members and long integers reach the core as
+//! written); a string for `str` and `bytes`; an integer for `int` and `now`; a boolean for
+//! `bool`; an array of strings for `str_list`; `{"seed": HEX, "kid": KID}` for `key`. On the
+//! command line, `--arg NAME=VALUE` gives the same forms as text (a key as `SEED_HEX:KID`), and
+//! `--arg-file NAME=FILE` / `--arg-env NAME=VAR` read the text from a file or the environment
+//! (for secrets).
+
+use ekl_bridge::{Arg, Kind, Op, Out};
+use ekl_core::jwk::SigningKey;
+use ekl_core::{Error, ErrorCode, Value};
+use zeroize::Zeroizing;
+
+/// One argument, owned, before it is lent to the bridge.
+pub enum Owned {
+    /// Left out.
+    Absent,
+    /// JSON text (or bytes).
+    Text(Vec<u8>),
+    /// A string (wiped when dropped: it may be a secret).
+    Str(Zeroizing<String>),
+    /// An integer.
+    Int(i64),
+    /// A boolean.
+    Bool(bool),
+    /// A list of strings.
+    List(Vec<String>),
+    /// A signing key.
+    Key(SigningKey),
+}
+
+fn invalid(message: String) -> Error {
+    Error::new(ErrorCode::InvalidArgument, message)
+}
+
+fn key_of(seed: &str, kid: &str) -> Result<Owned, Error> {
+    let out = ekl_bridge::call_named(
+        "signing_key",
+        &[("seed", Arg::Str(seed)), ("kid", Arg::Str(kid))],
+    )?;
+    match out {
+        Out::Key(k) => Ok(Owned::Key(k)),
+        _ => Err(Error::new(ErrorCode::Internal, "signing_key gave no key")),
+    }
+}
+
+/// The argument of kind `kind` from its JSON form in a request's `args` object.
+pub fn from_json(name: &str, kind: Kind, v: &Value<'_>) -> Result<Owned, Error> {
+    let bad = || {
+        invalid(format!(
+            "argument {name} must be given as {}",
+            json_form(kind)
+        ))
+    };
+    Ok(match (kind, v) {
+        (_, Value::Null) => Owned::Absent,
+        (Kind::Value | Kind::Text | Kind::Jwks | Kind::Bytes, Value::String(s)) => {
+            if kind == Kind::Bytes {
+                Owned::Str(Zeroizing::new(s.to_string()))
+            } else {
+                Owned::Text(s.as_bytes().to_vec())
+            }
+        }
+        (Kind::Str, Value::String(s)) => Owned::Str(Zeroizing::new(s.to_string())),
+        (Kind::Int | Kind::Now, Value::Number(x))
+            if x.fract() == 0.0 && x.abs() <= ekl_core::MAX_SAFE_INTEGER_BOUND as f64 =>
+        {
+            Owned::Int(*x as i64)
+        }
+        (Kind::Bool, Value::Bool(b)) => Owned::Bool(*b),
+        (Kind::StrList, Value::Array(items)) => Owned::List(
+            items
+                .iter()
+                .map(|i| i.as_str().map(str::to_owned).ok_or_else(bad))
+                .collect::<Result<_, _>>()?,
+        ),
+        (Kind::Key, Value::Object(_)) => {
+            ekl_core::shape::members(v, name, &["seed", "kid"])?;
+            key_of(
+                ekl_core::shape::req_str(v, "seed", name)?,
+                ekl_core::shape::req_str(v, "kid", name)?,
+            )?
+        }
+        _ => return Err(bad()),
+    })
+}
+
+/// The argument of kind `kind` from command-line text.
+pub fn from_text(name: &str, kind: Kind, text: String) -> Result<Owned, Error> {
+    let text = Zeroizing::new(text);
+    Ok(match kind {
+        Kind::Value | Kind::Text | Kind::Jwks => Owned::Text(text.as_bytes().to_vec()),
+        Kind::Str | Kind::Bytes => Owned::Str(text),
+        Kind::Int | Kind::Now => Owned::Int(
+            text.trim()
+                .parse()
+                .map_err(|_| invalid(format!("argument {name} must be an integer")))?,
+        ),
+        Kind::Bool => match text.trim() {
+            "true" => Owned::Bool(true),
+            "false" => Owned::Bool(false),
+            _ => return Err(invalid(format!("argument {name} must be true or false"))),
+        },
+        Kind::StrList => {
+            let v = ekl_core::canonical::parse(text.as_bytes())?;
+            from_json(name, kind, &v)?
+        }
+        Kind::Key => {
+            let (seed, kid) = text
+                .split_once(':')
+                .ok_or_else(|| invalid(format!("argument {name} must be SEED_HEX:KID")))?;
+            key_of(seed, kid)?
+        }
+    })
+}
+
+/// How an argument of `kind` is written in a request's `args` object.
+pub fn json_form(kind: Kind) -> &'static str {
+    match kind {
+        Kind::Value | Kind::Text | Kind::Jwks => "a string holding JSON text",
+        Kind::Str | Kind::Bytes => "a string",
+        Kind::Int | Kind::Now => "an integer",
+        Kind::Bool => "a boolean",
+        Kind::StrList => "an array of strings",
+        Kind::Key => "{\"seed\": HEX, \"kid\": KID}",
+    }
+}
+
+/// Runs `op` on owned arguments (one per parameter); a `now` left out is `clock` when given.
+pub fn run(op: &Op, owned: &[Owned], clock: Option<i64>) -> Result<Out, Error> {
+    let args: Vec<Arg<'_>> = op
+        .params
+        .iter()
+        .zip(owned)
+        .map(|(p, o)| match o {
+            Owned::Absent if p.kind == Kind::Now && clock.is_some() => {
+                Arg::Int(clock.unwrap_or_default())
+            }
+            Owned::Absent => Arg::Absent,
+            Owned::Text(t) => Arg::Text(t),
+            Owned::Str(s) if p.kind == Kind::Bytes => Arg::Bytes(s.as_bytes()),
+            Owned::Str(s) => Arg::Str(s),
+            Owned::Int(n) => Arg::Int(*n),
+            Owned::Bool(b) => Arg::Bool(*b),
+            Owned::List(l) => Arg::StrList(l.iter().map(String::as_str).collect()),
+            Owned::Key(k) => Arg::Key(k),
+        })
+        .collect();
+    ekl_bridge::call(op, &args)
+}
+
+/// Decodes a request's `args` object for `op` (unknown names refused, naming the allowed ones).
+pub fn decode_args(op: &Op, args: &Value<'_>) -> Result<Vec<Owned>, Error> {
+    let allowed: Vec<&str> = op.params.iter().map(|p| p.name).collect();
+    let members = ekl_core::shape::members(args, "args", &allowed)?;
+    let mut owned: Vec<Owned> = op.params.iter().map(|_| Owned::Absent).collect();
+    for (k, v) in members {
+        if let Some(i) = op.param_index(k) {
+            owned[i] = from_json(k, op.params[i].kind, v)?;
+        }
+    }
+    Ok(owned)
+}

@@ -1,0 +1,898 @@
+//! `call` requests for every operation of the bridge's registry (docs/operations.json), built
+//! from the vector files: each surface's adapter dispatches them generically through its public
+//! API, so a divergence between two surfaces on any operation fails the cross-surface run.
+//! A unit test proves that every registry entry has cases.
+
+use std::borrow::Cow;
+use std::path::Path;
+
+use ekl_core::{canonical, digest, Value};
+
+use super::corpus::{canon_text, protect_big_integers, Case};
+
+fn load(dir: &Path, file: &str) -> Option<Value<'static>> {
+    let bytes = std::fs::read(dir.join(file)).ok()?;
+    let bytes = protect_big_integers(&bytes);
+    canonical::parse(&bytes).ok().map(Value::into_owned)
+}
+
+fn get<'v>(v: &'v Value<'static>, path: &[&str]) -> &'v Value<'static> {
+    static NULL: Value<'static> = Value::Null;
+    let mut at = v;
+    for p in path {
+        at = at.get(p).unwrap_or(&NULL);
+    }
+    at
+}
+
+fn list<'v>(v: &'v Value<'static>, path: &[&str]) -> &'v [Value<'static>] {
+    get(v, path).as_array().unwrap_or(&[])
+}
+
+fn st(v: &Value<'static>, path: &[&str]) -> String {
+    get(v, path).as_str().unwrap_or("").to_owned()
+}
+
+/// An argument: a string.
+fn s(x: impl Into<String>) -> Value<'static> {
+    Value::String(Cow::Owned(x.into()))
+}
+
+/// An argument of kind value/text/jwks: the canonical text of `v` as a string.
+fn t(v: &Value<'static>) -> Value<'static> {
+    s(canon_text(v))
+}
+
+fn n(x: i64) -> Value<'static> {
+    Value::Number(x as f64)
+}
+
+fn strs(items: &[&str]) -> Value<'static> {
+    Value::Array(items.iter().map(|x| s(*x)).collect())
+}
+
+fn key(seed: &str, kid: &str) -> Value<'static> {
+    Value::Object(vec![("seed".into(), s(seed)), ("kid".into(), s(kid))])
+}
+
+/// Adds (or replaces) member `name` of a JSON object value.
+fn with(v: &Value<'static>, name: &str, x: Value<'static>) -> Value<'static> {
+    let mut members = v.as_object().map(<[_]>::to_vec).unwrap_or_default();
+    members.retain(|(k, _)| k != name);
+    members.push((Cow::Owned(name.to_owned()), x));
+    Value::Object(members)
+}
+
+struct Calls {
+    out: Vec<Case>,
+}
+
+impl Calls {
+    fn add(
+        &mut self,
+        op: &str,
+        source: &str,
+        label: impl Into<String>,
+        args: Vec<(&str, Value<'static>)>,
+    ) {
+        let args = Value::Object(
+            args.into_iter()
+                .map(|(k, v)| (Cow::Owned(k.to_owned()), v))
+                .collect(),
+        );
+        self.out.push(Case::call(op, source, label, args));
+    }
+}
+
+/// The `call` cases of every operation, from the vector files of `dir`.
+pub fn call_cases(dir: &Path) -> Vec<Case> {
+    let mut c = Calls { out: Vec::new() };
+    let salt = "00112233445566778899aabbccddeeff00112233445566778899aabbccddeeff";
+
+    if let Some(d) = load(dir, "ekl-json-1.json") {
+        let src = "vectors/ekl-json-1.json";
+        for (i, case) in list(&d, &["valid"])
+            .iter()
+            .chain(list(&d, &["invalid"]).iter().take(40))
+            .enumerate()
+        {
+            let input = s(st(case, &["input"]));
+            let label = st(case, &["name"]);
+            c.add("canonicalize", src, &label, vec![("text", input.clone())]);
+            c.add(
+                "canonicalize_value",
+                src,
+                &label,
+                vec![("value", input.clone())],
+            );
+            if i % 4 == 0 {
+                c.add(
+                    "canonicalize",
+                    src,
+                    &label,
+                    vec![("text", input.clone()), ("max_bytes", n(16))],
+                );
+                c.add("sha256_hex", src, &label, vec![("data", input.clone())]);
+                c.add(
+                    "input_commitment",
+                    src,
+                    &label,
+                    vec![("input", input.clone())],
+                );
+            }
+            if i % 4 == 1 {
+                c.add(
+                    "commitment",
+                    src,
+                    &label,
+                    vec![
+                        ("value", input.clone()),
+                        ("salt", s(salt)),
+                        ("salt_id", s("s-1")),
+                    ],
+                );
+                c.add("value_digest", src, &label, vec![("value", input.clone())]);
+            }
+            if i % 4 == 2 {
+                c.add("commitment", src, &label, vec![("value", input.clone())]);
+                c.add(
+                    "value_digest",
+                    src,
+                    &label,
+                    vec![("value", input.clone()), ("salt", s(salt))],
+                );
+                c.add(
+                    "fingerprint",
+                    src,
+                    &label,
+                    vec![("salt", s(salt)), ("value", input.clone())],
+                );
+            }
+        }
+        c.add(
+            "commitment",
+            src,
+            "bad salt",
+            vec![("value", s("{}")), ("salt", s("00"))],
+        );
+    }
+
+    if let Some(d) = load(dir, "fingerprints.json") {
+        let src = "vectors/fingerprints.json";
+        for case in list(&d, &["cases"]) {
+            let label = st(case, &["name"]);
+            c.add(
+                "fingerprint",
+                src,
+                &label,
+                vec![
+                    ("salt", s(st(case, &["salt"]))),
+                    ("value", t(get(case, &["value"]))),
+                ],
+            );
+        }
+        let result = t(get(&d, &["result_selection", "result"]));
+        c.add(
+            "output_fingerprint",
+            src,
+            "result_selection",
+            vec![("salt", s(salt)), ("result", result.clone())],
+        );
+        c.add(
+            "select_result_body",
+            src,
+            "result_selection",
+            vec![("result", result.clone())],
+        );
+        c.add("screen", src, "result_selection", vec![("result", result)]);
+        let ch = get(&d, &["challenge"]);
+        c.add(
+            "challenge_proof_v1",
+            src,
+            "challenge",
+            vec![
+                ("credential", s(st(ch, &["provider_credential"]))),
+                ("challenge", s(st(ch, &["challenge"]))),
+                ("endpoint", s(st(ch, &["endpoint"]))),
+            ],
+        );
+        c.add(
+            "sha256_hex",
+            src,
+            "credential",
+            vec![("data", s(st(ch, &["provider_credential"])))],
+        );
+    }
+
+    if let Some(d) = load(dir, "endpoint-proof-v2.json") {
+        let src = "vectors/endpoint-proof-v2.json";
+        let agent_key = st(&d, &["agent_key"]);
+        let proof_key = st(&d, &["proof_key"]);
+        c.add(
+            "proof_key",
+            src,
+            "agent_key",
+            vec![("agent_key", s(&agent_key))],
+        );
+        c.add("proof_key", src, "empty", vec![("agent_key", s(""))]);
+        for ch in list(&d, &["challenges"]) {
+            let label = st(ch, &["name"]);
+            let (challenge, endpoint) = (s(st(ch, &["challenge"])), s(st(ch, &["endpoint"])));
+            c.add(
+                "challenge_proof_v2",
+                src,
+                &label,
+                vec![
+                    ("proof_key", s(&proof_key)),
+                    ("challenge", challenge.clone()),
+                    ("endpoint", endpoint.clone()),
+                ],
+            );
+            c.add(
+                "verify_challenge_proof",
+                src,
+                &label,
+                vec![
+                    ("challenge", challenge.clone()),
+                    ("endpoint", endpoint.clone()),
+                    ("proof", get(ch, &["proof"]).clone()),
+                    ("proof_v2", get(ch, &["proof_v2"]).clone()),
+                    ("proof_key", s(&proof_key)),
+                ],
+            );
+            c.add(
+                "verify_challenge_proof",
+                src,
+                &format!("{label}, v1 only"),
+                vec![
+                    ("challenge", challenge.clone()),
+                    ("endpoint", endpoint.clone()),
+                    ("proof", get(ch, &["proof"]).clone()),
+                    ("proof_key", s(&proof_key)),
+                ],
+            );
+            c.add(
+                "verify_challenge_proof",
+                src,
+                &format!("{label}, credential hash"),
+                vec![
+                    ("challenge", challenge.clone()),
+                    ("endpoint", endpoint),
+                    ("proof", get(ch, &["proof"]).clone()),
+                    (
+                        "credential_hash",
+                        s(digest::sha256_hex(agent_key.as_bytes())),
+                    ),
+                ],
+            );
+            c.add(
+                "verify_challenge_proof",
+                src,
+                &format!("{label}, both held"),
+                vec![
+                    ("challenge", challenge),
+                    ("endpoint", s("x")),
+                    ("proof_key", s(&proof_key)),
+                    ("credential_hash", s(&proof_key)),
+                ],
+            );
+        }
+        for e in list(&d, &["enroll"]) {
+            let label = st(e, &["name"]);
+            let (id, nonce, ep) = (
+                s(st(e, &["enrollment_id"])),
+                s(st(e, &["nonce"])),
+                s(st(e, &["endpoint"])),
+            );
+            c.add(
+                "enroll_authority_v1",
+                src,
+                &label,
+                vec![
+                    ("agent_key", s(&agent_key)),
+                    ("enrollment_id", id.clone()),
+                    ("nonce", nonce.clone()),
+                    ("endpoint", ep.clone()),
+                ],
+            );
+            c.add(
+                "enroll_authority_v2",
+                src,
+                &label,
+                vec![
+                    ("proof_key", s(&proof_key)),
+                    ("enrollment_id", id.clone()),
+                    ("nonce", nonce.clone()),
+                    ("endpoint", ep.clone()),
+                ],
+            );
+            for (announced, version, authority) in [
+                ("v2", Some(2), st(e, &["authority_v2"])),
+                ("v2", Some(1), st(e, &["authority_v1"])),
+                ("v1", Some(1), st(e, &["authority_v1"])),
+                ("v1", Some(3), st(e, &["authority_v1"])),
+                ("v1", None, st(e, &["authority_v1"])),
+                ("v3", Some(2), st(e, &["authority_v2"])),
+            ] {
+                let mut args = vec![
+                    ("announced", s(announced)),
+                    ("agent_key", s(&agent_key)),
+                    ("enrollment_id", id.clone()),
+                    ("nonce", nonce.clone()),
+                    ("endpoint", ep.clone()),
+                    ("authority", s(authority)),
+                ];
+                if let Some(v) = version {
+                    args.push(("authority_version", n(v)));
+                }
+                c.add(
+                    "verify_enroll_authority",
+                    src,
+                    &format!("{label} {announced} {version:?}"),
+                    args,
+                );
+            }
+        }
+        for v in list(&d, &["verify_signature"]) {
+            let label = st(v, &["name"]);
+            let base = vec![
+                ("registration_secret", s(st(v, &["registration_secret"]))),
+                ("agent_id", s(st(v, &["agent_id"]))),
+                ("enrollment_id", s(st(v, &["enrollment_id"]))),
+                ("challenge", s(st(v, &["challenge"]))),
+            ];
+            c.add("verify_signature", src, &label, base.clone());
+            let mut good = base.clone();
+            good.push(("signature", s(st(v, &["signature"]))));
+            c.add("check_verify_signature", src, &label, good);
+            let mut bad = base;
+            bad.push(("signature", s("00")));
+            c.add(
+                "check_verify_signature",
+                src,
+                &format!("{label}, wrong"),
+                bad,
+            );
+        }
+    }
+
+    if let Some(d) = load(dir, "call-receipt.json") {
+        let src = "vectors/call-receipt.json";
+        let secret = st(&d, &["receipt_secret"]);
+        let receipt = get(&d, &["receipt"]).clone();
+        let signed = with(&receipt, "auth_tag", get(&d, &["auth_tag"]).clone());
+        let call = get(&d, &["call"]).clone();
+        c.add(
+            "receipt_key",
+            src,
+            "receipt",
+            vec![("secret", s(&secret)), ("key_id", s("rk-1"))],
+        );
+        c.add(
+            "auth_tag",
+            src,
+            "receipt",
+            vec![("receipt", t(&receipt)), ("secret", s(&secret))],
+        );
+        c.add(
+            "receipt_digest",
+            src,
+            "receipt",
+            vec![("receipt", t(&signed))],
+        );
+        c.add(
+            "sign_receipt",
+            src,
+            "receipt",
+            vec![("receipt", t(&receipt)), ("secret", s(&secret))],
+        );
+        c.add(
+            "sign_receipt",
+            src,
+            "issued_at +00:00",
+            vec![
+                (
+                    "receipt",
+                    t(&with(&receipt, "issued_at", s("2026-11-29T19:02:13+00:00"))),
+                ),
+                ("secret", s(&secret)),
+            ],
+        );
+        c.add(
+            "sign_receipt",
+            src,
+            "status bogus",
+            vec![
+                ("receipt", t(&with(&receipt, "status", s("bogus")))),
+                ("secret", s(&secret)),
+            ],
+        );
+        c.add(
+            "sign_receipt",
+            src,
+            "empty key_id",
+            vec![
+                ("receipt", t(&with(&receipt, "key_id", s("")))),
+                ("secret", s(&secret)),
+            ],
+        );
+        c.add(
+            "terms_hash",
+            src,
+            "terms",
+            vec![("terms", t(get(&d, &["terms"])))],
+        );
+        c.add(
+            "input_commitment",
+            src,
+            "input",
+            vec![
+                ("input", t(get(&d, &["input"]))),
+                ("salt", s(salt)),
+                ("salt_id", s("in-1")),
+            ],
+        );
+        c.add(
+            "commitment",
+            src,
+            "result",
+            vec![("value", t(get(&d, &["result"])))],
+        );
+        let own_in = Value::Object(vec![
+            ("alg".into(), s("sha-256")),
+            ("canon".into(), s("ekl-json-1")),
+            ("digest".into(), s("00")),
+        ]);
+        c.add(
+            "verify_receipt",
+            src,
+            "published",
+            vec![
+                ("receipt", t(&signed)),
+                ("keys", t(&s(&secret))),
+                ("call", t(&call)),
+            ],
+        );
+        c.add(
+            "verify_receipt",
+            src,
+            "own input differs",
+            vec![
+                ("receipt", t(&signed)),
+                ("keys", t(&s(&secret))),
+                ("call", t(&call)),
+                ("input_commitment", t(&own_in)),
+            ],
+        );
+        c.add(
+            "verify_receipt",
+            src,
+            "own commitment unknown member",
+            vec![
+                ("receipt", t(&signed)),
+                ("keys", t(&s(&secret))),
+                ("call", t(&call)),
+                ("output_commitment", t(&with(&own_in, "Digest", s("x")))),
+            ],
+        );
+        c.add(
+            "verify_receipt",
+            src,
+            "call in camelCase",
+            vec![
+                ("receipt", t(&signed)),
+                ("keys", t(&s(&secret))),
+                ("call", t(&with(&call, "executionId", s("x")))),
+            ],
+        );
+        c.add(
+            "verify_receipt",
+            src,
+            "call missing an id",
+            vec![
+                ("receipt", t(&signed)),
+                ("keys", t(&s(&secret))),
+                ("call", t(&with(&call, "execution_id", Value::Null))),
+            ],
+        );
+        c.add(
+            "verify_receipt",
+            src,
+            "empty key ring",
+            vec![
+                ("receipt", t(&signed)),
+                ("keys", s("[]")),
+                ("call", t(&call)),
+            ],
+        );
+        let ring = get(&d, &["key_ring", "keys"]).clone();
+        let ring_call = t(get(&d, &["key_ring", "call"]));
+        let mut items = Vec::new();
+        for case in list(&d, &["key_ring", "cases"]) {
+            let label = st(case, &["name"]);
+            c.add(
+                "verify_receipt",
+                src,
+                &label,
+                vec![
+                    ("receipt", t(get(case, &["receipt"]))),
+                    ("keys", t(&ring)),
+                    ("call", ring_call.clone()),
+                ],
+            );
+            items.push(Value::Object(vec![
+                ("receipt".into(), get(case, &["receipt"]).clone()),
+                ("call".into(), get(&d, &["key_ring", "call"]).clone()),
+            ]));
+        }
+        if let Some(first) = ring.as_array().and_then(|l| l.first()) {
+            let bad_ring = Value::Array(vec![with(first, "keyId", s("x"))]);
+            c.add(
+                "verify_receipt",
+                src,
+                "key with an unknown member",
+                vec![
+                    ("receipt", t(&signed)),
+                    ("keys", t(&bad_ring)),
+                    ("call", t(&call)),
+                ],
+            );
+        }
+        items.push(Value::Object(vec![
+            ("receipt".into(), Value::Array(vec![])),
+            ("call".into(), call.clone()),
+        ]));
+        items.push(Value::Object(vec![
+            ("receipt".into(), signed.clone()),
+            ("call".into(), call.clone()),
+            ("extra".into(), n(1)),
+        ]));
+        c.add(
+            "verify_receipts",
+            src,
+            "key ring cases",
+            vec![("items", t(&Value::Array(items))), ("keys", t(&ring))],
+        );
+        c.add(
+            "verify_receipts",
+            src,
+            "not a list",
+            vec![("items", s("{}")), ("keys", t(&ring))],
+        );
+        for case in list(&d, &["mismatch", "cases"]) {
+            let label = st(case, &["name"]);
+            let mut args = vec![
+                ("receipt", t(get(case, &["receipt"]))),
+                ("keys", t(&s(&secret))),
+            ];
+            let case_call = get(case, &["call"]);
+            args.push((
+                "call",
+                t(if case_call.as_object().is_some() {
+                    case_call
+                } else {
+                    &call
+                }),
+            ));
+            c.add("verify_receipt", src, &label, args);
+        }
+    }
+
+    if let Some(d) = load(dir, "duplicate-keys.json") {
+        let src = "vectors/duplicate-keys.json";
+        let (salt, secret) = (st(&d, &["salt"]), st(&d, &["secret"]));
+        for case in list(&d, &["cases"]) {
+            let label = st(case, &["name"]);
+            let op = st(case, &["operation"]);
+            let Some(reg) = ekl_bridge::find(&op) else {
+                continue;
+            };
+            let mut args = Vec::new();
+            for p in reg.params.iter().filter(|p| p.required) {
+                let v = match (p.name, p.kind) {
+                    ("salt", _) => s(&salt),
+                    ("secret", _) => s(&secret),
+                    (_, ekl_bridge::Kind::Value) => s(st(case, &["input"])),
+                    _ => continue,
+                };
+                args.push((p.name, v));
+            }
+            if reg.param_index("offered").is_some() && get(case, &["offered"]).as_array().is_some()
+            {
+                args.push(("offered", get(case, &["offered"]).clone()));
+            }
+            c.add(&op, src, &label, args);
+        }
+    }
+
+    if let Some(d) = load(dir, "upstream-fingerprint.json") {
+        let src = "vectors/upstream-fingerprint.json";
+        for case in list(&d, &["cases"]).iter().chain(list(&d, &["invalid"])) {
+            let label = st(case, &["name"]);
+            let mut args = vec![("tools", t(get(case, &["tools"])))];
+            if get(case, &["offered"]).as_array().is_some() {
+                args.push(("offered", get(case, &["offered"]).clone()));
+            }
+            c.add("upstream_fingerprint", src, &label, args.clone());
+            c.add("upstream_projection", src, &label, args);
+        }
+    }
+
+    if let Some(d) = load(dir, "screening-scan.json") {
+        let src = "vectors/screening-scan.json";
+        for case in list(&d, &["cases"]) {
+            let label = st(case, &["name"]);
+            let rules = get(&d, &["rules_sets", &st(case, &["rules"])]);
+            let mut args = vec![("result", t(get(case, &["result"])))];
+            if rules.as_object().is_some() {
+                args.push(("rules", t(rules)));
+            }
+            c.add("screen", src, &label, args);
+            if let Some(text) = get(case, &["result", "content"])
+                .as_array()
+                .and_then(|l| l.first())
+                .and_then(|x| x.get("text"))
+                .and_then(Value::as_str)
+            {
+                c.add("screening_fold", src, &label, vec![("text", s(text))]);
+            }
+        }
+        for (name, rules) in get(&d, &["rules_sets"]).as_object().unwrap_or(&[]) {
+            c.add(
+                "screening_rules",
+                src,
+                name.as_ref(),
+                vec![("claims", t(rules))],
+            );
+        }
+        for case in list(&d, &["invalid_rules"]) {
+            c.add(
+                "screening_rules",
+                src,
+                st(case, &["name"]),
+                vec![("claims", t(get(case, &["claims"])))],
+            );
+        }
+    }
+
+    if let Some(d) = load(dir, "receipt-jws.json") {
+        let src = "vectors/receipt-jws.json";
+        let jwks = t(get(&d, &["jwks"]));
+        let call = get(&d, &["call"]).clone();
+        let seed = st(&d, &["key_seed_hex"]);
+        c.add("parse_jwks", src, "jwks", vec![("jwks", jwks.clone())]);
+        c.add(
+            "parse_jwks",
+            src,
+            "empty",
+            vec![("jwks", s("{\"keys\":[]}"))],
+        );
+        c.add(
+            "signing_key",
+            src,
+            "net-2026-05",
+            vec![("seed", s(&seed)), ("kid", s("net-2026-05"))],
+        );
+        c.add(
+            "signing_key",
+            src,
+            "short seed",
+            vec![("seed", s("00")), ("kid", s("k"))],
+        );
+        c.add(
+            "jwks_from_seed",
+            src,
+            "two kids",
+            vec![
+                ("seed", s(&seed)),
+                ("kids", strs(&["net-2026-05", "net-2026-06"])),
+            ],
+        );
+        c.add(
+            "jwks_from_seed",
+            src,
+            "equal kids",
+            vec![("seed", s(&seed)), ("kids", strs(&["a", "a"]))],
+        );
+        for case in list(&d, &["cases"]) {
+            let label = st(case, &["name"]);
+            c.add(
+                "verify_receipt_jws",
+                src,
+                &label,
+                vec![
+                    ("token", get(case, &["receipt_jws"]).clone()),
+                    ("jwks", jwks.clone()),
+                    ("call", t(&call)),
+                ],
+            );
+        }
+        c.add(
+            "verify_receipt_jws",
+            src,
+            "call in camelCase",
+            vec![
+                ("token", s("x.y.z")),
+                ("jwks", jwks.clone()),
+                ("call", t(&with(&call, "sentAt", n(1)))),
+            ],
+        );
+        // Issued receipts (deterministic: RFC 6979 nonces), then verified as objects.
+        let sent_at = get(&call, &["sent_at"]).as_f64().unwrap_or(0.0) as i64;
+        let fields = Value::Object(
+            [
+                "execution_id",
+                "provider_agent_id",
+                "requester_agent_id",
+                "capability_id",
+                "input_fingerprint",
+            ]
+            .iter()
+            .map(|k| (Cow::Owned((*k).to_owned()), get(&call, &[k]).clone()))
+            .chain([
+                ("status".into(), s("succeeded")),
+                (
+                    "issued_at".into(),
+                    s(ekl_core::timestamp::Timestamp::from_unix(sent_at + 1, 0)
+                        .and_then(|t| t.format())
+                        .unwrap_or_default()),
+                ),
+            ])
+            .collect(),
+        );
+        let (iss, aud) = (st(&call, &["network_issuer"]), st(&call, &["own_agent_id"]));
+        let issue = |fields: &Value<'static>| -> Vec<(&'static str, Value<'static>)> {
+            vec![
+                ("fields", t(fields)),
+                ("key", key(&seed, "net-2026-05")),
+                ("issuer", s(&iss)),
+                ("audience", s(&aud)),
+            ]
+        };
+        c.add("issue_receipt", src, "fields of the call", issue(&fields));
+        c.add(
+            "issue_receipt",
+            src,
+            "issued_at +00:00",
+            issue(&with(&fields, "issued_at", s("2026-11-29T19:02:13+00:00"))),
+        );
+        c.add(
+            "issue_receipt",
+            src,
+            "status bogus",
+            issue(&with(&fields, "status", s("bogus"))),
+        );
+        if let Some(signing) = ekl_core::jwk::jwks_from_seed(
+            &ekl_core::hex::decode_fixed::<32>(&seed, ekl_core::ErrorCode::InvalidKey, "seed")
+                .unwrap_or([0; 32]),
+            &["net-2026-05"],
+        )
+        .ok()
+        .and_then(|(_, keys)| keys.into_iter().next())
+        {
+            if let Ok(issued) = ekl_core::receipt_sig::issue_receipt(&fields, &signing, &iss, &aud)
+            {
+                c.add(
+                    "verify_signed_receipt",
+                    src,
+                    "issued",
+                    vec![
+                        ("receipt", t(&issued)),
+                        ("jwks", jwks.clone()),
+                        ("call", t(&call)),
+                    ],
+                );
+                let tampered = with(&issued, "status", s("failed"));
+                c.add(
+                    "verify_signed_receipt",
+                    src,
+                    "status changed",
+                    vec![
+                        ("receipt", t(&tampered)),
+                        ("jwks", jwks.clone()),
+                        ("call", t(&call)),
+                    ],
+                );
+                let other = with(&call, "execution_id", s("ex-other"));
+                c.add(
+                    "verify_signed_receipt",
+                    src,
+                    "another call",
+                    vec![
+                        ("receipt", t(&issued)),
+                        ("jwks", jwks.clone()),
+                        ("call", t(&other)),
+                    ],
+                );
+            }
+        }
+    }
+
+    if let Some(d) = load(dir, "screening-rules-jws.json") {
+        let src = "vectors/screening-rules-jws.json";
+        let jwks = t(get(&d, &["jwks"]));
+        let issuer = st(&d, &["network_issuer"]);
+        let seed = st(&d, &["key_seed_hex"]);
+        for case in list(&d, &["cases"]) {
+            let label = st(case, &["name"]);
+            let (token, now) = (get(case, &["token"]).clone(), get(case, &["now"]).clone());
+            c.add(
+                "verify_screening_rules",
+                src,
+                &label,
+                vec![
+                    ("token", token.clone()),
+                    ("jwks", jwks.clone()),
+                    ("issuer", s(&issuer)),
+                    ("now", now.clone()),
+                ],
+            );
+            c.add(
+                "verify_jws",
+                src,
+                &label,
+                vec![
+                    ("token", token),
+                    ("typ", s("ekl-screening-rules+jwt")),
+                    ("jwks", jwks.clone()),
+                    ("now", now),
+                    ("issuer", s(&issuer)),
+                    ("max_lifetime", n(86400 * 7)),
+                ],
+            );
+        }
+        if let Some(valid) = list(&d, &["cases"]).first() {
+            let claims = t(get(valid, &["expected"]));
+            c.add(
+                "sign_jws",
+                src,
+                "valid claims",
+                vec![
+                    ("typ", s("ekl-screening-rules+jwt")),
+                    ("claims", claims.clone()),
+                    ("key", key(&seed, "net-2026-05")),
+                ],
+            );
+            c.add(
+                "sign_jws",
+                src,
+                "unknown typ",
+                vec![
+                    ("typ", s("jwt")),
+                    ("claims", claims),
+                    ("key", key(&seed, "net-2026-05")),
+                ],
+            );
+            c.add(
+                "sign_jws",
+                src,
+                "claims not an object",
+                vec![
+                    ("typ", s("ekl-screening-rules+jwt")),
+                    ("claims", s("[]")),
+                    ("key", key(&seed, "net-2026-05")),
+                ],
+            );
+        }
+    }
+    c.out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_registry_operation_has_cases() {
+        let dir = Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/../vectors"));
+        let cases = call_cases(dir);
+        for op in ekl_bridge::OPERATIONS {
+            let rule = format!("call/{}/", op.name);
+            assert!(
+                cases.iter().any(|c| c.rule.starts_with(&rule)),
+                "no call case for {}",
+                op.name
+            );
+        }
+    }
+}
