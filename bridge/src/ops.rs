@@ -523,11 +523,8 @@ pub(crate) static OPERATIONS: &[Op] = &[
                 "v2" => ProofVersion::V2,
                 _ => return Err(invalid("announced must be v1 or v2")),
             };
-            let version = match a.opt_int(6)? {
-                None => None,
-                // A version no u32 holds is neither 1 nor 2: the core refuses it as such.
-                Some(n) => Some(u32::try_from(n).unwrap_or(u32::MAX)),
-            };
+            // A version no u32 holds is neither 1 nor 2: the core refuses it as such.
+            let version = a.opt_int(6)?.map(|n| u32::try_from(n).unwrap_or(u32::MAX));
             let v = proof::verify_enroll_authority(
                 announced,
                 a.str(1)?,

@@ -16,6 +16,7 @@ use ekl_core::{Error, ErrorCode, Value};
 use zeroize::Zeroizing;
 
 /// One argument, owned, before it is lent to the bridge.
+#[allow(clippy::large_enum_variant)] // a handful per call
 pub enum Owned {
     /// Left out.
     Absent,

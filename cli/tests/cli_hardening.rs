@@ -78,6 +78,7 @@ const COMMANDS: &[&str] = &[
     "screen",
     "conformance",
     "error-codes",
+    "call",
 ];
 
 #[test]

@@ -243,7 +243,7 @@ pub fn call_cases(dir: &Path) -> Vec<Case> {
             c.add(
                 "verify_challenge_proof",
                 src,
-                &format!("{label}, v1 only"),
+                format!("{label}, v1 only"),
                 vec![
                     ("challenge", challenge.clone()),
                     ("endpoint", endpoint.clone()),
@@ -254,7 +254,7 @@ pub fn call_cases(dir: &Path) -> Vec<Case> {
             c.add(
                 "verify_challenge_proof",
                 src,
-                &format!("{label}, credential hash"),
+                format!("{label}, credential hash"),
                 vec![
                     ("challenge", challenge.clone()),
                     ("endpoint", endpoint),
@@ -268,7 +268,7 @@ pub fn call_cases(dir: &Path) -> Vec<Case> {
             c.add(
                 "verify_challenge_proof",
                 src,
-                &format!("{label}, both held"),
+                format!("{label}, both held"),
                 vec![
                     ("challenge", challenge),
                     ("endpoint", s("x")),
@@ -328,7 +328,7 @@ pub fn call_cases(dir: &Path) -> Vec<Case> {
                 c.add(
                     "verify_enroll_authority",
                     src,
-                    &format!("{label} {announced} {version:?}"),
+                    format!("{label} {announced} {version:?}"),
                     args,
                 );
             }
@@ -350,7 +350,7 @@ pub fn call_cases(dir: &Path) -> Vec<Case> {
             c.add(
                 "check_verify_signature",
                 src,
-                &format!("{label}, wrong"),
+                format!("{label}, wrong"),
                 bad,
             );
         }
