@@ -565,8 +565,8 @@ secret_source!(
     proof_key_stdin = "proof-key-stdin"
 );
 
-/// The sources of a key ring (a JSON array of {key_id, secret, valid_from, valid_until?}, or
-/// {"keys": [...]}): at most one.
+/// The sources of a key ring (a JSON array of {key_id, secret, valid_from, valid_until?}, read by
+/// the core's `KeyRing::from_value`: unknown members refused): at most one.
 #[derive(Args, Debug)]
 #[group(multiple = false)]
 pub struct KeyRingSource {

@@ -397,7 +397,7 @@ fn receipt(c: ReceiptCommand, io: &Inputs) -> CmdResult {
                 }
                 (SecretSource::None, k) if !matches!(k, SecretSource::None) => {
                     let text = required_secret(io, k, "key-ring")?;
-                    key_ring_from(&canonical::parse(text.as_bytes())?)?
+                    receipt::KeyRing::from_value(&canonical::parse(text.as_bytes())?)?
                 }
                 _ => {
                     return Err(Failure::Usage(
@@ -409,7 +409,7 @@ fn receipt(c: ReceiptCommand, io: &Inputs) -> CmdResult {
                 }
             };
             let call_bytes = io.option_file(&call, "the --call file")?;
-            let call = call_from(&canonical::parse(&call_bytes)?)?;
+            let call = receipt::CallExpectation::from_value(&canonical::parse(&call_bytes)?)?;
             let salt = salt.as_deref().map(Salt::from_hex).transpose()?;
             let own = |path: &Option<std::path::PathBuf>,
                        what: &'static str|
@@ -458,57 +458,6 @@ fn receipt(c: ReceiptCommand, io: &Inputs) -> CmdResult {
             )?)
         }
     }
-}
-
-fn str_member(v: &Value<'_>, name: &str, what: &str) -> Result<Option<String>, Failure> {
-    match v.get(name) {
-        None | Some(Value::Null) => Ok(None),
-        Some(x) => x
-            .as_str()
-            .map(|s| Some(s.to_owned()))
-            .ok_or_else(|| invalid(format!("{what}.{name} must be a string"))),
-    }
-}
-
-fn call_from(v: &Value<'_>) -> Result<ekl_core::receipt::CallExpectation, Failure> {
-    let req = |name: &str| -> Result<String, Failure> {
-        str_member(v, name, "call")?.ok_or_else(|| invalid(format!("call.{name} is required")))
-    };
-    let opt = |name: &str| str_member(v, name, "call");
-    Ok(ekl_core::receipt::CallExpectation {
-        execution_id: req("execution_id")?,
-        collaboration_id: req("collaboration_id")?,
-        capability_id: req("capability_id")?,
-        requester_agent_id: req("requester_agent_id")?,
-        provider_agent_id: req("provider_agent_id")?,
-        capability_version: opt("capability_version")?,
-        connection_id: opt("connection_id")?,
-        terms_hash: opt("terms_hash")?,
-        execution_kind: opt("execution_kind")?,
-        reservation_id: opt("reservation_id")?,
-        grant_id: opt("grant_id")?,
-        admission_id: opt("admission_id")?,
-        receipt_digest: opt("receipt_digest")?,
-    })
-}
-
-fn key_ring_from(v: &Value<'_>) -> Result<ekl_core::receipt::KeyRing, Failure> {
-    let list = v
-        .as_array()
-        .or_else(|| v.get("keys").and_then(Value::as_array))
-        .ok_or_else(|| invalid("the key ring must be an array of keys (or {\"keys\": [...]})"))?;
-    let mut ring = ekl_core::receipt::KeyRing::new();
-    for k in list {
-        let key_id =
-            str_member(k, "key_id", "key")?.ok_or_else(|| invalid("key.key_id is required"))?;
-        let secret =
-            str_member(k, "secret", "key")?.ok_or_else(|| invalid("key.secret is required"))?;
-        let from = str_member(k, "valid_from", "key")?
-            .ok_or_else(|| invalid("key.valid_from is required"))?;
-        let until = str_member(k, "valid_until", "key")?;
-        ring.add(&key_id, &secret, &from, until.as_deref())?;
-    }
-    Ok(ring)
 }
 
 // --- endpoint proofs (SPEC §5) ---------------------------------------------------------------------
