@@ -140,13 +140,13 @@ def main():
     names = list(results)
     if names:
         print()
-        print("%-22s" % "operation" + "".join("%16s" % n for n in names))
+        print("%-30s" % "operation" + "".join("%16s" % n for n in names))
         for op in ops:
             row = ""
             for n in names:
                 a, t = results[n]["ops"].get(op, (0, 0))
                 row += "%16s" % ("%d/%d" % (a, t) if a == t else "%d/%d !" % (a, t))
-            print("%-22s" % op + row)
+            print("%-30s" % op + row)
     failed = [n for n in names if results[n]["code"] != 0 or results[n]["total"] is None]
     for n in failed:
         print("\n--- %s: differences ---" % n)

@@ -517,14 +517,20 @@ fn report(
         "{:width$}  {:>8}  {:>8}  result\n",
         "rule", "agree", "differ"
     ));
-    let mut per_op: BTreeMap<&str, (usize, usize)> = BTreeMap::new();
+    let mut per_op: BTreeMap<String, (usize, usize)> = BTreeMap::new();
     for (rule, t) in tallies {
         let mark = if t.fail == 0 { "ok" } else { "FAIL" };
         out.push_str(&format!(
             "{rule:width$}  {:>8}  {:>8}  {mark}\n",
             t.pass, t.fail
         ));
-        let op = rule.split('/').next().unwrap_or(rule);
+        // A `call` request counts under `call:NAME` (one row per registry operation).
+        let mut parts = rule.split('/');
+        let op = match (parts.next(), parts.next()) {
+            (Some("call"), Some(name)) => format!("call:{name}"),
+            (Some(op), _) => op.to_owned(),
+            _ => rule.clone(),
+        };
         let e = per_op.entry(op).or_default();
         e.0 += t.pass;
         e.1 += t.fail;
@@ -532,7 +538,7 @@ fn report(
     out.push_str("\nper operation:\n");
     for (op, (p, f)) in &per_op {
         let pct = 100.0 * *p as f64 / (*p + *f).max(1) as f64;
-        out.push_str(&format!("  {op:24} {p:>8}/{:<8} {pct:6.2}%\n", p + f));
+        out.push_str(&format!("  {op:30} {p:>8}/{:<8} {pct:6.2}%\n", p + f));
     }
     let failing: Vec<_> = tallies.iter().filter(|(_, t)| t.fail > 0).collect();
     if !failing.is_empty() {
