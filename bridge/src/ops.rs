@@ -538,6 +538,15 @@ pub(crate) static OPERATIONS: &[Op] = &[
         },
     },
     Op {
+        name: "format_timestamp",
+        class: None,
+        section: "§9.5",
+        doc: "The protocol's UTC timestamp form (YYYY-MM-DDTHH:MM:SSZ) of a time in seconds.",
+        params: &[req("time", Now, "the time (seconds since the epoch, or the host's date type)")],
+        returns: Returns::Str,
+        run: |a| s(ekl_core::timestamp::Timestamp::from_unix(a.int(0)?, 0)?.format()?),
+    },
+    Op {
         name: "receipt_key",
         class: None,
         section: "§9.5",
@@ -749,6 +758,38 @@ pub(crate) static OPERATIONS: &[Op] = &[
         ],
         returns: Returns::Key,
         run: |a| Ok(Out::Key(SigningKey::from_seed(&*seed(a.str(0)?)?, a.str(1)?)?)),
+    },
+    Op {
+        name: "signing_key_from_jwk",
+        class: None,
+        section: "§3",
+        doc: "An ES256 signing key from a private JWK: d alone (the public point derived) or with \
+              x and y (checked against d).",
+        params: &[req("jwk", Value, "the private JWK (kty EC, crv P-256, kid, d)")],
+        returns: Returns::Key,
+        run: |a| Ok(Out::Key(SigningKey::from_jwk_value(&*a.value(0)?)?)),
+    },
+    Op {
+        name: "signing_key_from_pem",
+        class: None,
+        section: "§3",
+        doc: "An ES256 signing key from a PEM file: PKCS#8 (BEGIN PRIVATE KEY) or SEC1 (BEGIN EC \
+              PRIVATE KEY), P-256, unencrypted.",
+        params: &[
+            req("pem", Str, "the PEM text"),
+            req("kid", Str, "the key id it signs under"),
+        ],
+        returns: Returns::Key,
+        run: |a| Ok(Out::Key(SigningKey::from_pem(a.str(0)?, a.str(1)?)?)),
+    },
+    Op {
+        name: "public_jwk",
+        class: None,
+        section: "§3",
+        doc: "The public JWK of a signing key (for the key set a verifier fetches).",
+        params: &[req("key", Key, "the signing key")],
+        returns: Returns::Value("Jwk"),
+        run: |a| Ok(Out::Value(a.key(0)?.public_jwk().to_value())),
     },
     Op {
         name: "jwks_from_seed",

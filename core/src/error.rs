@@ -100,6 +100,9 @@ error_codes! {
     KidMissing = "KID_MISSING",
     /// A `kid` that the key set does not hold (fetch the key set again).
     UnknownKid = "UNKNOWN_KID",
+    /// A `kid` whose key in the set this library cannot use (another `kty`, curve, `alg` or
+    /// `use`): the set was read, that key skipped (docs/decisions.md#jwks-wild).
+    UnsupportedKey = "UNSUPPORTED_KEY",
     /// A header with `crit` (no extension is understood).
     CritNotSupported = "CRIT_NOT_SUPPORTED",
     /// An ES256 signature that does not verify (wrong length, r or s out of range, wrong key).

@@ -11,8 +11,13 @@
 //!   that must not be silently accepted);
 //! * `kid` a non-empty string, unique in the set (a key is found by `kid` only);
 //! * `alg`, if present, exactly `"ES256"`; `use`, if present, exactly `"sig"`;
-//! * the set holds at least one key, and every key follows these rules: one key of another type
-//!   refuses the whole set. Other members (of the set and of a key) are ignored (RFC 7517 §4).
+//! * keys of another kind — another `kty`, another curve, an `alg` other than ES256, a `use` other
+//!   than `sig`, no `kid` — are skipped, as key sets found in the wild mix them (RSA keys,
+//!   encryption keys); a token that names a skipped key is `UNSUPPORTED_KEY`
+//!   (docs/decisions.md#jwks-wild). A P-256 signing key that is malformed (coordinates, point,
+//!   a private `d`) refuses the whole set: the set claims a key it cannot have;
+//! * the set holds at least one usable key. Other members (of the set and of a key) are ignored
+//!   (RFC 7517 §4).
 //!
 //! Anything else is `INVALID_JWKS`. The parsed keys keep a ready verifying key, so verifying many
 //! tokens with the same set does no parsing or point decompression per token.
@@ -151,6 +156,23 @@ impl PublicJwk {
 #[derive(Clone, Debug)]
 pub struct Jwks {
     keys: Vec<PublicJwk>,
+    /// The kids of the keys that were skipped (not P-256 ES256 signing keys).
+    skipped: Vec<String>,
+}
+
+/// Whether `key` is one this library can use (EC, P-256, ES256 when `alg` is given, `sig` when
+/// `use` is given, a non-empty string `kid`); keys of any other kind are skipped.
+fn usable(key: &Value<'_>) -> bool {
+    let is = |name: &str, want: &str| key.get(name).and_then(Value::as_str) == Some(want);
+    let absent_or = |name: &str, want: &str| key.get(name).is_none() || is(name, want);
+    is("kty", "EC")
+        && is("crv", "P-256")
+        && absent_or("alg", ES256)
+        && absent_or("use", "sig")
+        && key
+            .get("kid")
+            .and_then(Value::as_str)
+            .is_some_and(|k| !k.is_empty())
 }
 
 fn member_str<'v>(key: &'v Value<'_>, name: &str, index: usize) -> Result<Option<&'v str>> {
@@ -171,8 +193,9 @@ fn coordinate(key: &Value<'_>, name: &str, index: usize) -> Result<[u8; 32]> {
     )
 }
 
-/// Checks the public members of one JWK (everything but `d`) and returns kid, x, y.
-fn check_public_members(key: &Value<'_>, index: usize) -> Result<(String, [u8; 32], [u8; 32])> {
+/// Checks the members of one JWK that say what key it is (`kty`, `crv`, `alg`, `use`, `kid`) and
+/// returns the kid.
+fn check_key_members(key: &Value<'_>, index: usize) -> Result<String> {
     if key.as_object().is_none() {
         return Err(invalid(format!("keys[{index}] must be an object")));
     }
@@ -192,14 +215,17 @@ fn check_public_members(key: &Value<'_>, index: usize) -> Result<(String, [u8; 3
             return Err(invalid(format!("keys[{index}].use must be \"sig\"")));
         }
     }
-    let kid = match member_str(key, "kid", index)? {
-        Some(k) if !k.is_empty() => k.to_owned(),
-        _ => {
-            return Err(invalid(format!(
-                "keys[{index}].kid must be a non-empty string"
-            )))
-        }
-    };
+    match member_str(key, "kid", index)? {
+        Some(k) if !k.is_empty() => Ok(k.to_owned()),
+        _ => Err(invalid(format!(
+            "keys[{index}].kid must be a non-empty string"
+        ))),
+    }
+}
+
+/// Checks the public members of one JWK (everything but `d`) and returns kid, x, y.
+fn check_public_members(key: &Value<'_>, index: usize) -> Result<(String, [u8; 32], [u8; 32])> {
+    let kid = check_key_members(key, index)?;
     let x = coordinate(key, "x", index)?;
     let y = coordinate(key, "y", index)?;
     Ok((kid, x, y))
@@ -232,7 +258,21 @@ impl Jwks {
             None => return Err(invalid("jwks.keys is missing")),
         };
         let mut keys = Vec::with_capacity(items.len());
+        let mut skipped = Vec::new();
         for (index, key) in items.iter().enumerate() {
+            if key.as_object().is_none() {
+                return Err(invalid(format!("keys[{index}] must be an object")));
+            }
+            if !usable(key) {
+                // A key of another kind (RSA, another curve, an encryption key, no kid): skipped,
+                // and a token that names it is UNSUPPORTED_KEY.
+                if let Some(kid) = key.get("kid").and_then(Value::as_str) {
+                    skipped.push(kid.to_owned());
+                }
+                continue;
+            }
+            // A P-256 signing key must be well formed: one that is not (or that carries a
+            // private `d`) refuses the set.
             let (kid, x, y) = check_public_members(key, index)?;
             if key.get("d").is_some() {
                 return Err(invalid(format!(
@@ -244,20 +284,33 @@ impl Jwks {
                     .map_err(|e| invalid(format!("keys[{index}]: {}", e.message())))?,
             );
         }
-        Self::from_keys(keys)
+        let mut jwks = Self::from_keys(keys)?;
+        skipped.retain(|kid| jwks.get(kid).is_none());
+        jwks.skipped = skipped;
+        Ok(jwks)
     }
 
     /// A key set from validated keys; refused with `INVALID_JWKS` when empty or a `kid` repeats.
     pub fn from_keys(keys: Vec<PublicJwk>) -> Result<Jwks> {
         if keys.is_empty() {
-            return Err(invalid("jwks.keys must hold at least one key"));
+            return Err(invalid(
+                "jwks.keys must hold at least one P-256 signing key (EC, P-256, with a kid)",
+            ));
         }
         let mut kids: Vec<&str> = keys.iter().map(|k| k.kid.as_str()).collect();
         kids.sort_unstable();
         if kids.windows(2).any(|w| w[0] == w[1]) {
             return Err(invalid("two keys have the same kid"));
         }
-        Ok(Jwks { keys })
+        Ok(Jwks {
+            keys,
+            skipped: Vec::new(),
+        })
+    }
+
+    /// Whether `kid` names a key of the set that was skipped as unusable.
+    pub fn is_skipped(&self, kid: &str) -> bool {
+        self.skipped.iter().any(|k| k == kid)
     }
 
     /// The key with this `kid`, if any.
@@ -366,12 +419,20 @@ impl SigningKey {
         })
     }
 
-    /// A key from a private JWK (the public members checked as in a key set, plus `d`: strict
-    /// base64url of 32 bytes whose public point is `x`, `y`). Refused with `INVALID_KEY`.
+    /// A key from a private JWK: `kty` `EC`, `crv` `P-256`, a non-empty `kid`, `alg` and `use`
+    /// checked as in a key set when present, and `d` (strict base64url of 32 bytes). `x` and `y`
+    /// may be left out (a bare private JWK, as key-management exports write it): the public point
+    /// is derived from `d`; when they are given, both must be there and be `d`'s point. Refused
+    /// with `INVALID_KEY`.
     pub fn from_jwk(json: &[u8]) -> Result<SigningKey> {
         let value = parse_strict(json, "jwk", ErrorCode::InvalidKey)?;
+        Self::from_jwk_value(&value)
+    }
+
+    /// [`SigningKey::from_jwk`] of a JWK already parsed into a [`Value`].
+    pub fn from_jwk_value(value: &Value<'_>) -> Result<SigningKey> {
         let rekey = |e: Error| Error::new(ErrorCode::InvalidKey, e.message().to_owned());
-        let (kid, x, y) = check_public_members(&value, 0).map_err(rekey)?;
+        let kid = check_key_members(value, 0).map_err(rekey)?;
         let d = match value.get("d") {
             Some(Value::String(d)) => base64url::decode_fixed::<32>(d, ErrorCode::InvalidKey, "d")
                 .map(Zeroizing::new)
@@ -386,11 +447,41 @@ impl SigningKey {
             }
         };
         let key = Self::from_scalar_bytes(&kid, &d)?;
-        if key.public.x != x || key.public.y != y {
-            return Err(Error::new(
-                ErrorCode::InvalidKey,
-                "d does not belong to the jwk's x and y",
-            ));
+        match (value.get("x"), value.get("y")) {
+            (None, None) => {}
+            (Some(_), Some(_)) => {
+                let x = coordinate(value, "x", 0).map_err(rekey)?;
+                let y = coordinate(value, "y", 0).map_err(rekey)?;
+                if key.public.x != x || key.public.y != y {
+                    return Err(Error::new(
+                        ErrorCode::InvalidKey,
+                        "d does not belong to the jwk's x and y",
+                    ));
+                }
+            }
+            _ => {
+                return Err(Error::new(
+                    ErrorCode::InvalidKey,
+                    "a jwk gives both x and y, or neither",
+                ))
+            }
+        }
+        Ok(key)
+    }
+
+    /// A key from a PEM file (PKCS#8 `BEGIN PRIVATE KEY` or SEC1 `BEGIN EC PRIVATE KEY`, P-256)
+    /// and the `kid` it signs under; a public point in the file must be the key's own
+    /// ([`crate::pem`]). Refused with `INVALID_KEY`.
+    pub fn from_pem(pem: &str, kid: &str) -> Result<SigningKey> {
+        let parsed = crate::pem::parse_private_key(pem)?;
+        let key = Self::from_scalar_bytes(kid, &parsed.d)?;
+        if let Some(point) = parsed.public {
+            if point[1..33] != key.public.x || point[33..65] != key.public.y {
+                return Err(Error::new(
+                    ErrorCode::InvalidKey,
+                    "the file's public key does not belong to its private key",
+                ));
+            }
         }
         Ok(key)
     }
@@ -627,5 +718,64 @@ mod tests {
             );
         }
         assert!(pk.verify_es256(b"msh", &sig).is_err());
+    }
+
+    #[test]
+    fn keys_of_other_kinds_are_skipped_and_named() {
+        let k = SigningKey::from_seed(&[9u8; 32], "ec-1").unwrap();
+        let ec = k.public_jwk().to_value();
+        let ec = String::from_utf8(canonical::canonicalize_value(&ec).unwrap()).unwrap();
+        let rsa = r#"{"kty":"RSA","kid":"rsa-1","n":"AQAB","e":"AQAB"}"#;
+        let enc = ec
+            .replace(r#""kid":"ec-1""#, r#""kid":"enc-1""#)
+            .replace(r#""use":"sig""#, r#""use":"enc""#);
+        let p384 = r#"{"kty":"EC","crv":"P-384","kid":"p384","x":"AA","y":"AA"}"#;
+        let no_kid = ec.replace(r#""kid":"ec-1","#, "");
+        let set = format!(r#"{{"keys":[{rsa},{enc},{p384},{no_kid},{ec}]}}"#);
+        let jwks = Jwks::parse(set.as_bytes()).unwrap();
+        assert_eq!(jwks.keys().len(), 1);
+        assert!(jwks.get("ec-1").is_some());
+        for kid in ["rsa-1", "enc-1", "p384"] {
+            assert!(jwks.is_skipped(kid), "{kid}");
+        }
+        assert!(!jwks.is_skipped("ec-1"));
+        // The canonical form holds the usable keys only.
+        assert!(!jwks.to_json().contains("rsa-1"));
+        // A malformed P-256 signing key refuses the set, even beside good keys.
+        let bad = ec
+            .replace(r#""kid":"ec-1""#, r#""kid":"bad""#)
+            .replace(r#""x":""#, r#""x":"A"#);
+        let set = format!(r#"{{"keys":[{ec},{bad}]}}"#);
+        assert_eq!(
+            Jwks::parse(set.as_bytes()).unwrap_err().code(),
+            ErrorCode::InvalidJwks
+        );
+        // No usable key at all.
+        let set = format!(r#"{{"keys":[{rsa}]}}"#);
+        assert_eq!(
+            Jwks::parse(set.as_bytes()).unwrap_err().code(),
+            ErrorCode::InvalidJwks
+        );
+        // A token naming a skipped key: UNSUPPORTED_KEY; an unknown one: UNKNOWN_KID.
+        let set = format!(r#"{{"keys":[{rsa},{ec}]}}"#);
+        let jwks = Jwks::parse(set.as_bytes()).unwrap();
+        let header = |kid: &str| {
+            crate::canonical::parse(format!(r#"{{"kid":"{kid}"}}"#).as_bytes())
+                .unwrap()
+                .into_owned()
+        };
+        assert_eq!(
+            crate::jws::find_key(&header("rsa-1"), &jwks)
+                .unwrap_err()
+                .code(),
+            ErrorCode::UnsupportedKey
+        );
+        assert_eq!(
+            crate::jws::find_key(&header("other"), &jwks)
+                .unwrap_err()
+                .code(),
+            ErrorCode::UnknownKid
+        );
+        assert!(crate::jws::find_key(&header("ec-1"), &jwks).is_ok());
     }
 }

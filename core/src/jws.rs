@@ -188,7 +188,7 @@ pub fn check_alg_typ(header: &Value<'_>, expected: Typ) -> Result<()> {
     }
 }
 
-/// The `kid` of a header and its key in `jwks` (`KID_MISSING`, `UNKNOWN_KID`).
+/// The `kid` of a header and its key in `jwks` (`KID_MISSING`, `UNKNOWN_KID`, `UNSUPPORTED_KEY`).
 pub fn find_key<'k>(header: &Value<'_>, jwks: &'k Jwks) -> Result<&'k PublicJwk> {
     let kid = match header.get("kid") {
         Some(Value::String(kid)) if !kid.is_empty() => kid,
@@ -200,10 +200,17 @@ pub fn find_key<'k>(header: &Value<'_>, jwks: &'k Jwks) -> Result<&'k PublicJwk>
         }
     };
     jwks.get(kid).ok_or_else(|| {
-        Error::new(
-            ErrorCode::UnknownKid,
-            "kid is not in the key set (fetch the key set again)",
-        )
+        if jwks.is_skipped(kid) {
+            Error::new(
+                ErrorCode::UnsupportedKey,
+                "the key set's key of this kid is not a P-256 signing key (ES256 needs one)",
+            )
+        } else {
+            Error::new(
+                ErrorCode::UnknownKid,
+                "kid is not in the key set (fetch the key set again)",
+            )
+        }
     })
 }
 

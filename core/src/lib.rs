@@ -36,6 +36,7 @@ pub mod hex;
 pub mod jwk;
 pub mod jws;
 pub mod limits;
+pub mod pem;
 pub mod proof;
 pub mod receipt;
 pub mod receipt_sig;

@@ -356,6 +356,85 @@ pub fn call_cases(dir: &Path) -> Vec<Case> {
         }
     }
 
+    // Times (format_timestamp) and keys from PEM and JWK files made by node:crypto (OpenSSL).
+    for (label, secs) in [
+        ("epoch", 0),
+        ("2026", 1_795_978_933),
+        ("year 9999", 253_402_300_799),
+        ("year 10000", 253_402_300_800),
+        ("before 0000", -62_167_219_201),
+    ] {
+        c.add(
+            "format_timestamp",
+            "core/tests/data",
+            label,
+            vec![("time", n(secs))],
+        );
+    }
+    if let Ok(keys) = canonical::parse(include_bytes!("../../../core/tests/data/keys.json")) {
+        let keys = keys.into_owned();
+        for (i, k) in list(&keys, &["p256"]).iter().enumerate() {
+            c.add(
+                "signing_key_from_pem",
+                "core/tests/data/keys.json",
+                format!("pkcs8 {i}"),
+                vec![("pem", s(st(k, &["pkcs8"]))), ("kid", s("k"))],
+            );
+            c.add(
+                "signing_key_from_pem",
+                "core/tests/data/keys.json",
+                format!("sec1 {i}"),
+                vec![("pem", s(st(k, &["sec1"]))), ("kid", s("k"))],
+            );
+            let jwk = get(k, &["jwk"]);
+            let bare = Value::Object(vec![
+                ("kty".into(), s("EC")),
+                ("crv".into(), s("P-256")),
+                ("kid".into(), s("k")),
+                ("d".into(), get(jwk, &["d"]).clone()),
+            ]);
+            c.add(
+                "signing_key_from_jwk",
+                "core/tests/data/keys.json",
+                format!("d alone {i}"),
+                vec![("jwk", t(&bare))],
+            );
+            c.add(
+                "signing_key_from_jwk",
+                "core/tests/data/keys.json",
+                format!("d, x, y {i}"),
+                vec![(
+                    "jwk",
+                    t(&with(
+                        &with(&with(jwk, "kid", s("k")), "use", s("sig")),
+                        "alg",
+                        s("ES256"),
+                    )),
+                )],
+            );
+            c.add(
+                "signing_key_from_jwk",
+                "core/tests/data/keys.json",
+                format!("x alone {i}"),
+                vec![("jwk", t(&with(&bare, "x", get(jwk, &["x"]).clone())))],
+            );
+            c.add(
+                "public_jwk",
+                "core/tests/data/keys.json",
+                format!("{i}"),
+                vec![("key", key(&"11".repeat(32), &format!("k{i}")))],
+            );
+        }
+        for (name, pem) in get(&keys, &["refused"]).as_object().unwrap_or(&[]) {
+            c.add(
+                "signing_key_from_pem",
+                "core/tests/data/keys.json",
+                name.as_ref(),
+                vec![("pem", pem.clone()), ("kid", s("k"))],
+            );
+        }
+    }
+
     if let Some(d) = load(dir, "call-receipt.json") {
         let src = "vectors/call-receipt.json";
         let secret = st(&d, &["receipt_secret"]);
@@ -840,6 +919,79 @@ pub fn call_cases(dir: &Path) -> Vec<Case> {
                     ("max_lifetime", n(86400 * 7)),
                 ],
             );
+        }
+        // Key sets as found in the wild (docs/decisions.md#jwks-wild): other kinds of keys are
+        // skipped; a token naming one is UNSUPPORTED_KEY; a malformed P-256 key refuses the set.
+        let net_keys = list(&d, &["jwks", "keys"]).to_vec();
+        let rsa = |kid: &str| {
+            Value::Object(vec![
+                ("kty".into(), s("RSA")),
+                ("kid".into(), s(kid)),
+                ("n".into(), s("AQAB")),
+                ("e".into(), s("AQAB")),
+            ])
+        };
+        let set = |keys: Vec<Value<'static>>| {
+            t(&Value::Object(vec![("keys".into(), Value::Array(keys))]))
+        };
+        let mut mixed = vec![rsa("rsa-1")];
+        mixed.extend(net_keys.iter().cloned());
+        if let Some(first) = net_keys.first() {
+            mixed.push(with(&with(first, "kid", s("enc-1")), "use", s("enc")));
+            mixed.push(with(first, "crv", s("P-384")));
+        }
+        let only_rsa_for_05: Vec<Value<'static>> = net_keys
+            .iter()
+            .filter(|k| get(k, &["kid"]).as_str() != Some("net-2026-05"))
+            .cloned()
+            .chain([rsa("net-2026-05")])
+            .collect();
+        let broken: Vec<Value<'static>> = net_keys
+            .iter()
+            .cloned()
+            .chain(
+                net_keys
+                    .first()
+                    .map(|k| with(&with(k, "kid", s("broken")), "x", s("AAAA"))),
+            )
+            .collect();
+        c.add(
+            "parse_jwks",
+            src,
+            "mixed set",
+            vec![("jwks", set(mixed.clone()))],
+        );
+        c.add(
+            "parse_jwks",
+            src,
+            "only other kinds",
+            vec![("jwks", set(vec![rsa("a")]))],
+        );
+        c.add(
+            "parse_jwks",
+            src,
+            "a malformed P-256 key",
+            vec![("jwks", set(broken))],
+        );
+        for case in list(&d, &["cases"]).iter().take(3) {
+            let label = st(case, &["name"]);
+            let (token, now) = (get(case, &["token"]).clone(), get(case, &["now"]).clone());
+            for (which, keys) in [
+                ("mixed set", &mixed),
+                ("its kid an RSA key", &only_rsa_for_05),
+            ] {
+                c.add(
+                    "verify_screening_rules",
+                    src,
+                    format!("{label}, {which}"),
+                    vec![
+                        ("token", token.clone()),
+                        ("jwks", set(keys.clone())),
+                        ("issuer", s(&issuer)),
+                        ("now", now.clone()),
+                    ],
+                );
+            }
         }
         if let Some(valid) = list(&d, &["cases"]).first() {
             let claims = t(get(valid, &["expected"]));
