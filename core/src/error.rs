@@ -103,6 +103,10 @@ error_codes! {
     /// A `kid` whose key in the set this library cannot use (another `kty`, curve, `alg` or
     /// `use`): the set was read, that key skipped (docs/decisions.md#jwks-wild).
     UnsupportedKey = "UNSUPPORTED_KEY",
+    /// A remote key set that could not be fetched (network error, timeout, HTTP status, too large,
+    /// not a usable JWKS) with no earlier good copy to serve: raised by the hosts' remote-JWKS
+    /// helpers, never by the core (docs/decisions.md#remote-jwks).
+    JwksUnavailable = "JWKS_UNAVAILABLE",
     /// A header with `crit` (no extension is understood).
     CritNotSupported = "CRIT_NOT_SUPPORTED",
     /// An ES256 signature that does not verify (wrong length, r or s out of range, wrong key).
