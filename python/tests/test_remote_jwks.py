@@ -1,0 +1,194 @@
+"""RemoteJwks against a local HTTP server that serves, rotates keys, slows down and fails."""
+
+from __future__ import annotations
+
+import http.server
+import json
+import threading
+import time
+
+import pytest
+
+import ekl_evidence as ekl
+from ekl_evidence import EklError
+from ekl_evidence._remote import RemoteJwks, _max_age
+
+SEED = "11" * 32
+TYP = "ekl-screening-rules+jwt"
+
+
+class Server:
+    """A JWKS server whose next answers the test sets: body, status, headers, delay."""
+
+    def __init__(self):
+        self.body = b"{}"
+        self.status = 200
+        self.headers = {"Content-Type": "application/json"}
+        self.delay = 0.0
+        self.hits = 0
+        outer = self
+
+        class Handler(http.server.BaseHTTPRequestHandler):
+            def do_GET(self):  # noqa: N802 (http.server's name)
+                outer.hits += 1
+                if outer.delay:
+                    time.sleep(outer.delay)
+                self.send_response(outer.status)
+                for k, v in outer.headers.items():
+                    self.send_header(k, v)
+                self.send_header("Content-Length", str(len(outer.body)))
+                self.end_headers()
+                try:
+                    self.wfile.write(outer.body)
+                except OSError:
+                    pass
+
+            def log_message(self, *args):
+                pass
+
+        self.httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self.url = "http://127.0.0.1:%d/.well-known/jwks.json" % self.httpd.server_address[1]
+        threading.Thread(target=self.httpd.serve_forever, daemon=True).start()
+
+    def serve(self, jwks, cache_control=None):
+        self.body = json.dumps(jwks).encode()
+        self.status = 200
+        self.headers = {"Content-Type": "application/json"}
+        if cache_control:
+            self.headers["Cache-Control"] = cache_control
+
+
+@pytest.fixture
+def server():
+    s = Server()
+    yield s
+    s.httpd.shutdown()
+
+
+def keys(*kids):
+    jwks, signing = ekl.jwks_from_seed(SEED, list(kids))
+    return json.loads(jwks.to_json()), dict(zip(kids, signing))
+
+
+def token(key):
+    now = int(time.time())
+    claims = {"iss": "https://net.example", "iat": now, "exp": now + 3600, "rules_version": "1", "rules": []}
+    return ekl.sign_jws(TYP, claims, key)
+
+
+class Clock:
+    def __init__(self):
+        self.t = 1000.0
+
+    def __call__(self):
+        return self.t
+
+
+def verify(tok, jwks):
+    return ekl.verify_jws(tok, TYP, jwks, now=int(time.time()), issuer="https://net.example")
+
+
+def test_fetch_once_then_cache_then_max_age(server):
+    body, signing = keys("k1")
+    server.serve(body, "public, max-age=60")
+    clock = Clock()
+    remote = RemoteJwks(server.url, clock=clock)
+    tok = token(signing["k1"])
+    verify(tok, remote.jwks_for(tok))
+    verify(tok, remote.jwks_for(tok))
+    assert server.hits == 1
+    clock.t += 61
+    remote.jwks()
+    assert server.hits == 2
+
+
+def test_rotation_refetches_once_per_cooldown(server):
+    body, signing = keys("k1")
+    server.serve(body)
+    clock = Clock()
+    remote = RemoteJwks(server.url, clock=clock, cooldown=30)
+    remote.jwks()
+    rotated, new = keys("k1", "k2")
+    server.serve(rotated)
+    tok = token(new["k2"])
+    verify(tok, remote.jwks_for(tok))  # unknown kid: one refetch, then it verifies
+    assert server.hits == 2
+    # Random kids within the cooldown: no more fetches; the verifier says UNKNOWN_KID.
+    other = token(ekl.signing_key("22" * 32, "k9"))
+    with pytest.raises(EklError) as e:
+        verify(other, remote.jwks_for(other))
+    assert e.value.code == "UNKNOWN_KID"
+    assert server.hits == 2
+    clock.t += 31
+    remote.jwks_for(other)
+    assert server.hits == 3
+
+
+def test_failures_keep_the_last_good_set(server):
+    body, signing = keys("k1")
+    server.serve(body, "max-age=0")
+    clock = Clock()
+    remote = RemoteJwks(server.url, clock=clock, cooldown=10)
+    first = remote.jwks()
+    server.status = 500
+    clock.t += 1
+    assert remote.jwks() is first  # stale, the refetch failed: the last good set serves
+    assert server.hits == 2
+    clock.t += 1
+    remote.jwks()  # within the cooldown after a failure: no new attempt
+    assert server.hits == 2
+    tok = token(signing["k1"])
+    verify(tok, remote.jwks_for(tok))
+
+
+@pytest.mark.parametrize(
+    "breakage",
+    ["status", "not_json", "not_jwks", "too_large", "slow"],
+)
+def test_no_good_set_is_jwks_unavailable(server, breakage):
+    body, _ = keys("k1")
+    server.serve(body)
+    kwargs = {}
+    if breakage == "status":
+        server.status = 503
+    elif breakage == "not_json":
+        server.body = b"<html>"
+    elif breakage == "not_jwks":
+        server.body = b'{"keys":[{"kty":"RSA","kid":"r","n":"AQAB","e":"AQAB"}]}'
+    elif breakage == "too_large":
+        server.body = b" " * 2048 + server.body
+        kwargs["max_bytes"] = 1024
+    elif breakage == "slow":
+        server.delay = 2.0
+        kwargs["timeout"] = 0.3
+    remote = RemoteJwks(server.url, **kwargs)
+    t0 = time.monotonic()
+    with pytest.raises(EklError) as e:
+        remote.jwks()
+    assert e.value.code == "JWKS_UNAVAILABLE"
+    assert server.url not in str(e.value)
+    assert time.monotonic() - t0 < 1.5
+
+
+def test_mixed_sets_from_the_wild_are_used(server):
+    body, signing = keys("k1")
+    body["keys"].insert(0, {"kty": "RSA", "kid": "rsa-1", "n": "AQAB", "e": "AQAB"})
+    server.serve(body)
+    remote = RemoteJwks(server.url)
+    tok = token(signing["k1"])
+    verify(tok, remote.jwks_for(tok))
+
+
+def test_cache_control_parsing():
+    assert _max_age(None, 300) == 300
+    assert _max_age("public, max-age=120", 300) == 120
+    assert _max_age("max-age=99999999", 300) == 86400
+    assert _max_age("no-store", 300) == 0
+    assert _max_age("private", 300) == 300
+    assert _max_age("s-maxage=5", 300) == 300
+
+
+def test_url_must_be_http():
+    with pytest.raises(EklError) as e:
+        RemoteJwks("file:///etc/passwd")
+    assert e.value.code == "INVALID_ARGUMENT"
