@@ -1,0 +1,173 @@
+'use strict'
+// RemoteJwks (node/js/remote.js) against a local HTTP server that serves, rotates keys, slows
+// down and fails; the Python package's tests/test_remote_jwks.py proves the same rules there.
+const test = require('node:test')
+const assert = require('node:assert/strict')
+const http = require('node:http')
+const { ekl } = require('./helpers.js')
+const { maxAgeOf, tokenKid } = require('../js/remote.js')
+
+const SEED = '11'.repeat(32)
+const TYP = 'ekl-screening-rules+jwt'
+
+function server() {
+  const s = { body: Buffer.from('{}'), status: 200, headers: {}, delay: 0, hits: 0 }
+  s.http = http.createServer((req, res) => {
+    s.hits++
+    setTimeout(() => {
+      res.writeHead(s.status, { 'content-type': 'application/json', ...s.headers })
+      res.end(s.body)
+    }, s.delay)
+  })
+  s.serve = (jwks, cacheControl) => {
+    s.body = Buffer.from(JSON.stringify(jwks))
+    s.status = 200
+    s.headers = cacheControl ? { 'cache-control': cacheControl } : {}
+  }
+  return new Promise((resolve) => s.http.listen(0, '127.0.0.1', () => {
+    s.url = `http://127.0.0.1:${s.http.address().port}/.well-known/jwks.json`
+    resolve(s)
+  }))
+}
+
+function keys(...kids) {
+  const { jwks, keys: signing } = ekl.jwksFromSeed(SEED, kids)
+  return [jwks.toJSON(), Object.fromEntries(kids.map((k, i) => [k, signing[i]]))]
+}
+
+function token(key) {
+  const now = Math.floor(Date.now() / 1000)
+  return ekl.signJws(TYP, { iss: 'https://net.example', iat: now, exp: now + 3600, rules_version: '1', rules: [] }, key)
+}
+
+const verify = (tok, jwks) => ekl.verifyJws(tok, TYP, jwks, { now: Math.floor(Date.now() / 1000), issuer: 'https://net.example' })
+
+function clock() {
+  const c = () => c.t
+  c.t = 1000
+  return c
+}
+
+test('fetched once, cached for max-age, then fetched again', async () => {
+  const s = await server()
+  try {
+    const [body, signing] = keys('k1')
+    s.serve(body, 'public, max-age=60')
+    const c = clock()
+    const remote = new ekl.RemoteJwks(s.url, { clock: c })
+    const tok = token(signing.k1)
+    verify(tok, await remote.jwksFor(tok))
+    verify(tok, await remote.jwksFor(tok))
+    assert.equal(s.hits, 1)
+    c.t += 61
+    await remote.jwks()
+    assert.equal(s.hits, 2)
+    // Concurrent callers share one fetch.
+    c.t += 61
+    await Promise.all([remote.jwks(), remote.jwks(), remote.jwks()])
+    assert.equal(s.hits, 3)
+  } finally {
+    s.http.close()
+  }
+})
+
+test('a rotated key is fetched once per cooldown', async () => {
+  const s = await server()
+  try {
+    const [body] = keys('k1')
+    s.serve(body)
+    const c = clock()
+    const remote = new ekl.RemoteJwks(s.url, { clock: c, cooldown: 30 })
+    await remote.jwks()
+    const [rotated, fresh] = keys('k1', 'k2')
+    s.serve(rotated)
+    const tok = token(fresh.k2)
+    verify(tok, await remote.jwksFor(tok))
+    assert.equal(s.hits, 2)
+    const other = token(ekl.signingKey('22'.repeat(32), 'k9'))
+    const jwks = await remote.jwksFor(other)
+    assert.throws(() => verify(other, jwks), { code: 'UNKNOWN_KID' })
+    assert.equal(s.hits, 2)
+    c.t += 31
+    await remote.jwksFor(other)
+    assert.equal(s.hits, 3)
+  } finally {
+    s.http.close()
+  }
+})
+
+test('failures keep the last good set', async () => {
+  const s = await server()
+  try {
+    const [body, signing] = keys('k1')
+    s.serve(body, 'max-age=0')
+    const c = clock()
+    const remote = new ekl.RemoteJwks(s.url, { clock: c, cooldown: 10 })
+    const first = await remote.jwks()
+    s.status = 500
+    c.t += 1
+    assert.equal(await remote.jwks(), first)
+    assert.equal(s.hits, 2)
+    c.t += 1
+    await remote.jwks()
+    assert.equal(s.hits, 2)
+    const tok = token(signing.k1)
+    verify(tok, await remote.jwksFor(tok))
+  } finally {
+    s.http.close()
+  }
+})
+
+for (const breakage of ['status', 'not_json', 'not_jwks', 'too_large', 'slow']) {
+  test(`no good set: JWKS_UNAVAILABLE (${breakage})`, async () => {
+    const s = await server()
+    try {
+      const [body] = keys('k1')
+      s.serve(body)
+      const options = {}
+      if (breakage === 'status') s.status = 503
+      if (breakage === 'not_json') s.body = Buffer.from('<html>')
+      if (breakage === 'not_jwks') s.body = Buffer.from('{"keys":[{"kty":"RSA","kid":"r","n":"AQAB","e":"AQAB"}]}')
+      if (breakage === 'too_large') {
+        s.body = Buffer.concat([Buffer.alloc(2048, 32), s.body])
+        options.maxBytes = 1024
+      }
+      if (breakage === 'slow') {
+        s.delay = 2000
+        options.timeoutMs = 300
+      }
+      const remote = new ekl.RemoteJwks(s.url, options)
+      const t0 = Date.now()
+      await assert.rejects(remote.jwks(), (e) => e.code === 'JWKS_UNAVAILABLE' && e instanceof Error && !String(e.message).includes(s.url))
+      assert.ok(Date.now() - t0 < 1500)
+    } finally {
+      s.http.closeAllConnections?.()
+      s.http.close()
+    }
+  })
+}
+
+test('mixed sets from the wild are used', async () => {
+  const s = await server()
+  try {
+    const [body, signing] = keys('k1')
+    body.keys.unshift({ kty: 'RSA', kid: 'rsa-1', n: 'AQAB', e: 'AQAB' })
+    s.serve(body)
+    const remote = new ekl.RemoteJwks(s.url)
+    const tok = token(signing.k1)
+    verify(tok, await remote.jwksFor(tok))
+  } finally {
+    s.http.close()
+  }
+})
+
+test('Cache-Control and token headers are read strictly', () => {
+  assert.equal(maxAgeOf(null, 300), 300)
+  assert.equal(maxAgeOf('public, max-age=120', 300), 120)
+  assert.equal(maxAgeOf('max-age=99999999', 300), 86400)
+  assert.equal(maxAgeOf('no-store', 300), 0)
+  assert.equal(maxAgeOf('s-maxage=5', 300), 300)
+  assert.equal(tokenKid('eyJraWQiOiJrMSJ9.x.y'), 'k1')
+  assert.equal(tokenKid('not a token'), null)
+  assert.throws(() => new ekl.RemoteJwks('file:///etc/passwd'), { code: 'INVALID_ARGUMENT' })
+})
