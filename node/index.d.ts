@@ -158,7 +158,7 @@ export interface ReceiptCall {
 
 /** One receipt of a batch. */
 export interface ReceiptToVerify {
-  receipt: ValueInput
+  receipt: JsonValueInput
   call: ReceiptCall
   input_commitment?: Commitment | null
   output_commitment?: Commitment | null

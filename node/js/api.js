@@ -99,7 +99,7 @@ function makeApi(binding, info) {
   class Jwks {
     /** @param {unknown} jwks the key set: a plain object or JsonText */
     constructor(jwks) {
-      return jwksOf(run('parse_jwks', [jwks]))
+      return run('parse_jwks', [jwks])
     }
     /** The key ids. */
     get kids() {
@@ -262,7 +262,7 @@ function makeApi(binding, info) {
   api.SigningKey = SigningKey
 
   // Host helpers: the thread pool (Node; elsewhere they run in place).
-  const asyncOf = (name) => (...given) => {
+  const asyncOf = (name) => async (...given) => {
     const i = index.get(name)
     return callAsync(manifest[i], i, prepare(manifest[i], given))
   }
