@@ -140,9 +140,7 @@ fn seconds(x: f64, what: &str) -> ekl_core::Result<i64> {
 fn read(args: &Array<'_>, i: u32, p: &ekl_bridge::Param) -> ekl_core::Result<Held<Uint8Array>> {
     let bad = |_| invalid(format!("{}: wrong type of argument", p.name));
     let value = args.get::<Unknown<'_>>(i).map_err(bad)?;
-    if value.map_or(true, |u| {
-        matches!(u.get_type(), Ok(ValueType::Undefined | ValueType::Null))
-    }) {
+    if value.is_none_or(|u| matches!(u.get_type(), Ok(ValueType::Undefined | ValueType::Null))) {
         return Ok(Held::Absent);
     }
     Ok(match p.kind {

@@ -119,12 +119,15 @@ fn read<'a>(p: &ekl_bridge::Param, v: &JsValue, data: &mut &'a [u8]) -> Result<H
         *data = tail;
         Ok(head)
     };
-    Ok(match p.kind {
-        Kind::Bytes if v.as_string().is_some() => {
-            Held::Str(Zeroizing::new(v.as_string().unwrap_or_default()))
+    if matches!(p.kind, Kind::Str | Kind::Bytes) {
+        // Read once: the copy in the module's memory is the one that is wiped.
+        if let Some(s) = v.as_string() {
+            return Ok(Held::Str(Zeroizing::new(s)));
         }
+    }
+    Ok(match p.kind {
         Kind::Value | Kind::Text | Kind::Jwks | Kind::Bytes => Held::Bytes(take()?),
-        Kind::Str => Held::Str(Zeroizing::new(v.as_string().ok_or_else(bad)?)),
+        Kind::Str => return Err(bad()),
         Kind::Int | Kind::Now => {
             let x = v.as_f64().ok_or_else(bad)?;
             if !(x.is_finite() && x.fract() == 0.0 && x.abs() <= 9007199254740992.0) {
