@@ -1,6 +1,7 @@
-// Type declarations of the ekl-core npm package (hand-written, checked in; verified by
-// `tsc --noEmit` on examples/node/typecheck.ts, which uses the whole API, and by the test that
-// compares `EklErrorCode` with the core's ErrorCode::ALL).
+// Type declarations of the ekl-core npm package. The operations (between the markers below) are
+// generated from docs/operations.json by `node scripts/dts.js` (test/api.test.js fails when they
+// are stale); the rest is written by hand. Checked by `tsc` on types-test/, which uses the whole
+// API, and by the test that compares `EklErrorCode` with the core's ErrorCode::ALL.
 /// <reference types="node" />
 
 /**
@@ -104,20 +105,6 @@ export type JsonValueInput =
 /** A value argument: a JS value or JSON text wrapped in `JsonText`. */
 export type ValueInput = JsonValueInput | JsonText
 
-/** Options of the canonicalisation functions. */
-export interface CanonicalizeOptions {
-  /** Refuse with `BODY_TOO_LARGE` when the canonical form has more bytes than this. */
-  maxBytes?: number | null
-}
-
-/** Options of the commitment functions. */
-export interface CommitmentOptions {
-  /** A salt of exactly 64 lowercase hex characters (`INVALID_SALT` otherwise). */
-  salt?: string | null
-  /** The salt's identifier, recorded as `salt_id`. */
-  saltId?: string | null
-}
-
 /** A commitment (PROTOCOL §9.5), with the protocol's member names: embed it as it is. */
 export interface Commitment {
   alg: 'sha-256'
@@ -137,100 +124,60 @@ export interface ResultBody {
   value: unknown
 }
 
-// --- ekl-json-1 (PROTOCOL §9.5) ---
-
-/** Canonicalises JSON text: the ekl-json-1 bytes. */
-export declare function canonicalize(json: JsonTextInput, options?: CanonicalizeOptions): Buffer
-/** Canonicalises a JS value (or a JsonText): the ekl-json-1 bytes. */
-export declare function canonicalizeValue(value: ValueInput, options?: CanonicalizeOptions): Buffer
-/** `canonicalize` on the libuv thread pool: does not block the event loop. */
-export declare function canonicalizeAsync(json: JsonTextInput, options?: CanonicalizeOptions): Promise<Buffer>
-/** `canonicalizeValue` with the canonicalisation on the thread pool (the conversion of the value runs first, on the calling thread). */
-export declare function canonicalizeValueAsync(value: ValueInput, options?: CanonicalizeOptions): Promise<Buffer>
-
-// --- digests and commitments ---
-
-/** Lowercase hex SHA-256 of bytes; a string is hashed as its UTF-8 bytes. */
-export declare function sha256Hex(data: string | Uint8Array): string
-/** The commitment to a value, optionally salted. */
-export declare function commitment(value: ValueInput, options?: CommitmentOptions): Commitment
-/** The commitment to a capability call's `input` (canonical form at most 256 KB, `BODY_TOO_LARGE`). */
-export declare function inputCommitment(input: ValueInput, options?: CommitmentOptions): Commitment
-/** The terms hash of §6.7.1: the digest of the terms object without its `hash` member. */
-export declare function termsHash(terms: ValueInput): string
-/** SHA-256((salt ‖) ekl-json-1(value)), lowercase hex; the optional salt is 64 lowercase hex characters. */
-export declare function valueDigest(value: ValueInput, salt?: string | null): string
-
-// --- fingerprints (§15.3, §5.1) ---
-
-/** SHA-256(salt ‖ ekl-json-1(value)), lowercase hex; the salt is 64 lowercase hex characters. */
-export declare function fingerprint(salt: string, value: ValueInput): string
-/** The output fingerprint of an MCP tool result: `structuredContent` when present and not null, else `content`. */
-export declare function outputFingerprint(salt: string, result: ValueInput): string
-/** Which body of an MCP tool result the output fingerprint covers. */
-export declare function selectResultBody(result: ValueInput): ResultBody
-/** The upstream fingerprint of a `tools/list` result or its array, optionally only the offered tools. */
-export declare function upstreamFingerprint(tools: ValueInput, offered?: readonly string[] | null): string
-/** The array the upstream fingerprint hashes: the kept tools sorted by name, each projected to name, description, inputSchema, outputSchema, annotations. */
-export declare function upstreamProjection(tools: ValueInput, offered?: readonly string[] | null): JsonValue[]
-
-// --- endpoint proofs (§3.1, §4, §15.2) ---
-
-/** The proof key: HMAC-SHA256(agent key, "ekl-endpoint-proof-v2"), lowercase hex. */
-export declare function proofKey(agentKey: string): string
-/** The v1 endpoint challenge proof. */
-export declare function challengeProofV1(credential: string, challenge: string, endpoint: string): string
-/** The v2 endpoint challenge proof; the proof key as 64 lowercase hex characters (`INVALID_HEX` otherwise). */
-export declare function challengeProofV2(proofKey: string, challenge: string, endpoint: string): string
-/** The v1 `ekl_enroll` authority. */
-export declare function enrollAuthorityV1(agentKey: string, enrollmentId: string, nonce: string, endpoint: string): string
-/** The v2 `ekl_enroll` authority (proof key as lowercase hex). */
-export declare function enrollAuthorityV2(proofKey: string, enrollmentId: string, nonce: string, endpoint: string): string
-/** The `ekl_verify` signature. */
-export declare function verifySignature(registrationSecret: string, agentId: string, enrollmentId: string, challenge: string): string
-/** Checks an `ekl_verify` signature in constant time. */
-export declare function checkVerifySignature(
-  registrationSecret: string,
-  agentId: string,
-  enrollmentId: string,
-  challenge: string,
-  signature: string,
-): boolean
-
 /** `v1` or `v2`, as the protocol's `endpoint_proof` writes it. */
 export type ProofVersion = 'v1' | 'v2'
 
-/** What the network holds for an agent (the no-downgrade state of §3.1). */
-export type NetworkHolds = { proofKey: string } | { credentialHash: string }
-
-/** One key of a receipt key ring: valid from `validFrom` (inclusive) to `validUntil` (exclusive). */
+/** One key of a receipt key ring: valid from `valid_from` (inclusive) to `valid_until` (exclusive), RFC 3339 UTC. */
 export interface ReceiptKeySpec {
-  keyId: string
+  key_id: string
   secret: string
-  /** RFC 3339 UTC (`YYYY-MM-DDTHH:MM:SS[.fff]Z`). */
-  validFrom: string
-  validUntil?: string | null
+  valid_from: string
+  valid_until?: string | null
 }
 
 /** A receipt key ring: a registration secret (the baseline key `rk-1`) or a list of keys. */
 export type ReceiptKeys = string | readonly ReceiptKeySpec[]
 
-/** The call a receipt must answer. The optional members are checked only when given. */
-export interface CallExpectation {
-  executionId: string
-  collaborationId: string
-  capabilityId: string
-  requesterAgentId: string
-  providerAgentId: string
-  capabilityVersion?: string | null
-  connectionId?: string | null
-  termsHash?: string | null
-  executionKind?: string | null
-  reservationId?: string | null
-  grantId?: string | null
-  admissionId?: string | null
+/** The call a MAC receipt must answer, in wire names. The optional members are checked only when given. */
+export interface ReceiptCall {
+  execution_id: string
+  collaboration_id: string
+  capability_id: string
+  requester_agent_id: string
+  provider_agent_id: string
+  capability_version?: string | null
+  connection_id?: string | null
+  terms_hash?: string | null
+  execution_kind?: string | null
+  reservation_id?: string | null
+  grant_id?: string | null
+  admission_id?: string | null
   /** The digest the consumer expects the receipt to have. */
-  receiptDigest?: string | null
+  receipt_digest?: string | null
+}
+
+/** One receipt of a batch. */
+export interface ReceiptToVerify {
+  receipt: JsonValueInput
+  call: ReceiptCall
+  input_commitment?: Commitment | null
+  output_commitment?: Commitment | null
+}
+
+/** The call a network-signed receipt must answer, with the consumer's clock window (seconds), in wire names. */
+export interface SignedReceiptCall {
+  execution_id: string
+  provider_agent_id: string
+  requester_agent_id: string
+  capability_id: string
+  /** The consumer's own input fingerprint (§15.3). */
+  input_fingerprint: string
+  /** The consumer's own agent id: the receipt's `aud`. */
+  own_agent_id: string
+  /** The network's issuer: the receipt's `iss`. */
+  network_issuer: string
+  sent_at: number
+  received_at: number
 }
 
 /** One named check of a verdict. Names are stable snake_case strings, like error codes. */
@@ -250,26 +197,13 @@ export interface Verdict {
   accepted: boolean
   checks: Check[]
   /** The digest to report (`collaboration_report`), when it could be computed. */
-  receiptDigest?: string
+  receipt_digest?: string
 }
 
-/** Options of `verifyReceipt`. */
-export interface VerifyReceiptOptions {
-  keys: ReceiptKeys
-  call: CallExpectation
-  /** The consumer's own commitment to what it sent (as `commitment()` returns it). */
-  inputCommitment?: Commitment | null
-  /** The consumer's own commitment to what it received. */
-  outputCommitment?: Commitment | null
-}
-
-/** One receipt of a batch. */
-export interface ReceiptToVerify {
-  receipt: ValueInput
-  call: CallExpectation
-  inputCommitment?: Commitment | null
-  outputCommitment?: Commitment | null
-}
+/** A receipt (plain data, wire names). */
+export type Receipt = Record<string, unknown>
+/** A network-signed receipt object (`receipt_jws` and `signature` included). */
+export type SignedReceipt = Record<string, unknown>
 
 /** A safety flag (§15.5, §6.8): never the matched text. */
 export interface SafetyFlag {
@@ -279,51 +213,18 @@ export interface SafetyFlag {
   rule_id?: string
 }
 
-// --- endpoint proofs: verifiers (no downgrade, §3.1) ---
+/** Validated screening rules: what `screen` takes as `rules`. */
+export interface ScreeningRules {
+  rules_version: string
+  rules: Array<{ rule_id: string; category: string; phrases: string[] }>
+}
 
-/** The network side of the challenge: the version that verified, or PROOF_INVALID / PROOF_DOWNGRADE. */
-export declare function verifyChallengeProof(
-  holds: NetworkHolds,
-  challenge: string,
-  endpoint: string,
-  proofs: { proof?: string | null; proofV2?: string | null },
-): ProofVersion
-/** The agent side of `ekl_enroll`: the version that verified under the announced one, or PROOF_INVALID / PROOF_DOWNGRADE, or ENROLLMENT_AUTH_REQUIRED for an authority version other than 1 or 2 (§4). */
-export declare function verifyEnrollAuthority(
-  announced: ProofVersion,
-  agentKey: string,
-  enrollmentId: string,
-  nonce: string,
-  endpoint: string,
-  authority?: string | null,
-  authorityVersion?: number | null,
-): ProofVersion
-
-// --- MAC receipts (ekl-evidence-mac-1.1, §9.5) ---
-
-/** The receipt key, lowercase hex: HMAC-SHA256(secret, "ekl-receipt-1.1" ‖ 0x00 ‖ keyId). */
-export declare function receiptKey(secret: string, keyId: string): string
-/** The `auth_tag` of a receipt (without its own `auth_tag`) under a receipt secret. */
-export declare function authTag(receipt: ValueInput, secret: string): string
-/** SHA-256 hex of the ekl-json-1 bytes of the whole receipt, `auth_tag` included. */
-export declare function receiptDigest(receipt: ValueInput): string
-/** The receipt with its `auth_tag` (the key chosen by its `key_id`). */
-export declare function signReceipt(receipt: ValueInput, secret: string): Record<string, unknown>
-/** Verifies a receipt against the call and the consumer's own commitments: a verdict naming each check. */
-export declare function verifyReceipt(receipt: ValueInput, options: VerifyReceiptOptions): Verdict
-/** Many receipts against one key ring: one verdict per receipt, or the EklError of one that cannot be a receipt. */
-export declare function verifyReceipts(items: readonly ReceiptToVerify[], options: { keys: ReceiptKeys }): Array<Verdict | EklError>
-/** `verifyReceipts` on the libuv thread pool. */
-export declare function verifyReceiptsAsync(items: readonly ReceiptToVerify[], options: { keys: ReceiptKeys }): Promise<Array<Verdict | EklError>>
-
-// --- screening (§15.5) ---
-
-/** Validates the claims of a verified `ekl-screening-rules+jwt`; returns them as plain data. */
-export declare function screeningRules(claims: ValueInput): Record<string, unknown>
-/** The safety flags of a tool result under the rules (or the local leak patterns only, with null). */
-export declare function screen(rules: ValueInput | null, result: ValueInput): SafetyFlag[]
-/** A string as screening compares it: NFKC, full case folding, NFKC. */
-export declare function screeningFold(text: string): string
+/** A verified screening-rules token. */
+export interface ScreeningRulesToken extends ScreeningRules {
+  iss: string
+  iat: number
+  exp: number
+}
 
 /** The signed types of EKP 1.2; a token is accepted only as the type the caller expects. */
 export type JwsTyp =
@@ -335,11 +236,14 @@ export type JwsTyp =
   | 'ekl-screening-rules+jwt'
   | 'ekl-access+jwt'
 
-/** A validated JWKS of P-256 keys, parsed once (`INVALID_JWKS`) and reused by every verification. */
-export declare class Jwks {
-  constructor(jwks: ValueInput)
-  readonly kids: string[]
-  toJSON(): { keys: Array<Record<string, string>> }
+/** A verified compact JWS. */
+export interface VerifiedJws {
+  header: Record<string, unknown>
+  claims: Record<string, unknown>
+  kid: string
+  typ: JwsTyp
+  /** SHA-256 hex of the token's ASCII bytes. */
+  token_sha256: string
 }
 
 /** An ES256 signing key from a seed (deterministic; for tests, vectors and local networks). */
@@ -348,76 +252,400 @@ export declare class SigningKey {
   readonly kid: string
 }
 
-/** Options of `verifyJws`. Times are seconds since the epoch, passed in (never read from a clock). */
-export interface VerifyJwsOptions {
-  typ: JwsTyp
-  jwks: Jwks | ValueInput
-  now: number
+/** A JWKS and its signing keys, one per kid. */
+export interface KeySet {
+  jwks: Jwks
+  keys: SigningKey[]
+}
+
+/** A time in seconds since the epoch, or a Date (never milliseconds: a number over 1e11 is refused). */
+export type Seconds = number | Date
+
+// @generated operations: begin (node scripts/dts.js, from docs/operations.json; do not edit)
+
+/**
+ * ekl-json-1 canonical bytes of JSON text (RFC 8785 with EKP's refusals). (PROTOCOL §9.5; `canonicalize`)
+ * @param text JSON text
+ * @param maxBytes refuse output longer than this (BODY_TOO_LARGE) (option)
+ */
+export declare function canonicalize(text: JsonTextInput, options?: {
+  /** refuse output longer than this (BODY_TOO_LARGE) */
+  maxBytes?: number | null
+}): Buffer
+
+/**
+ * ekl-json-1 canonical bytes of a JSON value. (PROTOCOL §9.5; `canonicalize_value`)
+ * @param value the value
+ * @param maxBytes refuse output longer than this (BODY_TOO_LARGE) (option)
+ */
+export declare function canonicalizeValue(value: ValueInput, options?: {
+  /** refuse output longer than this (BODY_TOO_LARGE) */
+  maxBytes?: number | null
+}): Buffer
+
+/**
+ * Lowercase hex SHA-256 of bytes (a string: of its UTF-8 bytes). (utility; `sha256_hex`)
+ * @param data the bytes
+ */
+export declare function sha256Hex(data: string | Uint8Array): string
+
+/**
+ * The commitment {alg, canon, digest[, salt_id, salt]} of a value. (PROTOCOL §9.5; `commitment`)
+ * @param value the value committed to
+ * @param salt the salt: 64 lowercase hex (32 bytes) (option)
+ * @param saltId the salt's identifier (option)
+ */
+export declare function commitment(value: ValueInput, options?: {
+  /** the salt: 64 lowercase hex (32 bytes) */
+  salt?: string | null
+  /** the salt's identifier */
+  saltId?: string | null
+}): Commitment
+
+/**
+ * The commitment of a capability call's input (at most 256 KB as ekl-json-1). (PROTOCOL §2.5, §9.5; `input_commitment`)
+ * @param input the call's input
+ * @param salt the salt: 64 lowercase hex (32 bytes) (option)
+ * @param saltId the salt's identifier (option)
+ */
+export declare function inputCommitment(input: ValueInput, options?: {
+  /** the salt: 64 lowercase hex (32 bytes) */
+  salt?: string | null
+  /** the salt's identifier */
+  saltId?: string | null
+}): Commitment
+
+/**
+ * The terms hash: 64 lowercase hex. (PROTOCOL §6.7.1; `terms_hash`)
+ * @param terms the terms object
+ */
+export declare function termsHash(terms: ValueInput): string
+
+/**
+ * SHA-256 of (salt ‖) a value's ekl-json-1 bytes: 64 lowercase hex. (PROTOCOL §9.5; `value_digest`)
+ * @param value the value
+ * @param salt the salt: 64 lowercase hex (32 bytes) (option)
+ */
+export declare function valueDigest(value: ValueInput, options?: {
+  /** the salt: 64 lowercase hex (32 bytes) */
+  salt?: string | null
+}): string
+
+/**
+ * The salted fingerprint SHA-256(salt ‖ ekl-json-1(value)). (PROTOCOL §15.3; `fingerprint`)
+ * @param salt the salt: 64 lowercase hex (32 bytes)
+ * @param value the value
+ */
+export declare function fingerprint(salt: string, value: ValueInput): string
+
+/**
+ * The salted fingerprint of an MCP tool result's body (structuredContent, else content). (PROTOCOL §15.3; `output_fingerprint`)
+ * @param salt the salt: 64 lowercase hex (32 bytes)
+ * @param result the tool result
+ */
+export declare function outputFingerprint(salt: string, result: ValueInput): string
+
+/**
+ * The body of a tool result that its fingerprint covers: {member, value}. (PROTOCOL §15.3; `select_result_body`)
+ * @param result the tool result
+ */
+export declare function selectResultBody(result: ValueInput): ResultBody
+
+/**
+ * The upstream fingerprint of a tools/list result, optionally of the offered tools only. (PROTOCOL §5.1; `upstream_fingerprint`)
+ * @param tools the tools/list result ({"tools": [...]})
+ * @param offered the names of the tools offered (option)
+ */
+export declare function upstreamFingerprint(tools: ValueInput, options?: {
+  /** the names of the tools offered */
+  offered?: readonly string[] | null
+}): string
+
+/**
+ * The array the upstream fingerprint hashes. (PROTOCOL §5.1; `upstream_projection`)
+ * @param tools the tools/list result ({"tools": [...]})
+ * @param offered the names of the tools offered (option)
+ */
+export declare function upstreamProjection(tools: ValueInput, options?: {
+  /** the names of the tools offered */
+  offered?: readonly string[] | null
+}): JsonValue[]
+
+/**
+ * The proof key of an agent key: 64 lowercase hex. (PROTOCOL §3.1; `proof_key`)
+ * @param agentKey the agent key
+ */
+export declare function proofKey(agentKey: string): string
+
+/**
+ * The v1 endpoint challenge proof. (PROTOCOL §15.2; `challenge_proof_v1`)
+ * @param credential the agent's credential
+ * @param challenge the challenge
+ * @param endpoint the endpoint URL
+ */
+export declare function challengeProofV1(credential: string, challenge: string, endpoint: string): string
+
+/**
+ * The v2 endpoint challenge proof. (PROTOCOL §3.1; `challenge_proof_v2`)
+ * @param proofKey the proof key: 64 lowercase hex
+ * @param challenge the challenge
+ * @param endpoint the endpoint URL
+ */
+export declare function challengeProofV2(proofKey: string, challenge: string, endpoint: string): string
+
+/**
+ * The v1 enrollment authority. (PROTOCOL §4; `enroll_authority_v1`)
+ * @param agentKey the agent key
+ * @param enrollmentId the enrollment id
+ * @param nonce the nonce
+ * @param endpoint the endpoint URL
+ */
+export declare function enrollAuthorityV1(agentKey: string, enrollmentId: string, nonce: string, endpoint: string): string
+
+/**
+ * The v2 enrollment authority. (PROTOCOL §4; `enroll_authority_v2`)
+ * @param proofKey the proof key: 64 lowercase hex
+ * @param enrollmentId the enrollment id
+ * @param nonce the nonce
+ * @param endpoint the endpoint URL
+ */
+export declare function enrollAuthorityV2(proofKey: string, enrollmentId: string, nonce: string, endpoint: string): string
+
+/**
+ * The ekl_verify signature the network expects. (PROTOCOL §4; `verify_signature`)
+ * @param registrationSecret the registration secret
+ * @param agentId the agent id
+ * @param enrollmentId the enrollment id
+ * @param challenge the challenge
+ */
+export declare function verifySignature(registrationSecret: string, agentId: string, enrollmentId: string, challenge: string): string
+
+/**
+ * Whether an ekl_verify signature is right (constant-time). (PROTOCOL §4; `check_verify_signature`)
+ * @param registrationSecret the registration secret
+ * @param agentId the agent id
+ * @param enrollmentId the enrollment id
+ * @param challenge the challenge
+ * @param signature the signature received
+ */
+export declare function checkVerifySignature(registrationSecret: string, agentId: string, enrollmentId: string, challenge: string, signature: string): boolean
+
+/**
+ * The network side of the endpoint challenge: "v1" or "v2". Give exactly one of proof_key (only proof_v2 counts; a v1 proof is PROOF_DOWNGRADE) and credential_hash (only the v1 proof can be checked). Refusals: PROOF_INVALID, PROOF_DOWNGRADE. (PROTOCOL §3.1, §15.2; `verify_challenge_proof`)
+ * @param challenge the challenge
+ * @param endpoint the endpoint URL
+ * @param proof the v1 proof received (option)
+ * @param proofV2 the v2 proof received (option)
+ * @param proofKey the agent's proof key, when the network holds it (option)
+ * @param credentialHash the credential hash, when the network holds that (option)
+ */
+export declare function verifyChallengeProof(challenge: string, endpoint: string, options?: {
+  /** the v1 proof received */
+  proof?: string | null
+  /** the v2 proof received */
+  proofV2?: string | null
+  /** the agent's proof key, when the network holds it */
+  proofKey?: string | null
+  /** the credential hash, when the network holds that */
+  credentialHash?: string | null
+}): ProofVersion
+
+/**
+ * The agent side of ekl_enroll: "v1" or "v2". After an announced "v2" a v1 authority is PROOF_DOWNGRADE; an authority_version other than 1 or 2 is ENROLLMENT_AUTH_REQUIRED. (PROTOCOL §4; `verify_enroll_authority`)
+ * @param announced the endpoint_proof its last announcement answered: v1 or v2
+ * @param agentKey the agent key
+ * @param enrollmentId the enrollment id
+ * @param nonce the nonce
+ * @param endpoint the endpoint URL
+ * @param authority the authority received (option)
+ * @param authorityVersion the authority's version (option)
+ */
+export declare function verifyEnrollAuthority(announced: ProofVersion, agentKey: string, enrollmentId: string, nonce: string, endpoint: string, options?: {
+  /** the authority received */
+  authority?: string | null
+  /** the authority's version */
+  authorityVersion?: number | null
+}): ProofVersion
+
+/**
+ * The receipt key of a secret and key id: 64 lowercase hex. (PROTOCOL §9.5; `receipt_key`)
+ * @param secret the registration secret
+ * @param keyId the key id
+ */
+export declare function receiptKey(secret: string, keyId: string): string
+
+/**
+ * The auth_tag of a receipt (its other members) under a registration secret. (PROTOCOL §9.5; `auth_tag`)
+ * @param receipt the receipt
+ * @param secret the registration secret
+ */
+export declare function authTag(receipt: ValueInput, secret: string): string
+
+/**
+ * The receipt digest: SHA-256 of ekl-json-1 of the whole receipt. (PROTOCOL §9.5; `receipt_digest`)
+ * @param receipt the receipt
+ */
+export declare function receiptDigest(receipt: ValueInput): string
+
+/**
+ * The receipt with its auth_tag. Refuses what verify_receipt would refuse. (PROTOCOL §9.5; `sign_receipt`)
+ * @param receipt the receipt, without auth_tag
+ * @param secret the registration secret
+ */
+export declare function signReceipt(receipt: ValueInput, secret: string): Receipt
+
+/**
+ * The verdict on a MAC receipt: every check, pass, fail or mismatch. (PROTOCOL §9.5; `verify_receipt`)
+ * @param receipt the receipt
+ * @param keys the key ring: the registration secret, or a list of {key_id, secret, valid_from, valid_until?}
+ * @param call the call: {execution_id, collaboration_id, capability_id, requester_agent_id, provider_agent_id, …}
+ * @param inputCommitment the consumer's own input commitment (option)
+ * @param outputCommitment the consumer's own output commitment (option)
+ */
+export declare function verifyReceipt(receipt: ValueInput, keys: ReceiptKeys, call: ReceiptCall, options?: {
+  /** the consumer's own input commitment */
+  inputCommitment?: Commitment | null
+  /** the consumer's own output commitment */
+  outputCommitment?: Commitment | null
+}): Verdict
+
+/**
+ * Verdicts on many MAC receipts under one key ring; an item that cannot be read gives {error: {code, message}} in its place. (PROTOCOL §9.5; `verify_receipts`)
+ * @param items a list of {receipt, call, input_commitment?, output_commitment?}
+ * @param keys the key ring: the registration secret, or a list of keys
+ */
+export declare function verifyReceipts(items: readonly ReceiptToVerify[], keys: ReceiptKeys): Array<Verdict | EklError>
+
+/**
+ * The screening rules of a rules token's claims, validated: {rules_version, rules}. (PROTOCOL §15.5; `screening_rules`)
+ * @param claims the claims (rules_version, rules)
+ */
+export declare function screeningRules(claims: ValueInput): ScreeningRules
+
+/**
+ * The safety flags of a tool result: the network's rules (when given) and the local leak patterns. (PROTOCOL §15.5; `screen`)
+ * @param result the tool result
+ * @param rules the screening rules ({rules_version, rules}) (option)
+ */
+export declare function screen(result: ValueInput, options?: {
+  /** the screening rules ({rules_version, rules}) */
+  rules?: ScreeningRules | ValueInput | null
+}): SafetyFlag[]
+
+/**
+ * The screening fold of a text (NFKC, full case folding). (PROTOCOL §15.5; `screening_fold`)
+ * @param text the text
+ */
+export declare function screeningFold(text: string): string
+
+/**
+ * A validated JWKS of P-256 keys, parsed once for many verifications. (PROTOCOL §3; `parse_jwks`)
+ * @param jwks the key set
+ */
+export declare class Jwks {
+  constructor(jwks: Jwks | ValueInput)
+  readonly kids: string[]
+  toJSON(): { keys: Array<Record<string, string>> }
+}
+
+/**
+ * Verifies a compact ES256 JWS of an EKP type: header, signature and claims. Returns {header, claims, kid, typ, token_sha256}. (PROTOCOL §3; `verify_jws`)
+ * @param token the compact JWS
+ * @param typ the expected token type
+ * @param jwks the key set
+ * @param now the time to check against (default: now) (option)
+ * @param issuer the expected iss (option)
+ * @param audience the expected aud (option)
+ * @param skew the allowed clock skew in seconds (default 60) (option)
+ * @param maxLifetime the longest exp − iat allowed (option)
+ * @param requireExp whether exp is required (default true) (option)
+ * @param requireIat whether iat is required (default true) (option)
+ */
+export declare function verifyJws(token: string, typ: JwsTyp, jwks: Jwks | ValueInput, options?: {
+  /** the time to check against (default: now) */
+  now?: Seconds | null
+  /** the expected iss */
   issuer?: string | null
+  /** the expected aud */
   audience?: string | null
-  /** Allowed clock skew in seconds (default 60). */
+  /** the allowed clock skew in seconds (default 60) */
   skew?: number | null
+  /** the longest exp − iat allowed */
   maxLifetime?: number | null
+  /** whether exp is required (default true) */
   requireExp?: boolean | null
+  /** whether iat is required (default true) */
   requireIat?: boolean | null
-}
+}): VerifiedJws
 
-/** A verified compact JWS. */
-export interface VerifiedJws {
-  header: Record<string, unknown>
-  claims: Record<string, unknown>
-  kid: string
-  typ: JwsTyp
-  /** SHA-256 hex of the token's ASCII bytes. */
-  tokenSha256: string
-}
-
-/** The call a network-signed receipt must answer, with the consumer's clock window (seconds). */
-export interface SignedCallExpectation {
-  executionId: string
-  providerAgentId: string
-  requesterAgentId: string
-  capabilityId: string
-  /** The consumer's own input fingerprint (§15.3). */
-  inputFingerprint: string
-  /** The consumer's own agent id: the receipt's `aud`. */
-  ownAgentId: string
-  /** The network's issuer: the receipt's `iss`. */
-  networkIssuer: string
-  sentAt: number
-  receivedAt: number
-}
-
-/** Verified screening rules: what `screen` takes. */
-export interface ScreeningRulesClaims {
-  iss: string
-  iat: number
-  exp: number
-  rules_version: string
-  rules: Array<{ rule_id: string; category: string; phrases: string[] }>
-}
-
-// --- JWS (ES256 only, explicit typ), network-signed receipts (§9.5.1), screening rules (§15.5) ---
-
-/** Verifies a compact JWS: alg ES256, the exact typ, the kid's key, then iss/aud/times. */
-export declare function verifyJws(token: string, options: VerifyJwsOptions): VerifiedJws
-/** Verifies a receipt's `receipt_jws` claim by claim against the call: a verdict. */
-export declare function verifyReceiptJws(token: string, options: { jwks: Jwks | ValueInput; call: SignedCallExpectation }): Verdict
-/** Verifies a whole network-signed receipt object: its signature, its `receipt_jws` and that they agree. */
-export declare function verifySignedReceipt(receipt: ValueInput, options: { jwks: Jwks | ValueInput; call: SignedCallExpectation }): Verdict
-/** Verifies a screening-rules token (never used from `exp` on); returns the claims `screen` takes. */
-export declare function verifyScreeningRules(token: string, options: { jwks: Jwks | ValueInput; issuer: string; now: number }): ScreeningRulesClaims
-/** A signing key from a 32-byte seed (64 lowercase hex) and a key id. */
-export declare function signingKey(seedHex: string, kid: string): SigningKey
-/** The JWKS and the signing keys (one per kid, in order) derived from one seed; `INVALID_KEY` for equal kids. */
-export declare function jwksFromSeed(seedHex: string, kids: readonly string[]): { jwks: Jwks; keys: SigningKey[] }
-/** Signs claims as a compact JWS of `typ` (deterministic RFC 6979 nonces). */
+/**
+ * Signs claims as a compact ES256 JWS of an EKP type. Refuses what verify_jws would refuse. (PROTOCOL §3; `sign_jws`)
+ * @param typ the token type
+ * @param claims the claims
+ * @param key the signing key
+ */
 export declare function signJws(typ: JwsTyp, claims: ValueInput, key: SigningKey): string
-/** Issues a network-signed receipt object from its fields: `receipt_jws` and `signature` added. */
-export declare function issueReceipt(fields: ValueInput, options: { key: SigningKey; issuer: string; audience: string }): Record<string, unknown>
 
-// --- identity ---
+/**
+ * An ES256 signing key derived from a 32-byte seed (deterministic; tests, vectors, local networks). (PROTOCOL §3; `signing_key`)
+ * @param seed the seed: 64 lowercase hex
+ * @param kid the key id
+ */
+export declare function signingKey(seed: string, kid: string): SigningKey
 
+/**
+ * The JWKS and signing keys derived from one seed, one per kid. (PROTOCOL §3; `jwks_from_seed`)
+ * @param seed the seed: 64 lowercase hex
+ * @param kids the key ids
+ */
+export declare function jwksFromSeed(seed: string, kids: readonly string[]): KeySet
+
+/**
+ * The verdict on a network-signed receipt's compact JWS against the call. (PROTOCOL §9.5.1; `verify_receipt_jws`)
+ * @param token the receipt_jws
+ * @param jwks the network's key set
+ * @param call the call: {execution_id, provider_agent_id, requester_agent_id, capability_id, input_fingerprint, own_agent_id, network_issuer, sent_at, received_at}
+ */
+export declare function verifyReceiptJws(token: string, jwks: Jwks | ValueInput, call: SignedReceiptCall): Verdict
+
+/**
+ * The verdict on a network-signed receipt object: its signature, its JWS, and that they agree. (PROTOCOL §9.5.1; `verify_signed_receipt`)
+ * @param receipt the receipt object
+ * @param jwks the network's key set
+ * @param call the call (as for verify_receipt_jws)
+ */
+export declare function verifySignedReceipt(receipt: ValueInput, jwks: Jwks | ValueInput, call: SignedReceiptCall): Verdict
+
+/**
+ * Issues a network-signed receipt (object signature and receipt_jws) from its fields. Refuses what the verifier would refuse. (PROTOCOL §9.5.1; `issue_receipt`)
+ * @param fields the receipt's fields
+ * @param key the network's signing key
+ * @param issuer the network's issuer (iss)
+ * @param audience the consumer's agent id (aud)
+ */
+export declare function issueReceipt(fields: ValueInput, key: SigningKey, issuer: string, audience: string): SignedReceipt
+
+/**
+ * Verifies a screening rules token: {iss, iat, exp, rules_version, rules}. (PROTOCOL §15.5; `verify_screening_rules`)
+ * @param token the token
+ * @param jwks the network's key set
+ * @param issuer the network's issuer
+ * @param now the time to check against (default: now) (option)
+ */
+export declare function verifyScreeningRules(token: string, jwks: Jwks | ValueInput, issuer: string, options?: {
+  /** the time to check against (default: now) */
+  now?: Seconds | null
+}): ScreeningRulesToken
+// @generated operations: end
+
+// --- host helpers ---
+
+/** `canonicalize` on the libuv thread pool: does not block the event loop. */
+export declare function canonicalizeAsync(text: JsonTextInput, options?: { maxBytes?: number | null }): Promise<Buffer>
+/** `canonicalizeValue` with the canonicalisation on the thread pool (the conversion of the value runs first, on the calling thread). */
+export declare function canonicalizeValueAsync(value: ValueInput, options?: { maxBytes?: number | null }): Promise<Buffer>
+/** `verifyReceipts` on the libuv thread pool (large batches in parallel chunks, in order). */
+export declare function verifyReceiptsAsync(items: readonly ReceiptToVerify[], keys: ReceiptKeys): Promise<Array<Verdict | EklError>>
 /** Every error code of the core, in declaration order. */
 export declare function errorCodes(): EklErrorCode[]
 /** The version of the core the binding was built from. */

@@ -9,15 +9,10 @@
  */
 export declare const __napiBindingTarget: 'native' | 'wasm32-wasi' | 'wasm32-wasip1'
 
-/** A parsed, validated JWKS (P-256 public keys), built once and shared by every verification. */
-export declare class JwksHandle {
-  /** The key ids, in the order of the key set. */
-  kids(): Array<string>
-  /** The key set as canonical JSON text. */
-  toJson(): string
-}
-
-/** An ES256 signing key (for tests, vectors and local networks). */
+/**
+ * An ES256 signing key: JS holds this object only; the key (and its secret scalar, wiped on drop
+ * by p256) stays in Rust.
+ */
 export declare class SigningKeyHandle {
   /** The key id. */
   kid(): string
@@ -25,318 +20,45 @@ export declare class SigningKeyHandle {
 
 /**
  * Test hook (hidden, test-only): panics inside [`guarded`], to prove that a panic becomes
- * `INTERNAL_ERROR` with a fixed message, never an abort, and that the addon keeps serving.
+ * `INTERNAL_ERROR` with a fixed message and that the addon keeps serving.
  */
 export declare function __testPanic(): void
 
-/** The `auth_tag` of a receipt (JSON text) under a receipt secret. */
-export declare function authTag(json: Uint8Array, secret: string): string
+/**
+ * Runs operation `index` of the registry on its arguments (one per parameter, in registry
+ * order; `null` for an option left out).
+ */
+export declare function call(index: number, args: Array<Uint8Array | string | number | boolean | null | string[] | SigningKeyHandle>): string | boolean | Buffer | SigningKeyHandle | KeySet
 
-/** The call a receipt must belong to (camelCase members of `CallExpectation`). */
-export interface CallSpec {
-  /** Required. */
-  executionId: string
-  /** Required. */
-  collaborationId: string
-  /** Required. */
-  capabilityId: string
-  /** Required. */
-  requesterAgentId: string
-  /** Required. */
-  providerAgentId: string
-  /** Checked when given. */
-  capabilityVersion?: string
-  /** Checked when given. */
-  connectionId?: string
-  /** Checked when given. */
-  termsHash?: string
-  /** Checked when given. */
-  executionKind?: string
-  /** Checked when given. */
-  reservationId?: string
-  /** Checked when given. */
-  grantId?: string
-  /** Checked when given. */
-  admissionId?: string
-  /** Checked when given. */
-  receiptDigest?: string
-}
-
-/** Canonicalises JSON text on the libuv thread pool; resolves to the canonical bytes. */
-export declare function canonicalizeAsync(json: Uint8Array, maxBytes?: number | undefined | null): Promise<Buffer>
+/** [`call`] on the libuv thread pool (the arguments are copied before it returns). */
+export declare function callAsync(index: number, args: Array<Uint8Array | string | number | boolean | null | string[] | SigningKeyHandle>): Promise<string | boolean | Buffer | SigningKeyHandle | KeySet>
 
 /**
- * Canonicalises JSON text (ekl-json-1) into `out` (see [`emit`]); `maxBytes` limits the canonical
- * form (`BODY_TOO_LARGE`).
+ * Canonicalises JSON text (ekl-json-1) into `out` and returns the length, or -1 when it does not
+ * fit (then [`take_result`] gives it): a napi `Buffer` per call costs more than canonicalising a
+ * small document. `maxBytes` limits the canonical form (`BODY_TOO_LARGE`).
  */
 export declare function canonicalizeInto(json: Uint8Array, maxBytes: number | undefined | null, out: Uint8Array): number
-
-/** The v1 endpoint challenge proof. */
-export declare function challengeProofV1(credential: string, challenge: string, endpoint: string): string
-
-/** The v2 endpoint challenge proof (proof key as 64 lowercase hex characters). */
-export declare function challengeProofV2(proofKeyHex: string, challenge: string, endpoint: string): string
-
-/** One check of a verdict. */
-export interface CheckOut {
-  /** The stable snake_case name. */
-  name: string
-  /** `pass`, `fail` or `mismatch`. */
-  outcome: string
-  /** Why it did not pass. */
-  detail?: string
-  /** What the verifier expected, as a display text of the core (bounded, never a secret). */
-  expected?: string
-  /** What the receipt holds, as a display text of the core (bounded, never a secret). */
-  received?: string
-}
-
-/** Checks an `ekl_verify` signature in constant time. */
-export declare function checkVerifySignature(registrationSecret: string, agentId: string, enrollmentId: string, challenge: string, signature: string): boolean
-
-/** The commitment to a value (JSON text), optionally salted. */
-export declare function commitment(json: Uint8Array, saltHex?: string | undefined | null, saltId?: string | undefined | null): Commitment
-
-/** A commitment as a plain object, with the protocol's member names. */
-export interface Commitment {
-  /** Always `sha-256`. */
-  alg: string
-  /** Always `ekl-json-1`. */
-  canon: string
-  /** Lowercase hex SHA-256. */
-  digest: string
-  /** The salt's identifier, when given. */
-  salt_id?: string
-  /** The disclosed salt, when salted. */
-  salt?: string
-}
 
 /** The version of the core this addon was built from. */
 export declare function coreVersion(): string
 
-/** The v1 `ekl_enroll` authority. */
-export declare function enrollAuthorityV1(agentKey: string, enrollmentId: string, nonce: string, endpoint: string): string
-
-/** The v2 `ekl_enroll` authority (proof key as 64 lowercase hex characters). */
-export declare function enrollAuthorityV2(proofKeyHex: string, enrollmentId: string, nonce: string, endpoint: string): string
-
-/** Every error code of the core, in declaration order (the JS and TS lists are checked against it). */
+/** Every error code of the core, in declaration order. */
 export declare function errorCodes(): Array<string>
 
-/** The salted fingerprint of a value. */
-export declare function fingerprint(saltHex: string, json: Uint8Array): string
-
-/** The commitment to a capability call's input (256 KB limit, `BODY_TOO_LARGE`). */
-export declare function inputCommitment(json: Uint8Array, saltHex?: string | undefined | null, saltId?: string | undefined | null): Commitment
-
-/**
- * Issues a network-signed receipt object from its fields (JSON text): `receipt_jws` and
- * `signature` added; canonical JSON text.
- */
-export declare function issueReceipt(json: Uint8Array, key: SigningKeyHandle, issuer: string, audience: string): string
-
-/** A refusal inside a batch: the code and message of the core. */
-export interface ItemError {
-  /** The stable code. */
-  code: string
-  /** The core's message. */
-  message: string
-}
-
-/**
- * A JWKS and its signing keys from a 32-byte seed (64 lowercase hex) and key ids (deterministic;
- * `INVALID_KEY` for a bad seed or kid, or two equal kids).
- */
-export declare function jwksFromSeed(seedHex: string, kids: Array<string>): SeededKeys
-
-/** Parses and validates a JWKS (JSON text); `INVALID_JWKS` otherwise. */
-export declare function jwksParse(json: Uint8Array): JwksHandle
-
-/** One key of a receipt key ring. */
-export interface KeySpec {
-  /** The key id (`rk-1`, ...). */
-  keyId: string
-  /** The receipt secret. */
-  secret: string
-  /** RFC 3339 UTC, inclusive. */
-  validFrom: string
-  /** RFC 3339 UTC, exclusive; absent or null for a key still in use. */
-  validUntil?: string
-}
-
-/** The output fingerprint of an MCP tool result. */
-export declare function outputFingerprint(saltHex: string, json: Uint8Array): string
-
-/** The proof key derived from the agent key, as lowercase hex. */
-export declare function proofKey(agentKey: string): string
-
-/** The receipt digest: SHA-256 of the ekl-json-1 bytes of the whole receipt. */
-export declare function receiptDigest(json: Uint8Array): string
-
-/** One receipt of a batch, with the call it answers and the consumer's commitments. */
-export interface ReceiptItem {
-  /** The call. */
-  call: CallSpec
-  /** The consumer's commitment to what it sent. */
-  inputCommitment?: Commitment
-  /** The consumer's commitment to what it received. */
-  outputCommitment?: Commitment
-}
-
-/** The receipt key (HMAC-SHA256(secret, "ekl-receipt-1.1" ‖ 0x00 ‖ key_id)), lowercase hex. */
-export declare function receiptKey(secret: string, keyId: string): string
-
-/** The body of a tool result that the output fingerprint covers. */
-export interface ResultBody {
-  /** `structuredContent` or `content`. */
-  member: string
-  /** The body as canonical JSON text (the JS wrapper parses it). */
-  canonical: string
-}
-
-/**
- * The safety flags of a tool result (JSON text) under the rules (claims JSON text), if any, as
- * canonical JSON text of an array of `{category, rules_version[, rule_id]}`.
- */
-export declare function screen(rules: Uint8Array | undefined | null, result: Uint8Array): string
-
-/** A string as screening compares it: NFKC, full case folding, NFKC. */
-export declare function screeningFold(text: string): string
-
-/** Validates screening-rules claims (JSON text); returns their canonical JSON text. */
-export declare function screeningRules(json: Uint8Array): string
-
-/** A JWKS and its signing keys, one per kid, derived from one seed. */
-export interface SeededKeys {
-  /** The public key set. */
-  jwks: JwksHandle
+/** A JWKS (canonical JSON text) and its signing keys, one per kid. */
+export interface KeySet {
+  /** The public key set, as canonical JSON text. */
+  jwks: string
   /** The signing keys, in the order of the kids. */
   keys: Array<SigningKeyHandle>
 }
 
-/** Selects the body of an MCP tool result that the output fingerprint covers. */
-export declare function selectResultBody(json: Uint8Array): ResultBody
+/**
+ * The manifest `docs/operations.json`: every operation with its parameters, from which the JS
+ * layer builds the API.
+ */
+export declare function operations(): string
 
-/** Lowercase hex SHA-256 of bytes (a string is hashed as its UTF-8 bytes). */
-export declare function sha256Hex(data: Uint8Array): string
-
-/** The call a consumer made, for a network-signed receipt (times in seconds since the epoch). */
-export interface SignedCallSpec {
-  /** The execution id the consumer generated. */
-  executionId: string
-  /** The provider it called. */
-  providerAgentId: string
-  /** Itself, as the requester. */
-  requesterAgentId: string
-  /** The capability it called. */
-  capabilityId: string
-  /** Its own input fingerprint. */
-  inputFingerprint: string
-  /** Its own agent id (the receipt's `aud`). */
-  ownAgentId: string
-  /** The network's issuer (the receipt's `iss`). */
-  networkIssuer: string
-  /** When it sent the call. */
-  sentAt: number
-  /** When it received the answer. */
-  receivedAt: number
-}
-
-/** A signing key from a 32-byte seed (64 lowercase hex) and a key id (deterministic). */
-export declare function signingKey(seedHex: string, kid: string): SigningKeyHandle
-
-/** Signs claims (JSON text) as a compact JWS of `typ` (RFC 6979 nonces: deterministic). */
-export declare function signJws(typName: string, json: Uint8Array, key: SigningKeyHandle): string
-
-/** The receipt with its `auth_tag`, as canonical JSON text (the JS wrapper parses it). */
-export declare function signReceipt(json: Uint8Array, secret: string): string
-
-/** The result that the last call on this thread could not fit into its output buffer. */
+/** The result that the last [`canonicalize_into`] on this thread could not fit into its buffer. */
 export declare function takeResult(): Buffer
-
-/** The terms hash of §6.7.1. */
-export declare function termsHash(json: Uint8Array): string
-
-/**
- * The upstream fingerprint of a `tools/list` result (or its array), optionally only the offered
- * tools.
- */
-export declare function upstreamFingerprint(json: Uint8Array, offered?: Array<string> | undefined | null): string
-
-/**
- * The array the upstream fingerprint hashes (§5.1), as canonical JSON text (the JS wrapper
- * parses it): the kept tools sorted by name, each projected to the fingerprinted members.
- */
-export declare function upstreamProjection(json: Uint8Array, offered?: Array<string> | undefined | null): string
-
-/** Lowercase hex SHA-256 of (the salt's 32 bytes ‖) the value's canonical bytes. */
-export declare function valueDigest(json: Uint8Array, saltHex?: string | undefined | null): string
-
-/** A verdict: every check, accepted only when all pass. */
-export interface VerdictOut {
-  /** True when every check passed. */
-  accepted: boolean
-  /** Every check, in a fixed order. */
-  checks: Array<CheckOut>
-  /** The receipt digest, when it could be computed. */
-  receiptDigest?: string
-}
-
-/** A verified compact JWS (header and claims as canonical JSON text; the JS wrapper parses them). */
-export interface VerifiedJws {
-  /** The protected header. */
-  header: string
-  /** The claims. */
-  claims: string
-  /** The key that verified it. */
-  kid: string
-  /** The `typ` it was checked against. */
-  typ: string
-  /** SHA-256 hex of the token's ASCII bytes. */
-  tokenSha256: string
-}
-
-/**
- * The network side of the endpoint challenge: `holds` is `proofKey` (then `holdsHex` is the proof
- * key) or `credentialHash` (the SHA-256 hex of the agent key). Returns `v1` or `v2`.
- */
-export declare function verifyChallengeProof(holds: string, holdsHex: string, challenge: string, endpoint: string, proof?: string | undefined | null, proofV2?: string | undefined | null): string
-
-/** The agent side of `ekl_enroll`: checks the authority under the version announced (`v1`/`v2`). */
-export declare function verifyEnrollAuthority(announced: string, agentKey: string, enrollmentId: string, nonce: string, endpoint: string, authority?: string | undefined | null, authorityVersion?: number | undefined | null): string
-
-/**
- * Verifies a compact JWS: ES256 only, the exact `typ`, the kid's key, then the claims (`iss`,
- * `aud`, times at `now` with `skew` seconds; `exp` and `iat` required unless told otherwise).
- */
-export declare function verifyJws(token: string, typName: string, jwks: JwksHandle, now: number, issuer?: string | undefined | null, audience?: string | undefined | null, skew?: number | undefined | null, maxLifetime?: number | undefined | null, requireExp?: boolean | undefined | null, requireIat?: boolean | undefined | null): VerifiedJws
-
-/**
- * Verifies a MAC receipt (JSON text) against the consumer's call and commitments. The key ring
- * is the baseline of a registration secret, or a list of keys.
- */
-export declare function verifyReceipt(json: Uint8Array, registrationSecret: string | undefined | null, keys: Array<KeySpec> | undefined | null, call: CallSpec, inputCommitment?: Commitment | undefined | null, outputCommitment?: Commitment | undefined | null): VerdictOut
-
-/** Verifies a network-signed receipt's `receipt_jws` claim by claim against the call. */
-export declare function verifyReceiptJws(token: string, jwks: JwksHandle, call: SignedCallSpec): VerdictOut
-
-/** Verifies many receipts against one key ring; one result per receipt, in order. */
-export declare function verifyReceipts(receipts: Array<Uint8Array>, items: Array<ReceiptItem>, registrationSecret?: string | undefined | null, keys?: Array<KeySpec> | undefined | null): Array<VerdictOut | ItemError>
-
-/** `verifyReceipts` on the libuv thread pool. */
-export declare function verifyReceiptsAsync(receipts: Array<Uint8Array>, items: Array<ReceiptItem>, registrationSecret?: string | undefined | null, keys?: Array<KeySpec> | undefined | null): Promise<Array<VerdictOut | ItemError>>
-
-/**
- * Verifies a screening-rules token; returns `{iss, iat, exp, rules_version, rules}` as canonical
- * JSON text (the claims `screen` takes).
- */
-export declare function verifyScreeningRules(token: string, jwks: JwksHandle, issuer: string, now: number): string
-
-/** The `ekl_verify` signature. */
-export declare function verifySignature(registrationSecret: string, agentId: string, enrollmentId: string, challenge: string): string
-
-/**
- * Verifies a whole network-signed receipt object (JSON text): its signature, its `receipt_jws`,
- * and that the two agree.
- */
-export declare function verifySignedReceipt(json: Uint8Array, jwks: JwksHandle, call: SignedCallSpec): VerdictOut

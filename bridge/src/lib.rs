@@ -180,7 +180,7 @@ pub fn camel(name: &str) -> String {
         if c == '_' {
             up = true;
         } else if up {
-            out.extend(c.to_uppercase());
+            out.push(c.to_ascii_uppercase());
             up = false;
         } else {
             out.push(c);

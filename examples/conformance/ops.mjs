@@ -42,7 +42,7 @@ export function makeAnswer(ekl) {
       text(ekl.canonicalizeValue(ekl.commitment(json(r, 'input'), { salt: r.salt ?? null, saltId: r.salt_id ?? null }))),
     fingerprint: (r) => ekl.fingerprint(r.salt, json(r, 'input')),
     output_fingerprint: (r) => ekl.outputFingerprint(r.salt, json(r, 'input')),
-    upstream_fingerprint: (r) => ekl.upstreamFingerprint(json(r, 'input'), r.offered ?? null),
+    upstream_fingerprint: (r) => ekl.upstreamFingerprint(json(r, 'input'), { offered: r.offered ?? null }),
     proof_key: (r) => ekl.proofKey(r.agent_key),
     challenge_proof_v1: (r) => ekl.challengeProofV1(r.credential, r.challenge, r.endpoint),
     challenge_proof_v2: (r) => ekl.challengeProofV2(ekl.proofKey(r.agent_key), r.challenge, r.endpoint),
@@ -50,18 +50,16 @@ export function makeAnswer(ekl) {
     enroll_authority_v2: (r) => ekl.enrollAuthorityV2(ekl.proofKey(r.agent_key), r.enrollment_id, r.nonce, r.endpoint),
     verify_signature: (r) => ekl.verifySignature(r.secret, r.agent_id, r.enrollment_id, r.challenge),
     verify_challenge_proof: (r) =>
-      ekl.verifyChallengeProof(
-        r.proof_key != null ? { proofKey: r.proof_key } : { credentialHash: r.credential_hash },
-        r.challenge,
-        r.endpoint,
-        { proof: r.proof ?? null, proofV2: r.proof_v2 ?? null },
-      ),
+      ekl.verifyChallengeProof(r.challenge, r.endpoint, {
+        proof: r.proof ?? null,
+        proofV2: r.proof_v2 ?? null,
+        proofKey: r.proof_key ?? null,
+        credentialHash: r.proof_key != null ? null : (r.credential_hash ?? null),
+      }),
     receipt_auth_tag: (r) => ekl.authTag(json(r, 'input'), r.secret),
     receipt_digest: (r) => ekl.receiptDigest(json(r, 'input')),
     jws_verify: (r) => {
-      const v = ekl.verifyJws(r.token, {
-        typ: r.typ,
-        jwks: new ekl.Jwks(new ekl.JsonText(r.jwks)),
+      const v = ekl.verifyJws(r.token, r.typ, new ekl.Jwks(new ekl.JsonText(r.jwks)), {
         now: r.now,
         issuer: r.iss ?? null,
         audience: r.aud ?? null,
@@ -72,7 +70,7 @@ export function makeAnswer(ekl) {
     canonicalize_host: (r) => text(ekl.canonicalizeValue(host(r.value))),
     screen: (r) => {
       const rules = r.rules !== undefined || r.rules_hex !== undefined ? json(r, 'rules') : null;
-      return text(ekl.canonicalizeValue(ekl.screen(rules, json(r, 'input'))));
+      return text(ekl.canonicalizeValue(ekl.screen(json(r, 'input'), { rules })));
     },
   };
   return function answer(req) {

@@ -46,7 +46,6 @@ const CALL_SIGNED = ['execution_id', 'provider_agent_id', 'requester_agent_id', 
   'sent_at', 'received_at'];
 const REQUIRED_MAC = ['execution_id', 'collaboration_id', 'capability_id', 'provider_agent_id'];
 const REQUIRED_SIGNED = ['execution_id', 'provider_agent_id', 'capability_id', 'input_fingerprint', 'sent_at', 'received_at'];
-const camel = (k) => k.replace(/_([a-z])/g, (_, c) => c.toUpperCase());
 
 /** Refuses a call without the members its receipt kind needs, or with strings of the wrong type. */
 function callMembers(call, required, allowed, what) {
@@ -117,9 +116,9 @@ export function makeContext(api, settings, jwksBytes) {
     agentId: s.agent_id || '',
     issuer: s.issuer || '',
     keys: (s.receipt_secrets || []).map((k) => ({
-      keyId: k.key_id, secret: k.secret,
-      validFrom: k.valid_from || '0000-01-01T00:00:00Z',
-      ...(k.valid_until ? { validUntil: k.valid_until } : {}),
+      key_id: k.key_id, secret: k.secret,
+      valid_from: k.valid_from || '0000-01-01T00:00:00Z',
+      ...(k.valid_until ? { valid_until: k.valid_until } : {}),
     })),
     jwks: jwksBytes ? new api.Jwks(new api.JsonText(jwksBytes)) : null,
   };
@@ -188,33 +187,32 @@ function check(api, item, bytes, ctx) {
     if (!ctx.issuer) throw new Unchecked('issuer', 'not checked: enter the network issuer (Settings) to check network-signed receipts');
     callMembers(call, REQUIRED_SIGNED, CALL_SIGNED, 'a network-signed receipt');
     const context = {
-      executionId: call.execution_id,
-      providerAgentId: call.provider_agent_id,
-      requesterAgentId: call.requester_agent_id ?? ctx.agentId,
-      capabilityId: call.capability_id,
-      inputFingerprint: call.input_fingerprint,
-      ownAgentId: ctx.agentId,
-      networkIssuer: ctx.issuer,
-      sentAt: seconds(call.sent_at, 'sent_at'),
-      receivedAt: seconds(call.received_at, 'received_at'),
+      execution_id: call.execution_id,
+      provider_agent_id: call.provider_agent_id,
+      requester_agent_id: call.requester_agent_id ?? ctx.agentId,
+      capability_id: call.capability_id,
+      input_fingerprint: call.input_fingerprint,
+      own_agent_id: ctx.agentId,
+      network_issuer: ctx.issuer,
+      sent_at: seconds(call.sent_at, 'sent_at'),
+      received_at: seconds(call.received_at, 'received_at'),
     };
     if (item.kind === 'jws') {
       if (typeof item.token !== 'string') throw new ItemError('JWS_MALFORMED', 'receipt_jws must be a string');
-      return api.verifyReceiptJws(item.token, { jwks: ctx.jwks, call: context });
+      return api.verifyReceiptJws(item.token, ctx.jwks, context);
     }
-    return api.verifySignedReceipt(new api.JsonText(item.receipt), { jwks: ctx.jwks, call: context });
+    return api.verifySignedReceipt(new api.JsonText(item.receipt), ctx.jwks, context);
   }
   if (ctx.keys.length === 0) throw new Unchecked('secrets', 'not checked: enter your receipt secrets (Settings) to check MAC receipts');
   callMembers(call, REQUIRED_MAC, CALL_MAC, 'a MAC receipt');
-  const expectation = {};
-  for (const [k, v] of Object.entries(call)) expectation[camel(k)] = v;
-  if (expectation.requesterAgentId === undefined) {
+  const expectation = { ...call };
+  if (expectation.requester_agent_id === undefined) {
     if (!ctx.agentId) throw new Unchecked('agent_id', 'not checked: enter your agent id (Settings) or give call.requester_agent_id');
-    expectation.requesterAgentId = ctx.agentId;
+    expectation.requester_agent_id = ctx.agentId;
   }
   const own = (name) => (item.members.has(name) ? parseSpan(api, bytes, item.members.get(name), name) : undefined);
-  return api.verifyReceipt(new api.JsonText(item.receipt), {
-    keys: ctx.keys, call: expectation, inputCommitment: own('input_commitment'), outputCommitment: own('output_commitment'),
+  return api.verifyReceipt(new api.JsonText(item.receipt), ctx.keys, expectation, {
+    inputCommitment: own('input_commitment'), outputCommitment: own('output_commitment'),
   });
 }
 
@@ -288,7 +286,7 @@ function run(api, bytes, ctx, full) {
     row.kind = item.kind;
     verdict = check(api, item, bytes, ctx);
     row.status = STATUS(verdict);
-    row.digest = verdict.receiptDigest ?? null;
+    row.digest = verdict.receipt_digest ?? null;
     for (const c of verdict.checks) {
       if (c.outcome === 'pass') row.passed++;
       else row.failing.push([c.name, c.outcome, c.detail ?? null]);
@@ -411,9 +409,8 @@ export function checkKeyRing(api, secrets) {
   const ring = makeContext(api, { receipt_secrets: secrets }, null).keys;
   const probe = (keys) => {
     try {
-      api.verifyReceipt(new api.JsonText('{}'), {
-        keys, call: { executionId: 'x', collaborationId: 'x', capabilityId: 'x', requesterAgentId: 'x', providerAgentId: 'x' },
-      });
+      api.verifyReceipt(new api.JsonText('{}'), keys,
+        { execution_id: 'x', collaboration_id: 'x', capability_id: 'x', requester_agent_id: 'x', provider_agent_id: 'x' });
       return null;
     } catch (e) {
       if (!api.isEklError(e)) throw e;

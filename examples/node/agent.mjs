@@ -43,12 +43,12 @@ const TOOLS_LIST = {
 // it itself with a test secret, as a provider would; an agent receives it in _meta.ekl.receipt.
 const REGISTRATION_SECRET = 'rs_example-secret-not-a-real-one'
 const CALL = {
-  executionId: 'ex_19c4',
-  collaborationId: 'col_c3c7b453aa7e',
-  capabilityId: 'cap_search_listings',
-  requesterAgentId: 'agt_c0ns7m3r4a',
-  providerAgentId: 'agt_pr0v1d3r9b',
-  executionKind: 'trial',
+  execution_id: 'ex_19c4',
+  collaboration_id: 'col_c3c7b453aa7e',
+  capability_id: 'cap_search_listings',
+  requester_agent_id: 'agt_c0ns7m3r4a',
+  provider_agent_id: 'agt_pr0v1d3r9b',
+  execution_kind: 'trial',
 }
 
 function providerReceipt() {
@@ -56,12 +56,12 @@ function providerReceipt() {
     receipt_version: '1.1',
     receipt_id: 'rcpt_example',
     execution_kind: 'trial',
-    requester_agent_id: CALL.requesterAgentId,
-    provider_agent_id: CALL.providerAgentId,
-    collaboration_id: CALL.collaborationId,
+    requester_agent_id: CALL.requester_agent_id,
+    provider_agent_id: CALL.provider_agent_id,
+    collaboration_id: CALL.collaboration_id,
     connection_id: 'con_5f0e2b9a11d4',
-    execution_id: CALL.executionId,
-    capability_id: CALL.capabilityId,
+    execution_id: CALL.execution_id,
+    capability_id: CALL.capability_id,
     capability_version: '1.0.0',
     rel_ver_at_admission: 1,
     dsc_ver: 1,
@@ -88,12 +88,12 @@ function networkSignedReceipt(key) {
     receipt_version: '1.2',
     receipt_id: 'rcp_example',
     execution_kind: 'trial',
-    requester_agent_id: CALL.requesterAgentId,
-    provider_agent_id: CALL.providerAgentId,
-    collaboration_id: CALL.collaborationId,
+    requester_agent_id: CALL.requester_agent_id,
+    provider_agent_id: CALL.provider_agent_id,
+    collaboration_id: CALL.collaboration_id,
     connection_id: 'con_5f0e2b9a11d4',
-    execution_id: CALL.executionId,
-    capability_id: CALL.capabilityId,
+    execution_id: CALL.execution_id,
+    capability_id: CALL.capability_id,
     capability_version: '1.0.0',
     input_fingerprint: ekl.fingerprint(SALT, CALL_INPUT),
     output_fingerprint: ekl.outputFingerprint(SALT, TOOL_RESULT),
@@ -101,7 +101,7 @@ function networkSignedReceipt(key) {
     issued_at: '2026-11-29T16:33:21Z',
     auth_profile: 'ekl-evidence-sig-1.2',
   }
-  return ekl.issueReceipt(fields, { key, issuer: NETWORK_ISSUER, audience: CALL.requesterAgentId })
+  return ekl.issueReceipt(fields, key, NETWORK_ISSUER, CALL.requester_agent_id)
 }
 
 const notPassed = (verdict) => verdict.checks.filter((c) => c.outcome !== 'pass').map((c) => c.name)
@@ -120,41 +120,36 @@ export function main() {
     report.output_commitment = ekl.commitment(TOOL_RESULT)
     report.output_fingerprint_over = ekl.selectResultBody(TOOL_RESULT).member
     report.output_fingerprint = ekl.outputFingerprint(SALT, TOOL_RESULT)
-    report.upstream_fingerprint = ekl.upstreamFingerprint(TOOLS_LIST, ['search_listings'])
+    report.upstream_fingerprint = ekl.upstreamFingerprint(TOOLS_LIST, { offered: ['search_listings'] })
     // 3. the provider's MAC receipt, checked against the call and our own commitments
-    const verdict = ekl.verifyReceipt(providerReceipt(), {
-      keys: REGISTRATION_SECRET,
-      call: CALL,
+    const verdict = ekl.verifyReceipt(providerReceipt(), REGISTRATION_SECRET, CALL, {
       inputCommitment: report.input_commitment,
       outputCommitment: report.output_commitment,
     })
     report.mac_receipt = { accepted: verdict.accepted, not_passed: notPassed(verdict), disputed: disputed(verdict) }
     if (verdict.accepted || disputed(verdict)) {
       // the digest to put in collaboration_report (or abuse_report for a dispute)
-      report.receipt_digest = verdict.receiptDigest
+      report.receipt_digest = verdict.receipt_digest
     }
     // 4. the network-signed receipt, checked against the network's key set and the call
     const { jwks, keys } = ekl.jwksFromSeed(NETWORK_SEED, ['net-example-1'])
     const signed = networkSignedReceipt(keys[0])
-    const sigVerdict = ekl.verifySignedReceipt(signed, {
-      jwks,
-      call: {
-        executionId: CALL.executionId,
-        providerAgentId: CALL.providerAgentId,
-        requesterAgentId: CALL.requesterAgentId,
-        capabilityId: CALL.capabilityId,
-        inputFingerprint: report.input_fingerprint,
-        ownAgentId: CALL.requesterAgentId,
-        networkIssuer: NETWORK_ISSUER,
-        sentAt: SENT_AT,
-        receivedAt: RECEIVED_AT,
-      },
+    const sigVerdict = ekl.verifySignedReceipt(signed, jwks, {
+      execution_id: CALL.execution_id,
+      provider_agent_id: CALL.provider_agent_id,
+      requester_agent_id: CALL.requester_agent_id,
+      capability_id: CALL.capability_id,
+      input_fingerprint: report.input_fingerprint,
+      own_agent_id: CALL.requester_agent_id,
+      network_issuer: NETWORK_ISSUER,
+      sent_at: SENT_AT,
+      received_at: RECEIVED_AT,
     })
     report.network_receipt = {
       accepted: sigVerdict.accepted,
       not_passed: notPassed(sigVerdict),
       // SHA-256 of the compact JWS: what the agent reports for a network-signed receipt
-      receipt_digest: sigVerdict.receiptDigest,
+      receipt_digest: sigVerdict.receipt_digest,
     }
   } catch (e) {
     // a refusal is data for the report, not a crash: the code says which rule was broken

@@ -43,6 +43,37 @@ test('every operation of docs/operations.json is exported (CJS and ESM), declare
     if (!new RegExp(`\\b${name}\\(`).test(usage)) missing.push(`${name}: not used by types-test/usage.mts`)
   }
   assert.deepEqual(missing, [], `the Node package misses operations:\n${missing.join('\n')}`)
+  // The declarations are generated from the manifest: stale ones fail here.
+  const { stale } = require(path.join(SRC_DIR, 'scripts', 'dts.js'))
+  assert.deepEqual(stale(), [], 'run `node scripts/dts.js` in node/')
+  // Every parameter of every operation is declared by its JS name (required ones positional,
+  // optional ones as members of the options object).
+  for (const op of operations()) {
+    const decl = new RegExp(`export declare (?:function ${op.js}\\(|class ${op.js} \\{\\n  constructor\\()([\\s\\S]*?)\\n(?:export|\\})`).exec(dts)
+    assert.ok(decl, `${op.js}: declared`)
+    for (const p of op.params) assert.match(decl[1], new RegExp(`\\b${p.js}\\??:`), `${op.js}: ${p.js} declared`)
+  }
+})
+
+test('arguments follow the registry: options by camelCase name, unknown ones refused naming the allowed ones', () => {
+  const e = throwsCode(assert, () => ekl.verifyJws('t', 'ekl-receipt+jwt', { keys: [] }, { issuer: 'x', bogus: 1 }), 'INVALID_ARGUMENT')
+  assert.match(e.message, /bogus.*allowed: now, issuer, audience, skew, maxLifetime, requireExp, requireIat/)
+  throwsCode(assert, () => ekl.commitment({ a: 1 }, { salt_id: 'x' }), 'INVALID_ARGUMENT')
+  throwsCode(assert, () => ekl.termsHash({ a: 1 }, { x: 1 }), 'INVALID_ARGUMENT')
+  throwsCode(assert, () => ekl.proofKey('a', 'b'), 'INVALID_ARGUMENT')
+  // now: seconds, or a Date; milliseconds refused naming the argument; left out: the clock.
+  const { jwks, keys } = ekl.jwksFromSeed('11'.repeat(32), ['k'])
+  const iat = Math.floor(Date.now() / 1000)
+  const token = ekl.signJws('ekl-access+jwt', { iat, exp: iat + 60 }, keys[0])
+  assert.equal(ekl.verifyJws(token, 'ekl-access+jwt', jwks).kid, 'k')
+  assert.equal(ekl.verifyJws(token, 'ekl-access+jwt', jwks, { now: new Date() }).kid, 'k')
+  assert.match(throwsCode(assert, () => ekl.verifyJws(token, 'ekl-access+jwt', jwks, { now: Date.now() }), 'INVALID_ARGUMENT').message, /now.*milliseconds/)
+  throwsCode(assert, () => ekl.verifyJws(token, 'ekl-access+jwt', jwks, { now: 1.5 }), 'INVALID_ARGUMENT')
+  throwsCode(assert, () => ekl.verifyJws(token, 'ekl-access+jwt', jwks, { now: iat + 3600 }), 'TOKEN_EXPIRED')
+  // jwks: a Jwks, a plain object or JsonText.
+  assert.equal(ekl.verifyJws(token, 'ekl-access+jwt', new ekl.JsonText(JSON.stringify(jwks.toJSON()))).kid, 'k')
+  throwsCode(assert, () => ekl.signJws('ekl-access+jwt', {}, { kid: 'k' }), 'INVALID_ARGUMENT')
+  throwsCode(assert, () => new ekl.Jwks({ keys: [{ kty: 'RSA' }] }), 'INVALID_JWKS')
 })
 
 test('the ESM entry exports exactly what the CommonJS entry does, and every export is declared', async () => {
@@ -149,24 +180,25 @@ test('upstreamFingerprint: offered tools sorted by name, projected, missing memb
     annotations: t.annotations ?? null,
   })
   const expected = sha256(canon([project(tools[1]), project(tools[0])]))
-  assert.equal(ekl.upstreamFingerprint({ tools }, ['search', 'alpha']), expected)
+  assert.equal(ekl.upstreamFingerprint({ tools }, { offered: ['search', 'alpha'] }), expected)
   assert.equal(ekl.upstreamFingerprint(tools.slice(0, 2)), expected)
   assert.equal(ekl.upstreamFingerprint({ tools }), sha256(canon([tools[1], tools[0], tools[2]].map(project))))
   throwsCode(assert, () => ekl.upstreamFingerprint([{ name: 'a' }, { name: 'a' }]), 'INVALID_SHAPE')
   throwsCode(assert, () => ekl.upstreamFingerprint({ tools: 1 }), 'INVALID_SHAPE')
   throwsCode(assert, () => ekl.upstreamFingerprint(tools, 'search'), 'INVALID_ARGUMENT')
-  throwsCode(assert, () => ekl.upstreamFingerprint(tools, ['\udc00']), 'LONE_SURROGATE')
+  throwsCode(assert, () => ekl.upstreamFingerprint(tools, { offered: 'search' }), 'INVALID_ARGUMENT')
+  throwsCode(assert, () => ekl.upstreamFingerprint(tools, { offered: ['\udc00'] }), 'LONE_SURROGATE')
 })
 
 test('valueDigest: SHA-256 of the canonical bytes, the salt bytes first when given', () => {
   const v = { b: [1.0, 'é'], a: null }
   assert.equal(ekl.valueDigest(v), sha256(canon(v)))
   assert.equal(ekl.valueDigest(new ekl.JsonText('{"b":[1,"é"],"a":null}')), sha256(canon(v)))
-  assert.equal(ekl.valueDigest(v, SALT), sha256(Buffer.from(SALT, 'hex'), canon(v)))
-  assert.equal(ekl.valueDigest(v, SALT), ekl.fingerprint(SALT, v))
-  assert.equal(ekl.valueDigest(v, null), ekl.commitment(v).digest)
-  throwsCode(assert, () => ekl.valueDigest(v, SALT.toUpperCase()), 'INVALID_SALT')
-  throwsCode(assert, () => ekl.valueDigest(v, 7), 'INVALID_ARGUMENT')
+  assert.equal(ekl.valueDigest(v, { salt: SALT }), sha256(Buffer.from(SALT, 'hex'), canon(v)))
+  assert.equal(ekl.valueDigest(v, { salt: SALT }), ekl.fingerprint(SALT, v))
+  assert.equal(ekl.valueDigest(v, { salt: null }), ekl.commitment(v).digest)
+  throwsCode(assert, () => ekl.valueDigest(v, { salt: SALT.toUpperCase() }), 'INVALID_SALT')
+  throwsCode(assert, () => ekl.valueDigest(v, { salt: 7 }), 'INVALID_ARGUMENT')
   throwsCode(assert, () => ekl.valueDigest(new ekl.JsonText('{"a":1,"a":2}')), 'DUPLICATE_KEY')
 })
 
@@ -182,8 +214,8 @@ test('upstreamProjection: the array that upstreamFingerprint hashes', () => {
   const p = ekl.upstreamProjection({ tools })
   assert.deepEqual(p, expected)
   assert.equal(sha256(canon(p)), ekl.upstreamFingerprint({ tools }))
-  assert.deepEqual(ekl.upstreamProjection(tools, ['search']), [expected[1]])
-  assert.deepEqual(ekl.upstreamProjection(tools, []), [])
+  assert.deepEqual(ekl.upstreamProjection(tools, { offered: ['search'] }), [expected[1]])
+  assert.deepEqual(ekl.upstreamProjection(tools, { offered: [] }), [])
   throwsCode(assert, () => ekl.upstreamProjection([{ name: 'a' }, { name: 'a' }]), 'INVALID_SHAPE')
   throwsCode(assert, () => ekl.upstreamProjection(tools, 'search'), 'INVALID_ARGUMENT')
 })
@@ -199,12 +231,12 @@ test('jwksFromSeed: one key per kid, the JWKS of their public keys, tokens that 
   const claims = { iss: 'https://n.example', iat: 1780000000, exp: 1780000060 }
   assert.equal(ekl.signJws('ekl-receipt+jwt', claims, keys[1]), ekl.signJws('ekl-receipt+jwt', claims, ekl.signingKey(seed, 'net-2')))
   const token = ekl.signJws('ekl-receipt+jwt', claims, keys[0])
-  const v = ekl.verifyJws(token, { typ: 'ekl-receipt+jwt', jwks, now: 1780000010, issuer: 'https://n.example' })
+  const v = ekl.verifyJws(token, 'ekl-receipt+jwt', jwks, { now: 1780000010, issuer: 'https://n.example' })
   assert.equal(v.kid, 'net-1')
   // A key set parsed from the JSON of this one is the same key set.
   assert.deepEqual(new ekl.Jwks(jwks.toJSON()).toJSON(), jwks.toJSON())
   const other = ekl.jwksFromSeed('22'.repeat(32), ['net-1']).jwks
-  throwsCode(assert, () => ekl.verifyJws(token, { typ: 'ekl-receipt+jwt', jwks: other, now: 1780000010 }), 'SIGNATURE_INVALID')
+  throwsCode(assert, () => ekl.verifyJws(token, 'ekl-receipt+jwt', other, { now: 1780000010 }), 'SIGNATURE_INVALID')
   throwsCode(assert, () => ekl.jwksFromSeed(seed, ['k', 'k']), 'INVALID_KEY')
   throwsCode(assert, () => ekl.jwksFromSeed('11', ['k']), 'INVALID_KEY')
   throwsCode(assert, () => ekl.jwksFromSeed(seed, 'k'), 'INVALID_ARGUMENT')
@@ -297,38 +329,38 @@ test('receipts: sign, verify (baseline and rotated rings), batch with refusals i
   assert.equal(signed.auth_tag, crypto.createHmac('sha256', Buffer.from(ekl.receiptKey(secret, 'rk-1'), 'hex')).update(ekl.canonicalizeValue(receipt)).digest('hex'))
   assert.equal(ekl.receiptDigest(signed), sha256(ekl.canonicalizeValue(signed)))
   throwsCode(assert, () => ekl.signReceipt(signed, secret), 'INVALID_RECEIPT')
-  const call = { executionId: 'ex_1', collaborationId: 'col_1', capabilityId: 'cap_x', requesterAgentId: 'agt_c', providerAgentId: 'agt_p' }
-  const ok = ekl.verifyReceipt(signed, { keys: secret, call, inputCommitment: ekl.commitment(input), outputCommitment: ekl.commitment(result) })
+  const call = { execution_id: 'ex_1', collaboration_id: 'col_1', capability_id: 'cap_x', requester_agent_id: 'agt_c', provider_agent_id: 'agt_p' }
+  const ok = ekl.verifyReceipt(signed, secret, call, { inputCommitment: ekl.commitment(input), outputCommitment: ekl.commitment(result) })
   assert.equal(ok.accepted, true)
-  assert.equal(ok.receiptDigest, ekl.receiptDigest(signed))
+  assert.equal(ok.receipt_digest, ekl.receiptDigest(signed))
   assert.ok(ok.checks.every((c) => c.outcome === 'pass' && !('detail' in c)))
-  const other = ekl.verifyReceipt(signed, { keys: secret, call, outputCommitment: ekl.commitment({ a: 'other' }) })
+  const other = ekl.verifyReceipt(signed, secret, call, { outputCommitment: ekl.commitment({ a: 'other' }) })
   assert.equal(other.accepted, false)
   assert.deepEqual(other.checks.filter((c) => c.outcome !== 'pass').map((c) => [c.name, c.outcome]), [['output_commitment', 'mismatch']])
   // Expected and received values, as every surface gives them (the core's display texts).
   const mismatch = other.checks.find((c) => c.name === 'output_commitment')
   assert.ok(mismatch.expected.includes(ekl.commitment({ a: 'other' }).digest))
   assert.ok(mismatch.received.includes(ekl.commitment(result).digest))
-  const wrongId = ekl.verifyReceipt(signed, { keys: secret, call: { ...call, executionId: 'ex_other' } }).checks.find((c) => c.name === 'execution_id')
+  const wrongId = ekl.verifyReceipt(signed, secret, { ...call, execution_id: 'ex_other' }).checks.find((c) => c.name === 'execution_id')
   assert.deepEqual([wrongId.outcome, wrongId.expected, wrongId.received], ['fail', '"ex_other"', '"ex_1"'])
-  const ring = [{ keyId: 'rk-1', secret, validFrom: '2026-01-01T00:00:00Z', validUntil: '2026-11-01T00:00:00Z' }]
-  const retired = ekl.verifyReceipt(signed, { keys: ring, call })
+  const ring = [{ key_id: 'rk-1', secret, valid_from: '2026-01-01T00:00:00Z', valid_until: '2026-11-01T00:00:00Z' }]
+  const retired = ekl.verifyReceipt(signed, ring, call)
   assert.equal(retired.checks.find((c) => c.name === 'key_id').outcome, 'fail')
   // Arguments.
-  throwsCode(assert, () => ekl.verifyReceipt(signed, { keys: secret, call: { ...call, executionId: undefined } }), 'INVALID_ARGUMENT')
-  throwsCode(assert, () => ekl.verifyReceipt(signed, { keys: secret, call: { ...call, execution_id: 'x' } }), 'INVALID_ARGUMENT')
-  throwsCode(assert, () => ekl.verifyReceipt(signed, { keys: [], call }), 'INVALID_ARGUMENT')
-  throwsCode(assert, () => ekl.verifyReceipt(signed, { keys: [{ keyId: 'k', secret, validFrom: 'yesterday' }], call }), 'INVALID_TIMESTAMP')
-  throwsCode(assert, () => ekl.verifyReceipt(signed, { keys: secret, call, inputCommitment: { alg: 'md5', canon: 'ekl-json-1', digest: 'x' } }), 'INVALID_ARGUMENT')
-  throwsCode(assert, () => ekl.verifyReceipt([], { keys: secret, call }), 'INVALID_RECEIPT')
+  throwsCode(assert, () => ekl.verifyReceipt(signed, secret, { ...call, execution_id: undefined }), 'INVALID_ARGUMENT')
+  throwsCode(assert, () => ekl.verifyReceipt(signed, secret, { ...call, executionId: 'x' }), 'INVALID_ARGUMENT')
+  throwsCode(assert, () => ekl.verifyReceipt(signed, [], call), 'INVALID_ARGUMENT')
+  throwsCode(assert, () => ekl.verifyReceipt(signed, [{ key_id: 'k', secret, valid_from: 'yesterday' }], call), 'INVALID_TIMESTAMP')
+  throwsCode(assert, () => ekl.verifyReceipt(signed, secret, call, { inputCommitment: { alg: 'md5', canon: 'ekl-json-1', digest: 'x' } }), 'INVALID_ARGUMENT')
+  throwsCode(assert, () => ekl.verifyReceipt([], secret, call), 'INVALID_RECEIPT')
   // Batch: a refusal stays in its place as an EklError; the others are verdicts.
-  const items = [{ receipt: signed, call }, { receipt: new ekl.JsonText('{"a":1,"a":2}'), call }, { receipt: { ...signed, status: 'tampered' }, call }]
-  const out = ekl.verifyReceipts(items, { keys: secret })
+  const items = [{ receipt: signed, call }, { receipt: [], call }, { receipt: { ...signed, status: 'tampered' }, call }]
+  const out = ekl.verifyReceipts(items, secret)
   assert.equal(out[0].accepted, true)
-  assert.ok(out[1] instanceof ekl.EklError && out[1].code === 'DUPLICATE_KEY')
+  assert.ok(out[1] instanceof ekl.EklError && out[1].code === 'INVALID_RECEIPT')
   assert.equal(out[2].accepted, false)
-  const outAsync = await ekl.verifyReceiptsAsync(items, { keys: secret })
-  assert.deepEqual(outAsync.map((r) => (r instanceof Error ? r.code : r.accepted)), [true, 'DUPLICATE_KEY', false])
+  const outAsync = await ekl.verifyReceiptsAsync(items, secret)
+  assert.deepEqual(outAsync.map((r) => (r instanceof Error ? r.code : r.accepted)), [true, 'INVALID_RECEIPT', false])
   await assert.rejects(ekl.verifyReceiptsAsync(items, {}), { code: 'INVALID_ARGUMENT' })
 })
 
@@ -337,28 +369,28 @@ test('proof verifiers and screening', () => {
   const pk = ekl.proofKey(agentKey)
   const p1 = ekl.challengeProofV1(agentKey, 'ch', 'https://e.example')
   const p2 = ekl.challengeProofV2(pk, 'ch', 'https://e.example')
-  assert.equal(ekl.verifyChallengeProof({ proofKey: pk }, 'ch', 'https://e.example', { proofV2: p2 }), 'v2')
-  throwsCode(assert, () => ekl.verifyChallengeProof({ proofKey: pk }, 'ch', 'https://e.example', { proof: p1 }), 'PROOF_DOWNGRADE')
-  assert.equal(ekl.verifyChallengeProof({ credentialHash: sha256(agentKey) }, 'ch', 'https://e.example', { proof: p1 }), 'v1')
-  throwsCode(assert, () => ekl.verifyChallengeProof({ proofKey: pk, credentialHash: 'x' }, 'ch', 'e', {}), 'INVALID_ARGUMENT')
+  assert.equal(ekl.verifyChallengeProof('ch', 'https://e.example', { proofV2: p2, proofKey: pk }), 'v2')
+  throwsCode(assert, () => ekl.verifyChallengeProof('ch', 'https://e.example', { proof: p1, proofKey: pk }), 'PROOF_DOWNGRADE')
+  assert.equal(ekl.verifyChallengeProof('ch', 'https://e.example', { proof: p1, credentialHash: sha256(agentKey) }), 'v1')
+  throwsCode(assert, () => ekl.verifyChallengeProof('ch', 'e', { proofKey: pk, credentialHash: 'x' }), 'INVALID_ARGUMENT')
   const a2 = ekl.enrollAuthorityV2(pk, 'enr', 'n', 'https://e.example')
-  assert.equal(ekl.verifyEnrollAuthority('v2', agentKey, 'enr', 'n', 'https://e.example', a2, 2), 'v2')
-  throwsCode(assert, () => ekl.verifyEnrollAuthority('v3', agentKey, 'enr', 'n', 'e', a2, 2), 'INVALID_ARGUMENT')
+  assert.equal(ekl.verifyEnrollAuthority('v2', agentKey, 'enr', 'n', 'https://e.example', { authority: a2, authorityVersion: 2 }), 'v2')
+  throwsCode(assert, () => ekl.verifyEnrollAuthority('v3', agentKey, 'enr', 'n', 'e', { authority: a2, authorityVersion: 2 }), 'INVALID_ARGUMENT')
   assert.equal(ekl.screeningFold('Straße ＡＢＣ'), 'strasse abc')
   const rules = ekl.screeningRules({ rules_version: 'r1', rules: [{ rule_id: 'x', category: 'spam', phrases: ['buy now'] }] })
-  assert.deepEqual(ekl.screen(rules, { content: [{ type: 'text', text: 'BUY NOW!' }] }), [{ category: 'spam', rules_version: 'r1', rule_id: 'x' }])
-  assert.deepEqual(ekl.screen(null, { content: [{ type: 'text', text: 'BUY NOW!' }] }), [])
+  assert.deepEqual(ekl.screen({ content: [{ type: 'text', text: 'BUY NOW!' }] }, { rules }), [{ category: 'spam', rules_version: 'r1', rule_id: 'x' }])
+  assert.deepEqual(ekl.screen({ content: [{ type: 'text', text: 'BUY NOW!' }] }), [])
 })
 
 test('verifyReceiptsAsync: a large batch (run in chunks) keeps the order of the items', async () => {
   const secret = 's'
   const base = { receipt_version: '1.1', key_id: 'rk-1' }
-  const call = { executionId: 'ex', collaborationId: 'col', capabilityId: 'cap', requesterAgentId: 'a', providerAgentId: 'b' }
+  const call = { execution_id: 'ex', collaboration_id: 'col', capability_id: 'cap', requester_agent_id: 'a', provider_agent_id: 'b' }
   const items = Array.from({ length: 2500 }, (_, i) => ({ receipt: i % 7 === 3 ? [] : { ...base, receipt_id: `r${i}` }, call }))
-  const sync = ekl.verifyReceipts(items, { keys: secret })
-  const async_ = await ekl.verifyReceiptsAsync(items, { keys: secret })
+  const sync = ekl.verifyReceipts(items, secret)
+  const async_ = await ekl.verifyReceiptsAsync(items, secret)
   assert.equal(async_.length, items.length)
-  assert.deepEqual(async_.map((r) => (r instanceof Error ? r.code : r.receiptDigest)), sync.map((r) => (r instanceof Error ? r.code : r.receiptDigest)))
+  assert.deepEqual(async_.map((r) => (r instanceof Error ? r.code : r.receipt_digest)), sync.map((r) => (r instanceof Error ? r.code : r.receipt_digest)))
   assert.ok(async_[3] instanceof ekl.EklError)
-  assert.deepEqual(await ekl.verifyReceiptsAsync([], { keys: secret }), [])
+  assert.deepEqual(await ekl.verifyReceiptsAsync([], secret), [])
 })

@@ -1,7 +1,7 @@
 'use strict'
 // The fallback hook of index.js (issue 6): when the native addon cannot be used, the package loads
 // ./wasm/binding.js, a module with the low-level interface of js/api.js. Simulated here with a
-// binding that behaves as a wasm build does (Uint8Array results, errors whose message is
+// binding over the addon that behaves as a wasm build does (Uint8Array results, errors whose message is
 // "CODE: message" without a `code` property, no async variant), in a copy of the package.
 const test = require('node:test')
 const assert = require('node:assert/strict')
@@ -30,21 +30,12 @@ module.exports = {
     const n = native.canonicalizeInto(bytes(json), maxBytes, out)
     return n < 0 ? new Uint8Array(native.takeResult()) : out.slice(0, n)
   }),
-  sha256Hex: wasmish((d) => native.sha256Hex(bytes(d))),
-  commitment: wasmish((j, s, id) => native.commitment(bytes(j), s, id)),
-  inputCommitment: wasmish((j, s, id) => native.inputCommitment(bytes(j), s, id)),
-  termsHash: wasmish((j) => native.termsHash(bytes(j))),
-  fingerprint: wasmish((s, j) => native.fingerprint(s, bytes(j))),
-  outputFingerprint: wasmish((s, j) => native.outputFingerprint(s, bytes(j))),
-  selectResultBody: wasmish((j) => native.selectResultBody(bytes(j))),
-  upstreamFingerprint: wasmish((j, o) => native.upstreamFingerprint(bytes(j), o)),
-  proofKey: native.proofKey,
-  challengeProofV1: native.challengeProofV1,
-  challengeProofV2: wasmish(native.challengeProofV2),
-  enrollAuthorityV1: native.enrollAuthorityV1,
-  enrollAuthorityV2: wasmish(native.enrollAuthorityV2),
-  verifySignature: native.verifySignature,
-  checkVerifySignature: native.checkVerifySignature,
+  operations: native.operations,
+  // Every operation through the one generic call; bytes as Uint8Array, as wasm-bindgen has them.
+  call: wasmish((i, args) => {
+    const r = native.call(i, args)
+    return Buffer.isBuffer(r) ? new Uint8Array(r) : r
+  }),
 }
 `
 

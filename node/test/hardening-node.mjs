@@ -61,7 +61,8 @@ export async function sharedMemoryRace(api, { rounds = 300 } = {}) {
     ['sha256Hex', () => api.sha256Hex(view), (h) => { if (!/^[0-9a-f]{64}$/.test(h)) throw new Error('not hex'); }],
     ['fingerprint', () => api.fingerprint(SALT, new api.JsonText(view)), (h) => { if (!/^[0-9a-f]{64}$/.test(h)) throw new Error('not hex'); }],
     ['inputCommitment', () => api.inputCommitment(new api.JsonText(view)), (c) => { if (!/^[0-9a-f]{64}$/.test(c.digest)) throw new Error('not hex'); }],
-    ['verifyReceipts', () => api.verifyReceipts([{ receipt: new api.JsonText(view), call: { executionId: 'a', collaborationId: 'b', capabilityId: 'c', requesterAgentId: 'd', providerAgentId: 'e' } }], { keys: 'secret' }), (r) => { if (!Array.isArray(r) || r.length !== 1) throw new Error('not one result'); }],
+    ['verifyReceipt', () => api.verifyReceipt(new api.JsonText(view), 'secret', { execution_id: 'a', collaboration_id: 'b', capability_id: 'c', requester_agent_id: 'd', provider_agent_id: 'e' }), (r) => { if (typeof r.accepted !== 'boolean') throw new Error('not a verdict'); }],
+    ['verifyReceipts(JsonText)', () => api.verifyReceipts(new api.JsonText(view), 'secret'), (r) => { if (!Array.isArray(r)) throw new Error('not a list'); }],
   ];
   const check = (name, f, valid) => {
     try {

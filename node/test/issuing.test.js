@@ -35,7 +35,7 @@ function rng(seed) {
   }
 }
 
-const CALL = { executionId: 'ex_1', collaborationId: 'col_1', capabilityId: 'cap_1', requesterAgentId: 'agt_c', providerAgentId: 'agt_p' }
+const CALL = { execution_id: 'ex_1', collaboration_id: 'col_1', capability_id: 'cap_1', requester_agent_id: 'agt_c', provider_agent_id: 'agt_p' }
 
 test('signed receipts verify; refused ones are refused by the verifier too', () => {
   let signedCount = 0
@@ -63,8 +63,8 @@ test('signed receipts verify; refused ones are refused by the verifier too', () 
       try {
         // With the consumer's own commitments, as a verifier holds them: the verifier checks a
         // commitment's form when it compares it (vectors/call-receipt.json, "malformed commitment").
-        verdict = ekl.verifyReceipt({ ...receipt, auth_tag: ekl.authTag(receipt, SECRET) }, {
-          keys: SECRET, call: CALL, inputCommitment: BASE.input_commitment, outputCommitment: BASE.output_commitment,
+        verdict = ekl.verifyReceipt({ ...receipt, auth_tag: ekl.authTag(receipt, SECRET) }, SECRET, CALL, {
+          inputCommitment: BASE.input_commitment, outputCommitment: BASE.output_commitment,
         })
       } catch {
         continue
@@ -74,11 +74,11 @@ test('signed receipts verify; refused ones are refused by the verifier too', () 
     }
     signedCount++
     const call = {
-      executionId: signed.execution_id, collaborationId: signed.collaboration_id, capabilityId: signed.capability_id,
-      requesterAgentId: signed.requester_agent_id, providerAgentId: signed.provider_agent_id,
+      execution_id: signed.execution_id, collaboration_id: signed.collaboration_id, capability_id: signed.capability_id,
+      requester_agent_id: signed.requester_agent_id, provider_agent_id: signed.provider_agent_id,
     }
-    const keys = [{ keyId: signed.key_id, secret: SECRET, validFrom: '2000-01-01T00:00:00Z' }]
-    const verdict = ekl.verifyReceipt(signed, { keys, call, inputCommitment: signed.input_commitment, outputCommitment: signed.output_commitment })
+    const keys = [{ key_id: signed.key_id, secret: SECRET, valid_from: '2000-01-01T00:00:00Z' }]
+    const verdict = ekl.verifyReceipt(signed, keys, call, { inputCommitment: signed.input_commitment, outputCommitment: signed.output_commitment })
     assert.ok(verdict.accepted, `${where}: signed but refused on ${verdict.checks.filter((c) => c.outcome !== 'pass').map((c) => c.name)}`)
   }
   // The generator reaches both sides.

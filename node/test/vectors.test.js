@@ -223,20 +223,20 @@ RUNNERS['upstream-fingerprint.json'] = (v, fileText) => {
         name: `${c.name}: fingerprint`,
         path: ['cases', i, 'fingerprint'],
         expected: c.fingerprint,
-        actual: () => canon(() => ekl.upstreamFingerprint(tools('cases', i), c.offered)),
+        actual: () => canon(() => ekl.upstreamFingerprint(tools('cases', i), { offered: c.offered })),
       },
       {
         name: `${c.name}: fingerprint of the parsed value`,
         path: ['cases', i, 'fingerprint'],
         expected: c.fingerprint,
-        actual: () => canon(() => ekl.upstreamFingerprint(c.tools, c.offered)),
+        actual: () => canon(() => ekl.upstreamFingerprint(c.tools, { offered: c.offered })),
       },
       {
         // The API gives the digest, not the projection: the file's projection must hash to it.
         name: `${c.name}: the projection is what is hashed`,
         path: ['cases', i, 'projection'],
         expected: c.projection,
-        actual: () => (ekl.sha256Hex(c.projection) === ekl.upstreamFingerprint(c.tools, c.offered) ? c.projection : '<another projection>'),
+        actual: () => (ekl.sha256Hex(c.projection) === ekl.upstreamFingerprint(c.tools, { offered: c.offered }) ? c.projection : '<another projection>'),
       },
     )
   })
@@ -245,7 +245,7 @@ RUNNERS['upstream-fingerprint.json'] = (v, fileText) => {
       name: `invalid: ${c.name}`,
       path: ['invalid', i, 'code'],
       expected: c.code,
-      actual: () => canon(() => ekl.upstreamFingerprint(tools('invalid', i), c.offered)).replace(/^error:/, ''),
+      actual: () => canon(() => ekl.upstreamFingerprint(tools('invalid', i), { offered: c.offered })).replace(/^error:/, ''),
     })
   })
   return checks
@@ -255,7 +255,7 @@ RUNNERS['upstream-fingerprint.json'] = (v, fileText) => {
 // its `input` to the named operation as JSON text.
 RUNNERS['duplicate-keys.json'] = (v) => {
   const ops = {
-    upstream_fingerprint: (t, c) => ekl.upstreamFingerprint(t, c.offered),
+    upstream_fingerprint: (t, c) => ekl.upstreamFingerprint(t, { offered: c.offered }),
     output_fingerprint: (t) => ekl.outputFingerprint(v.salt, t),
     select_result_body: (t) => ekl.selectResultBody(t).member,
     terms_hash: (t) => ekl.termsHash(t),
@@ -339,8 +339,8 @@ RUNNERS['rfc8785-testdata/'] = (v) => [
     })),
 ]
 
-/** A call of a vector file (snake_case) as the JS API takes it (camelCase). */
-const jsCall = (call) => Object.fromEntries(Object.entries(call).filter(([, v]) => v !== null).map(([k, v]) => [k.replace(/_([a-z])/g, (_, c) => c.toUpperCase()), v]))
+/** A call of a vector file, as the JS API takes it (wire names, as the file has it). */
+const jsCall = (call) => call
 
 /** What a verdict says, in the vector files' shape: {not_pass: {check: outcome}, details: {...}}. */
 function verdictSummary(verdict, pinned = {}) {
@@ -395,13 +395,13 @@ RUNNERS['call-receipt.json'] = (v) => {
       actual: () => ekl.termsHash(v.terms),
     },
   ]
-  const ring = v.key_ring.keys.map((k) => ({ keyId: k.key_id, secret: k.secret, validFrom: k.valid_from, validUntil: k.valid_until }))
+  const ring = v.key_ring.keys
   v.key_ring.cases.forEach((c, i) => {
     checks.push({
       name: `key_ring: ${c.name}`,
       path: ['key_ring', 'cases', i, 'expected'],
       expected: c.expected,
-      actual: () => verdictSummary(ekl.verifyReceipt(c.receipt, { keys: ring, call: jsCall(c.call ?? v.key_ring.call) }), c.expected.details),
+      actual: () => verdictSummary(ekl.verifyReceipt(c.receipt, ring, jsCall(c.call ?? v.key_ring.call)), c.expected.details),
     })
   })
   const items = v.mismatch.cases.map((c) => {
@@ -409,8 +409,8 @@ RUNNERS['call-receipt.json'] = (v) => {
     return {
       receipt: c.receipt,
       call: jsCall(c.call ?? v.call),
-      inputCommitment: ekl.commitment(c.own_input, salt),
-      outputCommitment: ekl.commitment(c.own_result, salt),
+      input_commitment: ekl.commitment(c.own_input, salt),
+      output_commitment: ekl.commitment(c.own_result, salt),
     }
   })
   v.mismatch.cases.forEach((c, i) => {
@@ -418,11 +418,9 @@ RUNNERS['call-receipt.json'] = (v) => {
       name: `mismatch: ${c.name}`,
       path: ['mismatch', 'cases', i, 'expected'],
       expected: c.expected,
-      actual: () => verdictSummary(ekl.verifyReceipt(items[i].receipt, {
-          keys: v.receipt_secret,
-          call: items[i].call,
-          inputCommitment: items[i].inputCommitment,
-          outputCommitment: items[i].outputCommitment,
+      actual: () => verdictSummary(ekl.verifyReceipt(items[i].receipt, v.receipt_secret, items[i].call, {
+          inputCommitment: items[i].input_commitment,
+          outputCommitment: items[i].output_commitment,
         }), c.expected.details),
     })
   })
@@ -434,7 +432,7 @@ RUNNERS['call-receipt.json'] = (v) => {
       path: ['mismatch', 'cases', i, 'expected'],
       expected: c.expected,
       actual: () => {
-        batch ??= ekl.verifyReceipts(items, { keys: v.receipt_secret })
+        batch ??= ekl.verifyReceipts(items, v.receipt_secret)
         return verdictSummary(batch[i], c.expected.details)
       },
     })
@@ -477,7 +475,7 @@ RUNNERS['endpoint-proof-v2.json'] = (v) => {
       name: `network: ${c.name}`,
       path: ['downgrade', 'network', i, 'expected'],
       expected: c.expected,
-      actual: () => canon(() => ekl.verifyChallengeProof(holds, ch.challenge, ch.endpoint, { proof: c.proof, proofV2: c.proof_v2 })).replace(/^error:/, ''),
+      actual: () => canon(() => ekl.verifyChallengeProof(ch.challenge, ch.endpoint, { ...holds, proof: c.proof, proofV2: c.proof_v2 })).replace(/^error:/, ''),
     })
   })
   const en = v.enroll[0]
@@ -487,7 +485,7 @@ RUNNERS['endpoint-proof-v2.json'] = (v) => {
       path: ['downgrade', 'agent', i, 'expected'],
       expected: c.expected,
       actual: () =>
-        canon(() => ekl.verifyEnrollAuthority(c.announced, v.agent_key, en.enrollment_id, en.nonce, en.endpoint, c.authority, c.authority_version)).replace(/^error:/, ''),
+        canon(() => ekl.verifyEnrollAuthority(c.announced, v.agent_key, en.enrollment_id, en.nonce, en.endpoint, { authority: c.authority, authorityVersion: c.authority_version })).replace(/^error:/, ''),
     })
   })
   return checks
@@ -502,7 +500,7 @@ RUNNERS['screening-scan.json'] = (v) => {
       path: ['cases', i, 'expected'],
       expected: c.expected,
       actual: () => {
-        const r = outcome(() => ekl.screen(rules === null ? null : ekl.screeningRules(rules), c.result))
+        const r = outcome(() => ekl.screen(c.result, { rules: rules === null ? null : ekl.screeningRules(rules) }))
         return r.ok ? r.value : `error:${r.code}`
       },
     })
@@ -529,13 +527,13 @@ RUNNERS['receipt-jws.json'] = (v) => {
       actual: () => {
         let verdict
         try {
-          verdict = c.receipt !== undefined ? ekl.verifySignedReceipt(c.receipt, { jwks, call }) : ekl.verifyReceiptJws(c.receipt_jws, { jwks, call })
+          verdict = c.receipt !== undefined ? ekl.verifySignedReceipt(c.receipt, jwks, call) : ekl.verifyReceiptJws(c.receipt_jws, jwks, call)
         } catch (e) {
           if (!ekl.isEklError(e)) throw e
           return { error: e.code }
         }
         const out = { accepted: verdict.accepted, checks: Object.fromEntries(verdict.checks.map((x) => [x.name, x.outcome])) }
-        if (verdict.receiptDigest !== undefined) out.receipt_digest = verdict.receiptDigest
+        if (verdict.receipt_digest !== undefined) out.receipt_digest = verdict.receipt_digest
         return out
       },
     }
@@ -550,7 +548,7 @@ RUNNERS['screening-rules-jws.json'] = (v) => {
     expected: c.expected,
     actual: () => {
       try {
-        return ekl.verifyScreeningRules(c.token, { jwks, issuer: v.network_issuer, now: c.now })
+        return ekl.verifyScreeningRules(c.token, jwks, v.network_issuer, { now: c.now })
       } catch (e) {
         if (!ekl.isEklError(e)) throw e
         return { error: e.code }

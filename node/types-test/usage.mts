@@ -61,7 +61,8 @@ import ekl, {
   type SafetyFlag,
   type ProofVersion,
   type VerifiedJws,
-  type ScreeningRulesClaims,
+  type ScreeningRulesToken,
+  type ScreeningRules,
 } from 'ekl-core'
 
 const salt = '00112233445566778899aabbccddeeff00112233445566778899aabbccddeeff'
@@ -81,15 +82,15 @@ const digest: string = cm.digest
 const saltId: string | undefined = cm.salt_id
 const ic: Commitment = inputCommitment({ q: 'x' })
 const th: string = termsHash({ price: '1.00', hash: 'x' })
-const vd: string = valueDigest(value) + valueDigest(new JsonText('[1]'), salt) + valueDigest(null, null)
+const vd: string = valueDigest(value) + valueDigest(new JsonText('[1]'), { salt }) + valueDigest(null, { salt: null })
 
 const fp: string = fingerprint(salt, value)
 const of: string = outputFingerprint(salt, { structuredContent: { a: 1 }, content: [] })
 const body: ResultBody = selectResultBody({ content: [{ type: 'text', text: 'x' }] })
 const member: 'structuredContent' | 'content' = body.member
-const up: string = upstreamFingerprint({ tools: [{ name: 't' }] }, ['t'])
+const up: string = upstreamFingerprint({ tools: [{ name: 't' }] }, { offered: ['t'] })
 const up2: string = upstreamFingerprint([{ name: 't' }])
-const proj: JsonValue[] = upstreamProjection({ tools: [{ name: 't' }] }, ['t'])
+const proj: JsonValue[] = upstreamProjection({ tools: [{ name: 't' }] }, { offered: ['t'] })
 const proj2: JsonValue[] = upstreamProjection([{ name: 't' }])
 
 const pk: string = proofKey('eklp_x')
@@ -100,23 +101,23 @@ const e2: string = enrollAuthorityV2(pk, 'enr', 'nonce', 'https://e.example/ekl'
 const vs: string = verifySignature('secret', 'agent', 'enr', 'ch')
 const ok: boolean = checkVerifySignature('secret', 'agent', 'enr', 'ch', vs)
 
-const v2: ProofVersion = verifyChallengeProof({ proofKey: pk }, 'ch', 'https://e.example/ekl', { proofV2: p2 })
-const v1: ProofVersion = verifyChallengeProof({ credentialHash: h }, 'ch', 'https://e.example/ekl', { proof: p1 })
-const ea: ProofVersion = verifyEnrollAuthority('v2', 'eklp_x', 'enr', 'nonce', 'https://e.example/ekl', e2, 2)
+const v2: ProofVersion = verifyChallengeProof('ch', 'https://e.example/ekl', { proofV2: p2, proofKey: pk })
+const v1: ProofVersion = verifyChallengeProof('ch', 'https://e.example/ekl', { proof: p1, credentialHash: h })
+const ea: ProofVersion = verifyEnrollAuthority('v2', 'eklp_x', 'enr', 'nonce', 'https://e.example/ekl', { authority: e2, authorityVersion: 2 })
 const rk: string = receiptKey('secret', 'rk-1')
 const receipt = { receipt_version: '1.1', key_id: 'rk-1' }
 const tag: string = authTag(receipt, 'secret')
 const signed: Record<string, unknown> = signReceipt(receipt, 'secret')
 const rd: string = receiptDigest(signed as JsonValue)
-const call = { executionId: 'ex', collaborationId: 'col', capabilityId: 'cap', requesterAgentId: 'a', providerAgentId: 'b' }
-const verdict: Verdict = verifyReceipt(signed as JsonValue, { keys: 'secret', call, inputCommitment: cm, outputCommitment: null })
-const rotated: Verdict = verifyReceipt(receipt, { keys: [{ keyId: 'rk-2', secret: 's', validFrom: '2026-12-01T00:00:00Z', validUntil: null }], call })
-const batch: Array<Verdict | EklError> = verifyReceipts([{ receipt, call }], { keys: 'secret' })
-const batchAsync: Promise<Array<Verdict | EklError>> = verifyReceiptsAsync([{ receipt: new JsonText('{}'), call }], { keys: 'secret' })
-for (const r of batch) if (!(r instanceof EklError)) console.log(r.accepted, r.checks[0]?.outcome, r.receiptDigest)
-const rules = screeningRules({ rules_version: '1', rules: [] })
-const flags: SafetyFlag[] = screen(rules as JsonValue, { content: [] })
-const local: SafetyFlag[] = screen(null, { content: [] })
+const call = { execution_id: 'ex', collaboration_id: 'col', capability_id: 'cap', requester_agent_id: 'a', provider_agent_id: 'b' }
+const verdict: Verdict = verifyReceipt(signed as JsonValue, 'secret', call, { inputCommitment: cm, outputCommitment: null })
+const rotated: Verdict = verifyReceipt(receipt, [{ key_id: 'rk-2', secret: 's', valid_from: '2026-12-01T00:00:00Z', valid_until: null }], call)
+const batch: Array<Verdict | EklError> = verifyReceipts([{ receipt, call }], 'secret')
+const batchAsync: Promise<Array<Verdict | EklError>> = verifyReceiptsAsync([{ receipt: {}, call }], 'secret')
+for (const r of batch) if (!(r instanceof EklError)) console.log(r.accepted, r.checks[0]?.outcome, r.receipt_digest)
+const rules: ScreeningRules = screeningRules({ rules_version: '1', rules: [] })
+const flags: SafetyFlag[] = screen({ content: [] }, { rules })
+const local: SafetyFlag[] = screen({ content: [] })
 const folded: string = screeningFold('Straße')
 
 const key: SigningKey = signingKey('11'.repeat(32), 'net-1')
@@ -125,14 +126,15 @@ const kids: string[] = jwks.kids
 const seeded: { jwks: Jwks; keys: SigningKey[] } = jwksFromSeed('11'.repeat(32), ['net-1', 'net-2'])
 const seededKids: string[] = seeded.jwks.kids.concat(seeded.keys.map((k) => k.kid))
 const token: string = signJws('ekl-receipt+jwt', { a: 1 }, key)
-const verified: VerifiedJws = verifyJws(token, { typ: 'ekl-receipt+jwt', jwks, now: 1780000000, issuer: 'https://n.example' })
-const signedCall = { executionId: 'ex', providerAgentId: 'p', requesterAgentId: 'c', capabilityId: 'cap', inputFingerprint: 'f', ownAgentId: 'c', networkIssuer: 'https://n.example', sentAt: 1, receivedAt: 2 }
-const vj: Verdict = verifyReceiptJws(token, { jwks, call: signedCall })
-const issued = issueReceipt({ issued_at: '2026-05-28T00:00:00Z' }, { key, issuer: 'https://n.example', audience: 'c' })
-const vs2: Verdict = verifySignedReceipt(issued as JsonValue, { jwks: { keys: [] }, call: signedCall })
-const sr: ScreeningRulesClaims = verifyScreeningRules(token, { jwks, issuer: 'https://n.example', now: 1 })
-const flags2: SafetyFlag[] = screen(sr as unknown as JsonValue, { content: [] })
-void [kids, verified, vj, vs2, flags2, vd, proj, proj2, seededKids]
+const verified: VerifiedJws = verifyJws(token, 'ekl-receipt+jwt', jwks, { now: 1780000000, issuer: 'https://n.example' })
+const verifiedNow: string = verifyJws(token, 'ekl-receipt+jwt', jwks.toJSON(), { now: new Date(), skew: 5 }).token_sha256
+const signedCall = { execution_id: 'ex', provider_agent_id: 'p', requester_agent_id: 'c', capability_id: 'cap', input_fingerprint: 'f', own_agent_id: 'c', network_issuer: 'https://n.example', sent_at: 1, received_at: 2 }
+const vj: Verdict = verifyReceiptJws(token, jwks, signedCall)
+const issued = issueReceipt({ issued_at: '2026-05-28T00:00:00Z' }, key, 'https://n.example', 'c')
+const vs2: Verdict = verifySignedReceipt(issued as JsonValue, { keys: [] }, signedCall)
+const sr: ScreeningRulesToken = verifyScreeningRules(token, jwks, 'https://n.example', { now: 1 })
+const flags2: SafetyFlag[] = screen({ content: [] }, { rules: { rules_version: sr.rules_version, rules: sr.rules } })
+void [verifiedNow, kids, verified, vj, vs2, flags2, vd, proj, proj2, seededKids]
 
 const codes: EklErrorCode[] = errorCodes()
 const version: string = coreVersion()

@@ -1,49 +1,52 @@
 //! # ekl-wasm — ekl-core for WebAssembly (browsers and Node)
 //!
-//! The raw exports of the npm package `ekl-wasm`: thin `wasm-bindgen` shims over [`ekl_core`]. JSON
-//! values cross the boundary as UTF-8 JSON text (written by the strict JS conversion
-//! `node/js/convert.js`, shared with the Node package) and are parsed here with every ekl-json-1
-//! refusal; structured results leave as canonical JSON text; a refusal is thrown as an `Error`
-//! whose message is `CODE: message`, which the package's JS layer turns into an `EklError`
-//! (`node/js/errors.js`) with the same `name` and `code` as the Node package.
+//! The raw exports of the npm package `ekl-wasm`: `wasm-bindgen` over [`ekl_bridge`]. Every
+//! operation of the registry goes through ONE export, [`call`]: the package's JS layer (the API
+//! shared with the Node package, `node/js/api.js`, over `wasm/js/binding.js`) builds the API from
+//! the manifest [`operations`] and passes the arguments in registry order. A refusal is thrown as
+//! an `Error` whose message is `CODE: message`, which the JS layer turns into an `EklError`.
 //!
-//! No export panics on any input (the core has no panic reachable from input), so a refusal never
-//! leaves a broken instance behind; `wasm/test/refusals.test.mjs` proves it call by call. Should a
-//! trap happen all the same (a panic aborts: `RuntimeError: unreachable`), the package's binding
-//! (`wasm/js/binding.js`) throws `INTERNAL_ERROR` with a fixed message and replaces the instance
-//! with a fresh one, wiping the old one's memory; [`test_panic`] lets the tests prove that.
-//! Inputs larger than the documented maximum are refused in JS before they are copied into the
-//! module's memory (`docs/decisions.md#limits`).
-//!
-//! The logic lives in [`api`] as plain Rust (tested on the host); the `#[wasm_bindgen]` functions
-//! below only convert errors.
+//! No export panics on any input (the core has no panic reachable from input). Should a trap
+//! happen all the same (a panic aborts: `RuntimeError: unreachable`), the binding throws
+//! `INTERNAL_ERROR` with a fixed message and replaces the instance with a fresh one, wiping the
+//! old one's memory; [`test_panic`] lets the tests prove that. Inputs larger than the documented
+//! maximum are refused in JS before they are copied into the module's memory.
 #![forbid(unsafe_code)]
 #![deny(missing_docs)]
 
-pub mod api;
-pub mod receipt_sig;
-pub mod receipts;
-pub mod verifiers;
-
+use ekl_bridge::{Arg, Kind, Out, Returns};
+use ekl_core::jwk::SigningKey;
+use ekl_core::{canonical, Error, ErrorCode};
 use wasm_bindgen::prelude::*;
+use zeroize::{Zeroize, Zeroizing};
 
 /// A core refusal as the value thrown into JS: an `Error` whose message is `CODE: message`.
-fn throw(e: ekl_core::Error) -> JsError {
+fn throw(e: Error) -> JsError {
     JsError::new(&e.to_string())
 }
 
-type JsResult<T> = Result<T, JsError>;
+fn invalid(message: String) -> Error {
+    Error::new(ErrorCode::InvalidArgument, message)
+}
 
 /// The version of the core this module was built from.
 #[wasm_bindgen(js_name = coreVersion)]
 pub fn core_version() -> String {
-    env!("CARGO_PKG_VERSION").to_owned()
+    ekl_bridge::VERSION.to_owned()
 }
 
 /// Every stable error code, one per line, in declaration order.
 #[wasm_bindgen(js_name = errorCodes)]
 pub fn error_codes() -> String {
-    api::error_codes()
+    ekl_bridge::error_codes()
+        .map(|c| format!("{c}\n"))
+        .collect()
+}
+
+/// The manifest `docs/operations.json`, from which the JS layer builds the API.
+#[wasm_bindgen]
+pub fn operations() -> String {
+    ekl_bridge::manifest::operations_json()
 }
 
 /// Test hook (hidden, test-only, as `__testPanic` in the Node addon): panics, which aborts this
@@ -53,130 +56,182 @@ pub fn test_panic() {
     panic!("deliberate panic for the test suite")
 }
 
-/// ekl-json-1 canonical bytes of JSON text; `max_bytes` refuses larger output (`BODY_TOO_LARGE`).
+/// ekl-json-1 canonical bytes of JSON text; `max_bytes` refuses larger output (`BODY_TOO_LARGE`):
+/// the fast path of `canonicalize` and `canonicalizeValue` (bytes out, no JSON string).
 #[wasm_bindgen]
-pub fn canonicalize(json: &[u8], max_bytes: Option<u32>) -> JsResult<Vec<u8>> {
-    api::canonicalize(json, max_bytes).map_err(throw)
+pub fn canonicalize(json: &[u8], max_bytes: Option<u32>) -> Result<Vec<u8>, JsError> {
+    let options = canonical::Options {
+        max_bytes: max_bytes.map(|n| n as usize),
+    };
+    canonical::canonicalize_with(json, options).map_err(throw)
 }
 
-/// Lowercase hex SHA-256 of bytes.
-#[wasm_bindgen(js_name = sha256Hex)]
-pub fn sha256_hex(bytes: &[u8]) -> String {
-    ekl_core::digest::sha256_hex(bytes)
-}
-
-/// A commitment as canonical JSON text; `capability_input` applies the 256 KB limit.
+/// An ES256 signing key held inside the module. JS holds only this object, whose one field is
+/// wasm-bindgen's pointer into the module's memory: the seed and the secret scalar never become
+/// JS values. `free()` (or wasm-bindgen's FinalizationRegistry) drops the key, which wipes its
+/// scalar.
 #[wasm_bindgen]
-pub fn commitment(
-    json: &[u8],
-    salt: Option<String>,
-    salt_id: Option<String>,
-    capability_input: bool,
-) -> JsResult<String> {
-    api::commitment(json, salt.as_deref(), salt_id.as_deref(), capability_input).map_err(throw)
+pub struct SigningKeyHandle {
+    inner: SigningKey,
 }
 
-/// The terms hash of §6.7.1.
-#[wasm_bindgen(js_name = termsHash)]
-pub fn terms_hash(json: &[u8]) -> JsResult<String> {
-    api::terms_hash(json).map_err(throw)
-}
-
-/// Digest of a value's ekl-json-1 bytes, optionally salted.
-#[wasm_bindgen(js_name = valueDigest)]
-pub fn value_digest(json: &[u8], salt: Option<String>) -> JsResult<String> {
-    api::value_digest(json, salt.as_deref()).map_err(throw)
-}
-
-/// Salted fingerprint of a value (§15.3).
 #[wasm_bindgen]
-pub fn fingerprint(salt: &str, json: &[u8]) -> JsResult<String> {
-    api::fingerprint(salt, json).map_err(throw)
+impl SigningKeyHandle {
+    /// The key id.
+    pub fn kid(&self) -> String {
+        self.inner.kid().to_owned()
+    }
 }
 
-/// Salted fingerprint of an MCP tool result's body.
-#[wasm_bindgen(js_name = outputFingerprint)]
-pub fn output_fingerprint(salt: &str, json: &[u8]) -> JsResult<String> {
-    api::output_fingerprint(salt, json).map_err(throw)
+/// Overwrites the 32 KB of stack below the caller's frame, where the functions it called left
+/// their locals: the seed's bytes and the scalar derived from it stay in the module's linear
+/// memory until overwritten. Run after every call that handles a seed or a signing key.
+#[inline(never)]
+fn scrub_stack() {
+    let mut area = [0u8; 32 * 1024];
+    // Volatile writes (zeroize): not removed as dead stores.
+    area.zeroize();
+    core::hint::black_box(&area);
 }
 
-/// The fingerprinted body of a tool result: its member name, a newline, its canonical JSON.
-#[wasm_bindgen(js_name = selectResultBody)]
-pub fn select_result_body(json: &[u8]) -> JsResult<String> {
-    api::select_result_body(json).map_err(throw)
+/// One argument as JS passed it: JSON text and bytes are slices of `data` (the slot holds their
+/// length), strings are wiped when dropped.
+enum Held<'a> {
+    Absent,
+    Bytes(&'a [u8]),
+    Str(Zeroizing<String>),
+    Int(i64),
+    Bool(bool),
+    List(Vec<String>),
 }
 
-/// Upstream fingerprint of a tools/list result (§5.1); `offered` is a JSON array of names or empty.
-#[wasm_bindgen(js_name = upstreamFingerprint)]
-pub fn upstream_fingerprint(json: &[u8], offered: Option<Vec<String>>) -> JsResult<String> {
-    api::upstream_fingerprint(json, offered.as_deref()).map_err(throw)
+fn read<'a>(p: &ekl_bridge::Param, v: &JsValue, data: &mut &'a [u8]) -> Result<Held<'a>, Error> {
+    let bad = || invalid(format!("{}: wrong type of argument", p.name));
+    if v.is_null() || v.is_undefined() {
+        return Ok(Held::Absent);
+    }
+    let mut take = || -> Result<&'a [u8], Error> {
+        let n = v.as_f64().ok_or_else(bad)? as usize;
+        if n > data.len() {
+            return Err(bad());
+        }
+        let (head, tail) = data.split_at(n);
+        *data = tail;
+        Ok(head)
+    };
+    if matches!(p.kind, Kind::Str | Kind::Bytes) {
+        // Read once: the copy in the module's memory is the one that is wiped.
+        if let Some(s) = v.as_string() {
+            return Ok(Held::Str(Zeroizing::new(s)));
+        }
+    }
+    Ok(match p.kind {
+        Kind::Value | Kind::Text | Kind::Jwks | Kind::Bytes => Held::Bytes(take()?),
+        Kind::Str => return Err(bad()),
+        Kind::Int | Kind::Now => {
+            let x = v.as_f64().ok_or_else(bad)?;
+            if !(x.is_finite() && x.fract() == 0.0 && x.abs() <= 9007199254740992.0) {
+                return Err(invalid(format!("{} must be an integer", p.name)));
+            }
+            Held::Int(x as i64)
+        }
+        Kind::Bool => Held::Bool(v.as_bool().ok_or_else(bad)?),
+        Kind::StrList => {
+            let list = canonical::parse(take()?)?;
+            let items = list.as_array().ok_or_else(bad)?;
+            Held::List(
+                items
+                    .iter()
+                    .map(|s| s.as_str().map(str::to_owned).ok_or_else(bad))
+                    .collect::<Result<_, _>>()?,
+            )
+        }
+        Kind::Key => return Err(bad()),
+    })
 }
 
-/// The array the upstream fingerprint hashes (§5.1), canonical JSON text.
-#[wasm_bindgen(js_name = upstreamProjection)]
-pub fn upstream_projection(json: &[u8], offered: Option<Vec<String>>) -> JsResult<String> {
-    api::upstream_projection(json, offered.as_deref()).map_err(throw)
+fn run(
+    index: u32,
+    args: &[JsValue],
+    mut data: &[u8],
+    key: Option<&SigningKeyHandle>,
+) -> Result<JsValue, Error> {
+    let op = ekl_bridge::by_index(index as usize)?;
+    if args.len() != op.params.len() {
+        return Err(invalid(format!(
+            "{} takes {} arguments",
+            op.name,
+            op.params.len()
+        )));
+    }
+    let mut held = Vec::with_capacity(args.len());
+    for (p, v) in op.params.iter().zip(args) {
+        held.push(if p.kind == Kind::Key {
+            Held::Absent
+        } else {
+            read(p, v, &mut data)?
+        });
+    }
+    let call: Vec<Arg<'_>> = held
+        .iter()
+        .zip(op.params)
+        .map(|(h, p)| match h {
+            Held::Absent if p.kind == Kind::Key => key.map_or(Arg::Absent, |k| Arg::Key(&k.inner)),
+            Held::Absent => Arg::Absent,
+            Held::Bytes(b) if p.kind == Kind::Bytes => Arg::Bytes(b),
+            Held::Bytes(b) => Arg::Text(b),
+            Held::Str(s) => Arg::Str(s),
+            Held::Int(n) => Arg::Int(*n),
+            Held::Bool(b) => Arg::Bool(*b),
+            Held::List(l) => Arg::StrList(l.iter().map(String::as_str).collect()),
+        })
+        .collect();
+    Ok(match ekl_bridge::call(op, &call)? {
+        Out::Str(s) => JsValue::from_str(&s),
+        Out::Bool(b) => JsValue::from_bool(b),
+        Out::Bytes(b) => JsValue::from(b),
+        Out::Key(k) => SigningKeyHandle { inner: k }.into(),
+        Out::KeySet(jwks, keys) => {
+            let mut list = vec![JsValue::from_str(&jwks.to_json())];
+            list.extend(
+                keys.into_iter()
+                    .map(|k| JsValue::from(SigningKeyHandle { inner: k })),
+            );
+            JsValue::from(list)
+        }
+        other => {
+            let text = String::from_utf8(other.to_json()?)
+                .map_err(|_| Error::new(ErrorCode::InvalidUtf8, "output is not UTF-8"))?;
+            JsValue::from_str(&text)
+        }
+    })
 }
 
-/// The v2 proof key of an agent key, lowercase hex.
-#[wasm_bindgen(js_name = proofKey)]
-pub fn proof_key(agent_key: &str) -> String {
-    ekl_core::proof::ProofKey::derive(agent_key).to_hex()
+/// Runs operation `index` of the registry: `args` has one slot per parameter, in registry order
+/// (`null` for an option left out); JSON text, bytes and string lists (as JSON text) are
+/// concatenated in `data` and their slots hold their lengths. Returns a string (JSON text for
+/// values), a boolean, bytes, a `SigningKeyHandle`, or for a key set an array of the JWKS's JSON text
+/// and the keys.
+#[wasm_bindgen]
+pub fn call(index: u32, args: Vec<JsValue>, data: &[u8]) -> Result<JsValue, JsError> {
+    let secret = ekl_bridge::by_index(index as usize)
+        .is_ok_and(|op| matches!(op.returns, Returns::Key | Returns::KeySet));
+    let out = run(index, &args, data, None);
+    if secret {
+        scrub_stack();
+    }
+    out.map_err(throw)
 }
 
-/// Challenge proof v1 (§15.2).
-#[wasm_bindgen(js_name = challengeProofV1)]
-pub fn challenge_proof_v1(credential: &str, challenge: &str, endpoint: &str) -> String {
-    ekl_core::proof::challenge_proof_v1(credential, challenge, endpoint)
-}
-
-/// Challenge proof v2 (§15.2, §3.1) with the proof key as hex.
-#[wasm_bindgen(js_name = challengeProofV2)]
-pub fn challenge_proof_v2(proof_key: &str, challenge: &str, endpoint: &str) -> JsResult<String> {
-    api::challenge_proof_v2(proof_key, challenge, endpoint).map_err(throw)
-}
-
-/// Enrollment authority v1 (§4).
-#[wasm_bindgen(js_name = enrollAuthorityV1)]
-pub fn enroll_authority_v1(
-    agent_key: &str,
-    enrollment_id: &str,
-    nonce: &str,
-    endpoint: &str,
-) -> String {
-    ekl_core::proof::enroll_authority_v1(agent_key, enrollment_id, nonce, endpoint)
-}
-
-/// Enrollment authority v2 (§4) with the proof key as hex.
-#[wasm_bindgen(js_name = enrollAuthorityV2)]
-pub fn enroll_authority_v2(
-    proof_key: &str,
-    enrollment_id: &str,
-    nonce: &str,
-    endpoint: &str,
-) -> JsResult<String> {
-    api::enroll_authority_v2(proof_key, enrollment_id, nonce, endpoint).map_err(throw)
-}
-
-/// The `ekl_verify` signature.
-#[wasm_bindgen(js_name = verifySignature)]
-pub fn verify_signature(
-    secret: &str,
-    agent_id: &str,
-    enrollment_id: &str,
-    challenge: &str,
-) -> String {
-    ekl_core::proof::verify_signature(secret, agent_id, enrollment_id, challenge)
-}
-
-/// Checks an `ekl_verify` signature in constant time.
-#[wasm_bindgen(js_name = checkVerifySignature)]
-pub fn check_verify_signature(
-    secret: &str,
-    agent_id: &str,
-    enrollment_id: &str,
-    challenge: &str,
-    signature: &str,
-) -> bool {
-    ekl_core::proof::check_verify_signature(secret, agent_id, enrollment_id, challenge, signature)
+/// [`call`] for an operation that takes a signing key (its slot in `args` is `null`).
+#[wasm_bindgen(js_name = callWithKey)]
+pub fn call_with_key(
+    index: u32,
+    args: Vec<JsValue>,
+    data: &[u8],
+    key: &SigningKeyHandle,
+) -> Result<JsValue, JsError> {
+    let out = run(index, &args, data, Some(key));
+    scrub_stack();
+    out.map_err(throw)
 }

@@ -30,6 +30,9 @@ test('every operation of docs/operations.json is in the CommonJS, ESM and TypeSc
   const webNames = /export const \{([^}]*)\}/.exec(web)[1].split(',').map((s) => s.trim()).filter(Boolean).sort();
   assert.deepEqual(webNames, names);
   assert.equal(esm.default, api, 'import and require share one instance');
+  // The module binds the registry it was built from: the manifest it carries is the checked-in one.
+  const glue = (await import('node:module')).createRequire(import.meta.url)(join(dist, 'node', 'ekl_wasm.js'));
+  assert.equal(glue.operations(), readFileSync(join(dist, '..', '..', 'docs', 'operations.json'), 'utf8'));
 });
 
 test('the ErrorCode union of index.d.ts and errorCodes equal the Rust enum', () => {
@@ -89,9 +92,9 @@ test('valueDigest, upstreamProjection, jwksFromSeed', () => {
   const v = { b: [1, 'é'], a: null };
   const canon = text(api.canonicalizeValue(v));
   assert.equal(api.valueDigest(v), api.sha256Hex(canon));
-  assert.equal(api.valueDigest(v, SALT), api.fingerprint(SALT, v));
-  assert.equal(api.valueDigest(new api.JsonText(canon), null), api.commitment(v).digest);
-  assert.throws(() => api.valueDigest(v, '00'), { name: 'EklError', code: 'INVALID_SALT' });
+  assert.equal(api.valueDigest(v, { salt: SALT }), api.fingerprint(SALT, v));
+  assert.equal(api.valueDigest(new api.JsonText(canon), { salt: null }), api.commitment(v).digest);
+  assert.throws(() => api.valueDigest(v, { salt: '00' }), { name: 'EklError', code: 'INVALID_SALT' });
   const tools = [{ name: 'b', description: 'd', x: 1 }, { name: 'a', inputSchema: {} }];
   const p = api.upstreamProjection({ tools });
   assert.deepEqual(p, [
@@ -99,7 +102,7 @@ test('valueDigest, upstreamProjection, jwksFromSeed', () => {
     { name: 'b', description: 'd', inputSchema: null, outputSchema: null, annotations: null },
   ]);
   assert.equal(api.sha256Hex(text(api.canonicalizeValue(p))), api.upstreamFingerprint({ tools }));
-  assert.deepEqual(api.upstreamProjection(tools, ['b']), [p[1]]);
+  assert.deepEqual(api.upstreamProjection(tools, { offered: ['b'] }), [p[1]]);
   assert.throws(() => api.upstreamProjection([{ name: 'a' }, { name: 'a' }]), { code: 'INVALID_SHAPE' });
   const seed = '11'.repeat(32);
   const { jwks, keys } = api.jwksFromSeed(seed, ['net-1', 'net-2']);
@@ -109,7 +112,7 @@ test('valueDigest, upstreamProjection, jwksFromSeed', () => {
   const claims = { iss: 'https://n.example', iat: 1780000000, exp: 1780000060 };
   const token = api.signJws('ekl-receipt+jwt', claims, keys[1]);
   assert.equal(token, api.signJws('ekl-receipt+jwt', claims, api.signingKey(seed, 'net-2')));
-  assert.equal(api.verifyJws(token, { typ: 'ekl-receipt+jwt', jwks, now: 1780000010 }).kid, 'net-2');
+  assert.equal(api.verifyJws(token, 'ekl-receipt+jwt', jwks, { now: 1780000010 }).kid, 'net-2');
   assert.throws(() => api.jwksFromSeed(seed, ['k', 'k']), { code: 'INVALID_KEY' });
   assert.throws(() => api.jwksFromSeed('11', ['k']), { code: 'INVALID_KEY' });
 });

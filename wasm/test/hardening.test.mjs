@@ -70,11 +70,17 @@ test('the seed (text and bytes) and the scalar derived from it are not left in t
     .update(Buffer.concat([Buffer.from('ekl-jwks-seed'), Buffer.from([0]), Buffer.from('k1'), Buffer.from([0, 0])])).digest();
   const secrets = { 'seed hex': new TextEncoder().encode(SEED), 'seed bytes': seedBytes, scalar };
   const left = (when) => Object.entries(secrets).filter(([, b]) => find(exports.memory, b).length > 0).map(([w]) => `${w} ${when}`);
-  const key = new glue.SigningKeyHandle(SEED, 'k1');
+  // The module's own exports, as the binding calls them (operation index, slots, bytes).
+  const names = JSON.parse(glue.operations()).operations.map((op) => op.name);
+  const at = (name) => names.indexOf(name);
+  const none = new Uint8Array(0);
+  const key = glue.call(at('signing_key'), [SEED, 'k1'], none);
   const problems = left('after the key was made');
-  glue.signJws('ekl-access+jwt', new TextEncoder().encode('{"iat":1,"exp":2}'), key);
+  const claims = new TextEncoder().encode('{"iat":1,"exp":2}');
+  glue.callWithKey(at('sign_jws'), ['ekl-access+jwt', claims.length, null], claims, key);
   problems.push(...left('after it signed'));
-  glue.jwksFromSeed(SEED, ['k1', 'k2']);
+  const kids = new TextEncoder().encode('["k1","k2"]');
+  glue.call(at('jwks_from_seed'), [SEED, kids.length], kids);
   problems.push(...left('after jwksFromSeed'));
   key.free();
   problems.push(...left('after free'));
@@ -82,7 +88,7 @@ test('the seed (text and bytes) and the scalar derived from it are not left in t
   // The control: a string passed by reference stays in the module's memory as it was (so the
   // search would find the seed if it were left behind).
   const marker = `marker-${'5a'.repeat(16)}`;
-  glue.screeningFold(marker);
+  glue.call(at('screening_fold'), [marker], none);
   assert.notDeepEqual(find(exports.memory, new TextEncoder().encode(marker)), [], 'the control string is found');
 });
 
@@ -99,7 +105,7 @@ test('a trap is INTERNAL_ERROR, the instance is replaced, the library keeps serv
   // A key made again signs as before (RFC 6979: the same token).
   assert.equal(api.signJws('ekl-access+jwt', claims, api.signingKey(SEED, 'k1')), token);
   const { jwks } = api.jwksFromSeed(SEED, ['k1']);
-  assert.equal(api.verifyJws(token, { typ: 'ekl-access+jwt', jwks, now: 1 }).claims.sub, 's');
+  assert.equal(api.verifyJws(token, 'ekl-access+jwt', jwks, { now: 1 }).claims.sub, 's');
 });
 
 test('the web glue factory restarts after a trap too (the browsers\' path, run in Node)', async () => {
@@ -121,26 +127,27 @@ test('the web glue factory restarts after a trap too (the browsers\' path, run i
   assert.deepEqual(hardeningProblems(web), []);
 });
 
-test('a trap inside a batch is that item\'s INTERNAL_ERROR only (the next items run on a fresh instance)', () => {
+test('a trap inside a call is that call\'s INTERNAL_ERROR only (the next call runs on a fresh instance)', () => {
   const { wasmBinding } = require(join(dist, 'cjs', 'binding.cjs'));
+  const { makeApi } = require(join(dist, 'cjs', 'api.cjs'));
   const glue = require(join(dist, 'node', 'ekl_wasm.js'));
-  // A glue whose verifyReceipt traps once: the binding must restart and go on.
+  // A glue whose generic call traps once: the binding must restart and go on.
   let trapped = false;
   const trapOnce = {
     ...glue,
-    verifyReceipt: (...args) => {
+    call: (...args) => {
       if (!trapped) {
         trapped = true;
         glue.__testPanic();
       }
-      return glue.verifyReceipt(...args);
+      return glue.call(...args);
     },
   };
-  const binding = wasmBinding(trapOnce, () => glue);
-  const call = { executionId: 'a', collaborationId: 'b', capabilityId: 'c', requesterAgentId: 'd', providerAgentId: 'e' };
-  const out = binding.verifyReceipts(['{}', '{}'], [{ call }, { call }], 'secret', null);
-  assert.equal(out[0].code, 'INTERNAL_ERROR');
+  const web = makeApi(wasmBinding(trapOnce, () => glue), { backend: 'wasm' });
+  const call = { execution_id: 'a', collaboration_id: 'b', capability_id: 'c', requester_agent_id: 'd', provider_agent_id: 'e' };
+  assert.throws(() => web.verifyReceipts([{ receipt: {}, call }], 'secret'), { name: 'EklError', code: 'INTERNAL_ERROR' });
   assert.equal(trapped, true);
-  assert.equal(typeof out[1].accepted, 'boolean', 'the second item has its verdict');
-  assert.deepEqual(out[1], binding.verifyReceipts(['{}'], [{ call }], 'secret', null)[0]);
+  const out = web.verifyReceipts([{ receipt: {}, call }, { receipt: [], call }], 'secret');
+  assert.equal(typeof out[0].accepted, 'boolean', 'the next call has its verdicts');
+  assert.equal(out[1].code, 'INVALID_RECEIPT', 'an item that cannot be read is its own EklError');
 });

@@ -2,12 +2,12 @@
 // refusal path of every operation, each followed by a good call on the same instance.
 const SALT = '00112233445566778899aabbccddeeff'.repeat(2);
 const GOOD = '46839dcf7511e1b9789e56ccbce9a4e7a562adc9aa9b1088337802fec1018a3c';
-const SCALL = { executionId: 'e', providerAgentId: 'p', requesterAgentId: 'r', capabilityId: 'c',
-  inputFingerprint: 'f', ownAgentId: 'o', networkIssuer: 'n', sentAt: 1, receivedAt: 2 };
+const SCALL = { execution_id: 'e', provider_agent_id: 'p', requester_agent_id: 'r', capability_id: 'c',
+  input_fingerprint: 'f', own_agent_id: 'o', network_issuer: 'n', sent_at: 1, received_at: 2 };
 /** A valid key set (the first key of vectors/receipt-jws.json). */
 const NET_JWKS = { keys: [{ alg: 'ES256', crv: 'P-256', kid: 'net-2026-05', kty: 'EC', use: 'sig',
   x: 'pxYa-MHmaHcF1wTfsPWYgfCQS7hi4WapSiomnDaHna8', y: 'BoJM1m4cjR-d1ahZHIH3SVl4l-DEJETxd2hNTXxPVXg' }] };
-const CALL = { executionId: 'a', collaborationId: 'b', capabilityId: 'c', requesterAgentId: 'd', providerAgentId: 'e' };
+const CALL = { execution_id: 'a', collaboration_id: 'b', capability_id: 'c', requester_agent_id: 'd', provider_agent_id: 'e' };
 
 /** [what, call, expected code]: one per refusal path of every operation. */
 export function badCalls(api) {
@@ -37,7 +37,7 @@ export function badCalls(api) {
     ['commitment: duplicate', () => api.commitment(new api.JsonText('{"a":1,"a":2}')), 'DUPLICATE_KEY'],
     ['inputCommitment: 256 KB', () => api.inputCommitment(['x'.repeat(262144)]), 'BODY_TOO_LARGE'],
     ['termsHash: not an object', () => api.termsHash([1]), 'INVALID_SHAPE'],
-    ['valueDigest: short salt', () => api.valueDigest({}, '0011'), 'INVALID_SALT'],
+    ['valueDigest: short salt', () => api.valueDigest({}, { salt: '0011' }), 'INVALID_SALT'],
     ['valueDigest: duplicate', () => api.valueDigest(new api.JsonText('{"a":1,"a":2}')), 'DUPLICATE_KEY'],
     ['fingerprint: short salt', () => api.fingerprint('0011', {}), 'INVALID_SALT'],
     ['fingerprint: deep JsonText', () => api.fingerprint(SALT, new api.JsonText(deep)), 'INPUT_TOO_DEEP'],
@@ -45,10 +45,10 @@ export function badCalls(api) {
     ['outputFingerprint: not an object', () => api.outputFingerprint(SALT, []), 'INVALID_SHAPE'],
     ['selectResultBody: content not an array', () => api.selectResultBody({ content: 1 }), 'INVALID_SHAPE'],
     ['upstreamFingerprint: no tools', () => api.upstreamFingerprint({ nextCursor: null }), 'INVALID_SHAPE'],
-    ['upstreamFingerprint: offered not an array', () => api.upstreamFingerprint({ tools: [] }, 'a'), 'INVALID_ARGUMENT'],
+    ['upstreamFingerprint: offered not an array', () => api.upstreamFingerprint({ tools: [] }, { offered: 'a' }), 'INVALID_ARGUMENT'],
     ['upstreamFingerprint: a nameless tool', () => api.upstreamFingerprint({ tools: [{}] }), 'INVALID_SHAPE'],
     ['upstreamProjection: no tools', () => api.upstreamProjection({ nextCursor: null }), 'INVALID_SHAPE'],
-    ['upstreamProjection: offered not an array', () => api.upstreamProjection({ tools: [] }, 'a'), 'INVALID_ARGUMENT'],
+    ['upstreamProjection: offered not an array', () => api.upstreamProjection({ tools: [] }, { offered: 'a' }), 'INVALID_ARGUMENT'],
     ['upstreamProjection: two tools of one name', () => api.upstreamProjection([{ name: 'a' }, { name: 'a' }]), 'INVALID_SHAPE'],
     ['proofKey: lone surrogate', () => api.proofKey('\udc00'), 'LONE_SURROGATE'],
     ['proofKey: not a string', () => api.proofKey(null), 'INVALID_ARGUMENT'],
@@ -66,21 +66,22 @@ export function badCalls(api) {
       ['authTag: no key_id', () => api.authTag([1], 's'), 'INVALID_RECEIPT'],
       ['receiptDigest: not an object', () => api.receiptDigest('x'), 'INVALID_RECEIPT'],
       ['signReceipt: not an object', () => api.signReceipt(7, 's'), 'INVALID_RECEIPT'],
-      ['verifyReceipt: call without executionId', () => api.verifyReceipt({}, { keys: 's', call: {} }), 'INVALID_ARGUMENT'],
-      ['verifyReceipt: key without secret', () => api.verifyReceipt({}, { keys: [{ keyId: 'a' }], call: {} }), 'INVALID_ARGUMENT'],
-      ['verifyReceipt: bad valid_from', () => api.verifyReceipt({}, { keys: [{ keyId: 'a', secret: 's', validFrom: 'x' }], call: CALL }), 'INVALID_TIMESTAMP'],
-      ['verifyReceipt: duplicate key', () => api.verifyReceipt(new api.JsonText('{"a":1,"a":2}'), { keys: 's', call: CALL }), 'DUPLICATE_KEY'],
+      ['verifyReceipt: call without execution_id', () => api.verifyReceipt({}, 's', {}), 'INVALID_ARGUMENT'],
+      ['verifyReceipt: a camelCase call member', () => api.verifyReceipt({}, 's', { ...CALL, executionId: 'a' }), 'INVALID_ARGUMENT'],
+      ['verifyReceipt: key without secret', () => api.verifyReceipt({}, [{ key_id: 'a' }], CALL), 'INVALID_ARGUMENT'],
+      ['verifyReceipt: bad valid_from', () => api.verifyReceipt({}, [{ key_id: 'a', secret: 's', valid_from: 'x' }], CALL), 'INVALID_TIMESTAMP'],
+      ['verifyReceipt: duplicate key', () => api.verifyReceipt(new api.JsonText('{"a":1,"a":2}'), 's', CALL), 'DUPLICATE_KEY'],
       ['verifyReceipts: items not an array', () => api.verifyReceipts('s', 5), 'INVALID_ARGUMENT'],
     );
   }
   if (api.verifyChallengeProof) {
     cases.push(
-      ['verifyChallengeProof: bad key', () => api.verifyChallengeProof({ proofKey: 'zz' }, 'c', 'e', { proof: 'p' }), 'INVALID_HEX'],
-      ['verifyChallengeProof: nothing sent', () => api.verifyChallengeProof({ proofKey: '00'.repeat(32) }, 'c', 'e', {}), 'PROOF_INVALID'],
-      ['verifyEnrollAuthority: announced v3', () => api.verifyEnrollAuthority('v3', 'k', 'e', 'n', 'p', 'a', 1), 'INVALID_ARGUMENT'],
-      ['verifyEnrollAuthority: version 7', () => api.verifyEnrollAuthority('v1', 'k', 'e', 'n', 'p', 'a', 7), 'ENROLLMENT_AUTH_REQUIRED'],
+      ['verifyChallengeProof: bad key', () => api.verifyChallengeProof('c', 'e', { proofKey: 'zz', proof: 'p' }), 'INVALID_HEX'],
+      ['verifyChallengeProof: nothing sent', () => api.verifyChallengeProof('c', 'e', { proofKey: '00'.repeat(32) }), 'PROOF_INVALID'],
+      ['verifyEnrollAuthority: announced v3', () => api.verifyEnrollAuthority('v3', 'k', 'e', 'n', 'p', { authority: 'a', authorityVersion: 1 }), 'INVALID_ARGUMENT'],
+      ['verifyEnrollAuthority: version 7', () => api.verifyEnrollAuthority('v1', 'k', 'e', 'n', 'p', { authority: 'a', authorityVersion: 7 }), 'ENROLLMENT_AUTH_REQUIRED'],
       ['screeningRules: not an object', () => api.screeningRules([]), 'INVALID_SHAPE'],
-      ['screen: rules without version', () => api.screen({}, {}), 'CLAIM_MISSING'],
+      ['screen: rules without version', () => api.screen({}, { rules: {} }), 'CLAIM_MISSING'],
       ['screeningFold: not a string', () => api.screeningFold(1), 'INVALID_ARGUMENT'],
     );
   }
@@ -88,20 +89,20 @@ export function badCalls(api) {
     cases.push(
       ['Jwks: empty key set', () => new api.Jwks({ keys: [] }), 'INVALID_JWKS'],
       ['Jwks: a private key', () => new api.Jwks({ keys: [{ kty: 'EC', crv: 'P-256', kid: 'k', x: 'AA', y: 'AA', d: 'AA' }] }), 'INVALID_JWKS'],
-      ['verifyJws: malformed token', () => api.verifyJws('x', { typ: 'ekl-receipt+jwt', jwks: JWKS(), now: 1 }), 'JWS_MALFORMED'],
-      ['verifyJws: unknown typ', () => api.verifyJws('a.b.c', { typ: 'jwt', jwks: JWKS(), now: 1 }), 'INVALID_ARGUMENT'],
-      ['verifyReceiptJws: no call', () => api.verifyReceiptJws('x', { jwks: JWKS(), call: {} }), 'INVALID_ARGUMENT'],
-      ['verifyReceiptJws: bad base64url', () => api.verifyReceiptJws('a+.b.c', { jwks: JWKS(), call: SCALL }), 'INVALID_BASE64URL'],
-      ['verifySignedReceipt: not an object', () => api.verifySignedReceipt([], { jwks: JWKS(), call: SCALL }), 'INVALID_RECEIPT'],
-      ['verifyScreeningRules: no clock', () => api.verifyScreeningRules('a.b.c', { jwks: JWKS(), issuer: 'i' }), 'INVALID_ARGUMENT'],
-      ['verifyScreeningRules: malformed', () => api.verifyScreeningRules('a.b', { jwks: JWKS(), issuer: 'i', now: 1 }), 'JWS_MALFORMED'],
+      ['verifyJws: malformed token', () => api.verifyJws('x', 'ekl-receipt+jwt', JWKS(), { now: 1 }), 'JWS_MALFORMED'],
+      ['verifyJws: unknown typ', () => api.verifyJws('a.b.c', 'jwt', JWKS(), { now: 1 }), 'INVALID_ARGUMENT'],
+      ['verifyReceiptJws: no call', () => api.verifyReceiptJws('x', JWKS(), {}), 'INVALID_ARGUMENT'],
+      ['verifyReceiptJws: bad base64url', () => api.verifyReceiptJws('a+.b.c', JWKS(), SCALL), 'INVALID_BASE64URL'],
+      ['verifySignedReceipt: not an object', () => api.verifySignedReceipt([], JWKS(), SCALL), 'INVALID_RECEIPT'],
+      ['verifyScreeningRules: milliseconds', () => api.verifyScreeningRules('a.b.c', JWKS(), 'i', { now: 1780000000000 }), 'INVALID_ARGUMENT'],
+      ['verifyScreeningRules: malformed', () => api.verifyScreeningRules('a.b', JWKS(), 'i', { now: 1 }), 'JWS_MALFORMED'],
       ['signingKey: short seed', () => api.signingKey('00', 'k'), 'INVALID_KEY'],
       ['signingKey: empty kid', () => api.signingKey('11'.repeat(32), ''), 'INVALID_KEY'],
       ['jwksFromSeed: short seed', () => api.jwksFromSeed('00', ['k']), 'INVALID_KEY'],
       ['jwksFromSeed: equal kids', () => api.jwksFromSeed('11'.repeat(32), ['k', 'k']), 'INVALID_KEY'],
       ['jwksFromSeed: kids not an array', () => api.jwksFromSeed('11'.repeat(32), 'k'), 'INVALID_ARGUMENT'],
       ['signJws: unknown typ', () => api.signJws('jwt', {}, api.signingKey('11'.repeat(32), 'k')), 'INVALID_ARGUMENT'],
-      ['issueReceipt: no issued_at', () => api.issueReceipt({}, { key: api.signingKey('11'.repeat(32), 'k'), issuer: 'i', audience: 'a' }), 'INVALID_RECEIPT'],
+      ['issueReceipt: no issued_at', () => api.issueReceipt({}, api.signingKey('11'.repeat(32), 'k'), 'i', 'a'), 'INVALID_RECEIPT'],
     );
   }
   return cases;

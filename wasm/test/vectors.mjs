@@ -158,7 +158,7 @@ function upstream(ctx, root) {
         ctx.record(`${group}: ${c.name} (file's projection)`, { op: 'none' }, 'err:FILE', 'ok:');
       }
       ctx.record(`${group}: ${c.name}`, { op: 'upstream-fingerprint', offered, input: enc.encode(raw) },
-        ctx.attempt(() => api.upstreamFingerprint(new api.JsonText(raw), offered)),
+        ctx.attempt(() => api.upstreamFingerprint(new api.JsonText(raw), { offered })),
         c.code ? `err:${c.code}` : `ok:${c.fingerprint}`);
     }
   }
@@ -171,7 +171,7 @@ function duplicateKeys(ctx, root) {
   const { api } = ctx;
   const doc = plain(root);
   const ops = {
-    upstream_fingerprint: (t, c) => api.upstreamFingerprint(t, c.offered ?? undefined),
+    upstream_fingerprint: (t, c) => api.upstreamFingerprint(t, { offered: c.offered }),
     output_fingerprint: (t) => api.outputFingerprint(doc.salt, t),
     select_result_body: (t) => api.selectResultBody(t).member,
     terms_hash: (t) => api.termsHash(t),
@@ -246,7 +246,7 @@ function es6Numbers(ctx, text) {
 function verdictResult(v, detailsOf) {
   const notPass = v.checks.filter((c) => c.outcome !== 'pass').map((c) => `${c.name}=${c.outcome}`).sort();
   const details = detailsOf.map((n) => `${n}:${(v.checks.find((c) => c.name === n) || {}).detail ?? ''}`);
-  return `accepted=${v.accepted} not_pass=[${notPass}] details=[${details}] digest=${v.receiptDigest}`;
+  return `accepted=${v.accepted} not_pass=[${notPass}] details=[${details}] digest=${v.receipt_digest}`;
 }
 function verdictExpected(api, expected, receiptRaw) {
   const np = Object.entries(expected.not_pass).map(([k, v]) => `${k}=${v}`).sort();
@@ -255,10 +255,6 @@ function verdictExpected(api, expected, receiptRaw) {
   return [`ok:accepted=${np.length === 0} not_pass=[${np}] details=[${details}] digest=${api.receiptDigest(new api.JsonText(receiptRaw))}`, names];
 }
 
-const camelCall = (c) => Object.fromEntries(Object.entries(c).filter(([, v]) => v !== null)
-  .map(([k, v]) => [k.replace(/_([a-z])/g, (_, x) => x.toUpperCase()), v]));
-const camelKeys = (keys) => keys.map((k) => ({ keyId: k.key_id, secret: k.secret, validFrom: k.valid_from,
-  ...(k.valid_until ? { validUntil: k.valid_until } : {}) }));
 
 function callReceipt(ctx, root) {
   const { api } = ctx;
@@ -282,8 +278,8 @@ function callReceipt(ctx, root) {
   const ownIn = api.commitment(raw(root, 'input'));
   const ownOut = api.commitment(raw(root, 'result'));
   ctx.record('published: verify against its call', { op: 'none' },
-    ctx.attempt(() => api.verifyReceipt(tagged, { keys: secret, call: camelCall({ ...doc.call, receipt_digest: doc.receipt_digest }),
-      inputCommitment: ownIn, outputCommitment: ownOut }).accepted),
+    ctx.attempt(() => api.verifyReceipt(tagged, secret, { ...doc.call, receipt_digest: doc.receipt_digest },
+      { inputCommitment: ownIn, outputCommitment: ownOut }).accepted),
     'ok:true');
   const ring = get(root, 'key_ring');
   for (const node of get(ring, 'cases').items) {
@@ -291,8 +287,8 @@ function callReceipt(ctx, root) {
     const rr = get(node, 'receipt').raw;
     const [expected, names] = verdictExpected(api, c.expected, rr);
     ctx.record(`key_ring: ${c.name}`, { op: 'none' },
-      ctx.attempt(() => verdictResult(api.verifyReceipt(new api.JsonText(rr), { keys: camelKeys(plain(get(ring, 'keys'))),
-        call: camelCall(plain(get(ring, 'call'))), inputCommitment: ownIn, outputCommitment: ownOut }), names)),
+      ctx.attempt(() => verdictResult(api.verifyReceipt(new api.JsonText(rr), plain(get(ring, 'keys')),
+        plain(get(ring, 'call')), { inputCommitment: ownIn, outputCommitment: ownOut }), names)),
       expected);
   }
   for (const node of get(get(root, 'mismatch'), 'cases').items) {
@@ -301,8 +297,8 @@ function callReceipt(ctx, root) {
     const [expected, names] = verdictExpected(api, c.expected, rr);
     const opts = c.own_salt ? { salt: c.own_salt } : undefined;
     ctx.record(`mismatch: ${c.name}`, { op: 'none' },
-      ctx.attempt(() => verdictResult(api.verifyReceipt(new api.JsonText(rr), { keys: secret, call: camelCall(c.call ?? doc.call),
-        inputCommitment: api.commitment(raw(node, 'own_input'), opts), outputCommitment: api.commitment(raw(node, 'own_result'), opts) }), names)),
+      ctx.attempt(() => verdictResult(api.verifyReceipt(new api.JsonText(rr), secret, c.call ?? doc.call,
+        { inputCommitment: api.commitment(raw(node, 'own_input'), opts), outputCommitment: api.commitment(raw(node, 'own_result'), opts) }), names)),
       expected);
   }
 }
@@ -329,13 +325,13 @@ function endpointProof(ctx, root) {
   for (const n of d.downgrade.network) {
     const holds = n.holds === 'proof_key' ? { proofKey: d.proof_key } : { credentialHash: d.agent_key_sha256 };
     ctx.record(`downgrade network: ${n.name}`, { op: 'none' },
-      ctx.attempt(() => api.verifyChallengeProof(holds, ch.challenge, ch.endpoint, { proof: n.proof, proofV2: n.proof_v2 })),
+      ctx.attempt(() => api.verifyChallengeProof(ch.challenge, ch.endpoint, { ...holds, proof: n.proof, proofV2: n.proof_v2 })),
       /^v[12]$/.test(n.expected) ? `ok:${n.expected}` : `err:${n.expected}`);
   }
   const en = d.enroll[0];
   for (const a of d.downgrade.agent) {
     ctx.record(`downgrade agent: ${a.name}`, { op: 'none' },
-      ctx.attempt(() => api.verifyEnrollAuthority(a.announced, d.agent_key, en.enrollment_id, en.nonce, en.endpoint, a.authority, a.authority_version)),
+      ctx.attempt(() => api.verifyEnrollAuthority(a.announced, d.agent_key, en.enrollment_id, en.nonce, en.endpoint, { authority: a.authority, authorityVersion: a.authority_version })),
       /^v[12]$/.test(a.expected) ? `ok:${a.expected}` : `err:${a.expected}`);
   }
 }
@@ -349,7 +345,7 @@ function screeningScan(ctx, root) {
     const c = plain(node);
     const rules = c.rules === null || c.rules === undefined ? null : new api.JsonText(get(sets, c.rules).raw);
     ctx.record(`case: ${c.name}`, { op: 'none' },
-      ctx.attempt(() => canon(api.screen(rules, new api.JsonText(get(node, 'result').raw)))), `ok:${canon(c.expected)}`);
+      ctx.attempt(() => canon(api.screen(new api.JsonText(get(node, 'result').raw), { rules }))), `ok:${canon(c.expected)}`);
   }
   for (const node of get(root, 'invalid_rules').items) {
     const c = plain(node);
@@ -359,25 +355,20 @@ function screeningScan(ctx, root) {
 }
 
 // ---- network-signed receipts (§9.5.1): compact JWS and receipt objects ----
-const camelContext = (c) => ({
-  executionId: c.execution_id, providerAgentId: c.provider_agent_id, requesterAgentId: c.requester_agent_id,
-  capabilityId: c.capability_id, inputFingerprint: c.input_fingerprint, ownAgentId: c.own_agent_id,
-  networkIssuer: c.network_issuer, sentAt: c.sent_at, receivedAt: c.received_at,
-});
 function receiptJws(ctx, root) {
   const { api } = ctx;
   const doc = plain(root);
   const jwks = new api.Jwks(new api.JsonText(get(root, 'jwks').raw));
   for (const node of get(root, 'cases').items) {
     const c = plain(node);
-    const call = camelContext({ ...doc.call, ...(c.call || {}) });
+    const call = { ...doc.call, ...(c.call || {}) };
     const e = c.expected;
     const expected = e.error ? `err:${e.error}` : `ok:accepted=${e.accepted} checks=[${Object.entries(e.checks).map(([k, v]) => `${k}=${v}`).sort()}] digest=${e.receipt_digest}`;
     ctx.record(`case: ${c.name}`, { op: 'none' }, ctx.attempt(() => {
       const v = c.receipt !== undefined
-        ? api.verifySignedReceipt(new api.JsonText(get(node, 'receipt').raw), { jwks, call })
-        : api.verifyReceiptJws(c.receipt_jws, { jwks, call });
-      return `accepted=${v.accepted} checks=[${v.checks.map((x) => `${x.name}=${x.outcome}`).sort()}] digest=${v.receiptDigest}`;
+        ? api.verifySignedReceipt(new api.JsonText(get(node, 'receipt').raw), jwks, call)
+        : api.verifyReceiptJws(c.receipt_jws, jwks, call);
+      return `accepted=${v.accepted} checks=[${v.checks.map((x) => `${x.name}=${x.outcome}`).sort()}] digest=${v.receipt_digest}`;
     }), expected);
   }
 }
@@ -392,7 +383,7 @@ function screeningRulesJws(ctx, root) {
     const c = plain(node);
     const e = c.expected;
     ctx.record(`case: ${c.name}`, { op: 'none' },
-      ctx.attempt(() => canon(api.verifyScreeningRules(c.token, { jwks, issuer: doc.network_issuer, now: c.now }))),
+      ctx.attempt(() => canon(api.verifyScreeningRules(c.token, jwks, doc.network_issuer, { now: c.now }))),
       e.error ? `err:${e.error}` : `ok:${canon(e)}`);
   }
 }

@@ -47,7 +47,7 @@ export function hostile(api) {
     requester_agent_id: AGENT, capability_id: HOSTILE.capability, input_fingerprint: 'f'.repeat(64), status: 'succeeded',
     issued_at: '2026-11-29T18:40:05Z',
   };
-  const object = api.issueReceipt(fields, { key: keys[0], issuer: ISSUER, audience: AGENT });
+  const object = api.issueReceipt(fields, keys[0], ISSUER, AGENT);
   const sigCall = {
     execution_id: HOSTILE.executionId, provider_agent_id: HOSTILE.provider, capability_id: HOSTILE.capability,
     input_fingerprint: 'f'.repeat(64), sent_at: iat - 1, received_at: iat + 1,
