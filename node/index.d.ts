@@ -35,6 +35,8 @@ export type EklErrorCode =
   | 'TYP_MISMATCH'
   | 'KID_MISSING'
   | 'UNKNOWN_KID'
+  | 'UNSUPPORTED_KEY'
+  | 'JWKS_UNAVAILABLE'
   | 'CRIT_NOT_SUPPORTED'
   | 'SIGNATURE_INVALID'
   | 'INVALID_JWKS'
@@ -468,6 +470,12 @@ export declare function verifyEnrollAuthority(announced: ProofVersion, agentKey:
 }): ProofVersion
 
 /**
+ * The protocol's UTC timestamp form (YYYY-MM-DDTHH:MM:SSZ) of a time in seconds. (PROTOCOL §9.5; `format_timestamp`)
+ * @param time the time (seconds since the epoch, or the host's date type)
+ */
+export declare function formatTimestamp(time: Seconds): string
+
+/**
  * The receipt key of a secret and key id: 64 lowercase hex. (PROTOCOL §9.5; `receipt_key`)
  * @param secret the registration secret
  * @param keyId the key id
@@ -594,6 +602,25 @@ export declare function signJws(typ: JwsTyp, claims: ValueInput, key: SigningKey
 export declare function signingKey(seed: string, kid: string): SigningKey
 
 /**
+ * An ES256 signing key from a private JWK: d alone (the public point derived) or with x and y (checked against d). (PROTOCOL §3; `signing_key_from_jwk`)
+ * @param jwk the private JWK (kty EC, crv P-256, kid, d)
+ */
+export declare function signingKeyFromJwk(jwk: ValueInput): SigningKey
+
+/**
+ * An ES256 signing key from a PEM file: PKCS#8 (BEGIN PRIVATE KEY) or SEC1 (BEGIN EC PRIVATE KEY), P-256, unencrypted. (PROTOCOL §3; `signing_key_from_pem`)
+ * @param pem the PEM text
+ * @param kid the key id it signs under
+ */
+export declare function signingKeyFromPem(pem: string, kid: string): SigningKey
+
+/**
+ * The public JWK of a signing key (for the key set a verifier fetches). (PROTOCOL §3; `public_jwk`)
+ * @param key the signing key
+ */
+export declare function publicJwk(key: SigningKey): Jwk
+
+/**
  * The JWKS and signing keys derived from one seed, one per kid. (PROTOCOL §3; `jwks_from_seed`)
  * @param seed the seed: 64 lowercase hex
  * @param kids the key ids
@@ -646,6 +673,34 @@ export declare function canonicalizeAsync(text: JsonTextInput, options?: { maxBy
 export declare function canonicalizeValueAsync(value: ValueInput, options?: { maxBytes?: number | null }): Promise<Buffer>
 /** `verifyReceipts` on the libuv thread pool (large batches in parallel chunks, in order). */
 export declare function verifyReceiptsAsync(items: readonly ReceiptToVerify[], keys: ReceiptKeys): Promise<Array<Verdict | EklError>>
+/**
+ * A network's key set fetched with `fetch` and cached (docs/decisions.md#remote-jwks): cached for
+ * the response's Cache-Control max-age (clamped to 1 day; 300 s without one), fetched again once
+ * per `cooldown` seconds for a token whose kid it does not hold, bounded (`maxBytes`, `timeoutMs`);
+ * the last good set keeps serving when a fetch fails; with none, `JWKS_UNAVAILABLE`.
+ */
+export declare class RemoteJwks {
+  constructor(url: string, options?: {
+    /** the fetch's time limit (default 5000 ms) */
+    timeoutMs?: number
+    /** the largest body read (default 1 MiB) */
+    maxBytes?: number
+    /** seconds between two refetches for unknown kids or after a failure (default 30) */
+    cooldown?: number
+    /** seconds a set is fresh without Cache-Control max-age (default 300) */
+    defaultMaxAge?: number
+    /** a clock in seconds (tests; default: a monotonic clock) */
+    clock?: () => number
+    /** the fetch function (default: the global fetch) */
+    fetch?: typeof fetch
+  })
+  /** Fetches attempted. */
+  readonly fetches: number
+  /** The key set: cached while fresh, else fetched again. */
+  jwks(): Promise<Jwks>
+  /** The key set to verify `token` with (fetched again once for an unknown kid). */
+  jwksFor(token: string): Promise<Jwks>
+}
 /** Every error code of the core, in declaration order. */
 export declare function errorCodes(): EklErrorCode[]
 /** The version of the core the binding was built from. */

@@ -26,6 +26,7 @@
 // Every refusal is thrown as an Error with `code` = the core's code, or the message "CODE: message".
 
 const { EklError, isEklError, fromNative } = require('./errors.js')
+const { makeRemoteJwks } = require('./remote.js')
 const { toJsonText, jsonTextOf, stableBytes, JsonText, isWellFormed, MAX_DEPTH, MAX_INPUT_BYTES, MAX_VALUE_BYTES } = require('./convert.js')
 
 /** The size limit of a capability call's input as ekl-json-1: 256 KB (PROTOCOL §2.5). */
@@ -260,6 +261,8 @@ function makeApi(binding, info) {
   })
   api.Jwks = Jwks
   api.SigningKey = SigningKey
+  // A network's key set fetched and cached (node/js/remote.js, docs/decisions.md#remote-jwks).
+  api.RemoteJwks = makeRemoteJwks({ Jwks, EklError })
 
   // Host helpers: the thread pool (Node; elsewhere they run in place).
   const asyncOf = (name) => async (...given) => {

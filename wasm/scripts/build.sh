@@ -20,7 +20,7 @@ for t in web nodejs; do
     "$dir/ekl_wasm_bg.wasm" -o "$dir/ekl_wasm_bg.wasm"
 done
 node wasm/scripts/glue-factory.mjs "$out.tmp/web"
-node wasm/scripts/esm.mjs "$out.tmp" node/js/errors.js node/js/convert.js node/js/api.js wasm/js/binding.js
+node wasm/scripts/esm.mjs "$out.tmp" node/js/errors.js node/js/convert.js node/js/remote.js node/js/api.js wasm/js/binding.js
 cp wasm/js/index.cjs wasm/js/binding.cjs "$out.tmp/"
 node wasm/scripts/entries.mjs "$out.tmp" node/index.d.ts
 rm -rf "$out" && mv "$out.tmp" "$out"

@@ -1,4 +1,4 @@
-// Writes the CommonJS sources of the package (node/js/errors.js and node/js/convert.js, shared with
+// Writes the CommonJS sources of the package (node/js/errors.js, convert.js, remote.js, shared with
 // the Node package, and wasm/js/api.js) as .cjs and .mjs copies into dist/cjs and dist/esm. The
 // sources keep to two forms the transform understands (semicolons optional):
 //   const { a, b } = require('./x.js')   and   module.exports = { a, b }
