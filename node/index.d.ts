@@ -228,6 +228,17 @@ export interface ScreeningRulesToken extends ScreeningRules {
   exp: number
 }
 
+/** A public P-256 JWK as this library writes it (`publicJwk`, the keys of `Jwks#toJSON`). */
+export interface Jwk {
+  kty: 'EC'
+  crv: 'P-256'
+  alg: 'ES256'
+  use: 'sig'
+  kid: string
+  x: string
+  y: string
+}
+
 /** The signed types of EKP 1.2; a token is accepted only as the type the caller expects. */
 export type JwsTyp =
   | 'ekl-relationship+jwt'

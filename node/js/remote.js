@@ -93,7 +93,7 @@ function makeRemoteJwks({ Jwks, EklError }) {
       this.fetchImpl = options.fetch ?? ((...a) => fetch(...a))
       this.current = null
       this.freshUntil = -Infinity
-      this.lastAttempt = -Infinity
+      this.lastFailure = -Infinity
       this.lastKidRefetch = -Infinity
       this.inFlight = null
       /** Fetches attempted (tests, metrics). */
@@ -105,7 +105,6 @@ function makeRemoteJwks({ Jwks, EklError }) {
       if (this.inFlight) return this.inFlight
       this.inFlight = (async () => {
         this.fetches++
-        this.lastAttempt = this.clock()
         const abort = new AbortController()
         const timer = setTimeout(() => abort.abort(), this.timeoutMs)
         let body, cacheControl
@@ -132,7 +131,10 @@ function makeRemoteJwks({ Jwks, EklError }) {
         return jwks
       })()
       const done = () => { this.inFlight = null }
-      this.inFlight.then(done, done)
+      this.inFlight.then(done, () => {
+        this.lastFailure = this.clock()
+        done()
+      })
       return this.inFlight
     }
 
@@ -140,7 +142,8 @@ function makeRemoteJwks({ Jwks, EklError }) {
     async jwks() {
       const now = this.clock()
       if (this.current && now < this.freshUntil) return this.current
-      if (this.current && now - this.lastAttempt < this.cooldown) return this.current
+      // A stale set whose refetch failed: retried at most once per cooldown.
+      if (this.current && now - this.lastFailure < this.cooldown) return this.current
       try {
         return await this.fetchNow()
       } catch (e) {

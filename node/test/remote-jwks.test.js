@@ -5,7 +5,9 @@ const test = require('node:test')
 const assert = require('node:assert/strict')
 const http = require('node:http')
 const { ekl } = require('./helpers.js')
-const { maxAgeOf, tokenKid } = require('../js/remote.js')
+const path = require('node:path')
+const { PKG_DIR } = require('./helpers.js')
+const { maxAgeOf, tokenKid } = require(path.join(PKG_DIR, 'js', 'remote.js'))
 
 const SEED = '11'.repeat(32)
 const TYP = 'ekl-screening-rules+jwt'

@@ -39,6 +39,11 @@ import ekl, {
   verifySignedReceipt,
   verifyScreeningRules,
   signingKey,
+  signingKeyFromJwk,
+  signingKeyFromPem,
+  publicJwk,
+  formatTimestamp,
+  RemoteJwks,
   jwksFromSeed,
   signJws,
   issueReceipt,
@@ -63,6 +68,7 @@ import ekl, {
   type VerifiedJws,
   type ScreeningRulesToken,
   type ScreeningRules,
+  type Jwk,
 } from 'ekl-core'
 
 const salt = '00112233445566778899aabbccddeeff00112233445566778899aabbccddeeff'
@@ -133,6 +139,13 @@ const vj: Verdict = verifyReceiptJws(token, jwks, signedCall)
 const issued = issueReceipt({ issued_at: '2026-05-28T00:00:00Z' }, key, 'https://n.example', 'c')
 const vs2: Verdict = verifySignedReceipt(issued as JsonValue, { keys: [] }, signedCall)
 const sr: ScreeningRulesToken = verifyScreeningRules(token, jwks, 'https://n.example', { now: 1 })
+const fromJwk: SigningKey = signingKeyFromJwk({ kty: 'EC', crv: 'P-256', kid: 'k', d: 'AA' })
+const fromPem: SigningKey = signingKeyFromPem('-----BEGIN PRIVATE KEY-----', 'k')
+const pub: Jwk = publicJwk(fromPem)
+const pubKid: string = pub.kid + fromJwk.kid
+const stamp: string = formatTimestamp(new Date()) + formatTimestamp(1780000000)
+const remote = new RemoteJwks('https://n.example/.well-known/jwks.json', { cooldown: 30 })
+const fetched: Promise<Jwks> = remote.jwksFor(token)
 const flags2: SafetyFlag[] = screen({ content: [] }, { rules: { rules_version: sr.rules_version, rules: sr.rules } })
 void [verifiedNow, kids, verified, vj, vs2, flags2, vd, proj, proj2, seededKids]
 

@@ -96,7 +96,7 @@ class RemoteJwks:
         self._lock = threading.Lock()
         self._jwks = None  # the last good Jwks
         self._fresh_until = float("-inf")
-        self._last_attempt = float("-inf")
+        self._last_failure = float("-inf")
         self._last_kid_refetch = float("-inf")
         #: Number of fetches attempted (for tests and metrics).
         self.fetches = 0
@@ -110,7 +110,6 @@ class RemoteJwks:
         from . import Jwks  # the package's class (imported late: no cycle at import time)
 
         self.fetches += 1
-        self._last_attempt = self._clock()
         request = urllib.request.Request(self._url, headers={"Accept": "application/json"})
         try:
             with urllib.request.urlopen(request, timeout=self._timeout) as response:
@@ -149,12 +148,13 @@ class RemoteJwks:
             now = self._clock()
             if self._jwks is not None and now < self._fresh_until:
                 return self._jwks
-            # A stale set with a failed fetch: retry at most once per cooldown.
-            if self._jwks is not None and now - self._last_attempt < self._cooldown:
+            # A stale set whose refetch failed: retried at most once per cooldown.
+            if self._jwks is not None and now - self._last_failure < self._cooldown:
                 return self._jwks
             try:
                 self._fetch()
             except EklError as e:
+                self._last_failure = self._clock()
                 return self._serve(e)
             return self._jwks
 
@@ -173,5 +173,5 @@ class RemoteJwks:
             try:
                 self._fetch()
             except EklError:
-                pass  # keep serving the last good set; the verifier says UNKNOWN_KID
+                self._last_failure = self._clock()  # the last good set serves; UNKNOWN_KID
             return self._jwks
