@@ -63,7 +63,7 @@ _PRESENT = {"Verdict": "_verdict", "Verdicts": "_verdicts"}
 
 #: Operations the native module binds directly (the same bridge operation without a Python frame:
 #: the hottest ones, measured by ``./run bench``).
-_DIRECT = ("canonicalize", "canonicalize_value", "sha256_hex")
+_DIRECT = ("canonicalize", "canonicalize_value")
 
 
 def _doc(op: _Dict[str, _Any]) -> str:

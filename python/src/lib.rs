@@ -37,13 +37,10 @@ static EKL_ERROR: PyOnceLock<Py<PyType>> = PyOnceLock::new();
 
 /// The `PyErr` for a core refusal: `ekl_evidence.EklError(code, message)`.
 pub(crate) fn ekl_err(py: Python<'_>, code: ErrorCode, message: &str) -> PyErr {
-    match EKL_ERROR.import(py, "ekl_evidence._errors", "EklError") {
-        Ok(cls) => match cls.call1((code.as_str(), message)) {
-            Ok(instance) => PyErr::from_value(instance),
-            Err(e) => e,
-        },
-        Err(e) => e,
-    }
+    EKL_ERROR
+        .import(py, "ekl_evidence._errors", "EklError")
+        .and_then(|cls| cls.call1((code.as_str(), message)))
+        .map_or_else(|e| e, PyErr::from_value)
 }
 
 fn core_err(py: Python<'_>, e: ekl_core::Error) -> PyErr {
@@ -63,14 +60,10 @@ fn run<T: Send>(
     } else {
         guarded()
     };
+    let panicked = "internal error in ekl-core (please report it)";
     match outcome {
-        Ok(Ok(v)) => Ok(v),
-        Ok(Err(e)) => Err(core_err(py, e)),
-        Err(_) => Err(ekl_err(
-            py,
-            ErrorCode::Internal,
-            "internal error in ekl-core (please report it)",
-        )),
+        Ok(result) => result.map_err(|e| core_err(py, e)),
+        Err(_) => Err(ekl_err(py, ErrorCode::Internal, panicked)),
     }
 }
 
@@ -102,15 +95,10 @@ pub struct JsonText {
 impl JsonText {
     #[new]
     fn new(py: Python<'_>, text: &Bound<'_, PyAny>) -> PyResult<JsonText> {
-        match text_bytes(py, text)? {
-            Some(data) => Ok(JsonText {
-                data: data.unbind(),
-            }),
-            None => Err(PyTypeError::new_err(format!(
-                "JsonText: text must be {TEXT_FORMS}, got {}",
-                type_name(text)
-            ))),
-        }
+        let data = text_bytes(py, text)?.ok_or_else(|| not_text("JsonText: text", text))?;
+        Ok(JsonText {
+            data: data.unbind(),
+        })
     }
 
     /// The UTF-8 bytes of the text.
@@ -140,6 +128,13 @@ impl JsonText {
 }
 
 const TEXT_FORMS: &str = "JSON text (str, bytes, bytearray, memoryview or JsonText)";
+
+fn not_text(what: &str, obj: &Bound<'_, PyAny>) -> PyErr {
+    PyTypeError::new_err(format!(
+        "{what} must be {TEXT_FORMS}, got {}",
+        type_name(obj)
+    ))
+}
 
 /// Refuses `len` bytes of input beyond [`limits::MAX_INPUT_BYTES`] with `BODY_TOO_LARGE`.
 fn check_input_len(py: Python<'_>, len: usize) -> PyResult<()> {
@@ -186,10 +181,12 @@ fn zero_copy_str<'py>(
     py: Python<'py>,
     s: &Bound<'py, PyString>,
     keep: &mut Vec<Bound<'py, PyString>>,
+    weight: &mut usize,
 ) -> PyResult<&'py str> {
     check_input_len(py, s.len()?)?;
     let t = convert::text(py, s, keep)?;
     check_input_len(py, t.len())?;
+    *weight += t.len();
     Ok(t)
 }
 
@@ -206,7 +203,7 @@ impl Jwks {
     /// Jwks(jwks): the key set as a dict or JSON text (the registry's `parse_jwks`).
     #[new]
     fn new(py: Python<'_>, jwks: &Bound<'_, PyAny>) -> PyResult<Jwks> {
-        let parsed = direct(py, "parse_jwks", std::slice::from_ref(jwks))?;
+        let parsed = run_op(py, find(py, "parse_jwks")?, std::slice::from_ref(jwks))?;
         let inner = parsed.bind(py).cast::<Jwks>()?.get().inner.clone();
         Ok(Jwks { inner })
     }
@@ -246,12 +243,7 @@ impl SigningKey {
     /// The key from a private JWK (JSON text with `d`).
     #[staticmethod]
     fn from_jwk(py: Python<'_>, jwk: &Bound<'_, PyAny>) -> PyResult<SigningKey> {
-        let Some(b) = text_bytes(py, jwk)? else {
-            return Err(PyTypeError::new_err(format!(
-                "from_jwk: jwk must be {TEXT_FORMS}, got {}",
-                type_name(jwk)
-            )));
-        };
+        let b = text_bytes(py, jwk)?.ok_or_else(|| not_text("from_jwk: jwk", jwk))?;
         let bytes = b.as_bytes();
         run(py, false, || CoreSigningKey::from_jwk(bytes)).map(|inner| SigningKey { inner })
     }
@@ -339,6 +331,7 @@ fn hold<'py>(
         }
         return Ok(Held::Ready(Arg::Absent));
     }
+    let wrong = |o: &Bound<'_, PyAny>| wrong_type(op, p, o);
     Ok(match p.kind {
         Kind::Value | Kind::Jwks => {
             if let (Kind::Jwks, Ok(j)) = (p.kind, obj.cast::<Jwks>()) {
@@ -356,17 +349,13 @@ fn hold<'py>(
             }
         }
         Kind::Text | Kind::Bytes => return hold_text(py, op, p, obj, p.kind, keep, weight),
-        Kind::Str => match obj.cast::<PyString>() {
-            Ok(s) => {
-                let t = zero_copy_str(py, s, keep)?;
-                *weight += t.len();
-                Held::Ready(Arg::Str(t))
-            }
-            Err(_) => return Err(wrong_type(op, p, obj)),
-        },
+        Kind::Str => {
+            let s = obj.cast::<PyString>().map_err(|_| wrong(obj))?;
+            Held::Ready(Arg::Str(zero_copy_str(py, s, keep, weight)?))
+        }
         Kind::Int | Kind::Now => {
             if obj.is_instance_of::<PyBool>() || !obj.is_instance_of::<PyInt>() {
-                return Err(wrong_type(op, p, obj));
+                return Err(wrong(obj));
             }
             let n = obj.extract::<i64>().map_err(|_| {
                 let what = format!("{}: {} is out of range", op.python_name(), p.name);
@@ -374,31 +363,22 @@ fn hold<'py>(
             })?;
             Held::Ready(Arg::Int(n))
         }
-        Kind::Bool => match obj.cast::<PyBool>() {
-            Ok(b) => Held::Ready(Arg::Bool(b.is_true())),
-            Err(_) => return Err(wrong_type(op, p, obj)),
-        },
+        Kind::Bool => Held::Ready(Arg::Bool(
+            obj.cast::<PyBool>().map_err(|_| wrong(obj))?.is_true(),
+        )),
         Kind::StrList => {
             if obj.is_instance_of::<PyString>() || obj.is_instance_of::<PyBytes>() {
-                return Err(wrong_type(op, p, obj));
+                return Err(wrong(obj));
             }
-            let items = obj.try_iter().map_err(|_| wrong_type(op, p, obj))?;
             let mut list = Vec::new();
-            for item in items {
+            for item in obj.try_iter().map_err(|_| wrong(obj))? {
                 let item = item?;
-                let s = item
-                    .cast::<PyString>()
-                    .map_err(|_| wrong_type(op, p, &item))?;
-                let t = zero_copy_str(py, s, keep)?;
-                *weight += t.len();
-                list.push(t);
+                let s = item.cast::<PyString>().map_err(|_| wrong(&item))?;
+                list.push(zero_copy_str(py, s, keep, weight)?);
             }
             Held::Ready(Arg::StrList(list))
         }
-        Kind::Key => match obj.cast::<SigningKey>() {
-            Ok(k) => Held::Key(k.clone()),
-            Err(_) => return Err(wrong_type(op, p, obj)),
-        },
+        Kind::Key => Held::Key(obj.cast::<SigningKey>().map_err(|_| wrong(obj))?.clone()),
     })
 }
 
@@ -413,8 +393,7 @@ fn hold_text<'py>(
     weight: &mut usize,
 ) -> PyResult<Held<'py>> {
     if let Ok(s) = obj.cast::<PyString>() {
-        let t = zero_copy_str(py, s, keep)?;
-        *weight += t.len();
+        let t = zero_copy_str(py, s, keep, weight)?;
         return Ok(Held::Ready(if kind == Kind::Bytes {
             Arg::Str(t)
         } else {
@@ -495,6 +474,21 @@ fn json_py<'py>(py: Python<'py>, text: &[u8]) -> PyResult<Bound<'py, PyAny>> {
 
 // --- the entry points -----------------------------------------------------------------------
 
+/// The bound on a value argument's canonical form, applied while it is converted: the
+/// operation's own limit (`max_bytes`, the 256 KB of a capability input) when less than the
+/// value bound.
+fn value_limit(op: &Op, args: &[Bound<'_, PyAny>]) -> usize {
+    let own = if op.name == "input_commitment" {
+        Some(canonical::CAPABILITY_INPUT_MAX_BYTES)
+    } else {
+        op.param_index("max_bytes")
+            .and_then(|i| args.get(i))
+            .filter(|a| !a.is_none())
+            .and_then(|a| a.extract::<usize>().ok())
+    };
+    own.map_or(limits::MAX_VALUE_BYTES, |m| m.min(limits::MAX_VALUE_BYTES))
+}
+
 /// Runs `op` on one Python argument per parameter (None for an optional one left out).
 fn run_op(py: Python<'_>, op: &Op, args: &[Bound<'_, PyAny>]) -> PyResult<Py<PyAny>> {
     if args.len() != op.params.len() {
@@ -505,30 +499,24 @@ fn run_op(py: Python<'_>, op: &Op, args: &[Bound<'_, PyAny>]) -> PyResult<Py<PyA
             args.len()
         )));
     }
-    let own_limit = if op.name == "input_commitment" {
-        Some(canonical::CAPABILITY_INPUT_MAX_BYTES)
-    } else {
-        op.param_index("max_bytes")
-            .and_then(|i| args[i].extract::<usize>().ok())
-    };
-    // A value is refused while converting once past the operation's own limit (`max_bytes`, the
-    // 256 KB of a capability input) or the value bound, whichever is less.
-    let limit = own_limit.map_or(limits::MAX_VALUE_BYTES, |m| m.min(limits::MAX_VALUE_BYTES));
+    let limit = value_limit(op, args);
     // Declared first, dropped last: the `str` objects whose text the arguments borrow.
     let mut keep: Vec<Bound<'_, PyString>> = Vec::new();
     let mut weight = 0usize;
-    let mut held = Vec::with_capacity(op.params.len());
+    let mut held = Vec::with_capacity(args.len());
     for (p, obj) in op.params.iter().zip(args) {
         held.push(hold(py, op, p, obj, limit, &mut keep, &mut weight)?);
     }
-    let out = {
-        let list: Vec<Arg<'_>> = held.iter_mut().map(Held::arg).collect();
-        let list = &list;
-        run(py, weight >= DETACH_THRESHOLD, || {
-            ekl_bridge::call(op, list)
-        })?
-    };
+    let list: Vec<Arg<'_>> = held.iter_mut().map(Held::arg).collect();
+    let list = &list;
+    let out = run(py, weight >= DETACH_THRESHOLD, || {
+        ekl_bridge::call(op, list)
+    })?;
     out_py(py, out)
+}
+
+fn find(py: Python<'_>, name: &str) -> PyResult<&'static Op> {
+    ekl_bridge::find(name).ok_or_else(|| ekl_err(py, ErrorCode::Internal, "not in the registry"))
 }
 
 /// call(index, args) -> object
@@ -540,47 +528,57 @@ fn call(py: Python<'_>, index: usize, args: &Bound<'_, PyTuple>) -> PyResult<Py<
     run_op(py, op, &args.iter().collect::<Vec<_>>())
 }
 
-/// The same operation as `call`, bound directly (no Python frame): the hottest operations.
-fn direct(py: Python<'_>, name: &str, args: &[Bound<'_, PyAny>]) -> PyResult<Py<PyAny>> {
-    let op = ekl_bridge::find(name)
-        .ok_or_else(|| ekl_err(py, ErrorCode::Internal, "operation not in the registry"))?;
-    run_op(py, op, args)
-}
+// --- the hottest operations, bound directly ---------------------------------------------------
+//
+// `canonicalize` and `canonicalize_value` are the registry's operations of those names, with the
+// same conversions, calling the core without the generic bookkeeping of `call`, which costs about
+// 10% on small inputs (`./run bench`); tests/test_registry.py checks that they agree with `call`.
 
-/// canonicalize(text, *, max_bytes=None) -> bytes (the registry's `canonicalize`).
+/// canonicalize(text, *, max_bytes=None) -> bytes
 #[pyfunction]
 #[pyo3(signature = (text, *, max_bytes=None))]
-fn canonicalize(
-    py: Python<'_>,
-    text: Bound<'_, PyAny>,
-    max_bytes: Option<Bound<'_, PyAny>>,
-) -> PyResult<Py<PyAny>> {
-    direct(
-        py,
-        "canonicalize",
-        &[text, max_bytes.unwrap_or_else(|| py.None().into_bound(py))],
-    )
+fn canonicalize<'py>(
+    py: Python<'py>,
+    text: &Bound<'py, PyAny>,
+    max_bytes: Option<usize>,
+) -> PyResult<Bound<'py, PyBytes>> {
+    let options = canonical::Options { max_bytes };
+    let (op, mut keep) = (find(py, "canonicalize")?, Vec::new());
+    let mut held = hold_text(py, op, &op.params[0], text, Kind::Text, &mut keep, &mut 0)?;
+    let bytes = match held.arg() {
+        Arg::Text(b) => b,
+        _ => &[],
+    };
+    let out = run(py, bytes.len() >= DETACH_THRESHOLD, || {
+        canonical::canonicalize_with(bytes, options)
+    })?;
+    Ok(PyBytes::new(py, &out))
 }
 
-/// canonicalize_value(value, *, max_bytes=None) -> bytes (the registry's `canonicalize_value`).
+/// canonicalize_value(value, *, max_bytes=None) -> bytes
 #[pyfunction]
 #[pyo3(signature = (value, *, max_bytes=None))]
-fn canonicalize_value(
-    py: Python<'_>,
-    value: Bound<'_, PyAny>,
-    max_bytes: Option<Bound<'_, PyAny>>,
-) -> PyResult<Py<PyAny>> {
-    direct(
-        py,
-        "canonicalize_value",
-        &[value, max_bytes.unwrap_or_else(|| py.None().into_bound(py))],
-    )
-}
-
-/// sha256_hex(data) -> str (the registry's `sha256_hex`).
-#[pyfunction]
-fn sha256_hex(py: Python<'_>, data: Bound<'_, PyAny>) -> PyResult<Py<PyAny>> {
-    direct(py, "sha256_hex", &[data])
+fn canonicalize_value<'py>(
+    py: Python<'py>,
+    value: &Bound<'py, PyAny>,
+    max_bytes: Option<usize>,
+) -> PyResult<Bound<'py, PyBytes>> {
+    let options = canonical::Options { max_bytes };
+    let out = if let Ok(t) = value.cast::<JsonText>() {
+        let bytes = t.get().data.bind(py).as_bytes();
+        run(py, bytes.len() >= DETACH_THRESHOLD, || {
+            canonical::canonicalize_value_with(&canonical::parse(bytes)?, options)
+        })?
+    } else {
+        let limit = max_bytes.map_or(limits::MAX_VALUE_BYTES, |m| m.min(limits::MAX_VALUE_BYTES));
+        let mut keep = Vec::new();
+        let (v, weight) = convert::to_value(py, value, limit, &mut keep)?;
+        let v = &v;
+        run(py, weight >= DETACH_THRESHOLD, || {
+            canonical::canonicalize_value_with(v, options)
+        })?
+    };
+    Ok(PyBytes::new(py, &out))
 }
 
 /// The registry's manifest (`docs/operations.json`), from which the package builds its API.
@@ -608,12 +606,9 @@ fn canonicalize_many<'py>(
     let mut inputs: Vec<Bound<'py, PyBytes>> = Vec::new();
     for item in texts.try_iter()? {
         let item = item?;
-        inputs.push(text_bytes(py, &item)?.ok_or_else(|| {
-            PyTypeError::new_err(format!(
-                "canonicalize_many: each item must be {TEXT_FORMS}, got {}",
-                type_name(&item)
-            ))
-        })?);
+        inputs.push(
+            text_bytes(py, &item)?.ok_or_else(|| not_text("canonicalize_many: an item", &item))?,
+        );
     }
     let slices: Vec<&[u8]> = inputs.iter().map(|b| b.as_bytes()).collect();
     let total: usize = slices.iter().map(|s| s.len()).sum();
@@ -663,7 +658,6 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(operations, m)?)?;
     m.add_function(wrap_pyfunction!(canonicalize, m)?)?;
     m.add_function(wrap_pyfunction!(canonicalize_value, m)?)?;
-    m.add_function(wrap_pyfunction!(sha256_hex, m)?)?;
     m.add_function(wrap_pyfunction!(canonicalize_many, m)?)?;
     m.add_function(wrap_pyfunction!(error_codes, m)?)?;
     m.add_function(wrap_pyfunction!(roundtrip, m)?)?;

@@ -132,7 +132,7 @@ def test_type_errors_name_the_argument_and_its_forms() -> None:
         (lambda: ekl.verify_jws("t", "ekl-access+jwt", 1, now=0), "jwks must be a Jwks, a dict or JSON text"),
         (lambda: ekl.verify_jws("t", "ekl-access+jwt", jwks, now=0, skew="1"), "skew must be an int"),
         (lambda: ekl.verify_jws("t", "ekl-access+jwt", jwks, now=0, require_exp=1), "require_exp must be a bool"),
-        (lambda: ekl.canonicalize_value([], max_bytes=1.5), "max_bytes must be an int"),
+        (lambda: ekl.commitment([], salt=1), "commitment: salt must be a str, got int"),
     ]
     for call, message in cases:
         with pytest.raises(TypeError) as info:
@@ -152,3 +152,33 @@ def test_jwks_forms() -> None:
     with pytest.raises(EklError) as info:
         ekl.Jwks({"keys": []})
     assert info.value.code == "INVALID_JWKS"
+
+
+def test_direct_bindings_agree_with_call() -> None:
+    # canonicalize and canonicalize_value are bound directly (the hottest operations): the same
+    # results and refusals as the registry's generic entry point.
+    index = {op["name"]: i for i, op in enumerate(OPS)}
+    cases: List[Any] = [
+        ("canonicalize", '{"b":1,"a":[1.0,"\\u00e9"]}', None),
+        ("canonicalize", b"[1,2,3]", 6),
+        ("canonicalize", bytearray(b"[1,2,3]"), 7),
+        ("canonicalize", '{"a":1,"a":2}', None),
+        ("canonicalize", ekl.JsonText("[9007199254740993]"), None),
+        ("canonicalize_value", {"b": 1, "a": [1.5, "é"]}, None),
+        ("canonicalize_value", [1, 2, 3], 6),
+        ("canonicalize_value", ekl.JsonText('{"a":1,"a":2}'), None),
+        ("canonicalize_value", ekl.JsonText("[1e2]"), 4),
+        ("canonicalize_value", {1, 2}, None),
+        ("canonicalize_value", "\ud800", None),
+    ]
+
+    def outcome(fn: Any) -> Any:
+        try:
+            return fn()
+        except EklError as e:
+            return e.code
+
+    for name, arg, max_bytes in cases:
+        direct = outcome(lambda: getattr(ekl, name)(arg, max_bytes=max_bytes))
+        generic = outcome(lambda: _native.call(index[name], (arg, max_bytes)))
+        assert direct == generic, (name, arg, direct, generic)
