@@ -71,7 +71,7 @@ def screen(r):
     rules = None
     if "rules" in r or "rules_hex" in r:
         rules = ekl.screening_rules(json_text(r, "rules"))
-    return text(ekl.canonicalize_value(ekl.screen(rules, json_text(r, "input"))))
+    return text(ekl.canonicalize_value(ekl.screen(json_text(r, "input"), rules=rules)))
 
 
 def commitment(r):
@@ -86,7 +86,7 @@ OPS = {
     "commitment": commitment,
     "fingerprint": lambda r: ekl.fingerprint(r["salt"], json_text(r, "input")),
     "output_fingerprint": lambda r: ekl.output_fingerprint(r["salt"], json_text(r, "input")),
-    "upstream_fingerprint": lambda r: ekl.upstream_fingerprint(json_text(r, "input"), r.get("offered")),
+    "upstream_fingerprint": lambda r: ekl.upstream_fingerprint(json_text(r, "input"), offered=r.get("offered")),
     "proof_key": lambda r: ekl.proof_key(r["agent_key"]),
     "challenge_proof_v1": lambda r: ekl.challenge_proof_v1(r["credential"], r["challenge"], r["endpoint"]),
     "challenge_proof_v2": lambda r: ekl.challenge_proof_v2(ekl.proof_key(r["agent_key"]), r["challenge"], r["endpoint"]),
@@ -96,7 +96,7 @@ OPS = {
     ),
     "verify_signature": lambda r: ekl.verify_signature(r["secret"], r["agent_id"], r["enrollment_id"], r["challenge"]),
     "verify_challenge_proof": lambda r: ekl.verify_challenge_proof(
-        r["challenge"], r["endpoint"], r.get("proof"), r.get("proof_v2"),
+        r["challenge"], r["endpoint"], proof=r.get("proof"), proof_v2=r.get("proof_v2"),
         proof_key=r.get("proof_key"), credential_hash=r.get("credential_hash"),
     ),
     "receipt_auth_tag": lambda r: ekl.auth_tag(json_text(r, "input"), r["secret"]),

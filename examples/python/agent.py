@@ -59,7 +59,7 @@ CALL: Dict[str, str] = {
 }
 
 
-def provider_receipt() -> Dict[str, Any]:
+def provider_receipt() -> ekl.Receipt:
     unsigned = {
         "receipt_version": "1.1",
         "receipt_id": "rcpt_example",
@@ -91,7 +91,7 @@ NETWORK_SEED = "6e6574776f726b2d6578616d706c652d736565642d6e6f742d612d7265616c21
 SENT_AT, RECEIVED_AT = 1795970000, 1795970002  # the agent's clock around the call
 
 
-def network_signed_receipt(key: ekl.SigningKey) -> Dict[str, Any]:
+def network_signed_receipt(key: ekl.SigningKey) -> ekl.SignedReceipt:
     fields = {
         "receipt_version": "1.2",
         "receipt_id": "rcp_example",
@@ -120,18 +120,18 @@ def main() -> Dict[str, Any]:
         report["input_fingerprint"] = ekl.fingerprint(SALT, CALL_INPUT)
         # 2. on the answer
         report["output_commitment"] = ekl.commitment(TOOL_RESULT)
-        body, _ = ekl.select_result_body(TOOL_RESULT)
-        report["output_fingerprint_over"] = body
+        report["output_fingerprint_over"] = ekl.select_result_body(TOOL_RESULT)["member"]
         report["output_fingerprint"] = ekl.output_fingerprint(SALT, TOOL_RESULT)
-        report["upstream_fingerprint"] = ekl.upstream_fingerprint(TOOLS_LIST, ["search_listings"])
+        report["upstream_fingerprint"] = ekl.upstream_fingerprint(TOOLS_LIST, offered=["search_listings"])
         # 3. the provider's MAC receipt, checked against the call and our own commitments
-        ring = ekl.KeyRing.baseline(REGISTRATION_SECRET)
+        # the key ring: the registration secret alone (key rk-1), or a list of
+        # {"key_id", "secret", "valid_from", "valid_until"?} once keys rotate
         verdict = ekl.verify_receipt(
             provider_receipt(),
-            ring,
+            REGISTRATION_SECRET,
             CALL,
-            own_input_commitment=report["input_commitment"],
-            own_output_commitment=report["output_commitment"],
+            input_commitment=report["input_commitment"],
+            output_commitment=report["output_commitment"],
         )
         report["mac_receipt"] = {
             "accepted": verdict.accepted,

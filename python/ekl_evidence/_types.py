@@ -1,18 +1,34 @@
-"""Shapes of the values that go in and the dicts that come out (documented, and typed for mypy)."""
+"""Shapes of the values that go in and the dicts that come out (documented, and typed for mypy).
+
+Results are wire-shaped: the names below are the ``returns`` names of docs/operations.json.
+"""
 
 from __future__ import annotations
 
-from typing import Any, Literal, TypedDict
+from typing import Any, Dict, List, Literal, TypedDict
 
-__all__ = ["Commitment", "HostValue", "ResultBody"]
+__all__ = [
+    "Commitment",
+    "HostValue",
+    "JsonValue",
+    "KeyRingEntry",
+    "Receipt",
+    "ResultBody",
+    "SafetyFlag",
+    "ScreeningRule",
+    "ScreeningRules",
+    "ScreeningRulesToken",
+    "SignedReceipt",
+    "VerifiedJws",
+]
 
 #: A Python value for the strict conversion: None, bool, int, float, str, list, tuple, dict with
 #: str keys (and the subclasses named in the README), nested at most 64 deep. Typed as ``Any``
 #: because ``dict`` and ``list`` are invariant; the conversion checks every value at run time.
 HostValue = Any
 
-#: Which body of an MCP tool result a fingerprint covers.
-ResultBody = Literal["structuredContent", "content"]
+#: A JSON value as results give it: None, bool, int, float, str, list, dict.
+JsonValue = Any
 
 
 class _CommitmentRequired(TypedDict):
@@ -27,3 +43,110 @@ class Commitment(_CommitmentRequired, total=False):
 
     salt_id: str
     salt: str
+
+
+class ResultBody(TypedDict):
+    """The body of a tool result that its fingerprint covers, and which member it is."""
+
+    member: Literal["structuredContent", "content"]
+    value: JsonValue
+
+
+class _KeyRingEntryRequired(TypedDict):
+    key_id: str
+    secret: str
+    valid_from: str
+
+
+class KeyRingEntry(_KeyRingEntryRequired, total=False):
+    """One key of a key ring (RFC 3339 UTC times; ``valid_until`` exclusive, absent while
+    current). A key ring is a list of these, or the registration secret alone (``rk-1``)."""
+
+    valid_until: str
+
+
+class VerifiedJws(TypedDict):
+    """A verified compact JWS: its header and claims, the kid used, its typ and its SHA-256."""
+
+    header: Dict[str, JsonValue]
+    claims: Dict[str, JsonValue]
+    kid: str
+    typ: str
+    token_sha256: str
+
+
+class ScreeningRule(TypedDict):
+    rule_id: str
+    category: str
+    phrases: List[str]
+
+
+class ScreeningRules(TypedDict):
+    """Validated screening rules (§15.5), the ``rules`` argument of ``screen``."""
+
+    rules_version: str
+    rules: List[ScreeningRule]
+
+
+class ScreeningRulesToken(TypedDict):
+    """A verified screening rules token; also accepted as the ``rules`` of ``screen``."""
+
+    iss: str
+    iat: int
+    exp: int
+    rules_version: str
+    rules: List[ScreeningRule]
+
+
+class _SafetyFlagRequired(TypedDict):
+    category: str
+    rules_version: str
+
+
+class SafetyFlag(_SafetyFlagRequired, total=False):
+    """One safety flag of a screened result (never the matched text)."""
+
+    rule_id: str
+
+
+class Receipt(TypedDict, total=False):
+    """A MAC receipt (profile ekl-evidence-mac-1.1, §9.5), with its ``auth_tag`` once signed."""
+
+    receipt_version: str
+    receipt_id: str
+    execution_kind: str
+    requester_agent_id: str
+    provider_agent_id: str
+    collaboration_id: str
+    connection_id: str
+    execution_id: str
+    capability_id: str
+    capability_version: str
+    rel_ver_at_admission: int
+    dsc_ver: int
+    terms_hash: str
+    input_commitment: Commitment
+    output_commitment: Commitment
+    status: str
+    issued_at: str
+    key_id: str
+    auth_profile: str
+    auth_tag: str
+    reservation_id: str
+    grant_id: str
+    admission_id: str
+
+
+class SignedReceipt(TypedDict, total=False):
+    """A network-signed receipt (profile ekl-evidence-sig-1.2, §9.5.1): its fields, then
+    ``receipt_jws``, ``key_id`` and ``signature``."""
+
+    receipt_jws: str
+    key_id: str
+    signature: str
+    issued_at: str
+    execution_id: str
+    provider_agent_id: str
+    requester_agent_id: str
+    capability_id: str
+    input_fingerprint: str

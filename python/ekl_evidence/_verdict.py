@@ -55,6 +55,11 @@ class Verdict:
         )
 
     @classmethod
-    def _from_native(cls, raw: Any) -> Verdict:
-        accepted, checks, digest = raw
-        return cls(bool(accepted), tuple(Check(*c) for c in checks), digest)
+    def _from_wire(cls, raw: Any) -> Verdict:
+        """From the wire shape ``{accepted, checks: [{name, outcome, detail?, expected?,
+        received?}], receipt_digest}``."""
+        checks = tuple(
+            Check(c["name"], c["outcome"], c.get("detail"), c.get("expected"), c.get("received"))
+            for c in raw["checks"]
+        )
+        return cls(bool(raw["accepted"]), checks, raw.get("receipt_digest"))

@@ -68,13 +68,13 @@ enum Step<'py> {
 /// every use of the borrowed text (even with the GIL released and the container changed by
 /// another thread).
 #[allow(unsafe_code)]
-fn text<'py>(
+pub(crate) fn text<'py>(
     py: Python<'py>,
     s: &Bound<'py, PyString>,
     keep: &mut Vec<Bound<'py, PyString>>,
 ) -> PyResult<&'py str> {
-    // SAFETY (contract of `pystr::utf8`): `keep` holds a strong reference to `s` and lives in
-    // `Converted` next to the value that borrows the text, and is dropped after it.
+    // SAFETY (contract of `pystr::utf8`): `keep` holds a strong reference to `s`; every caller
+    // declares `keep` before the values that borrow the text, so it is dropped after them.
     let t = unsafe { crate::pystr::utf8(s) }.ok_or_else(|| lone_surrogate(py))?;
     keep.push(s.clone());
     Ok(t)
@@ -173,38 +173,28 @@ fn step<'py>(
     Err(ekl_err(py, ErrorCode::UnsupportedType, &what))
 }
 
-/// A converted host value. Its strings borrow from the Python `str` objects, which `_keep` holds
-/// (strong references) for as long as the value lives, so the value stays valid with the GIL
-/// released. Drop it with the GIL held (it holds `Bound`s, so it cannot leave the thread).
-pub(crate) struct Converted<'py> {
-    /// The value for the core.
-    pub(crate) value: Value<'py>,
-    /// Bytes of text plus a constant per node: decides whether the GIL is released.
-    pub(crate) weight: usize,
-    // Declared after `value`, so dropped after it.
-    _keep: Vec<Bound<'py, PyString>>,
-}
-
-/// Converts a Python value into a core value without copying its strings, refusing it with
-/// `BODY_TOO_LARGE` as soon as its canonical text would pass `limit` bytes.
+/// Converts a Python value into a core value without copying its strings (they borrow from the
+/// `str` objects, which `keep` holds: it must outlive the value), refusing it with
+/// `BODY_TOO_LARGE` as soon as its canonical text would pass `limit` bytes. Also returns the
+/// value's weight (bytes of text plus a constant per node: whether to release the GIL).
 pub(crate) fn to_value<'py>(
     py: Python<'py>,
     root: &Bound<'py, PyAny>,
     limit: usize,
-) -> PyResult<Converted<'py>> {
+    keep: &mut Vec<Bound<'py, PyString>>,
+) -> PyResult<(Value<'py>, usize)> {
     let mut meter = Meter {
         weight: 0,
         floor: 0,
         limit,
     };
-    let mut keep: Vec<Bound<'py, PyString>> = Vec::new();
     let mut stack: Vec<Frame<'py>> = Vec::new();
     let mut pending: Option<Bound<'py, PyAny>> = Some(root.clone());
     loop {
         // 1. Convert the pending object: a finished value, or a container to open.
         let mut finished: Option<Value<'py>> = None;
         if let Some(obj) = pending.take() {
-            match step(py, &obj, &mut meter, &mut keep)? {
+            match step(py, &obj, &mut meter, keep)? {
                 Step::Leaf(v) => finished = Some(v),
                 Step::Open(frame) => {
                     if stack.iter().any(|f| f.id == frame.id) {
@@ -228,11 +218,7 @@ pub(crate) fn to_value<'py>(
         // 2. Deliver finished values upwards and find the next object to convert.
         loop {
             let Some(top) = stack.last_mut() else {
-                return Ok(Converted {
-                    value: finished.unwrap_or(Value::Null),
-                    weight: meter.weight,
-                    _keep: keep,
-                });
+                return Ok((finished.unwrap_or(Value::Null), meter.weight));
             };
             if let Some(v) = finished.take() {
                 match &mut top.out {
@@ -255,7 +241,7 @@ pub(crate) fn to_value<'py>(
                                 &format!("an object key must be a str, got {}", type_name(&k)),
                             ));
                         };
-                        let key = text(py, ks, &mut keep)?;
+                        let key = text(py, ks, keep)?;
                         // Quotes and colon; the member's separator is its value's.
                         meter.add(py, key.len(), 2 - 1)?;
                         if let Out::Object(_, slot) = &mut top.out {
@@ -277,11 +263,7 @@ pub(crate) fn to_value<'py>(
                         Out::Object(members, _) => Value::Object(members),
                     });
                     if stack.is_empty() {
-                        return Ok(Converted {
-                            value: finished.take().unwrap_or(Value::Null),
-                            weight: meter.weight,
-                            _keep: keep,
-                        });
+                        return Ok((finished.take().unwrap_or(Value::Null), meter.weight));
                     }
                 }
             }

@@ -1,98 +1,88 @@
-//! `ekl_evidence._native`: the Python binding of `ekl-core` (issue 4).
+//! `ekl_evidence._native`: the Python shim over `ekl-bridge` (issues 4 and 10).
 //!
-//! A thin layer: it converts Python values into [`ekl_core::Value`] (one strict conversion,
-//! [`convert`]), calls the core, and maps every refusal to the one Python exception
-//! `ekl_evidence.EklError(code, message)`. No rule of EKP lives here. Long work (large inputs,
-//! batches) runs with the GIL released; a panic of the core is caught and raised as
-//! `EklError("INTERNAL_ERROR", ...)`, never as `PanicException`.
+//! One generic entry point, [`call`]: the package (python/ekl_evidence) builds every public
+//! function from the registry's manifest ([`operations`], `docs/operations.json`) and passes the
+//! operation's index and one argument per parameter. Each argument is converted by its parameter's
+//! [`Kind`] (a value by the one strict conversion, [`convert`]), the bridge checks and runs the
+//! operation, and its [`Out`] comes back as Python values. No rule of EKP lives here. Large inputs
+//! run with the GIL released; a panic is caught and raised as `EklError("INTERNAL_ERROR", ...)`;
+//! every refusal is `ekl_evidence.EklError(code, message)`; a host value of the wrong type is a
+//! `TypeError` naming the argument and its accepted forms.
 //!
-//! The public, documented API is the Python package `ekl_evidence` (python/ekl_evidence); this
-//! module is private.
+//! The public, documented API is the Python package `ekl_evidence`; this module is private.
 #![deny(unsafe_code)] // one exception: src/pystr.rs
 
 mod convert;
-mod evidence;
 mod pystr;
-mod signed;
 
-use std::borrow::Cow;
 use std::panic::{catch_unwind, AssertUnwindSafe};
 
-use ekl_core::canonical::{self, Options};
-use ekl_core::digest::{self, Salt};
-use ekl_core::fingerprint as fp;
-use ekl_core::limits;
-use ekl_core::proof::{self, ProofKey};
-use ekl_core::{ErrorCode, Value};
+use ekl_bridge::{Arg, Kind, Op, Out, Param};
+use ekl_core::jwk::{Jwks as CoreJwks, SigningKey as CoreSigningKey};
+use ekl_core::{canonical, limits, ErrorCode};
 use pyo3::exceptions::PyTypeError;
 use pyo3::prelude::*;
 use pyo3::sync::PyOnceLock;
-use pyo3::types::{PyByteArray, PyBytes, PyDict, PyList, PyMemoryView, PyString, PyType};
+use pyo3::types::{
+    PyBool, PyByteArray, PyBytes, PyDict, PyInt, PyList, PyMemoryView, PyString, PyTuple, PyType,
+};
 
 /// Inputs at least this large (bytes of text, or the conversion's size estimate) are processed
 /// with the GIL released; below it the release costs more than it saves.
-pub(crate) const DETACH_THRESHOLD: usize = 16 * 1024;
+const DETACH_THRESHOLD: usize = 16 * 1024;
 
-// ------------------------------------------------------------------------------------------
-// Errors
-// ------------------------------------------------------------------------------------------
+// --- errors and guarded runs ----------------------------------------------------------------
 
 static EKL_ERROR: PyOnceLock<Py<PyType>> = PyOnceLock::new();
 
 /// The `PyErr` for a core refusal: `ekl_evidence.EklError(code, message)`.
 pub(crate) fn ekl_err(py: Python<'_>, code: ErrorCode, message: &str) -> PyErr {
-    match EKL_ERROR.import(py, "ekl_evidence._errors", "EklError") {
-        Ok(cls) => match cls.call1((code.as_str(), message)) {
-            Ok(instance) => PyErr::from_value(instance),
-            Err(e) => e,
-        },
-        Err(e) => e,
-    }
+    EKL_ERROR
+        .import(py, "ekl_evidence._errors", "EklError")
+        .and_then(|cls| cls.call1((code.as_str(), message)))
+        .map_or_else(|e| e, PyErr::from_value)
 }
 
-pub(crate) fn core_err(py: Python<'_>, e: ekl_core::Error) -> PyErr {
+fn core_err(py: Python<'_>, e: ekl_core::Error) -> PyErr {
     ekl_err(py, e.code(), e.message())
 }
 
-/// What came back from the core: its result, its refusal, or a caught panic.
-enum Outcome<T> {
-    Done(ekl_core::Result<T>),
-    Panicked,
-}
-
-/// Runs core work, catching any panic (the core promises none; this keeps the promise to Python).
-fn guarded<T>(f: impl FnOnce() -> ekl_core::Result<T>) -> Outcome<T> {
-    match catch_unwind(AssertUnwindSafe(f)) {
-        Ok(r) => Outcome::Done(r),
-        Err(_) => Outcome::Panicked,
-    }
-}
-
-/// Runs core work with the GIL held or released (`detach`), and maps the outcome to Python.
-pub(crate) fn run<T: Send>(
+/// Runs core work with the GIL held or released (`detach`), catching any panic (the core promises
+/// none; this keeps the promise to Python), and maps the outcome to Python.
+fn run<T: Send>(
     py: Python<'_>,
     detach: bool,
     f: impl FnOnce() -> ekl_core::Result<T> + Send,
 ) -> PyResult<T> {
+    let guarded = || catch_unwind(AssertUnwindSafe(f));
     let outcome = if detach {
-        py.detach(|| guarded(f))
+        py.detach(guarded)
     } else {
-        guarded(f)
+        guarded()
     };
+    let panicked = "internal error in ekl-core (please report it)";
     match outcome {
-        Outcome::Done(Ok(v)) => Ok(v),
-        Outcome::Done(Err(e)) => Err(core_err(py, e)),
-        Outcome::Panicked => Err(ekl_err(
-            py,
-            ErrorCode::Internal,
-            "internal error in ekl-core (please report it)",
-        )),
+        Ok(result) => result.map_err(|e| core_err(py, e)),
+        Err(_) => Err(ekl_err(py, ErrorCode::Internal, panicked)),
     }
 }
 
-// ------------------------------------------------------------------------------------------
-// JsonText and text arguments
-// ------------------------------------------------------------------------------------------
+pub(crate) fn lone_surrogate(py: Python<'_>) -> PyErr {
+    ekl_err(
+        py,
+        ErrorCode::LoneSurrogate,
+        "a str holds a lone surrogate, which has no UTF-8 form",
+    )
+}
+
+pub(crate) fn type_name(obj: &Bound<'_, PyAny>) -> String {
+    obj.get_type()
+        .name()
+        .map(|n| n.to_string())
+        .unwrap_or_else(|_| "?".to_owned())
+}
+
+// --- JSON text ------------------------------------------------------------------------------
 
 /// JSON text to be used where a value is expected, so that it takes the text path: duplicate
 /// keys, integers beyond 2^53 and `\ud800` escapes reach the core as written.
@@ -105,8 +95,9 @@ pub struct JsonText {
 impl JsonText {
     #[new]
     fn new(py: Python<'_>, text: &Bound<'_, PyAny>) -> PyResult<JsonText> {
+        let data = text_bytes(py, text)?.ok_or_else(|| not_text("JsonText: text", text))?;
         Ok(JsonText {
-            data: text_bytes(py, text)?.unbind(),
+            data: data.unbind(),
         })
     }
 
@@ -136,184 +127,414 @@ impl JsonText {
     }
 }
 
-/// UTF-8 bytes of a text argument: `str` (a lone surrogate is `LONE_SURROGATE`, as the escape
-/// would be), `bytes`, `bytearray`, `memoryview` or any buffer, or a `JsonText`. Text beyond
-/// [`limits::MAX_INPUT_BYTES`] is refused with `BODY_TOO_LARGE` before it is copied.
-pub(crate) fn text_bytes<'py>(
-    py: Python<'py>,
-    obj: &Bound<'py, PyAny>,
-) -> PyResult<Bound<'py, PyBytes>> {
-    let bytes = text_bytes_unbounded(py, obj)?;
-    check_input_len(py, bytes.as_bytes().len())?;
-    Ok(bytes)
+const TEXT_FORMS: &str = "JSON text (str, bytes, bytearray, memoryview or JsonText)";
+
+fn not_text(what: &str, obj: &Bound<'_, PyAny>) -> PyErr {
+    PyTypeError::new_err(format!(
+        "{what} must be {TEXT_FORMS}, got {}",
+        type_name(obj)
+    ))
 }
 
 /// Refuses `len` bytes of input beyond [`limits::MAX_INPUT_BYTES`] with `BODY_TOO_LARGE`.
-pub(crate) fn check_input_len(py: Python<'_>, len: usize) -> PyResult<()> {
+fn check_input_len(py: Python<'_>, len: usize) -> PyResult<()> {
     limits::check_len(len, limits::MAX_INPUT_BYTES, "the JSON text").map_err(|e| core_err(py, e))
 }
 
-fn text_bytes_unbounded<'py>(
+/// The UTF-8 bytes of text as an immutable `bytes` (a `str`: its UTF-8, a lone surrogate being
+/// `LONE_SURROGATE`; `bytes`; a `JsonText`; `bytearray`, `memoryview` or any buffer, copied), or
+/// `None` for anything else. Text beyond [`limits::MAX_INPUT_BYTES`] is refused with
+/// `BODY_TOO_LARGE` before it is copied.
+fn text_bytes<'py>(
     py: Python<'py>,
     obj: &Bound<'py, PyAny>,
-) -> PyResult<Bound<'py, PyBytes>> {
-    if let Ok(b) = obj.cast::<PyBytes>() {
-        return Ok(b.clone());
-    }
-    if let Ok(s) = obj.cast::<PyString>() {
+) -> PyResult<Option<Bound<'py, PyBytes>>> {
+    let bytes = if let Ok(b) = obj.cast::<PyBytes>() {
+        b.clone()
+    } else if let Ok(t) = obj.cast::<JsonText>() {
+        t.get().data.bind(py).clone()
+    } else if let Ok(s) = obj.cast::<PyString>() {
         // At least one UTF-8 byte per code point: refuse before the copy when that is too many.
         check_input_len(py, s.len()?)?;
-        return s.encode_utf8().map_err(|_| lone_surrogate(py));
-    }
-    if let Ok(t) = obj.cast::<JsonText>() {
-        return Ok(t.get().data.bind(py).clone());
-    }
-    if let Ok(ba) = obj.cast::<PyByteArray>() {
+        s.encode_utf8().map_err(|_| lone_surrogate(py))?
+    } else if let Ok(ba) = obj.cast::<PyByteArray>() {
         check_input_len(py, ba.len())?;
-        return Ok(PyBytes::new(py, &ba.to_vec()));
-    }
-    let view = if obj.is_instance_of::<PyMemoryView>() {
-        obj.clone()
+        PyBytes::new(py, &ba.to_vec())
     } else {
-        match PyMemoryView::from(obj) {
-            Ok(v) => v.into_any(),
-            Err(_) => {
-                return Err(PyTypeError::new_err(format!(
-                    "expected JSON text as str, bytes, bytearray, memoryview or JsonText, got {}",
-                    type_name(obj)
-                )))
+        let view = if obj.is_instance_of::<PyMemoryView>() {
+            obj.clone()
+        } else {
+            match PyMemoryView::from(obj) {
+                Ok(v) => v.into_any(),
+                Err(_) => return Ok(None),
             }
-        }
+        };
+        check_input_len(py, view.getattr("nbytes")?.extract::<usize>()?)?;
+        view.call_method0("tobytes")?.cast_into::<PyBytes>()?
     };
-    check_input_len(py, view.getattr("nbytes")?.extract::<usize>()?)?;
-    view.call_method0("tobytes")?
-        .cast_into::<PyBytes>()
-        .map_err(PyErr::from)
+    check_input_len(py, bytes.as_bytes().len())?;
+    Ok(Some(bytes))
 }
 
-pub(crate) fn lone_surrogate(py: Python<'_>) -> PyErr {
-    ekl_err(
-        py,
-        ErrorCode::LoneSurrogate,
-        "a str holds a lone surrogate, which has no UTF-8 form",
-    )
+/// The text of a `str` without a copy ([`convert::text`]), bounded like any input text.
+fn zero_copy_str<'py>(
+    py: Python<'py>,
+    s: &Bound<'py, PyString>,
+    keep: &mut Vec<Bound<'py, PyString>>,
+    weight: &mut usize,
+) -> PyResult<&'py str> {
+    check_input_len(py, s.len()?)?;
+    let t = convert::text(py, s, keep)?;
+    check_input_len(py, t.len())?;
+    *weight += t.len();
+    Ok(t)
 }
 
-pub(crate) fn type_name(obj: &Bound<'_, PyAny>) -> String {
-    obj.get_type()
-        .name()
-        .map(|n| n.to_string())
-        .unwrap_or_else(|_| "?".to_owned())
+// --- key handles ----------------------------------------------------------------------------
+
+/// A network's public key set (`/.well-known/jwks.json`): P-256 keys, validated. Immutable.
+#[pyclass(frozen, module = "ekl_evidence._native")]
+pub struct Jwks {
+    inner: CoreJwks,
 }
 
-/// A plain string argument (key, challenge, endpoint, ...): `str` only, UTF-8 encodable.
-pub(crate) fn str_arg(py: Python<'_>, obj: &Bound<'_, PyAny>, what: &str) -> PyResult<String> {
-    let s = obj.cast::<PyString>().map_err(|_| {
-        PyTypeError::new_err(format!("{what} must be a str, got {}", type_name(obj)))
-    })?;
-    s.to_cow()
-        .map(Cow::into_owned)
-        .map_err(|_| lone_surrogate(py))
-}
+#[pymethods]
+impl Jwks {
+    /// Jwks(jwks): the key set as a dict or JSON text (the registry's `parse_jwks`).
+    #[new]
+    fn new(py: Python<'_>, jwks: &Bound<'_, PyAny>) -> PyResult<Jwks> {
+        let parsed = run_op(py, find(py, "parse_jwks")?, std::slice::from_ref(jwks))?;
+        let inner = parsed.bind(py).cast::<Jwks>()?.get().inner.clone();
+        Ok(Jwks { inner })
+    }
 
-pub(crate) fn opt_str_arg(
-    py: Python<'_>,
-    obj: Option<&Bound<'_, PyAny>>,
-    what: &str,
-) -> PyResult<Option<String>> {
-    match obj {
-        None => Ok(None),
-        Some(o) if o.is_none() => Ok(None),
-        Some(o) => str_arg(py, o, what).map(Some),
+    /// The key ids, in order.
+    fn kids(&self) -> Vec<String> {
+        self.inner
+            .keys()
+            .iter()
+            .map(|k| k.kid().to_owned())
+            .collect()
+    }
+
+    /// The key set as canonical JSON text.
+    fn to_json(&self) -> String {
+        self.inner.to_json()
+    }
+
+    fn __len__(&self) -> usize {
+        self.inner.keys().len()
+    }
+
+    fn __repr__(&self) -> String {
+        format!("Jwks({:?})", self.kids())
     }
 }
 
-fn salt_arg(py: Python<'_>, obj: &Bound<'_, PyAny>) -> PyResult<Salt> {
-    let text = str_arg(py, obj, "salt")?;
-    Salt::from_hex(&text).map_err(|e| core_err(py, e))
+/// An ES256 signing key (deterministic RFC 6979 signatures), for tests, vectors and local test
+/// networks. Immutable; its repr never shows the key.
+#[pyclass(frozen, module = "ekl_evidence._native")]
+pub struct SigningKey {
+    inner: CoreSigningKey,
 }
 
-fn opt_salt_arg(py: Python<'_>, obj: Option<&Bound<'_, PyAny>>) -> PyResult<Option<Salt>> {
-    match obj {
-        None => Ok(None),
-        Some(o) if o.is_none() => Ok(None),
-        Some(o) => salt_arg(py, o).map(Some),
+#[pymethods]
+impl SigningKey {
+    /// The key from a private JWK (JSON text with `d`).
+    #[staticmethod]
+    fn from_jwk(py: Python<'_>, jwk: &Bound<'_, PyAny>) -> PyResult<SigningKey> {
+        let b = text_bytes(py, jwk)?.ok_or_else(|| not_text("from_jwk: jwk", jwk))?;
+        let bytes = b.as_bytes();
+        run(py, false, || CoreSigningKey::from_jwk(bytes)).map(|inner| SigningKey { inner })
+    }
+
+    /// The key id.
+    #[getter]
+    fn kid(&self) -> String {
+        self.inner.kid().to_owned()
+    }
+
+    /// A key set holding only this key's public half.
+    fn public_jwks(&self, py: Python<'_>) -> PyResult<Jwks> {
+        let public = self.inner.public_jwk();
+        run(py, false, || CoreJwks::from_keys(vec![public])).map(|inner| Jwks { inner })
+    }
+
+    fn __repr__(&self) -> String {
+        format!("SigningKey(kid={:?})", self.inner.kid())
     }
 }
 
-fn proof_key_arg(py: Python<'_>, obj: &Bound<'_, PyAny>) -> PyResult<ProofKey> {
-    let text = str_arg(py, obj, "proof_key")?;
-    ProofKey::from_hex(&text).map_err(|e| core_err(py, e))
+// --- arguments in ---------------------------------------------------------------------------
+
+/// An argument converted from Python, before the bridge borrows it.
+enum Held<'py> {
+    /// Ready as it is (its strings borrowed from `str` objects the call keeps alive).
+    Ready(Arg<'py>),
+    /// Bytes of text (`Kind::Text`, a value's or JWKS's `JsonText`) or of `Kind::Bytes`.
+    Bytes(Bound<'py, PyBytes>, Kind),
+    Jwks(Bound<'py, Jwks>),
+    Key(Bound<'py, SigningKey>),
 }
 
-// ------------------------------------------------------------------------------------------
-// Value arguments: a host value (strict conversion) or JsonText (text path)
-// ------------------------------------------------------------------------------------------
-
-/// A value argument, ready for the core.
-pub(crate) enum ValueArg<'py> {
-    /// JSON text (from `JsonText`), parsed by the core when used.
-    Text(Bound<'py, PyBytes>),
-    /// A converted host value (strings borrowed from the Python objects, which it keeps alive).
-    Host(convert::Converted<'py>),
-}
-
-impl<'py> ValueArg<'py> {
-    pub(crate) fn from_py(py: Python<'py>, obj: &Bound<'py, PyAny>) -> PyResult<ValueArg<'py>> {
-        Self::from_py_within(py, obj, None)
-    }
-
-    /// As [`ValueArg::from_py`], refusing a host value as soon as its canonical form would pass
-    /// `max_bytes` (the operation's own limit) or [`limits::MAX_VALUE_BYTES`], whichever is less.
-    pub(crate) fn from_py_within(
-        py: Python<'py>,
-        obj: &Bound<'py, PyAny>,
-        max_bytes: Option<usize>,
-    ) -> PyResult<ValueArg<'py>> {
-        if let Ok(t) = obj.cast::<JsonText>() {
-            return Ok(ValueArg::Text(t.get().data.bind(py).clone()));
-        }
-        let limit = max_bytes.map_or(limits::MAX_VALUE_BYTES, |m| m.min(limits::MAX_VALUE_BYTES));
-        Ok(ValueArg::Host(convert::to_value(py, obj, limit)?))
-    }
-
-    /// Runs `f` on the value: parses the text first on the text path. Large inputs run with the
-    /// GIL released: the bytes object is immutable and kept alive, and a converted host value
-    /// keeps alive every `str` it borrows from.
-    pub(crate) fn with<T: Send>(
-        self,
-        py: Python<'_>,
-        f: impl FnOnce(&Value<'_>) -> ekl_core::Result<T> + Send,
-    ) -> PyResult<T> {
+impl Held<'_> {
+    fn arg(&mut self) -> Arg<'_> {
         match self {
-            ValueArg::Text(b) => {
-                let bytes = b.as_bytes();
-                run(py, bytes.len() >= DETACH_THRESHOLD, || {
-                    let v = canonical::parse(bytes)?;
-                    f(&v)
-                })
-            }
-            ValueArg::Host(c) => {
-                let value = &c.value;
-                run(py, c.weight >= DETACH_THRESHOLD, || f(value))
-            }
+            Held::Ready(a) => std::mem::replace(a, Arg::Absent),
+            Held::Bytes(b, Kind::Bytes) => Arg::Bytes(b.as_bytes()),
+            Held::Bytes(b, _) => Arg::Text(b.as_bytes()),
+            Held::Jwks(j) => Arg::Jwks(&j.get().inner),
+            Held::Key(k) => Arg::Key(&k.get().inner),
         }
     }
 }
 
-fn options(max_bytes: Option<usize>) -> Options {
-    Options { max_bytes }
+/// What Python accepts for a kind, for `TypeError` messages.
+fn forms(kind: Kind) -> &'static str {
+    match kind {
+        Kind::Value => "a JSON value or JsonText",
+        Kind::Text => TEXT_FORMS,
+        Kind::Str => "a str",
+        Kind::Bytes => "bytes, bytearray, memoryview or str",
+        Kind::Int => "an int",
+        Kind::Now => "an int, a float or an aware datetime",
+        Kind::Bool => "a bool",
+        Kind::StrList => "an iterable of str (not a str)",
+        Kind::Jwks => "a Jwks, a dict or JSON text",
+        Kind::Key => "a SigningKey",
+    }
 }
 
-// ------------------------------------------------------------------------------------------
-// Canonicalisation
-// ------------------------------------------------------------------------------------------
+fn wrong_type(op: &Op, p: &Param, obj: &Bound<'_, PyAny>) -> PyErr {
+    PyTypeError::new_err(format!(
+        "{}: {} must be {}, got {}",
+        op.python_name(),
+        p.name,
+        forms(p.kind),
+        type_name(obj)
+    ))
+}
+
+/// Converts one argument by its parameter's kind; `weight` gathers the input's size.
+fn hold<'py>(
+    py: Python<'py>,
+    op: &Op,
+    p: &Param,
+    obj: &Bound<'py, PyAny>,
+    limit: usize,
+    keep: &mut Vec<Bound<'py, PyString>>,
+    weight: &mut usize,
+) -> PyResult<Held<'py>> {
+    if obj.is_none() && !(p.required && p.kind == Kind::Value) {
+        if p.required {
+            return Err(wrong_type(op, p, obj));
+        }
+        return Ok(Held::Ready(Arg::Absent));
+    }
+    let wrong = |o: &Bound<'_, PyAny>| wrong_type(op, p, o);
+    Ok(match p.kind {
+        Kind::Value | Kind::Jwks => {
+            if let (Kind::Jwks, Ok(j)) = (p.kind, obj.cast::<Jwks>()) {
+                Held::Jwks(j.clone())
+            } else if let Ok(t) = obj.cast::<JsonText>() {
+                let data = t.get().data.bind(py).clone();
+                *weight += data.as_bytes().len();
+                Held::Bytes(data, Kind::Text)
+            } else if p.kind == Kind::Value || obj.is_instance_of::<PyDict>() {
+                let (value, w) = convert::to_value(py, obj, limit, keep)?;
+                *weight += w;
+                Held::Ready(Arg::Value(value))
+            } else {
+                return hold_text(py, op, p, obj, Kind::Text, keep, weight);
+            }
+        }
+        Kind::Text | Kind::Bytes => return hold_text(py, op, p, obj, p.kind, keep, weight),
+        Kind::Str => {
+            let s = obj.cast::<PyString>().map_err(|_| wrong(obj))?;
+            Held::Ready(Arg::Str(zero_copy_str(py, s, keep, weight)?))
+        }
+        Kind::Int | Kind::Now => {
+            if obj.is_instance_of::<PyBool>() || !obj.is_instance_of::<PyInt>() {
+                return Err(wrong(obj));
+            }
+            let n = obj.extract::<i64>().map_err(|_| {
+                let what = format!("{}: {} is out of range", op.python_name(), p.name);
+                ekl_err(py, ErrorCode::InvalidArgument, &what)
+            })?;
+            Held::Ready(Arg::Int(n))
+        }
+        Kind::Bool => Held::Ready(Arg::Bool(
+            obj.cast::<PyBool>().map_err(|_| wrong(obj))?.is_true(),
+        )),
+        Kind::StrList => {
+            if obj.is_instance_of::<PyString>() || obj.is_instance_of::<PyBytes>() {
+                return Err(wrong(obj));
+            }
+            let mut list = Vec::new();
+            for item in obj.try_iter().map_err(|_| wrong(obj))? {
+                let item = item?;
+                let s = item.cast::<PyString>().map_err(|_| wrong(&item))?;
+                list.push(zero_copy_str(py, s, keep, weight)?);
+            }
+            Held::Ready(Arg::StrList(list))
+        }
+        Kind::Key => Held::Key(obj.cast::<SigningKey>().map_err(|_| wrong(obj))?.clone()),
+    })
+}
+
+/// Text or bytes: a `str` without a copy, anything else as [`text_bytes`].
+fn hold_text<'py>(
+    py: Python<'py>,
+    op: &Op,
+    p: &Param,
+    obj: &Bound<'py, PyAny>,
+    kind: Kind,
+    keep: &mut Vec<Bound<'py, PyString>>,
+    weight: &mut usize,
+) -> PyResult<Held<'py>> {
+    if let Ok(s) = obj.cast::<PyString>() {
+        let t = zero_copy_str(py, s, keep, weight)?;
+        return Ok(Held::Ready(if kind == Kind::Bytes {
+            Arg::Str(t)
+        } else {
+            Arg::Text(t.as_bytes())
+        }));
+    }
+    match text_bytes(py, obj)? {
+        Some(b) => {
+            *weight += b.as_bytes().len();
+            Ok(Held::Bytes(b, kind))
+        }
+        None => Err(wrong_type(op, p, obj)),
+    }
+}
+
+// --- results out ----------------------------------------------------------------------------
+
+fn out_py(py: Python<'_>, out: Out) -> PyResult<Py<PyAny>> {
+    Ok(match out {
+        Out::Str(s) => PyString::new(py, &s).into_any().unbind(),
+        Out::Bool(b) => PyBool::new(py, b).to_owned().into_any().unbind(),
+        Out::Bytes(b) => PyBytes::new(py, &b).into_any().unbind(),
+        Out::Value(v) => convert::to_py(py, &v)?.unbind(),
+        Out::Json(text) => json_py(py, &text)?.unbind(),
+        Out::Jwks(inner) => Py::new(py, Jwks { inner })?.into_any(),
+        Out::Key(inner) => Py::new(py, SigningKey { inner })?.into_any(),
+        Out::KeySet(jwks, keys) => {
+            let keys: Vec<SigningKey> =
+                keys.into_iter().map(|inner| SigningKey { inner }).collect();
+            (Jwks { inner: jwks }, keys)
+                .into_pyobject(py)?
+                .into_any()
+                .unbind()
+        }
+    })
+}
+
+/// A result the bridge wrote as canonical JSON member by member (`Out::Json`: members that reach
+/// the depth limit one level down): each member's value is parsed on its own.
+fn json_py<'py>(py: Python<'py>, text: &[u8]) -> PyResult<Bound<'py, PyAny>> {
+    let parse = |t: &[u8]| -> PyResult<Bound<'py, PyAny>> {
+        let v = canonical::parse(t).map_err(|e| core_err(py, e))?;
+        convert::to_py(py, &v)
+    };
+    let Some(body) = text.strip_prefix(b"{").and_then(|t| t.strip_suffix(b"}")) else {
+        return parse(text);
+    };
+    let dict = PyDict::new(py);
+    let (mut depth, mut in_str, mut escaped, mut start) = (0usize, false, false, 0usize);
+    let mut colon = None;
+    for i in 0..=body.len() {
+        let c = body.get(i).copied();
+        if in_str {
+            match c {
+                _ if escaped => escaped = false,
+                Some(b'\\') => escaped = true,
+                Some(b'"') => in_str = false,
+                _ => {}
+            }
+            continue;
+        }
+        match c {
+            Some(b'"') => in_str = true,
+            Some(b'{' | b'[') => depth += 1,
+            Some(b'}' | b']') => depth = depth.saturating_sub(1),
+            Some(b':') if depth == 0 && colon.is_none() => colon = Some(i),
+            Some(b',') | None if depth == 0 => {
+                if let Some(k) = colon.take() {
+                    dict.set_item(parse(&body[start..k])?, parse(&body[k + 1..i])?)?;
+                }
+                start = i + 1;
+            }
+            _ => {}
+        }
+    }
+    Ok(dict.into_any())
+}
+
+// --- the entry points -----------------------------------------------------------------------
+
+/// The bound on a value argument's canonical form, applied while it is converted: the
+/// operation's own limit (`max_bytes`, the 256 KB of a capability input) when less than the
+/// value bound.
+fn value_limit(op: &Op, args: &[Bound<'_, PyAny>]) -> usize {
+    let own = if op.name == "input_commitment" {
+        Some(canonical::CAPABILITY_INPUT_MAX_BYTES)
+    } else {
+        op.param_index("max_bytes")
+            .and_then(|i| args.get(i))
+            .filter(|a| !a.is_none())
+            .and_then(|a| a.extract::<usize>().ok())
+    };
+    own.map_or(limits::MAX_VALUE_BYTES, |m| m.min(limits::MAX_VALUE_BYTES))
+}
+
+/// Runs `op` on one Python argument per parameter (None for an optional one left out).
+fn run_op(py: Python<'_>, op: &Op, args: &[Bound<'_, PyAny>]) -> PyResult<Py<PyAny>> {
+    if args.len() != op.params.len() {
+        return Err(PyTypeError::new_err(format!(
+            "{} takes {} arguments, {} given",
+            op.python_name(),
+            op.params.len(),
+            args.len()
+        )));
+    }
+    let limit = value_limit(op, args);
+    // Declared first, dropped last: the `str` objects whose text the arguments borrow.
+    let mut keep: Vec<Bound<'_, PyString>> = Vec::new();
+    let mut weight = 0usize;
+    let mut held = Vec::with_capacity(args.len());
+    for (p, obj) in op.params.iter().zip(args) {
+        held.push(hold(py, op, p, obj, limit, &mut keep, &mut weight)?);
+    }
+    let list: Vec<Arg<'_>> = held.iter_mut().map(Held::arg).collect();
+    let list = &list;
+    let out = run(py, weight >= DETACH_THRESHOLD, || {
+        ekl_bridge::call(op, list)
+    })?;
+    out_py(py, out)
+}
+
+fn find(py: Python<'_>, name: &str) -> PyResult<&'static Op> {
+    ekl_bridge::find(name).ok_or_else(|| ekl_err(py, ErrorCode::Internal, "not in the registry"))
+}
+
+/// call(index, args) -> object
+///
+/// Runs the operation at `index` of the registry with one argument per parameter, in order.
+#[pyfunction]
+fn call(py: Python<'_>, index: usize, args: &Bound<'_, PyTuple>) -> PyResult<Py<PyAny>> {
+    let op = ekl_bridge::by_index(index).map_err(|e| core_err(py, e))?;
+    run_op(py, op, &args.iter().collect::<Vec<_>>())
+}
+
+// --- the hottest operations, bound directly ---------------------------------------------------
+//
+// `canonicalize` and `canonicalize_value` are the registry's operations of those names, with the
+// same conversions, calling the core without the generic bookkeeping of `call`, which costs about
+// 10% on small inputs (`./run bench`); tests/test_registry.py checks that they agree with `call`.
 
 /// canonicalize(text, *, max_bytes=None) -> bytes
-///
-/// The ekl-json-1 canonical form of JSON text (str or bytes-like). Raises EklError
-/// (INVALID_JSON, INVALID_UTF8, LONE_SURROGATE, DUPLICATE_KEY, NON_FINITE_NUMBER,
-/// INTEGER_OUT_OF_RANGE, INPUT_TOO_DEEP, BODY_TOO_LARGE when over max_bytes).
 #[pyfunction]
 #[pyo3(signature = (text, *, max_bytes=None))]
 fn canonicalize<'py>(
@@ -321,17 +542,20 @@ fn canonicalize<'py>(
     text: &Bound<'py, PyAny>,
     max_bytes: Option<usize>,
 ) -> PyResult<Bound<'py, PyBytes>> {
-    let data = text_bytes(py, text)?;
-    let bytes = data.as_bytes();
+    let options = canonical::Options { max_bytes };
+    let (op, mut keep) = (find(py, "canonicalize")?, Vec::new());
+    let mut held = hold_text(py, op, &op.params[0], text, Kind::Text, &mut keep, &mut 0)?;
+    let bytes = match held.arg() {
+        Arg::Text(b) => b,
+        _ => &[],
+    };
     let out = run(py, bytes.len() >= DETACH_THRESHOLD, || {
-        canonical::canonicalize_with(bytes, options(max_bytes))
+        canonical::canonicalize_with(bytes, options)
     })?;
     Ok(PyBytes::new(py, &out))
 }
 
 /// canonicalize_value(value, *, max_bytes=None) -> bytes
-///
-/// The ekl-json-1 canonical form of a Python value (strict conversion) or a JsonText.
 #[pyfunction]
 #[pyo3(signature = (value, *, max_bytes=None))]
 fn canonicalize_value<'py>(
@@ -339,11 +563,28 @@ fn canonicalize_value<'py>(
     value: &Bound<'py, PyAny>,
     max_bytes: Option<usize>,
 ) -> PyResult<Bound<'py, PyBytes>> {
-    let arg = ValueArg::from_py_within(py, value, max_bytes)?;
-    let out = arg.with(py, |v| {
-        canonical::canonicalize_value_with(v, options(max_bytes))
-    })?;
+    let options = canonical::Options { max_bytes };
+    let out = if let Ok(t) = value.cast::<JsonText>() {
+        let bytes = t.get().data.bind(py).as_bytes();
+        run(py, bytes.len() >= DETACH_THRESHOLD, || {
+            canonical::canonicalize_value_with(&canonical::parse(bytes)?, options)
+        })?
+    } else {
+        let limit = max_bytes.map_or(limits::MAX_VALUE_BYTES, |m| m.min(limits::MAX_VALUE_BYTES));
+        let mut keep = Vec::new();
+        let (v, weight) = convert::to_value(py, value, limit, &mut keep)?;
+        let v = &v;
+        run(py, weight >= DETACH_THRESHOLD, || {
+            canonical::canonicalize_value_with(v, options)
+        })?
+    };
     Ok(PyBytes::new(py, &out))
+}
+
+/// The registry's manifest (`docs/operations.json`), from which the package builds its API.
+#[pyfunction]
+fn operations() -> String {
+    ekl_bridge::manifest::operations_json()
 }
 
 /// canonicalize_many(texts, *, max_bytes=None) -> list[bytes]
@@ -364,430 +605,61 @@ fn canonicalize_many<'py>(
     }
     let mut inputs: Vec<Bound<'py, PyBytes>> = Vec::new();
     for item in texts.try_iter()? {
-        inputs.push(text_bytes(py, &item?)?);
+        let item = item?;
+        inputs.push(
+            text_bytes(py, &item)?.ok_or_else(|| not_text("canonicalize_many: an item", &item))?,
+        );
     }
     let slices: Vec<&[u8]> = inputs.iter().map(|b| b.as_bytes()).collect();
     let total: usize = slices.iter().map(|s| s.len()).sum();
-    let outcome = {
-        let work = || {
-            guarded(|| {
-                let mut outs = Vec::with_capacity(slices.len());
-                for (i, s) in slices.iter().enumerate() {
-                    match canonical::canonicalize_with(s, options(max_bytes)) {
-                        Ok(o) => outs.push(o),
-                        Err(e) => {
-                            return Err(ekl_core::Error::new(
-                                e.code(),
-                                format!("item {i}: {}", e.message()),
-                            ))
-                        }
-                    }
-                }
-                Ok(outs)
+    let options = canonical::Options { max_bytes };
+    let outs = run(py, total >= DETACH_THRESHOLD, || {
+        slices
+            .iter()
+            .enumerate()
+            .map(|(i, s)| {
+                canonical::canonicalize_with(s, options).map_err(|e| {
+                    ekl_core::Error::new(e.code(), format!("item {i}: {}", e.message()))
+                })
             })
-        };
-        if total >= DETACH_THRESHOLD {
-            py.detach(work)
-        } else {
-            work()
-        }
-    };
-    let outs = match outcome {
-        Outcome::Done(Ok(v)) => v,
-        Outcome::Done(Err(e)) => return Err(core_err(py, e)),
-        Outcome::Panicked => {
-            return Err(ekl_err(
-                py,
-                ErrorCode::Internal,
-                "internal error in ekl-core (please report it)",
-            ))
-        }
-    };
+            .collect::<ekl_core::Result<Vec<_>>>()
+    })?;
     PyList::new(py, outs.iter().map(|o| PyBytes::new(py, o)))
 }
-
-// ------------------------------------------------------------------------------------------
-// Digests and commitments
-// ------------------------------------------------------------------------------------------
-
-/// sha256_hex(data) -> str
-///
-/// Lowercase hex SHA-256 of bytes (a str is hashed as UTF-8).
-#[pyfunction]
-fn sha256_hex(py: Python<'_>, data: &Bound<'_, PyAny>) -> PyResult<String> {
-    let b = text_bytes(py, data)?;
-    let bytes = b.as_bytes();
-    run(py, bytes.len() >= DETACH_THRESHOLD, || {
-        Ok(digest::sha256_hex(bytes))
-    })
-}
-
-/// value_digest(value, salt=None) -> str
-///
-/// Lowercase hex SHA-256 of (the salt's 32 bytes ‖) the value's canonical bytes.
-#[pyfunction]
-#[pyo3(signature = (value, salt=None))]
-fn value_digest(
-    py: Python<'_>,
-    value: &Bound<'_, PyAny>,
-    salt: Option<&Bound<'_, PyAny>>,
-) -> PyResult<String> {
-    let salt = opt_salt_arg(py, salt)?;
-    let arg = ValueArg::from_py(py, value)?;
-    arg.with(py, |v| digest::value_digest(v, salt.as_ref()))
-}
-
-fn commitment_dict<'py>(py: Python<'py>, c: &digest::Commitment) -> PyResult<Bound<'py, PyDict>> {
-    let d = PyDict::new(py);
-    d.set_item("alg", c.alg)?;
-    d.set_item("canon", c.canon)?;
-    d.set_item("digest", &c.digest)?;
-    if let Some(id) = &c.salt_id {
-        d.set_item("salt_id", id)?;
-    }
-    if let Some(s) = &c.salt {
-        d.set_item("salt", s)?;
-    }
-    Ok(d)
-}
-
-/// commitment(value, salt=None, salt_id=None) -> dict
-///
-/// {"alg": "sha-256", "canon": "ekl-json-1", "digest": hex[, "salt_id"][, "salt"]} (§9.5).
-#[pyfunction]
-#[pyo3(signature = (value, salt=None, salt_id=None))]
-fn commitment<'py>(
-    py: Python<'py>,
-    value: &Bound<'py, PyAny>,
-    salt: Option<&Bound<'py, PyAny>>,
-    salt_id: Option<&Bound<'py, PyAny>>,
-) -> PyResult<Bound<'py, PyDict>> {
-    let salt = opt_salt_arg(py, salt)?;
-    let salt_id = opt_str_arg(py, salt_id, "salt_id")?;
-    let arg = ValueArg::from_py(py, value)?;
-    let c = arg.with(py, |v| {
-        digest::commitment(v, salt.as_ref(), salt_id.as_deref())
-    })?;
-    commitment_dict(py, &c)
-}
-
-/// input_commitment(input, salt=None, salt_id=None) -> dict
-///
-/// The commitment to a capability call's input, refused over 256 KB canonical (BODY_TOO_LARGE, §2.5).
-#[pyfunction]
-#[pyo3(signature = (input, salt=None, salt_id=None))]
-fn input_commitment<'py>(
-    py: Python<'py>,
-    input: &Bound<'py, PyAny>,
-    salt: Option<&Bound<'py, PyAny>>,
-    salt_id: Option<&Bound<'py, PyAny>>,
-) -> PyResult<Bound<'py, PyDict>> {
-    let salt = opt_salt_arg(py, salt)?;
-    let salt_id = opt_str_arg(py, salt_id, "salt_id")?;
-    let arg = ValueArg::from_py_within(py, input, Some(canonical::CAPABILITY_INPUT_MAX_BYTES))?;
-    let c = arg.with(py, |v| {
-        digest::input_commitment(v, salt.as_ref(), salt_id.as_deref())
-    })?;
-    commitment_dict(py, &c)
-}
-
-/// terms_hash(terms) -> str
-///
-/// The hash of a terms object without its own `hash` member (§6.7.1).
-#[pyfunction]
-fn terms_hash(py: Python<'_>, terms: &Bound<'_, PyAny>) -> PyResult<String> {
-    let arg = ValueArg::from_py(py, terms)?;
-    arg.with(py, digest::terms_hash)
-}
-
-// ------------------------------------------------------------------------------------------
-// Fingerprints
-// ------------------------------------------------------------------------------------------
-
-/// fingerprint(salt, value) -> str
-///
-/// SHA-256(salt bytes ‖ canonical bytes), lowercase hex (§15.3); salt is 64 lowercase hex.
-#[pyfunction]
-fn fingerprint(
-    py: Python<'_>,
-    salt: &Bound<'_, PyAny>,
-    value: &Bound<'_, PyAny>,
-) -> PyResult<String> {
-    let salt = salt_arg(py, salt)?;
-    let arg = ValueArg::from_py(py, value)?;
-    arg.with(py, |v| fp::fingerprint(&salt, v))
-}
-
-/// output_fingerprint(salt, result) -> str
-///
-/// The fingerprint of an MCP tool result: over structuredContent, else the content array.
-#[pyfunction]
-fn output_fingerprint(
-    py: Python<'_>,
-    salt: &Bound<'_, PyAny>,
-    result: &Bound<'_, PyAny>,
-) -> PyResult<String> {
-    let salt = salt_arg(py, salt)?;
-    let arg = ValueArg::from_py(py, result)?;
-    arg.with(py, |v| fp::output_fingerprint(&salt, v))
-}
-
-/// select_result_body(result) -> tuple[str, object]
-///
-/// Which body of a tool result is fingerprinted: ("structuredContent" | "content", body).
-#[pyfunction]
-fn select_result_body<'py>(
-    py: Python<'py>,
-    result: &Bound<'py, PyAny>,
-) -> PyResult<(&'static str, Bound<'py, PyAny>)> {
-    let arg = ValueArg::from_py(py, result)?;
-    let (which, body) = arg.with(py, |v| {
-        let (which, body) = fp::select_result_body(v)?;
-        Ok((which.as_str(), body.clone().into_owned()))
-    })?;
-    Ok((which, convert::to_py(py, &body)?))
-}
-
-fn offered_arg(
-    py: Python<'_>,
-    offered: Option<&Bound<'_, PyAny>>,
-) -> PyResult<Option<Vec<String>>> {
-    match offered {
-        None => Ok(None),
-        Some(o) if o.is_none() => Ok(None),
-        Some(o) => {
-            if o.is_instance_of::<PyString>() {
-                return Err(PyTypeError::new_err(
-                    "offered must be an iterable of tool names, not a str",
-                ));
-            }
-            let mut v = Vec::new();
-            for item in o.try_iter()? {
-                v.push(str_arg(py, &item?, "a tool name")?);
-            }
-            Ok(Some(v))
-        }
-    }
-}
-
-/// upstream_projection(tools, offered=None) -> list
-///
-/// The array the upstream fingerprint hashes (§5.1): the offered tools, sorted by name, each projected
-/// to name, description, inputSchema, outputSchema, annotations (the array that is hashed).
-#[pyfunction]
-#[pyo3(signature = (tools, offered=None))]
-fn upstream_projection<'py>(
-    py: Python<'py>,
-    tools: &Bound<'py, PyAny>,
-    offered: Option<&Bound<'py, PyAny>>,
-) -> PyResult<Bound<'py, PyAny>> {
-    let names = offered_arg(py, offered)?;
-    let refs: Option<Vec<&str>> = names
-        .as_ref()
-        .map(|v| v.iter().map(String::as_str).collect());
-    let arg = ValueArg::from_py(py, tools)?;
-    let projected = arg.with(py, |v| {
-        fp::upstream_projection(v, refs.as_deref()).map(Value::into_owned)
-    })?;
-    convert::to_py(py, &projected)
-}
-
-/// upstream_fingerprint(tools, offered=None) -> str
-///
-/// The upstream fingerprint (§5.1) of a tools/list result (or array of tools), optionally
-/// filtered to the offered names.
-#[pyfunction]
-#[pyo3(signature = (tools, offered=None))]
-fn upstream_fingerprint(
-    py: Python<'_>,
-    tools: &Bound<'_, PyAny>,
-    offered: Option<&Bound<'_, PyAny>>,
-) -> PyResult<String> {
-    let names = offered_arg(py, offered)?;
-    let refs: Option<Vec<&str>> = names
-        .as_ref()
-        .map(|v| v.iter().map(String::as_str).collect());
-    let arg = ValueArg::from_py(py, tools)?;
-    arg.with(py, |v| fp::upstream_fingerprint(v, refs.as_deref()))
-}
-
-// ------------------------------------------------------------------------------------------
-// Endpoint proofs
-// ------------------------------------------------------------------------------------------
-
-/// proof_key(agent_key) -> str
-///
-/// The endpoint proof key of §3.1, as 64 lowercase hex.
-#[pyfunction]
-fn proof_key(py: Python<'_>, agent_key: &Bound<'_, PyAny>) -> PyResult<String> {
-    let k = str_arg(py, agent_key, "agent_key")?;
-    run(py, false, || Ok(ProofKey::derive(&k).to_hex()))
-}
-
-/// The v1 endpoint challenge proof (§15.2): hex HMAC keyed with the credential's hex SHA-256.
-#[pyfunction]
-fn challenge_proof_v1(
-    py: Python<'_>,
-    credential: &Bound<'_, PyAny>,
-    challenge: &Bound<'_, PyAny>,
-    endpoint: &Bound<'_, PyAny>,
-) -> PyResult<String> {
-    let (c, ch, e) = (
-        str_arg(py, credential, "credential")?,
-        str_arg(py, challenge, "challenge")?,
-        str_arg(py, endpoint, "endpoint")?,
-    );
-    run(py, false, || Ok(proof::challenge_proof_v1(&c, &ch, &e)))
-}
-
-/// The v2 endpoint challenge proof (§15.2, §3.1), keyed with the proof key (64 hex).
-#[pyfunction]
-fn challenge_proof_v2(
-    py: Python<'_>,
-    proof_key: &Bound<'_, PyAny>,
-    challenge: &Bound<'_, PyAny>,
-    endpoint: &Bound<'_, PyAny>,
-) -> PyResult<String> {
-    let k = proof_key_arg(py, proof_key)?;
-    let (ch, e) = (
-        str_arg(py, challenge, "challenge")?,
-        str_arg(py, endpoint, "endpoint")?,
-    );
-    run(py, false, || Ok(proof::challenge_proof_v2(&k, &ch, &e)))
-}
-
-/// The v1 `ekl_enroll` authority (§4).
-#[pyfunction]
-fn enroll_authority_v1(
-    py: Python<'_>,
-    agent_key: &Bound<'_, PyAny>,
-    enrollment_id: &Bound<'_, PyAny>,
-    nonce: &Bound<'_, PyAny>,
-    endpoint: &Bound<'_, PyAny>,
-) -> PyResult<String> {
-    let (k, id, n, e) = (
-        str_arg(py, agent_key, "agent_key")?,
-        str_arg(py, enrollment_id, "enrollment_id")?,
-        str_arg(py, nonce, "nonce")?,
-        str_arg(py, endpoint, "endpoint")?,
-    );
-    run(py, false, || {
-        Ok(proof::enroll_authority_v1(&k, &id, &n, &e))
-    })
-}
-
-/// The v2 `ekl_enroll` authority (§4), keyed with the proof key (64 hex).
-#[pyfunction]
-fn enroll_authority_v2(
-    py: Python<'_>,
-    proof_key: &Bound<'_, PyAny>,
-    enrollment_id: &Bound<'_, PyAny>,
-    nonce: &Bound<'_, PyAny>,
-    endpoint: &Bound<'_, PyAny>,
-) -> PyResult<String> {
-    let k = proof_key_arg(py, proof_key)?;
-    let (id, n, e) = (
-        str_arg(py, enrollment_id, "enrollment_id")?,
-        str_arg(py, nonce, "nonce")?,
-        str_arg(py, endpoint, "endpoint")?,
-    );
-    run(py, false, || {
-        Ok(proof::enroll_authority_v2(&k, &id, &n, &e))
-    })
-}
-
-/// The `ekl_verify` signature (§4): hex HMAC-SHA256 with the registration secret.
-#[pyfunction]
-fn verify_signature(
-    py: Python<'_>,
-    registration_secret: &Bound<'_, PyAny>,
-    agent_id: &Bound<'_, PyAny>,
-    enrollment_id: &Bound<'_, PyAny>,
-    challenge: &Bound<'_, PyAny>,
-) -> PyResult<String> {
-    let (s, a, id, ch) = (
-        str_arg(py, registration_secret, "registration_secret")?,
-        str_arg(py, agent_id, "agent_id")?,
-        str_arg(py, enrollment_id, "enrollment_id")?,
-        str_arg(py, challenge, "challenge")?,
-    );
-    run(py, false, || Ok(proof::verify_signature(&s, &a, &id, &ch)))
-}
-
-/// Checks an `ekl_verify` signature in constant time; False when it does not match.
-#[pyfunction]
-fn check_verify_signature(
-    py: Python<'_>,
-    registration_secret: &Bound<'_, PyAny>,
-    agent_id: &Bound<'_, PyAny>,
-    enrollment_id: &Bound<'_, PyAny>,
-    challenge: &Bound<'_, PyAny>,
-    signature: &Bound<'_, PyAny>,
-) -> PyResult<bool> {
-    let (s, a, id, ch, sig) = (
-        str_arg(py, registration_secret, "registration_secret")?,
-        str_arg(py, agent_id, "agent_id")?,
-        str_arg(py, enrollment_id, "enrollment_id")?,
-        str_arg(py, challenge, "challenge")?,
-        str_arg(py, signature, "signature")?,
-    );
-    run(py, false, || {
-        Ok(proof::check_verify_signature(&s, &a, &id, &ch, &sig))
-    })
-}
-
-// ------------------------------------------------------------------------------------------
-// Introspection
-// ------------------------------------------------------------------------------------------
 
 /// Every error code of the core, in declaration order (`ekl_core::ErrorCode::ALL`).
 #[pyfunction]
 fn error_codes() -> Vec<&'static str> {
-    ErrorCode::ALL.iter().map(|c| c.as_str()).collect()
+    ekl_bridge::error_codes().collect()
 }
 
 /// Converts a host value with the strict conversion and back (a test hook: shows exactly what
 /// the core receives).
 #[pyfunction]
 fn roundtrip<'py>(py: Python<'py>, value: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyAny>> {
-    let arg = ValueArg::from_py(py, value)?;
-    let owned = arg.with(py, |v| Ok(v.clone().into_owned()))?;
-    convert::to_py(py, &owned)
+    let mut keep = Vec::new();
+    let (value, _) = convert::to_value(py, value, limits::MAX_VALUE_BYTES, &mut keep)?;
+    convert::to_py(py, &value)
 }
 
 #[pymodule]
 fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<JsonText>()?;
+    m.add_class::<Jwks>()?;
+    m.add_class::<SigningKey>()?;
     m.add("MAX_DEPTH", canonical::MAX_DEPTH)?;
     m.add(
         "CAPABILITY_INPUT_MAX_BYTES",
         canonical::CAPABILITY_INPUT_MAX_BYTES,
     )?;
     m.add("MAX_SAFE_INTEGER_BOUND", ekl_core::MAX_SAFE_INTEGER_BOUND)?;
-    m.add("CORE_VERSION", env!("CARGO_PKG_VERSION"))?;
+    m.add("CORE_VERSION", ekl_bridge::VERSION)?;
+    m.add_function(wrap_pyfunction!(call, m)?)?;
+    m.add_function(wrap_pyfunction!(operations, m)?)?;
     m.add_function(wrap_pyfunction!(canonicalize, m)?)?;
     m.add_function(wrap_pyfunction!(canonicalize_value, m)?)?;
     m.add_function(wrap_pyfunction!(canonicalize_many, m)?)?;
-    m.add_function(wrap_pyfunction!(sha256_hex, m)?)?;
-    m.add_function(wrap_pyfunction!(value_digest, m)?)?;
-    m.add_function(wrap_pyfunction!(commitment, m)?)?;
-    m.add_function(wrap_pyfunction!(input_commitment, m)?)?;
-    m.add_function(wrap_pyfunction!(terms_hash, m)?)?;
-    m.add_function(wrap_pyfunction!(fingerprint, m)?)?;
-    m.add_function(wrap_pyfunction!(output_fingerprint, m)?)?;
-    m.add_function(wrap_pyfunction!(select_result_body, m)?)?;
-    m.add_function(wrap_pyfunction!(upstream_fingerprint, m)?)?;
-    m.add_function(wrap_pyfunction!(upstream_projection, m)?)?;
-    m.add_function(wrap_pyfunction!(proof_key, m)?)?;
-    m.add_function(wrap_pyfunction!(challenge_proof_v1, m)?)?;
-    m.add_function(wrap_pyfunction!(challenge_proof_v2, m)?)?;
-    m.add_function(wrap_pyfunction!(enroll_authority_v1, m)?)?;
-    m.add_function(wrap_pyfunction!(enroll_authority_v2, m)?)?;
-    m.add_function(wrap_pyfunction!(verify_signature, m)?)?;
-    m.add_function(wrap_pyfunction!(check_verify_signature, m)?)?;
     m.add_function(wrap_pyfunction!(error_codes, m)?)?;
-    evidence::register(m)?;
-    signed::register(m)?;
     m.add_function(wrap_pyfunction!(roundtrip, m)?)?;
     Ok(())
 }

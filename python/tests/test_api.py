@@ -34,15 +34,15 @@ def test_commitments() -> None:
     canon = ekl.canonicalize_value(value)
     c = ekl.commitment(value)
     assert c == {"alg": "sha-256", "canon": "ekl-json-1", "digest": hashlib.sha256(canon).hexdigest()}
-    s = ekl.commitment(value, SALT, "salt-1")
+    s = ekl.commitment(value, salt=SALT, salt_id="salt-1")
     assert s["salt"] == SALT and s["salt_id"] == "salt-1"
     assert s["digest"] == hashlib.sha256(bytes.fromhex(SALT) + canon).hexdigest()
-    assert ekl.value_digest(value, SALT) == s["digest"]
+    assert ekl.value_digest(value, salt=SALT) == s["digest"]
     assert ekl.input_commitment(value) == c
     assert ekl.commitment(JsonText(canon)) == c
     for bad in (SALT.upper(), SALT[:-2], "zz" * 32, ""):
         with pytest.raises(EklError) as info:
-            ekl.commitment(value, bad)
+            ekl.commitment(value, salt=bad)
         assert info.value.code == "INVALID_SALT"
 
 
@@ -73,10 +73,10 @@ def test_terms_hash_ignores_its_own_hash() -> None:
 
 def test_output_fingerprint_and_result_body() -> None:
     sc = {"structuredContent": {"x": 1}, "content": [{"type": "text", "text": "t"}], "isError": False}
-    assert ekl.select_result_body(sc) == ("structuredContent", {"x": 1})
+    assert ekl.select_result_body(sc) == {"member": "structuredContent", "value": {"x": 1}}
     assert ekl.output_fingerprint(SALT, sc) == ekl.fingerprint(SALT, {"x": 1})
     nul = {"structuredContent": None, "content": [{"type": "text", "text": "t"}]}
-    assert ekl.select_result_body(nul) == ("content", [{"type": "text", "text": "t"}])
+    assert ekl.select_result_body(nul) == {"member": "content", "value": [{"type": "text", "text": "t"}]}
     with pytest.raises(EklError) as info:
         ekl.output_fingerprint(SALT, {"isError": True})
     assert info.value.code == "INVALID_SHAPE"
@@ -88,8 +88,8 @@ def test_upstream() -> None:
     assert [t["name"] for t in projected] == ["a", "b"]
     assert set(projected[1]) == {"name", "description", "inputSchema", "outputSchema", "annotations"}
     assert ekl.upstream_fingerprint(tools) == ekl.sha256_hex(ekl.canonicalize_value(projected))
-    assert ekl.upstream_fingerprint(tools, ["a"]) == ekl.upstream_fingerprint(tools, {"a"})
-    assert ekl.upstream_fingerprint(tools, []) == ekl.sha256_hex(b"[]")
+    assert ekl.upstream_fingerprint(tools, offered=["a"]) == ekl.upstream_fingerprint(tools, offered={"a"})
+    assert ekl.upstream_fingerprint(tools, offered=[]) == ekl.sha256_hex(b"[]")
 
 
 def _hmac(key: bytes, msg: bytes) -> str:
@@ -181,13 +181,16 @@ def _receipt(**over: object) -> dict:
 
 
 def test_receipt_round_trip_and_dispute() -> None:
-    ring = ekl.KeyRing.baseline(SECRET)
-    assert ring.key_ids() == ["rk-1"] and len(ring) == 1
+    ring = SECRET  # the registration secret alone: the baseline key rk-1
     signed = _receipt()
-    v = ekl.verify_receipt(signed, ring, CALL, ekl.commitment({"q": 1}), ekl.commitment({"a": 2}))
+    v = ekl.verify_receipt(
+        signed, ring, CALL, input_commitment=ekl.commitment({"q": 1}), output_commitment=ekl.commitment({"a": 2})
+    )
     assert v.accepted and v.failed() == [] and not v.disputed
     assert v.receipt_digest == ekl.receipt_digest(signed) == ekl.sha256_hex(ekl.canonicalize_value(signed))
-    d = ekl.verify_receipt(signed, ring, CALL, ekl.commitment({"q": 1}), ekl.commitment({"a": 3}))
+    d = ekl.verify_receipt(
+        signed, ring, CALL, input_commitment=ekl.commitment({"q": 1}), output_commitment=ekl.commitment({"a": 3})
+    )
     assert not d.accepted and d.failed() == ["output_commitment"] and d.disputed
     check = d.check("output_commitment")
     assert check is not None and check.outcome == "mismatch"
@@ -207,31 +210,43 @@ def test_receipt_round_trip_and_dispute() -> None:
 
 
 def test_verify_receipts_batch() -> None:
-    ring = ekl.KeyRing.baseline(SECRET)
+    ring = [{"key_id": "rk-1", "secret": SECRET, "valid_from": "1970-01-01T00:00:00Z"}]
     good = {"receipt": _receipt(), "call": CALL}
     bad = {"receipt": [1, 2], "call": CALL}
-    unconvertible = {"receipt": {"x": {1, 2}}, "call": CALL}
-    text = {"receipt": ekl.JsonText('{"a":1,"a":2}'), "call": CALL}
-    out = ekl.verify_receipts(ring, [good] * 20 + [bad, unconvertible, text, good])
+    no_call = {"receipt": _receipt()}
+    extra = {"receipt": _receipt(), "call": CALL, "own_input_commitment": None}
+    out = ekl.verify_receipts([good] * 20 + [bad, no_call, extra, good], SECRET)
     assert all(isinstance(v, ekl.Verdict) and v.accepted for v in out[:20])
     assert [type(x).__name__ for x in out[20:]] == ["EklError", "EklError", "EklError", "Verdict"]
     codes = [x.code for x in out[20:23] if isinstance(x, EklError)]
-    assert codes == ["INVALID_RECEIPT", "UNSUPPORTED_TYPE", "DUPLICATE_KEY"]
+    assert codes == ["INVALID_RECEIPT", "INVALID_ARGUMENT", "INVALID_ARGUMENT"]
+    assert [v.accepted for v in ekl.verify_receipts([good], ring)] == [True]  # type: ignore[union-attr]
+    # The batch is one JSON value: a host value with no JSON form is refused as a whole, and
+    # JSON text is the whole batch (a receipt with duplicate keys refuses it).
+    with pytest.raises(EklError) as info:
+        ekl.verify_receipts([good, {"receipt": {"x": {1, 2}}, "call": CALL}], SECRET)
+    assert info.value.code == "UNSUPPORTED_TYPE"
+    text = JsonText(json.dumps([good, good]))
+    assert [v.accepted for v in ekl.verify_receipts(text, SECRET)] == [True, True]  # type: ignore[union-attr]
 
 
 def test_key_ring_and_call_arguments() -> None:
     with pytest.raises(EklError) as info:
-        ekl.KeyRing([{"key_id": "k", "secret": "s", "valid_from": "yesterday"}])
+        ekl.verify_receipt(_receipt(), [{"key_id": "k", "secret": "s", "valid_from": "yesterday"}], CALL)
     assert info.value.code == "INVALID_TIMESTAMP"
     with pytest.raises(EklError) as info:
-        ekl.KeyRing([{"key_id": "k", "secret": "s", "valid_from": "2026-01-01T00:00:00Z", "x": "1"}])
+        ring_x = [{"key_id": "k", "secret": "s", "valid_from": "2026-01-01T00:00:00Z", "x": "1"}]
+        ekl.verify_receipt(_receipt(), ring_x, CALL)
     assert info.value.code == "INVALID_ARGUMENT"
-    ring = ekl.KeyRing.baseline(SECRET)
+    with pytest.raises(EklError) as info:
+        ekl.verify_receipt(_receipt(), SECRET, dict(CALL, unknown="x"))
+    assert info.value.code == "INVALID_ARGUMENT"
+    ring = SECRET
     with pytest.raises(EklError) as info:
         ekl.verify_receipt(_receipt(), ring, {"execution_id": "ex_1"})
     assert info.value.code == "INVALID_ARGUMENT"
     with pytest.raises(EklError) as info:
-        ekl.verify_receipt(_receipt(), ring, CALL, {"alg": "md5", "canon": "x", "digest": "00"})
+        ekl.verify_receipt(_receipt(), ring, CALL, input_commitment={"alg": "md5", "canon": "x", "digest": "00"})
     assert info.value.code == "INVALID_ARGUMENT"
 
 
@@ -240,32 +255,33 @@ def test_proof_verifiers() -> None:
     pk = ekl.proof_key(agent_key)
     p1 = ekl.challenge_proof_v1(agent_key, ch, ep)
     p2 = ekl.challenge_proof_v2(pk, ch, ep)
-    assert ekl.verify_challenge_proof(ch, ep, None, p2, proof_key=pk) == "v2"
-    assert ekl.verify_challenge_proof(ch, ep, p1, credential_hash=ekl.sha256_hex(agent_key)) == "v1"
+    assert ekl.verify_challenge_proof(ch, ep, proof_v2=p2, proof_key=pk) == "v2"
+    assert ekl.verify_challenge_proof(ch, ep, proof=p1, credential_hash=ekl.sha256_hex(agent_key)) == "v1"
     for kwargs, code in (({"proof_key": pk}, "PROOF_DOWNGRADE"),):
         with pytest.raises(EklError) as info:
-            ekl.verify_challenge_proof(ch, ep, p1, None, **kwargs)
+            ekl.verify_challenge_proof(ch, ep, proof=p1, **kwargs)
         assert info.value.code == code
     with pytest.raises(EklError) as info:
-        ekl.verify_challenge_proof(ch, ep, p1, p2)  # no state given
+        ekl.verify_challenge_proof(ch, ep, proof=p1, proof_v2=p2)  # no state given
     assert info.value.code == "INVALID_ARGUMENT"
     a1 = ekl.enroll_authority_v1(agent_key, "e", "n", ep)
-    assert ekl.verify_enroll_authority("v1", agent_key, "e", "n", ep, a1) == "v1"
+    assert ekl.verify_enroll_authority("v1", agent_key, "e", "n", ep, authority=a1) == "v1"
     with pytest.raises(EklError) as info:
-        ekl.verify_enroll_authority("v2", agent_key, "e", "n", ep, a1, 1)
+        ekl.verify_enroll_authority("v2", agent_key, "e", "n", ep, authority=a1, authority_version=1)
     assert info.value.code == "PROOF_DOWNGRADE"
-    with pytest.raises(EklError) as info:
-        ekl.verify_enroll_authority("v1", agent_key, "e", "n", ep, a1, True)  # type: ignore[arg-type]
-    assert info.value.code == "INVALID_ARGUMENT"
+    with pytest.raises(TypeError, match="authority_version must be an int"):
+        ekl.verify_enroll_authority("v1", agent_key, "e", "n", ep, authority=a1, authority_version=True)
+    with pytest.raises(TypeError):
+        ekl.verify_enroll_authority("v1", agent_key, "e", "n", ep, a1)  # type: ignore[misc]
 
 
 def test_screening() -> None:
     rules = ekl.screening_rules({"rules_version": "v1", "rules": [
         {"rule_id": "r1", "category": "spam", "phrases": ["buy now"]}]})
-    assert isinstance(rules, ekl.ScreeningRules)
+    assert rules == {"rules_version": "v1", "rules": [{"rule_id": "r1", "category": "spam", "phrases": ["buy now"]}]}
     result = {"content": [{"type": "text", "text": "BUY NOW!"}]}
-    assert ekl.screen(rules, result) == [{"category": "spam", "rules_version": "v1", "rule_id": "r1"}]
-    assert ekl.screen(None, result) == []
+    assert ekl.screen(result, rules=rules) == [{"category": "spam", "rules_version": "v1", "rule_id": "r1"}]
+    assert ekl.screen(result) == []
     assert ekl.screening_fold("Straße ＡＢ") == "strasse ab"
 
 

@@ -102,10 +102,10 @@ def test_signed_receipts_verify(changes: Dict[str, Any]) -> None:
             # commitment").
             verdict = ekl.verify_receipt(
                 unchecked,
-                ekl.KeyRing.baseline(SECRET),
+                SECRET,
                 CALL,
-                BASE["input_commitment"],
-                BASE["output_commitment"],
+                input_commitment=BASE["input_commitment"],
+                output_commitment=BASE["output_commitment"],
             )
         except EklError:
             return
@@ -121,14 +121,12 @@ def test_signed_receipts_verify(changes: Dict[str, Any]) -> None:
             "provider_agent_id",
         )
     }
-    ring = ekl.KeyRing(
-        [{"key_id": signed["key_id"], "secret": SECRET, "valid_from": "2000-01-01T00:00:00Z"}]
-    )
+    ring = [{"key_id": signed["key_id"], "secret": SECRET, "valid_from": "2000-01-01T00:00:00Z"}]
     verdict = ekl.verify_receipt(
         signed,
         ring,
         call,
-        signed["input_commitment"],
-        signed["output_commitment"],
+        input_commitment=signed["input_commitment"],
+        output_commitment=signed["output_commitment"],
     )
     assert verdict.accepted, (changes, verdict.failed())

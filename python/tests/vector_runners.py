@@ -156,7 +156,8 @@ def run_fingerprints(data: Dict[str, Any]) -> List[Check]:
         salt = data["cases"][0]["salt"]
 
         def selection() -> None:
-            which, body = ekl.select_result_body(sel["result"])
+            selected = ekl.select_result_body(sel["result"])
+            which, body = selected["member"], selected["value"]
             assert which == sel["fingerprinted"], which
             assert body == sel["result"][which]
             assert ekl.output_fingerprint(salt, sel["result"]) == sel["fingerprint"]
@@ -185,17 +186,17 @@ def run_upstream_fingerprint(data: Dict[str, Any]) -> List[Check]:
         def up(case: Dict[str, Any] = case) -> None:
             tools, offered = case["tools"], case.get("offered")
             if "projection" in case:
-                projected = ekl.upstream_projection(tools, offered)
+                projected = ekl.upstream_projection(tools, offered=offered)
                 assert ekl.canonicalize_value(projected) == case["projection"].encode("utf-8")
-            assert ekl.upstream_fingerprint(tools, offered) == case["fingerprint"]
+            assert ekl.upstream_fingerprint(tools, offered=offered) == case["fingerprint"]
             text = ekl.JsonText(json.dumps(tools))
-            assert ekl.upstream_fingerprint(text, offered) == case["fingerprint"]
+            assert ekl.upstream_fingerprint(text, offered=offered) == case["fingerprint"]
 
         checks.append((f"cases: {case['name']}", up))
     for case in data.get("invalid", []):
 
         def bad(case: Dict[str, Any] = case) -> None:
-            refused(case["code"], ekl.upstream_fingerprint, case["tools"], case.get("offered"))
+            refused(case["code"], ekl.upstream_fingerprint, case["tools"], offered=case.get("offered"))
 
         checks.append((f"invalid: {case['name']}", bad))
     return checks
@@ -208,9 +209,9 @@ def _duplicate_operation(data: Dict[str, Any], case: Dict[str, Any]) -> Any:
     """The operation a case names, on its input handed over as JSON text."""
     text, salt, op = ekl.JsonText(case["input"]), data["salt"], case["operation"]
     calls: Dict[str, Callable[[], Any]] = {
-        "upstream_fingerprint": lambda: ekl.upstream_fingerprint(text, case.get("offered")),
+        "upstream_fingerprint": lambda: ekl.upstream_fingerprint(text, offered=case.get("offered")),
         "output_fingerprint": lambda: ekl.output_fingerprint(salt, text),
-        "select_result_body": lambda: ekl.select_result_body(text)[0],
+        "select_result_body": lambda: ekl.select_result_body(text)["member"],
         "terms_hash": lambda: ekl.terms_hash(text),
         "fingerprint": lambda: ekl.fingerprint(salt, text),
         "value_digest": lambda: ekl.value_digest(text),
@@ -321,7 +322,9 @@ def run_endpoint_proof_v2(data: Dict[str, Any]) -> List[Check]:
         def challenge(c: Dict[str, Any] = c) -> None:
             assert ekl.challenge_proof_v1(agent_key, c["challenge"], c["endpoint"]) == c["proof"]
             assert ekl.challenge_proof_v2(pk, c["challenge"], c["endpoint"]) == c["proof_v2"]
-            got = ekl.verify_challenge_proof(c["challenge"], c["endpoint"], c["proof"], c["proof_v2"], proof_key=pk)
+            got = ekl.verify_challenge_proof(
+                c["challenge"], c["endpoint"], proof=c["proof"], proof_v2=c["proof_v2"], proof_key=pk
+            )
             assert got == "v2", got
 
         checks.append((f"challenges: {c['name']}", challenge))
@@ -354,7 +357,7 @@ def run_endpoint_proof_v2(data: Dict[str, Any]) -> List[Check]:
             )
             got = _code_or_value(
                 lambda: ekl.verify_challenge_proof(
-                    c0["challenge"], c0["endpoint"], case["proof"], case["proof_v2"], **holds
+                    c0["challenge"], c0["endpoint"], proof=case["proof"], proof_v2=case["proof_v2"], **holds
                 )
             )
             assert got == case["expected"], got
@@ -368,7 +371,7 @@ def run_endpoint_proof_v2(data: Dict[str, Any]) -> List[Check]:
             got = _code_or_value(
                 lambda: ekl.verify_enroll_authority(
                     case["announced"], agent_key, e0["enrollment_id"], e0["nonce"], e0["endpoint"],
-                    case["authority"], case["authority_version"],
+                    authority=case["authority"], authority_version=case["authority_version"],
                 )
             )
             assert got == case["expected"], got
@@ -408,8 +411,8 @@ def run_call_receipt(data: Dict[str, Any]) -> List[Check]:
         assert receipt["output_commitment"] == ekl.commitment(data["result"])
         assert receipt["terms_hash"] == ekl.terms_hash(data["terms"])
         v = ekl.verify_receipt(
-            signed, ekl.KeyRing.baseline(secret), data["call"],
-            ekl.commitment(data["input"]), ekl.commitment(data["result"]),
+            signed, secret, data["call"],
+            input_commitment=ekl.commitment(data["input"]), output_commitment=ekl.commitment(data["result"]),
         )
         assert v.accepted, v.failed()
         assert v.receipt_digest == data["receipt_digest"]
@@ -417,7 +420,7 @@ def run_call_receipt(data: Dict[str, Any]) -> List[Check]:
     checks.append(("published receipt", published))
     kr = data.get("key_ring")
     if kr:
-        ring = ekl.KeyRing(kr["keys"])
+        ring = kr["keys"]
         for case in kr.get("cases", []):
 
             def rotation(case: Dict[str, Any] = case) -> None:
@@ -427,20 +430,23 @@ def run_call_receipt(data: Dict[str, Any]) -> List[Check]:
             checks.append((f"key_ring: {case['name']}", rotation))
     mm = data.get("mismatch")
     if mm:
-        baseline = ekl.KeyRing.baseline(secret)
+        baseline = secret
         for case in mm.get("cases", []):
 
             def mismatch(case: Dict[str, Any] = case) -> None:
                 salt = case.get("own_salt")
-                own_in = ekl.commitment(case["own_input"], salt) if "own_input" in case else None
-                own_out = ekl.commitment(case["own_result"], salt) if "own_result" in case else None
-                v = ekl.verify_receipt(case["receipt"], baseline, case.get("call", data["call"]), own_in, own_out)
+                own_in = ekl.commitment(case["own_input"], salt=salt) if "own_input" in case else None
+                own_out = ekl.commitment(case["own_result"], salt=salt) if "own_result" in case else None
+                call = case.get("call", data["call"])
+                v = ekl.verify_receipt(
+                    case["receipt"], baseline, call, input_commitment=own_in, output_commitment=own_out
+                )
                 _expect_verdict(v, case["expected"])
                 # the batch gives the same verdict
-                batch = ekl.verify_receipts(baseline, [{
-                    "receipt": case["receipt"], "call": case.get("call", data["call"]),
-                    "own_input_commitment": own_in, "own_output_commitment": own_out,
-                }])
+                batch = ekl.verify_receipts([{
+                    "receipt": case["receipt"], "call": call,
+                    "input_commitment": own_in, "output_commitment": own_out,
+                }], baseline)
                 assert batch == [v]
 
             checks.append((f"mismatch: {case['name']}", mismatch))
@@ -457,7 +463,7 @@ def run_screening_scan(data: Dict[str, Any]) -> List[Check]:
 
         def scan(case: Dict[str, Any] = case) -> None:
             rules = sets[case["rules"]] if case["rules"] is not None else None
-            got = ekl.screen(rules, case["result"])
+            got = ekl.screen(case["result"], rules=rules)
             assert got == case["expected"], got
 
         checks.append((f"cases: {case['name']}", scan))
@@ -519,13 +525,14 @@ def run_screening_rules_jws(data: Dict[str, Any]) -> List[Check]:
 
         def token(case: Dict[str, Any] = case) -> None:
             exp = case["expected"]
-            fn = lambda: ekl.verify_screening_rules(case["token"], jwks, issuer, case["now"])  # noqa: E731
+            fn = lambda: ekl.verify_screening_rules(case["token"], jwks, issuer, now=case["now"])  # noqa: E731
             if "error" in exp:
                 refused(exp["error"], fn)
                 return
             got = fn()
-            assert isinstance(got.pop("ruleset"), ekl.ScreeningRules)
             assert got == exp, got
+            # the verified token is the rules of screen()
+            assert ekl.screen({"content": []}, rules=got) == []
 
         checks.append((f"cases: {case['name']}", token))
     return checks

@@ -1,0 +1,115 @@
+"""The operations of ekl-bridge's registry, built at import from its manifest.
+
+``_native.operations()`` is the registry's manifest (the text of ``docs/operations.json``). Each
+operation becomes one plain function with the registry's signature: required parameters
+positional, in order; optional ones keyword-only, ``None`` when left out. A ``now`` parameter
+defaults to the host clock. The function hands its arguments to ``_native.call`` (one entry point
+for all operations) and presents the result: a verdict as :class:`Verdict`, a batch of verdicts as
+a list of :class:`Verdict` or :class:`EklError`, anything else as it comes (wire-shaped values).
+The types are in ``_api.pyi``, generated from the same manifest (python/tools/gen_stubs.py).
+"""
+
+from __future__ import annotations
+
+import datetime as _dt
+import json as _json
+import keyword as _keyword
+import math as _math
+import time as _time
+from typing import Any as _Any, Dict as _Dict, List as _List, Union as _Union
+
+from . import _native
+from ._errors import EklError as _EklError
+from ._verdict import Verdict as _Verdict
+
+Jwks = _native.Jwks
+_call = _native.call
+
+
+def _now(op: str, now: _Any) -> int:
+    """Seconds since the epoch: the host clock for None, an int as is, a finite float floored,
+    an aware datetime's timestamp floored (a naive one is refused: its zone is unknown)."""
+    if now is None:
+        return int(_time.time())
+    if isinstance(now, int) and not isinstance(now, bool):
+        return now
+    if isinstance(now, float):
+        if not _math.isfinite(now):
+            raise _EklError("INVALID_ARGUMENT", f"{op}: now must be a finite number of seconds")
+        return _math.floor(now)
+    if isinstance(now, _dt.datetime):
+        if now.utcoffset() is None:
+            raise _EklError(
+                "INVALID_ARGUMENT", f"{op}: now is a naive datetime (give it a tzinfo, e.g. UTC)"
+            )
+        return _math.floor(now.timestamp())
+    raise TypeError(
+        f"{op}: now must be an int, a float or an aware datetime, got {type(now).__name__}"
+    )
+
+
+def _verdict(raw: _Dict[str, _Any]) -> _Verdict:
+    return _Verdict._from_wire(raw)
+
+
+def _verdicts(raw: _List[_Dict[str, _Any]]) -> _List[_Union[_Verdict, _EklError]]:
+    return [
+        _EklError(r["error"]["code"], r["error"]["message"]) if "error" in r else _Verdict._from_wire(r)
+        for r in raw
+    ]
+
+
+_PRESENT = {"Verdict": "_verdict", "Verdicts": "_verdicts"}
+
+#: Operations the native module binds directly (the same bridge operation without a Python frame:
+#: the hottest ones, measured by ``./run bench``).
+_DIRECT = ("canonicalize", "canonicalize_value")
+
+
+def _doc(op: _Dict[str, _Any]) -> str:
+    lines = [op["doc"], ""]
+    for p in op["params"]:
+        how = "required" if p["required"] else "optional, keyword-only"
+        lines.append(f"{p['name']} ({p['kind']}, {how}): {p['doc']}")
+    lines.append(f"\nReturns {op['returns']} (EKP {op['section']}).")
+    return "\n".join(lines)
+
+
+def _source(index: int, op: _Dict[str, _Any]) -> str:
+    params = op["params"]
+    for p in params:
+        if _keyword.iskeyword(p["name"]) or not p["name"].isidentifier():
+            raise ImportError(f"ekl_evidence: parameter name {p['name']!r} is not a Python name")
+    required = [p["name"] for p in params if p["required"]]
+    optional = [f"{p['name']}=None" for p in params if not p["required"]]
+    signature = ", ".join(required + (["*"] + optional if optional else []))
+    passed = "".join(
+        (f"_now({op['name']!r}, {p['name']}), " if p["kind"] == "now" else f"{p['name']}, ")
+        for p in params
+    )
+    body = f"_call({index}, ({passed}))"
+    present = _PRESENT.get(op["returns"])
+    if present:
+        body = f"{present}({body})"
+    return f"def {op['name']}({signature}):\n    return {body}\n"
+
+
+def _build() -> _List[str]:
+    names = []
+    for index, op in enumerate(_json.loads(_native.operations())["operations"]):
+        name = op["python"]
+        if op["class"]:
+            if not isinstance(globals().get(name), type):
+                raise ImportError(f"ekl_evidence: the class {name} is not bound")
+        elif name in _DIRECT:
+            globals()[name] = getattr(_native, name)
+        else:
+            exec(compile(_source(index, op), f"<ekl_evidence.{name}>", "exec"), globals())
+            fn = globals()[name]
+            fn.__doc__ = _doc(op)
+            fn.__qualname__ = name
+        names.append(name)
+    return sorted(names)
+
+
+__all__ = _build()
