@@ -24,6 +24,7 @@ from typing import List as _List
 
 from ._api import *  # noqa: F401,F403 (the registry's operations: _api.__all__)
 from ._errors import ERROR_CODES, EklError, ErrorCode
+from ._remote import RemoteJwks
 from ._native import (
     CAPABILITY_INPUT_MAX_BYTES,
     CORE_VERSION,
@@ -38,6 +39,7 @@ from ._types import (
     Commitment,
     HostValue,
     JsonValue,
+    Jwk,
     KeyRingEntry,
     Receipt,
     ResultBody,
@@ -65,9 +67,11 @@ __all__ = [
     "HostValue",
     "JsonText",
     "JsonValue",
+    "Jwk",
     "KeyRingEntry",
     "Outcome",
     "Receipt",
+    "RemoteJwks",
     "ResultBody",
     "SafetyFlag",
     "ScreeningRule",
@@ -91,11 +95,13 @@ __all__ = [
     "enroll_authority_v1",
     "enroll_authority_v2",
     "fingerprint",
+    "format_timestamp",
     "input_commitment",
     "issue_receipt",
     "jwks_from_seed",
     "output_fingerprint",
     "proof_key",
+    "public_jwk",
     "receipt_digest",
     "receipt_key",
     "screen",
@@ -106,6 +112,8 @@ __all__ = [
     "sign_jws",
     "sign_receipt",
     "signing_key",
+    "signing_key_from_jwk",
+    "signing_key_from_pem",
     "terms_hash",
     "upstream_fingerprint",
     "upstream_projection",

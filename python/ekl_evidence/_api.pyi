@@ -5,7 +5,7 @@ from typing import Any, Iterable, List, Mapping, Optional, Tuple, Union
 
 from ._errors import EklError
 from ._native import JsonText, Jwks as Jwks, SigningKey
-from ._types import Commitment, JsonValue, Receipt, ResultBody, SafetyFlag, ScreeningRules, ScreeningRulesToken, SignedReceipt, VerifiedJws
+from ._types import Commitment, JsonValue, Jwk, Receipt, ResultBody, SafetyFlag, ScreeningRules, ScreeningRulesToken, SignedReceipt, VerifiedJws
 from ._verdict import Verdict
 
 _Value = Any  # a host value (strict conversion) or a JsonText
@@ -26,11 +26,13 @@ __all__ = [
     "enroll_authority_v1",
     "enroll_authority_v2",
     "fingerprint",
+    "format_timestamp",
     "input_commitment",
     "issue_receipt",
     "jwks_from_seed",
     "output_fingerprint",
     "proof_key",
+    "public_jwk",
     "receipt_digest",
     "receipt_key",
     "screen",
@@ -41,6 +43,8 @@ __all__ = [
     "sign_jws",
     "sign_receipt",
     "signing_key",
+    "signing_key_from_jwk",
+    "signing_key_from_pem",
     "terms_hash",
     "upstream_fingerprint",
     "upstream_projection",
@@ -356,6 +360,16 @@ def verify_enroll_authority(
     EKP §4.
     """
 
+def format_timestamp(
+    time: _Now,
+) -> str:
+    """The protocol's UTC timestamp form (YYYY-MM-DDTHH:MM:SSZ) of a time in seconds.
+
+    time (required): the time (seconds since the epoch, or the host's date type)
+
+    EKP §9.5.
+    """
+
 def receipt_key(
     secret: str,
     key_id: str,
@@ -523,6 +537,40 @@ def signing_key(
 
     seed (required): the seed: 64 lowercase hex
     kid (required): the key id
+
+    EKP §3.
+    """
+
+def signing_key_from_jwk(
+    jwk: _Value,
+) -> SigningKey:
+    """An ES256 signing key from a private JWK: d alone (the public point derived) or with x and y
+    (checked against d).
+
+    jwk (required): the private JWK (kty EC, crv P-256, kid, d)
+
+    EKP §3.
+    """
+
+def signing_key_from_pem(
+    pem: str,
+    kid: str,
+) -> SigningKey:
+    """An ES256 signing key from a PEM file: PKCS#8 (BEGIN PRIVATE KEY) or SEC1 (BEGIN EC PRIVATE
+    KEY), P-256, unencrypted.
+
+    pem (required): the PEM text
+    kid (required): the key id it signs under
+
+    EKP §3.
+    """
+
+def public_jwk(
+    key: SigningKey,
+) -> Jwk:
+    """The public JWK of a signing key (for the key set a verifier fetches).
+
+    key (required): the signing key
 
     EKP §3.
     """

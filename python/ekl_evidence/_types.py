@@ -11,6 +11,7 @@ __all__ = [
     "Commitment",
     "HostValue",
     "JsonValue",
+    "Jwk",
     "KeyRingEntry",
     "Receipt",
     "ResultBody",
@@ -150,3 +151,15 @@ class SignedReceipt(TypedDict, total=False):
     requester_agent_id: str
     capability_id: str
     input_fingerprint: str
+
+
+class Jwk(TypedDict):
+    """A public P-256 JWK as this library writes it (``public_jwk``, the keys of a ``Jwks``)."""
+
+    kty: str
+    crv: str
+    alg: str
+    use: str
+    kid: str
+    x: str
+    y: str

@@ -54,6 +54,7 @@ RETURNS = {
 SHAPES = {
     "Commitment",
     "JsonValue",
+    "Jwk",
     "Receipt",
     "ResultBody",
     "SafetyFlag",
