@@ -712,6 +712,19 @@ export declare class RemoteJwks {
   /** The key set to verify `token` with (fetched again once for an unknown kid). */
   jwksFor(token: string): Promise<Jwks>
 }
+/** One operation of the registry (docs/operations.json). */
+export interface Operation {
+  name: string
+  python: string
+  js: string
+  class: boolean
+  section: string
+  returns: string
+  doc: string
+  params: Array<{ name: string; js: string; kind: 'value' | 'text' | 'str' | 'bytes' | 'int' | 'now' | 'bool' | 'str_list' | 'jwks' | 'key'; required: boolean; doc: string }>
+}
+/** The registry the package is built from (docs/operations.json), in order. */
+export declare function operations(): Operation[]
 /** Every error code of the core, in declaration order. */
 export declare function errorCodes(): EklErrorCode[]
 /** The version of the core the binding was built from. */

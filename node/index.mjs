@@ -53,6 +53,7 @@ export const {
   verifyReceiptsAsync,
   SigningKey,
   RemoteJwks,
+  operations,
   errorCodes,
   coreVersion,
   backend,

@@ -22,6 +22,9 @@ function host(d) {
   throw new Error('BAD_REQUEST: bad description');
 }
 
+/** An operation the package does not have. */
+class Unsupported extends Error {}
+
 /** `answer(request object) -> answer object` for the package `ekl`. */
 export function makeAnswer(ekl) {
   // The JSON text of a request member: `name` (a string) or `name_hex` (bytes).
@@ -31,7 +34,51 @@ export function makeAnswer(ekl) {
     throw new Error(`BAD_REQUEST: no ${name}`);
   };
   const json = (r, name) => new ekl.JsonText(raw(r, name));
+
+  // `call` (docs/conformance-protocol.md#call): any operation of the registry, dispatched from the
+  // package's own manifest: required parameters positional, optional ones in the options object.
+  const MANIFEST = new Map(ekl.operations().map((op) => [op.name, op]));
+  const argument = (kind, v) => {
+    if (kind === 'value' || kind === 'jwks') return new ekl.JsonText(v);
+    if (kind === 'key') return ekl.signingKey(v.seed, v.kid);
+    return v;
+  };
+  const wireOf = (v) => ({ accepted: v.accepted, checks: v.checks, receipt_digest: v.receipt_digest ?? null });
+  const wire = (returns, result) => {
+    if (returns === 'Verdict') result = wireOf(result);
+    else if (returns === 'Verdicts') result = result.map((r) => (ekl.isEklError(r) ? { error: { code: r.code, message: r.detail ?? r.message.replace(/^[A-Z_]+: /, '') } } : wireOf(r)));
+    else if (returns === 'Jwks') result = result.toJSON();
+    else if (returns === 'KeySet') result = result.jwks.toJSON();
+    else if (returns === 'SigningKey') result = ekl.publicJwk(result);
+    else if (returns === 'bytes') result = text(result);
+    return text(ekl.canonicalizeValue(result));
+  };
+  const call = (r) => {
+    const op = MANIFEST.get(r.name);
+    if (!op) return undefined;
+    const args = r.args ?? {};
+    for (const k of Object.keys(args)) {
+      if (!op.params.some((p) => p.name === k)) throw new ekl.EklError('INVALID_ARGUMENT', 'unknown argument');
+    }
+    const positional = [];
+    const options = {};
+    for (const p of op.params) {
+      const v = args[p.name] ?? null;
+      const a = v === null ? null : argument(p.kind, v);
+      if (p.required) positional.push(a);
+      else if (a !== null) options[p.js] = a;
+    }
+    const f = op.class ? (...a) => new ekl[op.js](...a) : ekl[op.js];
+    const hasOptions = op.params.some((p) => !p.required);
+    return wire(op.returns, hasOptions ? f(...positional, options) : f(...positional));
+  };
+
   const OPS = {
+    call: (r) => {
+      const out = call(r);
+      if (out === undefined) throw new Unsupported();
+      return out;
+    },
     canonicalize: (r) => text(ekl.canonicalize(raw(r, 'input'), { maxBytes: r.max_bytes ?? null })),
     digest: (r) => ekl.sha256Hex(ekl.canonicalize(raw(r, 'input'))),
     sha256: (r) => {
@@ -79,6 +126,7 @@ export function makeAnswer(ekl) {
     try {
       return { id: req.id, ok: op(req) };
     } catch (e) {
+      if (e instanceof Unsupported) return { id: req.id, error: 'UNSUPPORTED_OP' };
       if (ekl.isEklError(e)) return { id: req.id, error: e.code };
       return { id: req.id, error: `ADAPTER_ERROR: ${e && e.message}` };
     }

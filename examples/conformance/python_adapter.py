@@ -79,7 +79,65 @@ def commitment(r):
     return text(ekl.canonicalize_value(dict(c)))
 
 
+# `call` (docs/conformance-protocol.md#call): any operation of the registry, dispatched from the
+# package's own manifest: required parameters positional, optional ones keyword-only.
+class Unsupported(Exception):
+    """An operation this package does not have."""
+
+
+MANIFEST = {op["name"]: op for op in json.loads(ekl._native.operations())["operations"]}
+
+
+def argument(kind, v):
+    """A request's argument as the package takes it (kinds of docs/operations.json)."""
+    if kind in ("value", "jwks"):
+        return ekl.JsonText(v)
+    if kind == "key":
+        return ekl.signing_key(v["seed"], v["kid"])
+    return v
+
+
+def wire(returns, result):
+    """The result in its wire shape, as canonical JSON text."""
+    if returns == "Verdict":
+        result = result.to_wire()
+    elif returns == "Verdicts":
+        result = [
+            {"error": {"code": r.code, "message": r.message}} if isinstance(r, ekl.EklError) else r.to_wire()
+            for r in result
+        ]
+    elif returns == "Jwks":
+        return result.to_json()
+    elif returns == "KeySet":
+        return result[0].to_json()
+    elif returns == "SigningKey":
+        result = ekl.public_jwk(result)
+    elif returns == "bytes":
+        result = bytes(result).decode("utf-8")
+    return text(ekl.canonicalize_value(result))
+
+
+def call(r):
+    op = MANIFEST.get(r.get("name"))
+    if op is None:
+        raise Unsupported()
+    args = r.get("args") or {}
+    names = [p["name"] for p in op["params"]]
+    if any(k not in names for k in args):
+        raise ekl.EklError("INVALID_ARGUMENT", "unknown argument")
+    positional, keywords = [], {}
+    for p in op["params"]:
+        v = args.get(p["name"])
+        v = None if v is None else argument(p["kind"], v)
+        if p["required"]:
+            positional.append(v)
+        elif v is not None:
+            keywords[p["name"]] = v
+    return wire(op["returns"], getattr(ekl, op["python"])(*positional, **keywords))
+
+
 OPS = {
+    "call": call,
     "canonicalize": lambda r: text(ekl.canonicalize(raw(r, "input"), max_bytes=r.get("max_bytes"))),
     "digest": lambda r: ekl.sha256_hex(ekl.canonicalize(raw(r, "input"))),
     "sha256": lambda r: ekl.sha256_hex(raw(r, "input").encode("utf-8") if "input" in r else raw(r, "input")),
@@ -119,6 +177,8 @@ def answer(line):
         return {"id": req["id"], "ok": op(req)}
     except ekl.EklError as e:
         return {"id": req["id"], "error": e.code}
+    except Unsupported:
+        return {"id": req["id"], "error": "UNSUPPORTED_OP"}
     except Exception as e:  # an adapter bug, reported as such
         return {"id": req["id"], "error": "ADAPTER_ERROR: %s: %s" % (type(e).__name__, e)}
 

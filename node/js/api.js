@@ -285,6 +285,8 @@ function makeApi(binding, info) {
   }
 
   Object.assign(api, {
+    /** The registry (docs/operations.json): each operation's names, parameters and result. */
+    operations: () => JSON.parse(binding.operations()).operations,
     errorCodes: () => binding.errorCodes(),
     coreVersion: () => binding.coreVersion(),
     backend: info.backend,

@@ -26,9 +26,12 @@ import threading
 import time
 import urllib.error
 import urllib.request
-from typing import Callable, Optional
+from typing import TYPE_CHECKING, Any, Callable, List, Optional
 
 from ._errors import EklError
+
+if TYPE_CHECKING:
+    from ._native import Jwks
 
 __all__ = ["RemoteJwks"]
 
@@ -48,7 +51,7 @@ def _max_age(cache_control: Optional[str], default: float) -> float:
     return min(float(m.group(1)), _ONE_DAY)
 
 
-def _kids(jwks) -> list:
+def _kids(jwks: Any) -> List[str]:
     kids = jwks.kids
     return list(kids() if callable(kids) else kids)
 
@@ -94,7 +97,7 @@ class RemoteJwks:
         self._default_max_age = float(default_max_age)
         self._clock = clock
         self._lock = threading.Lock()
-        self._jwks = None  # the last good Jwks
+        self._jwks: Optional[Jwks] = None  # the last good set
         self._fresh_until = float("-inf")
         self._last_failure = float("-inf")
         self._last_kid_refetch = float("-inf")
@@ -102,12 +105,12 @@ class RemoteJwks:
         self.fetches = 0
 
     def __repr__(self) -> str:
-        kids = _kids(self._jwks) if self._jwks is not None else []
+        kids: List[str] = _kids(self._jwks) if self._jwks is not None else []
         return f"RemoteJwks({self._url.split('?', 1)[0]!r}, kids={kids!r})"
 
-    def _fetch(self) -> None:
+    def _fetch(self) -> "Jwks":
         """One fetch; on success the cache is replaced, on failure it is kept (EklError raised)."""
-        from . import Jwks  # the package's class (imported late: no cycle at import time)
+        from . import Jwks as JwksClass  # the package's class (imported late: no import cycle)
 
         self.fetches += 1
         request = urllib.request.Request(self._url, headers={"Accept": "application/json"})
@@ -128,20 +131,21 @@ class RemoteJwks:
         if len(body) > self._max_bytes:
             raise EklError("JWKS_UNAVAILABLE", f"the key set is larger than {self._max_bytes} bytes")
         try:
-            jwks = Jwks(json.loads(body))
+            jwks = JwksClass(json.loads(body))
         except EklError as e:
             raise EklError("JWKS_UNAVAILABLE", f"the fetched key set is not usable ({e.code})") from None
         except ValueError:
             raise EklError("JWKS_UNAVAILABLE", "the fetched key set is not JSON") from None
         self._jwks = jwks
         self._fresh_until = self._clock() + _max_age(cache_control, self._default_max_age)
+        return jwks
 
-    def _serve(self, error: EklError):
+    def _serve(self, error: EklError) -> "Jwks":
         if self._jwks is None:
             raise error
         return self._jwks
 
-    def jwks(self):
+    def jwks(self) -> "Jwks":
         """The key set: the cached one while fresh, else fetched again (the last good set keeps
         serving when the fetch fails; raises EklError JWKS_UNAVAILABLE when there is none)."""
         with self._lock:
@@ -152,13 +156,12 @@ class RemoteJwks:
             if self._jwks is not None and now - self._last_failure < self._cooldown:
                 return self._jwks
             try:
-                self._fetch()
+                return self._fetch()
             except EklError as e:
                 self._last_failure = self._clock()
                 return self._serve(e)
-            return self._jwks
 
-    def jwks_for(self, token: str):
+    def jwks_for(self, token: str) -> "Jwks":
         """The key set to verify ``token`` with: as :meth:`jwks`, and fetched again once (at most
         once per cooldown) when it does not hold the token's ``kid``."""
         jwks = self.jwks()
@@ -168,10 +171,10 @@ class RemoteJwks:
         with self._lock:
             now = self._clock()
             if now - self._last_kid_refetch < self._cooldown:
-                return self._jwks
+                return self._jwks or jwks
             self._last_kid_refetch = now
             try:
-                self._fetch()
+                return self._fetch()
             except EklError:
                 self._last_failure = self._clock()  # the last good set serves; UNKNOWN_KID
-            return self._jwks
+                return self._jwks or jwks

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, List, Literal, Optional, Tuple
+from typing import Any, Dict, List, Literal, Optional, Tuple
 
 __all__ = ["Check", "Outcome", "Verdict"]
 
@@ -53,6 +53,30 @@ class Verdict:
         return bool(self.checks) and all(c.outcome != "fail" for c in self.checks) and any(
             c.outcome == "mismatch" for c in self.checks
         )
+
+    def __repr__(self) -> str:
+        """Short: the outcome, the checks that did not pass first (at most 5), the count."""
+        bad = [f"{c.name}={c.outcome}" for c in self.checks if c.outcome != "pass"]
+        shown = ", ".join(bad[:5]) + (f", +{len(bad) - 5} more" if len(bad) > 5 else "")
+        passed = len(self.checks) - len(bad)
+        return (
+            f"Verdict(accepted={self.accepted}, "
+            + (f"not passed=[{shown}], " if bad else "")
+            + f"{passed}/{len(self.checks)} checks pass)"
+        )
+
+    def to_wire(self) -> Dict[str, Any]:
+        """The wire shape: ``{accepted, checks: [{name, outcome, detail?, expected?,
+        received?}], receipt_digest}`` (the core's, member for member)."""
+        checks = []
+        for c in self.checks:
+            d: Dict[str, Any] = {"name": c.name, "outcome": c.outcome}
+            for k in ("detail", "expected", "received"):
+                v = getattr(c, k)
+                if v is not None:
+                    d[k] = v
+            checks.append(d)
+        return {"accepted": self.accepted, "checks": checks, "receipt_digest": self.receipt_digest}
 
     @classmethod
     def _from_wire(cls, raw: Any) -> Verdict:
