@@ -66,6 +66,10 @@ fn kind_text(kind: Kind) -> &'static str {
     }
 }
 
+/// A `now`-kind argument at least this large (in magnitude) can only be milliseconds (10^11 s is
+/// the year 5138): refused with `INVALID_ARGUMENT` on every surface.
+pub const MILLISECONDS_FROM: u64 = 100_000_000_000;
+
 /// The arguments of one call, checked against the operation's parameters.
 pub struct Args<'a> {
     op: &'static str,
@@ -121,6 +125,18 @@ impl<'a> Args<'a> {
                         kind_text(p.kind)
                     ),
                 ));
+            }
+            if let (Kind::Now, Arg::Int(n)) = (p.kind, v) {
+                // 10^11 s is the year 5138; such a number is a time in milliseconds.
+                if n.unsigned_abs() >= MILLISECONDS_FROM {
+                    return Err(Error::new(
+                        ErrorCode::InvalidArgument,
+                        format!(
+                            "{}: {} must be seconds since the epoch, not milliseconds",
+                            op.name, p.name
+                        ),
+                    ));
+                }
             }
             if !v.fits(p.kind) {
                 return Err(Error::new(

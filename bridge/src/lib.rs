@@ -25,7 +25,7 @@ mod args;
 pub mod manifest;
 mod ops;
 
-pub use args::{Arg, Args, Out};
+pub use args::{Arg, Args, Out, MILLISECONDS_FROM};
 use ekl_core::{Error, ErrorCode, Result};
 
 /// How a host passes a parameter, and what the bridge accepts for it.

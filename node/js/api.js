@@ -12,7 +12,7 @@
 //   str       a string (lone surrogates refused)        bytes  a Uint8Array or a string
 //   int       a safe integer                            bool   a boolean
 //   now       seconds since the epoch (a safe integer, or a Date); left out: the host's clock;
-//             a number that can only be milliseconds (> 1e11) is refused
+//             a number that can only be milliseconds (|x| >= 1e11, as the bridge) is refused
 //   str_list  an array of strings                       jwks   a Jwks, a plain object or JsonText
 //   key       a SigningKey
 // Results: strings, booleans and bytes as they are; values parsed from canonical JSON text
@@ -70,7 +70,7 @@ function integer(x, what) {
 function seconds(x, what) {
   if (x instanceof Date) x = Math.floor(x.getTime() / 1000)
   if (typeof x !== 'number' || !Number.isSafeInteger(x)) throw invalid(`${what} must be an integer number of seconds since the epoch (or a Date)`)
-  if (x > 1e11) throw invalid(`${what} must be seconds since the epoch, not milliseconds (Math.floor(Date.now() / 1000))`)
+  if (Math.abs(x) >= 1e11) throw invalid(`${what} must be seconds since the epoch, not milliseconds (Math.floor(Date.now() / 1000))`)
   return x
 }
 
