@@ -775,15 +775,20 @@ pub fn call_cases(dir: &Path) -> Vec<Case> {
         );
         for case in list(&d, &["cases"]) {
             let label = st(case, &["name"]);
+            // The token cases, and the object cases (a whole network-signed receipt object).
+            let (op, first) = match (get(case, &["receipt_jws"]), get(case, &["receipt"])) {
+                (Value::String(_), _) => (
+                    "verify_receipt_jws",
+                    ("token", get(case, &["receipt_jws"]).clone()),
+                ),
+                (_, object @ Value::Object(_)) => ("verify_signed_receipt", ("receipt", t(object))),
+                _ => continue,
+            };
             c.add(
-                "verify_receipt_jws",
+                op,
                 src,
                 &label,
-                vec![
-                    ("token", get(case, &["receipt_jws"]).clone()),
-                    ("jwks", jwks.clone()),
-                    ("call", t(&call)),
-                ],
+                vec![first, ("jwks", jwks.clone()), ("call", t(&call))],
             );
         }
         c.add(
@@ -1033,6 +1038,26 @@ pub fn call_cases(dir: &Path) -> Vec<Case> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn every_call_gives_every_required_argument() {
+        let dir = Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/../vectors"));
+        for case in call_cases(dir) {
+            let req = case.request(1);
+            let name = req.get("name").and_then(Value::as_str).unwrap_or_default();
+            let op = ekl_bridge::find(name).expect("a registry operation");
+            for p in op.params.iter().filter(|p| p.required) {
+                let given = req.get("args").and_then(|a| a.get(p.name));
+                assert!(
+                    !matches!(given, None | Some(Value::Null)),
+                    "{} ({}): {} missing",
+                    case.rule,
+                    case.label,
+                    p.name
+                );
+            }
+        }
+    }
 
     #[test]
     fn every_registry_operation_has_cases() {
