@@ -664,6 +664,19 @@ export declare function verifySignedReceipt(receipt: ValueInput, jwks: Jwks | Va
 export declare function issueReceipt(fields: ValueInput, key: SigningKey, issuer: string, audience: string): SignedReceipt
 
 /**
+ * Verifies an execution grant for a provider: typ ekl-execution-grant+jwt, aud ekl:agent:{provider_id}, lifetime at most 600 s. Returns {header, claims, kid, typ, token_sha256}. (PROTOCOL §9.3.2; `verify_execution_grant`)
+ * @param token the execution grant
+ * @param jwks the network's key set
+ * @param issuer the network's issuer
+ * @param providerId the provider's agent id
+ * @param now the time to check against (default: now) (option)
+ */
+export declare function verifyExecutionGrant(token: string, jwks: Jwks | ValueInput, issuer: string, providerId: string, options?: {
+  /** the time to check against (default: now) */
+  now?: Seconds | null
+}): VerifiedJws
+
+/**
  * Verifies a screening rules token: {iss, iat, exp, rules_version, rules}. (PROTOCOL §15.5; `verify_screening_rules`)
  * @param token the token
  * @param jwks the network's key set

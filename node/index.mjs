@@ -47,6 +47,7 @@ export const {
   verifyReceiptJws,
   verifySignedReceipt,
   issueReceipt,
+  verifyExecutionGrant,
   verifyScreeningRules,
   canonicalizeAsync,
   canonicalizeValueAsync,

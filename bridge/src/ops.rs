@@ -872,6 +872,32 @@ pub(crate) static OPERATIONS: &[Op] = &[
         },
     },
     Op {
+        name: "verify_execution_grant",
+        class: None,
+        section: "§9.3.2",
+        doc: "Verifies an execution grant for a provider: typ ekl-execution-grant+jwt, aud \
+              ekl:agent:{provider_id}, lifetime at most 600 s. Returns {header, claims, kid, typ, \
+              token_sha256}.",
+        params: &[
+            req("token", Str, "the execution grant"),
+            req("jwks", Jwks, "the network's key set"),
+            req("issuer", Str, "the network's issuer"),
+            req("provider_id", Str, "the provider's agent id"),
+            opt("now", Now, "the time to check against (default: now)"),
+        ],
+        returns: Returns::Value("VerifiedJws"),
+        run: |a| {
+            let grant = ekl_core::credential::verify_execution_grant(
+                a.str(0)?,
+                &*a.jwks(1)?,
+                a.str(2)?,
+                a.str(3)?,
+                a.int(4)?,
+            )?;
+            verified_json(&grant.verified)
+        },
+    },
+    Op {
         name: "verify_screening_rules",
         class: None,
         section: "§15.5",

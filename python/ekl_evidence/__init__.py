@@ -120,6 +120,7 @@ __all__ = [
     "value_digest",
     "verify_challenge_proof",
     "verify_enroll_authority",
+    "verify_execution_grant",
     "verify_jws",
     "verify_receipt",
     "verify_receipt_jws",

@@ -51,6 +51,7 @@ __all__ = [
     "value_digest",
     "verify_challenge_proof",
     "verify_enroll_authority",
+    "verify_execution_grant",
     "verify_jws",
     "verify_receipt",
     "verify_receipt_jws",
@@ -631,6 +632,27 @@ def issue_receipt(
     audience (required): the consumer's agent id (aud)
 
     EKP §9.5.1.
+    """
+
+def verify_execution_grant(
+    token: str,
+    jwks: _JwksLike,
+    issuer: str,
+    provider_id: str,
+    *,
+    now: Optional[_Now] = None,
+) -> VerifiedJws:
+    """Verifies an execution grant for a provider: typ ekl-execution-grant+jwt, aud
+    ekl:agent:{provider_id}, lifetime at most 600 s. Returns {header, claims, kid, typ,
+    token_sha256}.
+
+    token (required): the execution grant
+    jwks (required): the network's key set
+    issuer (required): the network's issuer
+    provider_id (required): the provider's agent id
+    now (keyword-only, optional): the time to check against (default: now)
+
+    EKP §9.3.2.
     """
 
 def verify_screening_rules(

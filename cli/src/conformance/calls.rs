@@ -998,6 +998,57 @@ pub fn call_cases(dir: &Path) -> Vec<Case> {
                 );
             }
         }
+        // Execution grants (§9.3.2), signed here with the vector file's key (RFC 6979: the same
+        // bytes every run): in time, expired, too long, another provider, another issuer.
+        if let Ok((_, keys)) = ekl_core::jwk::jwks_from_seed(
+            &ekl_core::hex::decode_fixed::<32>(&seed, ekl_core::ErrorCode::InvalidKey, "seed")
+                .unwrap_or([0; 32]),
+            &["net-2026-05"],
+        ) {
+            let now = 1_780_000_000i64;
+            for (label, iat, exp, aud, provider) in [
+                ("in time", now - 10, now + 50, "ekl:agent:agt_p", "agt_p"),
+                ("expired", now - 700, now - 100, "ekl:agent:agt_p", "agt_p"),
+                (
+                    "lifetime over 600 s",
+                    now - 10,
+                    now + 900,
+                    "ekl:agent:agt_p",
+                    "agt_p",
+                ),
+                (
+                    "another provider",
+                    now - 10,
+                    now + 50,
+                    "ekl:agent:agt_p",
+                    "agt_other",
+                ),
+            ] {
+                let claims = Value::Object(vec![
+                    ("iss".into(), s(&issuer)),
+                    ("aud".into(), s(aud)),
+                    ("iat".into(), n(iat)),
+                    ("exp".into(), n(exp)),
+                    ("grant_id".into(), s("gr_1")),
+                ]);
+                if let Some(token) = keys.first().and_then(|k| {
+                    ekl_core::jws::sign(ekl_core::jws::Typ::ExecutionGrant, &claims, k).ok()
+                }) {
+                    c.add(
+                        "verify_execution_grant",
+                        src,
+                        label,
+                        vec![
+                            ("token", s(token)),
+                            ("jwks", jwks.clone()),
+                            ("issuer", s(&issuer)),
+                            ("provider_id", s(provider)),
+                            ("now", n(now)),
+                        ],
+                    );
+                }
+            }
+        }
         if let Some(valid) = list(&d, &["cases"]).first() {
             let claims = t(get(valid, &["expected"]));
             c.add(
