@@ -725,6 +725,8 @@ export declare class RemoteJwks {
   /** The key set to verify `token` with (fetched again once for an unknown kid). */
   jwksFor(token: string): Promise<Jwks>
 }
+/** A fresh salt: 32 bytes of the host's CSPRNG (`crypto.getRandomValues`) as 64 lowercase hex. */
+export declare function newSalt(): string
 /** One operation of the registry (docs/operations.json). */
 export interface Operation {
   name: string

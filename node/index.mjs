@@ -54,6 +54,7 @@ export const {
   verifyReceiptsAsync,
   SigningKey,
   RemoteJwks,
+  newSalt,
   operations,
   errorCodes,
   coreVersion,

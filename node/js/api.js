@@ -136,6 +136,10 @@ function makeApi(binding, info) {
       case 'value':
         return toJsonText(x, limit)
       case 'text':
+        if (x !== null && typeof x === 'object' && !(x instanceof Uint8Array) && !(x instanceof JsonText)) {
+          // An object or an array where text is expected: the caller wants the value form.
+          throw invalid(`${what} must be JSON text: a string, a Uint8Array (Buffer) or a JsonText; for a JS value use canonicalizeValue`)
+        }
         return jsonTextOf(x, what)
       case 'jwks':
         if (x instanceof Jwks) return x[HANDLE]
@@ -285,6 +289,13 @@ function makeApi(binding, info) {
   }
 
   Object.assign(api, {
+    /** A fresh salt: 32 bytes of the host's CSPRNG (crypto.getRandomValues) as 64 lowercase hex. */
+    newSalt: (...given) => {
+      if (given.length > 0) throw invalid('newSalt takes no argument')
+      const bytes = new Uint8Array(32)
+      globalThis.crypto.getRandomValues(bytes)
+      return Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('')
+    },
     /** The registry (docs/operations.json): each operation's names, parameters and result. */
     operations: () => JSON.parse(binding.operations()).operations,
     errorCodes: () => binding.errorCodes(),

@@ -43,6 +43,7 @@ import ekl, {
   signingKeyFromPem,
   publicJwk,
   formatTimestamp,
+  newSalt,
   verifyExecutionGrant,
   RemoteJwks,
   jwksFromSeed,
@@ -145,6 +146,7 @@ const fromPem: SigningKey = signingKeyFromPem('-----BEGIN PRIVATE KEY-----', 'k'
 const pub: Jwk = publicJwk(fromPem)
 const pubKid: string = pub.kid + fromJwk.kid
 const stamp: string = formatTimestamp(new Date()) + formatTimestamp(1780000000)
+const fresh: string = fingerprint(newSalt(), { a: 1 })
 const grant: VerifiedJws = verifyExecutionGrant(token, jwks, 'https://n.example', 'agt_p', { now: new Date() })
 const remote = new RemoteJwks('https://n.example/.well-known/jwks.json', { cooldown: 30 })
 const fetched: Promise<Jwks> = remote.jwksFor(token)

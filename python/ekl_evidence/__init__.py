@@ -24,6 +24,7 @@ from typing import List as _List
 
 from ._api import *  # noqa: F401,F403 (the registry's operations: _api.__all__)
 from ._errors import ERROR_CODES, EklError, ErrorCode
+from ._host import new_salt
 from ._remote import RemoteJwks
 from ._native import (
     CAPABILITY_INPUT_MAX_BYTES,
@@ -82,6 +83,7 @@ __all__ = [
     "Verdict",
     "VerifiedJws",
     "canonicalize_many",
+    "new_salt",
     "error_codes",
     # begin: the registry's operations (python/tools/gen_stubs.py writes this block)
     "Jwks",

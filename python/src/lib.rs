@@ -306,8 +306,16 @@ fn forms(kind: Kind) -> &'static str {
 }
 
 fn wrong_type(op: &Op, p: &Param, obj: &Bound<'_, PyAny>) -> PyErr {
+    // A dict or a list where JSON text is expected: the caller wants the value form.
+    let hint = if p.kind == Kind::Text
+        && (obj.is_instance_of::<PyDict>() || obj.is_instance_of::<PyList>())
+    {
+        "; for a Python value use canonicalize_value"
+    } else {
+        ""
+    };
     PyTypeError::new_err(format!(
-        "{}: {} must be {}, got {}",
+        "{}: {} must be {}, got {}{hint}",
         op.python_name(),
         p.name,
         forms(p.kind),

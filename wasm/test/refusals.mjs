@@ -105,6 +105,7 @@ export function badCalls(api) {
       ['formatTimestamp: before year 0', () => api.formatTimestamp(-62167219201), 'INVALID_TIMESTAMP'],
       ['operations: no argument taken', () => { if (api.operations().length < 40) throw new api.EklError('INTERNAL_ERROR', 'short'); throw new api.EklError('INVALID_ARGUMENT', 'ok'); }, 'INVALID_ARGUMENT'],
       ['verifyExecutionGrant: not a token', () => api.verifyExecutionGrant('x', { keys: [] }, 'i', 'p'), 'INVALID_JWKS'],
+      ['newSalt: an argument', () => api.newSalt(32), 'INVALID_ARGUMENT'],
       ['RemoteJwks: not a URL', () => new api.RemoteJwks('file:///x'), 'INVALID_ARGUMENT'],
       ['jwksFromSeed: short seed', () => api.jwksFromSeed('00', ['k']), 'INVALID_KEY'],
       ['jwksFromSeed: equal kids', () => api.jwksFromSeed('11'.repeat(32), ['k', 'k']), 'INVALID_KEY'],
