@@ -107,6 +107,35 @@ export type JsonValueInput =
 /** A value argument: a JS value or JSON text wrapped in `JsonText`. */
 export type ValueInput = JsonValueInput | JsonText
 
+/**
+ * The type of a value argument of type `T`: `T` itself when its values can have a JSON form, so
+ * that ordinary code type-checks without a cast: an `interface`, a `Record<string, unknown>` (a
+ * parsed response), an SDK's result type, the package's own results (`Commitment`, `Receipt`,
+ * `Verdict`, ...), optional members (`page?: number`, absent when `undefined`). `unknown` and
+ * `any` are accepted as they are (the conversion checks them at run time). Refused at compile
+ * time, as at run time: functions, symbols, `undefined` as an array element or as
+ * the value itself, class instances whose members are methods (`Map`, `Date`, typed arrays, ...).
+ * A `JsonText` is accepted at the top level. (A symbol-keyed member is refused at run time only.)
+ */
+export type JsonArg<T> = T & (T extends JsonText ? unknown : JsonCompatible<T>)
+
+/** `T` mapped to what a JSON-compatible `T` is (see `JsonArg`). */
+export type JsonCompatible<T> = unknown extends T
+  ? T
+  : T extends JsonValueInput
+    ? T
+    : T extends undefined | symbol | ((...args: never[]) => unknown)
+      ? never
+      : T extends readonly unknown[]
+        ? { [I in keyof T]: JsonElement<T[I]> }
+        : T extends object
+          ? { [K in keyof T]: K extends string ? JsonMember<T[K]> : never }
+          : never
+/** An object member: `undefined` is allowed (the member is absent, as `JSON.stringify` has it). */
+type JsonMember<T> = unknown extends T ? T : T extends undefined ? undefined : JsonCompatible<T>
+/** An array element: `undefined` is refused (`JSON.stringify` would write `null`). */
+type JsonElement<T> = unknown extends T ? T : JsonCompatible<T>
+
 /** A commitment (PROTOCOL §9.5), with the protocol's member names: embed it as it is. */
 export interface Commitment {
   alg: 'sha-256'
@@ -160,7 +189,8 @@ export interface ReceiptCall {
 
 /** One receipt of a batch. */
 export interface ReceiptToVerify {
-  receipt: JsonValueInput
+  /** The receipt: any object (a `Receipt`, a parsed response, an interface), or a `JsonText`. */
+  receipt: object
   call: ReceiptCall
   input_commitment?: Commitment | null
   output_commitment?: Commitment | null
@@ -291,7 +321,7 @@ export declare function canonicalize(text: JsonTextInput, options?: {
  * @param value the value
  * @param maxBytes refuse output longer than this (BODY_TOO_LARGE) (option)
  */
-export declare function canonicalizeValue(value: ValueInput, options?: {
+export declare function canonicalizeValue<T>(value: JsonArg<T>, options?: {
   /** refuse output longer than this (BODY_TOO_LARGE) */
   maxBytes?: number | null
 }): Buffer
@@ -308,7 +338,7 @@ export declare function sha256Hex(data: string | Uint8Array): string
  * @param salt the salt: 64 lowercase hex (32 bytes) (option)
  * @param saltId the salt's identifier (option)
  */
-export declare function commitment(value: ValueInput, options?: {
+export declare function commitment<T>(value: JsonArg<T>, options?: {
   /** the salt: 64 lowercase hex (32 bytes) */
   salt?: string | null
   /** the salt's identifier */
@@ -321,7 +351,7 @@ export declare function commitment(value: ValueInput, options?: {
  * @param salt the salt: 64 lowercase hex (32 bytes) (option)
  * @param saltId the salt's identifier (option)
  */
-export declare function inputCommitment(input: ValueInput, options?: {
+export declare function inputCommitment<T>(input: JsonArg<T>, options?: {
   /** the salt: 64 lowercase hex (32 bytes) */
   salt?: string | null
   /** the salt's identifier */
@@ -332,14 +362,14 @@ export declare function inputCommitment(input: ValueInput, options?: {
  * The terms hash: 64 lowercase hex. (PROTOCOL §6.7.1; `terms_hash`)
  * @param terms the terms object
  */
-export declare function termsHash(terms: ValueInput): string
+export declare function termsHash<T>(terms: JsonArg<T>): string
 
 /**
  * SHA-256 of (salt ‖) a value's ekl-json-1 bytes: 64 lowercase hex. (PROTOCOL §9.5; `value_digest`)
  * @param value the value
  * @param salt the salt: 64 lowercase hex (32 bytes) (option)
  */
-export declare function valueDigest(value: ValueInput, options?: {
+export declare function valueDigest<T>(value: JsonArg<T>, options?: {
   /** the salt: 64 lowercase hex (32 bytes) */
   salt?: string | null
 }): string
@@ -349,27 +379,27 @@ export declare function valueDigest(value: ValueInput, options?: {
  * @param salt the salt: 64 lowercase hex (32 bytes)
  * @param value the value
  */
-export declare function fingerprint(salt: string, value: ValueInput): string
+export declare function fingerprint<T>(salt: string, value: JsonArg<T>): string
 
 /**
  * The salted fingerprint of an MCP tool result's body (structuredContent, else content). (PROTOCOL §15.3; `output_fingerprint`)
  * @param salt the salt: 64 lowercase hex (32 bytes)
  * @param result the tool result
  */
-export declare function outputFingerprint(salt: string, result: ValueInput): string
+export declare function outputFingerprint<T>(salt: string, result: JsonArg<T>): string
 
 /**
  * The body of a tool result that its fingerprint covers: {member, value}. (PROTOCOL §15.3; `select_result_body`)
  * @param result the tool result
  */
-export declare function selectResultBody(result: ValueInput): ResultBody
+export declare function selectResultBody<T>(result: JsonArg<T>): ResultBody
 
 /**
  * The upstream fingerprint of a tools/list result, optionally of the offered tools only. (PROTOCOL §5.1; `upstream_fingerprint`)
  * @param tools the tools/list result ({"tools": [...]})
  * @param offered the names of the tools offered (option)
  */
-export declare function upstreamFingerprint(tools: ValueInput, options?: {
+export declare function upstreamFingerprint<T>(tools: JsonArg<T>, options?: {
   /** the names of the tools offered */
   offered?: readonly string[] | null
 }): string
@@ -379,7 +409,7 @@ export declare function upstreamFingerprint(tools: ValueInput, options?: {
  * @param tools the tools/list result ({"tools": [...]})
  * @param offered the names of the tools offered (option)
  */
-export declare function upstreamProjection(tools: ValueInput, options?: {
+export declare function upstreamProjection<T>(tools: JsonArg<T>, options?: {
   /** the names of the tools offered */
   offered?: readonly string[] | null
 }): JsonValue[]
@@ -498,20 +528,20 @@ export declare function receiptKey(secret: string, keyId: string): string
  * @param receipt the receipt
  * @param secret the registration secret
  */
-export declare function authTag(receipt: ValueInput, secret: string): string
+export declare function authTag<T>(receipt: JsonArg<T>, secret: string): string
 
 /**
  * The receipt digest: SHA-256 of ekl-json-1 of the whole receipt. (PROTOCOL §9.5; `receipt_digest`)
  * @param receipt the receipt
  */
-export declare function receiptDigest(receipt: ValueInput): string
+export declare function receiptDigest<T>(receipt: JsonArg<T>): string
 
 /**
  * The receipt with its auth_tag. Refuses what verify_receipt would refuse. (PROTOCOL §9.5; `sign_receipt`)
  * @param receipt the receipt, without auth_tag
  * @param secret the registration secret
  */
-export declare function signReceipt(receipt: ValueInput, secret: string): Receipt
+export declare function signReceipt<T>(receipt: JsonArg<T>, secret: string): Receipt
 
 /**
  * The verdict on a MAC receipt: every check, pass, fail or mismatch. (PROTOCOL §9.5; `verify_receipt`)
@@ -521,7 +551,7 @@ export declare function signReceipt(receipt: ValueInput, secret: string): Receip
  * @param inputCommitment the consumer's own input commitment (option)
  * @param outputCommitment the consumer's own output commitment (option)
  */
-export declare function verifyReceipt(receipt: ValueInput, keys: ReceiptKeys, call: ReceiptCall, options?: {
+export declare function verifyReceipt<T>(receipt: JsonArg<T>, keys: ReceiptKeys, call: ReceiptCall, options?: {
   /** the consumer's own input commitment */
   inputCommitment?: Commitment | null
   /** the consumer's own output commitment */
@@ -539,16 +569,16 @@ export declare function verifyReceipts(items: readonly ReceiptToVerify[], keys: 
  * The screening rules of a rules token's claims, validated: {rules_version, rules}. (PROTOCOL §15.5; `screening_rules`)
  * @param claims the claims (rules_version, rules)
  */
-export declare function screeningRules(claims: ValueInput): ScreeningRules
+export declare function screeningRules<T>(claims: JsonArg<T>): ScreeningRules
 
 /**
  * The safety flags of a tool result: the network's rules (when given) and the local leak patterns. (PROTOCOL §15.5; `screen`)
  * @param result the tool result
  * @param rules the screening rules ({rules_version, rules}) (option)
  */
-export declare function screen(result: ValueInput, options?: {
+export declare function screen<T, U>(result: JsonArg<T>, options?: {
   /** the screening rules ({rules_version, rules}) */
-  rules?: ScreeningRules | ValueInput | null
+  rules?: ScreeningRules | JsonArg<U> | null
 }): SafetyFlag[]
 
 /**
@@ -561,10 +591,13 @@ export declare function screeningFold(text: string): string
  * A validated JWKS of P-256 keys, parsed once for many verifications. (PROTOCOL §3; `parse_jwks`)
  * @param jwks the key set
  */
-export declare class Jwks {
-  constructor(jwks: Jwks | ValueInput)
+export interface Jwks {
   readonly kids: string[]
   toJSON(): { keys: Array<Record<string, string>> }
+}
+export declare const Jwks: {
+  new <T>(jwks: Jwks | JsonArg<T>): Jwks
+  readonly prototype: Jwks
 }
 
 /**
@@ -580,7 +613,7 @@ export declare class Jwks {
  * @param requireExp whether exp is required (default true) (option)
  * @param requireIat whether iat is required (default true) (option)
  */
-export declare function verifyJws(token: string, typ: JwsTyp, jwks: Jwks | ValueInput, options?: {
+export declare function verifyJws<T>(token: string, typ: JwsTyp, jwks: Jwks | JsonArg<T>, options?: {
   /** the time to check against (default: now) */
   now?: Seconds | null
   /** the expected iss */
@@ -603,7 +636,7 @@ export declare function verifyJws(token: string, typ: JwsTyp, jwks: Jwks | Value
  * @param claims the claims
  * @param key the signing key
  */
-export declare function signJws(typ: JwsTyp, claims: ValueInput, key: SigningKey): string
+export declare function signJws<T>(typ: JwsTyp, claims: JsonArg<T>, key: SigningKey): string
 
 /**
  * An ES256 signing key derived from a 32-byte seed (deterministic; tests, vectors, local networks). (PROTOCOL §3; `signing_key`)
@@ -616,7 +649,7 @@ export declare function signingKey(seed: string, kid: string): SigningKey
  * An ES256 signing key from a private JWK: d alone (the public point derived) or with x and y (checked against d). (PROTOCOL §3; `signing_key_from_jwk`)
  * @param jwk the private JWK (kty EC, crv P-256, kid, d)
  */
-export declare function signingKeyFromJwk(jwk: ValueInput): SigningKey
+export declare function signingKeyFromJwk<T>(jwk: JsonArg<T>): SigningKey
 
 /**
  * An ES256 signing key from a PEM file: PKCS#8 (BEGIN PRIVATE KEY) or SEC1 (BEGIN EC PRIVATE KEY), P-256, unencrypted. (PROTOCOL §3; `signing_key_from_pem`)
@@ -644,7 +677,7 @@ export declare function jwksFromSeed(seed: string, kids: readonly string[]): Key
  * @param jwks the network's key set
  * @param call the call: {execution_id, provider_agent_id, requester_agent_id, capability_id, input_fingerprint, own_agent_id, network_issuer, sent_at, received_at}
  */
-export declare function verifyReceiptJws(token: string, jwks: Jwks | ValueInput, call: SignedReceiptCall): Verdict
+export declare function verifyReceiptJws<T>(token: string, jwks: Jwks | JsonArg<T>, call: SignedReceiptCall): Verdict
 
 /**
  * The verdict on a network-signed receipt object: its signature, its JWS, and that they agree. (PROTOCOL §9.5.1; `verify_signed_receipt`)
@@ -652,7 +685,7 @@ export declare function verifyReceiptJws(token: string, jwks: Jwks | ValueInput,
  * @param jwks the network's key set
  * @param call the call (as for verify_receipt_jws)
  */
-export declare function verifySignedReceipt(receipt: ValueInput, jwks: Jwks | ValueInput, call: SignedReceiptCall): Verdict
+export declare function verifySignedReceipt<T, U>(receipt: JsonArg<T>, jwks: Jwks | JsonArg<U>, call: SignedReceiptCall): Verdict
 
 /**
  * Issues a network-signed receipt (object signature and receipt_jws) from its fields. Refuses what the verifier would refuse. (PROTOCOL §9.5.1; `issue_receipt`)
@@ -661,7 +694,7 @@ export declare function verifySignedReceipt(receipt: ValueInput, jwks: Jwks | Va
  * @param issuer the network's issuer (iss)
  * @param audience the consumer's agent id (aud)
  */
-export declare function issueReceipt(fields: ValueInput, key: SigningKey, issuer: string, audience: string): SignedReceipt
+export declare function issueReceipt<T>(fields: JsonArg<T>, key: SigningKey, issuer: string, audience: string): SignedReceipt
 
 /**
  * Verifies an execution grant for a provider: typ ekl-execution-grant+jwt, aud ekl:agent:{provider_id}, lifetime at most 600 s. Returns {header, claims, kid, typ, token_sha256}. (PROTOCOL §9.3.2; `verify_execution_grant`)
@@ -671,7 +704,7 @@ export declare function issueReceipt(fields: ValueInput, key: SigningKey, issuer
  * @param providerId the provider's agent id
  * @param now the time to check against (default: now) (option)
  */
-export declare function verifyExecutionGrant(token: string, jwks: Jwks | ValueInput, issuer: string, providerId: string, options?: {
+export declare function verifyExecutionGrant<T>(token: string, jwks: Jwks | JsonArg<T>, issuer: string, providerId: string, options?: {
   /** the time to check against (default: now) */
   now?: Seconds | null
 }): VerifiedJws
@@ -683,7 +716,7 @@ export declare function verifyExecutionGrant(token: string, jwks: Jwks | ValueIn
  * @param issuer the network's issuer
  * @param now the time to check against (default: now) (option)
  */
-export declare function verifyScreeningRules(token: string, jwks: Jwks | ValueInput, issuer: string, options?: {
+export declare function verifyScreeningRules<T>(token: string, jwks: Jwks | JsonArg<T>, issuer: string, options?: {
   /** the time to check against (default: now) */
   now?: Seconds | null
 }): ScreeningRulesToken
@@ -694,7 +727,7 @@ export declare function verifyScreeningRules(token: string, jwks: Jwks | ValueIn
 /** `canonicalize` on the libuv thread pool: does not block the event loop. */
 export declare function canonicalizeAsync(text: JsonTextInput, options?: { maxBytes?: number | null }): Promise<Buffer>
 /** `canonicalizeValue` with the canonicalisation on the thread pool (the conversion of the value runs first, on the calling thread). */
-export declare function canonicalizeValueAsync(value: ValueInput, options?: { maxBytes?: number | null }): Promise<Buffer>
+export declare function canonicalizeValueAsync<T>(value: JsonArg<T>, options?: { maxBytes?: number | null }): Promise<Buffer>
 /** `verifyReceipts` on the libuv thread pool (large batches in parallel chunks, in order). */
 export declare function verifyReceiptsAsync(items: readonly ReceiptToVerify[], keys: ReceiptKeys): Promise<Array<Verdict | EklError>>
 /**

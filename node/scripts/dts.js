@@ -11,9 +11,13 @@ const MANIFEST = path.resolve(PKG, '..', 'docs', 'operations.json')
 const BEGIN = '// @generated operations: begin (node scripts/dts.js, from docs/operations.json; do not edit)\n'
 const END = '// @generated operations: end\n'
 
-/** TypeScript types of the parameter kinds. */
+/**
+ * TypeScript types of the parameter kinds. A value parameter is generic: `JsonArg<T>` accepts any
+ * type whose values can have a JSON form (interfaces, `Record<string, unknown>`, the package's own
+ * results) and refuses functions, symbols, class instances and `undefined` elements at compile time.
+ */
 const KINDS = {
-  value: 'ValueInput',
+  value: 'JsonArg<$>',
   text: 'JsonTextInput',
   str: 'string',
   bytes: 'string | Uint8Array',
@@ -21,7 +25,7 @@ const KINDS = {
   now: 'Seconds',
   bool: 'boolean',
   str_list: 'readonly string[]',
-  jwks: 'Jwks | ValueInput',
+  jwks: 'Jwks | JsonArg<$>',
   key: 'SigningKey',
 }
 /** Narrower types of some parameters (`operation.parameter`). */
@@ -37,7 +41,7 @@ const PARAMS = {
   'verify_jws.typ': 'JwsTyp',
   'sign_jws.typ': 'JwsTyp',
   'verify_enroll_authority.announced': 'ProofVersion',
-  'screen.rules': 'ScreeningRules | ValueInput',
+  'screen.rules': 'ScreeningRules | JsonArg<$>',
 }
 /** TypeScript types of the results. */
 const RETURNS = { str: 'string', bool: 'boolean', bytes: 'Buffer', Verdicts: 'Array<Verdict | EklError>' }
@@ -48,7 +52,15 @@ const doc = (text, indent = '') => `${indent}/** ${text.replace(/\*\//g, '*\\/')
 function declarations(ops) {
   let out = ''
   for (const op of ops) {
-    const type = (p) => PARAMS[`${op.name}.${p.name}`] ?? KINDS[p.kind]
+    // Each generic parameter gets its own type variable (T, U, ...).
+    const vars = []
+    const type = (p) => {
+      const t = PARAMS[`${op.name}.${p.name}`] ?? KINDS[p.kind]
+      if (!t.includes('$')) return t
+      const v = 'TUVW'[vars.length]
+      vars.push(v)
+      return t.replace('$', v)
+    }
     const required = op.params.filter((p) => p.required)
     const optional = op.params.filter((p) => !p.required)
     const args = required.map((p) => `${p.js}: ${type(p)}`)
@@ -58,11 +70,14 @@ function declarations(ops) {
     }
     const params = op.params.map((p) => ` * @param ${p.js} ${p.doc}${p.required ? '' : ' (option)'}\n`).join('')
     out += `\n/**\n * ${op.doc} (${op.section === '-' ? 'utility' : `PROTOCOL ${op.section}`}; \`${op.name}\`)\n${params} */\n`
+    const generic = vars.length ? `<${vars.join(', ')}>` : ''
     if (op.class) {
-      out += `export declare class ${op.js} {\n  constructor(${args.join(', ')})\n  readonly kids: string[]\n  toJSON(): { keys: Array<Record<string, string>> }\n}\n`
+      // A class cannot have a generic constructor: an interface and a constructor of that name.
+      out += `export interface ${op.js} {\n  readonly kids: string[]\n  toJSON(): { keys: Array<Record<string, string>> }\n}\n`
+      out += `export declare const ${op.js}: {\n  new ${generic}(${args.join(', ')}): ${op.js}\n  readonly prototype: ${op.js}\n}\n`
     } else {
       const ret = RESULTS[op.name] ?? RETURNS[op.returns] ?? op.returns
-      out += `export declare function ${op.js}(${args.join(', ')}): ${ret}\n`
+      out += `export declare function ${op.js}${generic}(${args.join(', ')}): ${ret}\n`
     }
   }
   return out

@@ -1,0 +1,53 @@
+"""The two fingerprints of a wiretap.py log computed without ekl-evidence: the standard library's
+hashlib and json plus PyPI ``rfc8785`` (an RFC 8785 implementation no one here wrote), following
+PROTOCOL §5.1 and §15.3 as written.
+
+    python independent.py SALT LOG
+
+prints {"upstream_fingerprint": ..., "output_fingerprint": ...} for the last tools/list and
+tools/call of LOG. §5.1: the offered tools of the tools/list result, sorted by name in UTF-16 code
+units, each projected to exactly name, description, inputSchema, outputSchema and annotations (a
+member left out written as null), SHA-256 of their canonical JSON, no salt. §15.3: SHA-256 of the
+salt's 32 bytes followed by the canonical JSON of structuredContent, or else of the content array.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import sys
+from typing import Any, Dict, List
+
+import rfc8785
+
+OFFERED = {"search_listings"}
+PROJECTION = ("name", "description", "inputSchema", "outputSchema", "annotations")
+
+
+def response(lines: List[str], method: str) -> Dict[str, Any]:
+    sent = [json.loads(x[2:]) for x in lines if x.startswith("> ")]
+    want = [m["id"] for m in sent if m.get("method") == method and "id" in m][-1]
+    for x in lines:
+        if x.startswith("< "):
+            msg = json.loads(x[2:])
+            if msg.get("id") == want and "result" in msg:
+                result: Dict[str, Any] = msg["result"]
+                return result
+    raise SystemExit(f"no response to {method}")
+
+
+def main(salt: str, log: str) -> None:
+    with open(log, encoding="utf-8") as f:
+        lines = f.read().split("\n")
+    tools = [t for t in response(lines, "tools/list")["tools"] if t["name"] in OFFERED]
+    tools.sort(key=lambda t: t["name"].encode("utf-16-be"))
+    projected = [{k: t.get(k) for k in PROJECTION} for t in tools]
+    upstream = hashlib.sha256(rfc8785.dumps(projected)).hexdigest()
+    result = response(lines, "tools/call")
+    body = result["structuredContent"] if result.get("structuredContent") is not None else result["content"]
+    output = hashlib.sha256(bytes.fromhex(salt) + rfc8785.dumps(body)).hexdigest()
+    print(json.dumps({"upstream_fingerprint": upstream, "output_fingerprint": output}))
+
+
+if __name__ == "__main__":
+    main(sys.argv[1], sys.argv[2])
