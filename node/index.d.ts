@@ -295,10 +295,10 @@ export declare class SigningKey {
   readonly kid: string
 }
 
-/** A JWKS and its signing keys, one per kid. */
-export interface KeySet {
+/** A JWKS and its signing keys, one per kid (a tuple when the kids are a literal list). */
+export interface KeySet<K extends readonly string[] = string[]> {
   jwks: Jwks
-  keys: SigningKey[]
+  keys: { -readonly [I in keyof K]: SigningKey }
 }
 
 /** A time in seconds since the epoch, or a Date (never milliseconds: a number over 1e11 is refused). */
@@ -669,7 +669,7 @@ export declare function publicJwk(key: SigningKey): Jwk
  * @param seed the seed: 64 lowercase hex
  * @param kids the key ids
  */
-export declare function jwksFromSeed(seed: string, kids: readonly string[]): KeySet
+export declare function jwksFromSeed<const K extends readonly string[]>(seed: string, kids: K): KeySet<K>
 
 /**
  * The verdict on a network-signed receipt's compact JWS against the call. (PROTOCOL §9.5.1; `verify_receipt_jws`)

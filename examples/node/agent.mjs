@@ -83,6 +83,7 @@ const NETWORK_SEED = '6e6574776f726b2d6578616d706c652d736565642d6e6f742d612d7265
 const SENT_AT = 1795970000 // the agent's clock around the call
 const RECEIVED_AT = 1795970002
 
+/** @param {ekl.SigningKey} key */
 function networkSignedReceipt(key) {
   const fields = {
     receipt_version: '1.2',
@@ -104,7 +105,9 @@ function networkSignedReceipt(key) {
   return ekl.issueReceipt(fields, key, NETWORK_ISSUER, CALL.requester_agent_id)
 }
 
+/** @param {ekl.Verdict} verdict */
 const notPassed = (verdict) => verdict.checks.filter((c) => c.outcome !== 'pass').map((c) => c.name)
+/** @param {ekl.Verdict} verdict */
 const disputed = (verdict) =>
   verdict.checks.length > 0 &&
   verdict.checks.every((c) => c.outcome !== 'fail') &&
@@ -160,12 +163,14 @@ export function main() {
 }
 
 /** JSON as Python's json.dumps(obj, indent=2, sort_keys=True) writes it (ASCII-only output). */
+/** @param {unknown} value */
 export function pythonJson(value) {
+  /** @type {(v: unknown) => unknown} */
   const sort = (v) =>
     Array.isArray(v)
       ? v.map(sort)
       : v !== null && typeof v === 'object'
-        ? Object.fromEntries(Object.keys(v).sort().map((k) => [k, sort(v[k])]))
+        ? Object.fromEntries(Object.entries(v).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([k, x]) => [k, sort(x)]))
         : v
   return JSON.stringify(sort(value), null, 2).replace(/[\u007f-\uffff]/g, (c) => '\\u' + c.charCodeAt(0).toString(16).padStart(4, '0'))
 }

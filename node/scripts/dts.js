@@ -46,6 +46,13 @@ const PARAMS = {
 /** TypeScript types of the results. */
 const RETURNS = { str: 'string', bool: 'boolean', bytes: 'Buffer', Verdicts: 'Array<Verdict | EklError>' }
 const RESULTS = { verify_challenge_proof: 'ProofVersion', verify_enroll_authority: 'ProofVersion' }
+/**
+ * Signatures written whole: `jwksFromSeed` returns one key per kid, typed as a tuple when the kids
+ * are a literal list (`keys[0]` is a SigningKey under noUncheckedIndexedAccess).
+ */
+const SIGNATURES = {
+  jwks_from_seed: '<const K extends readonly string[]>(seed: string, kids: K): KeySet<K>',
+}
 
 const doc = (text, indent = '') => `${indent}/** ${text.replace(/\*\//g, '*\\/')} */\n`
 
@@ -77,7 +84,7 @@ function declarations(ops) {
       out += `export declare const ${op.js}: {\n  new ${generic}(${args.join(', ')}): ${op.js}\n  readonly prototype: ${op.js}\n}\n`
     } else {
       const ret = RESULTS[op.name] ?? RETURNS[op.returns] ?? op.returns
-      out += `export declare function ${op.js}${generic}(${args.join(', ')}): ${ret}\n`
+      out += `export declare function ${op.js}${SIGNATURES[op.name] ?? `${generic}(${args.join(', ')}): ${ret}`}\n`
     }
   }
   return out

@@ -26,8 +26,10 @@ if git -C "$ROOT" rev-parse --git-dir >/dev/null 2>&1; then
   fi
 fi
 
-# 3. declarations
+# 3. declarations; then the README flows and the examples under tsc --strict, without a cast, in
+#    the nodenext, node10 and bundler resolutions (scripts/typecheck-flows.js)
 npx tsc -p tsconfig.json
+node scripts/typecheck-flows.js
 
 # 4. tests of the package in place
 # The example test compares with examples/python/agent.py: use the venv of the Python step when

@@ -1,0 +1,114 @@
+'use strict'
+// Type-checks the README flows and the TypeScript/JavaScript examples as a TypeScript user would
+// write them, under `tsc --strict` in three module resolutions (nodenext, node10, bundler), with
+// no cast (issue 12.5). The ```js, ```mjs and ```ts blocks of README.md and node/README.md are
+// written to types-test/.flows/<mode>/ as TypeScript files:
+//   ```js  (CommonJS): `const x = require('m')` becomes `import x = require('m')`; .cts in nodenext,
+//          .ts elsewhere (module commonjs in node10, preserve in bundler);
+//   ```mjs, ```ts: .mts in nodenext, .ts elsewhere (module es2022 in node10, preserve in bundler);
+// the examples (examples/node/*.mjs checked as JavaScript with checkJs, examples/everyday/*.ts)
+// are checked in each mode too. The package resolves by its name from a node_modules link to
+// this folder, through package.json's `types` (node10) or `exports` (nodenext, bundler).
+//   node scripts/typecheck-flows.js      (40-node.sh runs it after the declarations' check)
+const fs = require('node:fs')
+const path = require('node:path')
+const { execFileSync } = require('node:child_process')
+
+const PKG = path.resolve(__dirname, '..')
+const ROOT = path.resolve(PKG, '..')
+const OUT = path.join(PKG, 'types-test', '.flows')
+const NAME = JSON.parse(fs.readFileSync(path.join(PKG, 'package.json'), 'utf8')).name
+const TSC = path.join(PKG, 'node_modules', 'typescript', 'bin', 'tsc')
+
+/** The ```js / ```mjs / ```ts blocks of a markdown file. */
+function blocks(file) {
+  const lines = fs.readFileSync(file, 'utf8').split('\n')
+  const out = []
+  for (let i = 0; i < lines.length; i++) {
+    const m = /^```(js|mjs|ts)\s*$/.exec(lines[i])
+    if (!m) continue
+    let end = i + 1
+    while (end < lines.length && !/^```\s*$/.test(lines[end])) end++
+    out.push({ lang: m[1], line: i + 1, code: lines.slice(i + 1, end).join('\n') })
+    i = end
+  }
+  return out
+}
+
+const cjsToTs = (code) => code.replace(/^const (\w+) = require\(('[^']+')\)$/gm, 'import $1 = require($2)')
+
+const BASE = {
+  strict: true,
+  noEmit: true,
+  target: 'es2022',
+  lib: ['es2022', 'dom'],
+  types: ['node'],
+  skipLibCheck: false,
+  exactOptionalPropertyTypes: true,
+  noUncheckedIndexedAccess: true,
+  allowJs: true,
+  checkJs: true,
+  esModuleInterop: true,
+}
+/** Per mode: the compiler options of CommonJS files and of ES modules, and the file extensions. */
+const MODES = {
+  nodenext: { cjs: { module: 'nodenext', moduleResolution: 'nodenext' }, esm: null, ext: { cjs: '.cts', esm: '.mts' } },
+  node10: { cjs: { module: 'commonjs', moduleResolution: 'node10' }, esm: { module: 'es2022', moduleResolution: 'node10' }, ext: { cjs: '.ts', esm: '.ts' } },
+  bundler: { cjs: { module: 'preserve', moduleResolution: 'bundler' }, esm: null, ext: { cjs: '.ts', esm: '.ts' } },
+}
+
+function sources() {
+  const out = []
+  for (const readme of [path.join(ROOT, 'README.md'), path.join(PKG, 'README.md')]) {
+    const rel = path.relative(ROOT, readme).replace(/[^A-Za-z0-9]+/g, '_')
+    for (const b of blocks(readme)) {
+      if (!b.code.includes(`'${NAME}'`)) continue // a block that does not use the package
+      const kind = b.lang === 'js' ? 'cjs' : 'esm'
+      out.push({ name: `${rel}_${b.line}`, kind, code: kind === 'cjs' ? cjsToTs(b.code) : b.code, from: `${path.relative(ROOT, readme)}:${b.line}` })
+    }
+  }
+  const ex = (dir, ext) => {
+    const d = path.join(ROOT, 'examples', dir)
+    return fs.existsSync(d) ? fs.readdirSync(d).filter((f) => f.endsWith(ext)).map((f) => path.join(d, f)) : []
+  }
+  for (const f of ex('node', '.mjs')) out.push({ name: `example_node_${path.basename(f, '.mjs')}`, kind: 'esm', js: true, code: fs.readFileSync(f, 'utf8'), from: path.relative(ROOT, f) })
+  for (const f of ex('everyday', '.ts')) out.push({ name: `example_everyday_${path.basename(f, '.ts')}`, kind: 'esm', code: fs.readFileSync(f, 'utf8'), from: path.relative(ROOT, f) })
+  return out
+}
+
+function run() {
+  fs.rmSync(OUT, { recursive: true, force: true })
+  const srcs = sources()
+  let failed = false
+  for (const [mode, m] of Object.entries(MODES)) {
+    const groups = m.esm ? { cjs: m.cjs, esm: m.esm } : { all: m.cjs }
+    for (const [group, opts] of Object.entries(groups)) {
+      const dir = path.join(OUT, `${mode}-${group}`)
+      fs.mkdirSync(path.join(dir, 'node_modules'), { recursive: true })
+      fs.symlinkSync(PKG, path.join(dir, 'node_modules', NAME), 'dir')
+      // Each file is a module of its own (a snippet's names do not collide with another's).
+      const files = []
+      for (const s of srcs) {
+        if (group !== 'all' && s.kind !== group) continue
+        const ext = s.js ? '.mjs' : m.ext[s.kind]
+        const file = `${s.name}${ext}`
+        const code = /^\s*(import|export)\b/m.test(s.code) || s.js ? s.code : `${s.code}\nexport {}`
+        fs.writeFileSync(path.join(dir, file), `// from ${s.from}\n${code}\n`)
+        files.push(file)
+      }
+      fs.writeFileSync(path.join(dir, 'package.json'), '{"private":true}\n')
+      fs.writeFileSync(path.join(dir, 'tsconfig.json'), JSON.stringify({ compilerOptions: { ...BASE, ...opts }, files }, null, 2))
+      try {
+        execFileSync(process.execPath, [TSC, '-p', dir], { stdio: 'pipe' })
+        console.log(`tsc --strict ${mode}${group === 'all' ? '' : ` (${group})`}: ${files.length} files, no error`)
+
+      } catch (e) {
+        failed = true
+        console.error(`tsc --strict ${mode}${group === 'all' ? '' : ` (${group})`} failed:\n${e.stdout}${e.stderr}`)
+      }
+    }
+  }
+  if (failed) process.exit(1)
+}
+
+run()
