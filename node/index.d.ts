@@ -131,6 +131,19 @@ export type JsonCompatible<T> = unknown extends T
         : T extends object
           ? { [K in keyof T]: K extends string ? JsonMember<T[K]> : never }
           : never
+/**
+ * `JsonArg<T>` for an object whose members `K` hold a time (`issued_at` of a receipt, `iat`,
+ * `nbf`, `exp` of claims, ...): a `Date` is accepted there too, and written in the form the core
+ * reads (the protocol's timestamp, or seconds since the epoch).
+ */
+export type JsonArgWithTimes<T, K extends string> = T &
+  (T extends JsonText
+    ? unknown
+    : unknown extends T
+      ? unknown
+      : T extends JsonValueInput
+        ? unknown
+        : { [P in keyof T]: P extends K ? JsonMember<Exclude<T[P], Date>> | Extract<T[P], Date> : P extends string ? JsonMember<T[P]> : never })
 /** An object member: `undefined` is allowed (the member is absent, as `JSON.stringify` has it). */
 type JsonMember<T> = unknown extends T ? T : T extends undefined ? undefined : JsonCompatible<T>
 /** An array element: `undefined` is refused (`JSON.stringify` would write `null`). */
@@ -208,8 +221,10 @@ export interface SignedReceiptCall {
   own_agent_id: string
   /** The network's issuer: the receipt's `iss`. */
   network_issuer: string
-  sent_at: number
-  received_at: number
+  /** When the consumer sent the call: seconds since the epoch, or a Date. */
+  sent_at: Seconds
+  /** When the consumer received the answer: seconds since the epoch, or a Date. */
+  received_at: Seconds
 }
 
 /** One named check of a verdict. Names are stable snake_case strings, like error codes. */

@@ -125,6 +125,29 @@ pub struct Param {
     pub required: bool,
     /// One line for the host's documentation.
     pub doc: &'static str,
+    /// Members of a value parameter (an object) that hold a time, each with the form the core
+    /// reads: a host may pass its date type there (a Python aware `datetime`, a JS `Date`) and
+    /// writes it in that form first (the core stays free of host dates). Empty for most.
+    pub times: &'static [(&'static str, TimeForm)],
+}
+
+/// The form of a time member of a value (see [`Param::times`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum TimeForm {
+    /// The protocol's UTC timestamp, `YYYY-MM-DDTHH:MM:SSZ` (what `format_timestamp` writes).
+    Timestamp,
+    /// An integer number of seconds since the epoch (JWT NumericDate).
+    Seconds,
+}
+
+impl TimeForm {
+    /// The form's name in `docs/operations.json`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            TimeForm::Timestamp => "timestamp",
+            TimeForm::Seconds => "seconds",
+        }
+    }
 }
 
 /// One operation of the registry.

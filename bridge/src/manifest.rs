@@ -58,6 +58,18 @@ pub fn operations_json() -> String {
             out.extend_from_slice(if p.required { b"true" } else { b"false" });
             out.extend_from_slice(b", \"doc\": ");
             push_str(&mut out, p.doc);
+            if !p.times.is_empty() {
+                out.extend_from_slice(b", \"times\": {");
+                for (k, (member, form)) in p.times.iter().enumerate() {
+                    if k > 0 {
+                        out.extend_from_slice(b", ");
+                    }
+                    push_str(&mut out, member);
+                    out.extend_from_slice(b": ");
+                    push_str(&mut out, form.as_str());
+                }
+                out.push(b'}');
+            }
             out.push(b'}');
         }
         out.extend_from_slice(if op.params.is_empty() {

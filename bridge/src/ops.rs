@@ -13,7 +13,7 @@ use zeroize::Zeroizing;
 
 use crate::args::{Args, Out};
 use crate::Kind::*;
-use crate::{Op, Param, Returns};
+use crate::{Op, Param, Returns, TimeForm};
 
 const fn req(name: &'static str, kind: crate::Kind, doc: &'static str) -> Param {
     Param {
@@ -21,6 +21,7 @@ const fn req(name: &'static str, kind: crate::Kind, doc: &'static str) -> Param 
         kind,
         required: true,
         doc,
+        times: &[],
     }
 }
 
@@ -30,8 +31,30 @@ const fn opt(name: &'static str, kind: crate::Kind, doc: &'static str) -> Param 
         kind,
         required: false,
         doc,
+        times: &[],
     }
 }
+
+impl Param {
+    /// The same parameter with members that hold a time ([`Param::times`]).
+    const fn times(self, times: &'static [(&'static str, TimeForm)]) -> Param {
+        Param { times, ..self }
+    }
+}
+
+/// `issued_at` of a receipt, as the protocol writes it.
+const ISSUED_AT: &[(&str, TimeForm)] = &[("issued_at", TimeForm::Timestamp)];
+/// The NumericDate claims of a JWS.
+const CLAIM_TIMES: &[(&str, TimeForm)] = &[
+    ("iat", TimeForm::Seconds),
+    ("nbf", TimeForm::Seconds),
+    ("exp", TimeForm::Seconds),
+];
+/// The consumer's clock window of a network-signed receipt's call.
+const CALL_TIMES: &[(&str, TimeForm)] = &[
+    ("sent_at", TimeForm::Seconds),
+    ("received_at", TimeForm::Seconds),
+];
 
 fn invalid(message: impl Into<String>) -> Error {
     Error::new(ErrorCode::InvalidArgument, message.into())
@@ -585,7 +608,7 @@ pub(crate) static OPERATIONS: &[Op] = &[
         section: "§9.5",
         doc: "The receipt with its auth_tag. Refuses what verify_receipt would refuse.",
         params: &[
-            req("receipt", Value, "the receipt, without auth_tag"),
+            req("receipt", Value, "the receipt, without auth_tag").times(ISSUED_AT),
             req("secret", Str, "the registration secret"),
         ],
         returns: Returns::Value("Receipt"),
@@ -740,7 +763,7 @@ pub(crate) static OPERATIONS: &[Op] = &[
               refuse.",
         params: &[
             req("typ", Str, "the token type"),
-            req("claims", Value, "the claims"),
+            req("claims", Value, "the claims").times(CLAIM_TIMES),
             req("key", Key, "the signing key"),
         ],
         returns: Returns::Str,
@@ -814,7 +837,7 @@ pub(crate) static OPERATIONS: &[Op] = &[
         params: &[
             req("token", Str, "the receipt_jws"),
             req("jwks", Jwks, "the network's key set"),
-            req("call", Value, "the call: {execution_id, provider_agent_id, requester_agent_id, capability_id, input_fingerprint, own_agent_id, network_issuer, sent_at, received_at}"),
+            req("call", Value, "the call: {execution_id, provider_agent_id, requester_agent_id, capability_id, input_fingerprint, own_agent_id, network_issuer, sent_at, received_at}").times(CALL_TIMES),
         ],
         returns: Returns::Verdict,
         run: |a| {
@@ -836,7 +859,7 @@ pub(crate) static OPERATIONS: &[Op] = &[
         params: &[
             req("receipt", Value, "the receipt object"),
             req("jwks", Jwks, "the network's key set"),
-            req("call", Value, "the call (as for verify_receipt_jws)"),
+            req("call", Value, "the call (as for verify_receipt_jws)").times(CALL_TIMES),
         ],
         returns: Returns::Verdict,
         run: |a| {
@@ -856,7 +879,7 @@ pub(crate) static OPERATIONS: &[Op] = &[
         doc: "Issues a network-signed receipt (object signature and receipt_jws) from its fields. \
               Refuses what the verifier would refuse.",
         params: &[
-            req("fields", Value, "the receipt's fields"),
+            req("fields", Value, "the receipt's fields").times(ISSUED_AT),
             req("key", Key, "the network's signing key"),
             req("issuer", Str, "the network's issuer (iss)"),
             req("audience", Str, "the consumer's agent id (aud)"),

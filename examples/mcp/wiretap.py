@@ -15,7 +15,7 @@ from __future__ import annotations
 import subprocess
 import sys
 import threading
-from typing import BinaryIO
+from typing import IO
 
 
 def main() -> int:
@@ -27,7 +27,7 @@ def main() -> int:
     child = subprocess.Popen(sys.argv[3:], stdin=subprocess.PIPE, stdout=subprocess.PIPE)
     assert child.stdin is not None and child.stdout is not None
 
-    def pump(src: BinaryIO, dst: BinaryIO, prefix: bytes) -> None:
+    def pump(src: IO[bytes], dst: IO[bytes], prefix: bytes) -> None:
         while True:
             line = src.readline()
             if not line:

@@ -7,7 +7,8 @@
 // Each operation becomes a function named by its `js` name (or the class `Jwks`): required
 // parameters positional, optional ones as members of one trailing options object (camelCase;
 // unknown names refused, naming the allowed ones). Arguments are converted by their kind:
-//   value     a JS value (the strict walker of convert.js) or JsonText → UTF-8 JSON text
+//   value     a JS value (the strict walker of convert.js) or JsonText → UTF-8 JSON text; the
+//             members the registry lists as `times` may hold a Date (written in the core's form)
 //   text      JSON text: a string, a Uint8Array or a JsonText → UTF-8 bytes
 //   str       a string (lone surrogates refused)        bytes  a Uint8Array or a string
 //   int       a safe integer                            bool   a boolean
@@ -129,12 +130,56 @@ function makeApi(binding, info) {
     }
   }
 
+  /** The protocol's timestamp of seconds, written by the core (the `format_timestamp` operation). */
+  function timestamp(secs) {
+    const i = index.get('format_timestamp')
+    return call(manifest[i], i, [secs])
+  }
+
+  /**
+   * A value whose time members (the parameter's `times` in the registry: `issued_at` of a receipt,
+   * `iat`/`nbf`/`exp` of claims, ...) may hold a Date: those are written in the form the core reads
+   * (`timestamp`: as formatTimestamp writes it; `seconds`: an integer; milliseconds refused as for
+   * `now`). Only a plain object of data properties holding such a Date is copied, in its order and
+   * each member read once through its descriptor (no getter runs); anything else is handed on as
+   * it is, for the strict conversion to accept or refuse with its own code.
+   */
+  function withTimes(op, p, x) {
+    try {
+      if (x === null || typeof x !== 'object' || x instanceof JsonText) return x
+      const proto = Object.getPrototypeOf(x)
+      if (proto !== Object.prototype && proto !== null) return x
+      const dated = Object.keys(p.times).some((m) => {
+        const d = Object.getOwnPropertyDescriptor(x, m)
+        return d !== undefined && 'value' in d && d.value instanceof Date
+      })
+      if (!dated || Object.getOwnPropertySymbols(x).length !== 0) return x
+      const copy = Object.create(proto)
+      for (const k of Object.keys(x)) {
+        const d = Object.getOwnPropertyDescriptor(x, k)
+        if (d === undefined) continue
+        if (!('value' in d)) return x
+        let v = d.value
+        const form = Object.prototype.hasOwnProperty.call(p.times, k) ? p.times[k] : undefined
+        if (form !== undefined && v instanceof Date) {
+          const secs = seconds(v, `${op.js}: ${p.js}.${k}`)
+          v = form === 'seconds' ? secs : timestamp(secs)
+        }
+        Object.defineProperty(copy, k, { value: v, enumerable: true, writable: true, configurable: true })
+      }
+      return copy
+    } catch (e) {
+      if (isEklError(e)) throw e
+      return x // a Proxy trap threw: the conversion meets it again and refuses it
+    }
+  }
+
   /** One argument converted by its parameter's kind (JSON text as a string or bytes). */
   function convert(op, p, x, limit) {
     const what = `${op.js}: ${p.js}`
     switch (p.kind) {
       case 'value':
-        return toJsonText(x, limit)
+        return toJsonText(p.times ? withTimes(op, p, x) : x, limit)
       case 'text':
         if (x !== null && typeof x === 'object' && !(x instanceof Uint8Array) && !(x instanceof JsonText)) {
           // An object or an array where text is expected: the caller wants the value form.

@@ -62,7 +62,9 @@ function declarations(ops) {
     // Each generic parameter gets its own type variable (T, U, ...).
     const vars = []
     const type = (p) => {
-      const t = PARAMS[`${op.name}.${p.name}`] ?? KINDS[p.kind]
+      let t = PARAMS[`${op.name}.${p.name}`] ?? KINDS[p.kind]
+      // Members that hold a time take a Date too (the registry's `times`).
+      if (t === KINDS.value && p.times) t = `JsonArgWithTimes<$, ${Object.keys(p.times).map((m) => `'${m}'`).join(' | ')}>`
       if (!t.includes('$')) return t
       const v = 'TUVW'[vars.length]
       vars.push(v)
@@ -75,7 +77,8 @@ function declarations(ops) {
       const members = optional.map((p) => `${doc(p.doc, '  ')}  ${p.js}?: ${type(p)} | null\n`).join('')
       args.push(`options?: {\n${members}}`)
     }
-    const params = op.params.map((p) => ` * @param ${p.js} ${p.doc}${p.required ? '' : ' (option)'}\n`).join('')
+    const times = (p) => (p.times ? `; its members ${Object.entries(p.times).map(([m, f]) => `${m} (${f})`).join(', ')} may be a Date` : '')
+    const params = op.params.map((p) => ` * @param ${p.js} ${p.doc}${times(p)}${p.required ? '' : ' (option)'}\n`).join('')
     out += `\n/**\n * ${op.doc} (${op.section === '-' ? 'utility' : `PROTOCOL ${op.section}`}; \`${op.name}\`)\n${params} */\n`
     const generic = vars.length ? `<${vars.join(', ')}>` : ''
     if (op.class) {

@@ -26,7 +26,7 @@ Jwks = _native.Jwks
 _call = _native.call
 
 
-def _now(op: str, now: _Any) -> int:
+def _now(op: str, now: _Any, what: str = "now") -> int:
     """Seconds since the epoch: the host clock for None, an int as is, a finite float floored,
     an aware datetime's timestamp floored (a naive one is refused: its zone is unknown)."""
     if now is None:
@@ -35,17 +35,40 @@ def _now(op: str, now: _Any) -> int:
         return now
     if isinstance(now, float):
         if not _math.isfinite(now):
-            raise _EklError("INVALID_ARGUMENT", f"{op}: now must be a finite number of seconds")
+            raise _EklError("INVALID_ARGUMENT", f"{op}: {what} must be a finite number of seconds")
         return _math.floor(now)
     if isinstance(now, _dt.datetime):
         if now.utcoffset() is None:
             raise _EklError(
-                "INVALID_ARGUMENT", f"{op}: now is a naive datetime (give it a tzinfo, e.g. UTC)"
+                "INVALID_ARGUMENT", f"{op}: {what} is a naive datetime (give it a tzinfo, e.g. UTC)"
             )
         return _math.floor(now.timestamp())
     raise TypeError(
-        f"{op}: now must be an int, a float or an aware datetime, got {type(now).__name__}"
+        f"{op}: {what} must be an int, a float or an aware datetime, got {type(now).__name__}"
     )
+
+
+#: The index of ``format_timestamp`` in the registry (set by ``_build``).
+_FORMAT_TIMESTAMP = -1
+
+
+def _times(op: str, name: str, value: _Any, times: _Dict[str, str]) -> _Any:
+    """A value whose time members (the parameter's ``times`` in the registry: ``issued_at`` of a
+    receipt, ``iat``/``nbf``/``exp`` of claims, ...) may hold an aware ``datetime``: a dict holding
+    one is copied (in its order) with those written in the form the core reads (``timestamp``: as
+    ``format_timestamp`` writes it; ``seconds``: an int); anything else is handed on as it is."""
+    if not isinstance(value, dict) or not any(
+        isinstance(value.get(m), _dt.datetime) for m in times
+    ):
+        return value
+    out = {}
+    for k, v in value.items():
+        form = times.get(k) if isinstance(k, str) else None
+        if form is not None and isinstance(v, _dt.datetime):
+            secs = _now(op, v, f"{name}[{k!r}]")
+            v = secs if form == "seconds" else _call(_FORMAT_TIMESTAMP, (secs,))
+        out[k] = v
+    return out
 
 
 def _verdict(raw: _Dict[str, _Any]) -> _Verdict:
@@ -70,7 +93,11 @@ def _doc(op: _Dict[str, _Any]) -> str:
     lines = [op["doc"], ""]
     for p in op["params"]:
         how = "required" if p["required"] else "optional, keyword-only"
-        lines.append(f"{p['name']} ({p['kind']}, {how}): {p['doc']}")
+        text = f"{p['name']} ({p['kind']}, {how}): {p['doc']}"
+        if p.get("times"):
+            members = ", ".join(f"{m} ({form})" for m, form in p["times"].items())
+            text += f"; its members {members} may be an aware datetime"
+        lines.append(text)
     lines.append(f"\nReturns {op['returns']} (EKP {op['section']}).")
     return "\n".join(lines)
 
@@ -83,10 +110,14 @@ def _source(index: int, op: _Dict[str, _Any]) -> str:
     required = [p["name"] for p in params if p["required"]]
     optional = [f"{p['name']}=None" for p in params if not p["required"]]
     signature = ", ".join(required + (["*"] + optional if optional else []))
-    passed = "".join(
-        (f"_now({op['name']!r}, {p['name']}), " if p["kind"] == "now" else f"{p['name']}, ")
-        for p in params
-    )
+    def pass_(p: _Dict[str, _Any]) -> str:
+        if p["kind"] == "now":
+            return f"_now({op['name']!r}, {p['name']}), "
+        if p.get("times"):
+            return f"_times({op['name']!r}, {p['name']!r}, {p['name']}, {p['times']!r}), "
+        return f"{p['name']}, "
+
+    passed = "".join(pass_(p) for p in params)
     body = f"_call({index}, ({passed}))"
     present = _PRESENT.get(op["returns"])
     if present:
@@ -95,9 +126,12 @@ def _source(index: int, op: _Dict[str, _Any]) -> str:
 
 
 def _build() -> _List[str]:
+    global _FORMAT_TIMESTAMP
     names = []
     for index, op in enumerate(_json.loads(_native.operations())["operations"]):
         name = op["python"]
+        if name == "format_timestamp":
+            _FORMAT_TIMESTAMP = index
         if op["class"]:
             if not isinstance(globals().get(name), type):
                 raise ImportError(f"ekl_evidence: the class {name} is not bound")

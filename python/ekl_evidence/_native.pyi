@@ -22,38 +22,60 @@ __all__ = [
 _Text = Union[str, bytes, bytearray, memoryview, "JsonText"]
 
 MAX_DEPTH: int
+"""The deepest nesting accepted (PROTOCOL §2.5): an array or object is one level; 64."""
 CAPABILITY_INPUT_MAX_BYTES: int
+"""The size limit of a capability call's input as ekl-json-1: 262144 bytes (PROTOCOL §2.5)."""
 MAX_SAFE_INTEGER_BOUND: int
+"""2^53: the largest magnitude of an integer ekl-json-1 accepts."""
 CORE_VERSION: str
+"""The version of the Rust core this module was built from."""
 
 @final
 class JsonText:
+    """JSON text, accepted wherever a value is: the core parses it with every ekl-json-1 rule
+    (duplicate keys, integers beyond 2^53, lone surrogate escapes reach it as written)."""
+
     def __new__(cls, text: Union[str, bytes, bytearray, memoryview]) -> JsonText: ...
     @property
-    def data(self) -> bytes: ...
+    def data(self) -> bytes:
+        """The text's UTF-8 bytes."""
     def __len__(self) -> int: ...
     def __eq__(self, value: object, /) -> bool: ...
     def __hash__(self) -> int: ...
 
 @final
 class Jwks:
+    """A validated JWKS of P-256 keys, parsed once for many verifications. Keys of another kind
+    (RSA, other curves, ``use: "enc"``, no ``kid``) are skipped; a malformed P-256 key refuses the
+    set (``INVALID_JWKS``)."""
+
     def __new__(cls, jwks: Any) -> Jwks: ...
-    def kids(self) -> List[str]: ...
-    def to_json(self) -> str: ...
+    def kids(self) -> List[str]:
+        """The key ids, in the set's order."""
+    def to_json(self) -> str:
+        """The set as JSON text ``{"keys": [...]}`` (the usable keys)."""
     def __len__(self) -> int: ...
 
 @final
 class SigningKey:
+    """An ES256 signing key (from ``signing_key``, ``signing_key_from_jwk`` or
+    ``signing_key_from_pem``); its secret never leaves the core."""
+
     @staticmethod
-    def from_jwk(jwk: _Text) -> SigningKey: ...
+    def from_jwk(jwk: _Text) -> SigningKey:
+        """A key from a private JWK's text (``d``, with or without ``x`` and ``y``)."""
     @property
-    def kid(self) -> str: ...
-    def public_jwks(self) -> Jwks: ...
+    def kid(self) -> str:
+        """The key id it signs under."""
+    def public_jwks(self) -> Jwks:
+        """The key set of its public key alone."""
 
 def call(index: int, args: Tuple[Any, ...]) -> Any: ...
 def operations() -> str: ...
 def canonicalize(text: _Text, *, max_bytes: Optional[int] = None) -> bytes: ...
 def canonicalize_value(value: Any, *, max_bytes: Optional[int] = None) -> bytes: ...
-def canonicalize_many(texts: Iterable[_Text], *, max_bytes: Optional[int] = None) -> List[bytes]: ...
-def error_codes() -> List[str]: ...
+def canonicalize_many(texts: Iterable[_Text], *, max_bytes: Optional[int] = None) -> List[bytes]:
+    """``canonicalize`` of many JSON texts, with the GIL released; the first refusal raises."""
+def error_codes() -> List[str]:
+    """Every error code of the core, in declaration order."""
 def roundtrip(value: Any) -> Any: ...

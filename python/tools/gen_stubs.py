@@ -80,7 +80,11 @@ def _docstring(op: Dict[str, Any]) -> List[str]:
     lines = textwrap.wrap(op["doc"], 92) + [""]
     for p in op["params"]:
         how = "required" if p["required"] else "keyword-only, optional"
-        lines += textwrap.wrap(f"{p['name']} ({how}): {p['doc']}", 92, subsequent_indent="    ")
+        text = f"{p['name']} ({how}): {p['doc']}"
+        if p.get("times"):
+            members = ", ".join(f"{m} ({form})" for m, form in p["times"].items())
+            text += f"; its members {members} may be an aware datetime"
+        lines += textwrap.wrap(text, 92, subsequent_indent="    ")
     lines += ["", f"EKP {op['section']}." if op["section"] != "-" else "A utility."]
     body = "\n".join(("    " + line).rstrip() for line in lines)
     return [f'    """{body.lstrip()}', '    """']

@@ -5,7 +5,7 @@
 #      not compiled twice);
 #   3. the wheel installed into a FRESH venv; pytest runs there, from outside the source tree,
 #      against the installed package; mypy.stubtest checks the stubs against the compiled module;
-#      mypy --strict checks the example against the stubs;
+#      mypy --strict and pyright (strict) check the examples against the stubs;
 #   3b. the same wheel under CPython 3.9 (the abi3 floor), when installed;
 #   4. `pip install ./python` (the README's way, built through maturin) into another fresh venv,
 #      and a smoke test of that install.
@@ -45,12 +45,17 @@ echo "built $(basename "$wheel") in $(( $(date +%s) - t0 )) s"
 venv="$work/venv-wheel"
 "$py" -m venv --clear "$venv"
 "$venv/bin/python" -m pip install -q --disable-pip-version-check "$wheel" $test_pins
+# pyright (strict, examples/pyrightconfig.json): the npm package, pinned (scripts/examples-env.sh)
+source "$repo/scripts/examples-env.sh"
+ex_pyright "$CARGO_TARGET_DIR/pyright"
 run_dir="$work/run"
 rm -rf "$run_dir" && mkdir -p "$run_dir"
 (
   cd "$run_dir"
   "$venv/bin/python" -m mypy.stubtest ekl_evidence --allowlist "$repo/python/stubtest-allowlist.txt"
-  "$venv/bin/python" -m mypy --strict --no-incremental "$repo/examples/python/agent.py"
+  "$venv/bin/python" -m mypy --strict --no-incremental "$repo/examples/python/agent.py" "$repo/examples/conformance/python_adapter.py"
+  "$PYRIGHT_BIN" -p "$repo/examples/pyrightconfig.json" --pythonpath "$venv/bin/python" \
+    "$repo/examples/python/agent.py" "$repo/examples/conformance/python_adapter.py"
   "$venv/bin/python" -m pytest -q -p no:cacheprovider "$repo/python/tests"
 )
 
