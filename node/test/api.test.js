@@ -39,7 +39,7 @@ test('every operation of docs/operations.json is exported (CJS and ESM), declare
     const name = op.js
     if (typeof ekl[name] !== 'function') missing.push(`${name}: not exported by require()`)
     if (typeof esm[name] !== 'function') missing.push(`${name}: not exported by import`)
-    if (!new RegExp(`export declare (function ${name}\\(|class ${name}\\b)`).test(dts)) missing.push(`${name}: not declared in index.d.ts`)
+    if (!new RegExp(`export declare (function ${name}[(<]|class ${name}\\b|const ${name}: \\{\\n  new\\b)`).test(dts)) missing.push(`${name}: not declared in index.d.ts`)
     if (!new RegExp(`\\b${name}\\(`).test(usage)) missing.push(`${name}: not used by types-test/usage.mts`)
   }
   assert.deepEqual(missing, [], `the Node package misses operations:\n${missing.join('\n')}`)
@@ -49,7 +49,7 @@ test('every operation of docs/operations.json is exported (CJS and ESM), declare
   // Every parameter of every operation is declared by its JS name (required ones positional,
   // optional ones as members of the options object).
   for (const op of operations()) {
-    const decl = new RegExp(`export declare (?:function ${op.js}\\(|class ${op.js} \\{\\n  constructor\\()([\\s\\S]*?)\\n(?:export|\\})`).exec(dts)
+    const decl = new RegExp(`export declare (?:function ${op.js}(?:<[^(]*>)?\\(|const ${op.js}: \\{\\n  new (?:<[^(]*>)?\\()([\\s\\S]*?)\\n(?:export|\\})`).exec(dts)
     assert.ok(decl, `${op.js}: declared`)
     for (const p of op.params) assert.match(decl[1], new RegExp(`\\b${p.js}\\??:`), `${op.js}: ${p.js} declared`)
   }

@@ -18,3 +18,45 @@ test('canonicalize of an object points to canonicalizeValue', () => {
   assert.throws(() => ekl.canonicalize({ a: 1 }), (e) => e.code === 'INVALID_ARGUMENT' && /canonicalizeValue/.test(e.message))
   assert.throws(() => ekl.canonicalize(42), (e) => e.code === 'INVALID_ARGUMENT' && !/canonicalizeValue/.test(e.message))
 })
+
+// The time members of issuing values (the registry's `times`, docs/decisions.md#times).
+const MAC = {
+  receipt_version: '1.1', receipt_id: 'r1', execution_kind: 'trial',
+  execution_id: 'ex_1', collaboration_id: 'col_1', capability_id: 'cap_1',
+  requester_agent_id: 'agt_c', provider_agent_id: 'agt_p', connection_id: 'con_1',
+  capability_version: '1.0', rel_ver_at_admission: 1, dsc_ver: 1,
+  terms_hash: 't', input_commitment: { alg: 'sha-256', canon: 'ekl-json-1', digest: 'ab'.repeat(32) },
+  output_commitment: { alg: 'sha-256', canon: 'ekl-json-1', digest: 'cd'.repeat(32) }, status: 'succeeded',
+  issued_at: '2026-11-29T12:00:05Z', key_id: 'rk-1', auth_profile: 'ekl-evidence-mac-1.1',
+}
+const AT = new Date(Date.UTC(2026, 10, 29, 12, 0, 5, 999))
+
+test('time members: a Date gives what its wire form gives (issued_at, iat, exp), the caller\'s object unchanged', () => {
+  assert.deepEqual(ekl.signReceipt({ ...MAC, issued_at: AT }, 's'), ekl.signReceipt(MAC, 's'))
+  const { keys: [key] } = ekl.jwksFromSeed('42'.repeat(32), ['net-1'])
+  const dated = { iss: 'https://n.example', iat: new Date(1780000000500), exp: new Date(1780000060000) }
+  assert.equal(ekl.signJws('ekl-access+jwt', dated, key), ekl.signJws('ekl-access+jwt', { iss: 'https://n.example', iat: 1780000000, exp: 1780000060 }, key))
+  assert.ok(dated.iat instanceof Date)
+  const base = {
+    receipt_version: '1.2', receipt_id: 'r', execution_kind: 'trial', requester_agent_id: 'agt_c', provider_agent_id: 'agt_p',
+    collaboration_id: 'c', connection_id: 'n', execution_id: 'e', capability_id: 'x', capability_version: '1.0.0',
+    input_fingerprint: 'ab'.repeat(32), output_fingerprint: 'cd'.repeat(32), status: 'succeeded', auth_profile: 'ekl-evidence-sig-1.2',
+  }
+  assert.deepEqual(
+    ekl.issueReceipt({ ...base, issued_at: AT }, key, 'https://n.example', 'agt_c'),
+    ekl.issueReceipt({ ...base, issued_at: '2026-11-29T12:00:05Z' }, key, 'https://n.example', 'agt_c'),
+  )
+})
+
+test('time members: an invalid Date is refused naming the member; a Date elsewhere, an accessor, a symbol key keep their refusals', () => {
+  const { keys: [key] } = ekl.jwksFromSeed('42'.repeat(32), ['net-1'])
+  assert.throws(() => ekl.signJws('ekl-access+jwt', { iat: new Date(NaN) }, key), (e) => e.code === 'INVALID_ARGUMENT' && /claims\.iat/.test(e.message))
+  assert.throws(() => ekl.signJws('ekl-access+jwt', { iat: 1, other: AT }, key), { code: 'UNSUPPORTED_TYPE' })
+  let ran = false
+  const getter = { iat: AT, get exp() { ran = true; return 1 } }
+  assert.throws(() => ekl.signJws('ekl-access+jwt', getter, key), { code: 'UNSUPPORTED_TYPE' })
+  assert.equal(ran, false)
+  assert.throws(() => ekl.signJws('ekl-access+jwt', { iat: AT, [Symbol('s')]: 1 }, key), { code: 'NON_STRING_KEY' })
+  const trap = new Proxy({ iat: AT }, { getOwnPropertyDescriptor() { throw new Error('secret payload') } })
+  assert.throws(() => ekl.signJws('ekl-access+jwt', trap, key), (e) => e.code === 'UNSUPPORTED_TYPE' && !/secret/.test(e.message))
+})

@@ -23,3 +23,65 @@ def test_canonicalize_of_a_dict_points_to_canonicalize_value():
     with pytest.raises(TypeError) as e:
         ekl.canonicalize(42)
     assert "canonicalize_value" not in str(e.value)
+
+
+def test_time_members_of_issuing_values_take_an_aware_datetime():
+    import datetime as dt
+
+    utc = dt.timezone.utc
+    at = dt.datetime(2026, 11, 29, 12, 0, 5, 999000, tzinfo=utc)
+    mac = {
+        "receipt_version": "1.1", "receipt_id": "r1", "execution_kind": "trial",
+        "execution_id": "ex_1", "collaboration_id": "col_1", "capability_id": "cap_1",
+        "requester_agent_id": "agt_c", "provider_agent_id": "agt_p", "connection_id": "con_1",
+        "capability_version": "1.0", "rel_ver_at_admission": 1, "dsc_ver": 1,
+        "terms_hash": ekl.terms_hash({"price": "0"}), "input_commitment": ekl.commitment({"q": 1}),
+        "output_commitment": ekl.commitment({"a": 2}), "status": "succeeded",
+        "issued_at": "2026-11-29T12:00:05Z", "key_id": "rk-1",
+        "auth_profile": "ekl-evidence-mac-1.1",
+    }
+    # a datetime in any zone, with a fraction of a second: the protocol's UTC form, floored
+    paris = at.astimezone(dt.timezone(dt.timedelta(hours=1)))
+    assert ekl.sign_receipt({**mac, "issued_at": paris}, "s") == ekl.sign_receipt(mac, "s")
+    assert list(ekl.sign_receipt({**mac, "issued_at": at}, "s")) == [*mac, "auth_tag"]
+    # JWS claims: iat/exp as datetimes give the token of their seconds (ES256 signing is
+    # deterministic here: RFC 6979).
+    _, (key,) = ekl.jwks_from_seed("42" * 32, ["net-1"])
+    secs = {"iss": "https://n.example", "iat": 1780000000, "exp": 1780000060}
+    dated = {"iss": "https://n.example",
+             "iat": dt.datetime.fromtimestamp(1780000000.5, utc),
+             "exp": dt.datetime.fromtimestamp(1780000060, utc)}
+    assert ekl.sign_jws("ekl-access+jwt", dated, key) == ekl.sign_jws("ekl-access+jwt", secs, key)
+    assert list(dated) == ["iss", "iat", "exp"]  # the caller's dict is not changed
+    assert isinstance(dated["iat"], dt.datetime)
+    # a naive datetime is refused, naming the member; a datetime elsewhere stays unsupported
+    with pytest.raises(ekl.EklError, match=r"claims\['iat'\].*naive") as e2:
+        ekl.sign_jws("ekl-access+jwt", {"iat": dt.datetime(2026, 1, 1)}, key)
+    assert e2.value.code == "INVALID_ARGUMENT"
+    with pytest.raises(ekl.EklError) as e3:
+        ekl.sign_jws("ekl-access+jwt", {"iat": 1, "other": at}, key)
+    assert e3.value.code == "UNSUPPORTED_TYPE"
+    # the issued_at of a network-signed receipt: the same receipt as its wire form
+    base = {"receipt_version": "1.2", "receipt_id": "r", "execution_kind": "trial",
+            "requester_agent_id": "agt_c", "provider_agent_id": "agt_p", "collaboration_id": "c",
+            "connection_id": "n", "execution_id": "e", "capability_id": "x",
+            "capability_version": "1.0.0", "input_fingerprint": "ab" * 32,
+            "output_fingerprint": "cd" * 32, "status": "succeeded",
+            "auth_profile": "ekl-evidence-sig-1.2"}
+    one = ekl.issue_receipt({**base, "issued_at": "2026-11-29T12:00:05Z"}, key, "https://n.example", "agt_c")
+    two = ekl.issue_receipt({**base, "issued_at": at}, key, "https://n.example", "agt_c")
+    assert one == two
+
+
+def test_operations_list_their_time_members():
+    import json
+
+    ops = {op["name"]: op for op in json.loads(ekl._native.operations())["operations"]}
+    times = {(o, p["name"]): p["times"] for o, op in ops.items() for p in op["params"] if "times" in p}
+    assert times == {
+        ("sign_receipt", "receipt"): {"issued_at": "timestamp"},
+        ("verify_receipt_jws", "call"): {"sent_at": "seconds", "received_at": "seconds"},
+        ("verify_signed_receipt", "call"): {"sent_at": "seconds", "received_at": "seconds"},
+        ("sign_jws", "claims"): {"iat": "seconds", "nbf": "seconds", "exp": "seconds"},
+        ("issue_receipt", "fields"): {"issued_at": "timestamp"},
+    }

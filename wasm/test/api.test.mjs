@@ -20,7 +20,7 @@ test('every operation of docs/operations.json is in the CommonJS, ESM and TypeSc
   for (const { js } of operations()) {
     if (typeof api[js] !== 'function') missing.push(`require: ${js}`);
     if (typeof esm[js] !== 'function') missing.push(`import: ${js}`);
-    if (!new RegExp(`export declare (function ${js}\\(|class ${js}\\b)`).test(dts)) missing.push(`index.d.ts: ${js}`);
+    if (!new RegExp(`export declare (function ${js}[(<]|class ${js}\\b|const ${js}: \\{\\n  new\\b)`).test(dts)) missing.push(`index.d.ts: ${js}`);
     if (!new RegExp(`\\b${js}\\b`).test(web)) missing.push(`index.web.mjs: ${js}`);
   }
   assert.deepEqual(missing, []);
@@ -86,6 +86,18 @@ test('known answers', () => {
   const sig = api.verifySignature('secret', 'agent', 'en', 'ch');
   assert.equal(api.checkVerifySignature('secret', 'agent', 'en', 'ch', sig), true);
   assert.equal(api.checkVerifySignature('secret', 'agent', 'en', 'ch2', sig), false);
+});
+
+test('time members of issuing values take a Date, as in the Node package (docs/decisions.md#times)', () => {
+  const { keys: [key] } = api.jwksFromSeed('42'.repeat(32), ['net-1']);
+  const secs = { iss: 'https://n.example', iat: 1780000000, exp: 1780000060 };
+  const dated = { iss: 'https://n.example', iat: new Date(1780000000500), exp: new Date(1780000060000) };
+  assert.equal(api.signJws('ekl-access+jwt', dated, key), api.signJws('ekl-access+jwt', secs, key));
+  assert.throws(() => api.signJws('ekl-access+jwt', { iat: new Date(NaN) }, key), { code: 'INVALID_ARGUMENT' });
+  assert.throws(() => api.signJws('ekl-access+jwt', { iat: 1, other: new Date() }, key), { code: 'UNSUPPORTED_TYPE' });
+  // undefined members are absent, undefined elements refused (the shared conversion)
+  assert.equal(api.signJws('ekl-access+jwt', { ...secs, nbf: undefined }, key), api.signJws('ekl-access+jwt', secs, key));
+  assert.throws(() => api.canonicalizeValue({ a: [undefined] }), { code: 'UNSUPPORTED_TYPE' });
 });
 
 test('valueDigest, upstreamProjection, jwksFromSeed', () => {
