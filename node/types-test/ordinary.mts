@@ -106,3 +106,12 @@ type Nested = { value: number; next: Nested | null }
 declare const nested: Nested
 const nestedBytes: Buffer = canonicalizeValue(nested)
 void [treeBytes, nestedBytes]
+
+// Time members take a Date (issued_at; iat, nbf, exp; sent_at, received_at); elsewhere it is refused.
+const datedReceipt: Receipt = signReceipt({ receipt_version: '1.1', issued_at: new Date(), key_id: 'rk-1' }, 'secret')
+const datedToken: string = signJws('ekl-access+jwt', { iss: 'https://n.example', iat: new Date(), exp: new Date(Date.now() + 60000) }, key)
+const datedCall = { ...signedCall, sent_at: new Date(), received_at: new Date() }
+const datedVerdict: Verdict = verifySignedReceipt(issueReceipt({ issued_at: new Date() }, key, 'https://n.example', 'c'), jwks, datedCall)
+// @ts-expect-error: a Date in a member that is not a time
+signJws('ekl-access+jwt', { iat: 1, note: new Date() }, key)
+void [datedReceipt, datedToken, datedVerdict]
