@@ -247,10 +247,19 @@ export interface Verdict {
   receipt_digest?: string
 }
 
-/** A receipt (plain data, wire names). */
-export type Receipt = Record<string, unknown>
-/** A network-signed receipt object (`receipt_jws` and `signature` included). */
-export type SignedReceipt = Record<string, unknown>
+/** A MAC receipt as `signReceipt` returns it (plain data, wire names): its members, `auth_tag` last. */
+export interface Receipt {
+  [member: string]: unknown
+  key_id: string
+  auth_tag: string
+}
+/** A network-signed receipt object as `issueReceipt` returns it (`receipt_jws`, `key_id` and `signature` included). */
+export interface SignedReceipt {
+  [member: string]: unknown
+  receipt_jws: string
+  key_id: string
+  signature: string
+}
 
 /** A safety flag (§15.5, §6.8): never the matched text. */
 export interface SafetyFlag {

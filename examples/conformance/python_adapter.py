@@ -7,37 +7,54 @@ one JSON request per line on stdin, one JSON answer per line on stdout.
 Run it with the interpreter of the environment where ekl_evidence is installed.
 """
 
+from __future__ import annotations
+
 import json
 import struct
 import sys
+from pathlib import Path
+from typing import Any, Callable, Dict, List, Union
 
 import ekl_evidence as ekl
 
+#: A request: a JSON object of the protocol.
+Req = Dict[str, Any]
 
-def raw(req, name):
+
+def raw(req: Req, name: str) -> Union[str, bytes]:
     """The JSON text of a request member: ``name`` (a string) or ``name_hex`` (bytes)."""
-    if isinstance(req.get(name), str):
-        return req[name]
-    if isinstance(req.get(name + "_hex"), str):
-        return bytes.fromhex(req[name + "_hex"])
+    value: Any = req.get(name)
+    if isinstance(value, str):
+        return value
+    hex_value: Any = req.get(name + "_hex")
+    if isinstance(hex_value, str):
+        return bytes.fromhex(hex_value)
     raise KeyError(name)
 
 
-def json_text(req, name):
+def utf8(t: Union[str, bytes]) -> bytes:
+    return t.encode("utf-8") if isinstance(t, str) else t
+
+
+def json_text(req: Req, name: str) -> ekl.JsonText:
     """The request member as a JsonText: the core parses it with every ekl-json-1 rule."""
     return ekl.JsonText(raw(req, name))
 
 
-def text(data):
+def text(data: bytes) -> str:
     return bytes(data).decode("utf-8")
 
 
-def units_str(units):
+def units_str(units: List[int]) -> str:
     """A str from UTF-16 code units: pairs combine, lone surrogates stay (as Python allows)."""
     return struct.pack("<%dH" % len(units), *units).decode("utf-16-le", "surrogatepass")
 
 
-def host(d):
+#: A host-value description of the protocol (canonicalize_host).
+Desc = Union[None, bool, str, List["Desc"], Dict[str, Any]]
+
+
+def host(d: Desc) -> Any:
     """The Python value a description stands for (the protocol's canonicalize_host)."""
     if d is None or isinstance(d, (bool, str)):
         return d
@@ -54,7 +71,7 @@ def host(d):
     raise ValueError("bad description")
 
 
-def jws_verify(r):
+def jws_verify(r: Req) -> str:
     verified = ekl.verify_jws(
         r["token"],
         r["typ"],
@@ -67,14 +84,14 @@ def jws_verify(r):
     return text(ekl.canonicalize_value(verified["claims"]))
 
 
-def screen(r):
+def screen(r: Req) -> str:
     rules = None
     if "rules" in r or "rules_hex" in r:
         rules = ekl.screening_rules(json_text(r, "rules"))
     return text(ekl.canonicalize_value(ekl.screen(json_text(r, "input"), rules=rules)))
 
 
-def commitment(r):
+def commitment(r: Req) -> str:
     c = ekl.commitment(json_text(r, "input"), salt=r.get("salt"), salt_id=r.get("salt_id"))
     return text(ekl.canonicalize_value(dict(c)))
 
@@ -85,10 +102,15 @@ class Unsupported(Exception):
     """An operation this package does not have."""
 
 
-MANIFEST = {op["name"]: op for op in json.loads(ekl._native.operations())["operations"]}
+# The registry's manifest, as checked in next to the package's sources (the package binds this
+# very text: wasm/test/api.test.mjs and python/tests/test_registry.py check it).
+_OPERATIONS = Path(__file__).resolve().parents[2] / "docs" / "operations.json"
+MANIFEST: Dict[str, Req] = {
+    op["name"]: op for op in json.loads(_OPERATIONS.read_text(encoding="utf-8"))["operations"]
+}
 
 
-def argument(kind, v):
+def argument(kind: str, v: Any) -> Any:
     """A request's argument as the package takes it (kinds of docs/operations.json)."""
     if kind in ("value", "jwks"):
         return ekl.JsonText(v)
@@ -97,7 +119,7 @@ def argument(kind, v):
     return v
 
 
-def wire(returns, result):
+def wire(returns: str, result: Any) -> str:
     """The result in its wire shape, as canonical JSON text."""
     if returns == "Verdict":
         result = result.to_wire()
@@ -107,9 +129,11 @@ def wire(returns, result):
             for r in result
         ]
     elif returns == "Jwks":
-        return result.to_json()
+        jwks: str = result.to_json()
+        return jwks
     elif returns == "KeySet":
-        return result[0].to_json()
+        first: str = result[0].to_json()
+        return first
     elif returns == "SigningKey":
         result = ekl.public_jwk(result)
     elif returns == "bytes":
@@ -117,17 +141,18 @@ def wire(returns, result):
     return text(ekl.canonicalize_value(result))
 
 
-def call(r):
-    op = MANIFEST.get(r.get("name"))
+def call(r: Req) -> str:
+    op = MANIFEST.get(str(r.get("name")))
     if op is None:
         raise Unsupported()
-    args = r.get("args") or {}
+    args: Dict[str, Any] = r.get("args") or {}
     names = [p["name"] for p in op["params"]]
     if any(k not in names for k in args):
         raise ekl.EklError("INVALID_ARGUMENT", "unknown argument")
-    positional, keywords = [], {}
+    positional: List[Any] = []
+    keywords: Dict[str, Any] = {}
     for p in op["params"]:
-        v = args.get(p["name"])
+        v: Any = args.get(p["name"])
         v = None if v is None else argument(p["kind"], v)
         if p["required"]:
             positional.append(v)
@@ -136,11 +161,11 @@ def call(r):
     return wire(op["returns"], getattr(ekl, op["python"])(*positional, **keywords))
 
 
-OPS = {
+OPS: Dict[str, Callable[[Req], Any]] = {
     "call": call,
     "canonicalize": lambda r: text(ekl.canonicalize(raw(r, "input"), max_bytes=r.get("max_bytes"))),
     "digest": lambda r: ekl.sha256_hex(ekl.canonicalize(raw(r, "input"))),
-    "sha256": lambda r: ekl.sha256_hex(raw(r, "input").encode("utf-8") if "input" in r else raw(r, "input")),
+    "sha256": lambda r: ekl.sha256_hex(utf8(raw(r, "input"))),
     "commitment": commitment,
     "fingerprint": lambda r: ekl.fingerprint(r["salt"], json_text(r, "input")),
     "output_fingerprint": lambda r: ekl.output_fingerprint(r["salt"], json_text(r, "input")),
@@ -165,7 +190,7 @@ OPS = {
 }
 
 
-def answer(line):
+def answer(line: str) -> Dict[str, Any]:
     try:
         req = json.loads(line)
     except ValueError:
@@ -183,7 +208,7 @@ def answer(line):
         return {"id": req["id"], "error": "ADAPTER_ERROR: %s: %s" % (type(e).__name__, e)}
 
 
-def main():
+def main() -> None:
     out = sys.stdout
     for line in sys.stdin:
         if line.strip():

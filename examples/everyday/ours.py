@@ -15,7 +15,8 @@ import ekl_evidence as ekl
 SALT = os.environ["EVERYDAY_SALT"]
 SECRET = "rs_example-secret"
 CALL_INPUT = {"area_ref": "loc:ca:dublin", "min_beds": 3}
-TOOL_RESULT = {"structuredContent": {"total": 41.0, "city": "Dublin"}, "content": [], "isError": False}
+TOOL_RESULT = {"structuredContent": {"total": 41.0, "city": "Dublin"},
+               "content": [{"type": "text", "text": "41 in Dublin"}], "isError": False}
 CALL = {"execution_id": "ex_1", "collaboration_id": "col_1", "capability_id": "cap_1",
         "requester_agent_id": "agt_c", "provider_agent_id": "agt_p"}
 

@@ -11,7 +11,7 @@ function env(name: string): string {
 const SALT = env('EVERYDAY_SALT')
 const SECRET = 'rs_example-secret'
 const CALL_INPUT = { area_ref: 'loc:ca:dublin', min_beds: 3 }
-const TOOL_RESULT = { structuredContent: { total: 41.0, city: 'Dublin' }, content: [], isError: false }
+const TOOL_RESULT = { structuredContent: { total: 41.0, city: 'Dublin' }, content: [{ type: 'text', text: '41 in Dublin' }], isError: false }
 const CALL = { execution_id: 'ex_1', collaboration_id: 'col_1', capability_id: 'cap_1', requester_agent_id: 'agt_c', provider_agent_id: 'agt_p' }
 
 // 1. canonicalise

@@ -18,13 +18,17 @@ import rfc8785
 
 SALT = os.environ["EVERYDAY_SALT"]
 SECRET = "rs_example-secret"
-CALL_INPUT = {"area_ref": "loc:ca:dublin", "min_beds": 3}
-TOOL_RESULT = {"structuredContent": {"total": 41.0, "city": "Dublin"}, "content": [], "isError": False}
+CALL_INPUT: Dict[str, Any] = {"area_ref": "loc:ca:dublin", "min_beds": 3}
+TOOL_RESULT: Dict[str, Any] = {"structuredContent": {"total": 41.0, "city": "Dublin"},
+                               "content": [{"type": "text", "text": "41 in Dublin"}], "isError": False}
 CALL = {"execution_id": "ex_1", "collaboration_id": "col_1", "capability_id": "cap_1",
         "requester_agent_id": "agt_c", "provider_agent_id": "agt_p"}
 
 # 1. canonicalise (RFC 8785: no refusal of duplicate keys, integers beyond 2^53, depth > 64)
-canonical = rfc8785.dumps({"b": 1.0, "a": [True, None, "é"], "n": 1e21}).decode()
+# (mypy: rfc8785.dumps takes its own _Value type, which a literal of mixed members, inferred as
+# dict[str, object], is not: the annotation is the workaround)
+value: Dict[str, Any] = {"b": 1.0, "a": [True, None, "é"], "n": 1e21}
+canonical = rfc8785.dumps(value).decode()
 # 2. commit (no 256 KB limit of PROTOCOL §2.5)
 commitment = {"alg": "sha-256", "canon": "ekl-json-1",
               "digest": hashlib.sha256(rfc8785.dumps(CALL_INPUT)).hexdigest()}

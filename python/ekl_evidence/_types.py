@@ -110,8 +110,14 @@ class SafetyFlag(_SafetyFlagRequired, total=False):
     rule_id: str
 
 
-class Receipt(TypedDict, total=False):
-    """A MAC receipt (profile ekl-evidence-mac-1.1, §9.5), with its ``auth_tag`` once signed."""
+class _ReceiptRequired(TypedDict):
+    key_id: str
+    auth_tag: str
+
+
+class Receipt(_ReceiptRequired, total=False):
+    """A MAC receipt (profile ekl-evidence-mac-1.1, §9.5) as ``sign_receipt`` returns it: with its
+    ``key_id`` and ``auth_tag`` always, and the members it was given."""
 
     receipt_version: str
     receipt_id: str
@@ -130,21 +136,22 @@ class Receipt(TypedDict, total=False):
     output_commitment: Commitment
     status: str
     issued_at: str
-    key_id: str
     auth_profile: str
-    auth_tag: str
     reservation_id: str
     grant_id: str
     admission_id: str
 
 
-class SignedReceipt(TypedDict, total=False):
-    """A network-signed receipt (profile ekl-evidence-sig-1.2, §9.5.1): its fields, then
-    ``receipt_jws``, ``key_id`` and ``signature``."""
-
+class _SignedReceiptRequired(TypedDict):
     receipt_jws: str
     key_id: str
     signature: str
+
+
+class SignedReceipt(_SignedReceiptRequired, total=False):
+    """A network-signed receipt (profile ekl-evidence-sig-1.2, §9.5.1): its fields, then
+    ``receipt_jws``, ``key_id`` and ``signature`` (always present)."""
+
     issued_at: str
     execution_id: str
     provider_agent_id: str
