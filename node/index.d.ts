@@ -562,7 +562,7 @@ export declare function receiptDigest<T>(receipt: JsonArg<T>): string
 
 /**
  * The receipt with its auth_tag. Refuses what verify_receipt would refuse. (PROTOCOL §9.5; `sign_receipt`)
- * @param receipt the receipt, without auth_tag; its members issued_at (timestamp) may be a Date
+ * @param receipt the receipt, without auth_tag; a Date is accepted for issued_at (timestamp)
  * @param secret the registration secret
  */
 export declare function signReceipt<T>(receipt: JsonArgWithTimes<T, 'issued_at'>, secret: string): Receipt
@@ -657,7 +657,7 @@ export declare function verifyJws<T>(token: string, typ: JwsTyp, jwks: Jwks | Js
 /**
  * Signs claims as a compact ES256 JWS of an EKP type. Refuses what verify_jws would refuse. (PROTOCOL §3; `sign_jws`)
  * @param typ the token type
- * @param claims the claims; its members iat (seconds), nbf (seconds), exp (seconds) may be a Date
+ * @param claims the claims; a Date is accepted for iat (seconds), nbf (seconds), exp (seconds)
  * @param key the signing key
  */
 export declare function signJws<T>(typ: JwsTyp, claims: JsonArgWithTimes<T, 'iat' | 'nbf' | 'exp'>, key: SigningKey): string
@@ -699,7 +699,7 @@ export declare function jwksFromSeed<const K extends readonly string[]>(seed: st
  * The verdict on a network-signed receipt's compact JWS against the call. (PROTOCOL §9.5.1; `verify_receipt_jws`)
  * @param token the receipt_jws
  * @param jwks the network's key set
- * @param call the call: {execution_id, provider_agent_id, requester_agent_id, capability_id, input_fingerprint, own_agent_id, network_issuer, sent_at, received_at}; its members sent_at (seconds), received_at (seconds) may be a Date
+ * @param call the call: {execution_id, provider_agent_id, requester_agent_id, capability_id, input_fingerprint, own_agent_id, network_issuer, sent_at, received_at}; a Date is accepted for sent_at (seconds), received_at (seconds)
  */
 export declare function verifyReceiptJws<T>(token: string, jwks: Jwks | JsonArg<T>, call: SignedReceiptCall): Verdict
 
@@ -707,13 +707,13 @@ export declare function verifyReceiptJws<T>(token: string, jwks: Jwks | JsonArg<
  * The verdict on a network-signed receipt object: its signature, its JWS, and that they agree. (PROTOCOL §9.5.1; `verify_signed_receipt`)
  * @param receipt the receipt object
  * @param jwks the network's key set
- * @param call the call (as for verify_receipt_jws); its members sent_at (seconds), received_at (seconds) may be a Date
+ * @param call the call (as for verify_receipt_jws); a Date is accepted for sent_at (seconds), received_at (seconds)
  */
 export declare function verifySignedReceipt<T, U>(receipt: JsonArg<T>, jwks: Jwks | JsonArg<U>, call: SignedReceiptCall): Verdict
 
 /**
  * Issues a network-signed receipt (object signature and receipt_jws) from its fields. Refuses what the verifier would refuse. (PROTOCOL §9.5.1; `issue_receipt`)
- * @param fields the receipt's fields; its members issued_at (timestamp) may be a Date
+ * @param fields the receipt's fields; a Date is accepted for issued_at (timestamp)
  * @param key the network's signing key
  * @param issuer the network's issuer (iss)
  * @param audience the consumer's agent id (aud)

@@ -77,7 +77,7 @@ function declarations(ops) {
       const members = optional.map((p) => `${doc(p.doc, '  ')}  ${p.js}?: ${type(p)} | null\n`).join('')
       args.push(`options?: {\n${members}}`)
     }
-    const times = (p) => (p.times ? `; its members ${Object.entries(p.times).map(([m, f]) => `${m} (${f})`).join(', ')} may be a Date` : '')
+    const times = (p) => (p.times ? `; a Date is accepted for ${Object.entries(p.times).map(([m, f]) => `${m} (${f})`).join(', ')}` : '')
     const params = op.params.map((p) => ` * @param ${p.js} ${p.doc}${times(p)}${p.required ? '' : ' (option)'}\n`).join('')
     out += `\n/**\n * ${op.doc} (${op.section === '-' ? 'utility' : `PROTOCOL ${op.section}`}; \`${op.name}\`)\n${params} */\n`
     const generic = vars.length ? `<${vars.join(', ')}>` : ''

@@ -96,7 +96,7 @@ def _doc(op: _Dict[str, _Any]) -> str:
         text = f"{p['name']} ({p['kind']}, {how}): {p['doc']}"
         if p.get("times"):
             members = ", ".join(f"{m} ({form})" for m, form in p["times"].items())
-            text += f"; its members {members} may be an aware datetime"
+            text += f"; an aware datetime is accepted for {members}"
         lines.append(text)
     lines.append(f"\nReturns {op['returns']} (EKP {op['section']}).")
     return "\n".join(lines)

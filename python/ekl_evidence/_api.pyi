@@ -411,7 +411,8 @@ def sign_receipt(
 ) -> Receipt:
     """The receipt with its auth_tag. Refuses what verify_receipt would refuse.
 
-    receipt (required): the receipt, without auth_tag
+    receipt (required): the receipt, without auth_tag; an aware datetime is accepted for
+        issued_at (timestamp)
     secret (required): the registration secret
 
     EKP §9.5.
@@ -523,7 +524,8 @@ def sign_jws(
     """Signs claims as a compact ES256 JWS of an EKP type. Refuses what verify_jws would refuse.
 
     typ (required): the token type
-    claims (required): the claims
+    claims (required): the claims; an aware datetime is accepted for iat (seconds), nbf
+        (seconds), exp (seconds)
     key (required): the signing key
 
     EKP §3.
@@ -598,7 +600,8 @@ def verify_receipt_jws(
     token (required): the receipt_jws
     jwks (required): the network's key set
     call (required): the call: {execution_id, provider_agent_id, requester_agent_id,
-        capability_id, input_fingerprint, own_agent_id, network_issuer, sent_at, received_at}
+        capability_id, input_fingerprint, own_agent_id, network_issuer, sent_at, received_at};
+        an aware datetime is accepted for sent_at (seconds), received_at (seconds)
 
     EKP §9.5.1.
     """
@@ -612,7 +615,8 @@ def verify_signed_receipt(
 
     receipt (required): the receipt object
     jwks (required): the network's key set
-    call (required): the call (as for verify_receipt_jws)
+    call (required): the call (as for verify_receipt_jws); an aware datetime is accepted for
+        sent_at (seconds), received_at (seconds)
 
     EKP §9.5.1.
     """
@@ -626,7 +630,8 @@ def issue_receipt(
     """Issues a network-signed receipt (object signature and receipt_jws) from its fields. Refuses
     what the verifier would refuse.
 
-    fields (required): the receipt's fields
+    fields (required): the receipt's fields; an aware datetime is accepted for issued_at
+        (timestamp)
     key (required): the network's signing key
     issuer (required): the network's issuer (iss)
     audience (required): the consumer's agent id (aud)

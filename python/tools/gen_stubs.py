@@ -83,7 +83,7 @@ def _docstring(op: Dict[str, Any]) -> List[str]:
         text = f"{p['name']} ({how}): {p['doc']}"
         if p.get("times"):
             members = ", ".join(f"{m} ({form})" for m, form in p["times"].items())
-            text += f"; its members {members} may be an aware datetime"
+            text += f"; an aware datetime is accepted for {members}"
         lines += textwrap.wrap(text, 92, subsequent_indent="    ")
     lines += ["", f"EKP {op['section']}." if op["section"] != "-" else "A utility."]
     body = "\n".join(("    " + line).rstrip() for line in lines)
