@@ -8,7 +8,9 @@ use ekl_core::proof::{self, NetworkHolds, ProofKey, ProofVersion};
 use ekl_core::receipt::{self, CallExpectation, KeyRing, ReceiptToVerify};
 use ekl_core::receipt_sig::{self, CallContext};
 use ekl_core::screening::{self, ScreeningRules};
-use ekl_core::{batch, fingerprint as fp, hex, screening_rules, shape, Error, ErrorCode, Result, Value};
+use ekl_core::{
+    batch, fingerprint as fp, hex, screening_rules, shape, Error, ErrorCode, Result, Value,
+};
 use zeroize::Zeroizing;
 
 use crate::args::{Args, Out};

@@ -94,7 +94,12 @@ impl Progress {
             Some(total) if total > 0 => {
                 let f = (self.bytes.load(Ordering::Relaxed) as f64 / total as f64).min(1.0);
                 let full = (f * 30.0).round() as usize;
-                format!("[{}{}] {:>3.0}% ", "#".repeat(full), "-".repeat(30 - full), f * 100.0)
+                format!(
+                    "[{}{}] {:>3.0}% ",
+                    "#".repeat(full),
+                    "-".repeat(30 - full),
+                    f * 100.0
+                )
             }
             _ => String::new(),
         };
@@ -178,7 +183,9 @@ pub fn main(a: ArchiveArgs, io: &Inputs) -> CmdResult {
         let mut block: Vec<Line> = Vec::with_capacity(BLOCK_LINES);
         let mut bytes = 0usize;
         while block.len() < BLOCK_LINES && bytes < BLOCK_BYTES {
-            let Some(len) = read_line(&mut reader, &mut buf).map_err(|_| unreadable("the archive"))? else {
+            let Some(len) =
+                read_line(&mut reader, &mut buf).map_err(|_| unreadable("the archive"))?
+            else {
                 done = true;
                 break;
             };

@@ -25,7 +25,9 @@ fn ekl(args: &[&str], stdin: &[u8]) -> (i32, Vec<u8>, String) {
 }
 
 fn sample(name: &str) -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../examples/dashboard/sample").join(name)
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("../examples/dashboard/sample")
+        .join(name)
 }
 
 fn dir() -> PathBuf {
@@ -36,7 +38,8 @@ fn dir() -> PathBuf {
 
 /// The key ring file (settings.json's receipt_secrets) and the sample's agent id and issuer.
 fn context() -> (String, String, String) {
-    let settings: J = serde_json::from_slice(&std::fs::read(sample("settings.json")).unwrap()).unwrap();
+    let settings: J =
+        serde_json::from_slice(&std::fs::read(sample("settings.json")).unwrap()).unwrap();
     let ring = dir().join("ring.json");
     std::fs::write(&ring, settings["receipt_secrets"].to_string()).unwrap();
     (
@@ -48,8 +51,16 @@ fn context() -> (String, String, String) {
 
 fn archive_args<'a>(ring: &'a str, agent: &'a str, issuer: &'a str, jwks: &'a str) -> Vec<&'a str> {
     vec![
-        "receipt", "verify-archive", "--key-ring", ring, "--jwks", jwks, "--agent-id", agent,
-        "--issuer", issuer,
+        "receipt",
+        "verify-archive",
+        "--key-ring",
+        ring,
+        "--jwks",
+        jwks,
+        "--agent-id",
+        agent,
+        "--issuer",
+        issuer,
     ]
 }
 
@@ -62,10 +73,14 @@ fn the_dashboard_sample_gives_its_expected_verdicts() {
     args.push(file.to_str().unwrap());
     let (code, out, err) = ekl(&args, b"");
     assert_eq!(code, 1, "{err}");
-    let expected: J = serde_json::from_slice(&std::fs::read(sample("expected.json")).unwrap()).unwrap();
+    let expected: J =
+        serde_json::from_slice(&std::fs::read(sample("expected.json")).unwrap()).unwrap();
     let expected = expected.as_array().unwrap();
-    let lines: Vec<J> = out.split(|&b| b == b'\n').filter(|l| !l.is_empty())
-        .map(|l| serde_json::from_slice(l).expect("a JSON line")).collect();
+    let lines: Vec<J> = out
+        .split(|&b| b == b'\n')
+        .filter(|l| !l.is_empty())
+        .map(|l| serde_json::from_slice(l).expect("a JSON line"))
+        .collect();
     assert_eq!(lines.len(), expected.len());
     for (i, (got, want)) in lines.iter().zip(expected).enumerate() {
         assert_eq!(got["line"], J::from(i + 1));
@@ -75,8 +90,13 @@ fn the_dashboard_sample_gives_its_expected_verdicts() {
             None => {
                 let v = &got["verdict"];
                 assert_eq!(v["accepted"], want["accepted"], "{label}: {got}");
-                let failing: Vec<&J> = v["checks"].as_array().unwrap().iter()
-                    .filter(|c| c["outcome"] != "pass").map(|c| &c["name"]).collect();
+                let failing: Vec<&J> = v["checks"]
+                    .as_array()
+                    .unwrap()
+                    .iter()
+                    .filter(|c| c["outcome"] != "pass")
+                    .map(|c| &c["name"])
+                    .collect();
                 let want_failing: Vec<&J> = want["failing"].as_array().unwrap().iter().collect();
                 assert_eq!(failing, want_failing, "{label}");
             }
@@ -84,7 +104,10 @@ fn the_dashboard_sample_gives_its_expected_verdicts() {
     }
     // The summary on stderr, no progress bar (stderr is not a terminal), nothing secret.
     assert_eq!(err.lines().count(), 1, "{err}");
-    assert!(err.starts_with("ekl: 21 items: 5 accepted, 14 not accepted, 2 refused; "), "{err}");
+    assert!(
+        err.starts_with("ekl: 21 items: 5 accepted, 14 not accepted, 2 refused; "),
+        "{err}"
+    );
     assert!(!err.contains("rs_sample") && !err.contains('\r'));
 }
 
@@ -116,7 +139,10 @@ fn any_number_of_jobs_prints_the_same_bytes() {
         out
     };
     let sequential = run("1", false);
-    assert_eq!(sequential.iter().filter(|&&b| b == b'\n').count(), 50 * 21 + 8 + 1);
+    assert_eq!(
+        sequential.iter().filter(|&&b| b == b'\n').count(),
+        50 * 21 + 8 + 1
+    );
     assert_eq!(run("2", false), sequential);
     assert_eq!(run("8", true), sequential);
     // --jobs 0 is a usage error.
@@ -129,14 +155,29 @@ fn any_number_of_jobs_prints_the_same_bytes() {
 fn an_archive_of_accepted_receipts_exits_0_and_a_bad_key_ring_is_refused() {
     let (ring, agent, issuer) = context();
     let jwks = sample("jwks.json");
-    let good: Vec<u8> = std::fs::read(sample("receipts.jsonl")).unwrap().split(|&b| b == b'\n')
-        .take(1).flat_map(|l| l.iter().copied().chain([b'\n'])).collect();
-    let (code, out, err) = ekl(&archive_args(&ring, &agent, &issuer, jwks.to_str().unwrap()), &good);
+    let good: Vec<u8> = std::fs::read(sample("receipts.jsonl"))
+        .unwrap()
+        .split(|&b| b == b'\n')
+        .take(1)
+        .flat_map(|l| l.iter().copied().chain([b'\n']))
+        .collect();
+    let (code, out, err) = ekl(
+        &archive_args(&ring, &agent, &issuer, jwks.to_str().unwrap()),
+        &good,
+    );
     assert_eq!(code, 0, "{err}");
     assert!(out.starts_with(br#"{"line":1,"verdict":{"accepted":true,"#));
     let bad = dir().join("bad-ring.json");
     std::fs::write(&bad, "[]").unwrap();
-    let (code, _, err) = ekl(&archive_args(bad.to_str().unwrap(), &agent, &issuer, jwks.to_str().unwrap()), &good);
+    let (code, _, err) = ekl(
+        &archive_args(
+            bad.to_str().unwrap(),
+            &agent,
+            &issuer,
+            jwks.to_str().unwrap(),
+        ),
+        &good,
+    );
     assert_eq!(code, 2, "{err}");
     assert!(err.starts_with("ekl: INVALID_ARGUMENT: "), "{err}");
 }

@@ -261,7 +261,10 @@ mod tests {
         let code = |t: &[u8]| verify_line(t, &keys).unwrap_err().code();
         assert_eq!(code(b"{\"call\":{}}"), ErrorCode::InvalidReceipt);
         assert_eq!(code(b"{\"call\":{},\"x\":1}"), ErrorCode::InvalidArgument);
-        assert_eq!(code(b"{\"receipt_jws\":\"a.b.c\"}"), ErrorCode::InvalidArgument);
+        assert_eq!(
+            code(b"{\"receipt_jws\":\"a.b.c\"}"),
+            ErrorCode::InvalidArgument
+        );
         assert_eq!(code(b"{\"a\":1,\"a\":2}"), ErrorCode::DuplicateKey);
         assert_eq!(code(b"[1]"), ErrorCode::InvalidArgument);
     }

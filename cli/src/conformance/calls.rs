@@ -630,14 +630,21 @@ pub fn call_cases(dir: &Path) -> Vec<Case> {
             "verify_receipts",
             src,
             "key ring cases",
-            vec![("items", t(&Value::Array(items.clone()))), ("keys", t(&ring))],
+            vec![
+                ("items", t(&Value::Array(items.clone()))),
+                ("keys", t(&ring)),
+            ],
         );
         let archive: String = items.iter().map(|i| canon_text(i) + "\n").collect();
         c.add(
             "verify_receipt_lines",
             src,
             "key ring cases as an archive",
-            vec![("lines", s(archive.clone())), ("keys", t(&ring)), ("jobs", n(2))],
+            vec![
+                ("lines", s(archive.clone())),
+                ("keys", t(&ring)),
+                ("jobs", n(2)),
+            ],
         );
         c.add(
             "verify_receipt_lines",
@@ -649,7 +656,11 @@ pub fn call_cases(dir: &Path) -> Vec<Case> {
             "verify_receipts",
             src,
             "key ring cases on 2 threads",
-            vec![("items", t(&Value::Array(items.clone()))), ("keys", t(&ring)), ("jobs", n(2))],
+            vec![
+                ("items", t(&Value::Array(items.clone()))),
+                ("keys", t(&ring)),
+                ("jobs", n(2)),
+            ],
         );
         c.add(
             "verify_receipts",
@@ -850,7 +861,11 @@ pub fn call_cases(dir: &Path) -> Vec<Case> {
             "verify_receipt_lines",
             src,
             "the receipt-jws cases as an archive",
-            vec![("lines", s(archive)), ("jwks", jwks.clone()), ("jobs", n(2))],
+            vec![
+                ("lines", s(archive)),
+                ("jwks", jwks.clone()),
+                ("jobs", n(2)),
+            ],
         );
         c.add(
             "verify_receipt_lines",
