@@ -88,5 +88,7 @@ def test_a_batch_runs_with_the_gil_released(lines_and_context: tuple) -> None:
     during = ticks - start
     stop.set()
     t.join()
-    # About one tick a millisecond while the batch ran (it takes ~100 ms or more here).
-    assert elapsed > 0.05 and during >= elapsed * 1000 * 0.2, (elapsed, during)
+    # With the GIL held for the whole call the other thread could not tick at all (a sleep ends
+    # only when it gets the GIL back); released, it ticks every millisecond or so (fewer on a
+    # loaded machine: 69 in 378 ms at load average 18).
+    assert elapsed > 0.05 and during >= 5, (elapsed, during)
