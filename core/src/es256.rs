@@ -729,9 +729,9 @@ mod tests {
         fn shr1(&self) -> U256Be {
             let mut out = [0u8; 32];
             let mut carry = 0u8;
-            for i in 0..32 {
-                out[i] = (self.0[i] >> 1) | carry;
-                carry = self.0[i] << 7;
+            for (o, &b) in out.iter_mut().zip(&self.0) {
+                *o = (b >> 1) | carry;
+                carry = b << 7;
             }
             U256Be(out)
         }
