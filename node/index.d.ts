@@ -586,8 +586,34 @@ export declare function verifyReceipt<T>(receipt: JsonArg<T>, keys: ReceiptKeys,
  * Verdicts on many MAC receipts under one key ring; an item that cannot be read gives {error: {code, message}} in its place. (PROTOCOL §9.5; `verify_receipts`)
  * @param items a list of {receipt, call, input_commitment?, output_commitment?}
  * @param keys the key ring: the registration secret, or a list of keys
+ * @param jobs threads to verify on (default: every core available; 1: the calling thread only) (option)
  */
-export declare function verifyReceipts(items: readonly ReceiptToVerify[], keys: ReceiptKeys): Array<Verdict | EklError>
+export declare function verifyReceipts(items: readonly ReceiptToVerify[], keys: ReceiptKeys, options?: {
+  /** threads to verify on (default: every core available; 1: the calling thread only) */
+  jobs?: number | null
+}): Array<Verdict | EklError>
+
+/**
+ * Verdicts on a receipt archive: JSON lines, one item a line ({receipt, call, input_commitment?, output_commitment?} for a MAC receipt, {receipt_jws, call} or {receipt: signed object, call} for a network-signed one, an optional label); one verdict per non-blank line, or {error: {code, message}} for an item that cannot be verified. (PROTOCOL §9.5; `verify_receipt_lines`)
+ * @param lines the archive: JSON lines text
+ * @param keys the key ring of MAC receipts (option)
+ * @param jwks the network's key set, for network-signed receipts (option)
+ * @param ownAgentId your agent id: a call's own_agent_id and requester_agent_id when the item has none (option)
+ * @param networkIssuer the network's issuer: a signed call's network_issuer when the item has none (option)
+ * @param jobs threads to verify on (default: every core available; 1: the calling thread only) (option)
+ */
+export declare function verifyReceiptLines(lines: JsonTextInput, options?: {
+  /** the key ring of MAC receipts */
+  keys?: ValueInput | null
+  /** the network's key set, for network-signed receipts */
+  jwks?: Jwks | ValueInput | null
+  /** your agent id: a call's own_agent_id and requester_agent_id when the item has none */
+  ownAgentId?: string | null
+  /** the network's issuer: a signed call's network_issuer when the item has none */
+  networkIssuer?: string | null
+  /** threads to verify on (default: every core available; 1: the calling thread only) */
+  jobs?: number | null
+}): Array<Verdict | EklError>
 
 /**
  * The screening rules of a rules token's claims, validated: {rules_version, rules}. (PROTOCOL §15.5; `screening_rules`)
@@ -752,8 +778,8 @@ export declare function verifyScreeningRules<T>(token: string, jwks: Jwks | Json
 export declare function canonicalizeAsync(text: JsonTextInput, options?: { maxBytes?: number | null }): Promise<Buffer>
 /** `canonicalizeValue` with the canonicalisation on the thread pool (the conversion of the value runs first, on the calling thread). */
 export declare function canonicalizeValueAsync<T>(value: JsonArg<T>, options?: { maxBytes?: number | null }): Promise<Buffer>
-/** `verifyReceipts` on the libuv thread pool (large batches in parallel chunks, in order). */
-export declare function verifyReceiptsAsync(items: readonly ReceiptToVerify[], keys: ReceiptKeys): Promise<Array<Verdict | EklError>>
+/** `verifyReceipts` on the libuv thread pool (the batch split over every core, or `jobs` threads; in order). */
+export declare function verifyReceiptsAsync(items: readonly ReceiptToVerify[], keys: ReceiptKeys, options?: { jobs?: number | null }): Promise<Array<Verdict | EklError>>
 /**
  * A network's key set fetched with `fetch` and cached (docs/decisions.md#remote-jwks): cached for
  * the response's Cache-Control max-age (clamped to 1 day; 300 s without one), fetched again once

@@ -33,6 +33,7 @@ export const {
   signReceipt,
   verifyReceipt,
   verifyReceipts,
+  verifyReceiptLines,
   screeningRules,
   screen,
   screeningFold,

@@ -8,7 +8,9 @@ use ekl_core::proof::{self, NetworkHolds, ProofKey, ProofVersion};
 use ekl_core::receipt::{self, CallExpectation, KeyRing, ReceiptToVerify};
 use ekl_core::receipt_sig::{self, CallContext};
 use ekl_core::screening::{self, ScreeningRules};
-use ekl_core::{fingerprint as fp, hex, screening_rules, shape, Error, ErrorCode, Result, Value};
+use ekl_core::{
+    batch, fingerprint as fp, hex, screening_rules, shape, Error, ErrorCode, Result, Value,
+};
 use zeroize::Zeroizing;
 
 use crate::args::{Args, Out};
@@ -186,6 +188,18 @@ fn verified_json(v: &jws::Verified) -> Result<Out> {
     canonical::write_string(v.typ.as_str(), &mut out);
     out.push(b'}');
     Ok(Out::Json(out))
+}
+
+const JOBS_DOC: &str =
+    "threads to verify on (default: every core available; 1: the calling thread only)";
+
+/// The `jobs` option: 0 (every core available) when left out.
+fn jobs(args: &Args<'_>, i: usize) -> Result<usize> {
+    match args.opt_int(i)? {
+        None => Ok(0),
+        Some(n) if n >= 1 => Ok(usize::try_from(n).unwrap_or(usize::MAX).min(1024)),
+        Some(_) => Err(invalid("jobs must be at least 1")),
+    }
 }
 
 const SALT_DOC: &str = "the salt: 64 lowercase hex (32 bytes)";
@@ -649,17 +663,58 @@ pub(crate) static OPERATIONS: &[Op] = &[
         params: &[
             req("items", Value, "a list of {receipt, call, input_commitment?, output_commitment?}"),
             req("keys", Value, "the key ring: the registration secret, or a list of keys"),
+            opt("jobs", Int, JOBS_DOC),
         ],
         returns: Returns::Verdicts,
         run: |a| {
             let ring = KeyRing::from_value(&*a.value(1)?)?;
+            let jobs = jobs(a, 2)?;
             let items = a.value(0)?;
             let list = items
                 .as_array()
                 .ok_or_else(|| invalid("items must be a list"))?;
-            let out = list
-                .iter()
-                .map(|item| verify_item(&ring, item).unwrap_or_else(|e| error_value(&e)))
+            let out = batch::map_ordered(
+                list,
+                jobs,
+                |item| verify_item(&ring, item).unwrap_or_else(|e| error_value(&e)),
+                &|_| {},
+            );
+            Ok(Out::Value(Value::Array(out)))
+        },
+    },
+    Op {
+        name: "verify_receipt_lines",
+        class: None,
+        section: "§9.5",
+        doc: "Verdicts on a receipt archive: JSON lines, one item a line ({receipt, call, \
+              input_commitment?, output_commitment?} for a MAC receipt, {receipt_jws, call} or \
+              {receipt: signed object, call} for a network-signed one, an optional label); one \
+              verdict per non-blank line, or {error: {code, message}} for an item that cannot be \
+              verified.",
+        params: &[
+            req("lines", Text, "the archive: JSON lines text"),
+            opt("keys", Value, "the key ring of MAC receipts"),
+            opt("jwks", Jwks, "the network's key set, for network-signed receipts"),
+            opt("own_agent_id", Str, "your agent id: a call's own_agent_id and requester_agent_id when the item has none"),
+            opt("network_issuer", Str, "the network's issuer: a signed call's network_issuer when the item has none"),
+            opt("jobs", Int, JOBS_DOC),
+        ],
+        returns: Returns::Verdicts,
+        run: |a| {
+            let ring = a
+                .opt_value(1)?
+                .map(|k| KeyRing::from_value(&k))
+                .transpose()?;
+            let jwks = if a.is_absent(2) { None } else { Some(a.jwks(2)?) };
+            let keys = batch::ArchiveKeys {
+                ring: ring.as_ref(),
+                jwks: jwks.as_deref(),
+                own_agent_id: a.opt_str(3)?,
+                network_issuer: a.opt_str(4)?,
+            };
+            let out = batch::verify_lines(a.text(0)?, &keys, jobs(a, 5)?)
+                .into_iter()
+                .map(|r| r.map_or_else(|e| error_value(&e), |v| v.to_value()))
                 .collect();
             Ok(Out::Value(Value::Array(out)))
         },

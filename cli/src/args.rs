@@ -27,6 +27,7 @@ Commands (ekl COMMAND --help, or ekl help COMMAND, for the options of each):
   receipt verify          verify a MAC receipt against the call: the verdict as JSON
   receipt verify-jws      verify a network-signed receipt's JWS against the call (§9.5.1)
   receipt verify-signed   verify a network-signed receipt object against the call
+  receipt verify-archive  verify a JSON-lines receipt archive on N threads (--jobs N)
   proof key               the proof key (hex) of an agent key
   proof challenge         a challenge's proof_v2 (with --v1: the v1 proof)
   proof enroll            the ekl_enroll authority v2 (with --v1: v1)
@@ -358,6 +359,49 @@ pub enum ReceiptCommand {
         #[command(flatten)]
         input: Input,
     },
+    /// Verify a receipt archive (JSON lines, one {receipt | receipt_jws, call, ...} a line) on N
+    /// threads: one line out per item, in order; exit 1 when any item is not accepted
+    #[command(after_help = ARCHIVE_HELP)]
+    VerifyArchive(ArchiveArgs),
+}
+
+/// The item format and the output of `receipt verify-archive`.
+pub const ARCHIVE_HELP: &str = "\
+Items (one JSON object a line; blank lines are skipped; at most 64 MiB a line):
+  {\"receipt\": MAC receipt, \"call\": {...}, \"input_commitment\"?, \"output_commitment\"?}
+  {\"receipt_jws\": \"<compact JWS>\", \"call\": {...}}
+  {\"receipt\": network-signed receipt object, \"call\": {...}}
+  and an optional \"label\". --agent-id and --issuer fill a call's own_agent_id,
+  requester_agent_id and network_issuer when the item has none.
+Output (stdout, one line per item, in the archive's order whatever --jobs is):
+  {\"line\":N,\"verdict\":{accepted, checks, receipt_digest?}}  or  {\"error\":{code, message},\"line\":N}
+  A summary goes to stderr; a progress bar too when stderr is a terminal.";
+
+/// `ekl receipt verify-archive`.
+#[derive(Args, Debug)]
+pub struct ArchiveArgs {
+    /// Threads to verify on (default: every core available to the process)
+    #[arg(long, short = 'j', value_name = "N", value_parser = clap::value_parser!(u16).range(1..))]
+    pub jobs: Option<u16>,
+    /// The network's key set, for network-signed receipts (JWKS JSON file)
+    #[arg(long, value_name = "FILE")]
+    pub jwks: Option<PathBuf>,
+    #[command(flatten)]
+    pub secret: SecretArgs,
+    #[command(flatten)]
+    pub key_ring: KeyRingSource,
+    /// Your agent id: a call's own_agent_id and requester_agent_id when the item has none
+    #[arg(long, value_name = "ID")]
+    pub agent_id: Option<String>,
+    /// The network's issuer: a signed call's network_issuer when the item has none
+    #[arg(long, value_name = "ISS")]
+    pub issuer: Option<String>,
+    /// No progress bar, even on a terminal
+    #[arg(long)]
+    pub no_progress: bool,
+    /// The archive (`-` or none: stdin); read as a stream, any size
+    #[arg(value_name = "FILE")]
+    pub file: Option<PathBuf>,
 }
 
 /// `--jwks` and `--call` of the network-signed receipt verifiers.

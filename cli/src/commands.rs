@@ -8,8 +8,8 @@ use ekl_core::digest::{self, Salt};
 use ekl_core::{fingerprint, Error, ErrorCode, Value};
 
 use crate::args::{
-    AgentKeySource, Command, Input, JwksCommand, JwsCommand, ProofCommand, ReceiptCommand,
-    SignedReceiptArgs, TokenArgs,
+    AgentKeySource, Command, Input, JwksCommand, JwsCommand, KeyRingSource, ProofCommand,
+    ReceiptCommand, SecretArgs, SignedReceiptArgs, TokenArgs,
 };
 use crate::input::{Inputs, SecretSource, MAX_DOCUMENT_BYTES};
 use crate::Failure;
@@ -228,7 +228,7 @@ fn typ(t: &str) -> Result<ekl_core::jws::Typ, Failure> {
     })
 }
 
-fn jwks_file(io: &Inputs, path: &Path) -> Result<ekl_core::jwk::Jwks, Failure> {
+pub fn jwks_file(io: &Inputs, path: &Path) -> Result<ekl_core::jwk::Jwks, Failure> {
     let bytes = io.option_file(path, "the --jwks file")?;
     Ok(ekl_core::jwk::Jwks::parse(&bytes)?)
 }
@@ -370,6 +370,31 @@ fn signed_receipt_inputs(
 
 // --- MAC receipts (SPEC §6) ------------------------------------------------------------------------
 
+/// The key ring of a secret (the baseline ring) or of a key ring source; `None` when neither is
+/// given, a usage error when both are.
+pub fn key_ring_of(
+    io: &Inputs,
+    secret: &SecretArgs,
+    key_ring: &KeyRingSource,
+) -> Result<Option<ekl_core::receipt::KeyRing>, Failure> {
+    use ekl_core::receipt::KeyRing;
+    Ok(match (secret.source(), key_ring.source()) {
+        (SecretSource::None, SecretSource::None) => None,
+        (s, SecretSource::None) => Some(KeyRing::baseline(&required_secret(io, s, "secret")?)),
+        (SecretSource::None, k) => {
+            let text = required_secret(io, k, "key-ring")?;
+            Some(KeyRing::from_value(&canonical::parse(text.as_bytes())?)?)
+        }
+        _ => {
+            return Err(Failure::Usage(
+                "give a secret (--secret, --secret-file, --secret-env, --secret-stdin) or a key \
+                 ring (--key-ring, --key-ring-env, --key-ring-stdin), not both"
+                    .into(),
+            ))
+        }
+    })
+}
+
 fn receipt(c: ReceiptCommand, io: &Inputs) -> CmdResult {
     use ekl_core::receipt;
     match c {
@@ -391,23 +416,14 @@ fn receipt(c: ReceiptCommand, io: &Inputs) -> CmdResult {
             salt,
             input,
         } => {
-            let ring = match (secret.source(), key_ring.source()) {
-                (s, SecretSource::None) if !matches!(s, SecretSource::None) => {
-                    receipt::KeyRing::baseline(&required_secret(io, s, "secret")?)
-                }
-                (SecretSource::None, k) if !matches!(k, SecretSource::None) => {
-                    let text = required_secret(io, k, "key-ring")?;
-                    receipt::KeyRing::from_value(&canonical::parse(text.as_bytes())?)?
-                }
-                _ => {
-                    return Err(Failure::Usage(
-                        "give exactly one of a secret (--secret, --secret-file, --secret-env, \
-                         --secret-stdin) and a key ring (--key-ring, --key-ring-env, \
-                         --key-ring-stdin)"
-                            .into(),
-                    ))
-                }
-            };
+            let ring = key_ring_of(io, &secret, &key_ring)?.ok_or_else(|| {
+                Failure::Usage(
+                    "give exactly one of a secret (--secret, --secret-file, --secret-env, \
+                     --secret-stdin) and a key ring (--key-ring, --key-ring-env, \
+                     --key-ring-stdin)"
+                        .into(),
+                )
+            })?;
             let call_bytes = io.option_file(&call, "the --call file")?;
             let call = receipt::CallExpectation::from_value(&canonical::parse(&call_bytes)?)?;
             let salt = salt.as_deref().map(Salt::from_hex).transpose()?;
@@ -447,6 +463,9 @@ fn receipt(c: ReceiptCommand, io: &Inputs) -> CmdResult {
                 &token, &jwks, &ctx,
             )?)
         }
+        ReceiptCommand::VerifyArchive(_) => Err(Failure::Usage(
+            "receipt verify-archive runs on its own".into(),
+        )),
         ReceiptCommand::VerifySigned { signed, input } => {
             let (jwks, call_bytes) = signed_receipt_inputs(io, &signed)?;
             let call = canonical::parse(&call_bytes)?;

@@ -8,6 +8,7 @@
 //! the exit statuses; the choices are in docs/decisions.md#cli.
 #![forbid(unsafe_code)]
 
+mod archive;
 mod args;
 mod call;
 mod commands;
@@ -55,6 +56,9 @@ fn main() -> ExitCode {
     let hint = help_hint(&argv);
     let result = match cli.command {
         Command::Conformance(a) => return conformance::main(a, &hint),
+        Command::Receipt(args::ReceiptCommand::VerifyArchive(a)) => {
+            archive::main(a, &input::Inputs::default())
+        }
         command => commands::run(command, &input::Inputs::default()),
     };
     match result {

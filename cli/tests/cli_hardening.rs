@@ -69,6 +69,7 @@ const COMMANDS: &[&str] = &[
     "receipt verify",
     "receipt verify-jws",
     "receipt verify-signed",
+    "receipt verify-archive",
     "proof key",
     "proof challenge",
     "proof enroll",

@@ -1,95 +1,284 @@
 //! ES256 signature verification with precomputed tables (RFC 7518 §3.4, FIPS 186-5 ECDSA over
 //! P-256 with SHA-256; SPEC §7 "precompute what a JWKS key allows").
 //!
-//! Verification computes u1·G + u2·Q. The generic path of the `p256` crate (without its `alloc`
-//! feature) builds wNAF tables for G and Q on every call and runs 256 doublings. Here both G and a
-//! key set's Q get a fixed-base table once: for every 4-bit window i (65 of them) the affine points
-//! j·16^i·P for j = 1..8. A scalar is rewritten in signed radix 16 (digits −8..7 plus a final
-//! carry), so u·P is at most 65 mixed additions and no doubling. The tables hold only public data,
-//! so variable-time lookups are fine. Each table is about 37 KB; a key's table is built on its
-//! first verification.
+//! Verification computes R = u1·G + u2·Q and compares x(R) mod n with r. Both G and a key set's Q
+//! get a fixed-base table once: for window width w and every window i, the affine points
+//! j·2^(w·i)·P for j = 1..2^(w−1). A scalar is rewritten in signed radix 2^w (digits
+//! −2^(w−1)..2^(w−1)−1, the last one non-negative), so u·P is one mixed addition per non-zero
+//! digit and no doubling. G uses w = 7 (37 windows, 2368 points, 151 KB, built once per process on
+//! first use, not embedded in the binary); a key uses w = 6 (43 windows, 1376 points, 88 KB, built
+//! on the key's first verification and shared by its clones).
 //!
-//! The arithmetic (field, scalar, complete addition formulas) is the `p256` crate's; only the
-//! scalar multiplication strategy differs. Wycheproof's P-256 SHA-256 P1363 suite and a comparison
-//! with `p256`'s own verifier pin it (core/tests/wycheproof_es256.rs, the unit tests below).
+//! The field arithmetic is the `p256` crate's (its `FieldElement`, through
+//! `elliptic_curve::hazmat::FieldArithmetic`); the point arithmetic here is hand-written, since
+//! `p256`'s projective coordinates are private: Jacobian coordinates (x = X/Z², y = Y/Z³, Z = 0 the
+//! identity), mixed addition (add-2004-hmv, 8M+3S, the exceptional cases P = ±Q and P = O handled
+//! explicitly), doubling for a = −3 (dbl-2001-b) and batch normalisation with one inversion. The
+//! result is not normalised: x(R) ≡ r (mod n) is checked as X = r·Z² or, when r + n < p,
+//! X = (r + n)·Z². All of it works on public data only, so variable time is fine (signing is
+//! `p256`'s RFC 6979 code, untouched). Wycheproof's P-256 SHA-256 P1363 suite
+//! (core/tests/wycheproof_es256.rs) and a differential test against `p256`'s own verifier on random
+//! and edge-case inputs (the tests below; `EKL_ES256_DIFF_CASES` scales them) pin it.
 
+use std::sync::atomic::{AtomicU32, Ordering};
 use std::sync::OnceLock;
 
 use p256::elliptic_curve::ff::Field;
-use p256::elliptic_curve::group::{Curve, Group};
+use p256::elliptic_curve::hazmat::FieldArithmetic;
 use p256::elliptic_curve::ops::Reduce;
 use p256::elliptic_curve::point::AffineCoordinates;
 use p256::elliptic_curve::PrimeField;
-use p256::{AffinePoint, FieldBytes, ProjectivePoint, Scalar};
+use p256::{AffinePoint, FieldBytes, NistP256, Scalar};
 use sha2::{Digest, Sha256};
 
-const WINDOWS: usize = 65;
-const ENTRIES: usize = 8;
+/// An element of the base field (p256's Montgomery-form field element).
+type Fe = <NistP256 as FieldArithmetic>::FieldElement;
 
-/// The multiples j·16^i·P (j = 1..8, i = 0..64) of one point, affine.
-#[derive(Clone, Debug)]
-pub(crate) struct FixedBaseTable {
-    points: Vec<AffinePoint>,
+/// The window width of the generator's table.
+const G_WINDOW: u32 = 7;
+/// The window width of a key's table.
+const KEY_WINDOW: u32 = 6;
+/// The most windows any width ≥ 4 needs (w = 4: 64 nibbles and a final carry).
+const MAX_WINDOWS: usize = 65;
+
+/// The group order n, big-endian.
+const ORDER_BE: [u8; 32] = [
+    0xff, 0xff, 0xff, 0xff, 0x00, 0x00, 0x00, 0x00, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff,
+    0xbc, 0xe6, 0xfa, 0xad, 0xa7, 0x17, 0x9e, 0x84, 0xf3, 0xb9, 0xca, 0xc2, 0xfc, 0x63, 0x25, 0x51,
+];
+/// p − n, big-endian: r + n < p exactly when r < p − n.
+const P_MINUS_N_BE: [u8; 32] = [
+    0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00,
+    0x43, 0x19, 0x05, 0x53, 0x58, 0xe8, 0x61, 0x7b, 0x0c, 0x46, 0x35, 0x3d, 0x03, 0x9c, 0xda, 0xae,
+];
+
+/// An affine point that is not the identity.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Affine {
+    x: Fe,
+    y: Fe,
+}
+
+/// A point in Jacobian coordinates: (X/Z², Y/Z³); Z = 0 is the identity.
+#[derive(Clone, Copy, Debug)]
+struct Jacobian {
+    x: Fe,
+    y: Fe,
+    z: Fe,
+}
+
+impl Jacobian {
+    const IDENTITY: Jacobian = Jacobian {
+        x: Fe::ONE,
+        y: Fe::ONE,
+        z: Fe::ZERO,
+    };
+
+    fn from_affine(p: &Affine) -> Jacobian {
+        Jacobian {
+            x: p.x,
+            y: p.y,
+            z: Fe::ONE,
+        }
+    }
+
+    fn is_identity(&self) -> bool {
+        bool::from(self.z.is_zero())
+    }
+
+    /// 2·self for a = −3 (dbl-2001-b, 3M+5S). The identity doubles to itself (Z stays 0); P-256
+    /// has no point of order 2, so Y ≠ 0 otherwise.
+    fn double(&self) -> Jacobian {
+        let delta = self.z.square();
+        let gamma = self.y.square();
+        let beta = self.x * gamma;
+        let t = (self.x - delta) * (self.x + delta);
+        let alpha = t.double() + t;
+        let beta4 = beta.double().double();
+        let x3 = alpha.square() - beta4.double();
+        let z3 = (self.y + self.z).square() - gamma - delta;
+        let gamma2 = gamma.square();
+        let y3 = alpha * (beta4 - x3) - gamma2.double().double().double();
+        Jacobian {
+            x: x3,
+            y: y3,
+            z: z3,
+        }
+    }
+
+    /// self + (x2, y2) with the affine point given by its coordinates (add-2004-hmv, 8M+3S).
+    fn add_affine(&self, x2: &Fe, y2: &Fe) -> Jacobian {
+        if self.is_identity() {
+            return Jacobian {
+                x: *x2,
+                y: *y2,
+                z: Fe::ONE,
+            };
+        }
+        let z1z1 = self.z.square();
+        let u2 = *x2 * z1z1;
+        let s2 = *y2 * (z1z1 * self.z);
+        let h = u2 - self.x;
+        let r = s2 - self.y;
+        if bool::from(h.is_zero()) {
+            // Same x: the same point (double it) or its negation (the sum is the identity).
+            return if bool::from(r.is_zero()) {
+                self.double()
+            } else {
+                Jacobian::IDENTITY
+            };
+        }
+        let hh = h.square();
+        let hhh = hh * h;
+        let v = self.x * hh;
+        let x3 = r.square() - hhh - v.double();
+        let y3 = r * (v - x3) - self.y * hhh;
+        let z3 = self.z * h;
+        Jacobian {
+            x: x3,
+            y: y3,
+            z: z3,
+        }
+    }
+}
+
+/// Affine forms of Jacobian points, none of them the identity, with one inversion (Montgomery's
+/// trick).
+fn batch_normalize(points: &[Jacobian]) -> Vec<Affine> {
+    let mut prefix = Vec::with_capacity(points.len());
+    let mut acc = Fe::ONE;
+    for p in points {
+        debug_assert!(!p.is_identity());
+        prefix.push(acc);
+        acc *= p.z;
+    }
+    let mut inv = Option::<Fe>::from(acc.invert_vartime()).expect("no identity in a table");
+    let mut out = vec![
+        Affine {
+            x: Fe::ZERO,
+            y: Fe::ZERO
+        };
+        points.len()
+    ];
+    for i in (0..points.len()).rev() {
+        let zinv = inv * prefix[i];
+        inv *= points[i].z;
+        let zinv2 = zinv.square();
+        out[i] = Affine {
+            x: points[i].x * zinv2,
+            y: points[i].y * (zinv2 * zinv),
+        };
+    }
+    out
+}
+
+/// The affine coordinates of a p256 point that is not the identity.
+fn from_p256(point: &AffinePoint) -> Affine {
+    let x = Option::<Fe>::from(Fe::from_repr(point.x())).expect("a coordinate is below p");
+    let y = Option::<Fe>::from(Fe::from_repr(point.y())).expect("a coordinate is below p");
+    Affine { x, y }
+}
+
+/// The multiples j·2^(w·i)·P (j = 1..2^(w−1), every window i) of one point, affine.
+struct FixedBaseTable {
+    window: u32,
+    points: Vec<Affine>,
+}
+
+/// The number of signed radix-2^w digits of a scalar below 2^256 (the last one absorbs the carry).
+const fn windows(window: u32) -> usize {
+    (256 + window as usize) / window as usize
 }
 
 impl FixedBaseTable {
-    pub(crate) fn new(point: &AffinePoint) -> FixedBaseTable {
-        let mut projective = Vec::with_capacity(WINDOWS * ENTRIES);
-        let mut base = ProjectivePoint::from(*point);
-        for _ in 0..WINDOWS {
-            let mut multiple = base;
-            for _ in 0..ENTRIES {
-                projective.push(multiple);
-                multiple += base;
+    /// The table of `point` for window width `window` (4..=8).
+    fn with_window(point: &Affine, window: u32) -> FixedBaseTable {
+        assert!((4..=8).contains(&window));
+        let count = windows(window);
+        let entries = 1usize << (window - 1);
+        // The bases 2^(w·i)·P, normalised together.
+        let mut bases = Vec::with_capacity(count);
+        let mut base = Jacobian::from_affine(point);
+        for _ in 0..count {
+            bases.push(base);
+            for _ in 0..window {
+                base = base.double();
             }
-            base = base.double().double().double().double();
         }
-        let mut points = vec![AffinePoint::IDENTITY; projective.len()];
-        ProjectivePoint::batch_normalize(&projective, &mut points);
-        FixedBaseTable { points }
+        let bases = batch_normalize(&bases);
+        let mut multiples = Vec::with_capacity(count * entries);
+        for b in &bases {
+            let mut multiple = Jacobian::from_affine(b);
+            for j in 0..entries {
+                multiples.push(multiple);
+                if j + 1 < entries {
+                    multiple = multiple.add_affine(&b.x, &b.y);
+                }
+            }
+        }
+        FixedBaseTable {
+            window,
+            points: batch_normalize(&multiples),
+        }
     }
 
-    /// acc += scalar·P, with `digits` the signed radix-16 form of the scalar.
-    fn accumulate(&self, acc: &mut ProjectivePoint, digits: &[i8; WINDOWS]) {
-        for (window, &digit) in digits.iter().enumerate() {
+    /// acc += scalar·P, with `digits` the signed radix-2^w form of the scalar.
+    fn accumulate(&self, acc: &mut Jacobian, digits: &[i16]) {
+        let entries = 1usize << (self.window - 1);
+        for (i, &digit) in digits.iter().enumerate() {
             if digit == 0 {
                 continue;
             }
-            let entry = &self.points[window * ENTRIES + usize::from(digit.unsigned_abs()) - 1];
-            if digit > 0 {
-                *acc += entry;
+            let entry = &self.points[i * entries + usize::from(digit.unsigned_abs()) - 1];
+            *acc = if digit > 0 {
+                acc.add_affine(&entry.x, &entry.y)
             } else {
-                *acc += &(-*entry);
-            }
+                acc.add_affine(&entry.x, &-entry.y)
+            };
         }
     }
 }
 
-/// Signed radix-16 digits (little-endian windows) of a scalar given big-endian: every digit in
-/// −8..=7 except the last (0 or 1), Σ d_i·16^i = the scalar.
-fn signed_radix16(scalar: &Scalar) -> [i8; WINDOWS] {
+/// Signed radix-2^w digits (little-endian windows) of a scalar: every digit in
+/// −2^(w−1)..2^(w−1)−1 except the last (non-negative, below 2^(w−1)), Σ d_i·2^(w·i) = the scalar.
+/// Returns the digits and their count.
+fn signed_digits(scalar: &Scalar, window: u32) -> ([i16; MAX_WINDOWS], usize) {
     let bytes = scalar.to_repr();
-    let mut digits = [0i8; WINDOWS];
-    let mut carry = 0i8;
-    for i in 0..64 {
-        let byte = bytes[31 - i / 2];
-        let nibble = if i % 2 == 0 { byte & 15 } else { byte >> 4 } as i8;
-        let v = nibble + carry;
-        if v >= 8 {
-            digits[i] = v - 16;
+    let mut limbs = [0u64; 5];
+    for (i, limb) in limbs[..4].iter_mut().enumerate() {
+        let mut b = [0u8; 8];
+        b.copy_from_slice(&bytes[32 - 8 * (i + 1)..32 - 8 * i]);
+        *limb = u64::from_be_bytes(b);
+    }
+    let count = windows(window);
+    let mask = (1u64 << window) - 1;
+    let half = 1i16 << (window - 1);
+    let full = 1i16 << window;
+    let mut digits = [0i16; MAX_WINDOWS];
+    let mut carry = 0i16;
+    for (i, digit) in digits[..count].iter_mut().enumerate() {
+        let bit = i * window as usize;
+        let (limb, shift) = (bit / 64, bit % 64);
+        let mut bits = limbs[limb] >> shift;
+        if shift + window as usize > 64 {
+            bits |= limbs[limb + 1] << (64 - shift);
+        }
+        let v = (bits & mask) as i16 + carry;
+        if v >= half {
+            *digit = v - full;
             carry = 1;
         } else {
-            digits[i] = v;
+            *digit = v;
             carry = 0;
         }
     }
-    digits[64] = carry;
-    digits
+    debug_assert_eq!(carry, 0);
+    (digits, count)
 }
 
 fn generator_table() -> &'static FixedBaseTable {
     static TABLE: OnceLock<FixedBaseTable> = OnceLock::new();
-    TABLE.get_or_init(|| FixedBaseTable::new(&AffinePoint::GENERATOR))
+    TABLE.get_or_init(|| FixedBaseTable::with_window(&from_p256(&AffinePoint::GENERATOR), G_WINDOW))
 }
 
 /// A scalar in [1, n − 1] from 32 big-endian bytes, or `None`.
@@ -114,57 +303,338 @@ pub(crate) enum Refusal {
     Mismatch,
 }
 
-/// Verifies a raw r‖s ES256 signature of `message` against the key whose table is `q`.
-pub(crate) fn verify(q: &FixedBaseTable, message: &[u8], signature: &[u8]) -> Result<(), Refusal> {
+/// A verification key: its point and, from its second verification on, its table.
+///
+/// A key verified once (a key set parsed for one token) pays for no table: u2·Q is then a signed
+/// radix-16 multiplication (256 doublings, one inversion for the 8 affine multiples of Q), about
+/// 3-4 verifications' worth of work against some 25-30 for building the table. The second
+/// verification builds the table, and every later one uses it; clones share both.
+pub(crate) struct PreparedKey {
+    point: Affine,
+    uses: AtomicU32,
+    table: OnceLock<FixedBaseTable>,
+}
+
+impl std::fmt::Debug for PreparedKey {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("PreparedKey")
+            .field("table", &self.table.get().is_some())
+            .finish_non_exhaustive()
+    }
+}
+
+impl PreparedKey {
+    /// The key of `point` (not the identity).
+    pub(crate) fn new(point: &AffinePoint) -> PreparedKey {
+        PreparedKey {
+            point: from_p256(point),
+            uses: AtomicU32::new(0),
+            table: OnceLock::new(),
+        }
+    }
+
+    /// Builds the table now.
+    pub(crate) fn precompute(&self) {
+        self.built_table();
+    }
+
+    fn built_table(&self) -> &FixedBaseTable {
+        self.table
+            .get_or_init(|| FixedBaseTable::with_window(&self.point, KEY_WINDOW))
+    }
+
+    /// The table, when it exists or this is not the key's first verification.
+    fn table(&self) -> Option<&FixedBaseTable> {
+        if let Some(table) = self.table.get() {
+            return Some(table);
+        }
+        if self.uses.fetch_add(1, Ordering::Relaxed) == 0 {
+            None
+        } else {
+            Some(self.built_table())
+        }
+    }
+
+    /// Verifies a raw r‖s ES256 signature of `message`.
+    pub(crate) fn verify(&self, message: &[u8], signature: &[u8]) -> Result<(), Refusal> {
+        let digest: [u8; 32] = Sha256::digest(message).into();
+        match self.table() {
+            Some(table) => verify_digest(Base::Table(table), &digest, signature),
+            None => verify_digest(Base::Point(&self.point), &digest, signature),
+        }
+    }
+}
+
+/// How u2·Q is computed: from the key's table, or from the point alone.
+#[derive(Clone, Copy)]
+enum Base<'a> {
+    Table(&'a FixedBaseTable),
+    Point(&'a Affine),
+}
+
+/// u·P without a table for P: signed radix-16 digits, most significant first, four doublings each.
+fn mul_windowed(point: &Affine, u: &Scalar) -> Jacobian {
+    let mut multiples = [Jacobian::IDENTITY; 8];
+    multiples[0] = Jacobian::from_affine(point);
+    for j in 1..8 {
+        multiples[j] = multiples[j - 1].add_affine(&point.x, &point.y);
+    }
+    let multiples = batch_normalize(&multiples);
+    let (digits, count) = signed_digits(u, 4);
+    let mut acc = Jacobian::IDENTITY;
+    for &digit in digits[..count].iter().rev() {
+        acc = acc.double().double().double().double();
+        if digit != 0 {
+            let entry = &multiples[usize::from(digit.unsigned_abs()) - 1];
+            acc = if digit > 0 {
+                acc.add_affine(&entry.x, &entry.y)
+            } else {
+                acc.add_affine(&entry.x, &-entry.y)
+            };
+        }
+    }
+    acc
+}
+
+/// Verifies a raw r‖s signature of a SHA-256 digest (reduced mod n as FIPS 186-5 says).
+fn verify_digest(q: Base<'_>, digest: &[u8; 32], signature: &[u8]) -> Result<(), Refusal> {
     if signature.len() != 64 {
         return Err(Refusal::Length);
     }
     let r = nonzero_scalar(&signature[..32]).ok_or(Refusal::Range)?;
     let s = nonzero_scalar(&signature[32..]).ok_or(Refusal::Range)?;
-    let digest: [u8; 32] = Sha256::digest(message).into();
-    let z = <Scalar as Reduce<FieldBytes>>::reduce(&FieldBytes::from(digest));
+    let z = <Scalar as Reduce<FieldBytes>>::reduce(&FieldBytes::from(*digest));
     let s_inv = Option::<Scalar>::from(s.invert_vartime()).ok_or(Refusal::Range)?;
     let u1 = z * s_inv;
     let u2 = r * s_inv;
-    let mut acc = ProjectivePoint::IDENTITY;
-    generator_table().accumulate(&mut acc, &signed_radix16(&u1));
-    q.accumulate(&mut acc, &signed_radix16(&u2));
-    if bool::from(acc.is_identity()) {
+    let mut acc = match q {
+        Base::Table(table) => {
+            let mut acc = Jacobian::IDENTITY;
+            let (d2, n2) = signed_digits(&u2, table.window);
+            table.accumulate(&mut acc, &d2[..n2]);
+            acc
+        }
+        Base::Point(point) => mul_windowed(point, &u2),
+    };
+    let g = generator_table();
+    let (d1, n1) = signed_digits(&u1, g.window);
+    g.accumulate(&mut acc, &d1[..n1]);
+    if acc.is_identity() {
         return Err(Refusal::Mismatch);
     }
-    let x = acc.to_affine().x();
-    if <Scalar as Reduce<FieldBytes>>::reduce(&x) == r {
-        Ok(())
-    } else {
-        Err(Refusal::Mismatch)
+    // x(R) = X/Z² in [0, p); x(R) mod n = r iff x(R) = r or x(R) = r + n (possible when r + n < p).
+    let r_bytes: [u8; 32] = signature[..32].try_into().expect("32 bytes");
+    let r_fe = Option::<Fe>::from(Fe::from_repr(FieldBytes::from(r_bytes))).expect("r < n < p");
+    let zz = acc.z.square();
+    if r_fe * zz == acc.x {
+        return Ok(());
     }
+    if r_bytes < P_MINUS_N_BE {
+        let n_fe = Option::<Fe>::from(Fe::from_repr(FieldBytes::from(ORDER_BE))).expect("n < p");
+        if (r_fe + n_fe) * zz == acc.x {
+            return Ok(());
+        }
+    }
+    Err(Refusal::Mismatch)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use p256::ecdsa::signature::hazmat::PrehashVerifier;
     use p256::ecdsa::signature::{Signer, Verifier};
     use p256::ecdsa::{Signature, SigningKey, VerifyingKey};
+    use p256::elliptic_curve::group::Group;
+    use p256::ProjectivePoint;
+
+    /// SplitMix64: a small deterministic generator for the differential tests.
+    struct Rng(u64);
+    impl Rng {
+        fn next(&mut self) -> u64 {
+            self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
+            let mut z = self.0;
+            z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+            z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+            z ^ (z >> 31)
+        }
+        fn bytes32(&mut self) -> [u8; 32] {
+            let mut out = [0u8; 32];
+            for chunk in out.chunks_mut(8) {
+                chunk.copy_from_slice(&self.next().to_be_bytes());
+            }
+            out
+        }
+        fn scalar(&mut self) -> Scalar {
+            <Scalar as Reduce<FieldBytes>>::reduce(&FieldBytes::from(self.bytes32()))
+        }
+    }
+
+    /// How many random cases the differential test runs (`EKL_ES256_DIFF_CASES`, default 20,000).
+    fn cases() -> u64 {
+        std::env::var("EKL_ES256_DIFF_CASES")
+            .ok()
+            .and_then(|v| v.parse().ok())
+            .unwrap_or(20_000)
+    }
+
+    fn affine_of(p: &Jacobian) -> Option<Affine> {
+        if p.is_identity() {
+            None
+        } else {
+            Some(batch_normalize(&[*p])[0])
+        }
+    }
+
+    fn p256_affine(p: &ProjectivePoint) -> Option<Affine> {
+        if bool::from(p.is_identity()) {
+            None
+        } else {
+            Some(from_p256(&p.to_affine()))
+        }
+    }
+
+    /// What p256's verifier says: `Range` when the signature does not parse (r or s out of range).
+    fn reference(vk: &VerifyingKey, digest: &[u8; 32], sig: &[u8; 64]) -> Result<(), Refusal> {
+        let sig = Signature::from_slice(sig).map_err(|_| Refusal::Range)?;
+        vk.verify_prehash(digest, &sig)
+            .map_err(|_| Refusal::Mismatch)
+    }
+
+    struct Key {
+        vk: VerifyingKey,
+        table: FixedBaseTable,
+    }
+
+    impl Key {
+        fn new(point: &AffinePoint) -> Key {
+            Key {
+                vk: VerifyingKey::from_affine(*point).expect("not the identity"),
+                table: FixedBaseTable::with_window(&from_p256(point), KEY_WINDOW),
+            }
+        }
+        /// Ours and p256's verdicts agree; returns the verdict.
+        fn check(&self, digest: &[u8; 32], sig: &[u8; 64]) -> Result<(), Refusal> {
+            let ours = verify_digest(Base::Table(&self.table), digest, sig);
+            let cold = verify_digest(Base::Point(&from_p256(self.vk.as_affine())), digest, sig);
+            let theirs = reference(&self.vk, digest, sig);
+            assert_eq!(cold, ours, "the first verification of a key differs");
+            assert_eq!(
+                ours, theirs,
+                "digest {digest:02x?} signature {sig:02x?} key {:?}",
+                self.vk
+            );
+            ours
+        }
+    }
+
+    fn sig_bytes(r: &[u8; 32], s: &[u8; 32]) -> [u8; 64] {
+        let mut out = [0u8; 64];
+        out[..32].copy_from_slice(r);
+        out[32..].copy_from_slice(s);
+        out
+    }
+
+    fn be(s: &Scalar) -> [u8; 32] {
+        s.to_repr().into()
+    }
 
     #[test]
-    fn radix16_reconstructs() {
-        for seed in 1u64..50 {
-            let s = Scalar::from(seed.wrapping_mul(0x9e37_79b9_7f4a_7c15))
-                .square()
-                .square();
-            let d = signed_radix16(&s);
-            let mut acc = Scalar::ZERO;
-            for &digit in d.iter().rev() {
-                acc *= Scalar::from(16u64);
-                let mag = Scalar::from(u64::from(digit.unsigned_abs()));
-                acc += if digit < 0 { -mag } else { mag };
+    fn constants() {
+        let fe = |b: [u8; 32]| Option::<Fe>::from(Fe::from_repr(FieldBytes::from(b))).unwrap();
+        // n + (p − n) = p ≡ 0, and n is the order: n − 1 ≡ −1 as a scalar.
+        assert!(bool::from((fe(ORDER_BE) + fe(P_MINUS_N_BE)).is_zero()));
+        let mut n_minus_one = ORDER_BE;
+        n_minus_one[31] -= 1;
+        assert_eq!(
+            Option::<Scalar>::from(Scalar::from_repr(n_minus_one.into())),
+            Some(-Scalar::ONE)
+        );
+    }
+
+    #[test]
+    fn digits_reconstruct() {
+        let mut rng = Rng(1);
+        let mut samples = vec![Scalar::ZERO, Scalar::ONE, -Scalar::ONE, -Scalar::from(2u64)];
+        samples.extend((0..200).map(|_| rng.scalar()));
+        for window in 4..=8 {
+            let half = 1i16 << (window - 1);
+            for s in &samples {
+                let (d, count) = signed_digits(s, window);
+                assert_eq!(count, windows(window));
+                let base = Scalar::from(1u64 << window);
+                let mut acc = Scalar::ZERO;
+                for &digit in d[..count].iter().rev() {
+                    acc *= base;
+                    let mag = Scalar::from(u64::from(digit.unsigned_abs()));
+                    acc += if digit < 0 { -mag } else { mag };
+                }
+                assert_eq!(acc, *s, "window {window}");
+                assert!(d[..count].iter().all(|&x| (-half..=half - 1).contains(&x)));
+                assert!(d[count - 1] >= 0);
             }
-            assert_eq!(acc, s);
-            assert!(d[..64].iter().all(|&x| (-8..=7).contains(&x)));
         }
-        let minus_one = -Scalar::ONE;
-        let d = signed_radix16(&minus_one);
-        assert!(d[64] == 0 || d[64] == 1);
+    }
+
+    #[test]
+    fn point_arithmetic_agrees_with_p256() {
+        let mut rng = Rng(2);
+        let g = ProjectivePoint::GENERATOR;
+        for _ in 0..500 {
+            let a = g * rng.scalar();
+            let b = g * rng.scalar();
+            let ja = Jacobian::from_affine(&p256_affine(&a).unwrap());
+            // Re-randomise Z so the formulas see Z ≠ 1: ja·λ ~ (λ²X, λ³Y, λZ).
+            let lambda =
+                Option::<Fe>::from(Fe::from_repr(FieldBytes::from(be(&rng.scalar())))).unwrap();
+            let ja = Jacobian {
+                x: ja.x * lambda.square(),
+                y: ja.y * lambda.square() * lambda,
+                z: ja.z * lambda,
+            };
+            let bb = p256_affine(&b).unwrap();
+            assert_eq!(
+                affine_of(&ja.add_affine(&bb.x, &bb.y)),
+                p256_affine(&(a + b))
+            );
+            assert_eq!(affine_of(&ja.double()), p256_affine(&a.double()));
+            let aa = p256_affine(&a).unwrap();
+            // P + P, P + (−P), O + P, 2·O.
+            assert_eq!(
+                affine_of(&ja.add_affine(&aa.x, &aa.y)),
+                p256_affine(&a.double())
+            );
+            assert!(ja.add_affine(&aa.x, &-aa.y).is_identity());
+            assert_eq!(
+                affine_of(&Jacobian::IDENTITY.add_affine(&bb.x, &bb.y)),
+                Some(bb)
+            );
+            assert!(Jacobian::IDENTITY.double().is_identity());
+        }
+    }
+
+    #[test]
+    fn tables_hold_the_multiples() {
+        let mut rng = Rng(3);
+        for window in [4u32, 5, 6, 7] {
+            let point = (ProjectivePoint::GENERATOR * rng.scalar()).to_affine();
+            let table = FixedBaseTable::with_window(&from_p256(&point), window);
+            let entries = 1usize << (window - 1);
+            assert_eq!(table.points.len(), windows(window) * entries);
+            for (index, entry) in table.points.iter().enumerate() {
+                if index % 37 != 0 && index % entries != entries - 1 && index >= entries {
+                    continue;
+                }
+                let (i, j) = (index / entries, index % entries + 1);
+                let mut k = Scalar::from(j as u64);
+                for _ in 0..i * window as usize {
+                    k = k.double();
+                }
+                assert_eq!(
+                    Some(*entry),
+                    p256_affine(&(ProjectivePoint::from(point) * k))
+                );
+            }
+        }
     }
 
     #[test]
@@ -172,22 +642,317 @@ mod tests {
         for i in 1u8..40 {
             let sk = SigningKey::from_slice(&[i; 32]).expect("valid scalar");
             let vk = VerifyingKey::from(&sk);
-            let table = FixedBaseTable::new(vk.as_affine());
+            let key = PreparedKey::new(vk.as_affine());
             let msg = [i; 17];
             let sig: Signature = sk.sign(&msg);
             let bytes = sig.to_bytes();
             assert!(vk.verify(&msg, &sig).is_ok());
-            assert_eq!(verify(&table, &msg, &bytes), Ok(()));
+            assert_eq!(key.verify(&msg, &bytes), Ok(()));
             // high-S twin verifies in both
             let (r, s) = sig.split_scalars();
             let twin = Signature::from_scalars(r.to_repr(), (-*s).to_repr()).expect("twin");
             assert!(vk.verify(&msg, &twin).is_ok());
-            assert_eq!(verify(&table, &msg, &twin.to_bytes()), Ok(()));
+            assert_eq!(key.verify(&msg, &twin.to_bytes()), Ok(()));
             // a flipped message fails in both
             let mut other = msg;
             other[0] ^= 1;
             assert!(vk.verify(&other, &sig).is_err());
-            assert_eq!(verify(&table, &other, &bytes), Err(Refusal::Mismatch));
+            assert_eq!(key.verify(&other, &bytes), Err(Refusal::Mismatch));
         }
+    }
+
+    /// 32-byte values at the edges of the ranges that matter: 0, 1, 2, n − 1, n, n + 1, p − n and
+    /// its neighbours, (n ± 1)/2, 2^128, 2^255, p − 1, p, 2^256 − 1.
+    fn edge_values() -> Vec<[u8; 32]> {
+        let n = U256Be(ORDER_BE);
+        let p_minus_n = U256Be(P_MINUS_N_BE);
+        let p = n.add(&p_minus_n);
+        let one = U256Be::small(1);
+        let mut out = vec![
+            U256Be::small(0),
+            one,
+            U256Be::small(2),
+            n.sub(&one),
+            n,
+            n.add(&one),
+            p_minus_n.sub(&one),
+            p_minus_n,
+            p_minus_n.add(&one),
+            n.shr1(),
+            n.shr1().add(&one),
+            p.sub(&one),
+            p,
+            U256Be([0xff; 32]),
+        ];
+        let mut b128 = [0u8; 32];
+        b128[15] = 1;
+        out.push(U256Be(b128));
+        let mut b255 = [0u8; 32];
+        b255[0] = 0x80;
+        out.push(U256Be(b255));
+        out.into_iter().map(|v| v.0).collect()
+    }
+
+    /// Big-endian 256-bit arithmetic for building edge values (wrapping).
+    #[derive(Clone, Copy)]
+    struct U256Be([u8; 32]);
+    impl U256Be {
+        fn small(v: u8) -> U256Be {
+            let mut b = [0u8; 32];
+            b[31] = v;
+            U256Be(b)
+        }
+        fn add(&self, o: &U256Be) -> U256Be {
+            let mut out = [0u8; 32];
+            let mut carry = 0u16;
+            for i in (0..32).rev() {
+                let v = u16::from(self.0[i]) + u16::from(o.0[i]) + carry;
+                out[i] = v as u8;
+                carry = v >> 8;
+            }
+            U256Be(out)
+        }
+        fn sub(&self, o: &U256Be) -> U256Be {
+            let mut out = [0u8; 32];
+            let mut borrow = 0i16;
+            for i in (0..32).rev() {
+                let mut v = i16::from(self.0[i]) - i16::from(o.0[i]) - borrow;
+                borrow = 0;
+                if v < 0 {
+                    v += 256;
+                    borrow = 1;
+                }
+                out[i] = v as u8;
+            }
+            U256Be(out)
+        }
+        fn shr1(&self) -> U256Be {
+            let mut out = [0u8; 32];
+            let mut carry = 0u8;
+            for (o, &b) in out.iter_mut().zip(&self.0) {
+                *o = (b >> 1) | carry;
+                carry = b << 7;
+            }
+            U256Be(out)
+        }
+    }
+
+    /// Every combination of edge values for r, s and the digest, against G, −G, 2G and a random key.
+    #[test]
+    fn differential_edge_values() {
+        let g = ProjectivePoint::GENERATOR;
+        let keys = [
+            g,
+            -g,
+            g.double(),
+            g * Scalar::from(0x1234_5678_9abc_def0u64),
+        ]
+        .map(|p| Key::new(&p.to_affine()));
+        let edges = edge_values();
+        let mut verdicts = [0u32; 3];
+        for key in &keys {
+            for r in &edges {
+                for s in &edges {
+                    for z in &edges {
+                        match key.check(z, &sig_bytes(r, s)) {
+                            Ok(()) => verdicts[0] += 1,
+                            Err(Refusal::Range) => verdicts[1] += 1,
+                            Err(_) => verdicts[2] += 1,
+                        }
+                    }
+                }
+            }
+        }
+        assert!(verdicts[1] > 0 && verdicts[2] > 0, "{verdicts:?}");
+    }
+
+    /// Signatures built to reach the rare paths: the accumulator meeting a table entry (doubling),
+    /// cancelling to the identity midway and at the end, x(R) ≥ n (the r + n comparison), u1 = 0.
+    #[test]
+    fn differential_constructed_paths() {
+        let mut rng = Rng(4);
+        let g = ProjectivePoint::GENERATOR;
+        let key_g = Key::new(&g.to_affine());
+        let key_minus_g = Key::new(&(-g).to_affine());
+        for round in 0..200u64 {
+            // Q = G, u1 = u2 = t with t a single key-window digit: acc = t·G meets the entry t·G.
+            let digit = 1 + rng.next() % (1 << (KEY_WINDOW - 1));
+            let window = rng.next() % windows(KEY_WINDOW) as u64;
+            let mut t = Scalar::from(digit);
+            for _ in 0..window * u64::from(KEY_WINDOW) {
+                t = t.double();
+            }
+            if round % 2 == 1 {
+                t = rng.scalar(); // any t: acc = t·G, then t·G again from the key's table
+            }
+            let big_r = (g * (t + t)).to_affine();
+            let r = <Scalar as Reduce<FieldBytes>>::reduce(&big_r.x());
+            let s = r * Option::<Scalar>::from(t.invert()).unwrap();
+            let sig = sig_bytes(&be(&r), &be(&s));
+            // z = r, so u1 = r/s = t = u2.
+            assert_eq!(key_g.check(&be(&r), &sig), Ok(()));
+            // Q = −G: t·G − t·G = O.
+            assert_eq!(key_minus_g.check(&be(&r), &sig), Err(Refusal::Mismatch));
+            // R = O for a random key: z = −r·d.
+            let d = rng.scalar();
+            let key = Key::new(&(g * d).to_affine());
+            let r = rng.scalar();
+            let s = rng.scalar();
+            let z = -(r * d);
+            assert_eq!(
+                key.check(&be(&z), &sig_bytes(&be(&r), &be(&s))),
+                Err(Refusal::Mismatch)
+            );
+            // u1 = 0 (z = 0 or z = n): R = u2·Q only.
+            let k = rng.scalar();
+            let r = <Scalar as Reduce<FieldBytes>>::reduce(&(g * k).to_affine().x());
+            // R = (r/s)·d·G = k·G  ⇒  s = r·d/k.
+            let s = r * d * Option::<Scalar>::from(k.invert()).unwrap();
+            let sig = sig_bytes(&be(&r), &be(&s));
+            assert_eq!(key.check(&[0u8; 32], &sig), Ok(()));
+            assert_eq!(key.check(&ORDER_BE, &sig), Ok(()));
+        }
+        // x(R) in [n, p): R chosen first, then the key that makes (r, s) a signature of z.
+        let n_fe = Option::<Fe>::from(Fe::from_repr(FieldBytes::from(ORDER_BE))).unwrap();
+        let b = Option::<Fe>::from(Fe::from_repr(FieldBytes::from([
+            0x5a, 0xc6, 0x35, 0xd8, 0xaa, 0x3a, 0x93, 0xe7, 0xb3, 0xeb, 0xbd, 0x55, 0x76, 0x98,
+            0x86, 0xbc, 0x65, 0x1d, 0x06, 0xb0, 0xcc, 0x53, 0xb0, 0xf6, 0x3b, 0xce, 0x3c, 0x3e,
+            0x27, 0xd2, 0x60, 0x4b,
+        ])))
+        .unwrap();
+        let mut found = 0;
+        let mut t = 0u64;
+        while found < 80 {
+            t += 1 + rng.next() % 1000;
+            // x just above n (r small) or just below p (r just below p − n).
+            let x = if found % 2 == 0 {
+                n_fe + Fe::from(t)
+            } else {
+                -Fe::from(t)
+            };
+            let y2 = x.square() * x - x.double() - x + b;
+            let Some(y) = Option::<Fe>::from(y2.sqrt()) else {
+                continue;
+            };
+            let big_r = Option::<AffinePoint>::from(AffinePoint::from_coordinates(
+                &x.to_repr(),
+                &y.to_repr(),
+            ))
+            .expect("on the curve");
+            found += 1;
+            let r_bytes: [u8; 32] = (x - n_fe).to_repr().into();
+            let r = Option::<Scalar>::from(Scalar::from_repr(r_bytes.into())).unwrap();
+            let s = rng.scalar();
+            let z = rng.scalar();
+            let s_inv = Option::<Scalar>::from(s.invert()).unwrap();
+            let (u1, u2) = (z * s_inv, r * s_inv);
+            let q = (ProjectivePoint::from(big_r) - g * u1)
+                * Option::<Scalar>::from(u2.invert()).unwrap();
+            let key = Key::new(&q.to_affine());
+            assert_eq!(key.check(&be(&z), &sig_bytes(&r_bytes, &be(&s))), Ok(()));
+            // The high-S twin (−R, the same x), a neighbouring r (fails), x itself as r (not below n).
+            assert_eq!(key.check(&be(&z), &sig_bytes(&r_bytes, &be(&-s))), Ok(()));
+            let r1 = be(&(r + Scalar::ONE));
+            assert_eq!(
+                key.check(&be(&z), &sig_bytes(&r1, &be(&s))),
+                Err(Refusal::Mismatch)
+            );
+            let x_bytes: [u8; 32] = x.to_repr().into();
+            assert_eq!(
+                key.check(&be(&z), &sig_bytes(&x_bytes, &be(&s))),
+                Err(Refusal::Range)
+            );
+        }
+    }
+
+    /// Random keys, digests and signatures: valid ones (p256's RFC 6979 signer), their high-S
+    /// twins, one-bit mutations of r, s and the digest, and random r‖s. `EKL_ES256_DIFF_CASES`
+    /// sets the count (default 20,000).
+    #[test]
+    fn differential_random() {
+        let total = cases();
+        let threads = if total > 100_000 { 2 } else { 1 };
+        let counts: Vec<[u64; 3]> = std::thread::scope(|scope| {
+            let handles: Vec<_> = (0..threads)
+                .map(|thread| {
+                    scope.spawn(move || {
+                        let mut rng = Rng(0x5eed_0000 + thread);
+                        let mut verdicts = [0u64; 3];
+                        let mut key: Option<(SigningKey, Key)> = None;
+                        for case in 0..total / threads {
+                            if case % 64 == 0 || key.is_none() {
+                                let sk = loop {
+                                    if let Ok(sk) = SigningKey::from_slice(&rng.bytes32()) {
+                                        break sk;
+                                    }
+                                };
+                                let k = Key::new(VerifyingKey::from(&sk).as_affine());
+                                key = Some((sk, k));
+                            }
+                            let (sk, k) = key.as_ref().unwrap();
+                            let digest = rng.bytes32();
+                            let sig: [u8; 64] = match case % 4 {
+                                0 | 1 => {
+                                    let sig: Signature =
+                                        p256::ecdsa::signature::hazmat::PrehashSigner::sign_prehash(
+                                            sk, &digest,
+                                        )
+                                        .expect("signs");
+                                    let mut bytes: [u8; 64] = sig.to_bytes().into();
+                                    if case % 8 == 1 {
+                                        let (r, s) = sig.split_scalars();
+                                        bytes = sig_bytes(&be(&r), &be(&-*s));
+                                    } else if case % 8 == 5 {
+                                        let bit = (rng.next() % 512) as usize;
+                                        bytes[bit / 8] ^= 1 << (bit % 8);
+                                    }
+                                    bytes
+                                }
+                                2 => {
+                                    // Random bytes; half of the time r or s starts with 0xffffffff,
+                                    // so it is at or above n about half of those times.
+                                    let (mut r, mut s) = (rng.bytes32(), rng.bytes32());
+                                    match case % 16 {
+                                        2 => r[..4].fill(0xff),
+                                        6 => s[..4].fill(0xff),
+                                        10 => r = [0; 32],
+                                        14 => s = [0; 32],
+                                        _ => {}
+                                    }
+                                    sig_bytes(&r, &s)
+                                }
+                                _ => sig_bytes(&be(&rng.scalar()), &be(&rng.scalar())),
+                            };
+                            let mut digest = digest;
+                            if case % 16 == 4 {
+                                let bit = (rng.next() % 256) as usize;
+                                digest[bit / 8] ^= 1 << (bit % 8);
+                            }
+                            match k.check(&digest, &sig) {
+                                Ok(()) => verdicts[0] += 1,
+                                Err(Refusal::Range) => verdicts[1] += 1,
+                                Err(_) => verdicts[2] += 1,
+                            }
+                        }
+                        verdicts
+                    })
+                })
+                .collect();
+            handles.into_iter().map(|h| h.join().unwrap()).collect()
+        });
+        let mut verdicts = [0u64; 3];
+        for c in counts {
+            for i in 0..3 {
+                verdicts[i] += c[i];
+            }
+        }
+        eprintln!(
+            "es256 differential: {} cases: {} accepted, {} range, {} mismatch",
+            verdicts.iter().sum::<u64>(),
+            verdicts[0],
+            verdicts[1],
+            verdicts[2]
+        );
+        assert!(verdicts[0] > 0 && verdicts[1] > 0 && verdicts[2] > 0);
     }
 }

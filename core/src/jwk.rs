@@ -31,7 +31,6 @@
 //! 2^-32, so i = 0 is the answer for every practical seed.
 
 use hmac::{Hmac, KeyInit, Mac};
-use std::sync::OnceLock;
 
 use p256::ecdsa::signature::Signer;
 use p256::ecdsa::{Signature, SigningKey as P256SigningKey, VerifyingKey};
@@ -41,7 +40,7 @@ use zeroize::{Zeroize, ZeroizeOnDrop, Zeroizing};
 use crate::base64url;
 use crate::canonical;
 use crate::error::{Error, ErrorCode, Result};
-use crate::es256::{self, FixedBaseTable};
+use crate::es256::{self, PreparedKey};
 use crate::jws::parse_strict;
 use crate::value::Value;
 
@@ -61,8 +60,7 @@ pub struct PublicJwk {
     kid: String,
     x: [u8; 32],
     y: [u8; 32],
-    key: VerifyingKey,
-    table: std::sync::Arc<OnceLock<FixedBaseTable>>,
+    prepared: std::sync::Arc<PreparedKey>,
 }
 
 impl PublicJwk {
@@ -82,8 +80,7 @@ impl PublicJwk {
             kid: kid.to_owned(),
             x,
             y,
-            key,
-            table: std::sync::Arc::new(OnceLock::new()),
+            prepared: std::sync::Arc::new(PreparedKey::new(key.as_affine())),
         })
     }
 
@@ -130,25 +127,23 @@ impl PublicJwk {
                 format!("es256 signature must be 64 bytes, got {}", signature.len()),
             ));
         }
-        let table = self
-            .table
-            .get_or_init(|| FixedBaseTable::new(self.key.as_affine()));
-        es256::verify(table, message, signature).map_err(|refusal| match refusal {
-            es256::Refusal::Range => Error::new(
-                ErrorCode::SignatureInvalid,
-                "es256 signature r or s is zero or not below the group order",
-            ),
-            _ => Error::new(
-                ErrorCode::SignatureInvalid,
-                "es256 signature does not verify",
-            ),
-        })
+        self.prepared
+            .verify(message, signature)
+            .map_err(|refusal| match refusal {
+                es256::Refusal::Range => Error::new(
+                    ErrorCode::SignatureInvalid,
+                    "es256 signature r or s is zero or not below the group order",
+                ),
+                _ => Error::new(
+                    ErrorCode::SignatureInvalid,
+                    "es256 signature does not verify",
+                ),
+            })
     }
 
     /// Builds the key's precomputed table now instead of at its first verification.
     pub fn precompute(&self) {
-        self.table
-            .get_or_init(|| FixedBaseTable::new(self.key.as_affine()));
+        self.prepared.precompute();
     }
 }
 

@@ -26,6 +26,7 @@
 #![deny(missing_docs)]
 
 pub mod base64url;
+pub mod batch;
 pub mod canonical;
 pub mod credential;
 pub mod digest;

@@ -46,7 +46,7 @@ export function makeAnswer(ekl) {
   const wireOf = (v) => ({ accepted: v.accepted, checks: v.checks, receipt_digest: v.receipt_digest ?? null });
   const wire = (returns, result) => {
     if (returns === 'Verdict') result = wireOf(result);
-    else if (returns === 'Verdicts') result = result.map((r) => (ekl.isEklError(r) ? { error: { code: r.code, message: r.detail ?? r.message.replace(/^[A-Z_]+: /, '') } } : wireOf(r)));
+    else if (returns === 'Verdicts') result = result.map((r) => (ekl.isEklError(r) ? { error: { code: r.code, message: r.detail ?? r.message.replace(/^[A-Z0-9_]+: /, '') } } : wireOf(r)));
     else if (returns === 'Jwks') result = result.toJSON();
     else if (returns === 'KeySet') result = result.jwks.toJSON();
     else if (returns === 'SigningKey') result = ekl.publicJwk(result);

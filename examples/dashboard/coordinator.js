@@ -1,6 +1,6 @@
 // The coordinator (a module Web Worker started by app.js): owns the receipts file, streams it in
 // slices (never the whole file in memory), splits it into items (scan.js), hands batches of items
-// to the verification workers (worker.js, one per core, up to four), keeps one bounded row per item
+// to the verification workers (worker.js, one per core, up to eight), keeps one bounded row per item
 // (rows.js) and answers the page: pages of rows, filters, search, the summary, the inspector (it
 // re-reads an item from the file by its byte offset) and the export. The page's own thread only
 // renders what it is sent.
@@ -27,7 +27,8 @@ const IN_FLIGHT = 2; // batches queued per verification worker
 const PROGRESS_MS = 100;
 
 // ---- verification workers ---------------------------------------------------------------------
-const size = Math.max(1, Math.min(4, self.navigator.hardwareConcurrency || 2));
+// One per core the browser reports (every core it is given), at most 8 (a wasm instance each).
+const size = Math.max(1, Math.min(8, self.navigator.hardwareConcurrency || 2));
 const workers = [];
 let nextReq = 1;
 const waiting = new Map(); // req -> {resolve, reject}

@@ -267,9 +267,26 @@ export function pretty(text, indent = 2) {
 const B64 = new Int16Array(128).fill(-1);
 for (let i = 0; i < 64; i++) B64['ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_'.charCodeAt(i)] = i;
 
+/** The engine's own decoder (`Uint8Array.fromBase64`, Chromium 140+), when it has one. */
+const native = typeof Uint8Array.fromBase64 === 'function'
+  ? (s) => {
+    try {
+      return Uint8Array.fromBase64(s, { alphabet: 'base64url', lastChunkHandling: 'loose' });
+    } catch {
+      return null;
+    }
+  }
+  : null;
+
 /** Bytes of base64url without padding (`text.slice(from, to)`), or null when it is not. */
 export function base64url(text, from = 0, to = text.length) {
   if (typeof text !== 'string' || (to - from) % 4 === 1) return null;
+  // The native decoder (about 10× faster) where the input has no padding or whitespace, which it
+  // would accept and this function refuses.
+  if (native !== null) {
+    const s = from === 0 && to === text.length ? text : text.slice(from, to);
+    if (!/[=\s]/.test(s)) return native(s);
+  }
   const out = new Uint8Array(Math.floor(((to - from) * 3) / 4));
   let acc = 0;
   let bits = 0;

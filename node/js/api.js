@@ -322,15 +322,9 @@ function makeApi(binding, info) {
   api.canonicalizeValueAsync = asyncOf('canonicalize_value')
   api.verifyReceiptsAsync = async (items, keys, ...rest) => {
     if (!Array.isArray(items)) throw invalid('verifyReceiptsAsync: items must be an array of {receipt, call, input_commitment?, output_commitment?}')
-    // Large batches in up to 4 chunks, so the thread pool verifies them in parallel; the
-    // results keep the order of the items.
-    const chunks = binding.callAsync && items.length >= 1024 ? 4 : 1
-    const size = Math.ceil(items.length / chunks) || 1
-    const parts = []
-    for (let i = 0; i < items.length || parts.length === 0; i += size) {
-      parts.push(asyncOf('verify_receipts')(items.slice(i, i + size), keys, ...rest))
-    }
-    return (await Promise.all(parts)).flat()
+    // One call on the thread pool; the bridge splits the batch over every core (option `jobs`),
+    // the results in the order of the items.
+    return asyncOf('verify_receipts')(items, keys, ...rest)
   }
 
   Object.assign(api, {

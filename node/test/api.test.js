@@ -393,4 +393,16 @@ test('verifyReceiptsAsync: a large batch (run in chunks) keeps the order of the 
   assert.deepEqual(async_.map((r) => (r instanceof Error ? r.code : r.receipt_digest)), sync.map((r) => (r instanceof Error ? r.code : r.receipt_digest)))
   assert.ok(async_[3] instanceof ekl.EklError)
   assert.deepEqual(await ekl.verifyReceiptsAsync([], secret), [])
+  // On 1, 2 or 5 threads (the bridge splits the batch): the same verdicts in the same order.
+  const key = (r) => (r instanceof Error ? r.code : JSON.stringify(r))
+  const one = ekl.verifyReceipts(items, secret, { jobs: 1 }).map(key)
+  assert.deepEqual(ekl.verifyReceipts(items, secret, { jobs: 2 }).map(key), one)
+  assert.deepEqual((await ekl.verifyReceiptsAsync(items, secret, { jobs: 5 })).map(key), one)
+  assert.deepEqual(sync.map(key), one)
+  // The same items as a receipt archive (JSON lines text), on any number of threads.
+  const lines = items.map((it) => JSON.stringify(it)).join('\n')
+  const archive = ekl.verifyReceiptLines(lines, { keys: secret, jobs: 1 }).map(key)
+  assert.deepEqual(archive, one)
+  assert.deepEqual(ekl.verifyReceiptLines(Buffer.from(lines), { keys: secret, jobs: 2 }).map(key), one)
+  throwsCode(assert, () => ekl.verifyReceipts(items, secret, { jobs: 0 }), 'INVALID_ARGUMENT')
 })

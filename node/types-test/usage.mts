@@ -31,6 +31,7 @@ import ekl, {
   verifyReceipt,
   verifyReceipts,
   verifyReceiptsAsync,
+  verifyReceiptLines,
   screeningRules,
   screen,
   screeningFold,
@@ -121,7 +122,8 @@ const call = { execution_id: 'ex', collaboration_id: 'col', capability_id: 'cap'
 const verdict: Verdict = verifyReceipt(signed, 'secret', call, { inputCommitment: cm, outputCommitment: null })
 const rotated: Verdict = verifyReceipt(receipt, [{ key_id: 'rk-2', secret: 's', valid_from: '2026-12-01T00:00:00Z', valid_until: null }], call)
 const batch: Array<Verdict | EklError> = verifyReceipts([{ receipt, call }], 'secret')
-const batchAsync: Promise<Array<Verdict | EklError>> = verifyReceiptsAsync([{ receipt: {}, call }], 'secret')
+const batchAsync: Promise<Array<Verdict | EklError>> = verifyReceiptsAsync([{ receipt: {}, call }], 'secret', { jobs: 2 })
+const archive: Array<Verdict | EklError> = verifyReceiptLines('{"receipt_jws":"a.b.c","call":{}}\n', { jwks: { keys: [] }, ownAgentId: 'c', networkIssuer: 'https://n.example', jobs: 2 })
 for (const r of batch) if (!(r instanceof EklError)) console.log(r.accepted, r.checks[0]?.outcome, r.receipt_digest)
 const rules: ScreeningRules = screeningRules({ rules_version: '1', rules: [] })
 const flags: SafetyFlag[] = screen({ content: [] }, { rules })

@@ -126,6 +126,7 @@ __all__ = [
     "verify_jws",
     "verify_receipt",
     "verify_receipt_jws",
+    "verify_receipt_lines",
     "verify_receipts",
     "verify_screening_rules",
     "verify_signature",

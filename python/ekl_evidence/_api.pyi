@@ -55,6 +55,7 @@ __all__ = [
     "verify_jws",
     "verify_receipt",
     "verify_receipt_jws",
+    "verify_receipt_lines",
     "verify_receipts",
     "verify_screening_rules",
     "verify_signature",
@@ -442,12 +443,43 @@ def verify_receipt(
 def verify_receipts(
     items: _Value,
     keys: _Value,
+    *,
+    jobs: Optional[int] = None,
 ) -> List[Union[Verdict, EklError]]:
     """Verdicts on many MAC receipts under one key ring; an item that cannot be read gives {error:
     {code, message}} in its place.
 
     items (required): a list of {receipt, call, input_commitment?, output_commitment?}
     keys (required): the key ring: the registration secret, or a list of keys
+    jobs (keyword-only, optional): threads to verify on (default: every core available; 1: the
+        calling thread only)
+
+    EKP §9.5.
+    """
+
+def verify_receipt_lines(
+    lines: _Text,
+    *,
+    keys: Optional[_Value] = None,
+    jwks: Optional[_JwksLike] = None,
+    own_agent_id: Optional[str] = None,
+    network_issuer: Optional[str] = None,
+    jobs: Optional[int] = None,
+) -> List[Union[Verdict, EklError]]:
+    """Verdicts on a receipt archive: JSON lines, one item a line ({receipt, call,
+    input_commitment?, output_commitment?} for a MAC receipt, {receipt_jws, call} or {receipt:
+    signed object, call} for a network-signed one, an optional label); one verdict per non-blank
+    line, or {error: {code, message}} for an item that cannot be verified.
+
+    lines (required): the archive: JSON lines text
+    keys (keyword-only, optional): the key ring of MAC receipts
+    jwks (keyword-only, optional): the network's key set, for network-signed receipts
+    own_agent_id (keyword-only, optional): your agent id: a call's own_agent_id and
+        requester_agent_id when the item has none
+    network_issuer (keyword-only, optional): the network's issuer: a signed call's
+        network_issuer when the item has none
+    jobs (keyword-only, optional): threads to verify on (default: every core available; 1: the
+        calling thread only)
 
     EKP §9.5.
     """

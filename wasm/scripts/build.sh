@@ -8,6 +8,10 @@ set -euo pipefail
 cd "$(dirname "$0")/../.."
 root=$PWD
 bash wasm/scripts/tools.sh --no-browser
+# 32-bit limbs for the P-256 field and scalar (crypto-bigint and p256 through the `cpubits` cfg):
+# by default wasm32 gets the 64-bit backend, whose 64x64->128 products are calls to __multi3 in
+# wasm (no widening multiply instruction); the 32-bit backend multiplies with one i64.mul each.
+export RUSTFLAGS="${RUSTFLAGS:-} --cfg cpubits=\"32\""
 cargo build -q --profile wasm-release --target wasm32-unknown-unknown -p ekl-wasm
 raw=target/wasm32-unknown-unknown/wasm-release/ekl_wasm.wasm
 out=wasm/dist

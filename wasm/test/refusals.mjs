@@ -72,6 +72,9 @@ export function badCalls(api) {
       ['verifyReceipt: bad valid_from', () => api.verifyReceipt({}, [{ key_id: 'a', secret: 's', valid_from: 'x' }], CALL), 'INVALID_TIMESTAMP'],
       ['verifyReceipt: duplicate key', () => api.verifyReceipt(new api.JsonText('{"a":1,"a":2}'), 's', CALL), 'DUPLICATE_KEY'],
       ['verifyReceipts: items not an array', () => api.verifyReceipts('s', 5), 'INVALID_ARGUMENT'],
+      ['verifyReceipts: jobs 0', () => api.verifyReceipts([], 's', { jobs: 0 }), 'INVALID_ARGUMENT'],
+      ['verifyReceiptLines: lines not text', () => api.verifyReceiptLines(5), 'INVALID_ARGUMENT'],
+      ['verifyReceiptLines: bad key ring', () => api.verifyReceiptLines('', { keys: [] }), 'INVALID_ARGUMENT'],
     );
   }
   if (api.verifyChallengeProof) {

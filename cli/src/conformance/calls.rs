@@ -630,7 +630,43 @@ pub fn call_cases(dir: &Path) -> Vec<Case> {
             "verify_receipts",
             src,
             "key ring cases",
-            vec![("items", t(&Value::Array(items))), ("keys", t(&ring))],
+            vec![
+                ("items", t(&Value::Array(items.clone()))),
+                ("keys", t(&ring)),
+            ],
+        );
+        let archive: String = items.iter().map(|i| canon_text(i) + "\n").collect();
+        c.add(
+            "verify_receipt_lines",
+            src,
+            "key ring cases as an archive",
+            vec![
+                ("lines", s(archive.clone())),
+                ("keys", t(&ring)),
+                ("jobs", n(2)),
+            ],
+        );
+        c.add(
+            "verify_receipt_lines",
+            src,
+            "MAC receipts without a key ring",
+            vec![("lines", s(archive))],
+        );
+        c.add(
+            "verify_receipts",
+            src,
+            "key ring cases on 2 threads",
+            vec![
+                ("items", t(&Value::Array(items.clone()))),
+                ("keys", t(&ring)),
+                ("jobs", n(2)),
+            ],
+        );
+        c.add(
+            "verify_receipts",
+            src,
+            "jobs 0",
+            vec![("items", s("[]")), ("keys", t(&ring)), ("jobs", n(0))],
         );
         c.add(
             "verify_receipts",
@@ -791,6 +827,63 @@ pub fn call_cases(dir: &Path) -> Vec<Case> {
                 vec![first, ("jwks", jwks.clone()), ("call", t(&call))],
             );
         }
+        // The same cases as one receipt archive (JSON lines), with a blank line and two items
+        // that cannot be verified; then with own_agent_id and network_issuer as options.
+        let mut archive = String::new();
+        let mut short = String::new();
+        let short_call = Value::Object(
+            call.as_object()
+                .unwrap_or(&[])
+                .iter()
+                .filter(|(k, _)| k != "own_agent_id" && k != "network_issuer")
+                .cloned()
+                .collect(),
+        );
+        for case in list(&d, &["cases"]) {
+            let item = match (get(case, &["receipt_jws"]), get(case, &["receipt"])) {
+                (token @ Value::String(_), _) => ("receipt_jws", token.clone()),
+                (_, object @ Value::Object(_)) => ("receipt", object.clone()),
+                _ => continue,
+            };
+            let line = |call: &Value<'static>| {
+                canon_text(&Value::Object(vec![
+                    (item.0.into(), item.1.clone()),
+                    ("call".into(), call.clone()),
+                ]))
+            };
+            archive.push_str(&line(&call));
+            archive.push('\n');
+            short.push_str(&line(&short_call));
+            short.push('\n');
+        }
+        archive.push_str("\n{\"call\":{}}\nnot json\n");
+        c.add(
+            "verify_receipt_lines",
+            src,
+            "the receipt-jws cases as an archive",
+            vec![
+                ("lines", s(archive)),
+                ("jwks", jwks.clone()),
+                ("jobs", n(2)),
+            ],
+        );
+        c.add(
+            "verify_receipt_lines",
+            src,
+            "own_agent_id and network_issuer as options",
+            vec![
+                ("lines", s(short.clone())),
+                ("jwks", jwks.clone()),
+                ("own_agent_id", s(st(&call, &["own_agent_id"]))),
+                ("network_issuer", s(st(&call, &["network_issuer"]))),
+            ],
+        );
+        c.add(
+            "verify_receipt_lines",
+            src,
+            "no JWKS",
+            vec![("lines", s(short))],
+        );
         c.add(
             "verify_receipt_jws",
             src,

@@ -13,6 +13,7 @@ import { createRequire } from 'node:module';
 import {
   withDashboard, foreignRequests, violations, axe, shoot, settled, expectRun, startPauses, stopPauses, peakMemory,
   drop, dash, repo, out, TIMEZONE, PHONE, DESKTOP,
+  chromiumThreads, cpuBetween,
 } from './harness.mjs';
 import { hostile, HOSTILE, SECRET, deepItem, tinyItems } from './fixtures.mjs';
 
@@ -446,12 +447,14 @@ test('100,000 network-signed receipts: time to the last verdict, main-thread pau
     await page.waitForFunction(() => document.getElementById('card-jwks').dataset.state === 'ok');
     await startPauses(page);
     await expectRun(page);
+    const threadsBefore = chromiumThreads();
     const { result: ms, peak, before, highWater } = await peakMemory(browser, async () => {
       const t0 = Date.now();
       await page.setInputFiles('#file-receipts', SIGNED);
       assert.equal(await settled(page, 600_000), 'done');
       return Date.now() - t0;
     });
+    const cpu = cpuBetween(threadsBefore, chromiumThreads());
     const pauses = await stopPauses(page);
     const pageMs = Number(await page.evaluate(() => document.body.dataset.verifyMs));
     assert.equal(await page.textContent('#count-verified'), '100,000');
@@ -462,6 +465,12 @@ test('100,000 network-signed receipts: time to the last verdict, main-thread pau
       longestTimerDelayMs: pauses.longestLag, peakMemoryMB: Math.round(peak / 1e6),
       memoryBeforeMB: Math.round(before / 1e6), highWaterMB: Math.round(highWater / 1e6), workers: await page.evaluate(() => navigator.hardwareConcurrency),
       loadAverage: loadavg().map((x) => +x.toFixed(1)),
+      // CPU time per receipt: all Chromium threads, the verification workers (the 2+ busiest
+      // DedicatedWorker threads together with the coordinator, also a DedicatedWorker) and the
+      // page's main thread.
+      cpuMicrosecondsPerReceipt: Math.round(cpu.reduce((t, [, d]) => t + d, 0) * 10),
+      cpuMicrosecondsPerReceiptInWorkers: Math.round((cpu.find(([n]) => n === 'renderer:DedicatedWorker')?.[1] || 0) * 10),
+      cpuMicrosecondsPerReceiptOnMainThread: Math.round((cpu.find(([n]) => n === 'renderer:chromium')?.[1] || 0) * 10),
     };
     console.log(`dashboard 100k: ${JSON.stringify(fig)}`);
     writeFileSync(join(out, 'figures-100k.json'), `${JSON.stringify(fig, null, 2)}\n`);

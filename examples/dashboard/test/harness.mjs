@@ -261,4 +261,45 @@ export async function drop(page, selector, files) {
   return { dragoverPrevented: prevented, dropPrevented: dropped };
 }
 
+/**
+ * The CPU time (seconds) of every thread of every Chromium process now, by `pid/tid`:
+ * {name: 'renderer:DedicatedWorker' | 'renderer:chromium' | ..., cpu} from /proc/PID/task/TID/stat.
+ * The difference of two snapshots says which threads did the work of a run (the verification
+ * workers, the coordinator, the page's main thread, the compositor, the browser process).
+ */
+export function chromiumThreads() {
+  const out = new Map();
+  for (const pid of readdirSync('/proc').filter((p) => /^\d+$/.test(p))) {
+    let comm = '';
+    let cmd = '';
+    try {
+      comm = readFileSync(`/proc/${pid}/comm`, 'utf8').trim();
+      if (!/chrom/i.test(comm)) continue;
+      cmd = readFileSync(`/proc/${pid}/cmdline`, 'utf8');
+    } catch { continue; }
+    const type = (/--type=([a-z-]+)/.exec(cmd) || [null, 'browser'])[1];
+    let tids = [];
+    try { tids = readdirSync(`/proc/${pid}/task`); } catch { continue; }
+    for (const tid of tids) {
+      try {
+        const stat = readFileSync(`/proc/${pid}/task/${tid}/stat`, 'utf8');
+        const rest = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+        const name = stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')'));
+        out.set(`${pid}/${tid}`, { name: `${type}:${name}`, cpu: (Number(rest[11]) + Number(rest[12])) / 100 });
+      } catch { /* the thread ended */ }
+    }
+  }
+  return out;
+}
+
+/** CPU seconds per thread name between two `chromiumThreads()` snapshots, largest first. */
+export function cpuBetween(before, after) {
+  const by = new Map();
+  for (const [k, v] of after) {
+    const d = v.cpu - (before.get(k)?.cpu || 0);
+    if (d > 0) by.set(v.name, (by.get(v.name) || 0) + d);
+  }
+  return [...by].sort((a, b) => b[1] - a[1]);
+}
+
 export { existsSync };

@@ -1,0 +1,36 @@
+#!/usr/bin/env bash
+# The Dask recipe (examples/dask): a partitioned receipt archive verified on a local Dask
+# distributed cluster of 2 worker processes gives exactly the single-process verdicts. The Python
+# wheel of the python step is reused (built here when missing); dask[distributed] is installed
+# from examples/dask/requirements.txt (every version pinned) into a fresh venv.
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+repo=$(pwd)
+export CARGO_TARGET_DIR="${CARGO_TARGET_DIR:-$repo/target}"
+py=${PYTHON:-python3}
+work="$CARGO_TARGET_DIR/dask-test"
+mkdir -p "$work"
+PYTEST=9.2.0 MATURIN=1.16.0 ZIGLANG=0.17.1
+
+wheel=$(ls "$CARGO_TARGET_DIR"/python-test/wheels/ekl_evidence-*-cp39-abi3-manylinux*.whl 2>/dev/null | head -1 || true)
+if [ -z "$wheel" ] || [ -n "$(find python/src core/src bridge/src -newer "$wheel" -name '*.rs' | head -1)" ]; then
+  tools="$work/tools"
+  [ -x "$tools/bin/maturin" ] || { "$py" -m venv "$tools"; "$tools/bin/python" -m pip install -q --disable-pip-version-check "maturin==$MATURIN" "ziglang==$ZIGLANG"; }
+  rm -rf "$work/wheels"
+  PATH="$tools/bin:$PATH" maturin build --release --zig --compatibility manylinux2014 -m python/Cargo.toml -o "$work/wheels" -q
+  wheel=$(ls "$work"/wheels/ekl_evidence-*-cp39-abi3-manylinux*.whl)
+fi
+
+venv="$work/venv"
+pins="$(sha256sum examples/dask/requirements.txt | cut -c1-16) $PYTEST"
+if [ "$(cat "$venv/.pins" 2>/dev/null)" != "$pins" ]; then
+  rm -rf "$venv"
+  "$py" -m venv "$venv"
+  "$venv/bin/python" -m pip install -q --disable-pip-version-check -r examples/dask/requirements.txt "pytest==$PYTEST"
+  echo "$pins" > "$venv/.pins"
+fi
+"$venv/bin/python" -m pip install -q --disable-pip-version-check --force-reinstall --no-deps "$wheel"
+run_dir="$work/run"
+rm -rf "$run_dir" && mkdir -p "$run_dir"
+cd "$run_dir"
+"$venv/bin/python" -m pytest -q -p no:cacheprovider "$repo/examples/dask/test_dask.py"
