@@ -174,17 +174,33 @@ enum Tok {
     True,
     False,
     Number(f64),
+    /// A number literal already in canonical form: `start..end` of the input, written as it is.
+    Raw(u32, u32),
     String(TapeSpan),
     Array(u32),
     Object(u32),
 }
 
-/// A [`Span`] on the tape: `arena` tells which buffer `start..end` indexes.
+/// A string on the tape: `start..end` of the input or of the arena (the buffer of strings that
+/// had escapes), and what those bytes are.
 #[derive(Clone, Copy)]
 struct TapeSpan {
-    arena: bool,
+    kind: SpanKind,
     start: u32,
     end: u32,
+}
+
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum SpanKind {
+    /// In the input, the string's content already in canonical form: without escapes (so the
+    /// text itself, with nothing to escape), or, for a value, with only the escapes that the
+    /// canonical form has (`\n`, `\"`, `\u001f`, ...). Written between quotes as it is.
+    Input,
+    /// In the arena, a key's text after unescaping: written with [`write_string`].
+    Unescaped,
+    /// In the arena, a value's content in canonical form (unescaped, then escaped as the
+    /// canonical form escapes): written between quotes as it is.
+    Canonical,
 }
 
 impl From<Span> for TapeSpan {
@@ -192,12 +208,12 @@ impl From<Span> for TapeSpan {
         // Exact: the tape path only runs on inputs shorter than 2^32 bytes.
         match s {
             Span::Input(a, b) => TapeSpan {
-                arena: false,
+                kind: SpanKind::Input,
                 start: a as u32,
                 end: b as u32,
             },
             Span::Arena(a, b) => TapeSpan {
-                arena: true,
+                kind: SpanKind::Unescaped,
                 start: a as u32,
                 end: b as u32,
             },
@@ -436,8 +452,8 @@ impl<'a> Parser<'a> {
                     }
                 }
                 Some(b'"') => {
-                    let s = self.parse_string_to(arena)?;
-                    tape.push(Tok::String(s.into()));
+                    let s = self.parse_value_string_to(arena)?;
+                    tape.push(Tok::String(s));
                 }
                 Some(b't') => tape.push(self.literal("true", Tok::True)?),
                 Some(b'f') => tape.push(self.literal("false", Tok::False)?),
@@ -448,8 +464,8 @@ impl<'a> Parser<'a> {
                     return Err(self.non_finite("-Infinity"))
                 }
                 Some(b'-' | b'0'..=b'9') => {
-                    let x = self.parse_number()?;
-                    tape.push(Tok::Number(x));
+                    let t = self.parse_number_tok()?;
+                    tape.push(t);
                 }
                 Some(_) => return Err(syntax(self.pos, "unexpected character")),
             }
@@ -597,6 +613,124 @@ impl<'a> Parser<'a> {
         }
     }
 
+    /// [`Parser::parse_string_to`] for a member value on the tape, with the same checks and
+    /// refusals in the same order, giving the string's canonical form rather than its text: the
+    /// span of the input while every escape met is one the canonical form has (most strings),
+    /// otherwise the canonical form written into the arena from the first other escape on. So
+    /// the writer copies every value string, and no string is scanned twice.
+    fn parse_value_string_to(&mut self, arena: &mut String) -> Result<TapeSpan> {
+        self.pos += 1; // opening quote
+        let start = self.pos;
+        let bytes = self.bytes;
+        let mut i = find_special(bytes, start);
+        // The input as it is, while the escapes are canonical.
+        loop {
+            match bytes.get(i) {
+                None => return Err(syntax(bytes.len(), "unterminated string")),
+                Some(b'"') => {
+                    self.pos = i + 1;
+                    return Ok(TapeSpan {
+                        kind: SpanKind::Input,
+                        start: start as u32,
+                        end: i as u32,
+                    });
+                }
+                Some(b'\\') => match bytes.get(i + 1) {
+                    Some(b'"' | b'\\' | b'b' | b'f' | b'n' | b'r' | b't') => {
+                        i = find_special(bytes, i + 2);
+                    }
+                    Some(b'u') if canonical_u_escape(bytes.get(i + 2..i + 6)) => {
+                        i = find_special(bytes, i + 6);
+                    }
+                    // `\/`, another `\u` escape, an invalid or a truncated one: below.
+                    _ => break,
+                },
+                Some(_) => return Err(syntax(i, "raw control character in a string")),
+            }
+        }
+        let out = arena;
+        let arena_start = out.len();
+        // The canonical form is never longer than the text (an escape it keeps is kept as it is,
+        // one it drops is longer than its character): room as in `parse_string_to`.
+        if out.capacity() - out.len() < bytes.len() - start {
+            let mut end = i;
+            while let Some(&c) = bytes.get(end) {
+                match c {
+                    b'\\' => end = find_special(bytes, end + 2),
+                    b'"' => break,
+                    _ => end = find_special(bytes, end + 1),
+                }
+            }
+            out.reserve(end.min(bytes.len()) - start);
+        }
+        out.push_str(&self.text[start..i]);
+        loop {
+            let Some(&b) = bytes.get(i) else {
+                return Err(syntax(bytes.len(), "unterminated string"));
+            };
+            match b {
+                b'"' => {
+                    self.pos = i + 1;
+                    return Ok(TapeSpan {
+                        kind: SpanKind::Canonical,
+                        start: arena_start as u32,
+                        end: out.len() as u32,
+                    });
+                }
+                b'\\' => {
+                    let Some(&e) = bytes.get(i + 1) else {
+                        return Err(syntax(bytes.len(), "unterminated string"));
+                    };
+                    i += 2;
+                    match e {
+                        b'"' | b'\\' | b'b' | b'f' | b'n' | b'r' | b't' => {
+                            out.push('\\');
+                            out.push(char::from(e));
+                        }
+                        b'/' => out.push('/'),
+                        b'u' => {
+                            let unit = self.hex4(i)?;
+                            i += 4;
+                            let c = match unit {
+                                0xD800..=0xDBFF => {
+                                    let low = if bytes.get(i) == Some(&b'\\')
+                                        && bytes.get(i + 1) == Some(&b'u')
+                                    {
+                                        self.hex4(i + 2)?
+                                    } else {
+                                        0
+                                    };
+                                    if !(0xDC00..=0xDFFF).contains(&low) {
+                                        return Err(lone_surrogate(i - 6));
+                                    }
+                                    i += 6;
+                                    0x10000 + ((unit - 0xD800) << 10) + (low - 0xDC00)
+                                }
+                                0xDC00..=0xDFFF => return Err(lone_surrogate(i - 6)),
+                                u => u,
+                            };
+                            match char::from_u32(c) {
+                                Some(ch) if (ch as u32) < 0x20 || ch == '"' || ch == '\\' => {
+                                    push_escape(ch as u8, out);
+                                }
+                                Some(ch) => out.push(ch),
+                                None => return Err(lone_surrogate(i)),
+                            }
+                        }
+                        _ => return Err(syntax(i - 1, "invalid escape")),
+                    }
+                }
+                0..=0x1f => return Err(syntax(i, "raw control character in a string")),
+                _ => {
+                    // Copy the run up to the next quote, backslash or control character.
+                    let run_start = i;
+                    i = find_special(bytes, i);
+                    out.push_str(&self.text[run_start..i]);
+                }
+            }
+        }
+    }
+
     fn hex4(&self, at: usize) -> Result<u32> {
         let Some(digits) = self.bytes.get(at..at + 4) else {
             return Err(syntax(at, "truncated \\u escape"));
@@ -617,11 +751,33 @@ impl<'a> Parser<'a> {
     /// A number per RFC 8259 §6. Integer literals are refused beyond ±2^53; others are read as the
     /// nearest double (correct rounding) and refused when that is infinite.
     fn parse_number(&mut self) -> Result<f64> {
+        let n = self.scan_number()?;
+        self.number_value(&n)
+    }
+
+    /// [`Parser::parse_number`] for the tape: a literal that is already in canonical form (see
+    /// [`NumLit::canonical`]) is kept as its span of the input and copied when written, without
+    /// reading it as a double and writing the double again. Same checks, same refusals.
+    #[inline]
+    fn parse_number_tok(&mut self) -> Result<Tok> {
+        let n = self.scan_number()?;
+        if n.canonical(self.bytes) {
+            if n.integer() {
+                self.integer_value(&n)?; // the ±2^53 bound
+            }
+            return Ok(Tok::Raw(n.start as u32, n.end as u32));
+        }
+        Ok(Tok::Number(self.number_value(&n)?))
+    }
+
+    /// The extent of a number literal at `self.pos`, which it moves past; refuses what RFC 8259
+    /// §6 does not allow.
+    #[inline]
+    fn scan_number(&mut self) -> Result<NumLit> {
         let bytes = self.bytes;
         let start = self.pos;
         let mut i = start;
-        let negative = bytes[i] == b'-';
-        if negative {
+        if bytes[i] == b'-' {
             i += 1;
         }
         let int_start = i;
@@ -633,6 +789,7 @@ impl<'a> Parser<'a> {
                 }
             }
             Some(b'1'..=b'9') => {
+                i += 1;
                 while matches!(bytes.get(i), Some(b'0'..=b'9')) {
                     i += 1;
                 }
@@ -640,9 +797,7 @@ impl<'a> Parser<'a> {
             _ => return Err(syntax(i, "expected a digit")),
         }
         let int_end = i;
-        let mut integer = true;
         if bytes.get(i) == Some(&b'.') {
-            integer = false;
             i += 1;
             if !matches!(bytes.get(i), Some(b'0'..=b'9')) {
                 return Err(syntax(i, "expected a digit after '.'"));
@@ -651,8 +806,10 @@ impl<'a> Parser<'a> {
                 i += 1;
             }
         }
+        let frac_end = i;
+        let mut exponent = false;
         if matches!(bytes.get(i), Some(b'e' | b'E')) {
-            integer = false;
+            exponent = true;
             i += 1;
             if matches!(bytes.get(i), Some(b'+' | b'-')) {
                 i += 1;
@@ -665,25 +822,45 @@ impl<'a> Parser<'a> {
             }
         }
         self.pos = i;
-        if integer {
-            // 2^53 has 16 digits; no leading zeros, so more digits means out of range.
-            let digits = &bytes[int_start..int_end];
-            if digits.len() > 16 {
-                return Err(integer_out_of_range());
-            }
-            let mut v: u64 = 0;
-            for &d in digits {
-                v = v * 10 + u64::from(d - b'0');
-            }
-            if v > MAX_SAFE_INTEGER_BOUND {
-                return Err(integer_out_of_range());
-            }
-            let x = v as f64;
-            return Ok(if negative { -x } else { x });
+        Ok(NumLit {
+            start,
+            int_start,
+            int_end,
+            frac_end,
+            end: i,
+            exponent,
+        })
+    }
+
+    /// An integer literal's value, refused beyond ±2^53.
+    #[inline]
+    fn integer_value(&self, n: &NumLit) -> Result<f64> {
+        // 2^53 has 16 digits; no leading zeros, so more digits means out of range.
+        let digits = &self.bytes[n.int_start..n.int_end];
+        if digits.len() > 16 {
+            return Err(integer_out_of_range());
         }
+        let mut v: u64 = 0;
+        for &d in digits {
+            v = v * 10 + u64::from(d - b'0');
+        }
+        if v > MAX_SAFE_INTEGER_BOUND {
+            return Err(integer_out_of_range());
+        }
+        let x = v as f64;
+        Ok(if n.int_start > n.start { -x } else { x })
+    }
+
+    /// A scanned literal's value: integer literals within ±2^53, others the nearest double,
+    /// refused when that is infinite.
+    fn number_value(&self, n: &NumLit) -> Result<f64> {
+        if n.integer() {
+            return self.integer_value(n);
+        }
+        let start = n.start;
         // Literals up to 4 KiB (nearly all) go straight to the standard library's parser, which
         // is correctly rounded for them; longer ones are normalised first (see `long_literal`).
-        let literal = &self.text[start..i];
+        let literal = &self.text[start..n.end];
         let x: f64 = if literal.len() <= SHORT_LITERAL_MAX {
             literal
                 .parse()
@@ -698,6 +875,57 @@ impl<'a> Parser<'a> {
             ));
         }
         Ok(x)
+    }
+}
+
+/// The extent of a number literal: `start..end` in all, the integer part's digits at
+/// `int_start..int_end` (after the sign), the fraction (with its `.`) at `int_end..frac_end`
+/// (empty without one), an exponent from `frac_end` when `exponent`.
+struct NumLit {
+    start: usize,
+    int_start: usize,
+    int_end: usize,
+    frac_end: usize,
+    end: usize,
+    exponent: bool,
+}
+
+impl NumLit {
+    #[inline]
+    fn integer(&self) -> bool {
+        self.frac_end == self.int_end && !self.exponent
+    }
+
+    /// Whether the literal is written exactly as [`write_number`] writes its double, so the
+    /// text path may copy it:
+    /// * an integer literal other than `-0` (within ±2^53 every digit is significant, and the
+    ///   bound is checked apart);
+    /// * a literal with a fraction and no exponent, whose last digit is not 0, with at most 15
+    ///   significant digits, and below 1 at most 5 zeros after the point (`0.000001`, not
+    ///   `0.0000001`, which ECMAScript writes `1e-7`). Every decimal of at most 15 significant
+    ///   digits within the range of normal doubles is read back from the nearest double
+    ///   (DBL_DIG = 15), so two of them never share a double: the literal's own digits (no
+    ///   trailing zero) are the shortest that read back as its double, the unique ones, and the
+    ///   ECMAScript layout of those digits between 10^-6 and 10^21 is the literal's own.
+    #[inline]
+    fn canonical(&self, bytes: &[u8]) -> bool {
+        if self.exponent {
+            return false;
+        }
+        let int = &bytes[self.int_start..self.int_end];
+        if self.frac_end == self.int_end {
+            return !(int == b"0" && self.int_start > self.start);
+        }
+        let frac = &bytes[self.int_end + 1..self.frac_end];
+        if frac.last() == Some(&b'0') {
+            return false;
+        }
+        if int == b"0" {
+            let zeros = frac.iter().take_while(|&&c| c == b'0').count();
+            zeros <= 5 && frac.len() - zeros <= 15
+        } else {
+            int.len() + frac.len() <= 15
+        }
     }
 }
 
@@ -861,6 +1089,42 @@ fn find_special(bytes: &[u8], from: usize) -> usize {
         i += 1;
     }
     i
+}
+
+/// Whether the four bytes after `\u` are an escape that the canonical form has: `00` then
+/// a control character other than those with a short escape, in lowercase hex (`\u001f`).
+#[inline]
+fn canonical_u_escape(hex: Option<&[u8]>) -> bool {
+    let Some(&[b'0', b'0', h, l]) = hex else {
+        return false;
+    };
+    let low = match l {
+        b'0'..=b'9' => l - b'0',
+        b'a'..=b'f' => l - b'a' + 10,
+        _ => return false,
+    };
+    match h {
+        b'0' => !matches!(low, 0x8 | 0x9 | 0xa | 0xc | 0xd),
+        b'1' => true,
+        _ => false,
+    }
+}
+
+/// Appends the canonical escape of `b`: `"`, `\\` or a control character (U+0000–U+001F).
+#[inline]
+fn push_escape(b: u8, out: &mut String) {
+    const HEX: &[u8; 16] = b"0123456789abcdef";
+    match ESCAPE[usize::from(b)] {
+        b'u' => {
+            out.push_str("\\u00");
+            out.push(char::from(HEX[usize::from(b >> 4)]));
+            out.push(char::from(HEX[usize::from(b & 15)]));
+        }
+        e => {
+            out.push('\\');
+            out.push(char::from(e));
+        }
+    }
 }
 
 /// The refusal of a member name that occurs twice in one object (after unescaping).
@@ -1105,23 +1369,24 @@ fn write_tape(
     }
     let str_of = |s: TapeSpan| {
         let (a, b) = (s.start as usize, s.end as usize);
-        if s.arena {
-            &arena[a..b]
-        } else {
+        if s.kind == SpanKind::Input {
             &text[a..b]
+        } else {
+            &arena[a..b]
         }
     };
-    // An input span needs no escaping (see `Span`): written as it is, without a second scan.
+    // Input and canonical spans are the canonical form's content: written as they are.
     let write_span = |s: TapeSpan, out: &mut Vec<u8>| {
-        if s.arena {
-            write_string(str_of(s), out);
-        } else {
-            let b = &text.as_bytes()[s.start as usize..s.end as usize];
-            out.reserve(b.len() + 2);
-            out.push(b'"');
-            out.extend_from_slice(b);
-            out.push(b'"');
-        }
+        let (a, b) = (s.start as usize, s.end as usize);
+        let b = match s.kind {
+            SpanKind::Input => &text.as_bytes()[a..b],
+            SpanKind::Canonical => &arena.as_bytes()[a..b],
+            SpanKind::Unescaped => return write_string(&arena[a..b], out),
+        };
+        out.reserve(b.len() + 2);
+        out.push(b'"');
+        out.extend_from_slice(b);
+        out.push(b'"');
     };
     let base = out.len();
     let mut stack: Vec<TFrame> = Vec::with_capacity(8);
@@ -1135,6 +1400,7 @@ fn write_tape(
                 Tok::True => out.extend_from_slice(b"true"),
                 Tok::False => out.extend_from_slice(b"false"),
                 Tok::Number(x) => write_number(x, out)?,
+                Tok::Raw(a, b) => out.extend_from_slice(&text.as_bytes()[a as usize..b as usize]),
                 Tok::String(s) => write_span(s, out),
                 Tok::Array(end) => {
                     out.push(b'[');
@@ -1655,6 +1921,133 @@ mod tests {
             )
             .as_bytes(),
         );
+    }
+
+    /// The text path copies canonical number literals and value strings as they are (see
+    /// [`NumLit::canonical`], [`Parser::parse_value_string_to`]); the value path reads them and
+    /// writes them again. Both must agree on every literal around the bounds of those fast
+    /// paths (15 and 16 significant digits, 5 and 6 zeros after the point, trailing zeros,
+    /// `-0`, exponents) and on every escape, canonical or not, wherever it stands.
+    #[test]
+    fn copied_numbers_and_strings_equal_the_value_path() {
+        let mut state: u64 = 0x7665_7262_6174_696d;
+        let mut next = move || {
+            state = state.wrapping_add(0x9e37_79b9_7f4a_7c15);
+            let mut z = state;
+            z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+            z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+            z ^ (z >> 31)
+        };
+        let digits = |n: u64, first_nonzero: bool, next: &mut dyn FnMut() -> u64| -> String {
+            (0..n)
+                .map(|k| {
+                    let d = next() % 10;
+                    let d = if k == 0 && first_nonzero {
+                        1 + d % 9
+                    } else {
+                        d
+                    };
+                    char::from(b'0' + d as u8)
+                })
+                .collect()
+        };
+        for _ in 0..100_000 {
+            let sign = if next() % 3 == 0 { "-" } else { "" };
+            let int = if next() % 3 == 0 {
+                "0".to_string()
+            } else {
+                digits(1 + next() % 17, true, &mut next)
+            };
+            let frac = match next() % 4 {
+                0 => String::new(),
+                _ => {
+                    let zeros = "0".repeat((next() % 8) as usize);
+                    let body = digits(next() % 18, false, &mut next);
+                    let tail = "0".repeat((next() % 3) as usize);
+                    let f = format!("{zeros}{body}{tail}");
+                    format!(".{}", if f.is_empty() { "0" } else { &f })
+                }
+            };
+            let exp = match next() % 8 {
+                0 => format!("e{}", next() % 30),
+                1 => format!("E-{}", next() % 30),
+                _ => String::new(),
+            };
+            let lit = format!("{sign}{int}{frac}{exp}");
+            both_paths(format!("[{lit}]").as_bytes());
+            both_paths(format!("{{\"k\":{lit}}}").as_bytes());
+        }
+        for lit in [
+            "0",
+            "-0",
+            "-0.0",
+            "0.0",
+            "0.5",
+            "-0.5",
+            "0.000001",
+            "0.0000001",
+            "-0.000001234",
+            "0.0000012345678901234",
+            "0.000001234567890123",
+            "0.123456789012345",
+            "0.1234567890123456",
+            "123456789012345.1",
+            "12345678901234.5",
+            "1.10",
+            "10.01",
+            "9007199254740992",
+            "-9007199254740992",
+            "9007199254740992.5",
+            "1.7976931348623157",
+            "100000000000000.5",
+            "99999999999999.99",
+            "0.30000000000000004",
+            "0.3",
+            "5e-324",
+        ] {
+            both_paths(format!("[{lit}]").as_bytes());
+        }
+        // Every escape, alone and between text, in values and keys.
+        let mut escapes: Vec<String> = ["\\\"", "\\\\", "\\/", "\\b", "\\f", "\\n", "\\r", "\\t"]
+            .iter()
+            .map(|e| e.to_string())
+            .collect();
+        for c in 0..0x80u32 {
+            escapes.push(format!("\\u{c:04x}"));
+            escapes.push(format!("\\u{c:04X}"));
+        }
+        for e in [
+            "\\u00e9",
+            "\\u00E9",
+            "\\u20ac",
+            "\\uffff",
+            "\\ud83d\\ude00",
+            "\\uD83D\\uDE00",
+            "\\ud800",
+            "\\udc00",
+            "\\ud800\\u0041",
+            "\\u12",
+            "\\u12g4",
+            "\\x",
+            "\\",
+        ] {
+            escapes.push(e.to_string());
+        }
+        for e in &escapes {
+            for (before, after) in [("", ""), ("a", ""), ("", "z"), ("é€", "😀 and more text")]
+            {
+                let s = format!("{before}{e}{after}");
+                both_paths(format!("[\"{s}\"]").as_bytes());
+                both_paths(format!("{{\"{s}\":\"{s}\"}}").as_bytes());
+                both_paths(format!("[\"{s}\\n{s}\"]").as_bytes());
+                both_paths(format!("[\"\\n{s}").as_bytes());
+            }
+        }
+        for a in escapes.iter().step_by(7) {
+            for b in escapes.iter().step_by(5) {
+                both_paths(format!("[\"{a}{b}{a}\",\"{b}x{a}\"]").as_bytes());
+            }
+        }
     }
 
     #[test]
