@@ -67,18 +67,82 @@ pub fn canonicalize(json: &[u8]) -> Result<Vec<u8>> {
 pub fn canonicalize_with(json: &[u8], options: Options) -> Result<Vec<u8>> {
     check_input(json.len())?;
     let text = utf8(json)?;
-    let mut tape = Vec::with_capacity(json.len() / 12 + 4);
+    // The tape, the arena and the writer's stacks are kept from call to call on this thread
+    // (cleared, and dropped when they grew past `SCRATCH_KEEP`), so canonicalising a small
+    // document allocates its output only.
+    SCRATCH.with(|cell| {
+        let mut fresh = Scratch::default();
+        let mut kept = cell.try_borrow_mut();
+        let s = match kept.as_deref_mut() {
+            Ok(s) => s,
+            Err(_) => &mut fresh, // not reachable (no callback runs inside), but never a panic
+        };
+        let result = canonicalize_in(json, text, options, s);
+        s.trim();
+        result
+    })
+}
+
+/// [`canonicalize_with`] once the text is known to be UTF-8, with the buffers of `s`.
+fn canonicalize_in(json: &[u8], text: &str, options: Options, s: &mut Scratch) -> Result<Vec<u8>> {
+    s.tape.clear();
+    s.tape.reserve(json.len() / 12 + 4);
     // Room for every unescaped string at once (never more than the input): it never grows.
-    let mut arena = String::with_capacity(json.len());
+    s.arena.clear();
+    s.arena.reserve(json.len());
+    s.stack.clear();
     Parser {
         text,
         bytes: json,
         pos: 0,
     }
-    .parse_tape(&mut tape, &mut arena)?;
+    .parse_tape(&mut s.tape, &mut s.arena, &mut s.stack)?;
     let mut out = Vec::with_capacity(json.len());
-    write_tape(&tape, text, &arena, &mut out, options)?;
+    write_tape(
+        &s.tape,
+        text,
+        &s.arena,
+        &mut out,
+        options,
+        &mut s.frames,
+        &mut s.order,
+    )?;
     Ok(out)
+}
+
+/// The working buffers of the text path, one set per thread (see [`canonicalize_with`]).
+#[derive(Default)]
+struct Scratch {
+    tape: Vec<Tok>,
+    arena: String,
+    stack: Vec<usize>,
+    frames: Vec<TFrame>,
+    order: Vec<(u64, TapeSpan, usize)>,
+}
+
+/// The most bytes of buffers [`Scratch`] keeps between calls (1 MiB each): what a larger
+/// document needed is given back.
+const SCRATCH_KEEP: usize = 1 << 20;
+
+impl Scratch {
+    fn trim(&mut self) {
+        fn keep<T>(v: &mut Vec<T>) {
+            if v.capacity() * std::mem::size_of::<T>() > SCRATCH_KEEP {
+                *v = Vec::new();
+            }
+        }
+        keep(&mut self.tape);
+        keep(&mut self.stack);
+        keep(&mut self.frames);
+        keep(&mut self.order);
+        if self.arena.capacity() > SCRATCH_KEEP {
+            self.arena = String::new();
+        }
+    }
+}
+
+thread_local! {
+    static SCRATCH: std::cell::RefCell<Scratch> = std::cell::RefCell::new(Scratch::default());
 }
 
 /// Canonicalises an in-memory value with the same rules and codes as the text path.
@@ -409,12 +473,16 @@ impl<'a> Parser<'a> {
 
     /// The document as a tape (see [`Tok`]), with exactly the refusals of
     /// [`Parser::parse_document`] in the same order: the two loops are kept in step.
-    fn parse_tape(mut self, tape: &mut Vec<Tok>, arena: &mut String) -> Result<()> {
+    fn parse_tape(
+        mut self,
+        tape: &mut Vec<Tok>,
+        arena: &mut String,
+        stack: &mut Vec<usize>,
+    ) -> Result<()> {
         if self.bytes.starts_with("\u{feff}".as_bytes()) {
             return Err(syntax(0, "byte-order mark (U+FEFF) before the value"));
         }
-        // The tape index of every open container's token.
-        let mut stack: Vec<usize> = Vec::with_capacity(8);
+        // `stack`: the tape index of every open container's token (empty).
         'value: loop {
             self.skip_ws();
             let start = self.pos;
@@ -1353,20 +1421,27 @@ fn skip(tape: &[Tok], p: usize) -> usize {
     }
 }
 
+/// An open container of [`write_tape`].
+enum TFrame {
+    /// The tape index of the next item, and of the end.
+    Array(usize, usize),
+    /// The object's members, sorted, are `order[start..]`; `next` is the next to write.
+    Object { start: usize, next: usize },
+}
+
 /// [`write_value`] over a tape from [`Parser::parse_tape`] (whose depth is already checked).
+/// `stack` and `order` are empty buffers (kept from call to call).
 fn write_tape(
     tape: &[Tok],
     text: &str,
     arena: &str,
     out: &mut Vec<u8>,
     options: Options,
+    stack: &mut Vec<TFrame>,
+    order: &mut Vec<(u64, TapeSpan, usize)>,
 ) -> Result<()> {
-    enum TFrame {
-        /// The tape index of the next item, and of the end.
-        Array(usize, usize),
-        /// The object's members, sorted, are `order[start..]`; `next` is the next to write.
-        Object { start: usize, next: usize },
-    }
+    stack.clear();
+    order.clear();
     let str_of = |s: TapeSpan| {
         let (a, b) = (s.start as usize, s.end as usize);
         if s.kind == SpanKind::Input {
@@ -1375,23 +1450,23 @@ fn write_tape(
             &arena[a..b]
         }
     };
-    // Input and canonical spans are the canonical form's content: written as they are.
+    // Input and canonical spans are the canonical form's content: written as they are. An
+    // input span has its quotes around it in the input.
     let write_span = |s: TapeSpan, out: &mut Vec<u8>| {
         let (a, b) = (s.start as usize, s.end as usize);
-        let b = match s.kind {
-            SpanKind::Input => &text.as_bytes()[a..b],
-            SpanKind::Canonical => &arena.as_bytes()[a..b],
-            SpanKind::Unescaped => return write_string(&arena[a..b], out),
-        };
-        out.reserve(b.len() + 2);
-        out.push(b'"');
-        out.extend_from_slice(b);
-        out.push(b'"');
+        match s.kind {
+            SpanKind::Input => append(out, text.as_bytes(), a - 1, b + 1),
+            SpanKind::Canonical => {
+                out.push(b'"');
+                append(out, arena.as_bytes(), a, b);
+                out.push(b'"');
+            }
+            SpanKind::Unescaped => write_string(&arena[a..b], out),
+        }
     };
     let base = out.len();
-    let mut stack: Vec<TFrame> = Vec::with_capacity(8);
-    // (utf16_prefix of the key, key, tape index of the value) of every open object's members.
-    let mut order: Vec<(u64, TapeSpan, usize)> = Vec::with_capacity(32);
+    // `order`: (utf16_prefix of the key, key, tape index of the value) of every open object's
+    // members.
     let mut next = if tape.is_empty() { None } else { Some(0) };
     loop {
         if let Some(p) = next.take() {
@@ -1400,7 +1475,7 @@ fn write_tape(
                 Tok::True => out.extend_from_slice(b"true"),
                 Tok::False => out.extend_from_slice(b"false"),
                 Tok::Number(x) => write_number(x, out)?,
-                Tok::Raw(a, b) => out.extend_from_slice(&text.as_bytes()[a as usize..b as usize]),
+                Tok::Raw(a, b) => append(out, text.as_bytes(), a as usize, b as usize),
                 Tok::String(s) => write_span(s, out),
                 Tok::Array(end) => {
                     out.push(b'[');
@@ -1474,6 +1549,24 @@ fn write_tape(
         }
     }
     check_size(out.len() - base, options)
+}
+
+/// Appends `src[a..b]` to `out`. Most spans the writer copies are short (keys, numbers, short
+/// strings): up to 16 bytes, when `src` has 16 bytes from `a` on, they are copied as one block
+/// of 16 and the surplus cut off, without a call to `memcpy` and its branches on the length.
+#[inline(always)]
+fn append(out: &mut Vec<u8>, src: &[u8], a: usize, b: usize) {
+    let n = b - a;
+    if n <= 16 {
+        if let Some(block) = src.get(a..a + 16) {
+            let len = out.len();
+            let block: &[u8; 16] = block.try_into().expect("a slice of 16 bytes");
+            out.extend_from_slice(block);
+            out.truncate(len + n);
+            return;
+        }
+    }
+    out.extend_from_slice(&src[a..b]);
 }
 
 fn check_size(len: usize, options: Options) -> Result<()> {
