@@ -1757,6 +1757,18 @@ pub fn write_number(x: f64, out: &mut Vec<u8>) -> Result<()> {
     // read the significant digits and the decimal exponent of the first one.
     let mut ryu_buf = ryu::Buffer::new();
     let text = ryu_buf.format_finite(x.abs()).as_bytes();
+    // Most doubles: Ryu writes those from 1e-5 to 1e16 with the point in place ("123.45",
+    // "0.00012"), as ECMAScript does (it does so from 1e-6 to 1e21), with the same shortest
+    // digits, unless two of them are equally close (see `break_tie_to_even`), which needs an
+    // exact value of few digits: not for a double m·2^q (m odd) with q < -25. Integers ("…0.0")
+    // and exponent forms take the general path below.
+    if !may_tie(x) && !text.contains(&b'e') && !text.ends_with(b".0") {
+        if x < 0.0 {
+            out.push(b'-');
+        }
+        out.extend_from_slice(text);
+        return Ok(());
+    }
     let e_at = text.iter().position(|&c| c == b'e').unwrap_or(text.len());
     let mut digits = [0u8; 24];
     let mut k = 0;
@@ -1833,6 +1845,22 @@ pub fn write_number(x: f64, out: &mut Vec<u8>) -> Result<()> {
         }
     }
     Ok(())
+}
+
+/// False when `x` = m·2^q (m odd) has q < -25: then its exact decimal value has more than 18
+/// significant digits and no tie between two shortest digit strings is possible (the first test
+/// of [`break_tie_to_even`]).
+#[inline]
+fn may_tie(x: f64) -> bool {
+    let bits = x.to_bits();
+    let biased = ((bits >> 52) & 0x7ff) as i32;
+    let fraction = bits & ((1u64 << 52) - 1);
+    let (m, q) = if biased == 0 {
+        (fraction, -1074)
+    } else {
+        (fraction | (1u64 << 52), biased - 1075)
+    };
+    m == 0 || q + m.trailing_zeros() as i32 >= -25
 }
 
 /// Of two shortest digit strings equally close to `x`, ECMAScript takes the even one (ECMA-262
