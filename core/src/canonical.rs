@@ -585,18 +585,32 @@ impl<'a> Parser<'a> {
 
     /// A string starting at the opening quote: its span in the input when it has no escapes,
     /// otherwise its unescaped text appended to `arena` and the span there.
+    #[inline(always)]
     fn parse_string_to(&mut self, arena: &mut String) -> Result<Span> {
         self.pos += 1; // opening quote
         let start = self.pos;
         let bytes = self.bytes;
-        // Fast scan for the end of an escape-free run.
+        // Fast scan for the end of an escape-free run (most strings: inlined).
         let i = find_special(bytes, start);
+        if bytes.get(i) == Some(&b'"') {
+            self.pos = i + 1;
+            return Ok(Span::Input(start, i));
+        }
+        self.parse_escaped_string_to(arena, start, i)
+    }
+
+    /// The rest of [`Parser::parse_string_to`] from `i`, the first byte of the string at `start`
+    /// that is not plain text and not its closing quote.
+    #[inline(never)]
+    fn parse_escaped_string_to(
+        &mut self,
+        arena: &mut String,
+        start: usize,
+        i: usize,
+    ) -> Result<Span> {
+        let bytes = self.bytes;
         match bytes.get(i) {
             None => return Err(syntax(bytes.len(), "unterminated string")),
-            Some(b'"') => {
-                self.pos = i + 1;
-                return Ok(Span::Input(start, i));
-            }
             Some(b'\\') => {}
             Some(_) => return Err(syntax(i, "raw control character in a string")),
         }
@@ -686,11 +700,33 @@ impl<'a> Parser<'a> {
     /// span of the input while every escape met is one the canonical form has (most strings),
     /// otherwise the canonical form written into the arena from the first other escape on. So
     /// the writer copies every value string, and no string is scanned twice.
+    #[inline(always)]
     fn parse_value_string_to(&mut self, arena: &mut String) -> Result<TapeSpan> {
         self.pos += 1; // opening quote
         let start = self.pos;
+        let i = find_special(self.bytes, start);
+        if self.bytes.get(i) == Some(&b'"') {
+            self.pos = i + 1;
+            return Ok(TapeSpan {
+                kind: SpanKind::Input,
+                start: start as u32,
+                end: i as u32,
+            });
+        }
+        self.parse_escaped_value_string_to(arena, start, i)
+    }
+
+    /// The rest of [`Parser::parse_value_string_to`] from `i`, the first byte of the string at
+    /// `start` that is not plain text and not its closing quote.
+    #[inline(never)]
+    fn parse_escaped_value_string_to(
+        &mut self,
+        arena: &mut String,
+        start: usize,
+        i: usize,
+    ) -> Result<TapeSpan> {
         let bytes = self.bytes;
-        let mut i = find_special(bytes, start);
+        let mut i = i;
         // The input as it is, while the escapes are canonical.
         loop {
             match bytes.get(i) {
@@ -1762,14 +1798,41 @@ pub fn write_number(x: f64, out: &mut Vec<u8>) -> Result<()> {
     // digits, unless two of them are equally close (see `break_tie_to_even`), which needs an
     // exact value of few digits: not for a double m·2^q (m odd) with q < -25. Integers ("…0.0")
     // and exponent forms take the general path below.
-    if !may_tie(x) && !text.contains(&b'e') && !text.ends_with(b".0") {
-        if x < 0.0 {
-            out.push(b'-');
-        }
-        out.extend_from_slice(text);
-        return Ok(());
-    }
+    //
+    // Ryu's exponent form ("1.5e-7", "1e300": mantissa, 'e', exponent) is ECMAScript's too when
+    // ECMAScript also takes that form, i.e. when the exponent e is below -6 or above 20, with a
+    // '+' before a positive exponent ("1e+300").
     let e_at = text.iter().position(|&c| c == b'e').unwrap_or(text.len());
+    if !may_tie(x) {
+        if e_at == text.len() {
+            if !text.ends_with(b".0") {
+                if x < 0.0 {
+                    out.push(b'-');
+                }
+                out.extend_from_slice(text);
+                return Ok(());
+            }
+        } else {
+            let (negative_e, digits) = match &text[e_at + 1..] {
+                [b'-', rest @ ..] => (true, rest),
+                rest => (false, rest),
+            };
+            let e = digits
+                .iter()
+                .fold(0i32, |a, &c| a * 10 + i32::from(c - b'0'));
+            if (negative_e && e > 6) || (!negative_e && e > 20) {
+                if x < 0.0 {
+                    out.push(b'-');
+                }
+                out.extend_from_slice(&text[..=e_at]);
+                if !negative_e {
+                    out.push(b'+');
+                }
+                out.extend_from_slice(&text[e_at + 1..]);
+                return Ok(());
+            }
+        }
+    }
     let mut digits = [0u8; 24];
     let mut k = 0;
     // Digits of the mantissa before its '.', minus the leading zeros skipped.

@@ -449,7 +449,9 @@ mod tests {
                 }
             }
         }
-        assert!(!holds_replacement_character("ｱｲｳ ｶﾀｶﾅ ｡end \u{fffe}".as_bytes()));
+        assert!(!holds_replacement_character(
+            "ｱｲｳ ｶﾀｶﾅ ｡end \u{fffe}".as_bytes()
+        ));
         assert!(holds_replacement_character("ｱ\u{fffd}".as_bytes()));
     }
 }
