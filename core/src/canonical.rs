@@ -298,6 +298,25 @@ fn syntax(pos: usize, what: &str) -> Error {
 impl<'a> Parser<'a> {
     #[inline]
     fn skip_ws(&mut self) {
+        // Eight bytes at a time and without a branch on whether there is whitespace at all
+        // (pretty-printed and compact text alike): the count of leading whitespace bytes of a
+        // little-endian word is the count of trailing zeros of its non-whitespace mask.
+        const ONES: u64 = 0x0101_0101_0101_0101;
+        const LOW7: u64 = 0x7f7f_7f7f_7f7f_7f7f;
+        // The high bit of each byte of `w` equal to `c`, exactly (no borrow between bytes).
+        let eq = |w: u64, c: u8| {
+            let t = w ^ (ONES * u64::from(c));
+            !(((t & LOW7) + LOW7) | t) & !LOW7
+        };
+        while let Some(chunk) = self.bytes.get(self.pos..self.pos + 8) {
+            let w = u64::from_le_bytes(chunk.try_into().expect("a slice of 8 bytes"));
+            let ws = eq(w, b' ') | eq(w, b'\n') | eq(w, b'\r') | eq(w, b'\t');
+            let n = (!ws & !LOW7).trailing_zeros() / 8; // 8 when all eight are whitespace
+            self.pos += n as usize;
+            if n < 8 {
+                return;
+            }
+        }
         while let Some(&b) = self.bytes.get(self.pos) {
             if b == b' ' || b == b'\n' || b == b'\r' || b == b'\t' {
                 self.pos += 1;
