@@ -289,6 +289,17 @@ function makeApi(binding, info) {
         return general(...given)
       },
     }.canonicalize
+    // canonicalizeValue(value) without options: likewise (prepare() converts a required value
+    // with no limit, then encodes its text into the reusable buffer).
+    const generalValue = api.canonicalizeValue
+    api.canonicalizeValue = {
+      canonicalizeValue(...given) {
+        if (given.length !== 1) return generalValue(...given)
+        const t = toJsonText(given[0], undefined)
+        const bytes = utf8(t, true)
+        return guard(() => binding.canonicalize(bytes, null))
+      },
+    }.canonicalizeValue
   }
   api.Jwks = Jwks
   api.SigningKey = SigningKey
