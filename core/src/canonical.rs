@@ -117,7 +117,7 @@ struct Scratch {
     arena: String,
     stack: Vec<usize>,
     frames: Vec<TFrame>,
-    order: Vec<(u64, TapeSpan, usize)>,
+    order: Vec<u128>,
 }
 
 /// The most bytes of buffers [`Scratch`] keeps between calls (1 MiB each): what a larger
@@ -1476,6 +1476,13 @@ fn skip(tape: &[Tok], p: usize) -> usize {
     }
 }
 
+/// A member of an object as [`write_tape`] sorts it: the key's [`utf16_prefix`] in the high 64
+/// bits, the tape index of the value (the key's is the one before) in the low ones.
+#[inline]
+fn member_entry(prefix: u64, value: usize) -> u128 {
+    (u128::from(prefix) << 64) | value as u128
+}
+
 /// An open container of [`write_tape`].
 enum TFrame {
     /// The tape index of the next item, and of the end.
@@ -1493,7 +1500,7 @@ fn write_tape(
     out: &mut Vec<u8>,
     options: Options,
     stack: &mut Vec<TFrame>,
-    order: &mut Vec<(u64, TapeSpan, usize)>,
+    order: &mut Vec<u128>,
 ) -> Result<()> {
     stack.clear();
     order.clear();
@@ -1520,8 +1527,7 @@ fn write_tape(
         }
     };
     let base = out.len();
-    // `order`: (utf16_prefix of the key, key, tape index of the value) of every open object's
-    // members.
+    // `order`: the members of every open object, as `member_entry`s.
     let mut next = if tape.is_empty() { None } else { Some(0) };
     loop {
         if let Some(p) = next.take() {
@@ -1545,24 +1551,34 @@ fn write_tape(
                         let Tok::String(key) = tape[q] else {
                             unreachable!("the parser puts a key before every member value")
                         };
-                        order.push((utf16_prefix(str_of(key)), key, q + 1));
+                        order.push(member_entry(utf16_prefix(str_of(key)), q + 1));
                         q = skip(tape, q + 1);
                     }
                     let sorted = &mut order[start..];
-                    let cmp = |a: &(u64, TapeSpan, usize), b: &(u64, TapeSpan, usize)| {
-                        a.0.cmp(&b.0)
-                            .then_with(|| cmp_utf16(str_of(a.1), str_of(b.1)))
-                    };
-                    if !sorted
-                        .windows(2)
-                        .all(|w| cmp(&w[0], &w[1]) == Ordering::Less)
-                    {
-                        sorted.sort_unstable_by(cmp);
-                        if sorted
-                            .windows(2)
-                            .any(|w| w[0].0 == w[1].0 && str_of(w[0].1) == str_of(w[1].1))
-                        {
-                            return Err(duplicate_key());
+                    // Keys in increasing order of their prefixes are in UTF-16 order and
+                    // distinct (canonical input); otherwise sort the entries as integers (by
+                    // prefix, then position), then each run of keys with one prefix by their
+                    // whole text, looking for a key there twice.
+                    if !sorted.windows(2).all(|w| (w[0] >> 64) < (w[1] >> 64)) {
+                        sorted.sort_unstable();
+                        let key = |e: u128| match tape[(e as u64 as usize) - 1] {
+                            Tok::String(k) => str_of(k),
+                            _ => unreachable!("the parser puts a key before every member value"),
+                        };
+                        let mut i = 0;
+                        while i < sorted.len() {
+                            let mut j = i + 1;
+                            while j < sorted.len() && sorted[j] >> 64 == sorted[i] >> 64 {
+                                j += 1;
+                            }
+                            if j - i > 1 {
+                                let run = &mut sorted[i..j];
+                                run.sort_unstable_by(|a, b| cmp_utf16(key(*a), key(*b)));
+                                if run.windows(2).any(|w| key(w[0]) == key(w[1])) {
+                                    return Err(duplicate_key());
+                                }
+                            }
+                            i = j;
                         }
                     }
                     stack.push(TFrame::Object { start, next: start });
@@ -1586,11 +1602,15 @@ fn write_tape(
                 }
             }
             TFrame::Object { start, next: at } => match order.get(*at) {
-                Some(&(_, key, value)) => {
+                Some(&entry) => {
                     *at += 1;
                     if !first {
                         out.push(b',');
                     }
+                    let value = entry as u64 as usize;
+                    let Tok::String(key) = tape[value - 1] else {
+                        unreachable!("the parser puts a key before every member value")
+                    };
                     write_span(key, out);
                     out.push(b':');
                     next = Some(value);
@@ -2249,6 +2269,43 @@ mod tests {
         for a in escapes.iter().step_by(7) {
             for b in escapes.iter().step_by(5) {
                 both_paths(format!("[\"{a}{b}{a}\",\"{b}x{a}\"]").as_bytes());
+            }
+        }
+    }
+
+    /// The writer sorts members by an 8-byte prefix first and by the whole key only among keys
+    /// that share one: objects whose keys share prefixes (ASCII, non-ASCII, escaped, of every
+    /// length around 8 bytes), in every rotation of their order, with and without a duplicate.
+    #[test]
+    fn shared_key_prefixes_sort_and_refuse_as_the_value_path() {
+        let keys = [
+            "receipt_",
+            "receipt_id",
+            "receipt_i",
+            "receipt",
+            "receipt_\\u00e9",
+            "receipt_é",
+            "receipt_\\ud83d\\ude00",
+            "receipt_\\uff61",
+            "receipt_\\ue000",
+            "abcdefgh",
+            "abcdefgi",
+            "",
+            "a",
+            "\\u0000",
+            "\\u0000\\u0000",
+        ];
+        for n in 1..=keys.len() {
+            for rot in 0..n {
+                let ks: Vec<&str> = (0..n).map(|i| keys[(i + rot) % n]).collect();
+                let members: Vec<String> = ks.iter().map(|k| format!("\"{k}\":1")).collect();
+                both_paths(format!("{{{}}}", members.join(",")).as_bytes());
+                for d in 0..n {
+                    let mut m = members.clone();
+                    m.push(format!("\"{}\":2", ks[d]));
+                    m.rotate_left(rot);
+                    both_paths(format!("[{{{}}}]", m.join(",")).as_bytes());
+                }
             }
         }
     }
