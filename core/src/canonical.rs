@@ -2300,9 +2300,9 @@ mod tests {
                 let ks: Vec<&str> = (0..n).map(|i| keys[(i + rot) % n]).collect();
                 let members: Vec<String> = ks.iter().map(|k| format!("\"{k}\":1")).collect();
                 both_paths(format!("{{{}}}", members.join(",")).as_bytes());
-                for d in 0..n {
+                for k in &ks {
                     let mut m = members.clone();
-                    m.push(format!("\"{}\":2", ks[d]));
+                    m.push(format!("\"{k}\":2"));
                     m.rotate_left(rot);
                     both_paths(format!("[{{{}}}]", m.join(",")).as_bytes());
                 }
