@@ -30,6 +30,15 @@ function nodeBinding(native) {
       b.set(output.subarray(0, n))
       return b
     },
+    // The UTF-8 form of a string (see js/api.js): null when it holds U+FFFD.
+    canonicalizeString(json) {
+      const n = native.canonicalizeStringInto(json, output)
+      if (n === -2) return null
+      if (n < 0) return native.takeResult()
+      const b = Buffer.allocUnsafe(n)
+      b.set(output.subarray(0, n))
+      return b
+    },
     testPanic: () => native.__testPanic(),
   }
 }

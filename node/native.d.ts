@@ -40,6 +40,14 @@ export declare function callAsync(index: number, args: Array<Uint8Array | string
  */
 export declare function canonicalizeInto(json: Uint8Array, maxBytes: number | undefined | null, out: Uint8Array): number
 
+/**
+ * [`canonicalize_into`] for the UTF-8 form of a JS string, without a size limit: -2, before the
+ * text is read, when it holds U+FFFD (a lone surrogate of the string would have become one: the
+ * JS layer then checks the string itself, which tells the two apart). Spares the JS layer a
+ * second pass over every string (`isWellFormed`).
+ */
+export declare function canonicalizeStringInto(json: Uint8Array, out: Uint8Array): number
+
 /** The version of the core this addon was built from. */
 export declare function coreVersion(): string
 

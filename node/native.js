@@ -840,6 +840,7 @@ module.exports.__testPanic = nativeBinding.__testPanic
 module.exports.call = nativeBinding.call
 module.exports.callAsync = nativeBinding.callAsync
 module.exports.canonicalizeInto = nativeBinding.canonicalizeInto
+module.exports.canonicalizeStringInto = nativeBinding.canonicalizeStringInto
 module.exports.coreVersion = nativeBinding.coreVersion
 module.exports.errorCodes = nativeBinding.errorCodes
 module.exports.operations = nativeBinding.operations

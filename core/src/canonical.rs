@@ -67,18 +67,82 @@ pub fn canonicalize(json: &[u8]) -> Result<Vec<u8>> {
 pub fn canonicalize_with(json: &[u8], options: Options) -> Result<Vec<u8>> {
     check_input(json.len())?;
     let text = utf8(json)?;
-    let mut tape = Vec::with_capacity(json.len() / 12 + 4);
+    // The tape, the arena and the writer's stacks are kept from call to call on this thread
+    // (cleared, and dropped when they grew past `SCRATCH_KEEP`), so canonicalising a small
+    // document allocates its output only.
+    SCRATCH.with(|cell| {
+        let mut fresh = Scratch::default();
+        let mut kept = cell.try_borrow_mut();
+        let s = match kept.as_deref_mut() {
+            Ok(s) => s,
+            Err(_) => &mut fresh, // not reachable (no callback runs inside), but never a panic
+        };
+        let result = canonicalize_in(json, text, options, s);
+        s.trim();
+        result
+    })
+}
+
+/// [`canonicalize_with`] once the text is known to be UTF-8, with the buffers of `s`.
+fn canonicalize_in(json: &[u8], text: &str, options: Options, s: &mut Scratch) -> Result<Vec<u8>> {
+    s.tape.clear();
+    s.tape.reserve(json.len() / 12 + 4);
     // Room for every unescaped string at once (never more than the input): it never grows.
-    let mut arena = String::with_capacity(json.len());
+    s.arena.clear();
+    s.arena.reserve(json.len());
+    s.stack.clear();
     Parser {
         text,
         bytes: json,
         pos: 0,
     }
-    .parse_tape(&mut tape, &mut arena)?;
+    .parse_tape(&mut s.tape, &mut s.arena, &mut s.stack)?;
     let mut out = Vec::with_capacity(json.len());
-    write_tape(&tape, text, &arena, &mut out, options)?;
+    write_tape(
+        &s.tape,
+        text,
+        &s.arena,
+        &mut out,
+        options,
+        &mut s.frames,
+        &mut s.order,
+    )?;
     Ok(out)
+}
+
+/// The working buffers of the text path, one set per thread (see [`canonicalize_with`]).
+#[derive(Default)]
+struct Scratch {
+    tape: Vec<Tok>,
+    arena: String,
+    stack: Vec<usize>,
+    frames: Vec<TFrame>,
+    order: Vec<u128>,
+}
+
+/// The most bytes of buffers [`Scratch`] keeps between calls (1 MiB each): what a larger
+/// document needed is given back.
+const SCRATCH_KEEP: usize = 1 << 20;
+
+impl Scratch {
+    fn trim(&mut self) {
+        fn keep<T>(v: &mut Vec<T>) {
+            if v.capacity() * std::mem::size_of::<T>() > SCRATCH_KEEP {
+                *v = Vec::new();
+            }
+        }
+        keep(&mut self.tape);
+        keep(&mut self.stack);
+        keep(&mut self.frames);
+        keep(&mut self.order);
+        if self.arena.capacity() > SCRATCH_KEEP {
+            self.arena = String::new();
+        }
+    }
+}
+
+thread_local! {
+    static SCRATCH: std::cell::RefCell<Scratch> = std::cell::RefCell::new(Scratch::default());
 }
 
 /// Canonicalises an in-memory value with the same rules and codes as the text path.
@@ -174,17 +238,33 @@ enum Tok {
     True,
     False,
     Number(f64),
+    /// A number literal already in canonical form: `start..end` of the input, written as it is.
+    Raw(u32, u32),
     String(TapeSpan),
     Array(u32),
     Object(u32),
 }
 
-/// A [`Span`] on the tape: `arena` tells which buffer `start..end` indexes.
+/// A string on the tape: `start..end` of the input or of the arena (the buffer of strings that
+/// had escapes), and what those bytes are.
 #[derive(Clone, Copy)]
 struct TapeSpan {
-    arena: bool,
+    kind: SpanKind,
     start: u32,
     end: u32,
+}
+
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum SpanKind {
+    /// In the input, the string's content already in canonical form: without escapes (so the
+    /// text itself, with nothing to escape), or, for a value, with only the escapes that the
+    /// canonical form has (`\n`, `\"`, `\u001f`, ...). Written between quotes as it is.
+    Input,
+    /// In the arena, a key's text after unescaping: written with [`write_string`].
+    Unescaped,
+    /// In the arena, a value's content in canonical form (unescaped, then escaped as the
+    /// canonical form escapes): written between quotes as it is.
+    Canonical,
 }
 
 impl From<Span> for TapeSpan {
@@ -192,12 +272,12 @@ impl From<Span> for TapeSpan {
         // Exact: the tape path only runs on inputs shorter than 2^32 bytes.
         match s {
             Span::Input(a, b) => TapeSpan {
-                arena: false,
+                kind: SpanKind::Input,
                 start: a as u32,
                 end: b as u32,
             },
             Span::Arena(a, b) => TapeSpan {
-                arena: true,
+                kind: SpanKind::Unescaped,
                 start: a as u32,
                 end: b as u32,
             },
@@ -218,6 +298,25 @@ fn syntax(pos: usize, what: &str) -> Error {
 impl<'a> Parser<'a> {
     #[inline]
     fn skip_ws(&mut self) {
+        // Eight bytes at a time and without a branch on whether there is whitespace at all
+        // (pretty-printed and compact text alike): the count of leading whitespace bytes of a
+        // little-endian word is the count of trailing zeros of its non-whitespace mask.
+        const ONES: u64 = 0x0101_0101_0101_0101;
+        const LOW7: u64 = 0x7f7f_7f7f_7f7f_7f7f;
+        // The high bit of each byte of `w` equal to `c`, exactly (no borrow between bytes).
+        let eq = |w: u64, c: u8| {
+            let t = w ^ (ONES * u64::from(c));
+            !(((t & LOW7) + LOW7) | t) & !LOW7
+        };
+        while let Some(chunk) = self.bytes.get(self.pos..self.pos + 8) {
+            let w = u64::from_le_bytes(chunk.try_into().expect("a slice of 8 bytes"));
+            let ws = eq(w, b' ') | eq(w, b'\n') | eq(w, b'\r') | eq(w, b'\t');
+            let n = (!ws & !LOW7).trailing_zeros() / 8; // 8 when all eight are whitespace
+            self.pos += n as usize;
+            if n < 8 {
+                return;
+            }
+        }
         while let Some(&b) = self.bytes.get(self.pos) {
             if b == b' ' || b == b'\n' || b == b'\r' || b == b'\t' {
                 self.pos += 1;
@@ -393,12 +492,16 @@ impl<'a> Parser<'a> {
 
     /// The document as a tape (see [`Tok`]), with exactly the refusals of
     /// [`Parser::parse_document`] in the same order: the two loops are kept in step.
-    fn parse_tape(mut self, tape: &mut Vec<Tok>, arena: &mut String) -> Result<()> {
+    fn parse_tape(
+        mut self,
+        tape: &mut Vec<Tok>,
+        arena: &mut String,
+        stack: &mut Vec<usize>,
+    ) -> Result<()> {
         if self.bytes.starts_with("\u{feff}".as_bytes()) {
             return Err(syntax(0, "byte-order mark (U+FEFF) before the value"));
         }
-        // The tape index of every open container's token.
-        let mut stack: Vec<usize> = Vec::with_capacity(8);
+        // `stack`: the tape index of every open container's token (empty).
         'value: loop {
             self.skip_ws();
             let start = self.pos;
@@ -436,8 +539,8 @@ impl<'a> Parser<'a> {
                     }
                 }
                 Some(b'"') => {
-                    let s = self.parse_string_to(arena)?;
-                    tape.push(Tok::String(s.into()));
+                    let s = self.parse_value_string_to(arena)?;
+                    tape.push(Tok::String(s));
                 }
                 Some(b't') => tape.push(self.literal("true", Tok::True)?),
                 Some(b'f') => tape.push(self.literal("false", Tok::False)?),
@@ -448,8 +551,8 @@ impl<'a> Parser<'a> {
                     return Err(self.non_finite("-Infinity"))
                 }
                 Some(b'-' | b'0'..=b'9') => {
-                    let x = self.parse_number()?;
-                    tape.push(Tok::Number(x));
+                    let t = self.parse_number_tok()?;
+                    tape.push(t);
                 }
                 Some(_) => return Err(syntax(self.pos, "unexpected character")),
             }
@@ -501,18 +604,32 @@ impl<'a> Parser<'a> {
 
     /// A string starting at the opening quote: its span in the input when it has no escapes,
     /// otherwise its unescaped text appended to `arena` and the span there.
+    #[inline(always)]
     fn parse_string_to(&mut self, arena: &mut String) -> Result<Span> {
         self.pos += 1; // opening quote
         let start = self.pos;
         let bytes = self.bytes;
-        // Fast scan for the end of an escape-free run.
+        // Fast scan for the end of an escape-free run (most strings: inlined).
         let i = find_special(bytes, start);
+        if bytes.get(i) == Some(&b'"') {
+            self.pos = i + 1;
+            return Ok(Span::Input(start, i));
+        }
+        self.parse_escaped_string_to(arena, start, i)
+    }
+
+    /// The rest of [`Parser::parse_string_to`] from `i`, the first byte of the string at `start`
+    /// that is not plain text and not its closing quote.
+    #[inline(never)]
+    fn parse_escaped_string_to(
+        &mut self,
+        arena: &mut String,
+        start: usize,
+        i: usize,
+    ) -> Result<Span> {
+        let bytes = self.bytes;
         match bytes.get(i) {
             None => return Err(syntax(bytes.len(), "unterminated string")),
-            Some(b'"') => {
-                self.pos = i + 1;
-                return Ok(Span::Input(start, i));
-            }
             Some(b'\\') => {}
             Some(_) => return Err(syntax(i, "raw control character in a string")),
         }
@@ -597,6 +714,146 @@ impl<'a> Parser<'a> {
         }
     }
 
+    /// [`Parser::parse_string_to`] for a member value on the tape, with the same checks and
+    /// refusals in the same order, giving the string's canonical form rather than its text: the
+    /// span of the input while every escape met is one the canonical form has (most strings),
+    /// otherwise the canonical form written into the arena from the first other escape on. So
+    /// the writer copies every value string, and no string is scanned twice.
+    #[inline(always)]
+    fn parse_value_string_to(&mut self, arena: &mut String) -> Result<TapeSpan> {
+        self.pos += 1; // opening quote
+        let start = self.pos;
+        let i = find_special(self.bytes, start);
+        if self.bytes.get(i) == Some(&b'"') {
+            self.pos = i + 1;
+            return Ok(TapeSpan {
+                kind: SpanKind::Input,
+                start: start as u32,
+                end: i as u32,
+            });
+        }
+        self.parse_escaped_value_string_to(arena, start, i)
+    }
+
+    /// The rest of [`Parser::parse_value_string_to`] from `i`, the first byte of the string at
+    /// `start` that is not plain text and not its closing quote.
+    #[inline(never)]
+    fn parse_escaped_value_string_to(
+        &mut self,
+        arena: &mut String,
+        start: usize,
+        i: usize,
+    ) -> Result<TapeSpan> {
+        let bytes = self.bytes;
+        let mut i = i;
+        // The input as it is, while the escapes are canonical.
+        loop {
+            match bytes.get(i) {
+                None => return Err(syntax(bytes.len(), "unterminated string")),
+                Some(b'"') => {
+                    self.pos = i + 1;
+                    return Ok(TapeSpan {
+                        kind: SpanKind::Input,
+                        start: start as u32,
+                        end: i as u32,
+                    });
+                }
+                Some(b'\\') => match bytes.get(i + 1) {
+                    Some(b'"' | b'\\' | b'b' | b'f' | b'n' | b'r' | b't') => {
+                        i = find_special(bytes, i + 2);
+                    }
+                    Some(b'u') if canonical_u_escape(bytes.get(i + 2..i + 6)) => {
+                        i = find_special(bytes, i + 6);
+                    }
+                    // `\/`, another `\u` escape, an invalid or a truncated one: below.
+                    _ => break,
+                },
+                Some(_) => return Err(syntax(i, "raw control character in a string")),
+            }
+        }
+        let out = arena;
+        let arena_start = out.len();
+        // The canonical form is never longer than the text (an escape it keeps is kept as it is,
+        // one it drops is longer than its character): room as in `parse_string_to`.
+        if out.capacity() - out.len() < bytes.len() - start {
+            let mut end = i;
+            while let Some(&c) = bytes.get(end) {
+                match c {
+                    b'\\' => end = find_special(bytes, end + 2),
+                    b'"' => break,
+                    _ => end = find_special(bytes, end + 1),
+                }
+            }
+            out.reserve(end.min(bytes.len()) - start);
+        }
+        out.push_str(&self.text[start..i]);
+        loop {
+            let Some(&b) = bytes.get(i) else {
+                return Err(syntax(bytes.len(), "unterminated string"));
+            };
+            match b {
+                b'"' => {
+                    self.pos = i + 1;
+                    return Ok(TapeSpan {
+                        kind: SpanKind::Canonical,
+                        start: arena_start as u32,
+                        end: out.len() as u32,
+                    });
+                }
+                b'\\' => {
+                    let Some(&e) = bytes.get(i + 1) else {
+                        return Err(syntax(bytes.len(), "unterminated string"));
+                    };
+                    i += 2;
+                    match e {
+                        b'"' | b'\\' | b'b' | b'f' | b'n' | b'r' | b't' => {
+                            out.push('\\');
+                            out.push(char::from(e));
+                        }
+                        b'/' => out.push('/'),
+                        b'u' => {
+                            let unit = self.hex4(i)?;
+                            i += 4;
+                            let c = match unit {
+                                0xD800..=0xDBFF => {
+                                    let low = if bytes.get(i) == Some(&b'\\')
+                                        && bytes.get(i + 1) == Some(&b'u')
+                                    {
+                                        self.hex4(i + 2)?
+                                    } else {
+                                        0
+                                    };
+                                    if !(0xDC00..=0xDFFF).contains(&low) {
+                                        return Err(lone_surrogate(i - 6));
+                                    }
+                                    i += 6;
+                                    0x10000 + ((unit - 0xD800) << 10) + (low - 0xDC00)
+                                }
+                                0xDC00..=0xDFFF => return Err(lone_surrogate(i - 6)),
+                                u => u,
+                            };
+                            match char::from_u32(c) {
+                                Some(ch) if (ch as u32) < 0x20 || ch == '"' || ch == '\\' => {
+                                    push_escape(ch as u8, out);
+                                }
+                                Some(ch) => out.push(ch),
+                                None => return Err(lone_surrogate(i)),
+                            }
+                        }
+                        _ => return Err(syntax(i - 1, "invalid escape")),
+                    }
+                }
+                0..=0x1f => return Err(syntax(i, "raw control character in a string")),
+                _ => {
+                    // Copy the run up to the next quote, backslash or control character.
+                    let run_start = i;
+                    i = find_special(bytes, i);
+                    out.push_str(&self.text[run_start..i]);
+                }
+            }
+        }
+    }
+
     fn hex4(&self, at: usize) -> Result<u32> {
         let Some(digits) = self.bytes.get(at..at + 4) else {
             return Err(syntax(at, "truncated \\u escape"));
@@ -617,11 +874,33 @@ impl<'a> Parser<'a> {
     /// A number per RFC 8259 §6. Integer literals are refused beyond ±2^53; others are read as the
     /// nearest double (correct rounding) and refused when that is infinite.
     fn parse_number(&mut self) -> Result<f64> {
+        let n = self.scan_number()?;
+        self.number_value(&n)
+    }
+
+    /// [`Parser::parse_number`] for the tape: a literal that is already in canonical form (see
+    /// [`NumLit::canonical`]) is kept as its span of the input and copied when written, without
+    /// reading it as a double and writing the double again. Same checks, same refusals.
+    #[inline]
+    fn parse_number_tok(&mut self) -> Result<Tok> {
+        let n = self.scan_number()?;
+        if n.canonical(self.bytes) {
+            if n.integer() {
+                self.integer_value(&n)?; // the ±2^53 bound
+            }
+            return Ok(Tok::Raw(n.start as u32, n.end as u32));
+        }
+        Ok(Tok::Number(self.number_value(&n)?))
+    }
+
+    /// The extent of a number literal at `self.pos`, which it moves past; refuses what RFC 8259
+    /// §6 does not allow.
+    #[inline]
+    fn scan_number(&mut self) -> Result<NumLit> {
         let bytes = self.bytes;
         let start = self.pos;
         let mut i = start;
-        let negative = bytes[i] == b'-';
-        if negative {
+        if bytes[i] == b'-' {
             i += 1;
         }
         let int_start = i;
@@ -633,6 +912,7 @@ impl<'a> Parser<'a> {
                 }
             }
             Some(b'1'..=b'9') => {
+                i += 1;
                 while matches!(bytes.get(i), Some(b'0'..=b'9')) {
                     i += 1;
                 }
@@ -640,9 +920,7 @@ impl<'a> Parser<'a> {
             _ => return Err(syntax(i, "expected a digit")),
         }
         let int_end = i;
-        let mut integer = true;
         if bytes.get(i) == Some(&b'.') {
-            integer = false;
             i += 1;
             if !matches!(bytes.get(i), Some(b'0'..=b'9')) {
                 return Err(syntax(i, "expected a digit after '.'"));
@@ -651,8 +929,10 @@ impl<'a> Parser<'a> {
                 i += 1;
             }
         }
+        let frac_end = i;
+        let mut exponent = false;
         if matches!(bytes.get(i), Some(b'e' | b'E')) {
-            integer = false;
+            exponent = true;
             i += 1;
             if matches!(bytes.get(i), Some(b'+' | b'-')) {
                 i += 1;
@@ -665,25 +945,45 @@ impl<'a> Parser<'a> {
             }
         }
         self.pos = i;
-        if integer {
-            // 2^53 has 16 digits; no leading zeros, so more digits means out of range.
-            let digits = &bytes[int_start..int_end];
-            if digits.len() > 16 {
-                return Err(integer_out_of_range());
-            }
-            let mut v: u64 = 0;
-            for &d in digits {
-                v = v * 10 + u64::from(d - b'0');
-            }
-            if v > MAX_SAFE_INTEGER_BOUND {
-                return Err(integer_out_of_range());
-            }
-            let x = v as f64;
-            return Ok(if negative { -x } else { x });
+        Ok(NumLit {
+            start,
+            int_start,
+            int_end,
+            frac_end,
+            end: i,
+            exponent,
+        })
+    }
+
+    /// An integer literal's value, refused beyond ±2^53.
+    #[inline]
+    fn integer_value(&self, n: &NumLit) -> Result<f64> {
+        // 2^53 has 16 digits; no leading zeros, so more digits means out of range.
+        let digits = &self.bytes[n.int_start..n.int_end];
+        if digits.len() > 16 {
+            return Err(integer_out_of_range());
         }
+        let mut v: u64 = 0;
+        for &d in digits {
+            v = v * 10 + u64::from(d - b'0');
+        }
+        if v > MAX_SAFE_INTEGER_BOUND {
+            return Err(integer_out_of_range());
+        }
+        let x = v as f64;
+        Ok(if n.int_start > n.start { -x } else { x })
+    }
+
+    /// A scanned literal's value: integer literals within ±2^53, others the nearest double,
+    /// refused when that is infinite.
+    fn number_value(&self, n: &NumLit) -> Result<f64> {
+        if n.integer() {
+            return self.integer_value(n);
+        }
+        let start = n.start;
         // Literals up to 4 KiB (nearly all) go straight to the standard library's parser, which
         // is correctly rounded for them; longer ones are normalised first (see `long_literal`).
-        let literal = &self.text[start..i];
+        let literal = &self.text[start..n.end];
         let x: f64 = if literal.len() <= SHORT_LITERAL_MAX {
             literal
                 .parse()
@@ -698,6 +998,57 @@ impl<'a> Parser<'a> {
             ));
         }
         Ok(x)
+    }
+}
+
+/// The extent of a number literal: `start..end` in all, the integer part's digits at
+/// `int_start..int_end` (after the sign), the fraction (with its `.`) at `int_end..frac_end`
+/// (empty without one), an exponent from `frac_end` when `exponent`.
+struct NumLit {
+    start: usize,
+    int_start: usize,
+    int_end: usize,
+    frac_end: usize,
+    end: usize,
+    exponent: bool,
+}
+
+impl NumLit {
+    #[inline]
+    fn integer(&self) -> bool {
+        self.frac_end == self.int_end && !self.exponent
+    }
+
+    /// Whether the literal is written exactly as [`write_number`] writes its double, so the
+    /// text path may copy it:
+    /// * an integer literal other than `-0` (within ±2^53 every digit is significant, and the
+    ///   bound is checked apart);
+    /// * a literal with a fraction and no exponent, whose last digit is not 0, with at most 15
+    ///   significant digits, and below 1 at most 5 zeros after the point (`0.000001`, not
+    ///   `0.0000001`, which ECMAScript writes `1e-7`). Every decimal of at most 15 significant
+    ///   digits within the range of normal doubles is read back from the nearest double
+    ///   (DBL_DIG = 15), so two of them never share a double: the literal's own digits (no
+    ///   trailing zero) are the shortest that read back as its double, the unique ones, and the
+    ///   ECMAScript layout of those digits between 10^-6 and 10^21 is the literal's own.
+    #[inline]
+    fn canonical(&self, bytes: &[u8]) -> bool {
+        if self.exponent {
+            return false;
+        }
+        let int = &bytes[self.int_start..self.int_end];
+        if self.frac_end == self.int_end {
+            return !(int == b"0" && self.int_start > self.start);
+        }
+        let frac = &bytes[self.int_end + 1..self.frac_end];
+        if frac.last() == Some(&b'0') {
+            return false;
+        }
+        if int == b"0" {
+            let zeros = frac.iter().take_while(|&&c| c == b'0').count();
+            zeros <= 5 && frac.len() - zeros <= 15
+        } else {
+            int.len() + frac.len() <= 15
+        }
     }
 }
 
@@ -861,6 +1212,42 @@ fn find_special(bytes: &[u8], from: usize) -> usize {
         i += 1;
     }
     i
+}
+
+/// Whether the four bytes after `\u` are an escape that the canonical form has: `00` then
+/// a control character other than those with a short escape, in lowercase hex (`\u001f`).
+#[inline]
+fn canonical_u_escape(hex: Option<&[u8]>) -> bool {
+    let Some(&[b'0', b'0', h, l]) = hex else {
+        return false;
+    };
+    let low = match l {
+        b'0'..=b'9' => l - b'0',
+        b'a'..=b'f' => l - b'a' + 10,
+        _ => return false,
+    };
+    match h {
+        b'0' => !matches!(low, 0x8 | 0x9 | 0xa | 0xc | 0xd),
+        b'1' => true,
+        _ => false,
+    }
+}
+
+/// Appends the canonical escape of `b`: `"`, `\\` or a control character (U+0000–U+001F).
+#[inline]
+fn push_escape(b: u8, out: &mut String) {
+    const HEX: &[u8; 16] = b"0123456789abcdef";
+    match ESCAPE[usize::from(b)] {
+        b'u' => {
+            out.push_str("\\u00");
+            out.push(char::from(HEX[usize::from(b >> 4)]));
+            out.push(char::from(HEX[usize::from(b & 15)]));
+        }
+        e => {
+            out.push('\\');
+            out.push(char::from(e));
+        }
+    }
 }
 
 /// The refusal of a member name that occurs twice in one object (after unescaping).
@@ -1089,44 +1476,58 @@ fn skip(tape: &[Tok], p: usize) -> usize {
     }
 }
 
+/// A member of an object as [`write_tape`] sorts it: the key's [`utf16_prefix`] in the high 64
+/// bits, the tape index of the value (the key's is the one before) in the low ones.
+#[inline]
+fn member_entry(prefix: u64, value: usize) -> u128 {
+    (u128::from(prefix) << 64) | value as u128
+}
+
+/// An open container of [`write_tape`].
+enum TFrame {
+    /// The tape index of the next item, and of the end.
+    Array(usize, usize),
+    /// The object's members, sorted, are `order[start..]`; `next` is the next to write.
+    Object { start: usize, next: usize },
+}
+
 /// [`write_value`] over a tape from [`Parser::parse_tape`] (whose depth is already checked).
+/// `stack` and `order` are empty buffers (kept from call to call).
 fn write_tape(
     tape: &[Tok],
     text: &str,
     arena: &str,
     out: &mut Vec<u8>,
     options: Options,
+    stack: &mut Vec<TFrame>,
+    order: &mut Vec<u128>,
 ) -> Result<()> {
-    enum TFrame {
-        /// The tape index of the next item, and of the end.
-        Array(usize, usize),
-        /// The object's members, sorted, are `order[start..]`; `next` is the next to write.
-        Object { start: usize, next: usize },
-    }
+    stack.clear();
+    order.clear();
     let str_of = |s: TapeSpan| {
         let (a, b) = (s.start as usize, s.end as usize);
-        if s.arena {
-            &arena[a..b]
-        } else {
+        if s.kind == SpanKind::Input {
             &text[a..b]
+        } else {
+            &arena[a..b]
         }
     };
-    // An input span needs no escaping (see `Span`): written as it is, without a second scan.
+    // Input and canonical spans are the canonical form's content: written as they are. An
+    // input span has its quotes around it in the input.
     let write_span = |s: TapeSpan, out: &mut Vec<u8>| {
-        if s.arena {
-            write_string(str_of(s), out);
-        } else {
-            let b = &text.as_bytes()[s.start as usize..s.end as usize];
-            out.reserve(b.len() + 2);
-            out.push(b'"');
-            out.extend_from_slice(b);
-            out.push(b'"');
+        let (a, b) = (s.start as usize, s.end as usize);
+        match s.kind {
+            SpanKind::Input => append(out, text.as_bytes(), a - 1, b + 1),
+            SpanKind::Canonical => {
+                out.push(b'"');
+                append(out, arena.as_bytes(), a, b);
+                out.push(b'"');
+            }
+            SpanKind::Unescaped => write_string(&arena[a..b], out),
         }
     };
     let base = out.len();
-    let mut stack: Vec<TFrame> = Vec::with_capacity(8);
-    // (utf16_prefix of the key, key, tape index of the value) of every open object's members.
-    let mut order: Vec<(u64, TapeSpan, usize)> = Vec::with_capacity(32);
+    // `order`: the members of every open object, as `member_entry`s.
     let mut next = if tape.is_empty() { None } else { Some(0) };
     loop {
         if let Some(p) = next.take() {
@@ -1135,6 +1536,7 @@ fn write_tape(
                 Tok::True => out.extend_from_slice(b"true"),
                 Tok::False => out.extend_from_slice(b"false"),
                 Tok::Number(x) => write_number(x, out)?,
+                Tok::Raw(a, b) => append(out, text.as_bytes(), a as usize, b as usize),
                 Tok::String(s) => write_span(s, out),
                 Tok::Array(end) => {
                     out.push(b'[');
@@ -1149,24 +1551,34 @@ fn write_tape(
                         let Tok::String(key) = tape[q] else {
                             unreachable!("the parser puts a key before every member value")
                         };
-                        order.push((utf16_prefix(str_of(key)), key, q + 1));
+                        order.push(member_entry(utf16_prefix(str_of(key)), q + 1));
                         q = skip(tape, q + 1);
                     }
                     let sorted = &mut order[start..];
-                    let cmp = |a: &(u64, TapeSpan, usize), b: &(u64, TapeSpan, usize)| {
-                        a.0.cmp(&b.0)
-                            .then_with(|| cmp_utf16(str_of(a.1), str_of(b.1)))
-                    };
-                    if !sorted
-                        .windows(2)
-                        .all(|w| cmp(&w[0], &w[1]) == Ordering::Less)
-                    {
-                        sorted.sort_unstable_by(cmp);
-                        if sorted
-                            .windows(2)
-                            .any(|w| w[0].0 == w[1].0 && str_of(w[0].1) == str_of(w[1].1))
-                        {
-                            return Err(duplicate_key());
+                    // Keys in increasing order of their prefixes are in UTF-16 order and
+                    // distinct (canonical input); otherwise sort the entries as integers (by
+                    // prefix, then position), then each run of keys with one prefix by their
+                    // whole text, looking for a key there twice.
+                    if !sorted.windows(2).all(|w| (w[0] >> 64) < (w[1] >> 64)) {
+                        sorted.sort_unstable();
+                        let key = |e: u128| match tape[(e as u64 as usize) - 1] {
+                            Tok::String(k) => str_of(k),
+                            _ => unreachable!("the parser puts a key before every member value"),
+                        };
+                        let mut i = 0;
+                        while i < sorted.len() {
+                            let mut j = i + 1;
+                            while j < sorted.len() && sorted[j] >> 64 == sorted[i] >> 64 {
+                                j += 1;
+                            }
+                            if j - i > 1 {
+                                let run = &mut sorted[i..j];
+                                run.sort_unstable_by(|a, b| cmp_utf16(key(*a), key(*b)));
+                                if run.windows(2).any(|w| key(w[0]) == key(w[1])) {
+                                    return Err(duplicate_key());
+                                }
+                            }
+                            i = j;
                         }
                     }
                     stack.push(TFrame::Object { start, next: start });
@@ -1190,11 +1602,15 @@ fn write_tape(
                 }
             }
             TFrame::Object { start, next: at } => match order.get(*at) {
-                Some(&(_, key, value)) => {
+                Some(&entry) => {
                     *at += 1;
                     if !first {
                         out.push(b',');
                     }
+                    let value = entry as u64 as usize;
+                    let Tok::String(key) = tape[value - 1] else {
+                        unreachable!("the parser puts a key before every member value")
+                    };
                     write_span(key, out);
                     out.push(b':');
                     next = Some(value);
@@ -1208,6 +1624,24 @@ fn write_tape(
         }
     }
     check_size(out.len() - base, options)
+}
+
+/// Appends `src[a..b]` to `out`. Most spans the writer copies are short (keys, numbers, short
+/// strings): up to 16 bytes, when `src` has 16 bytes from `a` on, they are copied as one block
+/// of 16 and the surplus cut off, without a call to `memcpy` and its branches on the length.
+#[inline(always)]
+fn append(out: &mut Vec<u8>, src: &[u8], a: usize, b: usize) {
+    let n = b - a;
+    if n <= 16 {
+        if let Some(block) = src.get(a..a + 16) {
+            let len = out.len();
+            let block: &[u8; 16] = block.try_into().expect("a slice of 16 bytes");
+            out.extend_from_slice(block);
+            out.truncate(len + n);
+            return;
+        }
+    }
+    out.extend_from_slice(&src[a..b]);
 }
 
 fn check_size(len: usize, options: Options) -> Result<()> {
@@ -1398,7 +1832,46 @@ pub fn write_number(x: f64, out: &mut Vec<u8>) -> Result<()> {
     // read the significant digits and the decimal exponent of the first one.
     let mut ryu_buf = ryu::Buffer::new();
     let text = ryu_buf.format_finite(x.abs()).as_bytes();
+    // Most doubles: Ryu writes those from 1e-5 to 1e16 with the point in place ("123.45",
+    // "0.00012"), as ECMAScript does (it does so from 1e-6 to 1e21), with the same shortest
+    // digits, unless two of them are equally close (see `break_tie_to_even`), which needs an
+    // exact value of few digits: not for a double m·2^q (m odd) with q < -25. Integers ("…0.0")
+    // and exponent forms take the general path below.
+    //
+    // Ryu's exponent form ("1.5e-7", "1e300": mantissa, 'e', exponent) is ECMAScript's too when
+    // ECMAScript also takes that form, i.e. when the exponent e is below -6 or above 20, with a
+    // '+' before a positive exponent ("1e+300").
     let e_at = text.iter().position(|&c| c == b'e').unwrap_or(text.len());
+    if !may_tie(x) {
+        if e_at == text.len() {
+            if !text.ends_with(b".0") {
+                if x < 0.0 {
+                    out.push(b'-');
+                }
+                out.extend_from_slice(text);
+                return Ok(());
+            }
+        } else {
+            let (negative_e, digits) = match &text[e_at + 1..] {
+                [b'-', rest @ ..] => (true, rest),
+                rest => (false, rest),
+            };
+            let e = digits
+                .iter()
+                .fold(0i32, |a, &c| a * 10 + i32::from(c - b'0'));
+            if (negative_e && e > 6) || (!negative_e && e > 20) {
+                if x < 0.0 {
+                    out.push(b'-');
+                }
+                out.extend_from_slice(&text[..=e_at]);
+                if !negative_e {
+                    out.push(b'+');
+                }
+                out.extend_from_slice(&text[e_at + 1..]);
+                return Ok(());
+            }
+        }
+    }
     let mut digits = [0u8; 24];
     let mut k = 0;
     // Digits of the mantissa before its '.', minus the leading zeros skipped.
@@ -1474,6 +1947,22 @@ pub fn write_number(x: f64, out: &mut Vec<u8>) -> Result<()> {
         }
     }
     Ok(())
+}
+
+/// False when `x` = m·2^q (m odd) has q < -25: then its exact decimal value has more than 18
+/// significant digits and no tie between two shortest digit strings is possible (the first test
+/// of [`break_tie_to_even`]).
+#[inline]
+fn may_tie(x: f64) -> bool {
+    let bits = x.to_bits();
+    let biased = ((bits >> 52) & 0x7ff) as i32;
+    let fraction = bits & ((1u64 << 52) - 1);
+    let (m, q) = if biased == 0 {
+        (fraction, -1074)
+    } else {
+        (fraction | (1u64 << 52), biased - 1075)
+    };
+    m == 0 || q + m.trailing_zeros() as i32 >= -25
 }
 
 /// Of two shortest digit strings equally close to `x`, ECMAScript takes the even one (ECMA-262
@@ -1655,6 +2144,170 @@ mod tests {
             )
             .as_bytes(),
         );
+    }
+
+    /// The text path copies canonical number literals and value strings as they are (see
+    /// [`NumLit::canonical`], [`Parser::parse_value_string_to`]); the value path reads them and
+    /// writes them again. Both must agree on every literal around the bounds of those fast
+    /// paths (15 and 16 significant digits, 5 and 6 zeros after the point, trailing zeros,
+    /// `-0`, exponents) and on every escape, canonical or not, wherever it stands.
+    #[test]
+    fn copied_numbers_and_strings_equal_the_value_path() {
+        let mut state: u64 = 0x7665_7262_6174_696d;
+        let mut next = move || {
+            state = state.wrapping_add(0x9e37_79b9_7f4a_7c15);
+            let mut z = state;
+            z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+            z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+            z ^ (z >> 31)
+        };
+        let digits = |n: u64, first_nonzero: bool, next: &mut dyn FnMut() -> u64| -> String {
+            (0..n)
+                .map(|k| {
+                    let d = next() % 10;
+                    let d = if k == 0 && first_nonzero {
+                        1 + d % 9
+                    } else {
+                        d
+                    };
+                    char::from(b'0' + d as u8)
+                })
+                .collect()
+        };
+        for _ in 0..100_000 {
+            let sign = if next() % 3 == 0 { "-" } else { "" };
+            let int = if next() % 3 == 0 {
+                "0".to_string()
+            } else {
+                digits(1 + next() % 17, true, &mut next)
+            };
+            let frac = match next() % 4 {
+                0 => String::new(),
+                _ => {
+                    let zeros = "0".repeat((next() % 8) as usize);
+                    let body = digits(next() % 18, false, &mut next);
+                    let tail = "0".repeat((next() % 3) as usize);
+                    let f = format!("{zeros}{body}{tail}");
+                    format!(".{}", if f.is_empty() { "0" } else { &f })
+                }
+            };
+            let exp = match next() % 8 {
+                0 => format!("e{}", next() % 30),
+                1 => format!("E-{}", next() % 30),
+                _ => String::new(),
+            };
+            let lit = format!("{sign}{int}{frac}{exp}");
+            both_paths(format!("[{lit}]").as_bytes());
+            both_paths(format!("{{\"k\":{lit}}}").as_bytes());
+        }
+        for lit in [
+            "0",
+            "-0",
+            "-0.0",
+            "0.0",
+            "0.5",
+            "-0.5",
+            "0.000001",
+            "0.0000001",
+            "-0.000001234",
+            "0.0000012345678901234",
+            "0.000001234567890123",
+            "0.123456789012345",
+            "0.1234567890123456",
+            "123456789012345.1",
+            "12345678901234.5",
+            "1.10",
+            "10.01",
+            "9007199254740992",
+            "-9007199254740992",
+            "9007199254740992.5",
+            "1.7976931348623157",
+            "100000000000000.5",
+            "99999999999999.99",
+            "0.30000000000000004",
+            "0.3",
+            "5e-324",
+        ] {
+            both_paths(format!("[{lit}]").as_bytes());
+        }
+        // Every escape, alone and between text, in values and keys.
+        let mut escapes: Vec<String> = ["\\\"", "\\\\", "\\/", "\\b", "\\f", "\\n", "\\r", "\\t"]
+            .iter()
+            .map(|e| e.to_string())
+            .collect();
+        for c in 0..0x80u32 {
+            escapes.push(format!("\\u{c:04x}"));
+            escapes.push(format!("\\u{c:04X}"));
+        }
+        for e in [
+            "\\u00e9",
+            "\\u00E9",
+            "\\u20ac",
+            "\\uffff",
+            "\\ud83d\\ude00",
+            "\\uD83D\\uDE00",
+            "\\ud800",
+            "\\udc00",
+            "\\ud800\\u0041",
+            "\\u12",
+            "\\u12g4",
+            "\\x",
+            "\\",
+        ] {
+            escapes.push(e.to_string());
+        }
+        for e in &escapes {
+            for (before, after) in [("", ""), ("a", ""), ("", "z"), ("é€", "😀 and more text")]
+            {
+                let s = format!("{before}{e}{after}");
+                both_paths(format!("[\"{s}\"]").as_bytes());
+                both_paths(format!("{{\"{s}\":\"{s}\"}}").as_bytes());
+                both_paths(format!("[\"{s}\\n{s}\"]").as_bytes());
+                both_paths(format!("[\"\\n{s}").as_bytes());
+            }
+        }
+        for a in escapes.iter().step_by(7) {
+            for b in escapes.iter().step_by(5) {
+                both_paths(format!("[\"{a}{b}{a}\",\"{b}x{a}\"]").as_bytes());
+            }
+        }
+    }
+
+    /// The writer sorts members by an 8-byte prefix first and by the whole key only among keys
+    /// that share one: objects whose keys share prefixes (ASCII, non-ASCII, escaped, of every
+    /// length around 8 bytes), in every rotation of their order, with and without a duplicate.
+    #[test]
+    fn shared_key_prefixes_sort_and_refuse_as_the_value_path() {
+        let keys = [
+            "receipt_",
+            "receipt_id",
+            "receipt_i",
+            "receipt",
+            "receipt_\\u00e9",
+            "receipt_é",
+            "receipt_\\ud83d\\ude00",
+            "receipt_\\uff61",
+            "receipt_\\ue000",
+            "abcdefgh",
+            "abcdefgi",
+            "",
+            "a",
+            "\\u0000",
+            "\\u0000\\u0000",
+        ];
+        for n in 1..=keys.len() {
+            for rot in 0..n {
+                let ks: Vec<&str> = (0..n).map(|i| keys[(i + rot) % n]).collect();
+                let members: Vec<String> = ks.iter().map(|k| format!("\"{k}\":1")).collect();
+                both_paths(format!("{{{}}}", members.join(",")).as_bytes());
+                for k in &ks {
+                    let mut m = members.clone();
+                    m.push(format!("\"{k}\":2"));
+                    m.rotate_left(rot);
+                    both_paths(format!("[{{{}}}]", m.join(",")).as_bytes());
+                }
+            }
+        }
     }
 
     #[test]

@@ -23,7 +23,8 @@
 // callAsync(index, args) (args per parameter in registry order, null when left out: JSON text as
 // Uint8Array, strings, numbers, booleans, string arrays, key handles; results: string (JSON text
 // for values), boolean, bytes, key handle, or {jwks: JSON text, keys: handles}); optionally
-// canonicalize(bytes, maxBytes|null) (a fast path); errorCodes(), coreVersion(), testPanic().
+// canonicalize(bytes, maxBytes|null) (a fast path) and canonicalizeString(utf8 of a string: the
+// canonical bytes, or null when the text holds U+FFFD); errorCodes(), coreVersion(), testPanic().
 // Every refusal is thrown as an Error with `code` = the core's code, or the message "CODE: message".
 
 const { EklError, isEklError, fromNative } = require('./errors.js')
@@ -308,6 +309,43 @@ function makeApi(binding, info) {
     const f = { [op.js]: (...given) => call(op, i, prepare(op, given)) }[op.js]
     api[op.js] = f
   })
+  if (binding.canonicalize) {
+    // canonicalize(text) without options, the call of hot loops: what prepare(), convert() and
+    // call() do for it, without their generic work; the same checks in the same order, so the
+    // same results and errors (anything else takes the general path).
+    const general = api.canonicalize
+    const MAX_SCRATCH_CHARS = (4 * 1024 * 1024) / 3
+    api.canonicalize = {
+      canonicalize(...given) {
+        const text = given[0]
+        if (given.length === 1) {
+          if (typeof text === 'string' && binding.canonicalizeString && text.length <= MAX_SCRATCH_CHARS) {
+            // The lone-surrogate check of jsonTextOf, from the UTF-8 form: a lone surrogate
+            // becomes U+FFFD there, and text with a U+FFFD takes the general path (null).
+            if (text.length * 3 > scratch.length) scratch = new Uint8Array(Math.max(text.length * 3, scratch.length * 2))
+            const bytes = scratch.subarray(0, encoder.encodeInto(text, scratch).written)
+            const r = guard(() => binding.canonicalizeString(bytes))
+            if (r !== null) return r
+          } else if (text instanceof Uint8Array && text.length <= MAX_INPUT_BYTES) {
+            const bytes = stableBytes(text)
+            return guard(() => binding.canonicalize(bytes, null))
+          }
+        }
+        return general(...given)
+      },
+    }.canonicalize
+    // canonicalizeValue(value) without options: likewise (prepare() converts a required value
+    // with no limit, then encodes its text into the reusable buffer).
+    const generalValue = api.canonicalizeValue
+    api.canonicalizeValue = {
+      canonicalizeValue(...given) {
+        if (given.length !== 1) return generalValue(...given)
+        const t = toJsonText(given[0], undefined)
+        const bytes = utf8(t, true)
+        return guard(() => binding.canonicalize(bytes, null))
+      },
+    }.canonicalizeValue
+  }
   api.Jwks = Jwks
   api.SigningKey = SigningKey
   // A network's key set fetched and cached (node/js/remote.js, docs/decisions.md#remote-jwks).

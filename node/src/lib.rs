@@ -360,6 +360,56 @@ pub fn canonicalize_into(
     .map_err(core_err)
 }
 
+/// Whether UTF-8 text holds U+FFFD (`EF BF BD`), eight bytes at a time: a lone surrogate of a JS
+/// string becomes U+FFFD when the string is encoded, so text without one came from a
+/// well-formed string.
+fn holds_replacement_character(text: &[u8]) -> bool {
+    const ONES: u64 = 0x0101_0101_0101_0101;
+    const LOW7: u64 = 0x7f7f_7f7f_7f7f_7f7f;
+    let hit = |at: usize| text.get(at..at + 3) == Some(&[0xef, 0xbf, 0xbd][..]);
+    let mut chunks = text.chunks_exact(8);
+    let mut base = 0;
+    for chunk in &mut chunks {
+        let w = u64::from_le_bytes(chunk.try_into().expect("a chunk of 8 bytes"));
+        let t = w ^ (ONES * 0xef);
+        // The high bit of each byte equal to 0xEF, exactly (no borrow between bytes).
+        let mut eq = !(((t & LOW7) + LOW7) | t) & !LOW7;
+        while eq != 0 {
+            if hit(base + (eq.trailing_zeros() / 8) as usize) {
+                return true;
+            }
+            eq &= eq - 1;
+        }
+        base += 8;
+    }
+    (base..text.len()).any(hit)
+}
+
+/// [`canonicalize_into`] for the UTF-8 form of a JS string, without a size limit: -2, before the
+/// text is read, when it holds U+FFFD (a lone surrogate of the string would have become one: the
+/// JS layer then checks the string itself, which tells the two apart). Spares the JS layer a
+/// second pass over every string (`isWellFormed`).
+#[napi(catch_unwind)]
+pub fn canonicalize_string_into(
+    json: &[u8],
+    #[napi(ts_arg_type = "Uint8Array")] out: OutBytes<'_>,
+) -> Result<f64> {
+    guarded(|| {
+        if holds_replacement_character(json) {
+            return Ok(-2.0);
+        }
+        let bytes = canonical::canonicalize_with(json, Options::default())?;
+        Ok(if let Some(dst) = out.get_mut(..bytes.len()) {
+            dst.copy_from_slice(&bytes);
+            bytes.len() as f64
+        } else {
+            OVERFLOW.with(|o| *o.borrow_mut() = Some(bytes));
+            -1.0
+        })
+    })
+    .map_err(core_err)
+}
+
 /// Every error code of the core, in declaration order.
 #[napi]
 pub fn error_codes() -> Vec<String> {
@@ -377,4 +427,31 @@ pub fn core_version() -> String {
 #[napi(catch_unwind, js_name = "__testPanic")]
 pub fn test_panic() -> Result<()> {
     guarded(|| panic!("deliberate panic for the test suite")).map_err(core_err)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::holds_replacement_character;
+
+    #[test]
+    fn replacement_character_found_at_every_offset() {
+        let naive = |t: &[u8]| t.windows(3).any(|w| w == [0xef, 0xbf, 0xbd]);
+        for len in 0..24 {
+            for filler in [b'a', 0xef, 0xbf, 0xbd] {
+                let mut t = vec![filler; len];
+                assert_eq!(holds_replacement_character(&t), naive(&t));
+                for at in 0..len.saturating_sub(2) {
+                    t[at..at + 3].copy_from_slice(&[0xef, 0xbf, 0xbd]);
+                    assert!(holds_replacement_character(&t), "{len} {at}");
+                    t[at + 2] = 0xbe;
+                    assert_eq!(holds_replacement_character(&t), naive(&t), "{len} {at}");
+                    t[at..at + 3].copy_from_slice(&[filler; 3]);
+                }
+            }
+        }
+        assert!(!holds_replacement_character(
+            "ｱｲｳ ｶﾀｶﾅ ｡end \u{fffe}".as_bytes()
+        ));
+        assert!(holds_replacement_character("ｱ\u{fffd}".as_bytes()));
+    }
 }
