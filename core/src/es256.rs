@@ -307,7 +307,7 @@ pub(crate) enum Refusal {
 /// A verification key: its point and, from its second verification on, its table.
 ///
 /// A key verified once (a key set parsed for one token) pays for no table: u2·Q is then a signed
-/// radix-16 multiplication (256 doublings, one inversion for the 8 affine multiples of Q), about
+/// radix-16 multiplication (256 doublings, one inversion for the 8 affine multiples of Q),
 /// about 4 verifications' worth of work against some 50 for building the table. The second
 /// verification builds the table, and every later one uses it; clones share both.
 pub(crate) struct PreparedKey {
