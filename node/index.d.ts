@@ -602,11 +602,11 @@ export declare function verifyReceipts(items: readonly ReceiptToVerify[], keys: 
  * @param networkIssuer the network's issuer: a signed call's network_issuer when the item has none (option)
  * @param jobs threads to verify on (default: every core available; 1: the calling thread only) (option)
  */
-export declare function verifyReceiptLines(lines: JsonTextInput, options?: {
+export declare function verifyReceiptLines<T, U>(lines: JsonTextInput, options?: {
   /** the key ring of MAC receipts */
-  keys?: ValueInput | null
+  keys?: JsonArg<T> | null
   /** the network's key set, for network-signed receipts */
-  jwks?: Jwks | ValueInput | null
+  jwks?: Jwks | JsonArg<U> | null
   /** your agent id: a call's own_agent_id and requester_agent_id when the item has none */
   ownAgentId?: string | null
   /** the network's issuer: a signed call's network_issuer when the item has none */
