@@ -1,7 +1,7 @@
 'use strict'
-// ekl-core for Node.js (CommonJS entry; index.mjs re-exports it for ESM).
+// ekl-evidence for Node.js (CommonJS entry; index.mjs re-exports it for ESM).
 //
-// Loads the native addon (ekl-core.<platform>.node through the napi-rs loader native.js) and
+// Loads the native addon (ekl-evidence.<platform>.node through the napi-rs loader native.js) and
 // builds the public API (js/api.js, shared with the wasm package) over it.
 //
 // Fallback hook (issue 6): when the native addon cannot be loaded (no prebuilt binary for this

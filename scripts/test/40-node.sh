@@ -40,28 +40,28 @@ RUST_BACKTRACE=0 node --test test/
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 npm pack --pack-destination "$work" --loglevel=error >/dev/null
-tarball=$(ls "$work"/ekl-core-*.tgz)
+tarball=$(ls "$work"/ekl-evidence-*.tgz)
 echo "packed $(basename "$tarball"): $(du -k "$tarball" | cut -f1) KB"
 mkdir "$work/fresh"
 cd "$work/fresh"
 echo '{"name":"fresh","private":true}' > package.json
 npm install --no-audit --no-fund --loglevel=error "$tarball"
 node -e '
-  const ekl = require("ekl-core")
+  const ekl = require("ekl-evidence")
   const out = ekl.canonicalizeValue({ b: [1.0, "é"], a: null }).toString()
   if (out !== "{\"a\":null,\"b\":[1,\"é\"]}") throw new Error("require: " + out)
   try { ekl.canonicalize("[NaN]"); throw new Error("not refused") } catch (e) { if (e.code !== "NON_FINITE_NUMBER" || e.name !== "EklError") throw e }
   console.log("require: ok (" + ekl.backend + ", core " + ekl.coreVersion() + ")")'
 node --input-type=module -e '
-  import { canonicalize, fingerprint, isEklError } from "ekl-core"
-  import ekl from "ekl-core"
+  import { canonicalize, fingerprint, isEklError } from "ekl-evidence"
+  import ekl from "ekl-evidence"
   const out = canonicalize("{\"b\":2,\"a\":1}").toString()
   if (out !== "{\"a\":1,\"b\":2}") throw new Error("import: " + out)
   const fp = fingerprint("00112233445566778899aabbccddeeff00112233445566778899aabbccddeeff", { area_ref: "loc:ca:dublin", min_beds: 3 })
   if (fp !== "46839dcf7511e1b9789e56ccbce9a4e7a562adc9aa9b1088337802fec1018a3c") throw new Error("import: " + fp)
   if (ekl.canonicalize !== canonicalize || !isEklError(new ekl.EklError("INVALID_JSON", "x"))) throw new Error("import: default")
   console.log("import: ok")'
-# The whole suite against the installed package (the tests resolve "ekl-core" from here).
+# The whole suite against the installed package (the tests resolve "ekl-evidence" from here).
 cp -r "$ROOT/node/test" ./test
 rm -rf ./test/.readme
 EKL_REPO_ROOT="$ROOT" RUST_BACKTRACE=0 node --test test/
