@@ -152,7 +152,7 @@ if [[ "$only" == *" python "* ]]; then
       aarch64-unknown-linux-gnu)
         if [ -n "$qemu" ]; then
           site=$work/site-arm64 && rm -rf "$site" && cp -r "$x" "$site"
-          res=$(cd "$work" && PYTHONPATH="$site" PYTHONDONTWRITEBYTECODE=1 "$qemu" -L "$sysroot" "$sysroot/usr/bin/python3.11" -I -S -c 'import sys; sys.path.insert(0, sys.argv[1]); sys.argv = sys.argv[1:]; exec(open(sys.argv[1]).read())' "$site" "$root/scripts/dist/run_vectors.py" 2>&1) \
+          res=$(cd "$work" && PYTHONPATH="$site" PYTHONDONTWRITEBYTECODE=1 "$qemu" -L "$sysroot" "$sysroot/usr/bin/python3.11" "$root/scripts/dist/run_vectors.py" 2>&1) \
             || { say "qemu python: $res"; exit 1; }
           how="RUN under qemu-aarch64 (Debian CPython 3.11 arm64): ${res%% (*}; $extra"
         fi ;;
