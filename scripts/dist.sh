@@ -96,7 +96,7 @@ check_libs() { # FILE ALLOWED-REGEX -> fails on a library outside the list
 }
 ELF_GNU='libc\.so\.6|libm\.so\.6|libpthread\.so\.0|libdl\.so\.2|libgcc_s\.so\.1|ld-linux-(x86-64|aarch64)\.so\.[12]|librt\.so\.1'
 ELF_MUSL='libc\.musl-(x86_64|aarch64)\.so\.1|libc\.so'
-MACHO='/usr/lib/libSystem\.B\.dylib|/usr/lib/libiconv\.2\.dylib|/System/Library/Frameworks/(Security|CoreFoundation)\.framework/.*'
+MACHO='@rpath/(ekl_evidence\._native\.abi3\.so|libekl_node\.dylib)|/usr/lib/libSystem\.B\.dylib|/usr/lib/libcharset\.1\.dylib|/usr/lib/libiconv\.2\.dylib|/System/Library/Frameworks/(Security|CoreFoundation)\.framework/.*'
 PE_PY='python3\.dll|KERNEL32\.dll|kernel32\.dll|msvcrt\.dll|ntdll\.dll|bcryptprimitives\.dll|ADVAPI32\.dll|advapi32\.dll|USERENV\.dll|userenv\.dll|WS2_32\.dll|ws2_32\.dll|api-ms-win-[a-z0-9-]+\.dll'
 PE_NODE='node\.exe|KERNEL32\.dll|kernel32\.dll|msvcrt\.dll|ntdll\.dll|bcryptprimitives\.dll|ADVAPI32\.dll|advapi32\.dll|USERENV\.dll|userenv\.dll|WS2_32\.dll|ws2_32\.dll|api-ms-win-[a-z0-9-]+\.dll'
 
