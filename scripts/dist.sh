@@ -111,8 +111,16 @@ if [[ "$only" == *" python "* ]]; then
     triple=${spec%%:*} compat=${spec#*:}
     say "wheel for $triple"
     t0=$(date +%s)
-    maturin build --release --zig --target "$triple" ${compat:+--compatibility "$compat"} \
-      -m python/Cargo.toml -o "$wheels/$triple" -q
+    if [[ "$triple" == *windows* ]]; then
+      # Debian's mingw-w64 links it (maturin's zig path writes a wrong export for a dotted module
+      # name); the abi3 floor is 3.10 there (python3.dll, see python/src/pystr.rs).
+      command -v x86_64-w64-mingw32-gcc >/dev/null || DEBIAN_FRONTEND=noninteractive apt-get install -y -qq gcc-mingw-w64-x86-64 >/dev/null
+      maturin build --release --target "$triple" --no-default-features --features abi3-py310 \
+        -m python/Cargo.toml -o "$wheels/$triple" -q
+    else
+      maturin build --release --zig --target "$triple" ${compat:+--compatibility "$compat"} \
+        -m python/Cargo.toml -o "$wheels/$triple" -q
+    fi
     whl=$(ls "$wheels/$triple"/*.whl)
     cp "$whl" "$out/"
     whl=$out/$(basename "$whl")
@@ -130,7 +138,7 @@ if [[ "$only" == *" python "* ]]; then
       *linux-gnu) check_libs "$mod" "$ELF_GNU"; extra="glibc $(max_glibc "$mod" | sed 's/GLIBC_//') max" ;;
       *linux-musl) check_libs "$mod" "$ELF_MUSL"; extra="static musl" ;;
       *darwin) check_libs "$mod" "$MACHO"; extra="libSystem only, dynamic_lookup" ;;
-      *windows*) check_libs "$mod" "$PE_PY"; extra="links python3.dll (abi3)" ;;
+      *windows*) check_libs "$mod" "$PE_PY"; extra="links python3.dll (abi3, CPython >= 3.10), mingw-w64 build" ;;
     esac
     if [[ "$triple" == *linux* ]]; then
       aw=$(auditwheel show "$whl" 2>&1 | tr '\n' ' ')
@@ -196,8 +204,12 @@ if [[ "$only" == *" node "* ]]; then
     say "addon for $plat ($zt)"
     t0=$(date +%s)
     # musl: a cdylib needs the C runtime linked dynamically (Node loads it with dlopen).
-    RUSTFLAGS="${RUSTFLAGS:-} $([[ $triple == *musl ]] && echo '-C target-feature=-crt-static')" \
-      cargo zigbuild --release -q -p ekl-node --target "$zt"
+    if [[ "$triple" == *windows* ]]; then
+      cargo build --release -q -p ekl-node --target "$triple"   # Debian's mingw-w64 links it
+    else
+      RUSTFLAGS="${RUSTFLAGS:-} $([[ $triple == *musl ]] && echo '-C target-feature=-crt-static')" \
+        cargo zigbuild --release -q -p ekl-node --target "$zt"
+    fi
     case "$triple" in
       *windows*) lib=ekl_node.dll ;; *darwin) lib=libekl_node.dylib ;; *) lib=libekl_node.so ;;
     esac

@@ -19,7 +19,7 @@ _MESSAGE = (
     "ekl-evidence: building from source needs a Rust toolchain (cargo, Rust >= 1.88) on PATH, and "
     "none was found. Either install Rust (rustup) and retry, or install a prebuilt wheel: "
     "`pip install --only-binary ekl-evidence ekl-evidence` (wheels: Linux x86_64/aarch64 glibc "
-    "and musl, macOS x86_64/arm64, Windows x86_64; CPython >= 3.9). "
+    "and musl, macOS x86_64/arm64 (CPython >= 3.9), Windows x86_64 (CPython >= 3.10)). "
     "EKL_ALLOW_RUST_DOWNLOAD=1 lets maturin download a temporary toolchain (about 845 MB) instead."
 )
 
