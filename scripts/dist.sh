@@ -50,7 +50,7 @@ zig_dir=$("$tools/bin/python" -c 'import ziglang, os; print(os.path.dirname(zigl
 export PATH="$tools/bin:$root/target/tools/bin:$PATH"
 for t in aarch64-unknown-linux-gnu x86_64-unknown-linux-musl aarch64-unknown-linux-musl \
          x86_64-apple-darwin aarch64-apple-darwin x86_64-pc-windows-gnu; do
-  rustup target list --installed | grep -qx "$t" || rustup target add "$t"
+  rustup target list --installed | grep -x "$t" >/dev/null || rustup target add "$t"
 done
 if ! command -v cargo-zigbuild >/dev/null; then
   say "cargo install cargo-zigbuild 0.24.1 (about 3 min cold)"
@@ -83,9 +83,9 @@ libs_of() { # FILE -> space-separated needed libraries
 }
 exports_sym() { # FILE SYMBOL -> 0 when exported
   case "$(file -b "$1")" in
-    ELF*) readelf --dyn-syms -W "$1" | awk '$5=="GLOBAL" && $7!="UND" {print $8}' | grep -qx "$2" ;;
-    Mach-O*) "$objdump_" --macho --exports-trie "$1" | grep -q "_$2\b" ;;
-    PE32*) "$objdump_" -p "$1" | grep -qw "$2" ;;
+    ELF*) readelf --dyn-syms -W "$1" | awk '$5=="GLOBAL" && $7!="UND" {print $8}' | grep -x "$2" >/dev/null ;;
+    Mach-O*) "$objdump_" --macho --exports-trie "$1" | grep "_$2\b" >/dev/null ;;
+    PE32*) "$objdump_" -p "$1" | grep -w "$2" >/dev/null ;;
   esac
 }
 max_glibc() { objdump -T "$1" 2>/dev/null | grep -o 'GLIBC_[0-9.]*' | sort -V | tail -1; }
@@ -173,7 +173,7 @@ if [[ "$only" == *" python "* ]]; then
   maturin sdist -m python/Cargo.toml -o "$work/sdist" -q
   sd=$(ls "$work"/sdist/ekl_evidence-*.tar.gz) && cp "$sd" "$out/" && sd=$out/$(basename "$sd")
   for f in LICENSE-APACHE LICENSE-MIT build_backend/ekl_build.py pyproject.toml; do
-    tar -tzf "$sd" | grep -q "/$f\$" || { say "sdist: no $f"; exit 1; }
+    tar -tzf "$sd" | grep "/$f\$" >/dev/null || { say "sdist: no $f"; exit 1; }
   done
   # Without cargo: the clear error, at once (no toolchain download).
   v=$work/venv-nocargo && python3 -m venv --clear "$v" && "$v/bin/python" -m pip install -q --no-index --find-links "$wheels/x86_64-unknown-linux-gnu" maturin 2>/dev/null \
@@ -238,9 +238,9 @@ if [[ "$only" == *" npm "* ]]; then
   cp "$packs"/*.tgz "$out/"
   ver=$(node -p 'require("./node/package.json").version')
   main=$out/ekl-evidence-$ver.tgz
-  tar -tzf "$main" | grep -q '\.node$' && { say "the main tarball holds a .node file"; exit 1; }
+  tar -tzf "$main" | grep '\.node$' >/dev/null && { say "the main tarball holds a .node file"; exit 1; }
   for f in LICENSE-APACHE LICENSE-MIT wasm/index.web.mjs wasm/binding.cjs wasm/web/ekl_wasm_bg.wasm index.d.ts; do
-    tar -tzf "$main" | grep -qx "package/$f" || { say "main tarball: no $f"; exit 1; }
+    tar -tzf "$main" | grep -x "package/$f" >/dev/null || { say "main tarball: no $f"; exit 1; }
   done
   # Native x86_64: the main package and the platform package, installed offline into a fresh folder.
   fresh=$work/npm-fresh && rm -rf "$fresh" && mkdir -p "$fresh" && echo '{"name":"fresh","private":true}' > "$fresh/package.json"
@@ -263,7 +263,7 @@ if [[ "$only" == *" npm "* ]]; then
   for f in "$out"/ekl-evidence-*-"$ver".tgz; do
     plat=$(basename "$f" "-$ver.tgz"); plat=${plat#ekl-evidence-}
     how="inspected: $(cat "$addons/ekl-evidence.$plat.node.inspected"); napi_register_module_v1; licenses"
-    tar -tzf "$f" | grep -qx package/LICENSE-MIT || { say "$f: no LICENSE-MIT"; exit 1; }
+    tar -tzf "$f" | grep -x package/LICENSE-MIT >/dev/null || { say "$f: no LICENSE-MIT"; exit 1; }
     case "$plat" in
       linux-x64-gnu) how="$native_how; $(cat "$addons/ekl-evidence.$plat.node.inspected")" ;;
       linux-arm64-gnu)

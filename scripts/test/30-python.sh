@@ -35,9 +35,9 @@ maturin build --release --zig --compatibility manylinux2014 -m python/Cargo.toml
 wheel=$(ls "$wheels"/ekl_evidence-*-cp39-abi3-manylinux*.whl)
 echo "built $(basename "$wheel") in $(( $(date +%s) - t0 )) s: $(( $(stat -c %s "$wheel") / 1024 )) KB (budget 1536 KB)"
 [ "$(stat -c %s "$wheel")" -le $((1536 * 1024)) ] || { echo "the wheel is over its size budget (docs/decisions.md#packaging)" >&2; exit 1; }
-unzip -l "$wheel" | grep -q "dist-info/licenses/LICENSE-MIT" && unzip -l "$wheel" | grep -q "dist-info/licenses/LICENSE-APACHE" \
+unzip -l "$wheel" | grep "dist-info/licenses/LICENSE-MIT" >/dev/null && unzip -l "$wheel" | grep "dist-info/licenses/LICENSE-APACHE" >/dev/null \
   || { echo "the wheel lacks a license file" >&2; exit 1; }
-auditwheel show "$wheel" | tr '\n' ' ' | grep -q '"manylinux_2_17_x86_64"' || { auditwheel show "$wheel"; exit 1; }
+auditwheel show "$wheel" | tr '\n' ' ' | grep '"manylinux_2_17_x86_64"' >/dev/null || { auditwheel show "$wheel"; exit 1; }
 
 # A local wheelhouse: the wheel and the test tools (downloaded once), so the installs below use no
 # index at all.
@@ -90,7 +90,7 @@ if [ "${EKL_PY_QUICK:-0}" != "1" ]; then
   maturin sdist -m python/Cargo.toml -o "$work/sdist" -q
   sdist=$(ls -t "$work"/sdist/ekl_evidence-*.tar.gz | head -1)
   for f in LICENSE-APACHE LICENSE-MIT build_backend/ekl_build.py; do
-    tar -tzf "$sdist" | grep -q "/$f\$" || { echo "the sdist lacks $f" >&2; exit 1; }
+    tar -tzf "$sdist" | grep "/$f\$" >/dev/null || { echo "the sdist lacks $f" >&2; exit 1; }
   done
   venv3="$work/venv-nocargo"
   "$py" -m venv --clear "$venv3"

@@ -52,14 +52,14 @@ for f in "$main" "$plat"; do
   n=$(stat -c %s "$f"); budget=$(( $([ "$f" = "$main" ] && echo 768 || echo 1536) * 1024 ))
   echo "packed $(basename "$f"): $((n / 1024)) KB (budget $((budget / 1024)) KB)"
   [ "$n" -le "$budget" ] || { echo "$(basename "$f") is over its size budget (docs/decisions.md#packaging)" >&2; exit 1; }
-  tar -tzf "$f" | grep -qx package/LICENSE-MIT && tar -tzf "$f" | grep -qx package/LICENSE-APACHE \
+  tar -tzf "$f" | grep -x package/LICENSE-MIT >/dev/null && tar -tzf "$f" | grep -x package/LICENSE-APACHE >/dev/null \
     || { echo "$(basename "$f") lacks a license file" >&2; exit 1; }
 done
-if tar -tzf "$main" | grep -q '\.node$'; then echo "the main tarball holds a .node file" >&2; exit 1; fi
+if tar -tzf "$main" | grep '\.node$' >/dev/null; then echo "the main tarball holds a .node file" >&2; exit 1; fi
 for f in wasm/index.web.mjs wasm/binding.cjs wasm/web/ekl_wasm_bg.wasm wasm/node/ekl_wasm_bg.wasm wasm/index.d.mts index.d.ts native.js; do
-  tar -tzf "$main" | grep -qx "package/$f" || { echo "the main tarball lacks $f" >&2; exit 1; }
+  tar -tzf "$main" | grep -x "package/$f" >/dev/null || { echo "the main tarball lacks $f" >&2; exit 1; }
 done
-if tar -tzf "$main" | grep -Eq '^package/(test|src|types-test|bench|npm)/'; then echo "tests or sources in the main tarball" >&2; exit 1; fi
+if tar -tzf "$main" | grep -E '^package/(test|src|types-test|bench|npm)/' >/dev/null; then echo "tests or sources in the main tarball" >&2; exit 1; fi
 # Every platform package's version is the main package's (the optional dependencies pin it).
 for d in node/npm/*/; do
   v=$(node -p "require('./$d/package.json').version")
