@@ -61,6 +61,11 @@ function packageCopy(withWasm) {
   for (const f of fs.readdirSync(PKG_DIR)) {
     if (/^(index\.js|native\.js|package\.json)$/.test(f) || f.endsWith('.node')) fs.copyFileSync(path.join(PKG_DIR, f), path.join(dir, f))
   }
+  // Installed from the tarballs, the addon is in the platform package next to the main one.
+  const modules = path.dirname(PKG_DIR)
+  for (const d of fs.readdirSync(modules).filter((d) => d.startsWith('ekl-evidence-'))) {
+    for (const f of fs.readdirSync(path.join(modules, d)).filter((f) => f.endsWith('.node'))) fs.copyFileSync(path.join(modules, d, f), path.join(dir, f))
+  }
   fs.cpSync(path.join(PKG_DIR, 'js'), path.join(dir, 'js'), { recursive: true })
   if (withWasm) {
     fs.mkdirSync(path.join(dir, 'wasm'))
