@@ -54,7 +54,7 @@ const codes: readonly EklErrorCode[] = errorCodes();
 try { canonicalize('x'); } catch (e) { if (isEklError(e)) { const c: EklErrorCode = e.code; console.log(c, fp, bytes, codes); } }
 `);
   execFileSync(join(wasmDir, 'node_modules', '.bin', 'tsc'), ['--noEmit', '--strict', '--module', 'esnext',
-    '--moduleResolution', 'bundler', '--customConditions', 'browser', '--target', 'es2022', '--types', '', 'use.ts'], { cwd: fresh, encoding: 'utf8' });
+    '--moduleResolution', 'bundler', '--customConditions', 'browser', '--target', 'es2022', 'use.ts'], { cwd: fresh, encoding: 'utf8' });
 
   // Chromium: the README's quick start page, as written (its import map names the browser entry).
   const entry = pkg.exports['.'].browser.default;
