@@ -87,7 +87,7 @@ fi
 # 4. the sdist: without cargo on PATH, one clear error at once (no toolchain download); with cargo,
 #    pip builds it (through the in-tree backend, python/build_backend/) into another fresh venv.
 if [ "${EKL_PY_QUICK:-0}" != "1" ]; then
-  maturin sdist -m python/Cargo.toml -o "$work/sdist" -q
+  maturin sdist -m python/Cargo.toml -o "$work/sdist" >/dev/null
   sdist=$(ls -t "$work"/sdist/ekl_evidence-*.tar.gz | head -1)
   for f in LICENSE-APACHE LICENSE-MIT build_backend/ekl_build.py; do
     tar -tzf "$sdist" | grep "/$f\$" >/dev/null || { echo "the sdist lacks $f" >&2; exit 1; }
