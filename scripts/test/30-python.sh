@@ -99,7 +99,7 @@ if [ "${EKL_PY_QUICK:-0}" != "1" ]; then
     echo "the sdist installed without cargo on PATH?" >&2; exit 1
   fi
   grep -q "ekl-evidence: building from source needs a Rust toolchain" <<< "$out" || { echo "$out" >&2; exit 1; }
-  echo "sdist without cargo: $(grep -o 'ekl-evidence: building from source needs a Rust toolchain[^.]*' <<< "$out" | head -1)"
+  echo "sdist without cargo: $(grep -o 'ekl-evidence: building from source needs a Rust toolchain.*none was found\.' <<< "$out" | head -1)"
   venv2="$work/venv-source"
   "$py" -m venv --clear "$venv2"
   t0=$(date +%s)
