@@ -73,10 +73,19 @@ function nativeMissing(e) {
   return `the native addon ${pkg} did not load (${own.find((m) => !m.startsWith(`Cannot find module '${pkg}`))})`
 }
 
+/** The error of the attempt that matters, without napi-rs's generic wrapper ("npm has a bug ..."). */
+function nativeCause(e) {
+  for (let x = e, i = 0; x && i < 32; x = x.cause, i++) {
+    const m = typeof x.message === 'string' ? x.message : ''
+    if (!/^Cannot find native binding|wasm32-wasi/.test(m)) return x
+  }
+  return undefined
+}
+
 function loadError(message, cause) {
   const e = new Error(`ekl-evidence: ${message}`)
   e.code = 'EKL_LOAD_FAILED'
-  e.cause = cause
+  if (cause !== undefined) e.cause = cause
   return e
 }
 
@@ -91,7 +100,7 @@ function load() {
       return makeApi(nodeBinding(require('./native.js')), { backend: 'native' })
     } catch (e) {
       nativeError = e
-      if (forced === 'native') throw loadError(`EKL_CORE_BACKEND=native but ${nativeMissing(e)}`, e)
+      if (forced === 'native') throw loadError(`EKL_CORE_BACKEND=native but ${nativeMissing(e)}`, nativeCause(e))
     }
   }
   try {
