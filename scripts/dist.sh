@@ -17,6 +17,7 @@
 #   ./run dist            everything
 #   EKL_DIST_ONLY="python node"   one family (python, node, npm)
 #   EKL_DIST_NO_QEMU=1    skip the qemu runs (aarch64 artifacts are then only inspected)
+#   EKL_DIST_ADDONS="linux-x64-gnu linux-arm64-gnu"   only these Node addons (default: all seven)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$PWD
@@ -200,10 +201,15 @@ fi
 addons=$work/addons
 if [[ "$only" == *" node "* ]]; then
   rm -rf "$addons" && mkdir -p "$addons"
+  : > "$work/addon-rows"
   for spec in x86_64-unknown-linux-gnu.2.17:linux-x64-gnu aarch64-unknown-linux-gnu.2.17:linux-arm64-gnu \
               x86_64-unknown-linux-musl:linux-x64-musl aarch64-unknown-linux-musl:linux-arm64-musl \
               x86_64-apple-darwin:darwin-x64 aarch64-apple-darwin:darwin-arm64 x86_64-pc-windows-gnu:win32-x64-gnu; do
     zt=${spec%%:*} plat=${spec#*:} triple=${zt%.2.17}
+    if [ -n "${EKL_DIST_ADDONS:-}" ] && [[ " $EKL_DIST_ADDONS " != *" $plat "* ]]; then
+      row "ekl-evidence-$plat (not built)" "-" "$plat" "NOT BUILT in this run (EKL_DIST_ADDONS); same route as the others, built and run by release.yml"
+      continue
+    fi
     say "addon for $plat ($zt)"
     t0=$(date +%s)
     # musl: a cdylib needs the C runtime linked dynamically (Node loads it with dlopen).
