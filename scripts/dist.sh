@@ -81,7 +81,9 @@ fi
 libs_of() { # FILE -> space-separated needed libraries
   case "$(file -b "$1")" in
     ELF*) readelf -d "$1" | sed -n 's/.*(NEEDED).*\[\(.*\)\]/\1/p' | tr '\n' ' ' ;;
-    Mach-O*) "$objdump_" --macho --dylibs-used "$1" | tail -n +2 | awk '{print $1}' | tr '\n' ' ' ;;
+    Mach-O*) # the dylib's own install name (LC_ID_DYLIB) is listed first: not a dependency
+      local id; id=$("$objdump_" --macho --dylib-id "$1" | tail -n +2 | awk '{print $1}')
+      "$objdump_" --macho --dylibs-used "$1" | tail -n +2 | awk -v id="$id" '$1 != id {print $1}' | tr '\n' ' ' ;;
     PE32*) "$objdump_" -p "$1" | sed -n 's/^\s*DLL Name: //p' | tr '\n' ' ' ;;
   esac
 }
