@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// The conformance protocol (docs/conformance-protocol.md) over the Node package `ekl-core`:
+// The conformance protocol (docs/conformance-protocol.md) over the Node package `ekl-evidence`:
 // one JSON request per line on stdin, one JSON answer per line on stdout.
 //
 //   ekl conformance -- node examples/conformance/node_adapter.mjs
@@ -17,7 +17,7 @@ const require = createRequire(import.meta.url);
 function load() {
   if (process.env.EKL_NODE_PACKAGE) return require(path.resolve(process.env.EKL_NODE_PACKAGE));
   try {
-    return require('ekl-core');
+    return require('ekl-evidence');
   } catch {
     const here = path.dirname(fileURLToPath(import.meta.url));
     return require(path.join(here, '..', '..', 'node'));

@@ -1,5 +1,5 @@
 // The operations of the conformance protocol (docs/conformance-protocol.md) over the JS API shared
-// by the Node package `ekl-core` and the wasm package `ekl-wasm`. No Node built-ins: the same file
+// by the Node package `ekl-evidence` and the wasm package `ekl-wasm`. No Node built-ins: the same file
 // runs in a browser page (tools/cross-surface/chromium_adapter.mjs).
 
 function hexBytes(hex) {

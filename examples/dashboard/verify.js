@@ -1,4 +1,4 @@
-// One receipt item checked with the ekl-wasm API: shared by the verification workers and the Node
+// One receipt item checked with the ekl-evidence API: shared by the verification workers and the Node
 // tests. No DOM, no Node APIs.
 //
 // An item (one line of JSON lines, one element of a JSON array, or one top-level value) is a JSON

@@ -1,5 +1,5 @@
-// A verification worker (a module Web Worker started by coordinator.js): loads ekl-wasm, the
-// WebAssembly build of ekl-core, and checks batches of items with it.
+// A verification worker (a module Web Worker started by coordinator.js): loads ekl-evidence (its
+// WebAssembly build, the browser entry of the npm package), and checks batches of items with it.
 // Messages in:
 //   {type: 'context', req, settings, jwks}       the verification context (JWKS bytes or null)
 //   {type: 'batch', run, buf, items, bytes}      items = [{n, offset, size, line, tooLarge, incomplete, s, e}]
@@ -7,7 +7,7 @@
 //   {type: 'inspect', req, bytes}                → the inspector's detail of one item
 //   {type: 'check-jwks' | 'check-settings', req, bytes}, {type: 'check-ring', req, secrets}
 // Requests are answered with {type: 'reply', req, ok, value | error: {code, message, at}}.
-import * as api from './vendor/ekl-wasm/index.web.mjs';
+import * as api from './vendor/ekl-evidence/index.web.mjs';
 import { makeContext, checkItem, inspectItem, checkJwks, checkSettings, checkKeyRing } from './verify.js';
 import { MAX_ITEM_BYTES } from './scan.js';
 

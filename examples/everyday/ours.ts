@@ -1,7 +1,7 @@
 // The five everyday tasks with ekl-core, written from the README alone (docs/everyday-tasks.md).
 // Run (compiled by scripts/test/46-everyday.sh): EVERYDAY_JWKS_URL=... EVERYDAY_TOKEN=...
 // EVERYDAY_SALT=... node dist/ours.js
-import { canonicalizeValue, commitment, inputCommitment, outputFingerprint, RemoteJwks, signReceipt, termsHash, verifyJws, verifyReceipt } from 'ekl-core'
+import { canonicalizeValue, commitment, inputCommitment, outputFingerprint, RemoteJwks, signReceipt, termsHash, verifyJws, verifyReceipt } from 'ekl-evidence'
 
 function env(name: string): string {
   const value = process.env[name]

@@ -17,7 +17,7 @@ import { readFileSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
 import { Client } from '@modelcontextprotocol/sdk/client/index.js'
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
-import { canonicalize, newSalt, outputFingerprint, upstreamFingerprint } from 'ekl-core'
+import { canonicalize, newSalt, outputFingerprint, upstreamFingerprint } from 'ekl-evidence'
 
 const OFFERED = ['search_listings']
 

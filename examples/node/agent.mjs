@@ -1,4 +1,4 @@
-// Agent-side evidence with ekl-core (EKP 1.2), the Node twin of examples/python/agent.py.
+// Agent-side evidence with ekl-evidence (EKP 1.2), the Node twin of examples/python/agent.py.
 //
 // The consumer agent calls a provider's capability and keeps evidence of the call:
 //
@@ -13,7 +13,7 @@
 //
 // Run: node examples/node/agent.mjs   (after `npm ci && npm run build` in node/; prints one JSON
 // object, byte for byte what the Python example prints)
-import * as ekl from 'ekl-core'
+import * as ekl from 'ekl-evidence'
 
 // A fixed salt so the output is reproducible (an agent draws 32 random bytes per call).
 const SALT = '00112233445566778899aabbccddeeff'.repeat(2)

@@ -15,7 +15,7 @@ import { createRequire } from 'node:module'
 import { performance } from 'node:perf_hooks'
 
 const require = createRequire(import.meta.url)
-const ekl = require('ekl-core')
+const ekl = require('ekl-evidence')
 const erdtman = require('canonicalize').default
 const { canonicalize: jsonCanonicalize } = require('json-canonicalize')
 const { canonify } = require('@truestamp/canonify')

@@ -31,7 +31,7 @@ test('every operation of docs/operations.json is exported (CJS and ESM), declare
     t.skip('not running from the repository')
     return
   }
-  const esm = await import('ekl-core')
+  const esm = await import('ekl-evidence')
   const dts = fs.readFileSync(path.join(PKG_DIR, 'index.d.ts'), 'utf8')
   const usage = fs.readFileSync(path.join(SRC_DIR, 'types-test', 'usage.mts'), 'utf8')
   const missing = []
@@ -77,7 +77,7 @@ test('arguments follow the registry: options by camelCase name, unknown ones ref
 })
 
 test('the ESM entry exports exactly what the CommonJS entry does, and every export is declared', async () => {
-  const esm = await import('ekl-core')
+  const esm = await import('ekl-evidence')
   const named = Object.keys(esm).filter((k) => k !== 'default').sort()
   assert.deepEqual(named, Object.keys(ekl).sort())
   assert.equal(esm.default, ekl)
@@ -298,7 +298,7 @@ test('the addon works in worker threads', async () => {
   const { Worker } = require('node:worker_threads')
   const code = `
     const { parentPort } = require('node:worker_threads')
-    const ekl = require(${JSON.stringify(require.resolve('ekl-core'))})
+    const ekl = require(${JSON.stringify(require.resolve('ekl-evidence'))})
     const big = {}; for (let i = 0; i < 9000; i++) big['k' + i] = i
     parentPort.postMessage([ekl.canonicalizeValue({ b: 1, a: 2 }).toString(), ekl.canonicalizeValue(big).length])`
   const results = await Promise.all(

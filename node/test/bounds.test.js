@@ -10,7 +10,7 @@ const assert = require('node:assert/strict')
 
 test('every resource-bounds case is answered with its output or its code, in bounded memory', { timeout: 600_000 }, async () => {
   const { boundsProblems } = await import('./hardening-node.mjs')
-  const [problems, reports] = boundsProblems(require.resolve('ekl-core'), 'native')
+  const [problems, reports] = boundsProblems(require.resolve('ekl-evidence'), 'native')
   for (const r of reports) console.log(`bounds (native): ${JSON.stringify(r)}`)
   assert.deepEqual(problems, [])
 })

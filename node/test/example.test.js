@@ -13,9 +13,9 @@ const EXAMPLE_DIR = path.join(ROOT, 'examples', 'node')
 const sha256 = (b) => crypto.createHash('sha256').update(b).digest('hex')
 
 function runExample() {
-  // The example imports 'ekl-core' as its package.json says (file:../../node): link it if
+  // The example imports 'ekl-evidence' as its package.json says (file:../../node): link it if
   // `npm install` has not been run there.
-  const link = path.join(EXAMPLE_DIR, 'node_modules', 'ekl-core')
+  const link = path.join(EXAMPLE_DIR, 'node_modules', 'ekl-evidence')
   if (!fs.existsSync(link)) {
     fs.mkdirSync(path.dirname(link), { recursive: true })
     fs.symlinkSync(path.relative(path.dirname(link), SRC_DIR), link, 'dir')

@@ -1,6 +1,6 @@
 'use strict'
 // The fallback hook of index.js (issue 6): when the native addon cannot be used, the package loads
-// ./wasm/binding.js, a module with the low-level interface of js/api.js. Simulated here with a
+// ./wasm/binding.cjs, a module with the low-level interface of js/api.js. Simulated here with a
 // binding over the addon that behaves as a wasm build does (Uint8Array results, errors whose message is
 // "CODE: message" without a `code` property, no async variant), in a copy of the package.
 const test = require('node:test')
@@ -61,10 +61,15 @@ function packageCopy(withWasm) {
   for (const f of fs.readdirSync(PKG_DIR)) {
     if (/^(index\.js|native\.js|package\.json)$/.test(f) || f.endsWith('.node')) fs.copyFileSync(path.join(PKG_DIR, f), path.join(dir, f))
   }
+  // Installed from the tarballs, the addon is in the platform package next to the main one.
+  const modules = path.dirname(PKG_DIR)
+  for (const d of fs.readdirSync(modules).filter((d) => d.startsWith('ekl-evidence-'))) {
+    for (const f of fs.readdirSync(path.join(modules, d)).filter((f) => f.endsWith('.node'))) fs.copyFileSync(path.join(modules, d, f), path.join(dir, f))
+  }
   fs.cpSync(path.join(PKG_DIR, 'js'), path.join(dir, 'js'), { recursive: true })
   if (withWasm) {
     fs.mkdirSync(path.join(dir, 'wasm'))
-    fs.writeFileSync(path.join(dir, 'wasm', 'binding.js'), FAKE_WASM_BINDING)
+    fs.writeFileSync(path.join(dir, 'wasm', 'binding.cjs'), FAKE_WASM_BINDING)
   }
   fs.writeFileSync(path.join(dir, 'check.js'), CHECK)
   return dir
@@ -73,7 +78,7 @@ function packageCopy(withWasm) {
 const run = (dir, env) =>
   execFileSync(process.execPath, ['check.js'], { cwd: dir, env: { ...process.env, ...env }, encoding: 'utf8', stdio: 'pipe' }).trim()
 
-test('EKL_CORE_BACKEND=wasm loads ./wasm/binding.js and the shared API works over it', () => {
+test('EKL_CORE_BACKEND=wasm loads ./wasm/binding.cjs and the shared API works over it', () => {
   const dir = packageCopy(true)
   try {
     assert.equal(run(dir, { EKL_CORE_BACKEND: 'wasm', EXPECT_BACKEND: 'wasm' }), 'ok wasm')
@@ -83,14 +88,14 @@ test('EKL_CORE_BACKEND=wasm loads ./wasm/binding.js and the shared API works ove
   }
 })
 
-test('without the native addon the package falls back to ./wasm/binding.js; without both it throws the load error', () => {
+test('without the native addon the package falls back to ./wasm/binding.cjs; without both it throws the load error', () => {
   const dir = packageCopy(true)
   try {
     const addon = fs.readdirSync(dir).find((f) => f.endsWith('.node'))
     fs.renameSync(path.join(dir, addon), path.join(dir, addon + '.away'))
     // The fake binding itself needs the addon: point it at the moved file.
     fs.writeFileSync(
-      path.join(dir, 'wasm', 'binding.js'),
+      path.join(dir, 'wasm', 'binding.cjs'),
       FAKE_WASM_BINDING.replace("require('../native.js')", `require(${JSON.stringify(path.join(dir, addon + '.away'))})`).replace(
         "'use strict'",
         "'use strict'\nrequire.extensions['.away'] = require.extensions['.node']",
@@ -98,7 +103,7 @@ test('without the native addon the package falls back to ./wasm/binding.js; with
     )
     assert.equal(run(dir, { EKL_CORE_BACKEND: '', EXPECT_BACKEND: 'wasm' }), 'ok wasm')
     fs.rmSync(path.join(dir, 'wasm'), { recursive: true })
-    assert.throws(() => run(dir, { EKL_CORE_BACKEND: '', EXPECT_BACKEND: 'native' }), /Cannot find native binding|Failed to load native binding|MODULE_NOT_FOUND/)
+    assert.throws(() => run(dir, { EKL_CORE_BACKEND: '', EXPECT_BACKEND: 'native' }), /^Error: ekl-evidence: cannot load on .*: the native addon .* is not installed .*, and the bundled WebAssembly build failed too \(/m)
   } finally {
     fs.rmSync(dir, { recursive: true, force: true })
   }

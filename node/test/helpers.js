@@ -1,5 +1,5 @@
 'use strict'
-// Shared by the test files. The package under test is whatever `require('ekl-core')` resolves to
+// Shared by the test files. The package under test is whatever `require('ekl-evidence')` resolves to
 // from this folder: the package itself (self-reference through "exports") when the tests run in
 // node/test, or the packed tarball installed in a fresh folder when scripts/test/40-node.sh copies
 // the tests there (EKL_REPO_ROOT then names the repository, for vectors/ and docs/).
@@ -9,10 +9,10 @@ const ROOT = process.env.EKL_REPO_ROOT || path.resolve(__dirname, '..', '..')
 /** The package's sources in the repository (types-test/, README.md, ...). */
 const SRC_DIR = path.join(ROOT, 'node')
 /** The folder of the package under test. */
-const PKG_DIR = path.dirname(require.resolve('ekl-core/package.json'))
+const PKG_DIR = path.dirname(require.resolve('ekl-evidence/package.json'))
 const VECTORS_DIR = process.env.EKL_VECTORS_DIR || path.join(ROOT, 'vectors')
 
-const ekl = require('ekl-core')
+const ekl = require('ekl-evidence')
 
 /** The code of what `f` throws, or its result when it does not throw. */
 function outcome(f) {

@@ -1,7 +1,7 @@
 'use strict'
 // Executes the JavaScript code blocks of the READMEs: ```js blocks as CommonJS, ```mjs blocks as
 // ES modules, from the repository's README.md and node/README.md. A block preceded by the line
-// `<!-- not-tested -->` is skipped. The blocks import the package by its name ('ekl-core'): they
+// `<!-- not-tested -->` is skipped. The blocks import the package by its name ('ekl-evidence'): they
 // run from test/.readme, where that name resolves to the package under test (see helpers.js).
 const test = require('node:test')
 const assert = require('node:assert/strict')

@@ -22,7 +22,7 @@ import {
   type Receipt,
   type Verdict,
   type ReceiptCall,
-} from 'ekl-core'
+} from 'ekl-evidence'
 
 const salt = '00112233445566778899aabbccddeeff00112233445566778899aabbccddeeff'
 

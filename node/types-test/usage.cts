@@ -1,5 +1,5 @@
 // The CommonJS entry's declarations, for `tsc --noEmit`.
-import ekl = require('ekl-core')
+import ekl = require('ekl-evidence')
 
 const out: Buffer = ekl.canonicalizeValue({ b: [1, 2], a: 'x' })
 const cm: ekl.Commitment = ekl.commitment({ a: 1 })

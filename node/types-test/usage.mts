@@ -72,7 +72,7 @@ import ekl, {
   type ScreeningRulesToken,
   type ScreeningRules,
   type Jwk,
-} from 'ekl-core'
+} from 'ekl-evidence'
 
 const salt = '00112233445566778899aabbccddeeff00112233445566778899aabbccddeeff'
 const value: JsonValue = { min_beds: 3, area_ref: 'loc:ca:dublin', big: 5n, list: [1, 'x', null, true] }

@@ -1,14 +1,16 @@
 #!/usr/bin/env bash
 # Python package (python/, import name ekl_evidence), from scratch and idempotent:
-#   1. a tools venv with pinned maturin, ziglang, pytest, hypothesis, mypy (reused when current);
+#   1. a tools venv with pinned maturin, ziglang, pytest, hypothesis, mypy, auditwheel
+#      (scripts/python-tools.sh, reused when current);
 #   2. a manylinux2014 abi3 wheel built with maturin --zig (workspace target dir: the core is
-#      not compiled twice);
-#   3. the wheel installed into a FRESH venv; pytest runs there, from outside the source tree,
-#      against the installed package; mypy.stubtest checks the stubs against the compiled module;
-#      mypy --strict and pyright (strict) check the examples against the stubs;
+#      not compiled twice); its size budget, license files and auditwheel tag;
+#   3. the wheel installed into a FRESH venv from a local wheelhouse only (pip --no-index), with
+#      no Rust toolchain on PATH; pytest runs there, from outside the source tree, against the
+#      installed package; mypy.stubtest checks the stubs against the compiled module; mypy
+#      --strict and pyright (strict) check the examples against the stubs;
 #   3b. the same wheel under CPython 3.9 (the abi3 floor), when installed;
-#   4. `pip install ./python` (the README's way, built through maturin) into another fresh venv,
-#      and a smoke test of that install.
+#   4. the sdist: without cargo on PATH pip stops at once with the backend's one-line message;
+#      with cargo pip builds it into another fresh venv, and a smoke test of that install.
 # Set EKL_PY_QUICK=1 to skip step 4.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
@@ -18,20 +20,12 @@ py=${PYTHON:-python3}
 work="$CARGO_TARGET_DIR/python-test"
 mkdir -p "$work"
 
-# Pinned versions (checked to work together here, see /work/shared/TOOLCHAIN.md and the decisions).
-MATURIN=1.16.0 ZIGLANG=0.17.1 PYTEST=9.2.0 HYPOTHESIS=6.170.17 MYPY=2.4.1
-pins="maturin==$MATURIN ziglang==$ZIGLANG pytest==$PYTEST hypothesis==$HYPOTHESIS mypy==$MYPY"
-test_pins="pytest==$PYTEST hypothesis==$HYPOTHESIS mypy==$MYPY"
-
-# 1. tools venv
-tools="$work/tools"
-if [ "$(cat "$tools/.pins" 2>/dev/null)" != "$pins" ]; then
-  rm -rf "$tools"
-  "$py" -m venv "$tools"
-  "$tools/bin/python" -m pip install -q --disable-pip-version-check $pins
-  echo "$pins" > "$tools/.pins"
-fi
+# 1. the tools venv (pinned maturin, ziglang, pytest, hypothesis, mypy, auditwheel)
+source scripts/python-tools.sh
 export PATH="$tools/bin:$PATH"
+
+# The license files the wheel and the sdist carry are copies of the repository's.
+for f in LICENSE-APACHE LICENSE-MIT; do cmp -s "$f" "python/$f" || { echo "python/$f differs from $f: copy it" >&2; exit 1; }; done
 
 # 2. the portable wheel
 wheels="$work/wheels"
@@ -39,12 +33,31 @@ rm -rf "$wheels"
 t0=$(date +%s)
 maturin build --release --zig --compatibility manylinux2014 -m python/Cargo.toml -o "$wheels" -q
 wheel=$(ls "$wheels"/ekl_evidence-*-cp39-abi3-manylinux*.whl)
-echo "built $(basename "$wheel") in $(( $(date +%s) - t0 )) s"
+echo "built $(basename "$wheel") in $(( $(date +%s) - t0 )) s: $(( $(stat -c %s "$wheel") / 1024 )) KB (budget 1536 KB)"
+[ "$(stat -c %s "$wheel")" -le $((1536 * 1024)) ] || { echo "the wheel is over its size budget (docs/decisions.md#packaging)" >&2; exit 1; }
+unzip -l "$wheel" | grep "dist-info/licenses/LICENSE-MIT" >/dev/null && unzip -l "$wheel" | grep "dist-info/licenses/LICENSE-APACHE" >/dev/null \
+  || { echo "the wheel lacks a license file" >&2; exit 1; }
+auditwheel show "$wheel" | tr '\n' ' ' | grep '"manylinux_2_17_x86_64"' >/dev/null || { auditwheel show "$wheel"; exit 1; }
+
+# A local wheelhouse: the wheel and the test tools (downloaded once), so the installs below use no
+# index at all.
+house="$work/wheelhouse"
+if [ "$(cat "$house/.pins" 2>/dev/null)" != "$test_pins" ]; then
+  rm -rf "$house" && mkdir -p "$house"
+  "$tools/bin/python" -m pip download -q --disable-pip-version-check -d "$house" $test_pins
+  echo "$test_pins" > "$house/.pins"
+fi
+rm -f "$house"/ekl_evidence-*.whl && cp "$wheel" "$house/"
+# No Rust toolchain on PATH for the installs and the tests (pip must not find cargo or maturin).
+bare_path=/usr/bin:/bin
 
 # 3. fresh venv, installed wheel, tests from outside the source tree
 venv="$work/venv-wheel"
 "$py" -m venv --clear "$venv"
-"$venv/bin/python" -m pip install -q --disable-pip-version-check "$wheel" $test_pins
+t0=$(date +%s%N)
+PATH=$bare_path "$venv/bin/python" -m pip install -q --disable-pip-version-check --no-index --find-links "$house" ekl-evidence
+echo "pip install --no-index ekl-evidence (local wheelhouse, no cargo on PATH): $(( ($(date +%s%N) - t0) / 1000000 )) ms"
+PATH=$bare_path "$venv/bin/python" -m pip install -q --disable-pip-version-check --no-index --find-links "$house" $test_pins
 # pyright (strict, examples/pyrightconfig.json): the npm package, pinned (scripts/examples-env.sh)
 source "$repo/scripts/examples-env.sh"
 ex_pyright "$CARGO_TARGET_DIR/pyright"
@@ -52,6 +65,7 @@ run_dir="$work/run"
 rm -rf "$run_dir" && mkdir -p "$run_dir"
 (
   cd "$run_dir"
+  export PATH=$bare_path
   "$venv/bin/python" -m mypy.stubtest ekl_evidence --allowlist "$repo/python/stubtest-allowlist.txt"
   "$venv/bin/python" -m mypy --strict --no-incremental "$repo/examples/python/agent.py" "$repo/examples/conformance/python_adapter.py"
   "$PYRIGHT_BIN" -p "$repo/examples/pyrightconfig.json" --pythonpath "$venv/bin/python" \
@@ -75,13 +89,27 @@ else
   echo "no CPython 3.9 here: the abi3 floor is not exercised"
 fi
 
-# 4. pip install ./python (sdist-style build through maturin) into another fresh venv
+# 4. the sdist: without cargo on PATH, one clear error at once (no toolchain download); with cargo,
+#    pip builds it (through the in-tree backend, python/build_backend/) into another fresh venv.
 if [ "${EKL_PY_QUICK:-0}" != "1" ]; then
+  maturin sdist -m python/Cargo.toml -o "$work/sdist" >/dev/null
+  sdist=$(ls -t "$work"/sdist/ekl_evidence-*.tar.gz | head -1)
+  for f in LICENSE-APACHE LICENSE-MIT build_backend/ekl_build.py; do
+    tar -tzf "$sdist" | grep "/$f\$" >/dev/null || { echo "the sdist lacks $f" >&2; exit 1; }
+  done
+  venv3="$work/venv-nocargo"
+  "$py" -m venv --clear "$venv3"
+  "$venv3/bin/python" -m pip install -q --disable-pip-version-check "maturin==$MATURIN"
+  if out=$(PATH=$bare_path "$venv3/bin/python" -m pip install --no-index --no-build-isolation --disable-pip-version-check "$sdist" 2>&1); then
+    echo "the sdist installed without cargo on PATH?" >&2; exit 1
+  fi
+  grep -q "ekl-evidence: building from source needs a Rust toolchain" <<< "$out" || { echo "$out" >&2; exit 1; }
+  echo "sdist without cargo: $(grep -o 'ekl-evidence: building from source needs a Rust toolchain.*none was found\.' <<< "$out" | head -1)"
   venv2="$work/venv-source"
   "$py" -m venv --clear "$venv2"
   t0=$(date +%s)
-  "$venv2/bin/python" -m pip install -q --disable-pip-version-check ./python "pytest==$PYTEST" "hypothesis==$HYPOTHESIS"
-  echo "pip install ./python took $(( $(date +%s) - t0 )) s"
+  "$venv2/bin/python" -m pip install -q --disable-pip-version-check "$sdist" "pytest==$PYTEST" "hypothesis==$HYPOTHESIS"
+  echo "pip install $(basename "$sdist") (built with cargo) took $(( $(date +%s) - t0 )) s"
   (
     cd "$run_dir"
     "$venv2/bin/python" -m pytest -q -p no:cacheprovider \

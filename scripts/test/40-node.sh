@@ -2,8 +2,10 @@
 # Node package (node/): install the dev tools, build the napi addon (release, the workspace's
 # target/ so the core is not rebuilt), check the generated loader and declarations are the ones
 # checked in, type-check the declarations (tsc --noEmit on types-test/, which uses the whole API),
-# run node --test, then `npm pack`, install the tarball into a fresh folder and run the smoke test
-# and the whole test suite there with require and import. From scratch and idempotent.
+# run node --test, then pack the npm packages (scripts/npm-pack.sh), install the main tarball and
+# this platform's addon package into a fresh folder with --offline, check sizes, licenses and
+# contents, run the smoke test and the whole suite there (backend native), then remove the platform
+# package and run the vectors again (backend wasm, the bundled build). From scratch and idempotent.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 ROOT=$PWD
@@ -17,8 +19,9 @@ if [ ! -f "$stamp" ] || [ "$(cat "$stamp")" != "$want" ]; then
   echo "$want" > "$stamp"
 fi
 
-# 2. build
+# 2. build: the addon (this machine's platform) and the wasm build the package bundles (node/wasm/)
 npx napi build --platform --release --js native.js --dts native.d.ts
+bash "$ROOT/wasm/scripts/build.sh" >/dev/null
 if git -C "$ROOT" rev-parse --git-dir >/dev/null 2>&1; then
   if ! git -C "$ROOT" diff --exit-code -- node/native.js node/native.d.ts; then
     echo "node/native.js or node/native.d.ts changed when regenerated: commit them" >&2
@@ -38,32 +41,73 @@ venv_python="${CARGO_TARGET_DIR:-$ROOT/target}/python-test/venv-wheel/bin/python
 if [ -z "${PYTHON:-}" ] && [ -x "$venv_python" ]; then export PYTHON="$venv_python"; fi
 RUST_BACKTRACE=0 node --test test/
 
-# 5. the packed tarball in a fresh folder
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
-npm pack --pack-destination "$work" --loglevel=error >/dev/null
-tarball=$(ls "$work"/ekl-core-*.tgz)
-echo "packed $(basename "$tarball"): $(du -k "$tarball" | cut -f1) KB"
-mkdir "$work/fresh"
-cd "$work/fresh"
+# 5. the packed tarballs (scripts/npm-pack.sh: the main package with the wasm build inside, and
+#    the platform package of this machine), installed into a fresh folder with no network.
+cd "$ROOT"
+work="${CARGO_TARGET_DIR:-$ROOT/target}/npm-test"
+rm -rf "$work" && mkdir -p "$work"
+bash scripts/npm-pack.sh "$work/packs" node/ekl-evidence.linux-x64-gnu.node >/dev/null
+version=$(node -p 'require("./node/package.json").version')
+main="$work/packs/ekl-evidence-$version.tgz"
+plat="$work/packs/ekl-evidence-linux-x64-gnu-$version.tgz"
+for f in "$main" "$plat"; do
+  n=$(stat -c %s "$f"); budget=$(( $([ "$f" = "$main" ] && echo 768 || echo 1536) * 1024 ))
+  echo "packed $(basename "$f"): $((n / 1024)) KB (budget $((budget / 1024)) KB)"
+  [ "$n" -le "$budget" ] || { echo "$(basename "$f") is over its size budget (docs/decisions.md#packaging)" >&2; exit 1; }
+  tar -tzf "$f" | grep -x package/LICENSE-MIT >/dev/null && tar -tzf "$f" | grep -x package/LICENSE-APACHE >/dev/null \
+    || { echo "$(basename "$f") lacks a license file" >&2; exit 1; }
+done
+if tar -tzf "$main" | grep '\.node$' >/dev/null; then echo "the main tarball holds a .node file" >&2; exit 1; fi
+for f in wasm/index.web.mjs wasm/binding.cjs wasm/web/ekl_wasm_bg.wasm wasm/node/ekl_wasm_bg.wasm wasm/index.d.mts index.d.ts native.js; do
+  tar -tzf "$main" | grep -x "package/$f" >/dev/null || { echo "the main tarball lacks $f" >&2; exit 1; }
+done
+if tar -tzf "$main" | grep -E '^package/(test|src|types-test|bench|npm)/' >/dev/null; then echo "tests or sources in the main tarball" >&2; exit 1; fi
+# Every platform package's version is the main package's (the optional dependencies pin it).
+for d in node/npm/*/; do
+  v=$(node -p "require('./$d/package.json').version")
+  [ "$v" = "$version" ] || { echo "$d: version $v, the main package is $version" >&2; exit 1; }
+done
+
+fresh="$work/fresh"
+mkdir -p "$fresh"
+cd "$fresh"
 echo '{"name":"fresh","private":true}' > package.json
-npm install --no-audit --no-fund --loglevel=error "$tarball"
-node -e '
-  const ekl = require("ekl-core")
-  const out = ekl.canonicalizeValue({ b: [1.0, "é"], a: null }).toString()
-  if (out !== "{\"a\":null,\"b\":[1,\"é\"]}") throw new Error("require: " + out)
-  try { ekl.canonicalize("[NaN]"); throw new Error("not refused") } catch (e) { if (e.code !== "NON_FINITE_NUMBER" || e.name !== "EklError") throw e }
-  console.log("require: ok (" + ekl.backend + ", core " + ekl.coreVersion() + ")")'
-node --input-type=module -e '
-  import { canonicalize, fingerprint, isEklError } from "ekl-core"
-  import ekl from "ekl-core"
-  const out = canonicalize("{\"b\":2,\"a\":1}").toString()
-  if (out !== "{\"a\":1,\"b\":2}") throw new Error("import: " + out)
-  const fp = fingerprint("00112233445566778899aabbccddeeff00112233445566778899aabbccddeeff", { area_ref: "loc:ca:dublin", min_beds: 3 })
-  if (fp !== "46839dcf7511e1b9789e56ccbce9a4e7a562adc9aa9b1088337802fec1018a3c") throw new Error("import: " + fp)
-  if (ekl.canonicalize !== canonicalize || !isEklError(new ekl.EklError("INVALID_JSON", "x"))) throw new Error("import: default")
-  console.log("import: ok")'
-# The whole suite against the installed package (the tests resolve "ekl-core" from here).
+t0=$(date +%s%N)
+npm install --offline --no-audit --no-fund --loglevel=error "$main" "$plat"
+echo "npm install --offline of the two tarballs: $(( ($(date +%s%N) - t0) / 1000000 )) ms"
+smoke() { # EXPECTED-BACKEND
+  EXPECT="$1" node -e '
+    const ekl = require("ekl-evidence")
+    if (ekl.backend !== process.env.EXPECT) throw new Error("backend " + ekl.backend + ", expected " + process.env.EXPECT)
+    const out = ekl.canonicalizeValue({ b: [1.0, "é"], a: null }).toString()
+    if (out !== "{\"a\":null,\"b\":[1,\"é\"]}") throw new Error("require: " + out)
+    try { ekl.canonicalize("[NaN]"); throw new Error("not refused") } catch (e) { if (e.code !== "NON_FINITE_NUMBER" || e.name !== "EklError") throw e }
+    console.log("require: ok (" + ekl.backend + ", core " + ekl.coreVersion() + ")")'
+  EXPECT="$1" node --input-type=module -e '
+    import { canonicalize, fingerprint, isEklError, backend } from "ekl-evidence"
+    import ekl from "ekl-evidence"
+    if (backend !== process.env.EXPECT) throw new Error("import: backend " + backend)
+    const out = canonicalize("{\"b\":2,\"a\":1}").toString()
+    if (out !== "{\"a\":1,\"b\":2}") throw new Error("import: " + out)
+    const fp = fingerprint("00112233445566778899aabbccddeeff00112233445566778899aabbccddeeff", { area_ref: "loc:ca:dublin", min_beds: 3 })
+    if (fp !== "46839dcf7511e1b9789e56ccbce9a4e7a562adc9aa9b1088337802fec1018a3c") throw new Error("import: " + fp)
+    if (ekl.canonicalize !== canonicalize || !isEklError(new ekl.EklError("INVALID_JSON", "x"))) throw new Error("import: default")
+    console.log("import: ok (" + backend + ")")'
+}
+smoke native
+# The whole suite against the installed package (the tests resolve "ekl-evidence" from here).
 cp -r "$ROOT/node/test" ./test
 rm -rf ./test/.readme
 EKL_REPO_ROOT="$ROOT" RUST_BACKTRACE=0 node --test test/
+
+# 6. the same folder without the platform package (a platform with no native addon): Node loads
+#    the bundled wasm build by itself; every vector file and the backend-independent suites pass
+#    (not the native-only ones: addon panics, the async thread pool, bounds measured in the addon).
+rm -rf node_modules/ekl-evidence-linux-x64-gnu
+smoke wasm
+EKL_REPO_ROOT="$ROOT" node --test test/vectors.test.js test/convert.test.js test/corpus.test.js test/host.test.js test/issuing.test.js test/remote-jwks.test.js test/readme.test.js
+# 7. EKL_CORE_BACKEND=native there: the honest one-line message, not napi-rs's generic one.
+if msg=$(EKL_CORE_BACKEND=native node -e 'require("ekl-evidence")' 2>&1); then echo "EKL_CORE_BACKEND=native loaded without an addon?" >&2; exit 1; fi
+grep -q "^Error: ekl-evidence: EKL_CORE_BACKEND=native but the native addon ekl-evidence-linux-x64-gnu is not installed" <<< "$msg" || { echo "$msg" >&2; exit 1; }
+if grep -q "npm has a bug" <<< "$msg"; then echo "napi-rs's generic message leaked: $msg" >&2; exit 1; fi
+echo "without the platform package: backend wasm, vectors pass; forced native: $(grep '^Error: ekl-evidence' <<< "$msg")"

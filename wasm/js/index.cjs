@@ -1,5 +1,5 @@
 'use strict';
-// CommonJS entry for Node (`require('ekl-wasm')`): the wasm-bindgen --target nodejs build, loaded
+// CommonJS entry for Node (`require('ekl-evidence') in Node's wasm fallback`): the wasm-bindgen --target nodejs build, loaded
 // synchronously, under the API layer shared with the Node package. After a trap the binding
 // replaces the instance: the glue is required again (a new module: its own instance, memory views
 // and FinalizationRegistry; the old handles keep freeing into the old instance).

@@ -29,3 +29,6 @@ cp wasm/js/index.cjs wasm/js/binding.cjs "$out.tmp/"
 node wasm/scripts/entries.mjs "$out.tmp" node/index.d.ts
 rm -rf "$out" && mv "$out.tmp" "$out"
 ls -l "$out"/web/ekl_wasm_bg.wasm | awk '{print "wasm: " $5 " bytes raw"}'
+# The npm package ekl-evidence ships this build inside itself (node/wasm/): the browser entry and
+# Node's automatic fallback when no native addon fits (node/index.js).
+rm -rf node/wasm.tmp && cp -r "$out" node/wasm.tmp && rm -rf node/wasm && mv node/wasm.tmp node/wasm

@@ -1,0 +1,62 @@
+#!/usr/bin/env bash
+# Packs the npm packages of ekl-evidence into OUT, from what is built:
+#   ekl-evidence-VERSION.tgz             the main package: the JS API, the loader, the types, and the
+#                                        WebAssembly build in wasm/ (node/wasm/, written by
+#                                        wasm/scripts/build.sh): the browser entry and Node's
+#                                        fallback; no .node file;
+#   ekl-evidence-PLATFORM-VERSION.tgz    one per ADDON given (a file named ekl-evidence.PLATFORM.node),
+#                                        in napi-rs's layout (node/npm/PLATFORM/package.json: os, cpu,
+#                                        libc), the main package's optional dependencies.
+# Each package is staged in OUT/stage/ (the source tree is not touched): the license files are copied
+# in, the main package.json gets its optionalDependencies (every published platform at this
+# version, as napi-rs's pre-publish step writes them) and loses its dev-only fields.
+#   usage: scripts/npm-pack.sh OUT [ADDON.node ...]
+set -euo pipefail
+root=$(cd "$(dirname "$0")/.." && pwd)
+out=${1:?usage: scripts/npm-pack.sh OUT [ADDON.node ...]}
+shift
+mkdir -p "$out"
+out=$(cd "$out" && pwd)
+stage="$out/stage"
+rm -rf "$stage" && mkdir -p "$stage"
+[ -f "$root/node/wasm/binding.cjs" ] || { echo "npm-pack: node/wasm/ is missing: run bash wasm/scripts/build.sh" >&2; exit 1; }
+
+# The main package: the files package.json lists, copied as npm would pack them.
+main="$stage/ekl-evidence"
+mkdir -p "$main/js"
+(cd "$root/node" && cp index.js index.mjs index.d.ts index.d.mts native.js native.d.ts README.md "$main/" && cp js/*.js "$main/js/" && cp -r wasm "$main/wasm")
+cp "$root/LICENSE-APACHE" "$root/LICENSE-MIT" "$main/"
+node - "$root/node/package.json" "$main/package.json" <<'JS'
+const fs = require('node:fs')
+const [src, dst] = process.argv.slice(2)
+const pkg = JSON.parse(fs.readFileSync(src, 'utf8'))
+const triples = {
+  'x86_64-unknown-linux-gnu': 'linux-x64-gnu', 'aarch64-unknown-linux-gnu': 'linux-arm64-gnu',
+  'x86_64-unknown-linux-musl': 'linux-x64-musl', 'aarch64-unknown-linux-musl': 'linux-arm64-musl',
+  'x86_64-apple-darwin': 'darwin-x64', 'aarch64-apple-darwin': 'darwin-arm64', 'x86_64-pc-windows-msvc': 'win32-x64-msvc',
+}
+pkg.optionalDependencies = Object.fromEntries(pkg.napi.targets.map((t) => {
+  if (!triples[t]) throw new Error(`npm-pack: unknown napi target ${t}`)
+  return [`${pkg.napi.packageName}-${triples[t]}`, pkg.version]
+}))
+delete pkg.devDependencies
+delete pkg.scripts
+fs.writeFileSync(dst, JSON.stringify(pkg, null, 2) + '\n')
+JS
+
+# One platform package per addon given.
+for addon in "$@"; do
+  base=$(basename "$addon")
+  plat=${base#ekl-evidence.}; plat=${plat%.node}
+  [ -f "$root/node/npm/$plat/package.json" ] || { echo "npm-pack: no node/npm/$plat/package.json for $base" >&2; exit 1; }
+  dir="$stage/ekl-evidence-$plat"
+  mkdir -p "$dir"
+  cp "$root/node/npm/$plat/package.json" "$root/node/npm/$plat/README.md" "$dir/"
+  cp "$addon" "$dir/$base"
+  cp "$root/LICENSE-APACHE" "$root/LICENSE-MIT" "$dir/"
+done
+
+for dir in "$stage"/*/; do
+  (cd "$dir" && npm pack --pack-destination "$out" --loglevel=error >/dev/null)
+done
+ls "$out"/*.tgz
