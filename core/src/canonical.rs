@@ -639,17 +639,7 @@ impl<'a> Parser<'a> {
         // The unescaped text is never longer than the escaped one. Unless the buffer already
         // has room for the rest of the input (the tape path sizes it so), size it to the
         // string's extent in the input (found by skipping escapes), so it never grows.
-        if out.capacity() - out.len() < bytes.len() - start {
-            let mut end = i;
-            while let Some(&c) = bytes.get(end) {
-                match c {
-                    b'\\' => end = find_special(bytes, end + 2),
-                    b'"' => break,
-                    _ => end = find_special(bytes, end + 1),
-                }
-            }
-            out.reserve(end.min(bytes.len()) - start);
-        }
+        reserve_string_extent(out, bytes, start, i);
         out.push_str(&self.text[start..i]);
         loop {
             let Some(&b) = bytes.get(i) else {
@@ -775,17 +765,7 @@ impl<'a> Parser<'a> {
         let arena_start = out.len();
         // The canonical form is never longer than the text (an escape it keeps is kept as it is,
         // one it drops is longer than its character): room as in `parse_string_to`.
-        if out.capacity() - out.len() < bytes.len() - start {
-            let mut end = i;
-            while let Some(&c) = bytes.get(end) {
-                match c {
-                    b'\\' => end = find_special(bytes, end + 2),
-                    b'"' => break,
-                    _ => end = find_special(bytes, end + 1),
-                }
-            }
-            out.reserve(end.min(bytes.len()) - start);
-        }
+        reserve_string_extent(out, bytes, start, i);
         out.push_str(&self.text[start..i]);
         loop {
             let Some(&b) = bytes.get(i) else {
@@ -1179,6 +1159,24 @@ pub(crate) fn long_literal(literal: &[u8]) -> Option<f64> {
     text.push('e');
     text.push_str(&exponent.to_string());
     text.parse::<f64>().ok().map(signed)
+}
+
+/// Makes room in `out` for a string that starts at `start` and has its first escape at `i`,
+/// unless `out` already has room for the rest of the input (the tape path sizes it so): the
+/// string's extent in the input (found by skipping escapes), so `out` never grows while the
+/// string is written. Neither the unescaped nor the canonical form is longer than the text.
+fn reserve_string_extent(out: &mut String, bytes: &[u8], start: usize, i: usize) {
+    if out.capacity() - out.len() < bytes.len() - start {
+        let mut end = i;
+        while let Some(&c) = bytes.get(end) {
+            match c {
+                b'\\' => end = find_special(bytes, end + 2),
+                b'"' => break,
+                _ => end = find_special(bytes, end + 1),
+            }
+        }
+        out.reserve(end.min(bytes.len()) - start);
+    }
 }
 
 /// The index of the first byte at or after `from` that is `"`, `\\` or a control character

@@ -349,15 +349,21 @@ pub fn canonicalize_into(
             Some(_) => return Err(invalid("maxBytes must not be negative".into())),
         };
         let bytes = canonical::canonicalize_with(json, Options { max_bytes })?;
-        Ok(if let Some(dst) = out.get_mut(..bytes.len()) {
-            dst.copy_from_slice(&bytes);
-            bytes.len() as f64
-        } else {
-            OVERFLOW.with(|o| *o.borrow_mut() = Some(bytes));
-            -1.0
-        })
+        Ok(deliver(bytes, out))
     })
     .map_err(core_err)
+}
+
+/// Canonical bytes into the caller's buffer: their length, or -1 when they do not fit (they are
+/// kept for `takeResult`).
+fn deliver(bytes: Vec<u8>, out: OutBytes<'_>) -> f64 {
+    if let Some(dst) = out.get_mut(..bytes.len()) {
+        dst.copy_from_slice(&bytes);
+        bytes.len() as f64
+    } else {
+        OVERFLOW.with(|o| *o.borrow_mut() = Some(bytes));
+        -1.0
+    }
 }
 
 /// Whether UTF-8 text holds U+FFFD (`EF BF BD`), eight bytes at a time: a lone surrogate of a JS
@@ -399,13 +405,7 @@ pub fn canonicalize_string_into(
             return Ok(-2.0);
         }
         let bytes = canonical::canonicalize_with(json, Options::default())?;
-        Ok(if let Some(dst) = out.get_mut(..bytes.len()) {
-            dst.copy_from_slice(&bytes);
-            bytes.len() as f64
-        } else {
-            OVERFLOW.with(|o| *o.borrow_mut() = Some(bytes));
-            -1.0
-        })
+        Ok(deliver(bytes, out))
     })
     .map_err(core_err)
 }
