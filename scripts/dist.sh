@@ -216,7 +216,13 @@ if [[ "$only" == *" node "* ]]; then
     t0=$(date +%s)
     # musl: a cdylib needs the C runtime linked dynamically (Node loads it with dlopen).
     if [[ "$triple" == *windows* ]]; then
-      cargo build --release -q -p ekl-node --target "$triple"   # Debian's mingw-w64 links it
+      # Debian's mingw-w64 links it, but napi-build's gnu route wants a libnode.dll to make the
+      # import library from, which this machine does not have: then the row says so.
+      if ! cargo build --release -q -p ekl-node --target "$triple" 2> "$work/win-addon.log"; then
+        grep -q "libnode.dll not found" "$work/win-addon.log" || { cat "$work/win-addon.log" >&2; exit 1; }
+        row "ekl-evidence-$plat (not built)" "-" "$plat" "NOT BUILT: napi-build needs a libnode.dll for the gnu target (none here); the published win32-x64-msvc addon needs MSVC: built and run by release.yml on a Windows runner"
+        continue
+      fi
     else
       RUSTFLAGS="${RUSTFLAGS:-} $([[ $triple == *musl ]] && echo '-C target-feature=-crt-static')" \
         cargo zigbuild --release -q -p ekl-node --target "$zt"
