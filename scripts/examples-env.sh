@@ -8,12 +8,18 @@
 PYRIGHT=1.1.414
 EX_PY_PINS="mcp==2.3.0 rfc8785==0.1.4 PyJWT==2.15.1 cryptography==50.0.2 mypy==2.4.1"
 
+# npm with a bound: an install that stalls (seen once here: npm 11 idle on an open connection
+# after unpacking) is stopped after 5 min and tried once more.
+ex_npm_bounded() {
+  timeout 300 npm "$@" || { echo "npm $1 failed or stalled: once more" >&2; timeout 300 npm "$@"; }
+}
+
 ex_pyright() {
   local dir=$1
   if [ "$(cat "$dir/.pin" 2>/dev/null)" != "$PYRIGHT" ]; then
     rm -rf "$dir" && mkdir -p "$dir"
     echo '{"name":"pyright-tool","private":true}' > "$dir/package.json"
-    (cd "$dir" && npm install --no-audit --no-fund --loglevel=error "pyright@$PYRIGHT" >/dev/null)
+    (cd "$dir" && ex_npm_bounded install --no-audit --no-fund --loglevel=error "pyright@$PYRIGHT" >/dev/null)
     echo "$PYRIGHT" > "$dir/.pin"
   fi
   PYRIGHT_BIN="$dir/node_modules/.bin/pyright"
@@ -45,9 +51,9 @@ ex_npm() {
   local dir=$1 want
   want=$(sha256sum "$dir/package-lock.json" | cut -d' ' -f1)
   if [ ! -f "$dir/node_modules/.ekl-lock-sha256" ] || [ "$(cat "$dir/node_modules/.ekl-lock-sha256")" != "$want" ]; then
-    (cd "$dir" && npm ci --no-audit --no-fund --loglevel=error >/dev/null)
+    (cd "$dir" && ex_npm_bounded ci --no-audit --no-fund --loglevel=error >/dev/null)
     echo "$want" > "$dir/node_modules/.ekl-lock-sha256"
   fi
-  # ekl-core is a link to node/ (file:): its addon is the one 40-node.sh built
+  # ekl-evidence is a link to node/ (file:): its addon is the one 40-node.sh built
   ls "$repo"/node/*.node >/dev/null 2>&1 || { echo "no node addon: run ./run test node first" >&2; return 1; }
 }
