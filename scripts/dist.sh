@@ -119,10 +119,10 @@ if [[ "$only" == *" python "* ]]; then
     t0=$(date +%s)
     if [[ "$triple" == *windows* ]]; then
       # Debian's mingw-w64 links it (maturin's zig path writes a wrong export for a dotted module
-      # name); the abi3 floor is 3.10 there (python3.dll, see python/src/pystr.rs).
+      # name); abi3-py39 as everywhere: python/src/pystr.rs copies str text there (python3.dll
+      # lacks PyUnicode_AsUTF8AndSize before 3.10), which the import check below confirms.
       command -v x86_64-w64-mingw32-gcc >/dev/null || DEBIAN_FRONTEND=noninteractive apt-get install -y -qq gcc-mingw-w64-x86-64 >/dev/null
-      maturin build --release --strip --target "$triple" --no-default-features --features abi3-py310 \
-        -m python/Cargo.toml -o "$wheels/$triple" -q
+      maturin build --release --strip --target "$triple" -m python/Cargo.toml -o "$wheels/$triple" -q
     else
       maturin build --release --strip --zig --target "$triple" ${compat:+--compatibility "$compat"} \
         -m python/Cargo.toml -o "$wheels/$triple" -q
@@ -144,7 +144,12 @@ if [[ "$only" == *" python "* ]]; then
       *linux-gnu) check_libs "$mod" "$ELF_GNU"; extra="glibc $(max_glibc "$mod" | sed 's/GLIBC_//') max" ;;
       *linux-musl) check_libs "$mod" "$ELF_MUSL"; extra="static musl" ;;
       *darwin) check_libs "$mod" "$MACHO"; extra="libSystem only, dynamic_lookup" ;;
-      *windows*) check_libs "$mod" "$PE_PY"; extra="links python3.dll (abi3, CPython >= 3.10), mingw-w64 build" ;;
+      *windows*) check_libs "$mod" "$PE_PY"
+        # The 3.9 python3.dll does not export it: the module must not import it.
+        if "$objdump_" -p "$mod" | grep -w PyUnicode_AsUTF8AndSize >/dev/null; then
+          say "$mod imports PyUnicode_AsUTF8AndSize, which CPython 3.9's python3.dll lacks"; exit 1
+        fi
+        extra="links python3.dll (abi3, CPython >= 3.9; no PyUnicode_AsUTF8AndSize import), mingw-w64 build" ;;
     esac
     if [[ "$compat" == manylinux* ]]; then
       aw=$(auditwheel show "$whl" 2>&1 | tr '\n' ' ')

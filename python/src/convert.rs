@@ -71,13 +71,12 @@ enum Step<'py> {
 pub(crate) fn text<'py>(
     py: Python<'py>,
     s: &Bound<'py, PyString>,
-    keep: &mut Vec<Bound<'py, PyString>>,
+    keep: &mut Vec<Bound<'py, PyAny>>,
 ) -> PyResult<&'py str> {
-    // SAFETY (contract of `pystr::utf8`): `keep` holds a strong reference to `s`; every caller
-    // declares `keep` before the values that borrow the text, so it is dropped after them.
-    let t = unsafe { crate::pystr::utf8(s) }.ok_or_else(|| lone_surrogate(py))?;
-    keep.push(s.clone());
-    Ok(t)
+    // SAFETY (contract of `pystr::utf8`): `keep` receives a strong reference to the object the
+    // text lives in; every caller declares `keep` before the values that borrow the text, so it
+    // is dropped after them.
+    unsafe { crate::pystr::utf8(s, keep) }.ok_or_else(|| lone_surrogate(py))
 }
 
 /// The running measures of a conversion.
@@ -111,7 +110,7 @@ fn step<'py>(
     py: Python<'py>,
     obj: &Bound<'py, PyAny>,
     meter: &mut Meter,
-    keep: &mut Vec<Bound<'py, PyString>>,
+    keep: &mut Vec<Bound<'py, PyAny>>,
 ) -> PyResult<Step<'py>> {
     if obj.is_none() {
         meter.add(py, 0, 4)?;
@@ -181,7 +180,7 @@ pub(crate) fn to_value<'py>(
     py: Python<'py>,
     root: &Bound<'py, PyAny>,
     limit: usize,
-    keep: &mut Vec<Bound<'py, PyString>>,
+    keep: &mut Vec<Bound<'py, PyAny>>,
 ) -> PyResult<(Value<'py>, usize)> {
     let mut meter = Meter {
         weight: 0,

@@ -180,7 +180,7 @@ fn text_bytes<'py>(
 fn zero_copy_str<'py>(
     py: Python<'py>,
     s: &Bound<'py, PyString>,
-    keep: &mut Vec<Bound<'py, PyString>>,
+    keep: &mut Vec<Bound<'py, PyAny>>,
     weight: &mut usize,
 ) -> PyResult<&'py str> {
     check_input_len(py, s.len()?)?;
@@ -330,7 +330,7 @@ fn hold<'py>(
     p: &Param,
     obj: &Bound<'py, PyAny>,
     limit: usize,
-    keep: &mut Vec<Bound<'py, PyString>>,
+    keep: &mut Vec<Bound<'py, PyAny>>,
     weight: &mut usize,
 ) -> PyResult<Held<'py>> {
     if obj.is_none() && !(p.required && p.kind == Kind::Value) {
@@ -397,7 +397,7 @@ fn hold_text<'py>(
     p: &Param,
     obj: &Bound<'py, PyAny>,
     kind: Kind,
-    keep: &mut Vec<Bound<'py, PyString>>,
+    keep: &mut Vec<Bound<'py, PyAny>>,
     weight: &mut usize,
 ) -> PyResult<Held<'py>> {
     if let Ok(s) = obj.cast::<PyString>() {
@@ -509,7 +509,7 @@ fn run_op(py: Python<'_>, op: &Op, args: &[Bound<'_, PyAny>]) -> PyResult<Py<PyA
     }
     let limit = value_limit(op, args);
     // Declared first, dropped last: the `str` objects whose text the arguments borrow.
-    let mut keep: Vec<Bound<'_, PyString>> = Vec::new();
+    let mut keep: Vec<Bound<'_, PyAny>> = Vec::new();
     let mut weight = 0usize;
     let mut held = Vec::with_capacity(args.len());
     for (p, obj) in op.params.iter().zip(args) {
