@@ -54,7 +54,11 @@ const BASE = {
 const MODES = {
   nodenext: { cjs: { module: 'nodenext', moduleResolution: 'nodenext' }, esm: null, ext: { cjs: '.cts', esm: '.mts' } },
   node10: { cjs: { module: 'commonjs', moduleResolution: 'node10' }, esm: { module: 'es2022', moduleResolution: 'node10' }, ext: { cjs: '.ts', esm: '.ts' } },
-  bundler: { cjs: { module: 'preserve', moduleResolution: 'bundler' }, esm: null, ext: { cjs: '.ts', esm: '.ts' } },
+  // A bundler resolves the package's `exports` without the `node` condition unless told: it then
+  // gets the wasm build's types (a browser bundle). These flows are Node programs, so the bundler
+  // mode is a Node bundle's configuration (customConditions: ['node']), as tsx, esbuild --platform
+  // node and vite-node set it.
+  bundler: { cjs: { module: 'preserve', moduleResolution: 'bundler', customConditions: ['node'] }, esm: null, ext: { cjs: '.ts', esm: '.ts' } },
 }
 
 function sources() {
