@@ -664,32 +664,7 @@ impl<'a> Parser<'a> {
                         b'n' => out.push('\n'),
                         b'r' => out.push('\r'),
                         b't' => out.push('\t'),
-                        b'u' => {
-                            let unit = self.hex4(i)?;
-                            i += 4;
-                            let c = match unit {
-                                0xD800..=0xDBFF => {
-                                    let low = if bytes.get(i) == Some(&b'\\')
-                                        && bytes.get(i + 1) == Some(&b'u')
-                                    {
-                                        self.hex4(i + 2)?
-                                    } else {
-                                        0
-                                    };
-                                    if !(0xDC00..=0xDFFF).contains(&low) {
-                                        return Err(lone_surrogate(i - 6));
-                                    }
-                                    i += 6;
-                                    0x10000 + ((unit - 0xD800) << 10) + (low - 0xDC00)
-                                }
-                                0xDC00..=0xDFFF => return Err(lone_surrogate(i - 6)),
-                                u => u,
-                            };
-                            match char::from_u32(c) {
-                                Some(ch) => out.push(ch),
-                                None => return Err(lone_surrogate(i)),
-                            }
-                        }
+                        b'u' => out.push(self.unicode_escape(&mut i)?),
                         _ => return Err(syntax(i - 1, "invalid escape")),
                     }
                 }
@@ -792,32 +767,11 @@ impl<'a> Parser<'a> {
                         }
                         b'/' => out.push('/'),
                         b'u' => {
-                            let unit = self.hex4(i)?;
-                            i += 4;
-                            let c = match unit {
-                                0xD800..=0xDBFF => {
-                                    let low = if bytes.get(i) == Some(&b'\\')
-                                        && bytes.get(i + 1) == Some(&b'u')
-                                    {
-                                        self.hex4(i + 2)?
-                                    } else {
-                                        0
-                                    };
-                                    if !(0xDC00..=0xDFFF).contains(&low) {
-                                        return Err(lone_surrogate(i - 6));
-                                    }
-                                    i += 6;
-                                    0x10000 + ((unit - 0xD800) << 10) + (low - 0xDC00)
-                                }
-                                0xDC00..=0xDFFF => return Err(lone_surrogate(i - 6)),
-                                u => u,
-                            };
-                            match char::from_u32(c) {
-                                Some(ch) if (ch as u32) < 0x20 || ch == '"' || ch == '\\' => {
-                                    push_escape(ch as u8, out);
-                                }
-                                Some(ch) => out.push(ch),
-                                None => return Err(lone_surrogate(i)),
+                            let ch = self.unicode_escape(&mut i)?;
+                            if (ch as u32) < 0x20 || ch == '"' || ch == '\\' {
+                                push_escape(ch as u8, out);
+                            } else {
+                                out.push(ch);
                             }
                         }
                         _ => return Err(syntax(i - 1, "invalid escape")),
@@ -832,6 +786,31 @@ impl<'a> Parser<'a> {
                 }
             }
         }
+    }
+
+    /// The character of a `\uXXXX` escape (a surrogate pair read as one), with `*i` at its hex
+    /// digits on entry and past the escape on return; a lone surrogate is `LONE_SURROGATE`.
+    fn unicode_escape(&self, i: &mut usize) -> Result<char> {
+        let bytes = self.bytes;
+        let unit = self.hex4(*i)?;
+        *i += 4;
+        let c = match unit {
+            0xD800..=0xDBFF => {
+                let low = if bytes.get(*i) == Some(&b'\\') && bytes.get(*i + 1) == Some(&b'u') {
+                    self.hex4(*i + 2)?
+                } else {
+                    0
+                };
+                if !(0xDC00..=0xDFFF).contains(&low) {
+                    return Err(lone_surrogate(*i - 6));
+                }
+                *i += 6;
+                0x10000 + ((unit - 0xD800) << 10) + (low - 0xDC00)
+            }
+            0xDC00..=0xDFFF => return Err(lone_surrogate(*i - 6)),
+            u => u,
+        };
+        char::from_u32(c).ok_or_else(|| lone_surrogate(*i))
     }
 
     fn hex4(&self, at: usize) -> Result<u32> {
