@@ -1,25 +1,7 @@
 //! The `ekl` command-line tool: outputs, exit statuses and error codes on refusal.
 
-use std::io::Write;
-use std::process::{Command, Stdio};
-
-fn ekl(args: &[&str], stdin: &[u8]) -> (i32, Vec<u8>, String) {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_ekl"))
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("the ekl binary runs");
-    // A usage error exits before reading stdin: a broken pipe here is expected then.
-    let _ = child.stdin.take().expect("stdin is piped").write_all(stdin);
-    let out = child.wait_with_output().expect("ekl finishes");
-    (
-        out.status.code().unwrap_or(-1),
-        out.stdout,
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
-}
+mod common;
+use common::ekl;
 
 const SALT: &str = "00112233445566778899aabbccddeeff00112233445566778899aabbccddeeff";
 

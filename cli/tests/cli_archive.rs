@@ -1,28 +1,12 @@
 //! `ekl receipt verify-archive`: the dashboard's sample archive gives the verdicts the sample
 //! expects (sample/expected.json), and `--jobs 1`, `--jobs 2` and `--jobs 8` print the same bytes.
 
-use std::io::Write;
 use std::path::PathBuf;
-use std::process::{Command, Stdio};
 
 use serde_json::Value as J;
 
-fn ekl(args: &[&str], stdin: &[u8]) -> (i32, Vec<u8>, String) {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_ekl"))
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("the ekl binary runs");
-    let _ = child.stdin.take().expect("stdin is piped").write_all(stdin);
-    let out = child.wait_with_output().expect("ekl finishes");
-    (
-        out.status.code().unwrap_or(-1),
-        out.stdout,
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
-}
+mod common;
+use common::ekl;
 
 fn sample(name: &str) -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
