@@ -25,15 +25,22 @@ use std::sync::atomic::{AtomicU32, Ordering};
 use std::sync::OnceLock;
 
 use p256::elliptic_curve::ff::Field;
+#[cfg(not(any(target_arch = "wasm32", feature = "fe29")))]
 use p256::elliptic_curve::hazmat::FieldArithmetic;
 use p256::elliptic_curve::ops::Reduce;
 use p256::elliptic_curve::point::AffineCoordinates;
 use p256::elliptic_curve::PrimeField;
-use p256::{AffinePoint, FieldBytes, NistP256, Scalar};
+#[cfg(not(any(target_arch = "wasm32", feature = "fe29")))]
+use p256::NistP256;
+use p256::{AffinePoint, FieldBytes, Scalar};
 use sha2::{Digest, Sha256};
 
-/// An element of the base field (p256's Montgomery-form field element).
+/// An element of the base field: p256's on 64-bit targets, nine 29-bit limbs on wasm32
+/// ([`crate::fe29`], twice as fast there; the `fe29` feature selects it natively for its tests).
+#[cfg(not(any(target_arch = "wasm32", feature = "fe29")))]
 type Fe = <NistP256 as FieldArithmetic>::FieldElement;
+#[cfg(any(target_arch = "wasm32", feature = "fe29"))]
+type Fe = crate::fe29::Fe;
 
 /// The window width of the generator's table.
 const G_WINDOW: u32 = 8;

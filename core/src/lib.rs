@@ -32,6 +32,9 @@ pub mod credential;
 pub mod digest;
 mod error;
 mod es256;
+// Only ES256 on wasm32 (or with the `fe29` feature) uses it; its tests run everywhere.
+#[cfg_attr(not(any(target_arch = "wasm32", feature = "fe29")), allow(dead_code))]
+mod fe29;
 pub mod fingerprint;
 pub mod hex;
 pub mod jwk;

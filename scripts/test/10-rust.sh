@@ -5,3 +5,7 @@ cd "$(dirname "$0")/../.."
 cargo fmt --all -- --check
 cargo clippy --release --workspace --all-targets -- -D warnings
 cargo test --release --workspace
+# ES256 over the 29-bit-limb field that wasm32 uses (core/src/fe29.rs), natively: the differential
+# tests against p256's verifier and Wycheproof on that field too.
+cargo test --release -p ekl-core --features fe29 --lib es256
+cargo test --release -p ekl-core --features fe29 --test wycheproof_es256
