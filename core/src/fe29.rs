@@ -64,6 +64,7 @@ const fn limbs_of_be(bytes: &[u8; 32]) -> [i64; N] {
 
 /// Carries limbs 0..8 into [0, 2^29) (arithmetic shifts: limbs may be negative); the top limb
 /// takes the rest. The value is unchanged.
+#[inline(always)]
 const fn carry(mut t: [i64; N]) -> [i64; N] {
     let mut i = 0;
     while i < N - 1 {
@@ -76,6 +77,7 @@ const fn carry(mut t: [i64; N]) -> [i64; N] {
 
 /// Brings a non-negative value below 2^262 to the invariant (below 2^257, limbs carried):
 /// 2^256 ≡ 2^224 − 2^192 − 2^96 + 1 (mod p) folds the bits from 256 up into the low ones.
+#[inline(always)]
 const fn weak_reduce(t: [i64; N]) -> Fe {
     let mut t = carry(t);
     // Bit 256 is bit 24 of limb 8 (8·29 = 232).
@@ -96,6 +98,7 @@ const fn weak_reduce(t: [i64; N]) -> Fe {
 }
 
 /// Widens the limbs.
+#[inline(always)]
 const fn wide(a: &Fe) -> [i64; N] {
     let mut out = [0i64; N];
     let mut i = 0;
@@ -143,6 +146,7 @@ const fn sub(a: &Fe, b: &Fe) -> Fe {
 /// Montgomery reduction of a double-width column sum: t / 2^261 mod p, weakly reduced. Each step
 /// takes the low limb m (the Montgomery digit, as p ≡ −1 mod 2^29) and adds m·p shifted there:
 /// −m cancels the limb (leaving its carry), +m·2^96, +m·2^192, −m·2^224, +m·2^256.
+#[inline(always)]
 const fn mont_reduce(mut t: [i64; 2 * N]) -> Fe {
     let mut i = 0;
     while i < N {
