@@ -1,30 +1,8 @@
 //! `ekl call NAME`: any operation of the registry (cli/src/call.rs), with the same results as the
 //! dedicated commands.
 
-use std::io::Write;
-use std::process::{Command, Stdio};
-
-fn ekl_env(args: &[&str], stdin: &[u8], env: &[(&str, &str)]) -> (i32, String, String) {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_ekl"))
-        .args(args)
-        .envs(env.iter().copied())
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("the ekl binary runs");
-    let _ = child.stdin.take().expect("stdin").write_all(stdin);
-    let out = child.wait_with_output().expect("ekl finishes");
-    (
-        out.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
-}
-
-fn ekl(args: &[&str], stdin: &[u8]) -> (i32, String, String) {
-    ekl_env(args, stdin, &[])
-}
+mod common;
+use common::{ekl_text as ekl, ekl_text_env as ekl_env};
 
 const SALT: &str = "00112233445566778899aabbccddeeff00112233445566778899aabbccddeeff";
 

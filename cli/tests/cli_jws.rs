@@ -1,25 +1,8 @@
 //! The `ekl` JWS commands: `jwks from-seed`, `jws sign`, `jws verify`, `receipt verify-jws`,
 //! `receipt verify-signed` (outputs, exit statuses, error codes), using vectors/receipt-jws.json.
 
-use std::io::Write;
-use std::process::{Command, Stdio};
-
-fn ekl(args: &[&str], stdin: &[u8]) -> (i32, String, String) {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_ekl"))
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("the ekl binary runs");
-    let _ = child.stdin.take().expect("stdin is piped").write_all(stdin);
-    let out = child.wait_with_output().expect("ekl finishes");
-    (
-        out.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
-}
+mod common;
+use common::ekl_text as ekl;
 
 const SEED: &str = "656b6c2d636f7265206a777320766563746f72732073656564203230323621ff";
 

@@ -1,28 +1,12 @@
 //! The `ekl receipt`, `ekl proof` and `ekl screen` commands, checked against the vector files read in
 //! place (expected values come from the files, which Python's stdlib computed).
 
-use std::io::Write;
+mod common;
+use common::ekl_text as ekl;
+
 use std::path::PathBuf;
-use std::process::{Command, Stdio};
 
 use serde_json::Value as J;
-
-fn ekl(args: &[&str], stdin: &[u8]) -> (i32, String, String) {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_ekl"))
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("the ekl binary runs");
-    let _ = child.stdin.take().expect("stdin is piped").write_all(stdin);
-    let out = child.wait_with_output().expect("ekl finishes");
-    (
-        out.status.code().unwrap_or(-1),
-        String::from_utf8(out.stdout).expect("utf-8 output"),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
-}
 
 fn vector(name: &str) -> J {
     let path = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
