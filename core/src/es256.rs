@@ -456,23 +456,13 @@ mod tests {
     use p256::elliptic_curve::group::Group;
     use p256::ProjectivePoint;
 
-    /// SplitMix64: a small deterministic generator for the differential tests.
-    struct Rng(u64);
-    impl Rng {
-        fn next(&mut self) -> u64 {
-            self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
-            let mut z = self.0;
-            z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-            z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-            z ^ (z >> 31)
-        }
-        fn bytes32(&mut self) -> [u8; 32] {
-            let mut out = [0u8; 32];
-            for chunk in out.chunks_mut(8) {
-                chunk.copy_from_slice(&self.next().to_be_bytes());
-            }
-            out
-        }
+    use crate::test_rng::Rng;
+
+    /// Random scalars for the differential tests.
+    trait ScalarRng {
+        fn scalar(&mut self) -> Scalar;
+    }
+    impl ScalarRng for Rng {
         fn scalar(&mut self) -> Scalar {
             <Scalar as Reduce<FieldBytes>>::reduce(&FieldBytes::from(self.bytes32()))
         }

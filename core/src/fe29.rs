@@ -431,24 +431,18 @@ mod tests {
 
     type Reference = <NistP256 as FieldArithmetic>::FieldElement;
 
-    /// SplitMix64.
-    struct Rng(u64);
-    impl Rng {
-        fn next(&mut self) -> u64 {
-            self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
-            let mut z = self.0;
-            z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-            z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-            z ^ (z >> 31)
-        }
+    use crate::test_rng::Rng;
+
+    /// Random field elements for the differential tests.
+    trait ElementRng {
+        fn element(&mut self) -> [u8; 32];
+    }
+    impl ElementRng for Rng {
         /// A random element below p, biased toward the edges (0, 1, p − 1, 2^k, 2^k − 1, all-ones
         /// limbs) one time in four.
         fn element(&mut self) -> [u8; 32] {
             loop {
-                let mut b = [0u8; 32];
-                for chunk in b.chunks_mut(8) {
-                    chunk.copy_from_slice(&self.next().to_be_bytes());
-                }
+                let mut b = self.bytes32();
                 match self.next() % 8 {
                     0 => {
                         let k = (self.next() % 256) as usize;

@@ -47,6 +47,8 @@ pub mod receipt_sig;
 pub mod screening;
 pub mod screening_rules;
 pub mod shape;
+#[cfg(test)]
+mod test_rng;
 pub mod timestamp;
 mod value;
 pub mod verdict;
