@@ -20,6 +20,7 @@ use std::borrow::Cow;
 use std::cmp::Ordering;
 
 use crate::error::{Error, ErrorCode, Result};
+use crate::scan::{find_special, whitespace_len};
 use crate::value::{integer_out_of_range, Value, MAX_SAFE_INTEGER_BOUND};
 
 /// The deepest nesting accepted: every array or object adds one level, so `[]` is depth 1 (§2.5).
@@ -97,7 +98,7 @@ fn canonicalize_in(json: &[u8], text: &str, options: Options, s: &mut Scratch) -
         pos: 0,
     }
     .parse_tape(&mut s.tape, &mut s.arena, &mut s.stack)?;
-    let mut out = Vec::with_capacity(json.len());
+    let mut out = Vec::with_capacity(json.len() + BLOCK);
     write_tape(
         &s.tape,
         text,
@@ -296,34 +297,11 @@ fn syntax(pos: usize, what: &str) -> Error {
 }
 
 impl<'a> Parser<'a> {
+    /// Moves past insignificant whitespace (RFC 8259 §2), 16 or 8 bytes at a time
+    /// ([`whitespace_len`]).
     #[inline]
     fn skip_ws(&mut self) {
-        // Eight bytes at a time and without a branch on whether there is whitespace at all
-        // (pretty-printed and compact text alike): the count of leading whitespace bytes of a
-        // little-endian word is the count of trailing zeros of its non-whitespace mask.
-        const ONES: u64 = 0x0101_0101_0101_0101;
-        const LOW7: u64 = 0x7f7f_7f7f_7f7f_7f7f;
-        // The high bit of each byte of `w` equal to `c`, exactly (no borrow between bytes).
-        let eq = |w: u64, c: u8| {
-            let t = w ^ (ONES * u64::from(c));
-            !(((t & LOW7) + LOW7) | t) & !LOW7
-        };
-        while let Some(chunk) = self.bytes.get(self.pos..self.pos + 8) {
-            let w = u64::from_le_bytes(chunk.try_into().expect("a slice of 8 bytes"));
-            let ws = eq(w, b' ') | eq(w, b'\n') | eq(w, b'\r') | eq(w, b'\t');
-            let n = (!ws & !LOW7).trailing_zeros() / 8; // 8 when all eight are whitespace
-            self.pos += n as usize;
-            if n < 8 {
-                return;
-            }
-        }
-        while let Some(&b) = self.bytes.get(self.pos) {
-            if b == b' ' || b == b'\n' || b == b'\r' || b == b'\t' {
-                self.pos += 1;
-            } else {
-                break;
-            }
-        }
+        self.pos += whitespace_len(self.bytes, self.pos);
     }
 
     #[inline]
@@ -1158,39 +1136,6 @@ fn reserve_string_extent(out: &mut String, bytes: &[u8], start: usize, i: usize)
     }
 }
 
-/// The index of the first byte at or after `from` that is `"`, `\\` or a control character
-/// (U+0000–U+001F), or `bytes.len()`: the bytes a string ends or escapes at, when reading and
-/// when writing. Eight bytes at a time (SWAR): for each byte of a little-endian word, the
-/// zero-byte test `(x - 0x01…) & !x & 0x80…` after XOR with `"` and `\\`, and `(x - 0x20…) & !x &
-/// 0x80…` for bytes below 0x20. A borrow can flag a byte above a true hit, never one below, so the
-/// lowest flagged byte is exact.
-#[inline]
-fn find_special(bytes: &[u8], from: usize) -> usize {
-    const ONES: u64 = 0x0101_0101_0101_0101;
-    const HIGH: u64 = 0x8080_8080_8080_8080;
-    let mut i = from;
-    while let Some(chunk) = bytes.get(i..i + 8) {
-        let w = u64::from_le_bytes(chunk.try_into().expect("a slice of 8 bytes"));
-        let q = w ^ (ONES * u64::from(b'"'));
-        let b = w ^ (ONES * u64::from(b'\\'));
-        let hits = (q.wrapping_sub(ONES) & !q)
-            | (b.wrapping_sub(ONES) & !b)
-            | (w.wrapping_sub(ONES * 0x20) & !w);
-        let hits = hits & HIGH;
-        if hits != 0 {
-            return i + (hits.trailing_zeros() / 8) as usize;
-        }
-        i += 8;
-    }
-    while let Some(&c) = bytes.get(i) {
-        if c == b'"' || c == b'\\' || c < 0x20 {
-            return i;
-        }
-        i += 1;
-    }
-    i
-}
-
 /// Whether the four bytes after `\u` are an escape that the canonical form has: `00` then
 /// a control character other than those with a short escape, in lowercase hex (`\u001f`).
 #[inline]
@@ -1528,7 +1473,13 @@ fn write_tape(
                         let Tok::String(key) = tape[q] else {
                             unreachable!("the parser puts a key before every member value")
                         };
-                        order.push(member_entry(utf16_prefix(str_of(key)), q + 1));
+                        let (a, b) = (key.start as usize, key.end as usize);
+                        let src = if key.kind == SpanKind::Input {
+                            text.as_bytes()
+                        } else {
+                            arena.as_bytes()
+                        };
+                        order.push(member_entry(utf16_prefix_at(src, a, b), q + 1));
                         q = skip(tape, q + 1);
                     }
                     let sorted = &mut order[start..];
@@ -1603,9 +1554,10 @@ fn write_tape(
     check_size(out.len() - base, options)
 }
 
-/// Appends `src[a..b]` to `out`. Most spans the writer copies are short (keys, numbers, short
-/// strings): up to 16 bytes, when `src` has 16 bytes from `a` on, they are copied as one block
-/// of 16 and the surplus cut off, without a call to `memcpy` and its branches on the length.
+/// Appends `src[a..b]` to `out`. Most spans the writer copies are short (keys, numbers,
+/// strings of a few dozen bytes): up to [`BLOCK`] bytes, when `src` has a whole block from `a`
+/// on, they are copied as one block of 16 or of [`BLOCK`] bytes and the surplus cut off, without
+/// a call to `memcpy` and its branches on the length.
 #[inline(always)]
 fn append(out: &mut Vec<u8>, src: &[u8], a: usize, b: usize) {
     let n = b - a;
@@ -1617,9 +1569,21 @@ fn append(out: &mut Vec<u8>, src: &[u8], a: usize, b: usize) {
             out.truncate(len + n);
             return;
         }
+    } else if n <= BLOCK {
+        if let Some(block) = src.get(a..a + BLOCK) {
+            let len = out.len();
+            let block: &[u8; BLOCK] = block.try_into().expect("a slice of BLOCK bytes");
+            out.extend_from_slice(block);
+            out.truncate(len + n);
+            return;
+        }
     }
     out.extend_from_slice(&src[a..b]);
 }
+
+/// The longest span [`append`] copies as one block, and the room the text path's output has
+/// beyond the input's length, so that the surplus of a block never makes it grow.
+const BLOCK: usize = 64;
 
 fn check_size(len: usize, options: Options) -> Result<()> {
     if let Some(max) = options.max_bytes {
@@ -1678,11 +1642,41 @@ pub fn cmp_utf16(a: &str, b: &str) -> Ordering {
 /// 0xEE–0xF2 and 0xEE, 0xEF become 0xF3, 0xF4 (0xF5–0xFF never occur).
 #[inline]
 fn utf16_prefix(s: &str) -> u64 {
-    let b = s.as_bytes();
+    utf16_prefix_bytes(s.as_bytes())
+}
+
+/// [`utf16_prefix`] of a string's bytes.
+#[inline]
+fn utf16_prefix_bytes(b: &[u8]) -> u64 {
     let n = b.len().min(8);
     let mut k = [0u8; 8];
     k[..n].copy_from_slice(&b[..n]);
-    if k.iter().any(|&c| c >= 0xEE) {
+    utf16_order_bytes(k)
+}
+
+/// [`utf16_prefix`] of the string `src[a..b]` (a UTF-8 string: `src` is the input or the
+/// arena), reading the 8 bytes at `a` as one word when `src` has them and clearing those past
+/// `b`, without a variable-length copy.
+#[inline]
+fn utf16_prefix_at(src: &[u8], a: usize, b: usize) -> u64 {
+    let Some(word) = src.get(a..a + 8) else {
+        return utf16_prefix_bytes(&src[a..b]);
+    };
+    // The first min(n, 8) bytes of the big-endian word, without a branch on the length.
+    let keep = !((u128::from(u64::MAX) >> (8 * (b - a).min(8))) as u64);
+    let w = u64::from_be_bytes(word.try_into().expect("a slice of 8 bytes")) & keep;
+    utf16_order_bytes(w.to_be_bytes())
+}
+
+/// The big-endian word of a string's first 8 bytes (zero-padded), with the lead bytes remapped
+/// as [`utf16_prefix`] describes.
+#[inline]
+fn utf16_order_bytes(mut k: [u8; 8]) -> u64 {
+    // Whether a byte is 0xEE or above, for all eight at once: its high bit, and the high bit of
+    // its low seven bits plus 0x12 (no carry leaves a byte).
+    const LOW7: u64 = 0x7f7f_7f7f_7f7f_7f7f;
+    let w = u64::from_ne_bytes(k);
+    if w & ((w & LOW7) + 0x1212_1212_1212_1212) & !LOW7 != 0 {
         for c in &mut k {
             *c = match *c {
                 0xEE | 0xEF => *c + 5,
@@ -2288,33 +2282,23 @@ mod tests {
     }
 
     #[test]
-    fn find_special_matches_a_byte_loop() {
-        // Every special byte at every offset of a word, after every kind of byte (a borrow from
-        // a hit must never hide an earlier one), and runs without any hit.
-        let fillers = [b'a', 0x00, 0x1f, 0x20, b'"', b'\\', 0x7f, 0x80, 0xc3, 0xff];
-        let specials = [b'"', b'\\', 0x00, 0x01, 0x0a, 0x1f];
-        let naive = |v: &[u8], from: usize| {
-            (from..v.len())
-                .find(|&i| v[i] == b'"' || v[i] == b'\\' || v[i] < 0x20)
-                .unwrap_or(v.len())
-        };
-        for len in 0..20 {
-            for &f in &fillers {
-                for &sp in &specials {
-                    for at in 0..len {
-                        let mut v = vec![f; len];
-                        v[at] = sp;
-                        for from in 0..=len {
-                            assert_eq!(find_special(&v, from), naive(&v, from), "{v:?} {from}");
-                        }
-                    }
-                }
-                let v = vec![f; len];
-                assert_eq!(find_special(&v, 0), naive(&v, 0));
+    fn utf16_prefix_of_a_span_equals_that_of_its_string() {
+        // Every span on char boundaries of a text mixing every lead-byte class, including the
+        // spans in its last 8 bytes (read without the one-word load).
+        let text = "ab\u{e000}c😀\u{ffff}é\u{10ffff}ｱ\u{ee}z\u{7f}\u{80}0123456789\u{fffd}";
+        let bytes = text.as_bytes();
+        let bounds: Vec<usize> = (0..=text.len())
+            .filter(|&i| text.is_char_boundary(i))
+            .collect();
+        for &a in &bounds {
+            for &b in bounds.iter().filter(|&&b| b >= a) {
+                assert_eq!(
+                    utf16_prefix_at(bytes, a, b),
+                    utf16_prefix(&text[a..b]),
+                    "{a}..{b}"
+                );
             }
         }
-        let text = "héllo 😀 ｱ plain ascii text that runs on\"";
-        assert_eq!(find_special(text.as_bytes(), 0), text.len() - 1);
     }
 
     #[test]

@@ -44,6 +44,7 @@ pub mod pem;
 pub mod proof;
 pub mod receipt;
 pub mod receipt_sig;
+mod scan;
 pub mod screening;
 pub mod screening_rules;
 pub mod shape;

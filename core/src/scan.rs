@@ -1,0 +1,227 @@
+//! The two byte scans of the canonical-JSON parser and writer ([`crate::canonical`], SPEC §1,
+//! RFC 8259 §2 and §7): the end of a run of plain string text, and the length of a run of
+//! insignificant whitespace.
+//!
+//! On x86-64 both look at 16 bytes at a time with SSE2 (part of every x86-64 CPU), through the
+//! safe wrappers of `safe_arch`, so this crate keeps `forbid(unsafe_code)`. Elsewhere (wasm32,
+//! aarch64) they look at 8 bytes at a time in a `u64` (SWAR). The two forms give the same answer
+//! on every input; `tests` compares them with a byte loop on both.
+
+/// The index of the first byte at or after `from` that is `"`, `\\` or a control character
+/// (U+0000–U+001F), or `bytes.len()`: the bytes a string ends or escapes at, when reading and
+/// when writing.
+#[inline]
+pub(crate) fn find_special(bytes: &[u8], from: usize) -> usize {
+    #[cfg(target_arch = "x86_64")]
+    {
+        find_special_sse2(bytes, from)
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    {
+        find_special_swar(bytes, from)
+    }
+}
+
+/// The count of whitespace bytes (space, tab, line feed, carriage return) at `bytes[from..]`.
+#[inline]
+pub(crate) fn whitespace_len(bytes: &[u8], from: usize) -> usize {
+    #[cfg(target_arch = "x86_64")]
+    {
+        whitespace_len_sse2(bytes, from)
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    {
+        whitespace_len_swar(bytes, from)
+    }
+}
+
+fn is_special(c: u8) -> bool {
+    c == b'"' || c == b'\\' || c < 0x20
+}
+
+fn is_whitespace(c: u8) -> bool {
+    c == b' ' || c == b'\n' || c == b'\r' || c == b'\t'
+}
+
+/// [`find_special`] with SSE2: per 16 bytes, the bytes equal to `"` or `\\`, or at most 0x1F
+/// (`min(b, 0x1F) == b`), as a 16-bit mask whose lowest set bit is the answer.
+#[cfg(target_arch = "x86_64")]
+#[inline(always)]
+fn find_special_sse2(bytes: &[u8], from: usize) -> usize {
+    use safe_arch::{
+        cmp_eq_mask_i8_m128i, load_unaligned_m128i, min_u8_m128i, move_mask_i8_m128i,
+        set_splat_i8_m128i,
+    };
+    let quote = set_splat_i8_m128i(b'"' as i8);
+    let backslash = set_splat_i8_m128i(b'\\' as i8);
+    let control = set_splat_i8_m128i(0x1f);
+    let mut i = from;
+    while let Some(chunk) = bytes.get(i..i + 16) {
+        let v = load_unaligned_m128i(chunk.try_into().expect("a slice of 16 bytes"));
+        let hits = cmp_eq_mask_i8_m128i(v, quote)
+            | cmp_eq_mask_i8_m128i(v, backslash)
+            | cmp_eq_mask_i8_m128i(min_u8_m128i(v, control), v);
+        let mask = move_mask_i8_m128i(hits) as u32;
+        if mask != 0 {
+            return i + mask.trailing_zeros() as usize;
+        }
+        i += 16;
+    }
+    find_special_tail(bytes, i)
+}
+
+/// [`whitespace_len`] with SSE2: the count of trailing ones of the 16-bit whitespace mask.
+#[cfg(target_arch = "x86_64")]
+#[inline(always)]
+fn whitespace_len_sse2(bytes: &[u8], from: usize) -> usize {
+    use safe_arch::{
+        cmp_eq_mask_i8_m128i, load_unaligned_m128i, move_mask_i8_m128i, set_splat_i8_m128i,
+    };
+    let mut i = from;
+    while let Some(chunk) = bytes.get(i..i + 16) {
+        let v = load_unaligned_m128i(chunk.try_into().expect("a slice of 16 bytes"));
+        let ws = cmp_eq_mask_i8_m128i(v, set_splat_i8_m128i(b' ' as i8))
+            | cmp_eq_mask_i8_m128i(v, set_splat_i8_m128i(b'\n' as i8))
+            | cmp_eq_mask_i8_m128i(v, set_splat_i8_m128i(b'\r' as i8))
+            | cmp_eq_mask_i8_m128i(v, set_splat_i8_m128i(b'\t' as i8));
+        let n = (move_mask_i8_m128i(ws) as u32).trailing_ones() as usize; // 16: all whitespace
+        i += n;
+        if n < 16 {
+            return i - from;
+        }
+    }
+    whitespace_tail(bytes, i) - from
+}
+
+/// [`find_special`] eight bytes at a time (SWAR): for each byte of a little-endian word, the
+/// zero-byte test `(x - 0x01…) & !x & 0x80…` after XOR with `"` and `\\`, and `(x - 0x20…) & !x &
+/// 0x80…` for bytes below 0x20. A borrow can flag a byte above a true hit, never one below, so the
+/// lowest flagged byte is exact.
+#[cfg_attr(target_arch = "x86_64", allow(dead_code))]
+#[inline(always)]
+fn find_special_swar(bytes: &[u8], from: usize) -> usize {
+    const ONES: u64 = 0x0101_0101_0101_0101;
+    const HIGH: u64 = 0x8080_8080_8080_8080;
+    let mut i = from;
+    while let Some(chunk) = bytes.get(i..i + 8) {
+        let w = u64::from_le_bytes(chunk.try_into().expect("a slice of 8 bytes"));
+        let q = w ^ (ONES * u64::from(b'"'));
+        let b = w ^ (ONES * u64::from(b'\\'));
+        let hits = (q.wrapping_sub(ONES) & !q)
+            | (b.wrapping_sub(ONES) & !b)
+            | (w.wrapping_sub(ONES * 0x20) & !w);
+        let hits = hits & HIGH;
+        if hits != 0 {
+            return i + (hits.trailing_zeros() / 8) as usize;
+        }
+        i += 8;
+    }
+    find_special_tail(bytes, i)
+}
+
+/// [`whitespace_len`] eight bytes at a time, without a branch on whether there is whitespace at
+/// all: the count of leading whitespace bytes of a little-endian word is the count of trailing
+/// zeros of its non-whitespace mask.
+#[cfg_attr(target_arch = "x86_64", allow(dead_code))]
+#[inline(always)]
+fn whitespace_len_swar(bytes: &[u8], from: usize) -> usize {
+    const ONES: u64 = 0x0101_0101_0101_0101;
+    const LOW7: u64 = 0x7f7f_7f7f_7f7f_7f7f;
+    // The high bit of each byte of `w` equal to `c`, exactly (no borrow between bytes).
+    let eq = |w: u64, c: u8| {
+        let t = w ^ (ONES * u64::from(c));
+        !(((t & LOW7) + LOW7) | t) & !LOW7
+    };
+    let mut i = from;
+    while let Some(chunk) = bytes.get(i..i + 8) {
+        let w = u64::from_le_bytes(chunk.try_into().expect("a slice of 8 bytes"));
+        let ws = eq(w, b' ') | eq(w, b'\n') | eq(w, b'\r') | eq(w, b'\t');
+        let n = ((!ws & !LOW7).trailing_zeros() / 8) as usize; // 8 when all eight are whitespace
+        i += n;
+        if n < 8 {
+            return i - from;
+        }
+    }
+    whitespace_tail(bytes, i) - from
+}
+
+/// The last bytes of [`find_special`], one at a time.
+#[inline]
+fn find_special_tail(bytes: &[u8], from: usize) -> usize {
+    let mut i = from;
+    while let Some(&c) = bytes.get(i) {
+        if is_special(c) {
+            return i;
+        }
+        i += 1;
+    }
+    i
+}
+
+/// The last bytes of [`whitespace_len`], one at a time: the index of the first non-whitespace.
+#[inline]
+fn whitespace_tail(bytes: &[u8], from: usize) -> usize {
+    let mut i = from;
+    while bytes.get(i).is_some_and(|&c| is_whitespace(c)) {
+        i += 1;
+    }
+    i
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every form of the two scans, on one input.
+    fn check(v: &[u8], from: usize) {
+        let special = (from..v.len())
+            .find(|&i| is_special(v[i]))
+            .unwrap_or(v.len());
+        let ws = (from..v.len()).take_while(|&i| is_whitespace(v[i])).count();
+        assert_eq!(find_special_swar(v, from), special, "{v:?} {from}");
+        assert_eq!(whitespace_len_swar(v, from), ws, "{v:?} {from}");
+        #[cfg(target_arch = "x86_64")]
+        {
+            assert_eq!(find_special_sse2(v, from), special, "{v:?} {from}");
+            assert_eq!(whitespace_len_sse2(v, from), ws, "{v:?} {from}");
+        }
+        assert_eq!(find_special(v, from), special);
+        assert_eq!(whitespace_len(v, from), ws);
+    }
+
+    #[test]
+    fn scans_match_a_byte_loop() {
+        // Every special byte at every offset of two blocks, after every kind of byte (a borrow
+        // from a hit must never hide an earlier one), runs without any hit, and whitespace runs
+        // of every length ending in every kind of byte.
+        let fillers = [
+            b'a', 0x00, 0x1f, 0x20, b'"', b'\\', 0x7f, 0x80, 0xc3, 0xff, b'\t',
+        ];
+        let specials = [b'"', b'\\', 0x00, 0x01, 0x0a, 0x1f, 0x20, b'\r', b'!', 0xe0];
+        for len in 0..36 {
+            for &f in &fillers {
+                for &sp in &specials {
+                    for at in 0..len {
+                        let mut v = vec![f; len];
+                        v[at] = sp;
+                        for from in 0..=len {
+                            check(&v, from);
+                        }
+                    }
+                }
+                check(&vec![f; len], 0);
+            }
+        }
+        for (len, &end) in (0..40).zip([b'a', b'"', 0x0b, 0x0c, 0x00, 0xff, b' '].iter().cycle()) {
+            let mut v: Vec<u8> = b" \n\r\t".iter().copied().cycle().take(len).collect();
+            v.push(end);
+            v.extend_from_slice(b"   xyz");
+            for from in 0..v.len() {
+                check(&v, from);
+            }
+        }
+        let text = "héllo 😀 ｱ plain ascii text that runs on\"";
+        check(text.as_bytes(), 0);
+        assert_eq!(find_special(text.as_bytes(), 0), text.len() - 1);
+    }
+}
