@@ -20,7 +20,7 @@ use std::borrow::Cow;
 use std::cmp::Ordering;
 
 use crate::error::{Error, ErrorCode, Result};
-use crate::scan::{find_special, whitespace_len};
+use crate::scan::{digits_len, find_special, whitespace_len};
 use crate::value::{integer_out_of_range, Value, MAX_SAFE_INTEGER_BOUND};
 
 /// The deepest nesting accepted: every array or object adds one level, so `[]` is depth 1 (§2.5).
@@ -264,7 +264,7 @@ enum SpanKind {
     /// In the arena, a key's text after unescaping: written with [`write_string`].
     Unescaped,
     /// In the arena, a value's content in canonical form (unescaped, then escaped as the
-    /// canonical form escapes): written between quotes as it is.
+    /// canonical form escapes), between quotes there: written with its quotes as it is.
     Canonical,
 }
 
@@ -715,6 +715,8 @@ impl<'a> Parser<'a> {
             }
         }
         let out = arena;
+        // Between quotes in the arena too, so the writer copies it as it copies an input span.
+        out.push('"');
         let arena_start = out.len();
         // The canonical form is never longer than the text (an escape it keeps is kept as it is,
         // one it drops is longer than its character): room as in `parse_string_to`.
@@ -727,10 +729,12 @@ impl<'a> Parser<'a> {
             match b {
                 b'"' => {
                     self.pos = i + 1;
+                    let end = out.len();
+                    out.push('"');
                     return Ok(TapeSpan {
                         kind: SpanKind::Canonical,
                         start: arena_start as u32,
-                        end: out.len() as u32,
+                        end: end as u32,
                     });
                 }
                 b'\\' => {
@@ -848,23 +852,17 @@ impl<'a> Parser<'a> {
                     return Err(syntax(start, "leading zero in a number"));
                 }
             }
-            Some(b'1'..=b'9') => {
-                i += 1;
-                while matches!(bytes.get(i), Some(b'0'..=b'9')) {
-                    i += 1;
-                }
-            }
+            Some(b'1'..=b'9') => i += 1 + digits_len(bytes, i + 1),
             _ => return Err(syntax(i, "expected a digit")),
         }
         let int_end = i;
         if bytes.get(i) == Some(&b'.') {
             i += 1;
-            if !matches!(bytes.get(i), Some(b'0'..=b'9')) {
+            let n = digits_len(bytes, i);
+            if n == 0 {
                 return Err(syntax(i, "expected a digit after '.'"));
             }
-            while matches!(bytes.get(i), Some(b'0'..=b'9')) {
-                i += 1;
-            }
+            i += n;
         }
         let frac_end = i;
         let mut exponent = false;
@@ -874,12 +872,11 @@ impl<'a> Parser<'a> {
             if matches!(bytes.get(i), Some(b'+' | b'-')) {
                 i += 1;
             }
-            if !matches!(bytes.get(i), Some(b'0'..=b'9')) {
+            let n = digits_len(bytes, i);
+            if n == 0 {
                 return Err(syntax(i, "expected a digit in the exponent"));
             }
-            while matches!(bytes.get(i), Some(b'0'..=b'9')) {
-                i += 1;
-            }
+            i += n;
         }
         self.pos = i;
         Ok(NumLit {
@@ -1434,18 +1431,19 @@ fn write_tape(
             &arena[a..b]
         }
     };
-    // Input and canonical spans are the canonical form's content: written as they are. An
-    // input span has its quotes around it in the input.
+    // Input and canonical spans are the canonical form's content, with quotes around them in
+    // the input or the arena: written as they are, quotes included.
     let write_span = |s: TapeSpan, out: &mut Vec<u8>| {
         let (a, b) = (s.start as usize, s.end as usize);
-        match s.kind {
-            SpanKind::Input => append(out, text.as_bytes(), a - 1, b + 1),
-            SpanKind::Canonical => {
-                out.push(b'"');
-                append(out, arena.as_bytes(), a, b);
-                out.push(b'"');
-            }
-            SpanKind::Unescaped => write_string(&arena[a..b], out),
+        if s.kind == SpanKind::Unescaped {
+            write_string(&arena[a..b], out);
+        } else {
+            let src = if s.kind == SpanKind::Input {
+                text.as_bytes()
+            } else {
+                arena.as_bytes()
+            };
+            append(out, src, a - 1, b + 1);
         }
     };
     let base = out.len();
@@ -1671,22 +1669,32 @@ fn utf16_prefix_at(src: &[u8], a: usize, b: usize) -> u64 {
 /// The big-endian word of a string's first 8 bytes (zero-padded), with the lead bytes remapped
 /// as [`utf16_prefix`] describes.
 #[inline]
-fn utf16_order_bytes(mut k: [u8; 8]) -> u64 {
+fn utf16_order_bytes(k: [u8; 8]) -> u64 {
     // Whether a byte is 0xEE or above, for all eight at once: its high bit, and the high bit of
     // its low seven bits plus 0x12 (no carry leaves a byte).
     const LOW7: u64 = 0x7f7f_7f7f_7f7f_7f7f;
     let w = u64::from_ne_bytes(k);
     if w & ((w & LOW7) + 0x1212_1212_1212_1212) & !LOW7 != 0 {
-        for c in &mut k {
-            *c = match *c {
-                0xEE | 0xEF => *c + 5,
-                0xF0..=0xF4 => *c - 2,
-                other => other,
-            };
-        }
+        return u64::from_be_bytes(k.map(|c| UTF16_LEAD_ORDER[c as usize]));
     }
     u64::from_be_bytes(k)
 }
+
+/// Each byte as [`utf16_prefix`] orders it: 0xF0–0xF4 become 0xEE–0xF2 and 0xEE, 0xEF become
+/// 0xF3, 0xF4; every other byte is itself.
+static UTF16_LEAD_ORDER: [u8; 256] = {
+    let mut t = [0u8; 256];
+    let mut i = 0;
+    while i < 256 {
+        t[i] = match i as u8 {
+            c @ (0xEE | 0xEF) => c + 5,
+            c @ 0xF0..=0xF4 => c - 2,
+            c => c,
+        };
+        i += 1;
+    }
+    t
+};
 
 /// The order of two strings whose first difference is the bytes `p` and `q` (same prefix).
 #[inline]

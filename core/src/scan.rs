@@ -1,6 +1,6 @@
-//! The two byte scans of the canonical-JSON parser and writer ([`crate::canonical`], SPEC §1,
-//! RFC 8259 §2 and §7): the end of a run of plain string text, and the length of a run of
-//! insignificant whitespace.
+//! The byte scans of the canonical-JSON parser and writer ([`crate::canonical`], SPEC §1,
+//! RFC 8259 §2, §6 and §7): the end of a run of plain string text, and the lengths of a run of
+//! insignificant whitespace and of a run of decimal digits.
 //!
 //! On x86-64 both look at 16 bytes at a time with SSE2 (part of every x86-64 CPU), through the
 //! safe wrappers of `safe_arch`, so this crate keeps `forbid(unsafe_code)`. Elsewhere (wasm32,
@@ -32,6 +32,19 @@ pub(crate) fn whitespace_len(bytes: &[u8], from: usize) -> usize {
     #[cfg(not(target_arch = "x86_64"))]
     {
         whitespace_len_swar(bytes, from)
+    }
+}
+
+/// The count of ASCII digits at `bytes[from..]`.
+#[inline]
+pub(crate) fn digits_len(bytes: &[u8], from: usize) -> usize {
+    #[cfg(target_arch = "x86_64")]
+    {
+        digits_len_sse2(bytes, from)
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    {
+        digits_len_swar(bytes, from)
     }
 }
 
@@ -91,6 +104,48 @@ fn whitespace_len_sse2(bytes: &[u8], from: usize) -> usize {
         }
     }
     whitespace_tail(bytes, i) - from
+}
+
+/// [`digits_len`] with SSE2: a byte is a digit when `b - '0'` (wrapping) is at most 9.
+#[cfg(target_arch = "x86_64")]
+#[inline(always)]
+fn digits_len_sse2(bytes: &[u8], from: usize) -> usize {
+    use safe_arch::{
+        cmp_eq_mask_i8_m128i, load_unaligned_m128i, min_u8_m128i, move_mask_i8_m128i,
+        set_splat_i8_m128i, sub_i8_m128i,
+    };
+    let mut i = from;
+    while let Some(chunk) = bytes.get(i..i + 16) {
+        let v = load_unaligned_m128i(chunk.try_into().expect("a slice of 16 bytes"));
+        let d = sub_i8_m128i(v, set_splat_i8_m128i(b'0' as i8));
+        let digits = cmp_eq_mask_i8_m128i(min_u8_m128i(d, set_splat_i8_m128i(9)), d);
+        let n = (move_mask_i8_m128i(digits) as u32).trailing_ones() as usize;
+        i += n;
+        if n < 16 {
+            return i - from;
+        }
+    }
+    digits_tail(bytes, i) - from
+}
+
+/// [`digits_len`] eight bytes at a time: after XOR with `0` (0x30) a digit byte is 0–9, and a
+/// byte is not a digit when its low seven bits plus 0x76 reach 0x80 or its high bit is set.
+#[cfg_attr(target_arch = "x86_64", allow(dead_code))]
+#[inline(always)]
+fn digits_len_swar(bytes: &[u8], from: usize) -> usize {
+    const ONES: u64 = 0x0101_0101_0101_0101;
+    const LOW7: u64 = 0x7f7f_7f7f_7f7f_7f7f;
+    let mut i = from;
+    while let Some(chunk) = bytes.get(i..i + 8) {
+        let t = u64::from_le_bytes(chunk.try_into().expect("a slice of 8 bytes")) ^ (ONES * 0x30);
+        let other = (((t & LOW7) + ONES * 0x76) | t) & !LOW7;
+        let n = (other.trailing_zeros() / 8) as usize; // 8 when all eight are digits
+        i += n;
+        if n < 8 {
+            return i - from;
+        }
+    }
+    digits_tail(bytes, i) - from
 }
 
 /// [`find_special`] eight bytes at a time (SWAR): for each byte of a little-endian word, the
@@ -168,6 +223,16 @@ fn whitespace_tail(bytes: &[u8], from: usize) -> usize {
     i
 }
 
+/// The last bytes of [`digits_len`], one at a time: the index of the first non-digit.
+#[inline]
+fn digits_tail(bytes: &[u8], from: usize) -> usize {
+    let mut i = from;
+    while bytes.get(i).is_some_and(u8::is_ascii_digit) {
+        i += 1;
+    }
+    i
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -178,26 +243,35 @@ mod tests {
             .find(|&i| is_special(v[i]))
             .unwrap_or(v.len());
         let ws = (from..v.len()).take_while(|&i| is_whitespace(v[i])).count();
+        let digits = (from..v.len())
+            .take_while(|&i| v[i].is_ascii_digit())
+            .count();
         assert_eq!(find_special_swar(v, from), special, "{v:?} {from}");
         assert_eq!(whitespace_len_swar(v, from), ws, "{v:?} {from}");
+        assert_eq!(digits_len_swar(v, from), digits, "{v:?} {from}");
         #[cfg(target_arch = "x86_64")]
         {
             assert_eq!(find_special_sse2(v, from), special, "{v:?} {from}");
             assert_eq!(whitespace_len_sse2(v, from), ws, "{v:?} {from}");
+            assert_eq!(digits_len_sse2(v, from), digits, "{v:?} {from}");
         }
         assert_eq!(find_special(v, from), special);
         assert_eq!(whitespace_len(v, from), ws);
+        assert_eq!(digits_len(v, from), digits);
     }
 
     #[test]
     fn scans_match_a_byte_loop() {
         // Every special byte at every offset of two blocks, after every kind of byte (a borrow
-        // from a hit must never hide an earlier one), runs without any hit, and whitespace runs
-        // of every length ending in every kind of byte.
+        // from a hit must never hide an earlier one), runs without any hit, and runs of
+        // whitespace and of digits of every length ending in every kind of byte.
         let fillers = [
-            b'a', 0x00, 0x1f, 0x20, b'"', b'\\', 0x7f, 0x80, 0xc3, 0xff, b'\t',
+            b'a', 0x00, 0x1f, 0x20, b'"', b'\\', 0x7f, 0x80, 0xc3, 0xff, b'\t', b'0', b'9',
         ];
-        let specials = [b'"', b'\\', 0x00, 0x01, 0x0a, 0x1f, 0x20, b'\r', b'!', 0xe0];
+        let specials = [
+            b'"', b'\\', 0x00, 0x01, 0x0a, 0x1f, 0x20, b'\r', b'!', 0xe0, b'/', b'0', b'5', b'9',
+            b':', 0xb0, 0xb9, b'.', b'e',
+        ];
         for len in 0..36 {
             for &f in &fillers {
                 for &sp in &specials {
@@ -212,12 +286,19 @@ mod tests {
                 check(&vec![f; len], 0);
             }
         }
-        for (len, &end) in (0..40).zip([b'a', b'"', 0x0b, 0x0c, 0x00, 0xff, b' '].iter().cycle()) {
-            let mut v: Vec<u8> = b" \n\r\t".iter().copied().cycle().take(len).collect();
-            v.push(end);
-            v.extend_from_slice(b"   xyz");
-            for from in 0..v.len() {
-                check(&v, from);
+        let ends = [
+            b'a', b'"', 0x0b, 0x0c, 0x00, 0xff, b' ', b'/', b':', b'.', b'0',
+        ];
+        for run in [&b" \n\r\t"[..], b"0123456789"] {
+            for len in 0..40 {
+                for &end in &ends {
+                    let mut v: Vec<u8> = run.iter().copied().cycle().take(len).collect();
+                    v.push(end);
+                    v.extend_from_slice(b"   xyz");
+                    for from in 0..v.len() {
+                        check(&v, from);
+                    }
+                }
             }
         }
         let text = "héllo 😀 ｱ plain ascii text that runs on\"";
