@@ -22,7 +22,7 @@
 //! (core/tests/wycheproof_es256.rs) and a differential test against `p256`'s own verifier on random
 //! and edge-case inputs (the tests below; `EKL_ES256_DIFF_CASES` scales them) pin it.
 
-use std::sync::atomic::{AtomicU32, Ordering};
+use std::sync::atomic::{AtomicU32, AtomicUsize, Ordering};
 use std::sync::OnceLock;
 
 use p256::elliptic_curve::ff::Field;
@@ -312,12 +312,28 @@ pub(crate) enum Refusal {
     Mismatch,
 }
 
+/// The most key tables (151 KB each) that exist at once in a process: 64, about 9.7 MB. A key
+/// beyond the budget verifies without a table (about 4 times the work, the same answers) until
+/// another key's table is dropped with its last clone, so a key set of many keys, hostile or
+/// not, never costs more memory than this.
+pub const MAX_KEY_TABLES: usize = 64;
+
+/// The key tables that exist now (at most [`MAX_KEY_TABLES`]).
+static LIVE_KEY_TABLES: AtomicUsize = AtomicUsize::new(0);
+
+/// How many key tables exist now.
+#[cfg(test)]
+pub(crate) fn live_key_tables() -> usize {
+    LIVE_KEY_TABLES.load(Ordering::Acquire)
+}
+
 /// A verification key: its point and, from its second verification on, its table.
 ///
 /// A key verified once (a key set parsed for one token) pays for no table: u2·Q is then a signed
 /// radix-16 multiplication (256 doublings, one inversion for the 8 affine multiples of Q),
 /// about 4 verifications' worth of work against some 50 for building the table. The second
-/// verification builds the table, and every later one uses it; clones share both.
+/// verification builds the table when the budget of [`MAX_KEY_TABLES`] allows, and every later
+/// one uses it; clones share both.
 pub(crate) struct PreparedKey {
     point: Affine,
     uses: AtomicU32,
@@ -342,17 +358,37 @@ impl PreparedKey {
         }
     }
 
-    /// Builds the table now.
-    pub(crate) fn precompute(&self) {
-        self.built_table();
+    /// Builds the table now, when the budget of [`MAX_KEY_TABLES`] allows; says whether the key
+    /// has its table.
+    pub(crate) fn precompute(&self) -> bool {
+        self.built_table().is_some()
     }
 
-    fn built_table(&self) -> &FixedBaseTable {
-        self.table
-            .get_or_init(|| FixedBaseTable::with_window(&self.point, KEY_WINDOW))
+    /// The table, built now if need be, or `None` when [`MAX_KEY_TABLES`] tables exist.
+    fn built_table(&self) -> Option<&FixedBaseTable> {
+        if let Some(table) = self.table.get() {
+            return Some(table);
+        }
+        // Take a place in the budget, then build; a place taken by a thread that lost the race
+        // to build this same table is given back.
+        LIVE_KEY_TABLES
+            .fetch_update(Ordering::AcqRel, Ordering::Acquire, |n| {
+                (n < MAX_KEY_TABLES).then_some(n + 1)
+            })
+            .ok()?;
+        let mut built = false;
+        let table = self.table.get_or_init(|| {
+            built = true;
+            FixedBaseTable::with_window(&self.point, KEY_WINDOW)
+        });
+        if !built {
+            LIVE_KEY_TABLES.fetch_sub(1, Ordering::AcqRel);
+        }
+        Some(table)
     }
 
-    /// The table, when it exists or this is not the key's first verification.
+    /// The table, when it exists or this is not the key's first verification (and the budget
+    /// allows it).
     fn table(&self) -> Option<&FixedBaseTable> {
         if let Some(table) = self.table.get() {
             return Some(table);
@@ -360,7 +396,7 @@ impl PreparedKey {
         if self.uses.fetch_add(1, Ordering::Relaxed) == 0 {
             None
         } else {
-            Some(self.built_table())
+            self.built_table()
         }
     }
 
@@ -370,6 +406,14 @@ impl PreparedKey {
         match self.table() {
             Some(table) => verify_digest(Base::Table(table), &digest, signature),
             None => verify_digest(Base::Point(&self.point), &digest, signature),
+        }
+    }
+}
+
+impl Drop for PreparedKey {
+    fn drop(&mut self) {
+        if self.table.get().is_some() {
+            LIVE_KEY_TABLES.fetch_sub(1, Ordering::AcqRel);
         }
     }
 }
@@ -658,6 +702,44 @@ mod tests {
             assert!(vk.verify(&other, &sig).is_err());
             assert_eq!(key.verify(&other, &bytes), Err(Refusal::Mismatch));
         }
+    }
+
+    #[test]
+    fn key_tables_stay_within_their_budget() {
+        // More keys than the budget, each verified three times (the second builds its table
+        // when the budget allows): every verification still answers right, the count of tables
+        // never passes the budget (other tests of this binary build tables too), and dropping
+        // the keys gives their places back.
+        let keys: Vec<(SigningKey, PreparedKey)> = (0..MAX_KEY_TABLES + 8)
+            .map(|i| {
+                let mut seed = [7u8; 32];
+                seed[..8].copy_from_slice(&(i as u64 + 1).to_be_bytes());
+                let sk = SigningKey::from_slice(&seed).expect("valid scalar");
+                let key = PreparedKey::new(VerifyingKey::from(&sk).as_affine());
+                (sk, key)
+            })
+            .collect();
+        let mut with_table = 0;
+        for (i, (sk, key)) in keys.iter().enumerate() {
+            let msg = (i as u32).to_be_bytes();
+            let sig: Signature = sk.sign(&msg);
+            for _ in 0..3 {
+                assert_eq!(key.verify(&msg, &sig.to_bytes()), Ok(()));
+                assert_eq!(key.verify(b"other", &sig.to_bytes()), Err(Refusal::Mismatch));
+                assert!(live_key_tables() <= MAX_KEY_TABLES);
+            }
+            with_table += usize::from(key.table.get().is_some());
+        }
+        assert!(with_table <= MAX_KEY_TABLES);
+        assert!(keys.iter().any(|(_, k)| k.table.get().is_none()));
+        let (sk, last) = keys.last().expect("keys");
+        assert!(!last.precompute() || with_table < MAX_KEY_TABLES);
+        let sk = sk.clone();
+        drop(keys);
+        // Places are free again: a fresh key gets its table.
+        let key = PreparedKey::new(VerifyingKey::from(&sk).as_affine());
+        assert!(key.precompute());
+        assert!(live_key_tables() <= MAX_KEY_TABLES);
     }
 
     /// 32-byte values at the edges of the ranges that matter: 0, 1, 2, n − 1, n, n + 1, p − n and

@@ -41,6 +41,8 @@ use crate::base64url;
 use crate::canonical;
 use crate::error::{Error, ErrorCode, Result};
 use crate::es256::{self, PreparedKey};
+/// The most ES256 key tables that exist at once in a process (see `PublicJwk::precompute`).
+pub use crate::es256::MAX_KEY_TABLES;
 use crate::jws::parse_strict;
 use crate::value::Value;
 
@@ -141,9 +143,11 @@ impl PublicJwk {
             })
     }
 
-    /// Builds the key's precomputed table now instead of at its first verification.
-    pub fn precompute(&self) {
-        self.prepared.precompute();
+    /// Builds the key's precomputed table now instead of at its second verification, and says
+    /// whether the key has it: `false` when [`MAX_KEY_TABLES`](crate::jwk::MAX_KEY_TABLES)
+    /// tables already exist in the process (the key then verifies without one, more slowly).
+    pub fn precompute(&self) -> bool {
+        self.prepared.precompute()
     }
 }
 
