@@ -171,12 +171,12 @@ export interface ResultBody {
 /** `v1` or `v2`, as the protocol's `endpoint_proof` writes it. */
 export type ProofVersion = 'v1' | 'v2'
 
-/** One key of a receipt key ring: valid from `valid_from` (inclusive) to `valid_until` (exclusive), RFC 3339 UTC. */
+/** One key of a receipt key ring: valid from `valid_from` (inclusive) to `valid_until` (exclusive), RFC 3339 UTC or a Date. */
 export interface ReceiptKeySpec {
   key_id: string
   secret: string
-  valid_from: string
-  valid_until?: string | null
+  valid_from: string | Date
+  valid_until?: string | Date | null
 }
 
 /** A receipt key ring: a registration secret (the baseline key `rk-1`) or a list of keys. */
@@ -570,7 +570,7 @@ export declare function signReceipt<T>(receipt: JsonArgWithTimes<T, 'issued_at'>
 /**
  * The verdict on a MAC receipt: every check, pass, fail or mismatch. (PROTOCOL §9.5; `verify_receipt`)
  * @param receipt the receipt
- * @param keys the key ring: the registration secret, or a list of {key_id, secret, valid_from, valid_until?}
+ * @param keys the key ring: the registration secret, or a list of {key_id, secret, valid_from, valid_until?}; a Date is accepted for valid_from (timestamp), valid_until (timestamp)
  * @param call the call: {execution_id, collaboration_id, capability_id, requester_agent_id, provider_agent_id, …}
  * @param inputCommitment the consumer's own input commitment (option)
  * @param outputCommitment the consumer's own output commitment (option)
@@ -585,7 +585,7 @@ export declare function verifyReceipt<T>(receipt: JsonArg<T>, keys: ReceiptKeys,
 /**
  * Verdicts on many MAC receipts under one key ring; an item that cannot be read gives {error: {code, message}} in its place. (PROTOCOL §9.5; `verify_receipts`)
  * @param items a list of {receipt, call, input_commitment?, output_commitment?}
- * @param keys the key ring: the registration secret, or a list of keys
+ * @param keys the key ring: the registration secret, or a list of keys; a Date is accepted for valid_from (timestamp), valid_until (timestamp)
  * @param jobs threads to verify on (default: every core available; 1: the calling thread only) (option)
  */
 export declare function verifyReceipts(items: readonly ReceiptToVerify[], keys: ReceiptKeys, options?: {
@@ -596,17 +596,17 @@ export declare function verifyReceipts(items: readonly ReceiptToVerify[], keys: 
 /**
  * Verdicts on a receipt archive: JSON lines, one item a line ({receipt, call, input_commitment?, output_commitment?} for a MAC receipt, {receipt_jws, call} or {receipt: signed object, call} for a network-signed one, an optional label); one verdict per non-blank line, or {error: {code, message}} for an item that cannot be verified. (PROTOCOL §9.5; `verify_receipt_lines`)
  * @param lines the archive: JSON lines text
- * @param keys the key ring of MAC receipts (option)
+ * @param keys the key ring of MAC receipts; a Date is accepted for valid_from (timestamp), valid_until (timestamp) (option)
  * @param jwks the network's key set, for network-signed receipts (option)
  * @param ownAgentId your agent id: a call's own_agent_id and requester_agent_id when the item has none (option)
  * @param networkIssuer the network's issuer: a signed call's network_issuer when the item has none (option)
  * @param jobs threads to verify on (default: every core available; 1: the calling thread only) (option)
  */
-export declare function verifyReceiptLines<T, U>(lines: JsonTextInput, options?: {
+export declare function verifyReceiptLines<T>(lines: JsonTextInput, options?: {
   /** the key ring of MAC receipts */
-  keys?: JsonArg<T> | null
+  keys?: ReceiptKeys | null
   /** the network's key set, for network-signed receipts */
-  jwks?: Jwks | JsonArg<U> | null
+  jwks?: Jwks | JsonArg<T> | null
   /** your agent id: a call's own_agent_id and requester_agent_id when the item has none */
   ownAgentId?: string | null
   /** the network's issuer: a signed call's network_issuer when the item has none */

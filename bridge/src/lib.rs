@@ -125,9 +125,10 @@ pub struct Param {
     pub required: bool,
     /// One line for the host's documentation.
     pub doc: &'static str,
-    /// Members of a value parameter (an object) that hold a time, each with the form the core
-    /// reads: a host may pass its date type there (a Python aware `datetime`, a JS `Date`) and
-    /// writes it in that form first (the core stays free of host dates). Empty for most.
+    /// Members of a value parameter (an object, or each object of an array: the keys of a key
+    /// ring) that hold a time, each with the form the core reads: a host may pass its date type
+    /// there (a Python aware `datetime`, a JS `Date`) and writes it in that form first (the core
+    /// stays free of host dates). Empty for most.
     pub times: &'static [(&'static str, TimeForm)],
 }
 

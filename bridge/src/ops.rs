@@ -46,6 +46,11 @@ impl Param {
 
 /// `issued_at` of a receipt, as the protocol writes it.
 const ISSUED_AT: &[(&str, TimeForm)] = &[("issued_at", TimeForm::Timestamp)];
+/// The time members of each key of a key ring.
+const KEY_RING_TIMES: &[(&str, TimeForm)] = &[
+    ("valid_from", TimeForm::Timestamp),
+    ("valid_until", TimeForm::Timestamp),
+];
 /// The NumericDate claims of a JWS.
 const CLAIM_TIMES: &[(&str, TimeForm)] = &[
     ("iat", TimeForm::Seconds),
@@ -635,7 +640,7 @@ pub(crate) static OPERATIONS: &[Op] = &[
         doc: "The verdict on a MAC receipt: every check, pass, fail or mismatch.",
         params: &[
             req("receipt", Value, "the receipt"),
-            req("keys", Value, "the key ring: the registration secret, or a list of {key_id, secret, valid_from, valid_until?}"),
+            req("keys", Value, "the key ring: the registration secret, or a list of {key_id, secret, valid_from, valid_until?}").times(KEY_RING_TIMES),
             req("call", Value, "the call: {execution_id, collaboration_id, capability_id, requester_agent_id, provider_agent_id, …}"),
             opt("input_commitment", Value, "the consumer's own input commitment"),
             opt("output_commitment", Value, "the consumer's own output commitment"),
@@ -662,7 +667,7 @@ pub(crate) static OPERATIONS: &[Op] = &[
               {error: {code, message}} in its place.",
         params: &[
             req("items", Value, "a list of {receipt, call, input_commitment?, output_commitment?}"),
-            req("keys", Value, "the key ring: the registration secret, or a list of keys"),
+            req("keys", Value, "the key ring: the registration secret, or a list of keys").times(KEY_RING_TIMES),
             opt("jobs", Int, JOBS_DOC),
         ],
         returns: Returns::Verdicts,
@@ -693,7 +698,7 @@ pub(crate) static OPERATIONS: &[Op] = &[
               verified.",
         params: &[
             req("lines", Text, "the archive: JSON lines text"),
-            opt("keys", Value, "the key ring of MAC receipts"),
+            opt("keys", Value, "the key ring of MAC receipts").times(KEY_RING_TIMES),
             opt("jwks", Jwks, "the network's key set, for network-signed receipts"),
             opt("own_agent_id", Str, "your agent id: a call's own_agent_id and requester_agent_id when the item has none"),
             opt("network_issuer", Str, "the network's issuer: a signed call's network_issuer when the item has none"),

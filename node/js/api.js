@@ -33,6 +33,8 @@ const { toJsonText, jsonTextOf, stableBytes, JsonText, isWellFormed, MAX_DEPTH, 
 
 /** The size limit of a capability call's input as ekl-json-1: 256 KB (PROTOCOL §2.5). */
 const CAPABILITY_INPUT_MAX_BYTES = 262144
+/** The most elements of an array whose objects withTimes looks at (a key ring has a few keys). */
+const TIMES_MAX_ITEMS = 4096
 /** Value arguments whose conversion stops at a tighter bound than MAX_VALUE_BYTES. */
 const LIMITS = { 'input_commitment.input': CAPABILITY_INPUT_MAX_BYTES }
 
@@ -139,40 +141,58 @@ function makeApi(binding, info) {
 
   /**
    * A value whose time members (the parameter's `times` in the registry: `issued_at` of a receipt,
-   * `iat`/`nbf`/`exp` of claims, ...) may hold a Date: those are written in the form the core reads
-   * (`timestamp`: as formatTimestamp writes it; `seconds`: an integer; milliseconds refused as for
-   * `now`). Only a plain object of data properties holding such a Date is copied, in its order and
-   * each member read once through its descriptor (no getter runs); anything else is handed on as
-   * it is, for the strict conversion to accept or refuse with its own code.
+   * `iat`/`nbf`/`exp` of claims, `valid_from`/`valid_until` of each key of a key ring, ...) may
+   * hold a Date: those are written in the form the core reads (`timestamp`: as formatTimestamp
+   * writes it; `seconds`: an integer; milliseconds refused as for `now`). Only a plain object of
+   * data properties holding such a Date is copied, in its order and each member read once through
+   * its descriptor (no getter runs), and likewise a plain array (of at most TIMES_MAX_ITEMS
+   * elements, data properties) of which some elements are such objects; anything else is handed
+   * on as it is, for the strict conversion to accept or refuse with its own code.
    */
   function withTimes(op, p, x) {
     try {
-      if (x === null || typeof x !== 'object' || x instanceof JsonText) return x
-      const proto = Object.getPrototypeOf(x)
-      if (proto !== Object.prototype && proto !== null) return x
-      const dated = Object.keys(p.times).some((m) => {
-        const d = Object.getOwnPropertyDescriptor(x, m)
-        return d !== undefined && 'value' in d && d.value instanceof Date
-      })
-      if (!dated || Object.getOwnPropertySymbols(x).length !== 0) return x
-      const copy = Object.create(proto)
-      for (const k of Object.keys(x)) {
-        const d = Object.getOwnPropertyDescriptor(x, k)
-        if (d === undefined) continue
-        if (!('value' in d)) return x
-        let v = d.value
-        const form = Object.prototype.hasOwnProperty.call(p.times, k) ? p.times[k] : undefined
-        if (form !== undefined && v instanceof Date) {
-          const secs = seconds(v, `${op.js}: ${p.js}.${k}`)
-          v = form === 'seconds' ? secs : timestamp(secs)
-        }
-        Object.defineProperty(copy, k, { value: v, enumerable: true, writable: true, configurable: true })
+      if (!Array.isArray(x)) return timedObject(op, p, x, `${op.js}: ${p.js}`)
+      if (Object.getPrototypeOf(x) !== Array.prototype || x.length > TIMES_MAX_ITEMS) return x
+      const items = []
+      let changed = false
+      for (let i = 0; i < x.length; i++) {
+        const d = Object.getOwnPropertyDescriptor(x, i)
+        if (d === undefined || !('value' in d)) return x
+        const v = timedObject(op, p, d.value, `${op.js}: ${p.js}[${i}]`)
+        changed = changed || v !== d.value
+        items.push(v)
       }
-      return copy
+      return changed ? items : x
     } catch (e) {
       if (isEklError(e)) throw e
       return x // a Proxy trap threw: the conversion meets it again and refuses it
     }
+  }
+
+  /** `x` with its time members written (see withTimes), or `x` itself. */
+  function timedObject(op, p, x, what) {
+    if (x === null || typeof x !== 'object' || x instanceof JsonText) return x
+    const proto = Object.getPrototypeOf(x)
+    if (proto !== Object.prototype && proto !== null) return x
+    const dated = Object.keys(p.times).some((m) => {
+      const d = Object.getOwnPropertyDescriptor(x, m)
+      return d !== undefined && 'value' in d && d.value instanceof Date
+    })
+    if (!dated || Object.getOwnPropertySymbols(x).length !== 0) return x
+    const copy = Object.create(proto)
+    for (const k of Object.keys(x)) {
+      const d = Object.getOwnPropertyDescriptor(x, k)
+      if (d === undefined) continue
+      if (!('value' in d)) return x
+      let v = d.value
+      const form = Object.prototype.hasOwnProperty.call(p.times, k) ? p.times[k] : undefined
+      if (form !== undefined && v instanceof Date) {
+        const secs = seconds(v, `${what}.${k}`)
+        v = form === 'seconds' ? secs : timestamp(secs)
+      }
+      Object.defineProperty(copy, k, { value: v, enumerable: true, writable: true, configurable: true })
+    }
+    return copy
   }
 
   /** One argument converted by its parameter's kind (JSON text as a string or bytes). */

@@ -60,3 +60,34 @@ test('time members: an invalid Date is refused naming the member; a Date elsewhe
   const trap = new Proxy({ iat: AT }, { getOwnPropertyDescriptor() { throw new Error('secret payload') } })
   assert.throws(() => ekl.signJws('ekl-access+jwt', trap, key), (e) => e.code === 'UNSUPPORTED_TYPE' && !/secret/.test(e.message))
 })
+
+test('time members: the keys of a key ring take a Date for valid_from and valid_until', () => {
+  const signed = ekl.signReceipt(MAC, 's')
+  const call = {
+    execution_id: 'ex_1', collaboration_id: 'col_1', capability_id: 'cap_1',
+    requester_agent_id: 'agt_c', provider_agent_id: 'agt_p',
+  }
+  const asText = [{ key_id: 'rk-1', secret: 's', valid_from: '2026-01-01T00:00:00Z' }]
+  const dated = [{ key_id: 'rk-1', secret: 's', valid_from: new Date(Date.UTC(2026, 0, 1)) }]
+  const verdict = ekl.verifyReceipt(signed, dated, call)
+  assert.equal(verdict.accepted, true)
+  assert.deepEqual(verdict, ekl.verifyReceipt(signed, asText, call))
+  assert.ok(dated[0].valid_from instanceof Date)
+  // Retired one second before issued_at (12:00:05): refused as its wire form is.
+  const retired = [
+    { key_id: 'rk-0', secret: 'old', valid_from: '2025-01-01T00:00:00Z' },
+    { key_id: 'rk-1', secret: 's', valid_from: new Date(Date.UTC(2026, 0, 1)), valid_until: new Date(Date.UTC(2026, 10, 29, 12, 0, 4, 999)) },
+  ]
+  const refused = ekl.verifyReceipt(signed, retired, call)
+  assert.equal(refused.checks.find((c) => c.name === 'key_id').outcome, 'fail')
+  const retiredText = [retired[0], { ...retired[1], valid_from: '2026-01-01T00:00:00Z', valid_until: '2026-11-29T12:00:04Z' }]
+  assert.deepEqual(refused, ekl.verifyReceipt(signed, retiredText, call))
+  assert.deepEqual(ekl.verifyReceipts([{ receipt: signed, call }], dated)[0], verdict)
+  const lines = JSON.stringify({ receipt: signed, call }) + '\n'
+  assert.deepEqual(ekl.verifyReceiptLines(lines, { keys: dated }), ekl.verifyReceiptLines(lines, { keys: asText }))
+  // An invalid Date names its key; an accessor element keeps the conversion's refusal.
+  assert.throws(() => ekl.verifyReceipt(signed, [{ ...dated[0], valid_from: new Date(NaN) }], call), (e) => e.code === 'INVALID_ARGUMENT' && /keys\[0\]\.valid_from/.test(e.message))
+  const ring = [dated[0]]
+  Object.defineProperty(ring, 1, { get() { throw new Error('secret payload') }, enumerable: true })
+  assert.throws(() => ekl.verifyReceipt(signed, ring, call), (e) => !/secret/.test(e.message))
+})

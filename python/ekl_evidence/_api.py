@@ -52,15 +52,37 @@ def _now(op: str, now: _Any, what: str = "now") -> int:
 _FORMAT_TIMESTAMP = -1
 
 
+#: The most elements of a list whose objects ``_times`` looks at (a key ring has a few keys);
+#: a longer list is handed on as it is.
+_TIMES_MAX_ITEMS = 4096
+
+
 def _times(op: str, name: str, value: _Any, times: _Dict[str, str]) -> _Any:
     """A value whose time members (the parameter's ``times`` in the registry: ``issued_at`` of a
-    receipt, ``iat``/``nbf``/``exp`` of claims, ...) may hold an aware ``datetime``: a dict holding
-    one is copied (in its order) with those written in the form the core reads (``timestamp``: as
-    ``format_timestamp`` writes it; ``seconds``: an int); anything else is handed on as it is."""
-    if not isinstance(value, dict) or not any(
-        isinstance(value.get(m), _dt.datetime) for m in times
-    ):
+    receipt, ``iat``/``nbf``/``exp`` of claims, ``valid_from``/``valid_until`` of each key of a
+    key ring, ...) may hold an aware ``datetime``: a dict holding one, or a list of dicts some of
+    which hold one, is copied (in its order) with those written in the form the core reads
+    (``timestamp``: as ``format_timestamp`` writes it; ``seconds``: an int); anything else is
+    handed on as it is."""
+    if type(value) in (list, tuple) and len(value) <= _TIMES_MAX_ITEMS:
+        if not any(_dated(item, times) for item in value):
+            return value
+        return [
+            _timed(op, f"{name}[{i}]", item, times) if _dated(item, times) else item
+            for i, item in enumerate(value)
+        ]
+    if not _dated(value, times):
         return value
+    return _timed(op, name, value, times)
+
+
+def _dated(value: _Any, times: _Dict[str, str]) -> bool:
+    """Whether ``value`` is a dict with an ``datetime`` in one of its time members."""
+    return isinstance(value, dict) and any(isinstance(value.get(m), _dt.datetime) for m in times)
+
+
+def _timed(op: str, name: str, value: _Dict[_Any, _Any], times: _Dict[str, str]) -> _Any:
+    """The copy of a dict of ``_times``."""
     out = {}
     for k, v in value.items():
         form = times.get(k) if isinstance(k, str) else None

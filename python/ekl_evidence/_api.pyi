@@ -431,7 +431,8 @@ def verify_receipt(
 
     receipt (required): the receipt
     keys (required): the key ring: the registration secret, or a list of {key_id, secret,
-        valid_from, valid_until?}
+        valid_from, valid_until?}; an aware datetime is accepted for valid_from (timestamp),
+        valid_until (timestamp)
     call (required): the call: {execution_id, collaboration_id, capability_id,
         requester_agent_id, provider_agent_id, …}
     input_commitment (keyword-only, optional): the consumer's own input commitment
@@ -450,7 +451,8 @@ def verify_receipts(
     {code, message}} in its place.
 
     items (required): a list of {receipt, call, input_commitment?, output_commitment?}
-    keys (required): the key ring: the registration secret, or a list of keys
+    keys (required): the key ring: the registration secret, or a list of keys; an aware datetime
+        is accepted for valid_from (timestamp), valid_until (timestamp)
     jobs (keyword-only, optional): threads to verify on (default: every core available; 1: the
         calling thread only)
 
@@ -472,7 +474,8 @@ def verify_receipt_lines(
     line, or {error: {code, message}} for an item that cannot be verified.
 
     lines (required): the archive: JSON lines text
-    keys (keyword-only, optional): the key ring of MAC receipts
+    keys (keyword-only, optional): the key ring of MAC receipts; an aware datetime is accepted
+        for valid_from (timestamp), valid_until (timestamp)
     jwks (keyword-only, optional): the network's key set, for network-signed receipts
     own_agent_id (keyword-only, optional): your agent id: a call's own_agent_id and
         requester_agent_id when the item has none

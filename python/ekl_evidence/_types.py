@@ -5,7 +5,8 @@ Results are wire-shaped: the names below are the ``returns`` names of docs/opera
 
 from __future__ import annotations
 
-from typing import Any, Dict, List, Literal, TypedDict
+import datetime
+from typing import Any, Dict, List, Literal, TypedDict, Union
 
 __all__ = [
     "Commitment",
@@ -56,14 +57,15 @@ class ResultBody(TypedDict):
 class _KeyRingEntryRequired(TypedDict):
     key_id: str
     secret: str
-    valid_from: str
+    valid_from: Union[str, datetime.datetime]
 
 
 class KeyRingEntry(_KeyRingEntryRequired, total=False):
-    """One key of a key ring (RFC 3339 UTC times; ``valid_until`` exclusive, absent while
-    current). A key ring is a list of these, or the registration secret alone (``rk-1``)."""
+    """One key of a key ring (RFC 3339 UTC times, or aware datetimes; ``valid_until`` exclusive,
+    absent while current). A key ring is a list of these, or the registration secret alone
+    (``rk-1``)."""
 
-    valid_until: str
+    valid_until: Union[str, datetime.datetime, None]
 
 
 class VerifiedJws(TypedDict):

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import datetime
 import hashlib
 import hmac
 import json
@@ -228,6 +229,42 @@ def test_verify_receipts_batch() -> None:
     assert info.value.code == "UNSUPPORTED_TYPE"
     text = JsonText(json.dumps([good, good]))
     assert [v.accepted for v in ekl.verify_receipts(text, SECRET)] == [True, True]  # type: ignore[union-attr]
+
+
+def test_key_ring_times_take_aware_datetimes() -> None:
+    # valid_from / valid_until as aware datetimes give the verdicts of their timestamps, in a
+    # list of keys (each key copied, the caller's dicts untouched); a naive one is refused.
+    utc = datetime.timezone.utc
+    start = datetime.datetime(1970, 1, 1, tzinfo=utc)
+    as_text = [{"key_id": "rk-1", "secret": SECRET, "valid_from": "1970-01-01T00:00:00Z"}]
+    as_dates = [{"key_id": "rk-1", "secret": SECRET, "valid_from": start}]
+    assert ekl.verify_receipt(_receipt(), as_dates, CALL) == ekl.verify_receipt(_receipt(), as_text, CALL)
+    assert as_dates[0]["valid_from"] is start
+    plus_two = datetime.timezone(datetime.timedelta(hours=2))
+    second = datetime.timedelta(seconds=1)
+    retired = [
+        {"key_id": "rk-0", "secret": "old", "valid_from": start, "valid_until": start + second},
+        {
+            "key_id": "rk-1",
+            "secret": SECRET,
+            "valid_from": "1970-01-01T00:00:00Z",
+            "valid_until": datetime.datetime(1970, 1, 1, 2, 0, 1, tzinfo=plus_two),
+        },
+    ]
+    verdict = ekl.verify_receipt(_receipt(), retired, CALL)
+    assert "key_id" in verdict.failed()
+    as_text_retired = [dict(k) for k in retired]
+    for k in as_text_retired:
+        k["valid_from"] = "1970-01-01T00:00:00Z"
+    as_text_retired[0]["valid_until"] = "1970-01-01T00:00:01Z"
+    as_text_retired[1]["valid_until"] = "1970-01-01T00:00:01Z"
+    assert verdict == ekl.verify_receipt(_receipt(), as_text_retired, CALL)
+    batch = ekl.verify_receipts([{"receipt": _receipt(), "call": CALL}], tuple(as_dates))
+    assert [v.accepted for v in batch] == [True]  # type: ignore[union-attr]
+    naive = [{"key_id": "rk-1", "secret": SECRET, "valid_from": datetime.datetime(1970, 1, 1)}]
+    with pytest.raises(EklError) as info:
+        ekl.verify_receipt(_receipt(), naive, CALL)
+    assert info.value.code == "INVALID_ARGUMENT" and "naive" in str(info.value)
 
 
 def test_key_ring_and_call_arguments() -> None:

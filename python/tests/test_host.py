@@ -80,6 +80,9 @@ def test_operations_list_their_time_members():
     times = {(o, p["name"]): p["times"] for o, op in ops.items() for p in op["params"] if "times" in p}
     assert times == {
         ("sign_receipt", "receipt"): {"issued_at": "timestamp"},
+        ("verify_receipt", "keys"): {"valid_from": "timestamp", "valid_until": "timestamp"},
+        ("verify_receipts", "keys"): {"valid_from": "timestamp", "valid_until": "timestamp"},
+        ("verify_receipt_lines", "keys"): {"valid_from": "timestamp", "valid_until": "timestamp"},
         ("verify_receipt_jws", "call"): {"sent_at": "seconds", "received_at": "seconds"},
         ("verify_signed_receipt", "call"): {"sent_at": "seconds", "received_at": "seconds"},
         ("sign_jws", "claims"): {"iat": "seconds", "nbf": "seconds", "exp": "seconds"},
