@@ -1487,24 +1487,29 @@ fn write_tape(
                     // whole text, looking for a key there twice.
                     if !sorted.windows(2).all(|w| (w[0] >> 64) < (w[1] >> 64)) {
                         sorted.sort_unstable();
-                        let key = |e: u128| match tape[(e as u64 as usize) - 1] {
-                            Tok::String(k) => str_of(k),
-                            _ => unreachable!("the parser puts a key before every member value"),
-                        };
-                        let mut i = 0;
-                        while i < sorted.len() {
-                            let mut j = i + 1;
-                            while j < sorted.len() && sorted[j] >> 64 == sorted[i] >> 64 {
-                                j += 1;
-                            }
-                            if j - i > 1 {
-                                let run = &mut sorted[i..j];
-                                run.sort_unstable_by(|a, b| cmp_utf16(key(*a), key(*b)));
-                                if run.windows(2).any(|w| key(w[0]) == key(w[1])) {
-                                    return Err(duplicate_key());
+                        // Keys that share a prefix: order each run of them by the whole text.
+                        if sorted.windows(2).any(|w| (w[0] >> 64) == (w[1] >> 64)) {
+                            let key = |e: u128| match tape[(e as u64 as usize) - 1] {
+                                Tok::String(k) => str_of(k),
+                                _ => {
+                                    unreachable!("the parser puts a key before every member value")
                                 }
+                            };
+                            let mut i = 0;
+                            while i < sorted.len() {
+                                let mut j = i + 1;
+                                while j < sorted.len() && sorted[j] >> 64 == sorted[i] >> 64 {
+                                    j += 1;
+                                }
+                                if j - i > 1 {
+                                    let run = &mut sorted[i..j];
+                                    run.sort_unstable_by(|a, b| cmp_utf16(key(*a), key(*b)));
+                                    if run.windows(2).any(|w| key(w[0]) == key(w[1])) {
+                                        return Err(duplicate_key());
+                                    }
+                                }
+                                i = j;
                             }
-                            i = j;
                         }
                     }
                     stack.push(TFrame::Object { start, next: start });

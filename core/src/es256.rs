@@ -725,7 +725,10 @@ mod tests {
             let sig: Signature = sk.sign(&msg);
             for _ in 0..3 {
                 assert_eq!(key.verify(&msg, &sig.to_bytes()), Ok(()));
-                assert_eq!(key.verify(b"other", &sig.to_bytes()), Err(Refusal::Mismatch));
+                assert_eq!(
+                    key.verify(b"other", &sig.to_bytes()),
+                    Err(Refusal::Mismatch)
+                );
                 assert!(live_key_tables() <= MAX_KEY_TABLES);
             }
             with_table += usize::from(key.table.get().is_some());

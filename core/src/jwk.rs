@@ -40,9 +40,9 @@ use zeroize::{Zeroize, ZeroizeOnDrop, Zeroizing};
 use crate::base64url;
 use crate::canonical;
 use crate::error::{Error, ErrorCode, Result};
-use crate::es256::{self, PreparedKey};
 /// The most ES256 key tables that exist at once in a process (see `PublicJwk::precompute`).
 pub use crate::es256::MAX_KEY_TABLES;
+use crate::es256::{self, PreparedKey};
 use crate::jws::parse_strict;
 use crate::value::Value;
 
