@@ -799,17 +799,12 @@ impl<'a> Parser<'a> {
         let Some(digits) = self.bytes.get(at..at + 4) else {
             return Err(syntax(at, "truncated \\u escape"));
         };
-        let mut v = 0u32;
-        for &d in digits {
-            let n = match d {
-                b'0'..=b'9' => d - b'0',
-                b'a'..=b'f' => d - b'a' + 10,
-                b'A'..=b'F' => d - b'A' + 10,
-                _ => return Err(syntax(at, "invalid \\u escape")),
-            };
-            v = (v << 4) | u32::from(n);
+        // Four table lookups, one test: a byte that is not a hex digit has 0x10 set.
+        let [a, b, c, d] = [0, 1, 2, 3].map(|k| HEX_DIGIT[digits[k] as usize]);
+        if (a | b | c | d) & 0x10 != 0 {
+            return Err(syntax(at, "invalid \\u escape"));
         }
-        Ok(v)
+        Ok(u32::from(a) << 12 | u32::from(b) << 8 | u32::from(c) << 4 | u32::from(d))
     }
 
     /// A number per RFC 8259 §6. Integer literals are refused beyond ±2^53; others are read as the
@@ -1711,6 +1706,23 @@ fn cmp_utf16_at(p: u8, q: u8) -> Ordering {
         p.cmp(&q)
     }
 }
+
+/// The value of each byte as a hex digit (either case), or 0x10 when it is not one.
+static HEX_DIGIT: [u8; 256] = {
+    let mut t = [0x10u8; 256];
+    let mut i = 0;
+    while i < 10 {
+        t[b'0' as usize + i] = i as u8;
+        i += 1;
+    }
+    let mut i = 0;
+    while i < 6 {
+        t[b'a' as usize + i] = 10 + i as u8;
+        t[b'A' as usize + i] = 10 + i as u8;
+        i += 1;
+    }
+    t
+};
 
 static ESCAPE: [u8; 256] = {
     // 0: literal; b'u': \u00xx; otherwise the short escape letter.

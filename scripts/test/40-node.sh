@@ -39,6 +39,8 @@ node scripts/typecheck-flows.js
 # it ran before this one (./run test), so that comparison runs instead of being skipped.
 venv_python="${CARGO_TARGET_DIR:-$ROOT/target}/python-test/venv-wheel/bin/python"
 if [ -z "${PYTHON:-}" ] && [ -x "$venv_python" ]; then export PYTHON="$venv_python"; fi
+# (README snippets a previous run left in test/.readme would run as tests of their own: cleared)
+rm -rf test/.readme
 RUST_BACKTRACE=0 node --test test/
 
 # 5. the packed tarballs (scripts/npm-pack.sh: the main package with the wasm build inside, and
