@@ -144,7 +144,7 @@ impl PublicJwk {
     }
 
     /// Builds the key's precomputed table now instead of at its second verification, and says
-    /// whether the key has it: `false` when [`MAX_KEY_TABLES`](crate::jwk::MAX_KEY_TABLES)
+    /// whether the key has it: `false` when [`MAX_KEY_TABLES`]
     /// tables already exist in the process (the key then verifies without one, more slowly).
     pub fn precompute(&self) -> bool {
         self.prepared.precompute()

@@ -505,7 +505,7 @@ pub fn check_claims_form(claims: &Value<'_>) -> Result<()> {
 /// Signs `claims` as a compact JWS of type `typ` with the header `{"alg":"ES256","kid":…,"typ":…}`
 /// (ekl-json-1 of header and claims, RFC 6979 deterministic nonce: the same input gives the same
 /// token). Claims that [`verify`] would refuse whatever the caller's clock, issuer and audience
-/// are refused here with the same code (see [`sign_checked`] and [`check_claims_form`]).
+/// are refused here with the same code (see `sign_checked` and `check_claims_form`).
 pub fn sign(typ: Typ, claims: &Value<'_>, key: &SigningKey) -> Result<String> {
     sign_checked(typ, claims, key, |_| Ok(()))
 }

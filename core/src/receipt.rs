@@ -756,8 +756,8 @@ fn check_form(receipt: &Value<'_>) -> Result<()> {
 ///
 /// Returns a [`Verdict`] with one [`Check`] per aspect (see the module documentation for the names
 /// and their order). A commitment that differs from the consumer's own is
-/// [`Outcome::Mismatch`](crate::verdict::Outcome::Mismatch); every other problem is a
-/// [`Outcome::Fail`](crate::verdict::Outcome::Fail) with a short detail. `Err` only for input that
+/// [`Outcome::Mismatch`]; every other problem is a
+/// [`Outcome::Fail`] with a short detail. `Err` only for input that
 /// cannot be a receipt: not an object (`INVALID_RECEIPT`), duplicate keys, values outside ekl-json-1.
 pub fn verify_receipt(
     receipt: &Value<'_>,

@@ -257,7 +257,7 @@ fn iat_of_issued_at(claims: &Value<'_>) -> Result<i64> {
 
 /// The checks of [`verify_receipt_jws`] that depend on the claims alone, with the codes of the
 /// underlying refusals: every claim of [`CALL_CLAIMS`] a string and `iat` the second of
-/// `issued_at` ([`iat_of_issued_at`]). [`issue_receipt`] runs them before signing.
+/// `issued_at` (`iat_of_issued_at`). [`issue_receipt`] runs them before signing.
 pub fn check_receipt_claims(claims: &Value<'_>) -> Result<()> {
     for name in CALL_CLAIMS {
         string_claim(claims, name)?;

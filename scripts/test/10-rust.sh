@@ -1,10 +1,12 @@
 #!/usr/bin/env bash
-# Rust: formatting, lints, unit/integration/doc tests of the core and the CLI.
+# Rust: formatting, lints, unit/integration/doc tests of the core and the CLI, and the core's API
+# docs built without a broken or private link.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 cargo fmt --all -- --check
 cargo clippy --release --workspace --all-targets -- -D warnings
 cargo test --release --workspace
+RUSTDOCFLAGS="-D warnings" cargo doc --release -p ekl-core --no-deps --quiet
 # ES256 over the 29-bit-limb field that wasm32 uses (core/src/fe29.rs), natively: the differential
 # tests against p256's verifier and Wycheproof on that field too.
 cargo test --release -p ekl-core --features fe29 --lib es256
