@@ -366,29 +366,11 @@ fn deliver(bytes: Vec<u8>, out: OutBytes<'_>) -> f64 {
     }
 }
 
-/// Whether UTF-8 text holds U+FFFD (`EF BF BD`), eight bytes at a time: a lone surrogate of a JS
-/// string becomes U+FFFD when the string is encoded, so text without one came from a
-/// well-formed string.
+/// Whether UTF-8 text holds U+FFFD (`EF BF BD`), by `memchr`'s SIMD substring search: a lone
+/// surrogate of a JS string becomes U+FFFD when the string is encoded, so text without one came
+/// from a well-formed string.
 fn holds_replacement_character(text: &[u8]) -> bool {
-    const ONES: u64 = 0x0101_0101_0101_0101;
-    const LOW7: u64 = 0x7f7f_7f7f_7f7f_7f7f;
-    let hit = |at: usize| text.get(at..at + 3) == Some(&[0xef, 0xbf, 0xbd][..]);
-    let mut chunks = text.chunks_exact(8);
-    let mut base = 0;
-    for chunk in &mut chunks {
-        let w = u64::from_le_bytes(chunk.try_into().expect("a chunk of 8 bytes"));
-        let t = w ^ (ONES * 0xef);
-        // The high bit of each byte equal to 0xEF, exactly (no borrow between bytes).
-        let mut eq = !(((t & LOW7) + LOW7) | t) & !LOW7;
-        while eq != 0 {
-            if hit(base + (eq.trailing_zeros() / 8) as usize) {
-                return true;
-            }
-            eq &= eq - 1;
-        }
-        base += 8;
-    }
-    (base..text.len()).any(hit)
+    memchr::memmem::find(text, "\u{fffd}".as_bytes()).is_some()
 }
 
 /// [`canonicalize_into`] for the UTF-8 form of a JS string, without a size limit: -2, before the
