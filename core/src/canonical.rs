@@ -90,7 +90,7 @@ fn canonicalize_in(json: &[u8], text: &str, options: Options, s: &mut Scratch) -
     s.tape.reserve(json.len() / 12 + 4);
     // Room for every unescaped string at once (never more than the input): it never grows.
     s.arena.clear();
-    s.arena.reserve(json.len());
+    s.arena.reserve(json.len() + BLOCK);
     s.stack.clear();
     Parser {
         text,
@@ -115,10 +115,28 @@ fn canonicalize_in(json: &[u8], text: &str, options: Options, s: &mut Scratch) -
 #[derive(Default)]
 struct Scratch {
     tape: Vec<Tok>,
-    arena: String,
+    arena: Vec<u8>,
     stack: Vec<usize>,
     frames: Vec<TFrame>,
     order: Vec<u128>,
+}
+
+/// Appends the UTF-8 form of `c`.
+#[inline]
+fn push_char(out: &mut Vec<u8>, c: char) {
+    out.extend_from_slice(c.encode_utf8(&mut [0; 4]).as_bytes());
+}
+
+/// Appends `src[a..b]`, a run of string text, to `out`: as one block of [`BLOCK`] bytes with the
+/// surplus cut off when the run fits one and both `src` and the room left in `out` have a whole
+/// block (no `memcpy` call), else as a slice.
+#[inline]
+fn copy_run(out: &mut Vec<u8>, src: &[u8], a: usize, b: usize) {
+    if out.capacity() - out.len() >= BLOCK {
+        append(out, src, a, b);
+    } else {
+        out.extend_from_slice(&src[a..b]);
+    }
 }
 
 /// The most bytes of buffers [`Scratch`] keeps between calls (1 MiB each): what a larger
@@ -137,7 +155,7 @@ impl Scratch {
         keep(&mut self.frames);
         keep(&mut self.order);
         if self.arena.capacity() > SCRATCH_KEEP {
-            self.arena = String::new();
+            self.arena = Vec::new();
         }
     }
 }
@@ -455,7 +473,7 @@ impl<'a> Parser<'a> {
     }
 
     /// [`Parser::parse_key`] for the tape.
-    fn parse_key_to(&mut self, arena: &mut String) -> Result<Span> {
+    fn parse_key_to(&mut self, arena: &mut Vec<u8>) -> Result<Span> {
         if self.peek() != Some(b'"') {
             return Err(syntax(self.pos, "expected a string key"));
         }
@@ -473,7 +491,7 @@ impl<'a> Parser<'a> {
     fn parse_tape(
         mut self,
         tape: &mut Vec<Tok>,
-        arena: &mut String,
+        arena: &mut Vec<u8>,
         stack: &mut Vec<usize>,
     ) -> Result<()> {
         if self.bytes.starts_with("\u{feff}".as_bytes()) {
@@ -573,17 +591,20 @@ impl<'a> Parser<'a> {
 
     /// A string starting at the opening quote. Borrowed when it has no escapes.
     fn parse_string(&mut self) -> Result<Cow<'a, str>> {
-        let mut owned = String::new();
+        let mut owned = Vec::new();
         Ok(match self.parse_string_to(&mut owned)? {
             Span::Input(a, b) => Cow::Borrowed(&self.text[a..b]),
-            Span::Arena(..) => Cow::Owned(owned),
+            // UTF-8: the input's text and whole characters (never an error).
+            Span::Arena(..) => Cow::Owned(
+                String::from_utf8(owned).map_err(|_| syntax(self.pos, "invalid string"))?,
+            ),
         })
     }
 
     /// A string starting at the opening quote: its span in the input when it has no escapes,
     /// otherwise its unescaped text appended to `arena` and the span there.
     #[inline(always)]
-    fn parse_string_to(&mut self, arena: &mut String) -> Result<Span> {
+    fn parse_string_to(&mut self, arena: &mut Vec<u8>) -> Result<Span> {
         self.pos += 1; // opening quote
         let start = self.pos;
         let bytes = self.bytes;
@@ -601,7 +622,7 @@ impl<'a> Parser<'a> {
     #[inline(never)]
     fn parse_escaped_string_to(
         &mut self,
-        arena: &mut String,
+        arena: &mut Vec<u8>,
         start: usize,
         i: usize,
     ) -> Result<Span> {
@@ -618,7 +639,7 @@ impl<'a> Parser<'a> {
         // has room for the rest of the input (the tape path sizes it so), size it to the
         // string's extent in the input (found by skipping escapes), so it never grows.
         reserve_string_extent(out, bytes, start, i);
-        out.push_str(&self.text[start..i]);
+        copy_run(out, self.bytes, start, i);
         loop {
             let Some(&b) = bytes.get(i) else {
                 return Err(syntax(bytes.len(), "unterminated string"));
@@ -634,15 +655,15 @@ impl<'a> Parser<'a> {
                     };
                     i += 2;
                     match e {
-                        b'"' => out.push('"'),
-                        b'\\' => out.push('\\'),
-                        b'/' => out.push('/'),
-                        b'b' => out.push('\u{8}'),
-                        b'f' => out.push('\u{c}'),
-                        b'n' => out.push('\n'),
-                        b'r' => out.push('\r'),
-                        b't' => out.push('\t'),
-                        b'u' => out.push(self.unicode_escape(&mut i)?),
+                        b'"' => out.push(b'"'),
+                        b'\\' => out.push(b'\\'),
+                        b'/' => out.push(b'/'),
+                        b'b' => out.push(0x08),
+                        b'f' => out.push(0x0c),
+                        b'n' => out.push(b'\n'),
+                        b'r' => out.push(b'\r'),
+                        b't' => out.push(b'\t'),
+                        b'u' => push_char(out, self.unicode_escape(&mut i)?),
                         _ => return Err(syntax(i - 1, "invalid escape")),
                     }
                 }
@@ -651,7 +672,7 @@ impl<'a> Parser<'a> {
                     // Copy the run up to the next quote, backslash or control character.
                     let run_start = i;
                     i = find_special(bytes, i);
-                    out.push_str(&self.text[run_start..i]);
+                    copy_run(out, self.bytes, run_start, i);
                 }
             }
         }
@@ -663,7 +684,7 @@ impl<'a> Parser<'a> {
     /// otherwise the canonical form written into the arena from the first other escape on. So
     /// the writer copies every value string, and no string is scanned twice.
     #[inline(always)]
-    fn parse_value_string_to(&mut self, arena: &mut String) -> Result<TapeSpan> {
+    fn parse_value_string_to(&mut self, arena: &mut Vec<u8>) -> Result<TapeSpan> {
         self.pos += 1; // opening quote
         let start = self.pos;
         let i = find_special(self.bytes, start);
@@ -683,7 +704,7 @@ impl<'a> Parser<'a> {
     #[inline(never)]
     fn parse_escaped_value_string_to(
         &mut self,
-        arena: &mut String,
+        arena: &mut Vec<u8>,
         start: usize,
         i: usize,
     ) -> Result<TapeSpan> {
@@ -716,12 +737,12 @@ impl<'a> Parser<'a> {
         }
         let out = arena;
         // Between quotes in the arena too, so the writer copies it as it copies an input span.
-        out.push('"');
+        out.push(b'"');
         let arena_start = out.len();
         // The canonical form is never longer than the text (an escape it keeps is kept as it is,
         // one it drops is longer than its character): room as in `parse_string_to`.
         reserve_string_extent(out, bytes, start, i);
-        out.push_str(&self.text[start..i]);
+        copy_run(out, self.bytes, start, i);
         loop {
             let Some(&b) = bytes.get(i) else {
                 return Err(syntax(bytes.len(), "unterminated string"));
@@ -730,7 +751,7 @@ impl<'a> Parser<'a> {
                 b'"' => {
                     self.pos = i + 1;
                     let end = out.len();
-                    out.push('"');
+                    out.push(b'"');
                     return Ok(TapeSpan {
                         kind: SpanKind::Canonical,
                         start: arena_start as u32,
@@ -744,16 +765,16 @@ impl<'a> Parser<'a> {
                     i += 2;
                     match e {
                         b'"' | b'\\' | b'b' | b'f' | b'n' | b'r' | b't' => {
-                            out.push('\\');
-                            out.push(char::from(e));
+                            out.push(b'\\');
+                            out.push(e);
                         }
-                        b'/' => out.push('/'),
+                        b'/' => out.push(b'/'),
                         b'u' => {
                             let ch = self.unicode_escape(&mut i)?;
                             if (ch as u32) < 0x20 || ch == '"' || ch == '\\' {
                                 push_escape(ch as u8, out);
                             } else {
-                                out.push(ch);
+                                push_char(out, ch);
                             }
                         }
                         _ => return Err(syntax(i - 1, "invalid escape")),
@@ -764,7 +785,7 @@ impl<'a> Parser<'a> {
                     // Copy the run up to the next quote, backslash or control character.
                     let run_start = i;
                     i = find_special(bytes, i);
-                    out.push_str(&self.text[run_start..i]);
+                    copy_run(out, self.bytes, run_start, i);
                 }
             }
         }
@@ -1114,7 +1135,7 @@ pub(crate) fn long_literal(literal: &[u8]) -> Option<f64> {
 /// unless `out` already has room for the rest of the input (the tape path sizes it so): the
 /// string's extent in the input (found by skipping escapes), so `out` never grows while the
 /// string is written. Neither the unescaped nor the canonical form is longer than the text.
-fn reserve_string_extent(out: &mut String, bytes: &[u8], start: usize, i: usize) {
+fn reserve_string_extent(out: &mut Vec<u8>, bytes: &[u8], start: usize, i: usize) {
     if out.capacity() - out.len() < bytes.len() - start {
         let mut end = i;
         while let Some(&c) = bytes.get(end) {
@@ -1149,17 +1170,17 @@ fn canonical_u_escape(hex: Option<&[u8]>) -> bool {
 
 /// Appends the canonical escape of `b`: `"`, `\\` or a control character (U+0000–U+001F).
 #[inline]
-fn push_escape(b: u8, out: &mut String) {
+fn push_escape(b: u8, out: &mut Vec<u8>) {
     const HEX: &[u8; 16] = b"0123456789abcdef";
     match ESCAPE[usize::from(b)] {
         b'u' => {
-            out.push_str("\\u00");
-            out.push(char::from(HEX[usize::from(b >> 4)]));
-            out.push(char::from(HEX[usize::from(b & 15)]));
+            out.extend_from_slice(b"\\u00");
+            out.push(HEX[usize::from(b >> 4)]);
+            out.push(HEX[usize::from(b & 15)]);
         }
         e => {
-            out.push('\\');
-            out.push(char::from(e));
+            out.push(b'\\');
+            out.push(e);
         }
     }
 }
@@ -1410,7 +1431,7 @@ enum TFrame {
 fn write_tape(
     tape: &[Tok],
     text: &str,
-    arena: &str,
+    arena: &[u8],
     out: &mut Vec<u8>,
     options: Options,
     stack: &mut Vec<TFrame>,
@@ -1421,7 +1442,7 @@ fn write_tape(
     let str_of = |s: TapeSpan| {
         let (a, b) = (s.start as usize, s.end as usize);
         if s.kind == SpanKind::Input {
-            &text[a..b]
+            &text.as_bytes()[a..b]
         } else {
             &arena[a..b]
         }
@@ -1431,12 +1452,12 @@ fn write_tape(
     let write_span = |s: TapeSpan, out: &mut Vec<u8>| {
         let (a, b) = (s.start as usize, s.end as usize);
         if s.kind == SpanKind::Unescaped {
-            write_string(&arena[a..b], out);
+            write_string_bytes(&arena[a..b], out);
         } else {
             let src = if s.kind == SpanKind::Input {
                 text.as_bytes()
             } else {
-                arena.as_bytes()
+                arena
             };
             append(out, src, a - 1, b + 1);
         }
@@ -1470,7 +1491,7 @@ fn write_tape(
                         let src = if key.kind == SpanKind::Input {
                             text.as_bytes()
                         } else {
-                            arena.as_bytes()
+                            arena
                         };
                         order.push(member_entry(utf16_prefix_at(src, a, b), q + 1));
                         q = skip(tape, q + 1);
@@ -1498,7 +1519,7 @@ fn write_tape(
                                 }
                                 if j - i > 1 {
                                     let run = &mut sorted[i..j];
-                                    run.sort_unstable_by(|a, b| cmp_utf16(key(*a), key(*b)));
+                                    run.sort_unstable_by(|a, b| cmp_utf16_bytes(key(*a), key(*b)));
                                     if run.windows(2).any(|w| key(w[0]) == key(w[1])) {
                                         return Err(duplicate_key());
                                     }
@@ -1608,7 +1629,11 @@ fn too_deep() -> Error {
 /// character in U+E000–U+FFFF (lead byte 0xEE or 0xEF) meets a supplementary character (lead byte
 /// 0xF0–0xF4, a surrogate pair in UTF-16, which sorts first).
 pub fn cmp_utf16(a: &str, b: &str) -> Ordering {
-    let (x, y) = (a.as_bytes(), b.as_bytes());
+    cmp_utf16_bytes(a.as_bytes(), b.as_bytes())
+}
+
+/// [`cmp_utf16`] of two strings' UTF-8 bytes.
+fn cmp_utf16_bytes(x: &[u8], y: &[u8]) -> Ordering {
     let n = x.len().min(y.len());
     // The first differing byte, eight bytes at a time: in little-endian words, the lowest set
     // bit of the XOR falls in the first byte that differs.
@@ -1744,8 +1769,12 @@ static ESCAPE: [u8; 256] = {
 
 /// Writes a string with RFC 8785's minimal escaping.
 pub fn write_string(s: &str, out: &mut Vec<u8>) {
+    write_string_bytes(s.as_bytes(), out);
+}
+
+/// [`write_string`] of a string's UTF-8 bytes.
+fn write_string_bytes(bytes: &[u8], out: &mut Vec<u8>) {
     const HEX: &[u8; 16] = b"0123456789abcdef";
-    let bytes = s.as_bytes();
     out.reserve(bytes.len() + 2);
     out.push(b'"');
     let mut start = 0;
