@@ -5,9 +5,10 @@
 //! (`./run bench` builds and runs it with the vr-jcs worker.)
 //!
 //! Every implementation runs once per round on the whole small-document corpus and once on the big
-//! document, in an order that rotates from round to round, so that load from other jobs on the
-//! shared machine spreads over all of them; the figure is the median over the rounds, after one
-//! warm-up round. Before timing, every output is compared with ekl-core's.
+//! document (each sample at least 200 ms: a fast implementation repeats the pass, see
+//! `worker::pass`), in an order that rotates from round to round, so that load from other jobs on
+//! the shared machine spreads over all of them; the figure is the median over the rounds, after
+//! one warm-up round. Before timing, every output is compared with ekl-core's.
 
 mod corpus;
 mod worker;
@@ -332,7 +333,7 @@ fn main() {
     }
 
     // Timing: one warm-up round, then `rounds` rounds, rotating the order.
-    println!("\ntiming: 1 warm-up round + {rounds} rounds, median; order rotates every round");
+    println!("\ntiming: 1 warm-up round + {rounds} rounds, median; order rotates every round; samples of at least 200 ms (fast ones repeat the pass)");
     let n = imps.len();
     for round in 0..=rounds {
         for k in 0..n {

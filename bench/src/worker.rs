@@ -5,8 +5,8 @@
 //! Commands, one per line on stdin; one answer line on stdout each:
 //! * `init COUNT SEED BIGBYTES BIGSEED` → `ok FINGERPRINT`: generate the corpus (same generator as
 //!   the bench; the fingerprint proves it).
-//! * `small` → nanoseconds of one pass over the small documents.
-//! * `big` → nanoseconds of one canonicalisation of the big document.
+//! * `small` → nanoseconds of one pass over the small documents ([`pass`]).
+//! * `big` → nanoseconds of one canonicalisation of the big document ([`pass`]).
 //! * `dump PATH` → `ok`: write every output (small documents, then the big one) to PATH as
 //!   records `status u8 (0 ok, 1 error) | len u32 le | bytes` (the error text when status is 1).
 //! * `quit`.
@@ -20,20 +20,33 @@ use crate::corpus;
 /// A canonicaliser under test: JSON bytes in, canonical bytes or an error text out.
 pub type Canon = fn(&[u8]) -> Result<Vec<u8>, String>;
 
-/// One timed pass over `docs`, in nanoseconds.
+/// The shortest sample: an implementation fast enough to pass over `docs` in less is timed over
+/// as many passes as reach it, and the time of one pass is their mean. Samples of every
+/// implementation then last about as long, so a burst of load on the shared machine (a few
+/// milliseconds) weighs alike on all of them instead of most on the fastest.
+const MIN_SAMPLE_NS: u128 = 200_000_000;
+
+/// The time of one pass over `docs`, in nanoseconds (see [`MIN_SAMPLE_NS`]).
 pub fn pass(f: Canon, docs: &[Vec<u8>]) -> u128 {
     let t = Instant::now();
-    let mut n = 0usize;
-    for d in docs {
-        let r = f(black_box(d));
-        n += match &r {
-            Ok(v) => v.len(),
-            Err(_) => 1,
-        };
-        let _ = black_box(r);
+    let mut passes = 0u128;
+    loop {
+        let mut n = 0usize;
+        for d in docs {
+            let r = f(black_box(d));
+            n += match &r {
+                Ok(v) => v.len(),
+                Err(_) => 1,
+            };
+            let _ = black_box(r);
+        }
+        black_box(n);
+        passes += 1;
+        let elapsed = t.elapsed().as_nanos();
+        if elapsed >= MIN_SAMPLE_NS {
+            return elapsed / passes;
+        }
     }
-    black_box(n);
-    t.elapsed().as_nanos()
 }
 
 /// Writes the outputs of `f` in the dump format.
