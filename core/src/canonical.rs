@@ -259,6 +259,8 @@ enum Tok {
     Number(f64),
     /// A number literal already in canonical form: `start..end` of the input, written as it is.
     Raw(u32, u32),
+    /// A number's canonical form, written at parse time: `start..end` of the arena.
+    Written(u32, u32),
     String(TapeSpan),
     Array(u32),
     Object(u32),
@@ -547,7 +549,7 @@ impl<'a> Parser<'a> {
                     return Err(self.non_finite("-Infinity"))
                 }
                 Some(b'-' | b'0'..=b'9') => {
-                    let t = self.parse_number_tok()?;
+                    let t = self.parse_number_tok(arena)?;
                     tape.push(t);
                 }
                 Some(_) => return Err(syntax(self.pos, "unexpected character")),
@@ -839,13 +841,17 @@ impl<'a> Parser<'a> {
     /// [`NumLit::canonical`]) is kept as its span of the input and copied when written, without
     /// reading it as a double and writing the double again. Same checks, same refusals.
     #[inline]
-    fn parse_number_tok(&mut self) -> Result<Tok> {
+    fn parse_number_tok(&mut self, arena: &mut Vec<u8>) -> Result<Tok> {
         let n = self.scan_number()?;
         if n.canonical(self.bytes) {
             if n.integer() {
                 self.integer_value(&n)?; // the ±2^53 bound
             }
             return Ok(Tok::Raw(n.start as u32, n.end as u32));
+        }
+        let at = arena.len();
+        if n.write_short_decimal(self.bytes, arena) {
+            return Ok(Tok::Written(at as u32, arena.len() as u32));
         }
         Ok(Tok::Number(self.number_value(&n)?))
     }
@@ -999,6 +1005,72 @@ impl NumLit {
         } else {
             int.len() + frac.len() <= 15
         }
+    }
+}
+
+impl NumLit {
+    /// Writes the canonical form of a literal of at most 15 significant digits whose value lies
+    /// between 1e-307 and 1e308 (exponent forms, fractions with trailing zeros: `123e-20`,
+    /// `1.50`, `1E+2`, `-0.0`) to `out` and says so, without reading it as a double. By the
+    /// argument of [`NumLit::canonical`] (DBL_DIG = 15 over the normal doubles), the shortest
+    /// digits of its double are its own significant digits without trailing zeros, so its
+    /// canonical form is those digits in ECMAScript's layout (a zero is `0`). `false`, with
+    /// nothing written, for any other literal.
+    fn write_short_decimal(&self, bytes: &[u8], out: &mut Vec<u8>) -> bool {
+        let int = &bytes[self.int_start..self.int_end];
+        let frac = if self.frac_end > self.int_end {
+            &bytes[self.int_end + 1..self.frac_end]
+        } else {
+            &[][..]
+        };
+        // The exponent: at most 4 digits after `e`, `e+` or `e-`.
+        let mut e: i32 = 0;
+        if self.exponent {
+            let mut d = &bytes[self.frac_end + 1..self.end];
+            let negative = d.first() == Some(&b'-');
+            if matches!(d.first(), Some(b'+' | b'-')) {
+                d = &d[1..];
+            }
+            if d.len() > 4 {
+                return false;
+            }
+            e = d.iter().fold(0, |a, &c| a * 10 + i32::from(c - b'0'));
+            if negative {
+                e = -e;
+            }
+        }
+        // The digits of `int` then `frac`, as one sequence.
+        let digit = |i: usize| {
+            if i < int.len() {
+                int[i]
+            } else {
+                frac[i - int.len()]
+            }
+        };
+        let len = int.len() + frac.len();
+        let Some(first) = (0..len).find(|&i| digit(i) != b'0') else {
+            out.push(b'0'); // ±0
+            return true;
+        };
+        let last = (first..len)
+            .rev()
+            .find(|&i| digit(i) != b'0')
+            .unwrap_or(first);
+        let k = last - first + 1;
+        if k > 15 {
+            return false;
+        }
+        // value = d1.d2…dk × 10^exp
+        let exp = int.len() as i32 - 1 - first as i32 + e;
+        if !(-307..=307).contains(&exp) {
+            return false;
+        }
+        let mut digits = [0u8; 15];
+        for (j, slot) in digits[..k].iter_mut().enumerate() {
+            *slot = digit(first + j);
+        }
+        write_layout(self.int_start > self.start, &digits[..k], exp, out);
+        true
     }
 }
 
@@ -1473,6 +1545,7 @@ fn write_tape(
                 Tok::False => out.extend_from_slice(b"false"),
                 Tok::Number(x) => write_number(x, out)?,
                 Tok::Raw(a, b) => append(out, text.as_bytes(), a as usize, b as usize),
+                Tok::Written(a, b) => append(out, arena, a as usize, b as usize),
                 Tok::String(s) => write_span(s, out),
                 Tok::Array(end) => {
                     out.push(b'[');
@@ -1935,10 +2008,16 @@ pub fn write_number(x: f64, out: &mut Vec<u8>) -> Result<()> {
     // value = 0.d1d2… × 10^(point + e) = d1.d2… × 10^exp
     let exp = point + e - 1;
     break_tie_to_even(x.abs(), &mut digits[..k], exp);
-    let digits = &digits[..k];
+    write_layout(x < 0.0, &digits[..k], exp, out);
+    Ok(())
+}
+
+/// Writes `±d1.d2…dk × 10^exp` (the shortest digits of a nonzero double, without trailing
+/// zeros) as ECMAScript's `Number.prototype.toString` lays them out.
+fn write_layout(negative: bool, digits: &[u8], exp: i32, out: &mut Vec<u8>) {
     let n = exp + 1; // position of the decimal point relative to the digits
-    let k = k as i32;
-    if x < 0.0 {
+    let k = digits.len() as i32;
+    if negative {
         out.push(b'-');
     }
     if k <= n && n <= 21 {
@@ -1971,7 +2050,6 @@ pub fn write_number(x: f64, out: &mut Vec<u8>) -> Result<()> {
             out.push(b'0' + e as u8);
         }
     }
-    Ok(())
 }
 
 /// False when `x` = m·2^q (m odd) has q < -25: then its exact decimal value has more than 18
@@ -2224,6 +2302,36 @@ mod tests {
             let lit = format!("{sign}{int}{frac}{exp}");
             both_paths(format!("[{lit}]").as_bytes());
             both_paths(format!("{{\"k\":{lit}}}").as_bytes());
+        }
+        // Exponent forms around the bounds of the short-decimal rule (`write_short_decimal`: at
+        // most 15 significant digits, the value between 1e-307 and 1e308, exponents of at most
+        // 4 digits, leading zeros in the exponent too).
+        for _ in 0..200_000 {
+            let sign = if next() % 3 == 0 { "-" } else { "" };
+            let int = if next() % 3 == 0 {
+                "0".to_string()
+            } else {
+                digits(1 + next() % 17, true, &mut next)
+            };
+            let frac = match next() % 3 {
+                0 => String::new(),
+                _ => {
+                    let zeros = "0".repeat((next() % 12) as usize);
+                    let body = digits(next() % 17, false, &mut next);
+                    let tail = "0".repeat((next() % 4) as usize);
+                    format!(".{zeros}{body}{tail}0")
+                }
+            };
+            let e = match next() % 4 {
+                0 => next() % 30,
+                1 => 280 + next() % 50,
+                2 => next() % 12_000,
+                _ => 300 + next() % 12,
+            };
+            let lead = "0".repeat((next() % 3) as usize);
+            let mark = ["e", "E", "e+", "E-", "e-"][(next() % 5) as usize];
+            let lit = format!("{sign}{int}{frac}{mark}{lead}{e}");
+            both_paths(format!("[{lit}]").as_bytes());
         }
         for lit in [
             "0",
