@@ -1006,9 +1006,7 @@ impl NumLit {
             int.len() + frac.len() <= 15
         }
     }
-}
 
-impl NumLit {
     /// Writes the canonical form of a literal of at most 15 significant digits whose value lies
     /// between 1e-307 and 1e308 (exponent forms, fractions with trailing zeros: `123e-20`,
     /// `1.50`, `1E+2`, `-0.0`) to `out` and says so, without reading it as a double. By the
@@ -2277,13 +2275,18 @@ mod tests {
                 })
                 .collect()
         };
-        for _ in 0..100_000 {
-            let sign = if next() % 3 == 0 { "-" } else { "" };
-            let int = if next() % 3 == 0 {
+        // An optional minus, then `0` or up to 17 digits without a leading zero.
+        let sign_and_int = |next: &mut dyn FnMut() -> u64| {
+            let sign = if next().is_multiple_of(3) { "-" } else { "" };
+            let int = if next().is_multiple_of(3) {
                 "0".to_string()
             } else {
-                digits(1 + next() % 17, true, &mut next)
+                digits(1 + next() % 17, true, next)
             };
+            (sign, int)
+        };
+        for _ in 0..100_000 {
+            let (sign, int) = sign_and_int(&mut next);
             let frac = match next() % 4 {
                 0 => String::new(),
                 _ => {
@@ -2307,12 +2310,7 @@ mod tests {
         // most 15 significant digits, the value between 1e-307 and 1e308, exponents of at most
         // 4 digits, leading zeros in the exponent too).
         for _ in 0..200_000 {
-            let sign = if next() % 3 == 0 { "-" } else { "" };
-            let int = if next() % 3 == 0 {
-                "0".to_string()
-            } else {
-                digits(1 + next() % 17, true, &mut next)
-            };
+            let (sign, int) = sign_and_int(&mut next);
             let frac = match next() % 3 {
                 0 => String::new(),
                 _ => {

@@ -48,6 +48,11 @@ pub(crate) fn digits_len(bytes: &[u8], from: usize) -> usize {
     }
 }
 
+/// 0x01 in every byte of a word (the SWAR forms).
+const ONES: u64 = 0x0101_0101_0101_0101;
+/// The seven low bits of every byte of a word.
+const LOW7: u64 = 0x7f7f_7f7f_7f7f_7f7f;
+
 fn is_special(c: u8) -> bool {
     c == b'"' || c == b'\\' || c < 0x20
 }
@@ -83,49 +88,55 @@ fn find_special_sse2(bytes: &[u8], from: usize) -> usize {
     find_special_tail(bytes, i)
 }
 
-/// [`whitespace_len`] with SSE2: the count of trailing ones of the 16-bit whitespace mask.
+/// [`whitespace_len`] with SSE2: the bytes equal to one of the four.
 #[cfg(target_arch = "x86_64")]
 #[inline(always)]
 fn whitespace_len_sse2(bytes: &[u8], from: usize) -> usize {
-    use safe_arch::{
-        cmp_eq_mask_i8_m128i, load_unaligned_m128i, move_mask_i8_m128i, set_splat_i8_m128i,
-    };
-    let mut i = from;
-    while let Some(chunk) = bytes.get(i..i + 16) {
-        let v = load_unaligned_m128i(chunk.try_into().expect("a slice of 16 bytes"));
-        let ws = cmp_eq_mask_i8_m128i(v, set_splat_i8_m128i(b' ' as i8))
+    use safe_arch::{cmp_eq_mask_i8_m128i, set_splat_i8_m128i};
+    let ws = |v| {
+        cmp_eq_mask_i8_m128i(v, set_splat_i8_m128i(b' ' as i8))
             | cmp_eq_mask_i8_m128i(v, set_splat_i8_m128i(b'\n' as i8))
             | cmp_eq_mask_i8_m128i(v, set_splat_i8_m128i(b'\r' as i8))
-            | cmp_eq_mask_i8_m128i(v, set_splat_i8_m128i(b'\t' as i8));
-        let n = (move_mask_i8_m128i(ws) as u32).trailing_ones() as usize; // 16: all whitespace
-        i += n;
-        if n < 16 {
-            return i - from;
-        }
-    }
-    whitespace_tail(bytes, i) - from
+            | cmp_eq_mask_i8_m128i(v, set_splat_i8_m128i(b'\t' as i8))
+    };
+    run_len_sse2(bytes, from, ws, is_whitespace)
 }
 
 /// [`digits_len`] with SSE2: a byte is a digit when `b - '0'` (wrapping) is at most 9.
 #[cfg(target_arch = "x86_64")]
 #[inline(always)]
 fn digits_len_sse2(bytes: &[u8], from: usize) -> usize {
-    use safe_arch::{
-        cmp_eq_mask_i8_m128i, load_unaligned_m128i, min_u8_m128i, move_mask_i8_m128i,
-        set_splat_i8_m128i, sub_i8_m128i,
+    use safe_arch::{cmp_eq_mask_i8_m128i, min_u8_m128i, set_splat_i8_m128i, sub_i8_m128i};
+    let digits = |v| {
+        let d = sub_i8_m128i(v, set_splat_i8_m128i(b'0' as i8));
+        cmp_eq_mask_i8_m128i(min_u8_m128i(d, set_splat_i8_m128i(9)), d)
     };
+    run_len_sse2(bytes, from, digits, |c: u8| c.is_ascii_digit())
+}
+
+/// The length of the run of bytes of one class at `bytes[from..]`, 16 bytes at a time:
+/// `members` sets the high bit of each byte of a block in the class, and the run's length in a
+/// block is the count of trailing ones of that mask (16: the run goes on); `is_member` reads the
+/// last bytes one at a time.
+#[cfg(target_arch = "x86_64")]
+#[inline(always)]
+fn run_len_sse2(
+    bytes: &[u8],
+    from: usize,
+    members: impl Fn(safe_arch::m128i) -> safe_arch::m128i,
+    is_member: impl Fn(u8) -> bool,
+) -> usize {
+    use safe_arch::{load_unaligned_m128i, move_mask_i8_m128i};
     let mut i = from;
     while let Some(chunk) = bytes.get(i..i + 16) {
         let v = load_unaligned_m128i(chunk.try_into().expect("a slice of 16 bytes"));
-        let d = sub_i8_m128i(v, set_splat_i8_m128i(b'0' as i8));
-        let digits = cmp_eq_mask_i8_m128i(min_u8_m128i(d, set_splat_i8_m128i(9)), d);
-        let n = (move_mask_i8_m128i(digits) as u32).trailing_ones() as usize;
+        let n = (move_mask_i8_m128i(members(v)) as u32).trailing_ones() as usize;
         i += n;
         if n < 16 {
             return i - from;
         }
     }
-    digits_tail(bytes, i) - from
+    run_tail(bytes, i, is_member) - from
 }
 
 /// [`digits_len`] eight bytes at a time: after XOR with `0` (0x30) a digit byte is 0–9, and a
@@ -133,19 +144,11 @@ fn digits_len_sse2(bytes: &[u8], from: usize) -> usize {
 #[cfg_attr(target_arch = "x86_64", allow(dead_code))]
 #[inline(always)]
 fn digits_len_swar(bytes: &[u8], from: usize) -> usize {
-    const ONES: u64 = 0x0101_0101_0101_0101;
-    const LOW7: u64 = 0x7f7f_7f7f_7f7f_7f7f;
-    let mut i = from;
-    while let Some(chunk) = bytes.get(i..i + 8) {
-        let t = u64::from_le_bytes(chunk.try_into().expect("a slice of 8 bytes")) ^ (ONES * 0x30);
-        let other = (((t & LOW7) + ONES * 0x76) | t) & !LOW7;
-        let n = (other.trailing_zeros() / 8) as usize; // 8 when all eight are digits
-        i += n;
-        if n < 8 {
-            return i - from;
-        }
-    }
-    digits_tail(bytes, i) - from
+    let others = |w: u64| {
+        let t = w ^ (ONES * 0x30);
+        (((t & LOW7) + ONES * 0x76) | t) & !LOW7
+    };
+    run_len_swar(bytes, from, others, |c: u8| c.is_ascii_digit())
 }
 
 /// [`find_special`] eight bytes at a time (SWAR): for each byte of a little-endian word, the
@@ -155,7 +158,6 @@ fn digits_len_swar(bytes: &[u8], from: usize) -> usize {
 #[cfg_attr(target_arch = "x86_64", allow(dead_code))]
 #[inline(always)]
 fn find_special_swar(bytes: &[u8], from: usize) -> usize {
-    const ONES: u64 = 0x0101_0101_0101_0101;
     const HIGH: u64 = 0x8080_8080_8080_8080;
     let mut i = from;
     while let Some(chunk) = bytes.get(i..i + 8) {
@@ -175,59 +177,54 @@ fn find_special_swar(bytes: &[u8], from: usize) -> usize {
 }
 
 /// [`whitespace_len`] eight bytes at a time, without a branch on whether there is whitespace at
-/// all: the count of leading whitespace bytes of a little-endian word is the count of trailing
-/// zeros of its non-whitespace mask.
+/// all.
 #[cfg_attr(target_arch = "x86_64", allow(dead_code))]
 #[inline(always)]
 fn whitespace_len_swar(bytes: &[u8], from: usize) -> usize {
-    const ONES: u64 = 0x0101_0101_0101_0101;
-    const LOW7: u64 = 0x7f7f_7f7f_7f7f_7f7f;
     // The high bit of each byte of `w` equal to `c`, exactly (no borrow between bytes).
     let eq = |w: u64, c: u8| {
         let t = w ^ (ONES * u64::from(c));
         !(((t & LOW7) + LOW7) | t) & !LOW7
     };
+    let others = |w: u64| !(eq(w, b' ') | eq(w, b'\n') | eq(w, b'\r') | eq(w, b'\t')) & !LOW7;
+    run_len_swar(bytes, from, others, is_whitespace)
+}
+
+/// [`run_len_sse2`] eight bytes at a time in a little-endian `u64`: `others` sets the high bit of
+/// each byte of a word outside the class, and the run's length in a word is the count of its
+/// trailing zeros divided by 8 (8: the run goes on).
+#[cfg_attr(target_arch = "x86_64", allow(dead_code))]
+#[inline(always)]
+fn run_len_swar(
+    bytes: &[u8],
+    from: usize,
+    others: impl Fn(u64) -> u64,
+    is_member: impl Fn(u8) -> bool,
+) -> usize {
     let mut i = from;
     while let Some(chunk) = bytes.get(i..i + 8) {
         let w = u64::from_le_bytes(chunk.try_into().expect("a slice of 8 bytes"));
-        let ws = eq(w, b' ') | eq(w, b'\n') | eq(w, b'\r') | eq(w, b'\t');
-        let n = ((!ws & !LOW7).trailing_zeros() / 8) as usize; // 8 when all eight are whitespace
+        let n = (others(w).trailing_zeros() / 8) as usize;
         i += n;
         if n < 8 {
             return i - from;
         }
     }
-    whitespace_tail(bytes, i) - from
+    run_tail(bytes, i, is_member) - from
 }
 
 /// The last bytes of [`find_special`], one at a time.
 #[inline]
 fn find_special_tail(bytes: &[u8], from: usize) -> usize {
-    let mut i = from;
-    while let Some(&c) = bytes.get(i) {
-        if is_special(c) {
-            return i;
-        }
-        i += 1;
-    }
-    i
+    run_tail(bytes, from, |c| !is_special(c))
 }
 
-/// The last bytes of [`whitespace_len`], one at a time: the index of the first non-whitespace.
+/// The index of the first byte at or after `from` for which `is_member` is false (or the end),
+/// one byte at a time.
 #[inline]
-fn whitespace_tail(bytes: &[u8], from: usize) -> usize {
+fn run_tail(bytes: &[u8], from: usize, is_member: impl Fn(u8) -> bool) -> usize {
     let mut i = from;
-    while bytes.get(i).is_some_and(|&c| is_whitespace(c)) {
-        i += 1;
-    }
-    i
-}
-
-/// The last bytes of [`digits_len`], one at a time: the index of the first non-digit.
-#[inline]
-fn digits_tail(bytes: &[u8], from: usize) -> usize {
-    let mut i = from;
-    while bytes.get(i).is_some_and(u8::is_ascii_digit) {
+    while bytes.get(i).is_some_and(|&c| is_member(c)) {
         i += 1;
     }
     i

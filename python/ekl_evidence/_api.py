@@ -77,7 +77,7 @@ def _times(op: str, name: str, value: _Any, times: _Dict[str, str]) -> _Any:
 
 
 def _dated(value: _Any, times: _Dict[str, str]) -> bool:
-    """Whether ``value`` is a dict with an ``datetime`` in one of its time members."""
+    """Whether ``value`` is a dict with a ``datetime`` in one of its time members."""
     return isinstance(value, dict) and any(isinstance(value.get(m), _dt.datetime) for m in times)
 
 
