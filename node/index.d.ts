@@ -247,6 +247,23 @@ export interface Verdict {
   receipt_digest?: string
 }
 
+/** One line of a receipt archive in brief (`summarizeReceiptLines`): its ids as written in the receipt (a JWS's claims; any JSON value, null when absent), its verdict in short, or the error of an item that cannot be verified (`accepted` is then null). */
+export interface ReceiptLineSummary {
+  line: number
+  kind: 'mac' | 'jws' | 'object' | 'unknown'
+  label: unknown
+  receipt_id: unknown
+  execution_id: unknown
+  provider_agent_id: unknown
+  capability_id: unknown
+  issued_at: unknown
+  accepted: boolean | null
+  receipt_digest: string | null
+  passed: number
+  failing: Array<{ name: string, outcome: 'fail' | 'mismatch', detail?: string }>
+  error: { code: EklErrorCode, message: string } | null
+}
+
 /** A MAC receipt as `signReceipt` returns it (plain data, wire names): its members, `auth_tag` last. */
 export interface Receipt {
   [member: string]: unknown
@@ -614,6 +631,28 @@ export declare function verifyReceiptLines<T>(lines: JsonTextInput, options?: {
   /** threads to verify on (default: every core available; 1: the calling thread only) */
   jobs?: number | null
 }): Array<Verdict | EklError>
+
+/**
+ * A receipt archive in brief (the items of verify_receipt_lines): one row per non-blank line, {line, kind, label, receipt_id, execution_id, provider_agent_id, capability_id, issued_at, accepted, receipt_digest, passed, failing: [{name, outcome, detail?}], error}: the ids a table of the archive shows and the verdict in short; an item that cannot be verified has accepted null and error {code, message}. (PROTOCOL §9.5; `summarize_receipt_lines`)
+ * @param lines the archive: JSON lines text
+ * @param keys the key ring of MAC receipts; a Date is accepted for valid_from (timestamp), valid_until (timestamp) (option)
+ * @param jwks the network's key set, for network-signed receipts (option)
+ * @param ownAgentId your agent id: a call's own_agent_id and requester_agent_id when the item has none (option)
+ * @param networkIssuer the network's issuer: a signed call's network_issuer when the item has none (option)
+ * @param jobs threads to verify on (default: every core available; 1: the calling thread only) (option)
+ */
+export declare function summarizeReceiptLines<T>(lines: JsonTextInput, options?: {
+  /** the key ring of MAC receipts */
+  keys?: ReceiptKeys | null
+  /** the network's key set, for network-signed receipts */
+  jwks?: Jwks | JsonArg<T> | null
+  /** your agent id: a call's own_agent_id and requester_agent_id when the item has none */
+  ownAgentId?: string | null
+  /** the network's issuer: a signed call's network_issuer when the item has none */
+  networkIssuer?: string | null
+  /** threads to verify on (default: every core available; 1: the calling thread only) */
+  jobs?: number | null
+}): ReceiptLineSummary[]
 
 /**
  * The screening rules of a rules token's claims, validated: {rules_version, rules}. (PROTOCOL §15.5; `screening_rules`)

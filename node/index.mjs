@@ -34,6 +34,7 @@ export const {
   verifyReceipt,
   verifyReceipts,
   verifyReceiptLines,
+  summarizeReceiptLines,
   screeningRules,
   screen,
   screeningFold,

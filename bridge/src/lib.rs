@@ -177,6 +177,12 @@ impl std::fmt::Debug for Op {
 }
 
 impl Op {
+    /// Whether the operation is a batch split over threads (it has the `jobs` option): hosts run
+    /// it without their interpreter lock, whatever its size.
+    pub fn is_batch(&self) -> bool {
+        self.params.iter().any(|p| p.name == "jobs")
+    }
+
     /// The Python name: the class name, or the wire name.
     pub fn python_name(&self) -> &'static str {
         self.class.unwrap_or(self.name)

@@ -207,6 +207,55 @@ fn jobs(args: &Args<'_>, i: usize) -> Result<usize> {
     }
 }
 
+/// The parameters of the receipt-archive operations.
+const ARCHIVE_PARAMS: &[Param] = &[
+    req("lines", Text, "the archive: JSON lines text"),
+    opt("keys", Value, "the key ring of MAC receipts").times(KEY_RING_TIMES),
+    opt(
+        "jwks",
+        Jwks,
+        "the network's key set, for network-signed receipts",
+    ),
+    opt(
+        "own_agent_id",
+        Str,
+        "your agent id: a call's own_agent_id and requester_agent_id when the item has none",
+    ),
+    opt(
+        "network_issuer",
+        Str,
+        "the network's issuer: a signed call's network_issuer when the item has none",
+    ),
+    opt("jobs", Int, JOBS_DOC),
+];
+
+/// Runs `each` over the archive of [`ARCHIVE_PARAMS`] with what its items share.
+fn archive(
+    a: &Args<'_>,
+    each: impl FnOnce(&[u8], &batch::ArchiveKeys<'_>, usize) -> Vec<Value<'static>>,
+) -> Result<Out> {
+    let ring = a
+        .opt_value(1)?
+        .map(|k| KeyRing::from_value(&k))
+        .transpose()?;
+    let jwks = if a.is_absent(2) {
+        None
+    } else {
+        Some(a.jwks(2)?)
+    };
+    let keys = batch::ArchiveKeys {
+        ring: ring.as_ref(),
+        jwks: jwks.as_deref(),
+        own_agent_id: a.opt_str(3)?,
+        network_issuer: a.opt_str(4)?,
+    };
+    Ok(Out::Value(Value::Array(each(
+        a.text(0)?,
+        &keys,
+        jobs(a, 5)?,
+    ))))
+}
+
 const SALT_DOC: &str = "the salt: 64 lowercase hex (32 bytes)";
 
 pub(crate) static OPERATIONS: &[Op] = &[
@@ -696,33 +745,29 @@ pub(crate) static OPERATIONS: &[Op] = &[
               {receipt: signed object, call} for a network-signed one, an optional label); one \
               verdict per non-blank line, or {error: {code, message}} for an item that cannot be \
               verified.",
-        params: &[
-            req("lines", Text, "the archive: JSON lines text"),
-            opt("keys", Value, "the key ring of MAC receipts").times(KEY_RING_TIMES),
-            opt("jwks", Jwks, "the network's key set, for network-signed receipts"),
-            opt("own_agent_id", Str, "your agent id: a call's own_agent_id and requester_agent_id when the item has none"),
-            opt("network_issuer", Str, "the network's issuer: a signed call's network_issuer when the item has none"),
-            opt("jobs", Int, JOBS_DOC),
-        ],
+        params: ARCHIVE_PARAMS,
         returns: Returns::Verdicts,
         run: |a| {
-            let ring = a
-                .opt_value(1)?
-                .map(|k| KeyRing::from_value(&k))
-                .transpose()?;
-            let jwks = if a.is_absent(2) { None } else { Some(a.jwks(2)?) };
-            let keys = batch::ArchiveKeys {
-                ring: ring.as_ref(),
-                jwks: jwks.as_deref(),
-                own_agent_id: a.opt_str(3)?,
-                network_issuer: a.opt_str(4)?,
-            };
-            let out = batch::verify_lines(a.text(0)?, &keys, jobs(a, 5)?)
-                .into_iter()
-                .map(|r| r.map_or_else(|e| error_value(&e), |v| v.to_value()))
-                .collect();
-            Ok(Out::Value(Value::Array(out)))
+            archive(a, |text, keys, jobs| {
+                batch::verify_lines(text, keys, jobs)
+                    .into_iter()
+                    .map(|r| r.map_or_else(|e| error_value(&e), |v| v.to_value()))
+                    .collect()
+            })
         },
+    },
+    Op {
+        name: "summarize_receipt_lines",
+        class: None,
+        section: "§9.5",
+        doc: "A receipt archive in brief (the items of verify_receipt_lines): one row per \
+              non-blank line, {line, kind, label, receipt_id, execution_id, provider_agent_id, \
+              capability_id, issued_at, accepted, receipt_digest, passed, failing: [{name, \
+              outcome, detail?}], error}: the ids a table of the archive shows and the verdict in \
+              short; an item that cannot be verified has accepted null and error {code, message}.",
+        params: ARCHIVE_PARAMS,
+        returns: Returns::Value("ReceiptLineSummary[]"),
+        run: |a| archive(a, batch::summarize_lines),
     },
     Op {
         name: "screening_rules",

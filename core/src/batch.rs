@@ -143,6 +143,25 @@ fn with_defaults<'a>(call: &Value<'a>, defaults: &[(&'static str, Option<&'a str
     Value::Object(out)
 }
 
+/// Refuses a call whose member `name` (when given and not `null`) differs from what the archive's
+/// keys give for all items: the consumer's own agent id and the network's issuer are the
+/// verifier's, so an item cannot verify as addressed to another agent or issuer than the one the
+/// verifier named (an archive verified without them still takes them from each item's call).
+fn agrees(call: &Value<'_>, name: &str, shared: Option<&str>) -> Result<()> {
+    match (shared, call.get(name)) {
+        (Some(shared), Some(v)) if !matches!(v, Value::Null) && v.as_str() != Some(shared) => {
+            Err(invalid_owned(format!(
+                "call.{name} differs from the {name} the archive is verified with"
+            )))
+        }
+        _ => Ok(()),
+    }
+}
+
+fn invalid_owned(message: String) -> Error {
+    Error::new(ErrorCode::InvalidArgument, message)
+}
+
 /// The verdict on one archive item (a parsed JSON value).
 pub fn verify_item(item: &Value<'_>, keys: &ArchiveKeys<'_>) -> Result<Verdict> {
     members(item, "item", &ITEM_MEMBERS)?;
@@ -154,14 +173,16 @@ pub fn verify_item(item: &Value<'_>, keys: &ArchiveKeys<'_>) -> Result<Verdict> 
             .ok_or_else(|| invalid("a network-signed receipt needs the network's JWKS"))
     };
     let signed_call = || {
-        with_defaults(
+        agrees(call, "own_agent_id", keys.own_agent_id)?;
+        agrees(call, "network_issuer", keys.network_issuer)?;
+        Ok::<_, Error>(with_defaults(
             call,
             &[
                 ("own_agent_id", keys.own_agent_id),
                 ("requester_agent_id", keys.own_agent_id),
                 ("network_issuer", keys.network_issuer),
             ],
-        )
+        ))
     };
     let no_commitments = || {
         if item.get("input_commitment").is_some() || item.get("output_commitment").is_some() {
@@ -183,13 +204,13 @@ pub fn verify_item(item: &Value<'_>, keys: &ArchiveKeys<'_>) -> Result<Verdict> 
             let token = token.as_str().ok_or_else(|| {
                 Error::new(ErrorCode::JwsMalformed, "receipt_jws must be a string")
             })?;
-            let call = signed_call();
+            let call = signed_call()?;
             let context = CallContext::from_value(&call)?;
             receipt_sig::verify_receipt_jws(token, jwks()?, &context)
         }
         (Some(r), None) if r.get("signature").is_some() || r.get("receipt_jws").is_some() => {
             no_commitments()?;
-            let call = signed_call();
+            let call = signed_call()?;
             let context = CallContext::from_value(&call)?;
             receipt_sig::verify_receipt(r, jwks()?, &context)
         }
@@ -230,9 +251,159 @@ pub fn verify_lines(text: &[u8], keys: &ArchiveKeys<'_>, jobs: usize) -> Vec<Res
     map_ordered(&lines(text), jobs, |(_, l)| verify_line(l, keys), &|_| {})
 }
 
+/// The members of an item's receipt (of a compact JWS's claims) that [`summarize_line`] shows,
+/// in its order; the last three also come from the call when the receipt has none.
+pub const SUMMARY_FIELDS: [&str; 5] = [
+    "receipt_id",
+    "execution_id",
+    "provider_agent_id",
+    "capability_id",
+    "issued_at",
+];
+
+/// The kind of an archive item: `"jws"` (a `receipt_jws`), `"object"` (a receipt object with
+/// `signature` or `receipt_jws`), `"mac"` (any other `receipt`) or `"unknown"`.
+fn item_kind(item: &Value<'_>) -> &'static str {
+    match (item.get("receipt_jws"), item.get("receipt")) {
+        (Some(_), _) => "jws",
+        (None, Some(r)) if r.get("signature").is_some() || r.get("receipt_jws").is_some() => {
+            "object"
+        }
+        (None, Some(_)) => "mac",
+        (None, None) => "unknown",
+    }
+}
+
+/// The payload bytes of a compact JWS, when its second segment decodes (nothing is verified).
+fn payload_of(token: &str) -> Option<Vec<u8>> {
+    crate::base64url::decode(token.split('.').nth(1)?).ok()
+}
+
+/// One line of a receipt archive in brief: what a table of the archive shows of it, as
+/// `{"line", "kind", "label", "receipt_id", "execution_id", "provider_agent_id",
+/// "capability_id", "issued_at", "accepted", "receipt_digest", "passed", "failing", "error"}`.
+///
+/// - `kind`: `"mac"`, `"jws"`, `"object"` or `"unknown"` (see the module's documentation);
+/// - `label` and the five [`SUMMARY_FIELDS`]: the item's `label` and the receipt's members (a
+///   compact JWS's claims), as written (any JSON value), `null` when absent; `execution_id`,
+///   `provider_agent_id` and `capability_id` come from the call when the receipt has none;
+/// - `accepted`, `receipt_digest`: the verdict's; `passed`: how many checks passed; `failing`:
+///   the other checks, `[{"name", "outcome", "detail"?}]` in the verdict's order;
+/// - `error`: `null`, or `{"code", "message"}` when the item cannot be verified (as
+///   [`verify_line`]); `accepted` and `receipt_digest` are then `null`, `passed` 0 and
+///   `failing` empty, and the other members are shown as far as the item can be read.
+pub fn summarize_line(line_no: usize, line: &[u8], keys: &ArchiveKeys<'_>) -> Value<'static> {
+    let null = || Value::Null;
+    let (mut kind, mut label, mut fields) = ("unknown", Value::Null, [(); 5].map(|()| null()));
+    let result = canonical::parse(line).and_then(|item| {
+        kind = item_kind(&item);
+        label = item
+            .get("label")
+            .cloned()
+            .unwrap_or(Value::Null)
+            .into_owned();
+        let payload = match kind {
+            "jws" => item
+                .get("receipt_jws")
+                .and_then(Value::as_str)
+                .and_then(payload_of),
+            _ => None,
+        };
+        let parsed = payload.as_deref().and_then(|p| canonical::parse(p).ok());
+        let claims = match kind {
+            "jws" => parsed.as_ref(),
+            _ => item.get("receipt"),
+        };
+        let call = item.get("call");
+        for (slot, name) in fields.iter_mut().zip(SUMMARY_FIELDS) {
+            let own = claims.and_then(|c| c.get(name));
+            let from_call = || {
+                call.and_then(|c| c.get(name))
+                    .filter(|_| name != "receipt_id" && name != "issued_at")
+            };
+            if let Some(v) = own.filter(|v| !matches!(v, Value::Null)).or_else(from_call) {
+                *slot = v.clone().into_owned();
+            }
+        }
+        verify_item(&item, keys)
+    });
+    let mut out: Vec<(std::borrow::Cow<'static, str>, Value<'static>)> = vec![
+        (
+            "line".into(),
+            Value::from_u64(line_no as u64).unwrap_or(Value::Null),
+        ),
+        ("kind".into(), Value::from(kind)),
+        ("label".into(), label),
+    ];
+    for (name, v) in SUMMARY_FIELDS.iter().zip(fields) {
+        out.push(((*name).into(), v));
+    }
+    match result {
+        Ok(verdict) => {
+            let passed = verdict
+                .checks
+                .iter()
+                .filter(|c| c.outcome == crate::verdict::Outcome::Pass)
+                .count();
+            let failing = verdict
+                .checks
+                .iter()
+                .filter(|c| c.outcome != crate::verdict::Outcome::Pass)
+                .map(|c| {
+                    let mut m = vec![
+                        ("name".into(), Value::from(c.name)),
+                        ("outcome".into(), Value::from(c.outcome.as_str())),
+                    ];
+                    if let Some(d) = &c.detail {
+                        m.push(("detail".into(), Value::from(d.clone())));
+                    }
+                    Value::Object(m)
+                })
+                .collect();
+            out.push(("accepted".into(), Value::Bool(verdict.accepted)));
+            out.push((
+                "receipt_digest".into(),
+                verdict.receipt_digest.map_or(Value::Null, Value::from),
+            ));
+            out.push((
+                "passed".into(),
+                Value::from_u64(passed as u64).unwrap_or(Value::Null),
+            ));
+            out.push(("failing".into(), Value::Array(failing)));
+            out.push(("error".into(), Value::Null));
+        }
+        Err(e) => {
+            out.push(("accepted".into(), Value::Null));
+            out.push(("receipt_digest".into(), Value::Null));
+            out.push(("passed".into(), Value::from_u64(0).unwrap_or(Value::Null)));
+            out.push(("failing".into(), Value::Array(Vec::new())));
+            out.push((
+                "error".into(),
+                Value::Object(vec![
+                    ("code".into(), Value::from(e.code().as_str())),
+                    ("message".into(), Value::from(e.message().to_owned())),
+                ]),
+            ));
+        }
+    }
+    Value::Object(out)
+}
+
+/// [`summarize_line`] for every non-blank line of a receipt archive's text, in order, on up to
+/// `jobs` threads (0: every core available).
+pub fn summarize_lines(text: &[u8], keys: &ArchiveKeys<'_>, jobs: usize) -> Vec<Value<'static>> {
+    map_ordered(
+        &lines(text),
+        jobs,
+        |(n, l)| summarize_line(*n, l, keys),
+        &|_| {},
+    )
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::receipt_sig;
 
     #[test]
     fn map_ordered_keeps_the_order_on_any_number_of_threads() {
@@ -267,5 +438,170 @@ mod tests {
         );
         assert_eq!(code(b"{\"a\":1,\"a\":2}"), ErrorCode::DuplicateKey);
         assert_eq!(code(b"[1]"), ErrorCode::InvalidArgument);
+    }
+
+    /// A network-signed receipt issued with the seed-7 key, its JWKS, and archive lines for it.
+    fn signed() -> (Jwks, String, String) {
+        let key = crate::jwk::SigningKey::from_seed(&[7u8; 32], "net-1").expect("key");
+        let (jwks, _) = crate::jwk::jwks_from_seed(&[7u8; 32], &["net-1"]).expect("jwks");
+        let fields = canonical::parse(
+            br#"{"receipt_version":"1.2","receipt_id":"r1","execution_id":"ex_1",
+            "provider_agent_id":"agt_p","requester_agent_id":"agt_c","capability_id":"cap_x",
+            "input_fingerprint":"f1","issued_at":"2026-05-28T20:26:40Z"}"#,
+        )
+        .expect("valid");
+        let receipt =
+            receipt_sig::issue_receipt(&fields, &key, "https://net", "agt_c").expect("issued");
+        let token = receipt
+            .get("receipt_jws")
+            .and_then(Value::as_str)
+            .expect("jws");
+        let object = String::from_utf8(canonical::canonicalize_value(&receipt).expect("json"))
+            .expect("utf-8");
+        (jwks, token.to_owned(), object)
+    }
+
+    const CALL: &str = r#"{"execution_id":"ex_1","provider_agent_id":"agt_p","capability_id":"cap_x","input_fingerprint":"f1","sent_at":1780000000,"received_at":1780000001}"#;
+
+    #[test]
+    fn a_summary_has_the_ids_and_the_verdict_in_short() {
+        let (jwks, token, object) = signed();
+        let keys = ArchiveKeys {
+            jwks: Some(&jwks),
+            own_agent_id: Some("agt_c"),
+            network_issuer: Some("https://net"),
+            ..ArchiveKeys::default()
+        };
+        let text = format!(
+            "{{\"label\":\"<b>x</b>\",\"receipt_jws\":\"{token}\",\"call\":{CALL}}}\n\n\
+             {{\"receipt\":{object},\"call\":{}}}\n\
+             {{\"receipt_jws\":\"{token}\",\"call\":{}}}\n[1]\n",
+            CALL.replace("f1", "f2"),
+            CALL.replace("ex_1", "ex_2").replace("agt_p", "agt_q"),
+        );
+        let rows = summarize_lines(text.as_bytes(), &keys, 1);
+        let json = |v: &Value<'_>| {
+            String::from_utf8(canonical::canonicalize_value(v).expect("json")).expect("utf-8")
+        };
+        let digest = crate::digest::sha256_hex(token.as_bytes());
+        assert_eq!(
+            json(&rows[0]),
+            format!(
+                r#"{{"accepted":true,"capability_id":"cap_x","error":null,"execution_id":"ex_1","failing":[],"issued_at":"2026-05-28T20:26:40Z","kind":"jws","label":"<b>x</b>","line":1,"passed":{},"provider_agent_id":"agt_p","receipt_digest":"{digest}","receipt_id":"r1"}}"#,
+                rows[0]
+                    .get("passed")
+                    .and_then(Value::as_f64)
+                    .expect("passed")
+            )
+        );
+        // Each summary says what verify_line says: the same accepted, digest and failing checks.
+        for (row, (n, line)) in rows.iter().zip(lines(text.as_bytes())) {
+            assert_eq!(row.get("line").and_then(Value::as_f64), Some(n as f64));
+            match verify_line(line, &keys) {
+                Ok(v) => {
+                    assert_eq!(row.get("accepted"), Some(&Value::Bool(v.accepted)));
+                    let failing: Vec<&str> = row
+                        .get("failing")
+                        .and_then(Value::as_array)
+                        .expect("failing")
+                        .iter()
+                        .filter_map(|f| f.get("name").and_then(Value::as_str))
+                        .collect();
+                    assert_eq!(failing, v.failed());
+                    let passed = v.checks.len() - v.failed().len();
+                    assert_eq!(
+                        row.get("passed").and_then(Value::as_f64),
+                        Some(passed as f64)
+                    );
+                }
+                Err(e) => {
+                    assert_eq!(row.get("accepted"), Some(&Value::Null));
+                    let error = row.get("error").expect("error");
+                    assert_eq!(
+                        error.get("code").and_then(Value::as_str),
+                        Some(e.code().as_str())
+                    );
+                }
+            }
+        }
+        // The object: its kind; a mismatching fingerprint fails only that check.
+        assert_eq!(rows[1].get("kind").and_then(Value::as_str), Some("object"));
+        assert_eq!(rows[1].get("accepted"), Some(&Value::Bool(false)));
+        assert_eq!(
+            json(rows[1].get("failing").expect("failing")),
+            r#"[{"detail":"input_fingerprint differs from the call","name":"input_fingerprint","outcome":"mismatch"}]"#
+        );
+        // The receipt's own ids are shown, not the call's.
+        assert_eq!(
+            rows[2].get("execution_id").and_then(Value::as_str),
+            Some("ex_1")
+        );
+        assert_eq!(
+            rows[2].get("provider_agent_id").and_then(Value::as_str),
+            Some("agt_p")
+        );
+        // Not an item: an error row, kind unknown, every field null.
+        assert_eq!(rows.len(), 4);
+        assert_eq!(rows[3].get("kind").and_then(Value::as_str), Some("unknown"));
+        assert_eq!(rows[3].get("receipt_id"), Some(&Value::Null));
+    }
+
+    #[test]
+    fn an_item_cannot_name_another_own_agent_or_issuer_than_the_archive() {
+        let (jwks, token, _) = signed();
+        let item = |extra: &str| {
+            format!(
+                "{{\"receipt_jws\":\"{token}\",\"call\":{}}}",
+                CALL.replace('}', &format!("{extra}}}"))
+            )
+        };
+        let with = |own: Option<&str>, issuer: Option<&str>, extra: &str| {
+            let keys = ArchiveKeys {
+                jwks: Some(&jwks),
+                own_agent_id: own,
+                network_issuer: issuer,
+                ..ArchiveKeys::default()
+            };
+            verify_line(item(extra).as_bytes(), &keys).map(|v| v.accepted)
+        };
+        let code = |r: Result<bool>| r.map_err(|e| e.code());
+        // Given by the archive only, by the item only, by both alike: the same verdict.
+        assert_eq!(code(with(Some("agt_c"), Some("https://net"), "")), Ok(true));
+        let both = r#","own_agent_id":"agt_c","network_issuer":"https://net""#;
+        let requester = r#","requester_agent_id":"agt_c""#;
+        assert_eq!(
+            code(with(None, None, &format!("{both}{requester}"))),
+            Ok(true)
+        );
+        assert_eq!(
+            code(with(Some("agt_c"), Some("https://net"), both)),
+            Ok(true)
+        );
+        assert_eq!(
+            code(with(
+                Some("agt_c"),
+                Some("https://net"),
+                r#","own_agent_id":null"#
+            )),
+            Ok(true)
+        );
+        // An item naming another agent or issuer than the archive's is refused.
+        for extra in [
+            r#","own_agent_id":"agt_other""#,
+            r#","network_issuer":"https://other""#,
+            r#","own_agent_id":7"#,
+        ] {
+            assert_eq!(
+                code(with(Some("agt_c"), Some("https://net"), extra)),
+                Err(ErrorCode::InvalidArgument),
+                "{extra}"
+            );
+        }
+        // Without the archive's, the item's own are used (and decide the verdict).
+        let other = r#","own_agent_id":"agt_other","network_issuer":"https://net""#;
+        assert_eq!(
+            code(with(None, None, &format!("{other}{requester}"))),
+            Ok(false)
+        );
     }
 }

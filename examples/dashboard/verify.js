@@ -11,7 +11,8 @@
 // your agent id), capability_version, connection_id, terms_hash, execution_kind, reservation_id,
 // grant_id, admission_id, receipt_digest. The call of a network-signed receipt: execution_id,
 // provider_agent_id, capability_id, input_fingerprint, sent_at, received_at (RFC 3339 or seconds
-// since the epoch) and optionally requester_agent_id.
+// since the epoch) and optionally requester_agent_id, own_agent_id and network_issuer (which must equal
+// your settings).
 //
 // The receipt reaches the core as its exact bytes (never re-serialised), so duplicate keys, big
 // numbers and every other ekl-json-1 refusal are the core's. No item is handed to JSON.parse before
@@ -43,7 +44,7 @@ const CALL_MAC = ['execution_id', 'collaboration_id', 'capability_id', 'requeste
   'capability_version', 'connection_id', 'terms_hash', 'execution_kind', 'reservation_id', 'grant_id', 'admission_id',
   'receipt_digest'];
 const CALL_SIGNED = ['execution_id', 'provider_agent_id', 'requester_agent_id', 'capability_id', 'input_fingerprint',
-  'sent_at', 'received_at'];
+  'sent_at', 'received_at', 'own_agent_id', 'network_issuer'];
 const REQUIRED_MAC = ['execution_id', 'collaboration_id', 'capability_id', 'provider_agent_id'];
 const REQUIRED_SIGNED = ['execution_id', 'provider_agent_id', 'capability_id', 'input_fingerprint', 'sent_at', 'received_at'];
 
@@ -185,6 +186,13 @@ function check(api, item, bytes, ctx) {
     if (!ctx.jwks) throw new Unchecked('jwks', 'not checked: load the network\'s JWKS to check network-signed receipts');
     if (!ctx.agentId) throw new Unchecked('agent_id', 'not checked: enter your agent id (Settings) to check network-signed receipts');
     if (!ctx.issuer) throw new Unchecked('issuer', 'not checked: enter the network issuer (Settings) to check network-signed receipts');
+    // Your agent id and the issuer are the settings': a call may repeat them, never name others
+    // (as the core's reading of an archive, batch::verify_item).
+    for (const [k, mine] of [['own_agent_id', ctx.agentId], ['network_issuer', ctx.issuer]]) {
+      if (call[k] !== undefined && call[k] !== null && call[k] !== mine) {
+        throw new ItemError('INVALID_ARGUMENT', `call.${k} differs from the ${k} the archive is verified with`);
+      }
+    }
     callMembers(call, REQUIRED_SIGNED, CALL_SIGNED, 'a network-signed receipt');
     const context = {
       execution_id: call.execution_id,
@@ -263,6 +271,63 @@ const STATUS = (v) => (v.accepted ? 'verified' : 'failed');
  */
 export function checkItem(api, bytes, ctx) {
   return run(api, bytes, ctx, false);
+}
+
+/** The row of an item the core verified in one batch (a summary of summarizeReceiptLines). */
+function rowOfSummary(sm) {
+  return {
+    kind: sm.kind, status: STATUS(sm), failing: sm.failing.map((c) => [c.name, c.outcome, c.detail ?? null]), passed: sm.passed,
+    digest: sm.receipt_digest ?? null, code: null, message: null, at: null, needs: null,
+    receiptId: fieldText(sm.receipt_id), executionId: fieldText(sm.execution_id), provider: fieldText(sm.provider_agent_id),
+    capability: fieldText(sm.capability_id), issuedAt: fieldText(sm.issued_at), label: fieldText(sm.label),
+  };
+}
+
+/**
+ * Checks the items of a batch, `spans` [{s, e, skip}] of `buf` (skip: not checked, null in the
+ * result).
+ * Once the settings are complete, the items of one line (every item of a JSON-lines file: no line
+ * break inside) go to the core in one call, summarizeReceiptLines, which reads, verifies and
+ * summarises each (the same verification as checkItem's, without a verdict and an item read in JS
+ * per item). An item the core cannot verify, and every item with a line break inside, is checked
+ * by checkItem, whose refusals name their place in the item. The rows are checkItem's.
+ */
+export function checkBatch(api, buf, spans, ctx) {
+  const rows = new Array(spans.length).fill(null);
+  const complete = ctx.agentId && (ctx.jwks ? ctx.issuer : ctx.keys.length > 0);
+  const lines = [];
+  if (complete) {
+    for (let k = 0; k < spans.length; k++) {
+      const { s, e } = spans[k];
+      if (!spans[k].skip && e > s && buf.subarray(s, e).indexOf(10) < 0) lines.push(k);
+    }
+  }
+  if (lines.length > 0) {
+    const text = new Uint8Array(lines.reduce((n, k) => n + spans[k].e - spans[k].s + 1, 0));
+    let at = 0;
+    for (const k of lines) {
+      text.set(buf.subarray(spans[k].s, spans[k].e), at);
+      at += spans[k].e - spans[k].s;
+      text[at++] = 10;
+    }
+    let summaries = [];
+    try {
+      summaries = api.summarizeReceiptLines(text, {
+        jwks: ctx.jwks, keys: ctx.keys.length ? ctx.keys : null, ownAgentId: ctx.agentId, networkIssuer: ctx.issuer || null,
+      });
+    } catch (e) {
+      if (!api.isEklError(e)) throw e;
+    }
+    for (const sm of summaries) {
+      const k = lines[sm.line - 1];
+      if (k !== undefined && sm.error === null) rows[k] = rowOfSummary(sm);
+    }
+  }
+  for (let k = 0; k < spans.length; k++) {
+    const { s, e } = spans[k];
+    if (rows[k] === null && !spans[k].skip) rows[k] = checkItem(api, buf.subarray(s, e), ctx);
+  }
+  return rows;
 }
 
 /**

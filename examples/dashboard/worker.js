@@ -8,7 +8,7 @@
 //   {type: 'check-jwks' | 'check-settings', req, bytes}, {type: 'check-ring', req, secrets}
 // Requests are answered with {type: 'reply', req, ok, value | error: {code, message, at}}.
 import * as api from './vendor/ekl-evidence/index.web.mjs';
-import { makeContext, checkItem, inspectItem, checkJwks, checkSettings, checkKeyRing } from './verify.js';
+import { makeContext, checkBatch, inspectItem, checkJwks, checkSettings, checkKeyRing } from './verify.js';
 import { MAX_ITEM_BYTES } from './scan.js';
 
 let ctx = makeContext(api, null, null);
@@ -27,8 +27,9 @@ function boundRow(it) {
 
 function batch(msg) {
   const buf = new Uint8Array(msg.buf);
-  const rows = msg.items.map((it) => {
-    const row = boundRow(it) || checkItem(api, buf.subarray(it.s, it.e), ctx);
+  const checked = checkBatch(api, buf, msg.items.map((it) => (it.tooLarge ? { skip: true } : it)), ctx);
+  const rows = msg.items.map((it, k) => {
+    const row = boundRow(it) || checked[k];
     if (it.incomplete && row.status === 'unreadable' && row.code === 'INVALID_JSON') {
       row.message = `${row.message} (the item runs to the end of the file: is the file cut off?)`;
     }

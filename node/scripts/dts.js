@@ -37,6 +37,7 @@ const PARAMS = {
   'verify_receipts.items': 'readonly ReceiptToVerify[]',
   'verify_receipts.keys': 'ReceiptKeys',
   'verify_receipt_lines.keys': 'ReceiptKeys',
+  'summarize_receipt_lines.keys': 'ReceiptKeys',
   'verify_receipt_jws.call': 'SignedReceiptCall',
   'verify_signed_receipt.call': 'SignedReceiptCall',
   'verify_jws.typ': 'JwsTyp',

@@ -5,7 +5,7 @@ from typing import Any, Iterable, List, Mapping, Optional, Tuple, Union
 
 from ._errors import EklError
 from ._native import JsonText, Jwks as Jwks, SigningKey
-from ._types import Commitment, JsonValue, Jwk, Receipt, ResultBody, SafetyFlag, ScreeningRules, ScreeningRulesToken, SignedReceipt, VerifiedJws
+from ._types import Commitment, JsonValue, Jwk, Receipt, ReceiptLineSummary, ResultBody, SafetyFlag, ScreeningRules, ScreeningRulesToken, SignedReceipt, VerifiedJws
 from ._verdict import Verdict
 
 _Value = Any  # a host value (strict conversion) or a JsonText
@@ -45,6 +45,7 @@ __all__ = [
     "signing_key",
     "signing_key_from_jwk",
     "signing_key_from_pem",
+    "summarize_receipt_lines",
     "terms_hash",
     "upstream_fingerprint",
     "upstream_projection",
@@ -472,6 +473,35 @@ def verify_receipt_lines(
     input_commitment?, output_commitment?} for a MAC receipt, {receipt_jws, call} or {receipt:
     signed object, call} for a network-signed one, an optional label); one verdict per non-blank
     line, or {error: {code, message}} for an item that cannot be verified.
+
+    lines (required): the archive: JSON lines text
+    keys (keyword-only, optional): the key ring of MAC receipts; an aware datetime is accepted
+        for valid_from (timestamp), valid_until (timestamp)
+    jwks (keyword-only, optional): the network's key set, for network-signed receipts
+    own_agent_id (keyword-only, optional): your agent id: a call's own_agent_id and
+        requester_agent_id when the item has none
+    network_issuer (keyword-only, optional): the network's issuer: a signed call's
+        network_issuer when the item has none
+    jobs (keyword-only, optional): threads to verify on (default: every core available; 1: the
+        calling thread only)
+
+    EKP §9.5.
+    """
+
+def summarize_receipt_lines(
+    lines: _Text,
+    *,
+    keys: Optional[_Value] = None,
+    jwks: Optional[_JwksLike] = None,
+    own_agent_id: Optional[str] = None,
+    network_issuer: Optional[str] = None,
+    jobs: Optional[int] = None,
+) -> List[ReceiptLineSummary]:
+    """A receipt archive in brief (the items of verify_receipt_lines): one row per non-blank line,
+    {line, kind, label, receipt_id, execution_id, provider_agent_id, capability_id, issued_at,
+    accepted, receipt_digest, passed, failing: [{name, outcome, detail?}], error}: the ids a
+    table of the archive shows and the verdict in short; an item that cannot be verified has
+    accepted null and error {code, message}.
 
     lines (required): the archive: JSON lines text
     keys (keyword-only, optional): the key ring of MAC receipts; an aware datetime is accepted

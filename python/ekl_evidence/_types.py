@@ -10,11 +10,13 @@ from typing import Any, Dict, List, Literal, TypedDict, Union
 
 __all__ = [
     "Commitment",
+    "FailingCheck",
     "HostValue",
     "JsonValue",
     "Jwk",
     "KeyRingEntry",
     "Receipt",
+    "ReceiptLineSummary",
     "ResultBody",
     "SafetyFlag",
     "ScreeningRule",
@@ -142,6 +144,34 @@ class Receipt(_ReceiptRequired, total=False):
     reservation_id: str
     grant_id: str
     admission_id: str
+
+
+class FailingCheck(TypedDict, total=False):
+    """A check of a verdict that did not pass, in brief: ``name`` and ``outcome`` always."""
+
+    name: str
+    outcome: Literal["fail", "mismatch"]
+    detail: str
+
+
+class ReceiptLineSummary(TypedDict):
+    """One line of a receipt archive in brief (``summarize_receipt_lines``): its ids as written in
+    the receipt (a JWS's claims; any JSON value, None when absent), its verdict in short, or the
+    error of an item that cannot be verified (``accepted`` is then None)."""
+
+    line: int
+    kind: Literal["mac", "jws", "object", "unknown"]
+    label: JsonValue
+    receipt_id: JsonValue
+    execution_id: JsonValue
+    provider_agent_id: JsonValue
+    capability_id: JsonValue
+    issued_at: JsonValue
+    accepted: Union[bool, None]
+    receipt_digest: Union[str, None]
+    passed: int
+    failing: List[FailingCheck]
+    error: Union[Dict[str, str], None]
 
 
 class _SignedReceiptRequired(TypedDict):

@@ -518,7 +518,7 @@ fn run_op(py: Python<'_>, op: &Op, args: &[Bound<'_, PyAny>]) -> PyResult<Py<PyA
     let list: Vec<Arg<'_>> = held.iter_mut().map(Held::arg).collect();
     let list = &list;
     // Batches always run with the GIL released: the bridge splits them over the cores (`jobs`).
-    let detach = weight >= DETACH_THRESHOLD || op.returns == ekl_bridge::Returns::Verdicts;
+    let detach = weight >= DETACH_THRESHOLD || op.is_batch();
     let out = run(py, detach, || ekl_bridge::call(op, list))?;
     out_py(py, out)
 }

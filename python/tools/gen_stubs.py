@@ -56,6 +56,7 @@ SHAPES = {
     "JsonValue",
     "Jwk",
     "Receipt",
+    "ReceiptLineSummary",
     "ResultBody",
     "SafetyFlag",
     "ScreeningRules",

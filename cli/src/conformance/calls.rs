@@ -647,6 +647,16 @@ pub fn call_cases(dir: &Path) -> Vec<Case> {
             ],
         );
         c.add(
+            "summarize_receipt_lines",
+            src,
+            "key ring cases as an archive",
+            vec![
+                ("lines", s(archive.clone())),
+                ("keys", t(&ring)),
+                ("jobs", n(2)),
+            ],
+        );
+        c.add(
             "verify_receipt_lines",
             src,
             "MAC receipts without a key ring",
@@ -862,9 +872,20 @@ pub fn call_cases(dir: &Path) -> Vec<Case> {
             src,
             "the receipt-jws cases as an archive",
             vec![
-                ("lines", s(archive)),
+                ("lines", s(archive.clone())),
                 ("jwks", jwks.clone()),
                 ("jobs", n(2)),
+            ],
+        );
+        c.add(
+            "summarize_receipt_lines",
+            src,
+            "the receipt-jws cases as an archive",
+            vec![
+                ("lines", s(archive.clone())),
+                ("jwks", jwks.clone()),
+                ("own_agent_id", s(st(&call, &["own_agent_id"]))),
+                ("network_issuer", s(st(&call, &["network_issuer"]))),
             ],
         );
         c.add(

@@ -8,10 +8,10 @@ import { join } from 'node:path';
 import { createRequire } from 'node:module';
 import { Splitter, splitAll, MAX_ITEM_BYTES } from '../scan.js';
 import { topMembers, pretty, locate, lineAt, depthOf, base64url, valueEnd } from '../json.js';
-import { makeContext, checkItem, inspectItem, checkSettings, checkJwks, checkKeyRing, ItemError } from '../verify.js';
+import { makeContext, checkItem, checkBatch, inspectItem, checkSettings, checkJwks, checkKeyRing, ItemError } from '../verify.js';
 import { RowStore, emptySummary, count } from '../rows.js';
 import { dash, repo } from './harness.mjs';
-import { deepItem } from './fixtures.mjs';
+import { deepItem, hostile } from './fixtures.mjs';
 
 const require = createRequire(import.meta.url);
 const api = require(join(repo, 'wasm', 'dist', 'index.cjs'));
@@ -222,6 +222,58 @@ test('items: bad items are rows with the core\'s code, never a thrown error', ()
   // The library keeps serving after every refusal.
   const { items } = splitAll(readFileSync(join(sample, 'receipts.jsonl')));
   assert.equal(checkItem(api, items[0].bytes, ctx).status, 'verified');
+});
+
+/** The batch of `texts` as a worker gets it: one buffer, the items' spans. */
+function batchOf(texts) {
+  const parts = texts.map(bytesOf);
+  const buf = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
+  let at = 0;
+  const spans = parts.map((p) => {
+    buf.set(p, at);
+    at += p.length;
+    return { s: at - p.length, e: at };
+  });
+  return { buf, spans };
+}
+
+test('items: a batch checked by the core in one call gives the rows of checkItem, item by item', () => {
+  const sampleLines = readFileSync(join(sample, 'receipts.jsonl'), 'utf8').trim().split('\n');
+  const h = hostile(api);
+  const hCtx = makeContext(api, checkSettings(api, bytesOf(h.settings)), bytesOf(h.jwks));
+  const jws = JSON.parse(sampleLines[10]);
+  const withCall = (extra) => JSON.stringify({ ...jws, call: { ...jws.call, ...extra } });
+  const contexts = [
+    [ctx, [
+      ...sampleLines,
+      // Pretty (a line break inside): checked alone; refusals of every kind; RFC 3339 times
+      // (the page's reading: the core takes seconds only); a call naming another agent.
+      JSON.stringify(jws, null, 2), 'not json', '[1,2]', '{"call": {}}', '{"receipt": {"a":1,"a":2}, "call": {}}', deepItem(100),
+      withCall({ sent_at: '2026-11-29T18:40:02Z' }), withCall({ own_agent_id: 'agt_other' }), withCall({ network_issuer: 'https://x' }),
+      withCall({ own_agent_id: ctx.agentId, network_issuer: ctx.issuer }), withCall({ own_agent_id: null }), withCall({ own_agent_id: 7 }),
+      withCall({ bogus: 1 }), JSON.stringify({ ...jws, label: 7 }), JSON.stringify({ ...jws, label: '<b>x</b>'.repeat(30) }),
+      JSON.stringify({ ...jws, receipt_jws: 5 }), `${sampleLines[0]}   `,
+    ]],
+    [hCtx, h.receipts.trim().split('\n')],
+    [makeContext(api, {}, null), sampleLines],
+    [makeContext(api, { issuer: 'x' }, readFileSync(join(sample, 'jwks.json'))), sampleLines],
+    [makeContext(api, { agent_id: 'agt_c0ns7m3r4a' }, readFileSync(join(sample, 'jwks.json'))), sampleLines],
+  ];
+  let fast = 0;
+  for (const [c, texts] of contexts) {
+    const { buf, spans } = batchOf(texts);
+    const rows = checkBatch(api, buf, [...spans, { skip: true }], c);
+    assert.equal(rows.pop(), null, 'a skipped item has no row');
+    texts.forEach((t, i) => assert.deepEqual(rows[i], checkItem(api, bytesOf(t), c), `${i}: ${t.slice(0, 80)}`));
+    if (c === ctx) fast = rows.filter((r) => r.status === 'verified' || r.status === 'failed').length;
+  }
+  assert.ok(fast >= 18, `${fast} sample rows with a verdict`);
+  // The core is really called once for the lines (it sees the batch, not the pretty item).
+  let calls = 0;
+  const counting = { ...api, summarizeReceiptLines: (...a) => { calls++; return api.summarizeReceiptLines(...a); } };
+  const { buf, spans } = batchOf([...sampleLines, JSON.stringify(jws, null, 2)]);
+  checkBatch(counting, buf, spans, ctx);
+  assert.equal(calls, 1);
 });
 
 test('items: without the JWKS or the secrets an item is "not checked", not a failure', () => {
