@@ -183,7 +183,8 @@ async function dispatch(r, items) {
   for (const it of items) {
     if (!r.active) return;
     if (!r.batch) r.batch = { items: [], bytes: 0 };
-    r.batch.items.push({ ...it, n: r.items++ });
+    it.n = r.items++; // the splitter's items are fresh objects, ours to keep
+    r.batch.items.push(it);
     r.batch.bytes += it.bytes ? it.bytes.length : 0;
     if (r.batch.bytes >= BATCH_BYTES || r.batch.items.length >= BATCH_ITEMS) await flush(r);
   }

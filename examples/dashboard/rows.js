@@ -23,6 +23,30 @@ const TEXT_FIELDS = ['receiptId', 'executionId', 'provider', 'capability', 'issu
 
 const cut = (s, n) => (s && s.length > n ? `${s.slice(0, n - 1)}…` : s);
 
+/** The value of each hex digit's char code (lower case only), -1 for any other. */
+const HEX = new Int8Array(128).fill(-1);
+for (let k = 0; k < 16; k++) HEX['0123456789abcdef'.charCodeAt(k)] = k;
+
+/** Writes 64 lower-case hex digits as 32 bytes at out[at..]; false (nothing kept) for other text. */
+function hexInto(text, out, at) {
+  for (let k = 0; k < 32; k++) {
+    const hi = HEX[text.charCodeAt(2 * k)] ?? -1;
+    const lo = HEX[text.charCodeAt(2 * k + 1)] ?? -1;
+    if (hi < 0 || lo < 0) return false;
+    out[at + k] = (hi << 4) | lo;
+  }
+  return true;
+}
+
+/** UTF-8 of `text` into `room`, cut at a character boundary when longer: the bytes written. */
+function encodeCut(text, room) {
+  const bytes = encoder.encode(text);
+  let end = Math.min(bytes.length, room.length);
+  if (end < bytes.length) while (end > 0 && (bytes[end] & 0xc0) === 0x80) end--;
+  room.set(bytes.subarray(0, end));
+  return end;
+}
+
 /** The empty summary. */
 export function emptySummary() {
   return { total: 0, verified: 0, failed: 0, unreadable: 0, unchecked: 0, byCheck: {}, byError: {}, byNeeds: {}, listed: 0 };
@@ -98,10 +122,7 @@ export class RowStore {
     b.failing[j] = row.failing.length ? this.failSets.id(cut(JSON.stringify(row.failing), 2000)) : 0;
     b.code[j] = Math.min(this.codes.id(row.code), 65535);
     b.needs[j] = Math.min(this.needs.id(row.needs), 255);
-    if (typeof row.digest === 'string' && /^[0-9a-f]{64}$/.test(row.digest)) {
-      for (let k = 0; k < 32; k++) b.digest[j * 32 + k] = parseInt(row.digest.substr(k * 2, 2), 16);
-      b.hasDigest[j] = 1;
-    } else b.hasDigest[j] = 0;
+    b.hasDigest[j] = typeof row.digest === 'string' && row.digest.length === 64 && hexInto(row.digest, b.digest, j * 32) ? 1 : 0;
     if (!b.present[j]) this.stored++;
     b.present[j] = 1;
     this.setText(b, j, TEXT_FIELDS.map((k) => (k === 'message' ? cut(row[k], MESSAGE_CHARS) : row[k]) ?? '').join(SEP));
@@ -109,24 +130,22 @@ export class RowStore {
     return true;
   }
 
-  /** Stores a row's text in the arena (cut to ROW_TEXT_BYTES at a character boundary). */
+  /**
+   * Stores a row's text in the arena (cut to ROW_TEXT_BYTES at a character boundary): encoded in
+   * place, into room for ROW_TEXT_BYTES (encodeInto writes whole characters only).
+   */
   setText(b, j, text) {
-    let bytes = encoder.encode(text);
-    if (bytes.length > ROW_TEXT_BYTES) {
-      let end = ROW_TEXT_BYTES;
-      while (end > 0 && (bytes[end] & 0xc0) === 0x80) end--;
-      bytes = bytes.subarray(0, end);
-    }
-    if (this.arenaPos + bytes.length > ARENA_CHUNK) {
+    if (this.arenaPos + ROW_TEXT_BYTES > ARENA_CHUNK) {
       this.arena.push(new Uint8Array(ARENA_CHUNK));
       this.arenaPos = 0;
     }
     const chunk = this.arena.length - 1;
-    this.arena[chunk].set(bytes, this.arenaPos);
+    const room = this.arena[chunk].subarray(this.arenaPos, this.arenaPos + ROW_TEXT_BYTES);
+    const written = text.length <= ROW_TEXT_BYTES / 3 ? encoder.encodeInto(text, room).written : encodeCut(text, room);
     b.textChunk[j] = chunk;
     b.textAt[j] = this.arenaPos;
-    b.textLen[j] = bytes.length;
-    this.arenaPos += bytes.length;
+    b.textLen[j] = written;
+    this.arenaPos += written;
   }
 
   /** The text of row `i`: its fields joined by SEP. */

@@ -92,3 +92,30 @@ def test_a_batch_runs_with_the_gil_released(lines_and_context: tuple) -> None:
     # only when it gets the GIL back); released, it ticks every millisecond or so (fewer on a
     # loaded machine: 69 in 378 ms at load average 18).
     assert elapsed > 0.05 and during >= 5, (elapsed, during)
+
+
+def test_summarize_receipt_lines_is_the_verdicts_in_brief(lines_and_context: tuple) -> None:
+    lines, ctx = lines_and_context
+    text = "\n".join(lines) + "\n\n"
+    kw = dict(keys=JsonText(ctx["keys"]), jwks=JsonText(ctx["jwks"]), own_agent_id=ctx["agent"],
+              network_issuer=ctx["issuer"])
+    rows = ekl.summarize_receipt_lines(text, jobs=1, **kw)
+    assert rows == ekl.summarize_receipt_lines(text, jobs=2, **kw) == ekl.summarize_receipt_lines(text, **kw)
+    verdicts = lines_verdicts(text, ctx, 1)
+    assert [r["line"] for r in rows] == list(range(1, len(lines) + 1))
+    assert len(rows) == len(verdicts) == len(lines)
+    for row, v in zip(rows, verdicts):
+        if isinstance(v, EklError):
+            assert (row["accepted"], row["error"]) == (None, {"code": v.code, "message": v.message})
+            assert (row["passed"], row["failing"], row["receipt_digest"]) == (0, [], None)
+            continue
+        assert row["error"] is None
+        assert row["accepted"] == v.accepted
+        assert row["receipt_digest"] == v.receipt_digest
+        assert [f["name"] for f in row["failing"]] == [c.name for c in v.checks if c.outcome != "pass"]
+        assert row["passed"] == sum(c.outcome == "pass" for c in v.checks)
+        assert row["kind"] in ("mac", "jws", "object")
+        assert isinstance(row["receipt_id"], str) and isinstance(row["execution_id"], str)
+    assert {r["kind"] for r in rows} >= {"mac", "jws", "object"}
+    assert any(r["accepted"] for r in rows) and any(r["accepted"] is False for r in rows)
+    assert any(r["error"] for r in rows)
