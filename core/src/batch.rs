@@ -19,8 +19,10 @@
 //! `receipt_jws` is network-signed, any other is a MAC receipt. The archive's [`ArchiveKeys`]
 //! give what the items share: the key ring of MAC receipts, the network's JWKS, and the
 //! consumer's `own_agent_id` and `network_issuer`, which fill a signed call's members of those
-//! names (and a MAC call's `requester_agent_id`) when the item does not give them. This is the
-//! item format of the receipt dashboard (examples/dashboard), whose settings supply the same four.
+//! names (and a MAC call's `requester_agent_id`) when the item does not give them; an item may
+//! repeat them but not name others (they are the verifier's). This is the item format of the
+//! receipt dashboard (examples/dashboard), whose settings supply the same four, and which shows
+//! an archive through [`summarize_lines`] (an item in brief: its ids and its verdict in short).
 
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Mutex;

@@ -32,6 +32,7 @@ import ekl, {
   verifyReceipts,
   verifyReceiptsAsync,
   verifyReceiptLines,
+  summarizeReceiptLines,
   screeningRules,
   screen,
   screeningFold,
@@ -65,6 +66,7 @@ import ekl, {
   type EklErrorCode,
   type JsonValue,
   type ResultBody,
+  type ReceiptLineSummary,
   type Verdict,
   type SafetyFlag,
   type ProofVersion,
@@ -125,6 +127,8 @@ const batch: Array<Verdict | EklError> = verifyReceipts([{ receipt, call }], 'se
 const batchAsync: Promise<Array<Verdict | EklError>> = verifyReceiptsAsync([{ receipt: {}, call }], 'secret', { jobs: 2 })
 const archive: Array<Verdict | EklError> = verifyReceiptLines('{"receipt_jws":"a.b.c","call":{}}\n', { jwks: { keys: [] }, ownAgentId: 'c', networkIssuer: 'https://n.example', jobs: 2 })
 for (const r of batch) if (!(r instanceof EklError)) console.log(r.accepted, r.checks[0]?.outcome, r.receipt_digest)
+const brief: ReceiptLineSummary[] = summarizeReceiptLines('{"receipt_jws":"a.b.c","call":{}}\n', { jwks: { keys: [] }, ownAgentId: 'c' })
+for (const r of brief) console.log(r.line, r.kind, r.accepted ?? r.error?.code, r.failing.map((f) => `${f.name}: ${f.outcome}`), r.receipt_id)
 const rules: ScreeningRules = screeningRules({ rules_version: '1', rules: [] })
 const flags: SafetyFlag[] = screen({ content: [] }, { rules })
 const local: SafetyFlag[] = screen({ content: [] })
