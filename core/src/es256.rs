@@ -8,7 +8,8 @@
 //! digit and no doubling. G uses w = 8 (33 windows, 4224 points, 270 KB, built once per process on
 //! first use, not embedded in the binary); a key uses w = 7 (37 windows, 2368 points, 151 KB, built
 //! on the key's second verification and shared by its clones; see [`PreparedKey`]). Against w = 7
-//! and 6 this is 10.6 % fewer instructions per verification (callgrind).
+//! and 6 this is 10.6 % fewer instructions per verification (callgrind). On wasm32, where the
+//! verification is the receipt dashboard's bottleneck, the windows are 9 and 8 (see [`G_WINDOW`]).
 //!
 //! The field arithmetic is the `p256` crate's (its `FieldElement`, through
 //! `elliptic_curve::hazmat::FieldArithmetic`) natively and [`crate::fe29`]'s nine 29-bit limbs on
@@ -43,10 +44,21 @@ type Fe = <NistP256 as FieldArithmetic>::FieldElement;
 #[cfg(any(target_arch = "wasm32", feature = "fe29"))]
 type Fe = crate::fe29::Fe;
 
-/// The window width of the generator's table.
-const G_WINDOW: u32 = 8;
-/// The window width of a key's table.
-const KEY_WINDOW: u32 = 7;
+/// The window width of the generator's table: 8 natively (33 windows, 4224 points, 270 KB); 9 on
+/// wasm32 (29 windows, 7424 points, 534 KB: 7 % fewer instructions per verification there, for
+/// about 75 verifications' worth of work once per process).
+const G_WINDOW: u32 = if cfg!(any(target_arch = "wasm32", feature = "fe29")) {
+    9
+} else {
+    8
+};
+/// The window width of a key's table: 7 natively (37 windows, 2368 points, 151 KB); 8 on wasm32
+/// (33 windows, 4224 points, 304 KB: 6.7 % fewer instructions per verification there).
+const KEY_WINDOW: u32 = if cfg!(any(target_arch = "wasm32", feature = "fe29")) {
+    8
+} else {
+    7
+};
 /// The most windows any width ≥ 4 needs (w = 4: 64 nibbles and a final carry).
 const MAX_WINDOWS: usize = 65;
 
@@ -202,7 +214,7 @@ const fn windows(window: u32) -> usize {
 impl FixedBaseTable {
     /// The table of `point` for window width `window` (4..=8).
     fn with_window(point: &Affine, window: u32) -> FixedBaseTable {
-        assert!((4..=8).contains(&window));
+        assert!((4..=9).contains(&window));
         let count = windows(window);
         let entries = 1usize << (window - 1);
         // The bases 2^(w·i)·P, normalised together.
@@ -433,11 +445,15 @@ pub(crate) enum Refusal {
     Mismatch,
 }
 
-/// The most key tables (151 KB each) that exist at once in a process: 64, about 9.7 MB. A key
-/// beyond the budget verifies without a table (about 4 times the work, the same answers) until
-/// another key's table is dropped with its last clone, so a key set of many keys, hostile or
-/// not, never costs more memory than this.
-pub const MAX_KEY_TABLES: usize = 64;
+/// The most key tables that exist at once in a process: 64 of 151 KB natively, 32 of 304 KB on
+/// wasm32 (its wider window), about 9.7 MB either way. A key beyond the budget verifies without a
+/// table (about 4 times the work, the same answers) until another key's table is dropped with its
+/// last clone, so a key set of many keys, hostile or not, never costs more memory than this.
+pub const MAX_KEY_TABLES: usize = if cfg!(any(target_arch = "wasm32", feature = "fe29")) {
+    32
+} else {
+    64
+};
 
 /// The key tables that exist now (at most [`MAX_KEY_TABLES`]).
 static LIVE_KEY_TABLES: AtomicUsize = AtomicUsize::new(0);

@@ -75,6 +75,8 @@ export function badCalls(api) {
       ['verifyReceipts: jobs 0', () => api.verifyReceipts([], 's', { jobs: 0 }), 'INVALID_ARGUMENT'],
       ['verifyReceiptLines: lines not text', () => api.verifyReceiptLines(5), 'INVALID_ARGUMENT'],
       ['verifyReceiptLines: bad key ring', () => api.verifyReceiptLines('', { keys: [] }), 'INVALID_ARGUMENT'],
+      ['summarizeReceiptLines: lines not text', () => api.summarizeReceiptLines(5), 'INVALID_ARGUMENT'],
+      ['summarizeReceiptLines: jobs 0', () => api.summarizeReceiptLines('', { jobs: 0 }), 'INVALID_ARGUMENT'],
     );
   }
   if (api.verifyChallengeProof) {
