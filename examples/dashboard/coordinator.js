@@ -21,7 +21,7 @@ import { Splitter } from './scan.js';
 import { RowStore, emptySummary, count, MAX_ROWS } from './rows.js';
 
 const READ_BYTES = 512 * 1024; // one slice of the file
-const BATCH_BYTES = 64 * 1024; // one batch for a verification worker
+const BATCH_BYTES = 256 * 1024; // one batch for a verification worker (about 175 network-signed receipts)
 const BATCH_ITEMS = 256;
 const IN_FLIGHT = 2; // batches queued per verification worker
 const PROGRESS_MS = 100;
