@@ -339,23 +339,47 @@ fn sub_u256(a: &U256, b: &U256) -> (U256, bool) {
     (out, borrow)
 }
 
-/// a / 2, with `top` as the bit shifted in at the top.
-fn half_u256(a: &mut U256, top: u64) {
-    for i in 0..3 {
-        a[i] = (a[i] >> 1) | (a[i + 1] << 63);
+/// a / 2^k for k below 64, in place.
+fn shr_u256(a: &mut U256, k: u32) {
+    if k == 0 {
+        return;
     }
-    a[3] = (a[3] >> 1) | (top << 63);
+    for i in 0..3 {
+        a[i] = (a[i] >> k) | (a[i + 1] << (64 - k));
+    }
+    a[3] >>= k;
 }
 
-/// x / 2 mod n, for x below n.
-fn half_mod_n(x: &mut U256) {
-    if x[0] & 1 == 0 {
-        half_u256(x, 0);
-    } else {
-        let (sum, carry) = add_u256(x, &ORDER);
-        *x = sum;
-        half_u256(x, carry);
+/// x / 2^k mod n for x below n, one branch-free halving at a time: x + n when x is odd (the
+/// carry becomes the top bit), then a shift.
+fn halve_mod_n(x: &mut U256, k: u32) {
+    for _ in 0..k {
+        let mask = 0u64.wrapping_sub(x[0] & 1);
+        let mut carry = 0u64;
+        for (limb, n) in x.iter_mut().zip(ORDER) {
+            let (s1, c1) = limb.overflowing_add(n & mask);
+            let (s2, c2) = s1.overflowing_add(carry);
+            *limb = s2;
+            carry = u64::from(c1) | u64::from(c2);
+        }
+        for i in 0..3 {
+            x[i] = (x[i] >> 1) | (x[i + 1] << 63);
+        }
+        x[3] = (x[3] >> 1) | (carry << 63);
     }
+}
+
+/// Removes the factors 2 of a non-zero `a` (and divides `x` by as many, mod n).
+fn make_odd(a: &mut U256, x: &mut U256) {
+    while a[0] == 0 {
+        // 64 at a time (rare: a random value has 64 trailing zero bits with chance 2^-64).
+        a.copy_within(1..4, 0);
+        a[3] = 0;
+        halve_mod_n(x, 64);
+    }
+    let k = a[0].trailing_zeros();
+    shr_u256(a, k);
+    halve_mod_n(x, k);
 }
 
 /// a − b mod n, for a and b below n.
@@ -367,10 +391,11 @@ fn sub_mod_n(a: &U256, b: &U256) -> U256 {
 }
 
 /// s⁻¹ mod n by the binary extended Euclidean algorithm (variable time: verification handles
-/// public data only). With no widening multiply it suits wasm32 (one 64-bit shift or subtraction
-/// per step), where `p256`'s constant-time safegcd on 32-bit limbs took about a tenth of a
-/// verification. Invariants: x1·s ≡ u and x2·s ≡ v (mod n), u and v odd after halving, gcd(u, v)
-/// = gcd(s, n) = 1, so one of them reaches 1. `None` for zero.
+/// public data only). With no multiplication it suits wasm32, where `p256`'s safegcd runs on
+/// 32-bit limbs with emulated carries: per step one subtraction, then every factor 2 removed at
+/// once (a shift) and halved out of the cofactor without a branch, so the only unpredictable branch
+/// is which of u and v is larger. Invariants: x1·s ≡ u and x2·s ≡ v (mod n) with u and v odd;
+/// gcd(u, v) = gcd(s, n) = 1, so they meet at 1. `None` for zero.
 fn invert_scalar(s: &Scalar) -> Option<Scalar> {
     let be = s.to_repr();
     let mut u: U256 = [0; 4];
@@ -382,32 +407,26 @@ fn invert_scalar(s: &Scalar) -> Option<Scalar> {
     if u == [0; 4] {
         return None;
     }
-    const ONE: U256 = [1, 0, 0, 0];
-    let (mut v, mut x1, mut x2) = (ORDER, ONE, [0u64; 4]);
-    while u != ONE && v != ONE {
-        while u[0] & 1 == 0 {
-            half_u256(&mut u, 0);
-            half_mod_n(&mut x1);
-        }
-        while v[0] & 1 == 0 {
-            half_u256(&mut v, 0);
-            half_mod_n(&mut x2);
-        }
-        // Both odd and distinct (equal would be their gcd, 1, which ended the loop).
+    let (mut v, mut x1, mut x2) = (ORDER, [1u64, 0, 0, 0], [0u64; 4]);
+    make_odd(&mut u, &mut x1);
+    loop {
         match sub_u256(&u, &v) {
+            (d, false) if d == [0; 4] => break,
             (d, false) => {
                 u = d;
                 x1 = sub_mod_n(&x1, &x2);
+                make_odd(&mut u, &mut x1);
             }
             (_, true) => {
                 v = sub_u256(&v, &u).0;
                 x2 = sub_mod_n(&x2, &x1);
+                make_odd(&mut v, &mut x2);
             }
         }
     }
-    let x = if u == ONE { x1 } else { x2 };
+    // u = v = gcd = 1, so x1 = s⁻¹.
     let mut out = [0u8; 32];
-    for (i, limb) in x.iter().enumerate() {
+    for (i, limb) in x1.iter().enumerate() {
         out[32 - 8 * (i + 1)..32 - 8 * i].copy_from_slice(&limb.to_be_bytes());
     }
     Option::<Scalar>::from(Scalar::from_repr(FieldBytes::from(out)))

@@ -38,6 +38,29 @@ const P_BE: [u8; 32] = [
 /// p in limbs.
 const P: [i64; N] = limbs_of_be(&P_BE);
 
+/// The limbs of p and of 2p (carried: limbs 0..8 below 2^29), for [`Fe::is_zero`].
+const P_LIMBS: [u32; N] = narrow(P);
+const TWO_P_LIMBS: [u32; N] = {
+    let mut t = P;
+    let mut i = 0;
+    while i < N {
+        t[i] <<= 1;
+        i += 1;
+    }
+    narrow(carry(t))
+};
+
+/// Limbs known to fit in 32 bits.
+const fn narrow(t: [i64; N]) -> [u32; N] {
+    let mut out = [0u32; N];
+    let mut i = 0;
+    while i < N {
+        out[i] = t[i] as u32;
+        i += 1;
+    }
+    out
+}
+
 /// An element of GF(p), p the P-256 prime, in Montgomery form (see the module docs).
 #[derive(Clone, Copy)]
 pub(crate) struct Fe([u32; N]);
@@ -321,9 +344,18 @@ impl Fe {
         add(self, self)
     }
 
-    /// Whether self ≡ 0.
+    /// Whether self ≡ 0: a weakly reduced value is below 2^257 < 3p and its limbs are carried
+    /// (unique), so it is zero exactly when its limbs are those of 0, p or 2p. Compared without a
+    /// branch on the limbs (`canonical` compares from the top limb down: its branches depend on
+    /// the value, and point additions test two values a time).
     pub(crate) fn is_zero(&self) -> Choice {
-        Choice::from(u8::from(canonical(self) == [0; N]))
+        let (mut zero, mut p, mut two_p) = (0u32, 0u32, 0u32);
+        for i in 0..N {
+            zero |= self.0[i];
+            p |= self.0[i] ^ P_LIMBS[i];
+            two_p |= self.0[i] ^ TWO_P_LIMBS[i];
+        }
+        Choice::from(u8::from((zero == 0) | (p == 0) | (two_p == 0)))
     }
 
     /// self^e for a big-endian exponent (square-and-multiply from the top bit).
@@ -430,6 +462,24 @@ mod tests {
     use p256::NistP256;
 
     type Reference = <NistP256 as FieldArithmetic>::FieldElement;
+
+    #[test]
+    fn zero_in_each_of_its_weak_forms_and_nothing_else() {
+        // 0, p and 2p are the weakly reduced forms of zero; their neighbours are not zero.
+        for limbs in [[0u32; N], P_LIMBS, TWO_P_LIMBS] {
+            assert!(bool::from(Fe(limbs).is_zero()));
+            assert!(Fe(limbs) == Fe::ZERO);
+            for (i, delta) in [(0, 1i64), (0, -1), (8, 1), (4, 1), (8, -1)] {
+                let mut t = wide(&Fe(limbs));
+                t[i] += delta;
+                if t.iter().any(|&x| x < 0) {
+                    continue;
+                }
+                let near = weak_reduce(t);
+                assert!(!bool::from(near.is_zero()), "{limbs:x?} {i} {delta}");
+            }
+        }
+    }
 
     use crate::test_rng::Rng;
 
