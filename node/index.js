@@ -16,9 +16,28 @@ const { makeApi } = require('./js/api.js')
 
 /** Adapts the napi addon to the binding interface of js/api.js. */
 function nodeBinding(native) {
-  // Canonical bytes come back through a reusable output buffer, then are copied into a pooled
-  // Buffer: a napi Buffer per call costs more than canonicalising a small document.
-  const output = new Uint8Array(64 * 1024)
+  // Canonical bytes are written into a slab, result after result, and handed out as Buffer views
+  // of it (as Node's own Buffer pool does, with larger slabs): a napi Buffer per call costs more
+  // than canonicalising a small document, and so do a copy and Node's 8 KB pool refills. A new
+  // slab is taken when less than ROOM is left (a result that does not fit the rest comes back
+  // through takeResult); a result keeps its slab alive, at most SLAB bytes, like a pooled Buffer.
+  const SLAB = 64 * 1024
+  const ROOM = 16 * 1024
+  let slab = new ArrayBuffer(SLAB)
+  let output = new Uint8Array(slab)
+  let at = 0
+  const room = () => {
+    if (SLAB - at < ROOM) {
+      slab = new ArrayBuffer(SLAB)
+      output = new Uint8Array(slab)
+      at = 0
+    }
+  }
+  const take = (n) => {
+    const b = Buffer.from(slab, at, n)
+    at = (at + n + 7) & ~7
+    return b
+  }
   return {
     operations: native.operations,
     errorCodes: native.errorCodes,
@@ -26,20 +45,17 @@ function nodeBinding(native) {
     call: native.call,
     callAsync: native.callAsync,
     canonicalize(json, maxBytes) {
-      const n = native.canonicalizeInto(json, maxBytes, output)
-      if (n < 0) return native.takeResult()
-      const b = Buffer.allocUnsafe(n)
-      b.set(output.subarray(0, n))
-      return b
+      room()
+      const n = native.canonicalizeInto(json, maxBytes, output, at)
+      return n < 0 ? native.takeResult() : take(n)
     },
-    // The UTF-8 form of a string (see js/api.js): null when it holds U+FFFD.
-    canonicalizeString(json) {
-      const n = native.canonicalizeStringInto(json, output)
+    // The UTF-8 form of a string, its first `len` bytes of `utf8` (see js/api.js): null when it
+    // holds U+FFFD.
+    canonicalizeString(utf8, len) {
+      room()
+      const n = native.canonicalizeStringInto(utf8, len, output, at)
       if (n === -2) return null
-      if (n < 0) return native.takeResult()
-      const b = Buffer.allocUnsafe(n)
-      b.set(output.subarray(0, n))
-      return b
+      return n < 0 ? native.takeResult() : take(n)
     },
     testPanic: () => native.__testPanic(),
   }

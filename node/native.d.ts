@@ -34,19 +34,22 @@ export declare function call(index: number, args: Array<Uint8Array | string | nu
 export declare function callAsync(index: number, args: Array<Uint8Array | string | number | boolean | null | string[] | SigningKeyHandle>): Promise<string | boolean | Buffer | SigningKeyHandle | KeySet>
 
 /**
- * Canonicalises JSON text (ekl-json-1) into `out` and returns the length, or -1 when it does not
- * fit (then [`take_result`] gives it): a napi `Buffer` per call costs more than canonicalising a
- * small document. `maxBytes` limits the canonical form (`BODY_TOO_LARGE`).
+ * Canonicalises JSON text (ekl-json-1) into `out` from byte `at` on and returns the length, or
+ * -1 when it does not fit (then [`take_result`] gives it): a napi `Buffer` per call costs more
+ * than canonicalising a small document, and the JS layer hands out views of `out` (a slab it
+ * fills result after result) without copying. `maxBytes` limits the canonical form
+ * (`BODY_TOO_LARGE`).
  */
-export declare function canonicalizeInto(json: Uint8Array, maxBytes: number | undefined | null, out: Uint8Array): number
+export declare function canonicalizeInto(json: Uint8Array, maxBytes: number | undefined | null, out: Uint8Array, at: number): number
 
 /**
- * [`canonicalize_into`] for the UTF-8 form of a JS string, without a size limit: -2, before the
- * text is read, when it holds U+FFFD (a lone surrogate of the string would have become one: the
- * JS layer then checks the string itself, which tells the two apart). Spares the JS layer a
- * second pass over every string (`isWellFormed`).
+ * [`canonicalize_into`] for the UTF-8 form of a JS string (its first `len` bytes of `json`, the
+ * JS layer's reusable encoding buffer), without a size limit: -2, before the text is read, when
+ * it holds U+FFFD (a lone surrogate of the string would have become one: the JS layer then
+ * checks the string itself, which tells the two apart). Spares the JS layer a second pass over
+ * every string (`isWellFormed`).
  */
-export declare function canonicalizeStringInto(json: Uint8Array, out: Uint8Array): number
+export declare function canonicalizeStringInto(json: Uint8Array, len: number, out: Uint8Array, at: number): number
 
 /** The version of the core this addon was built from. */
 export declare function coreVersion(): string

@@ -23,8 +23,9 @@
 // callAsync(index, args) (args per parameter in registry order, null when left out: JSON text as
 // Uint8Array, strings, numbers, booleans, string arrays, key handles; results: string (JSON text
 // for values), boolean, bytes, key handle, or {jwks: JSON text, keys: handles}); optionally
-// canonicalize(bytes, maxBytes|null) (a fast path) and canonicalizeString(utf8 of a string: the
-// canonical bytes, or null when the text holds U+FFFD); errorCodes(), coreVersion(), testPanic().
+// canonicalize(bytes, maxBytes|null) (a fast path) and canonicalizeString(utf8, len: the UTF-8 of a
+// string, its first len bytes; the canonical bytes, or null when the text holds U+FFFD);
+// errorCodes(), coreVersion(), testPanic().
 // Every refusal is thrown as an Error with `code` = the core's code, or the message "CODE: message".
 
 const { EklError, isEklError, fromNative } = require('./errors.js')
@@ -343,8 +344,8 @@ function makeApi(binding, info) {
             // The lone-surrogate check of jsonTextOf, from the UTF-8 form: a lone surrogate
             // becomes U+FFFD there, and text with a U+FFFD takes the general path (null).
             if (text.length * 3 > scratch.length) scratch = new Uint8Array(Math.max(text.length * 3, scratch.length * 2))
-            const bytes = scratch.subarray(0, encoder.encodeInto(text, scratch).written)
-            const r = guard(() => binding.canonicalizeString(bytes))
+            const written = encoder.encodeInto(text, scratch).written
+            const r = guard(() => binding.canonicalizeString(scratch, written))
             if (r !== null) return r
           } else if (text instanceof Uint8Array && text.length <= MAX_INPUT_BYTES) {
             const bytes = stableBytes(text)

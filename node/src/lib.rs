@@ -333,14 +333,17 @@ pub fn take_result() -> Buffer {
         .into()
 }
 
-/// Canonicalises JSON text (ekl-json-1) into `out` and returns the length, or -1 when it does not
-/// fit (then [`take_result`] gives it): a napi `Buffer` per call costs more than canonicalising a
-/// small document. `maxBytes` limits the canonical form (`BODY_TOO_LARGE`).
+/// Canonicalises JSON text (ekl-json-1) into `out` from byte `at` on and returns the length, or
+/// -1 when it does not fit (then [`take_result`] gives it): a napi `Buffer` per call costs more
+/// than canonicalising a small document, and the JS layer hands out views of `out` (a slab it
+/// fills result after result) without copying. `maxBytes` limits the canonical form
+/// (`BODY_TOO_LARGE`).
 #[napi(catch_unwind)]
 pub fn canonicalize_into(
     json: &[u8],
     max_bytes: Option<f64>,
     #[napi(ts_arg_type = "Uint8Array")] out: OutBytes<'_>,
+    at: u32,
 ) -> Result<f64> {
     guarded(|| {
         let max_bytes = match max_bytes {
@@ -349,15 +352,16 @@ pub fn canonicalize_into(
             Some(_) => return Err(invalid("maxBytes must not be negative".into())),
         };
         let bytes = canonical::canonicalize_with(json, Options { max_bytes })?;
-        Ok(deliver(bytes, out))
+        Ok(deliver(bytes, out, at))
     })
     .map_err(core_err)
 }
 
-/// Canonical bytes into the caller's buffer: their length, or -1 when they do not fit (they are
-/// kept for `takeResult`).
-fn deliver(bytes: Vec<u8>, out: OutBytes<'_>) -> f64 {
-    if let Some(dst) = out.get_mut(..bytes.len()) {
+/// Canonical bytes into the caller's buffer from byte `at` on: their length, or -1 when they do
+/// not fit (they are kept for `takeResult`).
+fn deliver(bytes: Vec<u8>, out: OutBytes<'_>, at: u32) -> f64 {
+    let at = at as usize;
+    if let Some(dst) = out.get_mut(at..at.saturating_add(bytes.len())) {
         dst.copy_from_slice(&bytes);
         bytes.len() as f64
     } else {
@@ -373,21 +377,27 @@ fn holds_replacement_character(text: &[u8]) -> bool {
     memchr::memmem::find(text, "\u{fffd}".as_bytes()).is_some()
 }
 
-/// [`canonicalize_into`] for the UTF-8 form of a JS string, without a size limit: -2, before the
-/// text is read, when it holds U+FFFD (a lone surrogate of the string would have become one: the
-/// JS layer then checks the string itself, which tells the two apart). Spares the JS layer a
-/// second pass over every string (`isWellFormed`).
+/// [`canonicalize_into`] for the UTF-8 form of a JS string (its first `len` bytes of `json`, the
+/// JS layer's reusable encoding buffer), without a size limit: -2, before the text is read, when
+/// it holds U+FFFD (a lone surrogate of the string would have become one: the JS layer then
+/// checks the string itself, which tells the two apart). Spares the JS layer a second pass over
+/// every string (`isWellFormed`).
 #[napi(catch_unwind)]
 pub fn canonicalize_string_into(
     json: &[u8],
+    len: u32,
     #[napi(ts_arg_type = "Uint8Array")] out: OutBytes<'_>,
+    at: u32,
 ) -> Result<f64> {
     guarded(|| {
+        let json = json
+            .get(..len as usize)
+            .ok_or_else(|| invalid("len is past the end of the text".into()))?;
         if holds_replacement_character(json) {
             return Ok(-2.0);
         }
         let bytes = canonical::canonicalize_with(json, Options::default())?;
-        Ok(deliver(bytes, out))
+        Ok(deliver(bytes, out, at))
     })
     .map_err(core_err)
 }

@@ -27,7 +27,7 @@ module.exports = {
   errorCodes: native.errorCodes,
   coreVersion: native.coreVersion,
   canonicalize: wasmish((json, maxBytes) => {
-    const n = native.canonicalizeInto(bytes(json), maxBytes, out)
+    const n = native.canonicalizeInto(bytes(json), maxBytes, out, 0)
     return n < 0 ? new Uint8Array(native.takeResult()) : out.slice(0, n)
   }),
   operations: native.operations,
