@@ -13,6 +13,7 @@
 // napi-rs's generic "npm has a bug related to optional dependencies" message).
 
 const { makeApi } = require('./js/api.js')
+const { markAsUntransferable } = require('node:worker_threads')
 
 /** Adapts the napi addon to the binding interface of js/api.js. */
 function nodeBinding(native) {
@@ -21,14 +22,21 @@ function nodeBinding(native) {
   // than canonicalising a small document, and so do a copy and Node's 8 KB pool refills. A new
   // slab is taken when less than ROOM is left (a result that does not fit the rest comes back
   // through takeResult); a result keeps its slab alive, at most SLAB bytes, like a pooled Buffer.
+  // Slabs are untransferable, as Node's pool is: posting a result's `buffer` in a transfer list
+  // copies it instead of detaching the slab under later results.
   const SLAB = 64 * 1024
   const ROOM = 16 * 1024
-  let slab = new ArrayBuffer(SLAB)
+  const newSlab = () => {
+    const ab = new ArrayBuffer(SLAB)
+    markAsUntransferable(ab)
+    return ab
+  }
+  let slab = newSlab()
   let output = new Uint8Array(slab)
   let at = 0
   const room = () => {
     if (SLAB - at < ROOM) {
-      slab = new ArrayBuffer(SLAB)
+      slab = newSlab()
       output = new Uint8Array(slab)
       at = 0
     }

@@ -406,3 +406,28 @@ test('verifyReceiptsAsync: a large batch (run in chunks) keeps the order of the 
   assert.deepEqual(ekl.verifyReceiptLines(Buffer.from(lines), { keys: secret, jobs: 2 }).map(key), one)
   throwsCode(assert, () => ekl.verifyReceipts(items, secret, { jobs: 0 }), 'INVALID_ARGUMENT')
 })
+
+test('canonical bytes are Buffers of their own: later calls and a transfer of their memory leave them intact', {
+  skip: ekl.backend !== 'native' && 'the native backend writes results into shared slabs',
+}, () => {
+  const first = ekl.canonicalize('{"b":[1,2],"a":"x"}')
+  const keep = Buffer.from(first)
+  const many = []
+  for (let i = 0; i < 2000; i++) many.push(ekl.canonicalize(`{"n":${i},"pad":"${'p'.repeat(i % 300)}"}`))
+  assert.ok(Buffer.isBuffer(first))
+  assert.deepEqual(first, keep)
+  many.forEach((b, i) => assert.equal(b.toString(), `{"n":${i},"pad":"${'p'.repeat(i % 300)}"}`))
+  // Writing into one result touches no other.
+  many[5].fill(0)
+  assert.equal(many[6].toString(), `{"n":6,"pad":"${'p'.repeat(6)}"}`)
+  // Transferring a result's memory copies it (the slab stays usable).
+  const { port1 } = new MessageChannel()
+  port1.postMessage(first.buffer, [first.buffer])
+  port1.close()
+  assert.deepEqual(first, keep)
+  assert.equal(ekl.canonicalize('[3,1]').toString(), '[3,1]')
+  // A result larger than a slab's room, and one larger than a slab.
+  const big = `[${'"abcdefgh",'.repeat(3000)}1]`
+  assert.equal(ekl.canonicalize(big).toString(), big)
+  assert.equal(ekl.canonicalize(Buffer.from(big)).toString(), big)
+})
