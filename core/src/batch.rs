@@ -166,6 +166,15 @@ fn invalid_owned(message: String) -> Error {
 
 /// The verdict on one archive item (a parsed JSON value).
 pub fn verify_item(item: &Value<'_>, keys: &ArchiveKeys<'_>) -> Result<Verdict> {
+    verify_item_with(item, keys, &mut |_| {})
+}
+
+/// [`verify_item`], showing `claims_seen` a compact JWS's claims once they are read.
+fn verify_item_with(
+    item: &Value<'_>,
+    keys: &ArchiveKeys<'_>,
+    claims_seen: &mut dyn FnMut(&Value<'_>),
+) -> Result<Verdict> {
     members(item, "item", &ITEM_MEMBERS)?;
     let call = item
         .get("call")
@@ -208,7 +217,7 @@ pub fn verify_item(item: &Value<'_>, keys: &ArchiveKeys<'_>) -> Result<Verdict> 
             })?;
             let call = signed_call()?;
             let context = CallContext::from_value(&call)?;
-            receipt_sig::verify_receipt_jws(token, jwks()?, &context)
+            receipt_sig::verify_receipt_jws_with(token, jwks()?, &context, claims_seen)
         }
         (Some(r), None) if r.get("signature").is_some() || r.get("receipt_jws").is_some() => {
             no_commitments()?;
@@ -304,30 +313,48 @@ pub fn summarize_line(line_no: usize, line: &[u8], keys: &ArchiveKeys<'_>) -> Va
             .cloned()
             .unwrap_or(Value::Null)
             .into_owned();
-        let payload = match kind {
-            "jws" => item
-                .get("receipt_jws")
-                .and_then(Value::as_str)
-                .and_then(payload_of),
-            _ => None,
-        };
-        let parsed = payload.as_deref().and_then(|p| canonical::parse(p).ok());
-        let claims = match kind {
-            "jws" => parsed.as_ref(),
-            _ => item.get("receipt"),
+        // The receipt's members: a compact JWS's claims as the verification reads them (decoded
+        // here again only when it stops before), else the receipt object's.
+        let mut seen: Option<[Option<Value<'static>>; 5]> = None;
+        let result = verify_item_with(&item, keys, &mut |claims| {
+            seen =
+                Some(SUMMARY_FIELDS.map(|name| claims.get(name).cloned().map(Value::into_owned)));
+        });
+        let own = match (kind, seen) {
+            (_, Some(own)) => own,
+            ("jws", None) => {
+                let payload = item
+                    .get("receipt_jws")
+                    .and_then(Value::as_str)
+                    .and_then(payload_of);
+                let claims = payload.as_deref().and_then(|p| canonical::parse(p).ok());
+                SUMMARY_FIELDS.map(|name| {
+                    claims
+                        .as_ref()
+                        .and_then(|c| c.get(name))
+                        .cloned()
+                        .map(Value::into_owned)
+                })
+            }
+            _ => SUMMARY_FIELDS.map(|name| {
+                item.get("receipt")
+                    .and_then(|r| r.get(name))
+                    .cloned()
+                    .map(Value::into_owned)
+            }),
         };
         let call = item.get("call");
-        for (slot, name) in fields.iter_mut().zip(SUMMARY_FIELDS) {
-            let own = claims.and_then(|c| c.get(name));
+        for ((slot, name), own) in fields.iter_mut().zip(SUMMARY_FIELDS).zip(own) {
             let from_call = || {
                 call.and_then(|c| c.get(name))
                     .filter(|_| name != "receipt_id" && name != "issued_at")
+                    .map(|v| v.clone().into_owned())
             };
             if let Some(v) = own.filter(|v| !matches!(v, Value::Null)).or_else(from_call) {
-                *slot = v.clone().into_owned();
+                *slot = v;
             }
         }
-        verify_item(&item, keys)
+        result
     });
     let mut out: Vec<(std::borrow::Cow<'static, str>, Value<'static>)> = vec![
         (

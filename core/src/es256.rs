@@ -35,7 +35,6 @@ use p256::elliptic_curve::PrimeField;
 #[cfg(not(any(target_arch = "wasm32", feature = "fe29")))]
 use p256::NistP256;
 use p256::{AffinePoint, FieldBytes, Scalar};
-use sha2::{Digest, Sha256};
 
 /// An element of the base field: p256's on 64-bit targets, nine 29-bit limbs on wasm32
 /// ([`crate::fe29`], twice as fast there; the `fe29` feature selects it natively for its tests).
@@ -556,9 +555,22 @@ impl PreparedKey {
         }
     }
 
-    /// Verifies a raw r‖s ES256 signature of `message`.
+    /// Verifies a raw r‖s ES256 signature of `message` (the tests' entry; callers hash first).
+    #[cfg(test)]
     pub(crate) fn verify(&self, message: &[u8], signature: &[u8]) -> Result<(), Refusal> {
-        let digest: [u8; 32] = Sha256::digest(message).into();
+        self.verify_prehashed(
+            &<sha2::Sha256 as sha2::Digest>::digest(message).into(),
+            signature,
+        )
+    }
+
+    /// Verifies a raw r‖s ES256 signature of the message whose SHA-256 is `digest`.
+    pub(crate) fn verify_prehashed(
+        &self,
+        digest: &[u8; 32],
+        signature: &[u8],
+    ) -> Result<(), Refusal> {
+        let digest = *digest;
         match self.table() {
             Some(table) => verify_digest(Base::Table(table), &digest, signature),
             None => verify_digest(Base::Point(&self.point), &digest, signature),

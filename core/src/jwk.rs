@@ -34,7 +34,7 @@ use hmac::{Hmac, KeyInit, Mac};
 
 use p256::ecdsa::signature::Signer;
 use p256::ecdsa::{Signature, SigningKey as P256SigningKey, VerifyingKey};
-use sha2::Sha256;
+use sha2::{Digest, Sha256};
 use zeroize::{Zeroize, ZeroizeOnDrop, Zeroizing};
 
 use crate::base64url;
@@ -123,6 +123,12 @@ impl PublicJwk {
     /// low S, so nothing may be keyed on a signature's bytes (receipts are deduplicated by
     /// `execution_id`, not by digest).
     pub fn verify_es256(&self, message: &[u8], signature: &[u8]) -> Result<()> {
+        self.verify_es256_prehashed(&Sha256::digest(message).into(), signature)
+    }
+
+    /// [`PublicJwk::verify_es256`] for the message whose SHA-256 is `digest` (a caller that
+    /// hashes more than the signing input, such as a compact JWS's digest, hashes it once).
+    pub(crate) fn verify_es256_prehashed(&self, digest: &[u8; 32], signature: &[u8]) -> Result<()> {
         if signature.len() != 64 {
             return Err(Error::new(
                 ErrorCode::SignatureInvalid,
@@ -130,7 +136,7 @@ impl PublicJwk {
             ));
         }
         self.prepared
-            .verify(message, signature)
+            .verify_prehashed(digest, signature)
             .map_err(|refusal| match refusal {
                 es256::Refusal::Range => Error::new(
                     ErrorCode::SignatureInvalid,

@@ -46,13 +46,13 @@
 
 use crate::base64url;
 use crate::canonical;
-use crate::digest::sha256_hex;
 use crate::error::{Error, ErrorCode, Result};
 use crate::jwk::{Jwks, SigningKey};
 use crate::jws::{self, check_alg_typ, parse_strict, time_claim, Typ, SKEW_SECONDS};
 use crate::timestamp::Timestamp;
 use crate::value::Value;
 use crate::verdict::{json_shown, seconds_shown, str_shown, Check, Outcome, Verdict};
+use sha2::{Digest, Sha256};
 
 /// The profile name (PROTOCOL §9.5.1).
 pub const PROFILE: &str = "ekl-evidence-sig-1.2";
@@ -267,6 +267,17 @@ pub fn check_receipt_claims(claims: &Value<'_>) -> Result<()> {
 
 /// Verifies a receipt's compact JWS claim by claim against the call (see the module docs).
 pub fn verify_receipt_jws(jws: &str, jwks: &Jwks, call: &CallContext<'_>) -> Result<Verdict> {
+    verify_receipt_jws_with(jws, jwks, call, &mut |_| {})
+}
+
+/// [`verify_receipt_jws`], showing `claims` the token's claims once they are read (a summary of
+/// an archive reads its ids there instead of decoding the payload again).
+pub(crate) fn verify_receipt_jws_with(
+    jws: &str,
+    jwks: &Jwks,
+    call: &CallContext<'_>,
+    claims_seen: &mut dyn FnMut(&Value<'_>),
+) -> Result<Verdict> {
     if call.sent_at > call.received_at {
         return Err(Error::new(
             ErrorCode::InvalidArgument,
@@ -281,6 +292,7 @@ pub fn verify_receipt_jws(jws: &str, jwks: &Jwks, call: &CallContext<'_>) -> Res
             "jws payload must be a json object",
         ));
     }
+    claims_seen(&claims);
     let mut checks = Vec::with_capacity(JWS_CHECKS.len());
     checks.push(
         match check_alg_typ(&parts.header, Typ::Receipt) {
@@ -298,8 +310,15 @@ pub fn verify_receipt_jws(jws: &str, jwks: &Jwks, call: &CallContext<'_>) -> Res
     );
     let signed_by = Some("an ES256 signature by the key kid names in the JWKS".to_owned());
     let kid = Some(members_shown(&parts.header, &["kid"]));
+    // One pass of SHA-256 over the signing input serves the signature and, continued over the
+    // rest of the token (`.signature`), the receipt digest.
+    let mut hash = Sha256::new();
+    hash.update(parts.signing_input.as_bytes());
+    let signed: [u8; 32] = hash.clone().finalize().into();
+    hash.update(&jws.as_bytes()[parts.signing_input.len()..]);
+    let receipt_digest = crate::hex::encode(&hash.finalize());
     checks.push(match jws::find_key(&parts.header, jwks) {
-        Ok(key) => match key.verify_es256(parts.signing_input.as_bytes(), &parts.signature) {
+        Ok(key) => match key.verify_es256_prehashed(&signed, &parts.signature) {
             Ok(()) => Check::pass("signature").with_values(signed_by, kid),
             Err(e) => {
                 Check::new("signature", Outcome::Fail, e.message()).with_values(signed_by, kid)
@@ -426,7 +445,7 @@ pub fn verify_receipt_jws(jws: &str, jwks: &Jwks, call: &CallContext<'_>) -> Res
         Err(e) => Check::new("iat_in_call_window", Outcome::Fail, e.message())
             .with_values(window, iat_shown),
     });
-    Ok(Verdict::new(checks, Some(sha256_hex(jws.as_bytes()))))
+    Ok(Verdict::new(checks, Some(receipt_digest)))
 }
 
 /// Seconds since the Unix epoch of an RFC 3339 UTC timestamp `YYYY-MM-DDTHH:MM:SS[.fraction]Z`
