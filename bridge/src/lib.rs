@@ -132,7 +132,7 @@ pub struct Param {
     pub times: &'static [(&'static str, TimeForm)],
 }
 
-/// The form of a time member of a value (see [`Param::times`]).
+/// The form of a time member of a value (see `Param::times`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum TimeForm {
     /// The protocol's UTC timestamp, `YYYY-MM-DDTHH:MM:SSZ` (what `format_timestamp` writes).
