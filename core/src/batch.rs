@@ -124,8 +124,8 @@ pub const ITEM_MEMBERS: [&str; 6] = [
     "label",
 ];
 
-fn invalid(message: &str) -> Error {
-    Error::new(ErrorCode::InvalidArgument, message.to_owned())
+fn invalid(message: impl Into<String>) -> Error {
+    Error::new(ErrorCode::InvalidArgument, message.into())
 }
 
 /// `call` with the members `defaults` adds where it has none (or `null`).
@@ -152,16 +152,12 @@ fn with_defaults<'a>(call: &Value<'a>, defaults: &[(&'static str, Option<&'a str
 fn agrees(call: &Value<'_>, name: &str, shared: Option<&str>) -> Result<()> {
     match (shared, call.get(name)) {
         (Some(shared), Some(v)) if !matches!(v, Value::Null) && v.as_str() != Some(shared) => {
-            Err(invalid_owned(format!(
+            Err(invalid(format!(
                 "call.{name} differs from the {name} the archive is verified with"
             )))
         }
         _ => Ok(()),
     }
-}
-
-fn invalid_owned(message: String) -> Error {
-    Error::new(ErrorCode::InvalidArgument, message)
 }
 
 /// The verdict on one archive item (a parsed JSON value).
@@ -219,7 +215,7 @@ fn verify_item_with(
             let context = CallContext::from_value(&call)?;
             receipt_sig::verify_receipt_jws_with(token, jwks()?, &context, claims_seen)
         }
-        (Some(r), None) if r.get("signature").is_some() || r.get("receipt_jws").is_some() => {
+        (Some(r), None) if is_signed_object(r) => {
             no_commitments()?;
             let call = signed_call()?;
             let context = CallContext::from_value(&call)?;
@@ -272,14 +268,18 @@ pub const SUMMARY_FIELDS: [&str; 5] = [
     "issued_at",
 ];
 
+/// Whether an item's receipt is a network-signed receipt object (it carries `signature` or
+/// `receipt_jws`); any other receipt is a MAC receipt.
+fn is_signed_object(receipt: &Value<'_>) -> bool {
+    receipt.get("signature").is_some() || receipt.get("receipt_jws").is_some()
+}
+
 /// The kind of an archive item: `"jws"` (a `receipt_jws`), `"object"` (a receipt object with
 /// `signature` or `receipt_jws`), `"mac"` (any other `receipt`) or `"unknown"`.
 fn item_kind(item: &Value<'_>) -> &'static str {
     match (item.get("receipt_jws"), item.get("receipt")) {
         (Some(_), _) => "jws",
-        (None, Some(r)) if r.get("signature").is_some() || r.get("receipt_jws").is_some() => {
-            "object"
-        }
+        (None, Some(r)) if is_signed_object(r) => "object",
         (None, Some(_)) => "mac",
         (None, None) => "unknown",
     }
@@ -288,6 +288,16 @@ fn item_kind(item: &Value<'_>) -> &'static str {
 /// The payload bytes of a compact JWS, when its second segment decodes (nothing is verified).
 fn payload_of(token: &str) -> Option<Vec<u8>> {
     crate::base64url::decode(token.split('.').nth(1)?).ok()
+}
+
+/// The [`SUMMARY_FIELDS`] members of a receipt (or claims), owned; `None` for each one absent.
+fn summary_members(receipt: Option<&Value<'_>>) -> [Option<Value<'static>>; 5] {
+    SUMMARY_FIELDS.map(|name| {
+        receipt
+            .and_then(|r| r.get(name))
+            .cloned()
+            .map(Value::into_owned)
+    })
 }
 
 /// One line of a receipt archive in brief: what a table of the archive shows of it, as
@@ -304,8 +314,8 @@ fn payload_of(token: &str) -> Option<Vec<u8>> {
 ///   [`verify_line`]); `accepted` and `receipt_digest` are then `null`, `passed` 0 and
 ///   `failing` empty, and the other members are shown as far as the item can be read.
 pub fn summarize_line(line_no: usize, line: &[u8], keys: &ArchiveKeys<'_>) -> Value<'static> {
-    let null = || Value::Null;
-    let (mut kind, mut label, mut fields) = ("unknown", Value::Null, [(); 5].map(|()| null()));
+    let (mut kind, mut label, mut fields) =
+        ("unknown", Value::Null, SUMMARY_FIELDS.map(|_| Value::Null));
     let result = canonical::parse(line).and_then(|item| {
         kind = item_kind(&item);
         label = item
@@ -315,10 +325,9 @@ pub fn summarize_line(line_no: usize, line: &[u8], keys: &ArchiveKeys<'_>) -> Va
             .into_owned();
         // The receipt's members: a compact JWS's claims as the verification reads them (decoded
         // here again only when it stops before), else the receipt object's.
-        let mut seen: Option<[Option<Value<'static>>; 5]> = None;
+        let mut seen = None;
         let result = verify_item_with(&item, keys, &mut |claims| {
-            seen =
-                Some(SUMMARY_FIELDS.map(|name| claims.get(name).cloned().map(Value::into_owned)));
+            seen = Some(summary_members(Some(claims)));
         });
         let own = match (kind, seen) {
             (_, Some(own)) => own,
@@ -328,20 +337,9 @@ pub fn summarize_line(line_no: usize, line: &[u8], keys: &ArchiveKeys<'_>) -> Va
                     .and_then(Value::as_str)
                     .and_then(payload_of);
                 let claims = payload.as_deref().and_then(|p| canonical::parse(p).ok());
-                SUMMARY_FIELDS.map(|name| {
-                    claims
-                        .as_ref()
-                        .and_then(|c| c.get(name))
-                        .cloned()
-                        .map(Value::into_owned)
-                })
+                summary_members(claims.as_ref())
             }
-            _ => SUMMARY_FIELDS.map(|name| {
-                item.get("receipt")
-                    .and_then(|r| r.get(name))
-                    .cloned()
-                    .map(Value::into_owned)
-            }),
+            _ => summary_members(item.get("receipt")),
         };
         let call = item.get("call");
         for ((slot, name), own) in fields.iter_mut().zip(SUMMARY_FIELDS).zip(own) {
@@ -378,16 +376,7 @@ pub fn summarize_line(line_no: usize, line: &[u8], keys: &ArchiveKeys<'_>) -> Va
                 .checks
                 .iter()
                 .filter(|c| c.outcome != crate::verdict::Outcome::Pass)
-                .map(|c| {
-                    let mut m = vec![
-                        ("name".into(), Value::from(c.name)),
-                        ("outcome".into(), Value::from(c.outcome.as_str())),
-                    ];
-                    if let Some(d) = &c.detail {
-                        m.push(("detail".into(), Value::from(d.clone())));
-                    }
-                    Value::Object(m)
-                })
+                .map(|c| c.to_value(false))
                 .collect();
             out.push(("accepted".into(), Value::Bool(verdict.accepted)));
             out.push((

@@ -177,6 +177,30 @@ impl Check {
         }
     }
 
+    /// The check as JSON: `{"name", "outcome"[, "detail"]}`, with `[, "expected"][, "received"]`
+    /// when `values` (each member only when the check has it).
+    pub fn to_value(&self, values: bool) -> Value<'static> {
+        let mut m: Vec<(Cow<'static, str>, Value<'static>)> = vec![
+            (Cow::Borrowed("name"), Value::from(self.name)),
+            (Cow::Borrowed("outcome"), Value::from(self.outcome.as_str())),
+        ];
+        let shown: &[(&str, &Option<String>)] = if values {
+            &[
+                ("detail", &self.detail),
+                ("expected", &self.expected),
+                ("received", &self.received),
+            ]
+        } else {
+            &[("detail", &self.detail)]
+        };
+        for (key, text) in shown {
+            if let Some(t) = text {
+                m.push((Cow::Borrowed(*key), Value::from(t.clone())));
+            }
+        }
+        Value::Object(m)
+    }
+
     /// This check with the expected and the received value (each bounded by [`shown`]).
     pub fn with_values(mut self, expected: Option<String>, received: Option<String>) -> Check {
         self.expected = expected.map(shown);
@@ -236,26 +260,7 @@ impl Verdict {
     /// [, "received"]}], "receipt_digest"}` (`receipt_digest` null when unknown; `detail`,
     /// `expected` and `received` only when the check has them).
     pub fn to_value(&self) -> Value<'static> {
-        let checks = self
-            .checks
-            .iter()
-            .map(|c| {
-                let mut m: Vec<(Cow<'static, str>, Value<'static>)> = vec![
-                    (Cow::Borrowed("name"), Value::from(c.name)),
-                    (Cow::Borrowed("outcome"), Value::from(c.outcome.as_str())),
-                ];
-                for (key, text) in [
-                    ("detail", &c.detail),
-                    ("expected", &c.expected),
-                    ("received", &c.received),
-                ] {
-                    if let Some(t) = text {
-                        m.push((Cow::Borrowed(key), Value::from(t.clone())));
-                    }
-                }
-                Value::Object(m)
-            })
-            .collect();
+        let checks = self.checks.iter().map(|c| c.to_value(true)).collect();
         Value::Object(vec![
             (Cow::Borrowed("accepted"), Value::Bool(self.accepted)),
             (Cow::Borrowed("checks"), Value::Array(checks)),

@@ -84,6 +84,9 @@ impl Calls {
     }
 }
 
+/// The operations over a receipt archive (the same items and options).
+const ARCHIVE_OPS: [&str; 2] = ["verify_receipt_lines", "summarize_receipt_lines"];
+
 /// The `call` cases of every operation, from the vector files of `dir`.
 pub fn call_cases(dir: &Path) -> Vec<Case> {
     let mut c = Calls { out: Vec::new() };
@@ -636,26 +639,18 @@ pub fn call_cases(dir: &Path) -> Vec<Case> {
             ],
         );
         let archive: String = items.iter().map(|i| canon_text(i) + "\n").collect();
-        c.add(
-            "verify_receipt_lines",
-            src,
-            "key ring cases as an archive",
-            vec![
-                ("lines", s(archive.clone())),
-                ("keys", t(&ring)),
-                ("jobs", n(2)),
-            ],
-        );
-        c.add(
-            "summarize_receipt_lines",
-            src,
-            "key ring cases as an archive",
-            vec![
-                ("lines", s(archive.clone())),
-                ("keys", t(&ring)),
-                ("jobs", n(2)),
-            ],
-        );
+        for op in ARCHIVE_OPS {
+            c.add(
+                op,
+                src,
+                "key ring cases as an archive",
+                vec![
+                    ("lines", s(archive.clone())),
+                    ("keys", t(&ring)),
+                    ("jobs", n(2)),
+                ],
+            );
+        }
         c.add(
             "verify_receipt_lines",
             src,
@@ -867,27 +862,31 @@ pub fn call_cases(dir: &Path) -> Vec<Case> {
             short.push('\n');
         }
         archive.push_str("\n{\"call\":{}}\nnot json\n");
-        c.add(
-            "verify_receipt_lines",
-            src,
-            "the receipt-jws cases as an archive",
-            vec![
-                ("lines", s(archive.clone())),
-                ("jwks", jwks.clone()),
-                ("jobs", n(2)),
-            ],
-        );
-        c.add(
-            "summarize_receipt_lines",
-            src,
-            "the receipt-jws cases as an archive",
-            vec![
-                ("lines", s(archive.clone())),
-                ("jwks", jwks.clone()),
-                ("own_agent_id", s(st(&call, &["own_agent_id"]))),
-                ("network_issuer", s(st(&call, &["network_issuer"]))),
-            ],
-        );
+        // The calls of `archive` hold own_agent_id and network_issuer: as options too, they agree.
+        let options = [
+            ("own_agent_id", s(st(&call, &["own_agent_id"]))),
+            ("network_issuer", s(st(&call, &["network_issuer"]))),
+        ];
+        for op in ARCHIVE_OPS {
+            c.add(
+                op,
+                src,
+                "the receipt-jws cases as an archive",
+                vec![
+                    ("lines", s(archive.clone())),
+                    ("jwks", jwks.clone()),
+                    ("jobs", n(2)),
+                ],
+            );
+            let mut args = vec![("lines", s(archive.clone())), ("jwks", jwks.clone())];
+            args.extend(options.iter().cloned());
+            c.add(
+                op,
+                src,
+                "the archive with its own agent and issuer as options",
+                args,
+            );
+        }
         c.add(
             "verify_receipt_lines",
             src,
