@@ -61,14 +61,14 @@ pub fn canonicalize(json: &[u8]) -> Result<Vec<u8>> {
 /// Canonicalises JSON text given as bytes, with options.
 ///
 /// The same rules, codes and precedence as [`parse`] followed by [`write_value`], without
-/// building a [`Value`]: the parser records the document as a flat tape of tokens (strings as
-/// spans of the input, or of one buffer for the unescaped ones), which the writer then walks.
+/// building a [`Value`]: the parser writes the canonical form as it reads, and puts the members
+/// of each object in order when the object closes (see [`Parser::canonicalize_to`]).
 ///
 /// Text longer than [`MAX_INPUT_BYTES`] is refused with `BODY_TOO_LARGE` before it is read.
 pub fn canonicalize_with(json: &[u8], options: Options) -> Result<Vec<u8>> {
     check_input(json.len())?;
     let text = utf8(json)?;
-    // The tape, the arena and the writer's stacks are kept from call to call on this thread
+    // The arena, the stacks and the members' buffers are kept from call to call on this thread
     // (cleared, and dropped when they grew past `SCRATCH_KEEP`), so canonicalising a small
     // document allocates its output only.
     SCRATCH.with(|cell| {
@@ -86,39 +86,65 @@ pub fn canonicalize_with(json: &[u8], options: Options) -> Result<Vec<u8>> {
 
 /// [`canonicalize_with`] once the text is known to be UTF-8, with the buffers of `s`.
 fn canonicalize_in(json: &[u8], text: &str, options: Options, s: &mut Scratch) -> Result<Vec<u8>> {
-    s.tape.clear();
-    s.tape.reserve(json.len() / 12 + 4);
-    // Room for every unescaped string at once (never more than the input): it never grows.
+    // Room for every unescaped key at once (never more than the input): it never grows.
     s.arena.clear();
     s.arena.reserve(json.len() + BLOCK);
-    s.stack.clear();
-    Parser {
+    s.open.clear();
+    s.members.clear();
+    s.order.clear();
+    // The canonical form is at most the input's length but for numbers written longer (`1e2`
+    // is `100`): the output grows only then.
+    let mut out = Vec::with_capacity(json.len() + BLOCK);
+    let duplicate = Parser {
         text,
         bytes: json,
         pos: 0,
     }
-    .parse_tape(&mut s.tape, &mut s.arena, &mut s.stack)?;
-    let mut out = Vec::with_capacity(json.len() + BLOCK);
-    write_tape(
-        &s.tape,
-        text,
-        &s.arena,
-        &mut out,
-        options,
-        &mut s.frames,
-        &mut s.order,
-    )?;
+    .canonicalize_to(&mut out, s)?;
+    if duplicate {
+        return Err(duplicate_key());
+    }
+    check_size(out.len(), options)?;
     Ok(out)
 }
 
 /// The working buffers of the text path, one set per thread (see [`canonicalize_with`]).
 #[derive(Default)]
 struct Scratch {
-    tape: Vec<Tok>,
+    /// Unescaped keys (those with escapes), which [`Member::key`] may point into.
     arena: Vec<u8>,
-    stack: Vec<usize>,
-    frames: Vec<TFrame>,
+    /// The open containers, outermost first.
+    open: Vec<Open>,
+    /// The members of every open object (the current one last), in document order.
+    members: Vec<Member>,
+    /// One sort entry per element of `members`, at the same index ([`member_entry`]).
     order: Vec<u128>,
+    /// An object's written members while they are put in order.
+    moved: Vec<u8>,
+}
+
+/// An open array or object of [`Parser::canonicalize_to`]: where its content starts in the
+/// output (just past `[` or `{`), and for an object the index of its first member in
+/// [`Scratch::members`].
+#[derive(Clone, Copy)]
+struct Open {
+    object: bool,
+    content: usize,
+    first: usize,
+}
+
+/// A member of an open object, written in document order: its key's text at
+/// `key_start..key_end` of the input, or unescaped of the arena when `arena`, and `start..end`,
+/// its bytes `"key":value` in the output (the comma before it excluded). 20 bytes: offsets are
+/// `u32`, as the input is at most [`MAX_INPUT_BYTES`] and its canonical form at most 22 bytes
+/// for every 5 of it (`1e20,` is `100000000000000000000,`), far below 4 GiB.
+#[derive(Clone, Copy)]
+struct Member {
+    key_start: u32,
+    key_end: u32,
+    start: u32,
+    end: u32,
+    arena: bool,
 }
 
 /// Appends the UTF-8 form of `c`.
@@ -150,13 +176,11 @@ impl Scratch {
                 *v = Vec::new();
             }
         }
-        keep(&mut self.tape);
-        keep(&mut self.stack);
-        keep(&mut self.frames);
+        keep(&mut self.open);
+        keep(&mut self.members);
         keep(&mut self.order);
-        if self.arena.capacity() > SCRATCH_KEEP {
-            self.arena = Vec::new();
-        }
+        keep(&mut self.arena);
+        keep(&mut self.moved);
     }
 }
 
@@ -244,66 +268,6 @@ enum Frame<'a> {
 enum Span {
     Input(usize, usize),
     Arena(usize, usize),
-}
-
-/// One token of the tape that [`canonicalize_with`] parses into. A container's token holds the
-/// tape index just past its last token; an object's members follow it as a key (`String`) then
-/// the value's tokens.
-/// Indices are `u32` (16-byte tokens): [`canonicalize_with`] takes this path only for inputs
-/// below 4 GiB.
-#[derive(Clone, Copy)]
-enum Tok {
-    Null,
-    True,
-    False,
-    Number(f64),
-    /// A number literal already in canonical form: `start..end` of the input, written as it is.
-    Raw(u32, u32),
-    /// A number's canonical form, written at parse time: `start..end` of the arena.
-    Written(u32, u32),
-    String(TapeSpan),
-    Array(u32),
-    Object(u32),
-}
-
-/// A string on the tape: `start..end` of the input or of the arena (the buffer of strings that
-/// had escapes), and what those bytes are.
-#[derive(Clone, Copy)]
-struct TapeSpan {
-    kind: SpanKind,
-    start: u32,
-    end: u32,
-}
-
-#[derive(Clone, Copy, PartialEq, Eq)]
-enum SpanKind {
-    /// In the input, the string's content already in canonical form: without escapes (so the
-    /// text itself, with nothing to escape), or, for a value, with only the escapes that the
-    /// canonical form has (`\n`, `\"`, `\u001f`, ...). Written between quotes as it is.
-    Input,
-    /// In the arena, a key's text after unescaping: written with [`write_string`].
-    Unescaped,
-    /// In the arena, a value's content in canonical form (unescaped, then escaped as the
-    /// canonical form escapes), between quotes there: written with its quotes as it is.
-    Canonical,
-}
-
-impl From<Span> for TapeSpan {
-    fn from(s: Span) -> TapeSpan {
-        // Exact: the tape path only runs on inputs shorter than 2^32 bytes.
-        match s {
-            Span::Input(a, b) => TapeSpan {
-                kind: SpanKind::Input,
-                start: a as u32,
-                end: b as u32,
-            },
-            Span::Arena(a, b) => TapeSpan {
-                kind: SpanKind::Unescaped,
-                start: a as u32,
-                end: b as u32,
-            },
-        }
-    }
 }
 
 struct Parser<'a> {
@@ -488,25 +452,27 @@ impl<'a> Parser<'a> {
         Ok(key)
     }
 
-    /// The document as a tape (see [`Tok`]), with exactly the refusals of
-    /// [`Parser::parse_document`] in the same order: the two loops are kept in step.
-    fn parse_tape(
-        mut self,
-        tape: &mut Vec<Tok>,
-        arena: &mut Vec<u8>,
-        stack: &mut Vec<usize>,
-    ) -> Result<()> {
+    /// Writes the document's canonical form to `out`, with exactly the refusals of
+    /// [`Parser::parse_document`] in the same order (the two loops are kept in step), and says
+    /// whether an object has a key twice (refused by the caller, after every parse-time
+    /// refusal, as there).
+    ///
+    /// Every value is written as it is read; an object's members are written in document order
+    /// (each one's extent noted in [`Scratch::members`]) and, when the object closes and their
+    /// keys are not already in order, moved into order. So a byte is moved once per unsorted
+    /// object around it, and a canonical document not at all.
+    fn canonicalize_to(mut self, out: &mut Vec<u8>, s: &mut Scratch) -> Result<bool> {
         if self.bytes.starts_with("\u{feff}".as_bytes()) {
             return Err(syntax(0, "byte-order mark (U+FEFF) before the value"));
         }
-        // `stack`: the tape index of every open container's token (empty).
+        let mut duplicate = false;
         'value: loop {
             self.skip_ws();
             let start = self.pos;
             match self.peek() {
                 None => return Err(syntax(self.pos, "unexpected end of input")),
                 Some(b'{') | Some(b'[') => {
-                    if stack.len() >= MAX_DEPTH {
+                    if s.open.len() >= MAX_DEPTH {
                         return Err(Error::new(
                             ErrorCode::InputTooDeep,
                             format!("nesting deeper than {MAX_DEPTH} levels at byte {start}"),
@@ -515,80 +481,115 @@ impl<'a> Parser<'a> {
                     let open = self.bytes[self.pos];
                     self.pos += 1;
                     self.skip_ws();
-                    let at = tape.len();
+                    out.push(open);
                     if open == b'[' {
-                        tape.push(Tok::Array(at as u32 + 1));
                         if self.peek() == Some(b']') {
                             self.pos += 1;
+                            out.push(b']');
                         } else {
-                            stack.push(at);
+                            s.open.push(Open {
+                                object: false,
+                                content: out.len(),
+                                first: 0,
+                            });
                             continue 'value;
                         }
+                    } else if self.peek() == Some(b'}') {
+                        self.pos += 1;
+                        out.push(b'}');
                     } else {
-                        tape.push(Tok::Object(at as u32 + 1));
-                        if self.peek() == Some(b'}') {
-                            self.pos += 1;
-                        } else {
-                            let key = self.parse_key_to(arena)?;
-                            tape.push(Tok::String(key.into()));
-                            stack.push(at);
-                            continue 'value;
-                        }
+                        s.open.push(Open {
+                            object: true,
+                            content: out.len(),
+                            first: s.members.len(),
+                        });
+                        self.member_key_to(out, s)?;
+                        continue 'value;
                     }
                 }
-                Some(b'"') => {
-                    let s = self.parse_value_string_to(arena)?;
-                    tape.push(Tok::String(s));
-                }
-                Some(b't') => tape.push(self.literal("true", Tok::True)?),
-                Some(b'f') => tape.push(self.literal("false", Tok::False)?),
-                Some(b'n') => tape.push(self.literal("null", Tok::Null)?),
+                Some(b'"') => self.value_string_to(out)?,
+                Some(b't') => out.extend_from_slice(self.literal("true", b"true")?),
+                Some(b'f') => out.extend_from_slice(self.literal("false", b"false")?),
+                Some(b'n') => out.extend_from_slice(self.literal("null", b"null")?),
                 Some(b'N') => return Err(self.non_finite("NaN")),
                 Some(b'I') => return Err(self.non_finite("Infinity")),
                 Some(b'-') if self.bytes[self.pos + 1..].starts_with(b"Infinity") => {
                     return Err(self.non_finite("-Infinity"))
                 }
-                Some(b'-' | b'0'..=b'9') => {
-                    let t = self.parse_number_tok(arena)?;
-                    tape.push(t);
-                }
+                Some(b'-' | b'0'..=b'9') => self.number_to(out)?,
                 Some(_) => return Err(syntax(self.pos, "unexpected character")),
             }
             // A value is complete: close the containers that end.
             loop {
                 self.skip_ws();
-                let Some(&open) = stack.last() else {
+                let Some(&top) = s.open.last() else {
                     if self.pos != self.bytes.len() {
                         return Err(syntax(self.pos, "trailing data after the value"));
                     }
-                    return Ok(());
+                    return Ok(duplicate);
                 };
-                let array = matches!(tape[open], Tok::Array(_));
                 match self.peek() {
                     Some(b',') => {
                         self.pos += 1;
-                        if !array {
+                        if top.object {
+                            end_member(s, out.len());
+                            out.push(b',');
                             self.skip_ws();
-                            let key = self.parse_key_to(arena)?;
-                            tape.push(Tok::String(key.into()));
+                            self.member_key_to(out, s)?;
+                        } else {
+                            out.push(b',');
                         }
                         continue 'value;
                     }
-                    Some(b']') if array => {
+                    Some(b']') if !top.object => {
                         self.pos += 1;
-                        stack.pop();
-                        tape[open] = Tok::Array(tape.len() as u32);
+                        s.open.pop();
+                        out.push(b']');
                     }
-                    Some(b'}') if !array => {
+                    Some(b'}') if top.object => {
                         self.pos += 1;
-                        stack.pop();
-                        tape[open] = Tok::Object(tape.len() as u32);
+                        s.open.pop();
+                        end_member(s, out.len());
+                        // After a duplicate the output is never used: no need to order it.
+                        if !duplicate {
+                            duplicate = order_members(out, top, self.bytes, s);
+                        }
+                        s.members.truncate(top.first);
+                        s.order.truncate(top.first);
+                        out.push(b'}');
                     }
-                    _ if array => return Err(syntax(self.pos, "expected ',' or ']'")),
+                    _ if !top.object => return Err(syntax(self.pos, "expected ',' or ']'")),
                     _ => return Err(syntax(self.pos, "expected ',' or '}'")),
                 }
             }
         }
+    }
+
+    /// A member's key at `self.pos` and its `:`: written to `out` in canonical form, then `:`,
+    /// and noted as the current member of the innermost object.
+    #[inline(always)]
+    fn member_key_to(&mut self, out: &mut Vec<u8>, s: &mut Scratch) -> Result<()> {
+        let start = out.len() as u32;
+        let (prefix, a, b, arena) = match self.parse_key_to(&mut s.arena)? {
+            Span::Input(a, b) => {
+                append(out, self.bytes, a - 1, b + 1);
+                (utf16_prefix_at(self.bytes, a, b), a, b, false)
+            }
+            Span::Arena(a, b) => {
+                write_string_bytes(&s.arena[a..b], out);
+                (utf16_prefix_at(&s.arena, a, b), a, b, true)
+            }
+        };
+        out.push(b':');
+        s.order.push(member_entry(prefix, s.members.len()));
+        s.members.push(Member {
+            key_start: a as u32,
+            key_end: b as u32,
+            start,
+            end: start,
+            arena,
+        });
+        Ok(())
     }
 
     /// A string starting at the opening quote. Borrowed when it has no escapes.
@@ -680,36 +681,27 @@ impl<'a> Parser<'a> {
         }
     }
 
-    /// [`Parser::parse_string_to`] for a member value on the tape, with the same checks and
-    /// refusals in the same order, giving the string's canonical form rather than its text: the
-    /// span of the input while every escape met is one the canonical form has (most strings),
-    /// otherwise the canonical form written into the arena from the first other escape on. So
-    /// the writer copies every value string, and no string is scanned twice.
+    /// [`Parser::parse_string_to`] for a string value, with the same checks and refusals in the
+    /// same order, writing its canonical form (quotes included) to `out`: the input as it is
+    /// while every escape met is one the canonical form has (most strings), otherwise the
+    /// canonical form written from the first other escape on. No string is scanned twice.
     #[inline(always)]
-    fn parse_value_string_to(&mut self, arena: &mut Vec<u8>) -> Result<TapeSpan> {
+    fn value_string_to(&mut self, out: &mut Vec<u8>) -> Result<()> {
         self.pos += 1; // opening quote
         let start = self.pos;
         let i = find_special(self.bytes, start);
         if self.bytes.get(i) == Some(&b'"') {
             self.pos = i + 1;
-            return Ok(TapeSpan {
-                kind: SpanKind::Input,
-                start: start as u32,
-                end: i as u32,
-            });
+            append(out, self.bytes, start - 1, i + 1);
+            return Ok(());
         }
-        self.parse_escaped_value_string_to(arena, start, i)
+        self.escaped_value_string_to(out, start, i)
     }
 
-    /// The rest of [`Parser::parse_value_string_to`] from `i`, the first byte of the string at
+    /// The rest of [`Parser::value_string_to`] from `i`, the first byte of the string at
     /// `start` that is not plain text and not its closing quote.
     #[inline(never)]
-    fn parse_escaped_value_string_to(
-        &mut self,
-        arena: &mut Vec<u8>,
-        start: usize,
-        i: usize,
-    ) -> Result<TapeSpan> {
+    fn escaped_value_string_to(&mut self, out: &mut Vec<u8>, start: usize, i: usize) -> Result<()> {
         let bytes = self.bytes;
         let mut i = i;
         // The input as it is, while the escapes are canonical.
@@ -718,11 +710,8 @@ impl<'a> Parser<'a> {
                 None => return Err(syntax(bytes.len(), "unterminated string")),
                 Some(b'"') => {
                     self.pos = i + 1;
-                    return Ok(TapeSpan {
-                        kind: SpanKind::Input,
-                        start: start as u32,
-                        end: i as u32,
-                    });
+                    append(out, bytes, start - 1, i + 1);
+                    return Ok(());
                 }
                 Some(b'\\') => match bytes.get(i + 1) {
                     Some(b'"' | b'\\' | b'b' | b'f' | b'n' | b'r' | b't') => {
@@ -737,10 +726,7 @@ impl<'a> Parser<'a> {
                 Some(_) => return Err(syntax(i, "raw control character in a string")),
             }
         }
-        let out = arena;
-        // Between quotes in the arena too, so the writer copies it as it copies an input span.
         out.push(b'"');
-        let arena_start = out.len();
         // The canonical form is never longer than the text (an escape it keeps is kept as it is,
         // one it drops is longer than its character): room as in `parse_string_to`.
         reserve_string_extent(out, bytes, start, i);
@@ -752,13 +738,8 @@ impl<'a> Parser<'a> {
             match b {
                 b'"' => {
                     self.pos = i + 1;
-                    let end = out.len();
                     out.push(b'"');
-                    return Ok(TapeSpan {
-                        kind: SpanKind::Canonical,
-                        start: arena_start as u32,
-                        end: end as u32,
-                    });
+                    return Ok(());
                 }
                 b'\\' => {
                     let Some(&e) = bytes.get(i + 1) else {
@@ -837,23 +818,25 @@ impl<'a> Parser<'a> {
         self.number_value(&n)
     }
 
-    /// [`Parser::parse_number`] for the tape: a literal that is already in canonical form (see
-    /// [`NumLit::canonical`]) is kept as its span of the input and copied when written, without
-    /// reading it as a double and writing the double again. Same checks, same refusals.
+    /// [`Parser::parse_number`] writing the number's canonical form to `out`, with the same
+    /// checks and refusals: a literal already in canonical form (see [`NumLit::canonical`]) is
+    /// copied, a short decimal written from its digits ([`NumLit::write_short_decimal`]), and
+    /// only the others read as a double and written again.
     #[inline]
-    fn parse_number_tok(&mut self, arena: &mut Vec<u8>) -> Result<Tok> {
+    fn number_to(&mut self, out: &mut Vec<u8>) -> Result<()> {
         let n = self.scan_number()?;
         if n.canonical(self.bytes) {
             if n.integer() {
                 self.integer_value(&n)?; // the ±2^53 bound
             }
-            return Ok(Tok::Raw(n.start as u32, n.end as u32));
+            append(out, self.bytes, n.start, n.end);
+            return Ok(());
         }
-        let at = arena.len();
-        if n.write_short_decimal(self.bytes, arena) {
-            return Ok(Tok::Written(at as u32, arena.len() as u32));
+        if n.write_short_decimal(self.bytes, out) {
+            return Ok(());
         }
-        Ok(Tok::Number(self.number_value(&n)?))
+        // Finite: `number_value` refuses the literals that overflow.
+        write_number(self.number_value(&n)?, out)
     }
 
     /// The extent of a number literal at `self.pos`, which it moves past; refuses what RFC 8259
@@ -1472,176 +1455,80 @@ pub fn write_value(value: &Value<'_>, out: &mut Vec<u8>, options: Options) -> Re
     check_size(out.len() - base, options)
 }
 
-/// The index just past the value whose first token is at `p`.
+/// A member of an object as [`order_members`] sorts it: the key's [`utf16_prefix`] in the high
+/// 64 bits, the member's index in [`Scratch::members`] in the low ones.
 #[inline]
-fn skip(tape: &[Tok], p: usize) -> usize {
-    match tape[p] {
-        Tok::Array(end) | Tok::Object(end) => end as usize,
-        _ => p + 1,
+fn member_entry(prefix: u64, member: usize) -> u128 {
+    (u128::from(prefix) << 64) | member as u128
+}
+
+/// Notes that the current member of the innermost object ends at `at` in the output.
+#[inline(always)]
+fn end_member(s: &mut Scratch, at: usize) {
+    if let Some(m) = s.members.last_mut() {
+        m.end = at as u32;
     }
 }
 
-/// A member of an object as [`write_tape`] sorts it: the key's [`utf16_prefix`] in the high 64
-/// bits, the tape index of the value (the key's is the one before) in the low ones.
-#[inline]
-fn member_entry(prefix: u64, value: usize) -> u128 {
-    (u128::from(prefix) << 64) | value as u128
-}
-
-/// An open container of [`write_tape`].
-enum TFrame {
-    /// The tape index of the next item, and of the end.
-    Array(usize, usize),
-    /// The object's members, sorted, are `order[start..]`; `next` is the next to write.
-    Object { start: usize, next: usize },
-}
-
-/// [`write_value`] over a tape from [`Parser::parse_tape`] (whose depth is already checked).
-/// `stack` and `order` are empty buffers (kept from call to call).
-fn write_tape(
-    tape: &[Tok],
-    text: &str,
-    arena: &[u8],
-    out: &mut Vec<u8>,
-    options: Options,
-    stack: &mut Vec<TFrame>,
-    order: &mut Vec<u128>,
-) -> Result<()> {
-    stack.clear();
-    order.clear();
-    let str_of = |s: TapeSpan| {
-        let (a, b) = (s.start as usize, s.end as usize);
-        if s.kind == SpanKind::Input {
-            &text.as_bytes()[a..b]
-        } else {
-            &arena[a..b]
-        }
-    };
-    // Input and canonical spans are the canonical form's content, with quotes around them in
-    // the input or the arena: written as they are, quotes included.
-    let write_span = |s: TapeSpan, out: &mut Vec<u8>| {
-        let (a, b) = (s.start as usize, s.end as usize);
-        if s.kind == SpanKind::Unescaped {
-            write_string_bytes(&arena[a..b], out);
-        } else {
-            let src = if s.kind == SpanKind::Input {
-                text.as_bytes()
-            } else {
-                arena
-            };
-            append(out, src, a - 1, b + 1);
-        }
-    };
-    let base = out.len();
-    // `order`: the members of every open object, as `member_entry`s.
-    let mut next = if tape.is_empty() { None } else { Some(0) };
-    loop {
-        if let Some(p) = next.take() {
-            match tape[p] {
-                Tok::Null => out.extend_from_slice(b"null"),
-                Tok::True => out.extend_from_slice(b"true"),
-                Tok::False => out.extend_from_slice(b"false"),
-                Tok::Number(x) => write_number(x, out)?,
-                Tok::Raw(a, b) => append(out, text.as_bytes(), a as usize, b as usize),
-                Tok::Written(a, b) => append(out, arena, a as usize, b as usize),
-                Tok::String(s) => write_span(s, out),
-                Tok::Array(end) => {
-                    out.push(b'[');
-                    stack.push(TFrame::Array(p + 1, end as usize));
-                }
-                Tok::Object(end) => {
-                    let end = end as usize;
-                    out.push(b'{');
-                    let start = order.len();
-                    let mut q = p + 1;
-                    while q < end {
-                        let Tok::String(key) = tape[q] else {
-                            unreachable!("the parser puts a key before every member value")
-                        };
-                        let (a, b) = (key.start as usize, key.end as usize);
-                        let src = if key.kind == SpanKind::Input {
-                            text.as_bytes()
-                        } else {
-                            arena
-                        };
-                        order.push(member_entry(utf16_prefix_at(src, a, b), q + 1));
-                        q = skip(tape, q + 1);
-                    }
-                    let sorted = &mut order[start..];
-                    // Keys in increasing order of their prefixes are in UTF-16 order and
-                    // distinct (canonical input); otherwise sort the entries as integers (by
-                    // prefix, then position), then each run of keys with one prefix by their
-                    // whole text, looking for a key there twice.
-                    if !sorted.windows(2).all(|w| (w[0] >> 64) < (w[1] >> 64)) {
-                        sorted.sort_unstable();
-                        // Keys that share a prefix: order each run of them by the whole text.
-                        if sorted.windows(2).any(|w| (w[0] >> 64) == (w[1] >> 64)) {
-                            let key = |e: u128| match tape[(e as u64 as usize) - 1] {
-                                Tok::String(k) => str_of(k),
-                                _ => {
-                                    unreachable!("the parser puts a key before every member value")
-                                }
-                            };
-                            let mut i = 0;
-                            while i < sorted.len() {
-                                let mut j = i + 1;
-                                while j < sorted.len() && sorted[j] >> 64 == sorted[i] >> 64 {
-                                    j += 1;
-                                }
-                                if j - i > 1 {
-                                    let run = &mut sorted[i..j];
-                                    run.sort_unstable_by(|a, b| cmp_utf16_bytes(key(*a), key(*b)));
-                                    if run.windows(2).any(|w| key(w[0]) == key(w[1])) {
-                                        return Err(duplicate_key());
-                                    }
-                                }
-                                i = j;
-                            }
-                        }
-                    }
-                    stack.push(TFrame::Object { start, next: start });
+/// Puts the members of the object `top`, just closed (its members are `s.members[top.first..]`,
+/// written in document order from `top.content` on), into the order of their keys' UTF-16 code
+/// units, unless they already are; says whether two keys are equal (then nothing is moved).
+/// `input` is the text the keys of [`Span::Input`] are in.
+fn order_members(out: &mut Vec<u8>, top: Open, input: &[u8], s: &mut Scratch) -> bool {
+    let Scratch {
+        arena,
+        members,
+        order,
+        moved,
+        ..
+    } = s;
+    let sorted = &mut order[top.first..];
+    // Keys in increasing order of their prefixes are in UTF-16 order and distinct (canonical
+    // input); otherwise sort the entries as integers (by prefix, then position), then each run of
+    // keys with one prefix by their whole text, looking for a key there twice.
+    if sorted.windows(2).all(|w| (w[0] >> 64) < (w[1] >> 64)) {
+        return false;
+    }
+    sorted.sort_unstable();
+    if sorted.windows(2).any(|w| (w[0] >> 64) == (w[1] >> 64)) {
+        let key = |e: u128| {
+            let m = &members[e as u64 as usize];
+            let src = if m.arena { &arena[..] } else { input };
+            &src[m.key_start as usize..m.key_end as usize]
+        };
+        let mut i = 0;
+        while i < sorted.len() {
+            let mut j = i + 1;
+            while j < sorted.len() && sorted[j] >> 64 == sorted[i] >> 64 {
+                j += 1;
+            }
+            if j - i > 1 {
+                let run = &mut sorted[i..j];
+                run.sort_unstable_by(|a, b| cmp_utf16_bytes(key(*a), key(*b)));
+                if run.windows(2).any(|w| key(w[0]) == key(w[1])) {
+                    return true;
                 }
             }
-        }
-        // Advance the innermost open container.
-        let Some(top) = stack.last_mut() else { break };
-        let first = matches!(out.last(), Some(b'[' | b'{'));
-        match top {
-            TFrame::Array(at, end) => {
-                if *at < *end {
-                    if !first {
-                        out.push(b',');
-                    }
-                    next = Some(*at);
-                    *at = skip(tape, *at);
-                } else {
-                    out.push(b']');
-                    stack.pop();
-                }
-            }
-            TFrame::Object { start, next: at } => match order.get(*at) {
-                Some(&entry) => {
-                    *at += 1;
-                    if !first {
-                        out.push(b',');
-                    }
-                    let value = entry as u64 as usize;
-                    let Tok::String(key) = tape[value - 1] else {
-                        unreachable!("the parser puts a key before every member value")
-                    };
-                    write_span(key, out);
-                    out.push(b':');
-                    next = Some(value);
-                }
-                None => {
-                    out.push(b'}');
-                    order.truncate(*start);
-                    stack.pop();
-                }
-            },
+            i = j;
         }
     }
-    check_size(out.len() - base, options)
+    // The members, written one after the other, move aside and come back in order.
+    moved.clear();
+    moved.extend_from_slice(&out[top.content..]);
+    out.truncate(top.content);
+    for (k, &e) in sorted.iter().enumerate() {
+        if k > 0 {
+            out.push(b',');
+        }
+        let m = members[e as u64 as usize];
+        append(
+            out,
+            moved,
+            m.start as usize - top.content,
+            m.end as usize - top.content,
+        );
+    }
+    false
 }
 
 /// Appends `src[a..b]` to `out`. Most spans the writer copies are short (keys, numbers,
@@ -1751,7 +1638,7 @@ fn utf16_prefix_bytes(b: &[u8]) -> u64 {
 /// [`utf16_prefix`] of the string `src[a..b]` (a UTF-8 string: `src` is the input or the
 /// arena), reading the 8 bytes at `a` as one word when `src` has them and clearing those past
 /// `b`, without a variable-length copy.
-#[inline]
+#[inline(always)]
 fn utf16_prefix_at(src: &[u8], a: usize, b: usize) -> u64 {
     let Some(word) = src.get(a..a + 8) else {
         return utf16_prefix_bytes(&src[a..b]);
