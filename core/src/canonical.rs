@@ -86,9 +86,7 @@ pub fn canonicalize_with(json: &[u8], options: Options) -> Result<Vec<u8>> {
 
 /// [`canonicalize_with`] once the text is known to be UTF-8, with the buffers of `s`.
 fn canonicalize_in(json: &[u8], text: &str, options: Options, s: &mut Scratch) -> Result<Vec<u8>> {
-    // Room for every unescaped key at once (never more than the input): it never grows.
     s.arena.clear();
-    s.arena.reserve(json.len() + BLOCK);
     s.open.clear();
     s.members.clear();
     s.order.clear();
@@ -111,7 +109,7 @@ fn canonicalize_in(json: &[u8], text: &str, options: Options, s: &mut Scratch) -
 /// The working buffers of the text path, one set per thread (see [`canonicalize_with`]).
 #[derive(Default)]
 struct Scratch {
-    /// Unescaped keys (those with escapes), which [`Member::key`] may point into.
+    /// The text of keys whose canonical form has escapes ([`KeyText::Arena`]).
     arena: Vec<u8>,
     /// The open containers, outermost first.
     open: Vec<Open>,
@@ -134,7 +132,7 @@ struct Open {
 }
 
 /// A member of an open object, written in document order: its key's text at
-/// `key_start..key_end` of the input, or unescaped of the arena when `arena`, and `start..end`,
+/// `key_start..key_end` of the buffer `source` names, and `start..end`,
 /// its bytes `"key":value` in the output (the comma before it excluded). 20 bytes: offsets are
 /// `u32`, as the input is at most [`MAX_INPUT_BYTES`] and its canonical form at most 22 bytes
 /// for every 5 of it (`1e20,` is `100000000000000000000,`), far below 4 GiB.
@@ -144,7 +142,69 @@ struct Member {
     key_end: u32,
     start: u32,
     end: u32,
-    arena: bool,
+    source: KeyText,
+}
+
+/// Where the text of a key (after unescaping) is, for [`order_members`].
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum KeyText {
+    /// In the input: the key had no escape.
+    Input,
+    /// In the output, between the quotes of its canonical form, which has no escape either
+    /// (`"caf\u00e9"` is written `"café"`). It stays there until its object closes: only the
+    /// members of objects inside its value move before then, and they follow it.
+    Output,
+    /// In the arena: its canonical form has escapes (`"a\nb"`), so its text is written apart.
+    Arena,
+}
+
+/// The text of a key with escapes whose canonical form is `out[start..]` (quotes included):
+/// its [`utf16_prefix`], where it is and in which buffer. That form's content is the text
+/// itself unless it keeps an escape (of `"`, `\\` or a control character); then the text is
+/// written into `arena` by undoing the canonical form's escapes.
+#[inline(never)]
+fn escaped_key_text(out: &[u8], start: usize, arena: &mut Vec<u8>) -> (u64, usize, usize, KeyText) {
+    let (a, b) = (start + 1, out.len() - 1);
+    let content = &out[a..b];
+    if !content.contains(&b'\\') {
+        return (utf16_prefix_at(out, a, b), a, b, KeyText::Output);
+    }
+    let at = arena.len();
+    let mut k = 0;
+    while let Some(&c) = content.get(k) {
+        if c != b'\\' {
+            arena.push(c);
+            k += 1;
+            continue;
+        }
+        // The canonical form's escapes: `\"`, `\\`, `\b`, `\f`, `\n`, `\r`, `\t`, `\u00xx`.
+        let unescaped = match content.get(k + 1) {
+            Some(b'b') => 0x08,
+            Some(b'f') => 0x0c,
+            Some(b'n') => b'\n',
+            Some(b'r') => b'\r',
+            Some(b't') => b'\t',
+            Some(b'u') => {
+                k += 4;
+                let hex = |i: usize| {
+                    content
+                        .get(i)
+                        .map_or(0, |&h| (h as char).to_digit(16).unwrap_or(0) as u8)
+                };
+                (hex(k) << 4) | hex(k + 1)
+            }
+            Some(&e) => e,
+            None => break,
+        };
+        arena.push(unescaped);
+        k += 2;
+    }
+    (
+        utf16_prefix_at(arena, at, arena.len()),
+        at,
+        arena.len(),
+        KeyText::Arena,
+    )
 }
 
 /// Appends the UTF-8 form of `c`.
@@ -262,12 +322,12 @@ enum Frame<'a> {
 }
 
 /// Where a parsed string's text is: `Input(start, end)` in the input (it had no escapes, so
-/// no `"`, `\\` or control character either), or `Arena(start, end)` in the buffer of
-/// unescaped strings.
+/// no `"`, `\\` or control character either), or `Owned`: appended, unescaped, to the buffer
+/// given.
 #[derive(Clone, Copy)]
 enum Span {
     Input(usize, usize),
-    Arena(usize, usize),
+    Owned,
 }
 
 struct Parser<'a> {
@@ -438,20 +498,6 @@ impl<'a> Parser<'a> {
         Ok(key)
     }
 
-    /// [`Parser::parse_key`] for the tape.
-    fn parse_key_to(&mut self, arena: &mut Vec<u8>) -> Result<Span> {
-        if self.peek() != Some(b'"') {
-            return Err(syntax(self.pos, "expected a string key"));
-        }
-        let key = self.parse_string_to(arena)?;
-        self.skip_ws();
-        if self.peek() != Some(b':') {
-            return Err(syntax(self.pos, "expected ':'"));
-        }
-        self.pos += 1;
-        Ok(key)
-    }
-
     /// Writes the document's canonical form to `out`, with exactly the refusals of
     /// [`Parser::parse_document`] in the same order (the two loops are kept in step), and says
     /// whether an object has a key twice (refused by the caller, after every parse-time
@@ -565,29 +611,39 @@ impl<'a> Parser<'a> {
         }
     }
 
-    /// A member's key at `self.pos` and its `:`: written to `out` in canonical form, then `:`,
-    /// and noted as the current member of the innermost object.
+    /// A member's key at `self.pos` and its `:` (whitespace around allowed): written to `out`
+    /// in canonical form, then `:`, and noted as the current member of the innermost object.
+    /// Same checks and refusals as [`Parser::parse_key`].
     #[inline(always)]
     fn member_key_to(&mut self, out: &mut Vec<u8>, s: &mut Scratch) -> Result<()> {
-        let start = out.len() as u32;
-        let (prefix, a, b, arena) = match self.parse_key_to(&mut s.arena)? {
-            Span::Input(a, b) => {
-                append(out, self.bytes, a - 1, b + 1);
-                (utf16_prefix_at(self.bytes, a, b), a, b, false)
-            }
-            Span::Arena(a, b) => {
-                write_string_bytes(&s.arena[a..b], out);
-                (utf16_prefix_at(&s.arena, a, b), a, b, true)
-            }
+        if self.peek() != Some(b'"') {
+            return Err(syntax(self.pos, "expected a string key"));
+        }
+        let start = out.len();
+        let q = self.pos + 1;
+        let i = find_special(self.bytes, q);
+        let (prefix, a, b, source) = if self.bytes.get(i) == Some(&b'"') {
+            // No escape: the key's text, copied with its quotes, is its canonical form.
+            self.pos = i + 1;
+            append(out, self.bytes, q - 1, i + 1);
+            (utf16_prefix_at(self.bytes, q, i), q, i, KeyText::Input)
+        } else {
+            self.escaped_value_string_to(out, q, i)?;
+            escaped_key_text(out, start, &mut s.arena)
         };
+        self.skip_ws();
+        if self.peek() != Some(b':') {
+            return Err(syntax(self.pos, "expected ':'"));
+        }
+        self.pos += 1;
         out.push(b':');
         s.order.push(member_entry(prefix, s.members.len()));
         s.members.push(Member {
             key_start: a as u32,
             key_end: b as u32,
-            start,
-            end: start,
-            arena,
+            start: start as u32,
+            end: start as u32,
+            source,
         });
         Ok(())
     }
@@ -598,14 +654,14 @@ impl<'a> Parser<'a> {
         Ok(match self.parse_string_to(&mut owned)? {
             Span::Input(a, b) => Cow::Borrowed(&self.text[a..b]),
             // UTF-8: the input's text and whole characters (never an error).
-            Span::Arena(..) => Cow::Owned(
+            Span::Owned => Cow::Owned(
                 String::from_utf8(owned).map_err(|_| syntax(self.pos, "invalid string"))?,
             ),
         })
     }
 
     /// A string starting at the opening quote: its span in the input when it has no escapes,
-    /// otherwise its unescaped text appended to `arena` and the span there.
+    /// otherwise its unescaped text appended to `arena` (`Span::Owned`).
     #[inline(always)]
     fn parse_string_to(&mut self, arena: &mut Vec<u8>) -> Result<Span> {
         self.pos += 1; // opening quote
@@ -637,7 +693,6 @@ impl<'a> Parser<'a> {
         }
         let mut i = i;
         let out = arena;
-        let arena_start = out.len();
         // The unescaped text is never longer than the escaped one. Unless the buffer already
         // has room for the rest of the input (the tape path sizes it so), size it to the
         // string's extent in the input (found by skipping escapes), so it never grows.
@@ -650,7 +705,7 @@ impl<'a> Parser<'a> {
             match b {
                 b'"' => {
                     self.pos = i + 1;
-                    return Ok(Span::Arena(arena_start, out.len()));
+                    return Ok(Span::Owned);
                 }
                 b'\\' => {
                     let Some(&e) = bytes.get(i + 1) else {
@@ -1491,9 +1546,14 @@ fn order_members(out: &mut Vec<u8>, top: Open, input: &[u8], s: &mut Scratch) ->
     }
     sorted.sort_unstable();
     if sorted.windows(2).any(|w| (w[0] >> 64) == (w[1] >> 64)) {
+        let written: &[u8] = out;
         let key = |e: u128| {
             let m = &members[e as u64 as usize];
-            let src = if m.arena { &arena[..] } else { input };
+            let src = match m.source {
+                KeyText::Input => input,
+                KeyText::Output => written,
+                KeyText::Arena => &arena[..],
+            };
             &src[m.key_start as usize..m.key_end as usize]
         };
         let mut i = 0;
@@ -2296,6 +2356,10 @@ mod tests {
     /// length around 8 bytes), in every rotation of their order, with and without a duplicate.
     #[test]
     fn shared_key_prefixes_sort_and_refuse_as_the_value_path() {
+        let text_of = |k: &str| match parse(format!("\"{k}\"").as_bytes()) {
+            Ok(Value::String(s)) => s.into_owned(),
+            other => panic!("{k}: {other:?}"),
+        };
         let keys = [
             "receipt_",
             "receipt_id",
@@ -2312,16 +2376,44 @@ mod tests {
             "a",
             "\\u0000",
             "\\u0000\\u0000",
+            // Keys whose canonical form keeps an escape, and the same texts written otherwise.
+            "a\\nb",
+            "a\\u000ab",
+            "q\\\"",
+            "q\\u0022",
+            "\\\\",
+            "\\u005C",
+            "\\u001f",
+            "\\u001F",
+            "\\b\\f\\r\\t",
+            "\\/",
+            "/",
+            "caf\\u00e9",
         ];
         for n in 1..=keys.len() {
             for rot in 0..n {
-                let ks: Vec<&str> = (0..n).map(|i| keys[(i + rot) % n]).collect();
-                let members: Vec<String> = ks.iter().map(|k| format!("\"{k}\":1")).collect();
+                let mut ks: Vec<&str> = (0..n).map(|i| keys[(i + rot) % n]).collect();
+                // One key per text (`receipt_\\u00e9` is `receipt_é`), so the object is valid
+                // and its members are put in order; the duplicates come below, one at a time.
+                let mut texts = std::collections::HashSet::new();
+                ks.retain(|k| texts.insert(text_of(k)));
+                // Values that are objects to put in order too, with keys of every kind, so the
+                // keys of the outer object are read after inner members moved.
+                let members: Vec<String> = ks
+                    .iter()
+                    .enumerate()
+                    .map(|(i, k)| match i % 3 {
+                        0 => format!("\"{k}\":1"),
+                        1 => format!("\"{k}\":{{\"z\":1,\"{k}\":[2,{{\"y\":0,\"x\":1}}],\"a\":3}}"),
+                        _ => format!("\"{k}\":{{\"{}\":0,\"{k}\":1}}", ks[0]),
+                    })
+                    .collect();
                 both_paths(format!("{{{}}}", members.join(",")).as_bytes());
                 for k in &ks {
                     let mut m = members.clone();
                     m.push(format!("\"{k}\":2"));
-                    m.rotate_left(rot);
+                    let len = m.len();
+                    m.rotate_left(rot % len);
                     both_paths(format!("[{{{}}}]", m.join(",")).as_bytes());
                 }
             }
