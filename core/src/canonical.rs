@@ -160,15 +160,20 @@ enum KeyText {
 
 /// The text of a key with escapes whose canonical form is `out[start..]` (quotes included):
 /// its [`utf16_prefix`], where it is and in which buffer. That form's content is the text
-/// itself unless it keeps an escape (of `"`, `\\` or a control character); then the text is
-/// written into `arena` by undoing the canonical form's escapes.
+/// itself unless it keeps an escape (`escaped`: of `"`, `\\` or a control character); then the
+/// text is written into `arena` by undoing the canonical form's escapes.
 #[inline(never)]
-fn escaped_key_text(out: &[u8], start: usize, arena: &mut Vec<u8>) -> (u64, usize, usize, KeyText) {
+fn escaped_key_text(
+    out: &[u8],
+    start: usize,
+    escaped: bool,
+    arena: &mut Vec<u8>,
+) -> (u64, usize, usize, KeyText) {
     let (a, b) = (start + 1, out.len() - 1);
-    let content = &out[a..b];
-    if !content.contains(&b'\\') {
+    if !escaped {
         return (utf16_prefix_at(out, a, b), a, b, KeyText::Output);
     }
+    let content = &out[a..b];
     let at = arena.len();
     let mut k = 0;
     while let Some(&c) = content.get(k) {
@@ -216,7 +221,7 @@ fn push_char(out: &mut Vec<u8>, c: char) {
 /// Appends `src[a..b]`, a run of string text, to `out`: as one block of [`BLOCK`] bytes with the
 /// surplus cut off when the run fits one and both `src` and the room left in `out` have a whole
 /// block (no `memcpy` call), else as a slice.
-#[inline]
+#[inline(always)]
 fn copy_run(out: &mut Vec<u8>, src: &[u8], a: usize, b: usize) {
     if out.capacity() - out.len() >= BLOCK {
         append(out, src, a, b);
@@ -628,8 +633,8 @@ impl<'a> Parser<'a> {
             append(out, self.bytes, q - 1, i + 1);
             (utf16_prefix_at(self.bytes, q, i), q, i, KeyText::Input)
         } else {
-            self.escaped_value_string_to(out, q, i)?;
-            escaped_key_text(out, start, &mut s.arena)
+            let escaped = self.escaped_value_string_to(out, q, i)?;
+            escaped_key_text(out, start, escaped, &mut s.arena)
         };
         self.skip_ws();
         if self.peek() != Some(b':') {
@@ -750,15 +755,23 @@ impl<'a> Parser<'a> {
             append(out, self.bytes, start - 1, i + 1);
             return Ok(());
         }
-        self.escaped_value_string_to(out, start, i)
+        self.escaped_value_string_to(out, start, i).map(|_| ())
     }
 
     /// The rest of [`Parser::value_string_to`] from `i`, the first byte of the string at
-    /// `start` that is not plain text and not its closing quote.
+    /// `start` that is not plain text and not its closing quote. Says whether the canonical form
+    /// written has an escape.
     #[inline(never)]
-    fn escaped_value_string_to(&mut self, out: &mut Vec<u8>, start: usize, i: usize) -> Result<()> {
+    fn escaped_value_string_to(
+        &mut self,
+        out: &mut Vec<u8>,
+        start: usize,
+        i: usize,
+    ) -> Result<bool> {
         let bytes = self.bytes;
         let mut i = i;
+        // Whether the canonical form written keeps an escape.
+        let mut escaped = false;
         // The input as it is, while the escapes are canonical.
         loop {
             match bytes.get(i) {
@@ -766,14 +779,16 @@ impl<'a> Parser<'a> {
                 Some(b'"') => {
                     self.pos = i + 1;
                     append(out, bytes, start - 1, i + 1);
-                    return Ok(());
+                    return Ok(escaped);
                 }
                 Some(b'\\') => match bytes.get(i + 1) {
                     Some(b'"' | b'\\' | b'b' | b'f' | b'n' | b'r' | b't') => {
                         i = find_special(bytes, i + 2);
+                        escaped = true;
                     }
                     Some(b'u') if canonical_u_escape(bytes.get(i + 2..i + 6)) => {
                         i = find_special(bytes, i + 6);
+                        escaped = true;
                     }
                     // `\/`, another `\u` escape, an invalid or a truncated one: below.
                     _ => break,
@@ -794,7 +809,7 @@ impl<'a> Parser<'a> {
                 b'"' => {
                     self.pos = i + 1;
                     out.push(b'"');
-                    return Ok(());
+                    return Ok(escaped);
                 }
                 b'\\' => {
                     let Some(&e) = bytes.get(i + 1) else {
@@ -805,12 +820,14 @@ impl<'a> Parser<'a> {
                         b'"' | b'\\' | b'b' | b'f' | b'n' | b'r' | b't' => {
                             out.push(b'\\');
                             out.push(e);
+                            escaped = true;
                         }
                         b'/' => out.push(b'/'),
                         b'u' => {
                             let ch = self.unicode_escape(&mut i)?;
                             if (ch as u32) < 0x20 || ch == '"' || ch == '\\' {
                                 push_escape(ch as u8, out);
+                                escaped = true;
                             } else {
                                 push_char(out, ch);
                             }
@@ -854,6 +871,7 @@ impl<'a> Parser<'a> {
         char::from_u32(c).ok_or_else(|| lone_surrogate(*i))
     }
 
+    #[inline(always)]
     fn hex4(&self, at: usize) -> Result<u32> {
         let Some(digits) = self.bytes.get(at..at + 4) else {
             return Err(syntax(at, "truncated \\u escape"));
