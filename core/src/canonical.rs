@@ -899,8 +899,9 @@ impl<'a> Parser<'a> {
     fn number_to(&mut self, out: &mut Vec<u8>) -> Result<()> {
         let n = self.scan_number()?;
         if n.canonical(self.bytes) {
-            if n.integer() {
-                self.integer_value(&n)?; // the ±2^53 bound
+            // The ±2^53 bound, which no integer of at most 15 digits reaches.
+            if n.integer() && n.int_end - n.int_start > 15 {
+                self.integer_value(&n)?;
             }
             append(out, self.bytes, n.start, n.end);
             return Ok(());
