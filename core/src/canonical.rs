@@ -699,7 +699,7 @@ impl<'a> Parser<'a> {
         let mut i = i;
         let out = arena;
         // The unescaped text is never longer than the escaped one. Unless the buffer already
-        // has room for the rest of the input (the tape path sizes it so), size it to the
+        // has room for the rest of the input (the text path's output has), size it to the
         // string's extent in the input (found by skipping escapes), so it never grows.
         reserve_string_extent(out, bytes, start, i);
         copy_run(out, self.bytes, start, i);
@@ -1259,7 +1259,7 @@ pub(crate) fn long_literal(literal: &[u8]) -> Option<f64> {
 }
 
 /// Makes room in `out` for a string that starts at `start` and has its first escape at `i`,
-/// unless `out` already has room for the rest of the input (the tape path sizes it so): the
+/// unless `out` already has room for the rest of the input (the text path sizes it so): the
 /// string's extent in the input (found by skipping escapes), so `out` never grows while the
 /// string is written. Neither the unescaped nor the canonical form is longer than the text.
 fn reserve_string_extent(out: &mut Vec<u8>, bytes: &[u8], start: usize, i: usize) {
@@ -2165,15 +2165,15 @@ mod tests {
         assert_eq!(canon(&ok64), Ok(ok64.clone()));
     }
 
-    /// The text path (tape) and the value path (parse, then write_value) must agree on every
+    /// The text path and the value path (parse, then write_value) must agree on every
     /// input: same bytes, or the same error (code and message).
     fn both_paths(input: &[u8]) {
-        let tape = canonicalize_with(input, Options::capability_input());
+        let text = canonicalize_with(input, Options::capability_input());
         let value = parse(input).and_then(|v| {
             let mut out = Vec::new();
             write_value(&v, &mut out, Options::capability_input()).map(|()| out)
         });
-        assert_eq!(tape, value, "{:?}", String::from_utf8_lossy(input));
+        assert_eq!(text, value, "{:?}", String::from_utf8_lossy(input));
     }
 
     #[test]

@@ -9,8 +9,11 @@ use crate::error::{Error, ErrorCode, Result};
 
 /// The largest JSON text (or token, or file) any operation reads: 64 MiB = 67,108,864 bytes.
 ///
-/// The text path needs about four times the input in memory at its peak (the text, the tape,
-/// unescaped strings and the output), so 64 MiB keeps an operation under about 300 MB.
+/// The text path needs the text, its canonical form (about as long; numbers such as `1e20` are
+/// written longer), the unescaped keys that keep an escape, and 36 bytes per member of the objects
+/// open at once (none per array element): about twice the input for a document, and at most about
+/// eight times for one object of members of 6 bytes (`"a":0,`). Measured at 64 MiB: 135 MB peak
+/// for `[0,0,…]`, 419 MB for 6.2 million distinct members, 528 MB for 11 million `"a":0`.
 pub const MAX_INPUT_BYTES: usize = 64 * 1024 * 1024;
 
 /// The largest host value (a Python, JS or other in-memory value graph) a binding converts,

@@ -1,6 +1,6 @@
 //! Fuzz target: the text path against the value path of ekl-json-1 (SPEC §1, PROTOCOL §9.5).
 //!
-//! `canonicalize(text)` (the tape writer) and `canonicalize_value(parse(text))` (the value writer
+//! `canonicalize(text)` (written as it is parsed) and `canonicalize_value(parse(text))` (the value writer
 //! every binding's host conversion meets) must give the same bytes or the same refusal code, for
 //! every input; with the 256 KB option too. An accepted output is a fixed point: canonicalising it
 //! again gives it back, and parsing it gives a value that writes the same bytes.
