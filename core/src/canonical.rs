@@ -62,7 +62,7 @@ pub fn canonicalize(json: &[u8]) -> Result<Vec<u8>> {
 ///
 /// The same rules, codes and precedence as [`parse`] followed by [`write_value`], without
 /// building a [`Value`]: the parser writes the canonical form as it reads, and puts the members
-/// of each object in order when the object closes (see [`Parser::canonicalize_to`]).
+/// of each object in order when the object closes (`Parser::canonicalize_to`).
 ///
 /// Text longer than [`MAX_INPUT_BYTES`] is refused with `BODY_TOO_LARGE` before it is read.
 pub fn canonicalize_with(json: &[u8], options: Options) -> Result<Vec<u8>> {
