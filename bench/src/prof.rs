@@ -1,7 +1,8 @@
 //! A profiling harness: one implementation over the corpus, for callgrind or perf.
 //!
-//! `ekl-prof IMPL [COUNT] [BIG_MB] [PASSES]` with IMPL one of `ours`, `serde_json`, `json-canon`,
-//! `simd-json`. Only `run` does the measured work, so
+//! `ekl-prof IMPL [COUNT] [BIG_MB] [PASSES]` with IMPL one of `ours`, `ours-value` (the documents
+//! parsed first, then `canonicalize_value`: the write of every binding's host values), `serde_json`,
+//! `json-canon`, `simd-json`. Only `run` does the measured work, so
 //! `valgrind --tool=callgrind --toggle-collect=ekl_prof::run target/bench/release/ekl-prof ours 1000`
 //! counts the instructions of the implementation alone (corpus generation excluded).
 
@@ -40,6 +41,20 @@ fn simd(d: &[u8]) -> usize {
     simd_json::to_tape(&mut copy).expect("valid").0.len()
 }
 
+/// The value path alone: the documents parsed to `Value`s first (not counted), then written.
+#[inline(never)]
+fn run_values(values: &[ekl_core::Value<'_>], passes: usize) -> usize {
+    let mut n = 0;
+    for _ in 0..passes {
+        for v in values {
+            n += ekl_core::canonical::canonicalize_value(black_box(v))
+                .expect("valid")
+                .len();
+        }
+    }
+    n
+}
+
 fn main() {
     let args: Vec<String> = std::env::args().collect();
     let imp = args.get(1).map(String::as_str).unwrap_or("ours");
@@ -50,12 +65,27 @@ fn main() {
     if big_mb > 0 {
         docs.push(corpus::big_doc(0x5eed_0002, big_mb * 1_000_000));
     }
+    if imp == "ours-value" {
+        let values: Vec<_> = docs
+            .iter()
+            .map(|d| ekl_core::canonical::parse(d).expect("valid"))
+            .collect();
+        let t = std::time::Instant::now();
+        let n = run_values(&values, passes);
+        let bytes: usize = docs.iter().map(Vec::len).sum::<usize>() * passes;
+        eprintln!(
+            "{imp}: {bytes} bytes in {:?} ({:.1} MB/s), {n} bytes out",
+            t.elapsed(),
+            bytes as f64 / t.elapsed().as_secs_f64() / 1e6
+        );
+        return;
+    }
     let f: fn(&[u8]) -> usize = match imp {
         "ours" => ours,
         "serde_json" => serde,
         "json-canon" => json_canon,
         "simd-json" => simd,
-        _ => panic!("IMPL: ours, serde_json, json-canon, simd-json"),
+        _ => panic!("IMPL: ours, ours-value, serde_json, json-canon, simd-json"),
     };
     let t = std::time::Instant::now();
     let n = run(f, &docs, passes);
