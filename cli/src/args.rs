@@ -19,7 +19,7 @@ Commands (ekl COMMAND --help, or ekl help COMMAND, for the options of each):
   output-fingerprint      fingerprint of an MCP tool result (structuredContent, else content)
   upstream-fingerprint    §5.1 fingerprint of a tools/list result (or an array of tools)
   jws verify              verify an ES256 compact JWS of an EKP type; prints
-                          {claims, header, kid, token_sha256}
+                          {claims, header, kid, token_sha256, typ}
   jws sign                sign claims (key from a 32-byte seed, RFC 6979 nonces)
   jwks from-seed          the key set (or the private JWKs) derived from a 32-byte seed
   receipt sign            a MAC receipt with its auth_tag (ekl-evidence-mac-1.1, §9.5)
@@ -56,7 +56,11 @@ Secrets (--secret, --seed, --agent-key, --proof-key, key rings):
   One trailing line ending of a file or stdin is dropped. A key ring is a file (--key-ring FILE),
   --key-ring-env VAR or --key-ring-stdin. No message repeats a token, a secret or a path.
 
-Time: --now SECS (integer seconds since the Unix epoch) defaults to the system clock.
+Time: --now SECS (seconds since the Unix epoch) defaults to the system clock. A fraction is
+  floored to whole seconds; 10^11 or more (in magnitude) is a time in milliseconds, refused.
+
+Every command that corresponds to an operation of `ekl call` runs through it: the same checks,
+error codes and output (ekl call OP prints strings as JSON strings).
 
 Exit status:
   0    done; a verdict or check that is accepted
@@ -116,8 +120,8 @@ pub enum Command {
         #[arg(long)]
         capability_input: bool,
         /// Refuse (BODY_TOO_LARGE) a canonical form longer than N bytes
-        #[arg(long, value_name = "N")]
-        max_bytes: Option<usize>,
+        #[arg(long, value_name = "N", allow_negative_numbers = true)]
+        max_bytes: Option<String>,
         #[command(flatten)]
         input: Input,
     },
@@ -202,12 +206,15 @@ pub enum Command {
 pub const CALL_HELP: &str = "\
 Arguments go by their wire names (docs/operations.json). By the parameter's kind:
   value, text, jwks   JSON text                 str, bytes   the string
-  int, now            an integer (now: seconds; default: the system clock)
+  int                 an integer
+  now                 seconds since the epoch (default: the system clock); a fraction is
+                      floored, 10^11 or more is milliseconds and refused
   bool                true or false             str_list     a JSON array of strings
   key                 SEED_HEX:KID (a signing key from a 32-byte seed)
 --arg-file and --arg-env read the text from a file (`-`: stdin) or an environment variable
 (secrets). --args FILE gives all arguments as one JSON object, as a conformance `call` request
-does (JSON values as strings holding their text; a key as {\"seed\", \"kid\"}).
+does (JSON values as strings holding their text; a key as {\"seed\", \"kid\"}). An argument given
+twice (by --arg, --arg-file, --arg-env or --args, in any mix) is a usage error.
 The result is printed as JSON (canonical bytes as they are); a verdict that is not accepted
 exits with 1.";
 
@@ -237,16 +244,17 @@ pub struct CallArgs {
 /// `ekl jws ...`
 #[derive(Subcommand, Debug)]
 pub enum JwsCommand {
-    /// Verify an ES256 compact JWS of EKP type T; prints {claims, header, kid, token_sha256}
+    /// Verify an ES256 compact JWS of EKP type T; prints {claims, header, kid, token_sha256, typ}
     Verify {
         #[command(flatten)]
         typ: TypArg,
         /// The key set (JWKS JSON file; `-`: stdin)
         #[arg(long, value_name = "FILE", required = true)]
         jwks: PathBuf,
-        /// The time to check the token at, in seconds since the epoch (default: now)
+        /// The time to check the token at, in seconds since the epoch (a fraction is floored;
+        /// 10^11 or more is milliseconds and refused; default: the system clock)
         #[arg(long, value_name = "SECS", allow_negative_numbers = true)]
-        now: Option<i64>,
+        now: Option<String>,
         /// The expected issuer (iss)
         #[arg(long, value_name = "ISS")]
         iss: Option<String>,
@@ -495,8 +503,8 @@ pub enum ProofCommand {
         #[arg(long, value_name = "A")]
         authority: Option<String>,
         /// The authority's version (1 or 2)
-        #[arg(long, value_name = "1|2")]
-        authority_version: Option<u32>,
+        #[arg(long, value_name = "1|2", allow_negative_numbers = true)]
+        authority_version: Option<String>,
     },
 }
 

@@ -38,7 +38,8 @@ fn invalid(message: String) -> Error {
     Error::new(ErrorCode::InvalidArgument, message)
 }
 
-fn key_of(seed: &str, kid: &str) -> Result<Owned, Error> {
+/// A signing key from a seed (hex) and a kid: the `signing_key` operation.
+pub fn key_of(seed: &str, kid: &str) -> Result<Owned, Error> {
     let out = ekl_bridge::call_named(
         "signing_key",
         &[("seed", Arg::Str(seed)), ("kid", Arg::Str(kid))],
@@ -67,7 +68,8 @@ pub fn from_json(name: &str, kind: Kind, v: &Value<'_>) -> Result<Owned, Error> 
             }
         }
         (Kind::Str, Value::String(s)) => Owned::Str(Zeroizing::new(s.to_string())),
-        (Kind::Int | Kind::Now, Value::Number(x))
+        (Kind::Now, Value::Number(x)) => Owned::Int(floor_seconds(*x)),
+        (Kind::Int, Value::Number(x))
             if x.fract() == 0.0 && x.abs() <= ekl_core::MAX_SAFE_INTEGER_BOUND as f64 =>
         {
             Owned::Int(*x as i64)
@@ -96,11 +98,12 @@ pub fn from_text(name: &str, kind: Kind, text: String) -> Result<Owned, Error> {
     Ok(match kind {
         Kind::Value | Kind::Text | Kind::Jwks => Owned::Text(text.as_bytes().to_vec()),
         Kind::Str | Kind::Bytes => Owned::Str(text),
-        Kind::Int | Kind::Now => Owned::Int(
+        Kind::Int => Owned::Int(
             text.trim()
                 .parse()
                 .map_err(|_| invalid(format!("argument {name} must be an integer")))?,
         ),
+        Kind::Now => Owned::Int(now_of_text(name, text.trim())?),
         Kind::Bool => match text.trim() {
             "true" => Owned::Bool(true),
             "false" => Owned::Bool(false),
@@ -119,12 +122,40 @@ pub fn from_text(name: &str, kind: Kind, text: String) -> Result<Owned, Error> {
     })
 }
 
+/// A finite number of seconds floored to whole seconds (toward −∞), the rule of every surface
+/// for a fractional `now`; out of the `i64` range it saturates, so the bridge's milliseconds check
+/// (|now| ≥ 10^11, applied after flooring) refuses it.
+pub fn floor_seconds(x: f64) -> i64 {
+    // `as` saturates (and a finite float has no NaN case here).
+    x.floor() as i64
+}
+
+/// A `now` given as text: an integer, or a decimal number (`1800000119.5`, `1.8e9`) read as a
+/// JSON reader reads it and floored; NaN, infinities and anything else are `INVALID_ARGUMENT`.
+pub fn now_of_text(name: &str, text: &str) -> Result<i64, Error> {
+    if let Ok(n) = text.parse::<i64>() {
+        return Ok(n);
+    }
+    let number = text.strip_prefix(['-', '+']).unwrap_or(text);
+    let decimal = number.starts_with(|c: char| c.is_ascii_digit())
+        && number
+            .chars()
+            .all(|c| c.is_ascii_digit() || matches!(c, '.' | 'e' | 'E' | '-' | '+'));
+    match text.parse::<f64>() {
+        Ok(x) if decimal && x.is_finite() => Ok(floor_seconds(x)),
+        _ => Err(invalid(format!(
+            "argument {name} must be a number of seconds since the epoch"
+        ))),
+    }
+}
+
 /// How an argument of `kind` is written in a request's `args` object.
 pub fn json_form(kind: Kind) -> &'static str {
     match kind {
         Kind::Value | Kind::Text | Kind::Jwks => "a string holding JSON text",
         Kind::Str | Kind::Bytes => "a string",
-        Kind::Int | Kind::Now => "an integer",
+        Kind::Int => "an integer",
+        Kind::Now => "a number of seconds (a fraction is floored)",
         Kind::Bool => "a boolean",
         Kind::StrList => "an array of strings",
         Kind::Key => "{\"seed\": HEX, \"kid\": KID}",

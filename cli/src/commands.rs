@@ -1,23 +1,155 @@
-//! The commands of `ekl` over ekl-core: canonical JSON, digests and fingerprints (SPEC §1–§4),
-//! MAC receipts and endpoint proofs (§5–§6), ES256 JWS and network-signed receipts (§7), screening.
+//! The commands of `ekl`. Every named command that corresponds to a registry operation is an
+//! alias of it (cli/src/aliases.rs): it reads its inputs (files, stdin, secret sources), maps its
+//! flags to the operation's arguments, and the operation checks them (the `now` rules included)
+//! and gives the result, so `ekl COMMAND` and `ekl call OP` agree byte for byte. What the command
+//! line decides is whether a flag is given (a usage error, exit 64); what a given value holds is
+//! the operation's to check (a refusal, exit 2).
 
 use std::path::Path;
 
-use ekl_core::canonical::{self, Options};
-use ekl_core::digest::{self, Salt};
-use ekl_core::{fingerprint, Error, ErrorCode, Value};
+use ekl_bridge::{Kind, Op, Out, Returns};
+use ekl_core::canonical;
+use ekl_core::{Error, ErrorCode, Value};
 
+use crate::aliases::{self, Output};
 use crate::args::{
     AgentKeySource, Command, Input, JwksCommand, JwsCommand, KeyRingSource, ProofCommand,
-    ReceiptCommand, SecretArgs, SignedReceiptArgs, TokenArgs,
+    ReceiptCommand, SecretArgs, TokenArgs,
 };
+use crate::call::{self as reg, Owned};
 use crate::input::{Inputs, SecretSource, MAX_DOCUMENT_BYTES};
 use crate::Failure;
 
 /// The bytes to print, or why not.
 pub type CmdResult = Result<Vec<u8>, Failure>;
 
-/// Runs one command (every command but `conformance`).
+/// A named command's call of its registry operation: the arguments by wire name.
+struct Via {
+    op: &'static Op,
+    output: Output,
+    owned: Vec<Owned>,
+}
+
+fn internal(message: impl Into<String>) -> Failure {
+    Failure::Refused(Error::new(ErrorCode::Internal, message))
+}
+
+impl Via {
+    /// The call of `op` for `command`, which the alias table must list with `output`.
+    fn new(command: &str, op: &str, output: Output) -> Result<Via, Failure> {
+        if !aliases::ops_of(command)
+            .iter()
+            .any(|a| a.op == op && a.output == output)
+        {
+            return Err(internal(format!(
+                "{command} is not an alias of {op} (cli/src/aliases.rs)"
+            )));
+        }
+        let op = ekl_bridge::find(op).ok_or_else(|| internal("no such operation"))?;
+        Ok(Via {
+            op,
+            output,
+            owned: op.params.iter().map(|_| Owned::Absent).collect(),
+        })
+    }
+
+    fn index(&self, name: &str) -> Result<usize, Failure> {
+        self.op
+            .param_index(name)
+            .ok_or_else(|| internal(format!("{} has no parameter {name}", self.op.name)))
+    }
+
+    /// Sets argument `name`.
+    fn set(mut self, name: &str, value: Owned) -> Result<Via, Failure> {
+        let i = self.index(name)?;
+        self.owned[i] = value;
+        Ok(self)
+    }
+
+    /// Sets argument `name` when given.
+    fn opt(self, name: &str, value: Option<Owned>) -> Result<Via, Failure> {
+        match value {
+            Some(v) => self.set(name, v),
+            None => Ok(self),
+        }
+    }
+
+    /// Sets argument `name` from command-line text, read as `ekl call --arg NAME=TEXT` reads it.
+    fn text(self, name: &str, text: Option<String>) -> Result<Via, Failure> {
+        let Some(text) = text else { return Ok(self) };
+        let i = self.index(name)?;
+        let p = self.op.params[i];
+        let v = reg::from_text(p.name, p.kind, text)?;
+        self.set(name, v)
+    }
+
+    /// Runs the operation and prints its result as the alias table says.
+    fn print(self) -> CmdResult {
+        let out = run_op(self.op, &self.owned)?;
+        present(&out, self.output, self.op.returns)
+    }
+}
+
+/// A JSON document or other text as a `value`/`text` argument.
+fn text(bytes: Vec<u8>) -> Owned {
+    Owned::Text(bytes)
+}
+
+/// A string argument.
+fn string(s: impl Into<String>) -> Owned {
+    Owned::Str(zeroize::Zeroizing::new(s.into()))
+}
+
+/// Runs `op` on owned arguments; a `now` left out is the system clock (read only then).
+fn run_op(op: &Op, owned: &[Owned]) -> Result<Out, Failure> {
+    let needs_clock = op
+        .params
+        .iter()
+        .zip(owned)
+        .any(|(p, o)| p.kind == Kind::Now && matches!(o, Owned::Absent));
+    let clock = if needs_clock { Some(clock()?) } else { None };
+    Ok(reg::run(op, owned, clock)?)
+}
+
+/// A step of a named command that runs another operation first (a proof key derived, a
+/// commitment computed, a signing key made): its result as a string or JSON text.
+fn step(op: &str, args: &[(&str, ekl_bridge::Arg<'_>)]) -> Result<Out, Failure> {
+    Ok(ekl_bridge::call_named(op, args)?)
+}
+
+/// The result of an operation as a command prints it (cli/src/aliases.rs, [`Output`]).
+pub fn present(out: &Out, output: Output, returns: Returns) -> CmdResult {
+    match (output, out) {
+        (Output::Json, _) => {
+            let mut bytes = match out {
+                Out::Bytes(b) => b.clone(),
+                other => other.to_json()?,
+            };
+            bytes.push(b'\n');
+            if returns == Returns::Verdict {
+                if let Out::Value(v) = out {
+                    if v.get("accepted") != Some(&Value::Bool(true)) {
+                        return Err(Failure::NotAccepted(bytes));
+                    }
+                }
+            }
+            Ok(bytes)
+        }
+        (Output::Text, Out::Str(s)) => Ok(line(s)),
+        (Output::Bytes, Out::Bytes(b)) => Ok(b.clone()),
+        (Output::Check, Out::Bool(true)) => Ok(line("ok")),
+        (Output::Check, Out::Bool(false)) => {
+            Err(Failure::NotAccepted(line("signature does not verify")))
+        }
+        (Output::PrivateKeys, Out::KeySet(_, keys)) => {
+            let items: Vec<String> = keys.iter().map(|k| k.to_private_jwk_json()).collect();
+            Ok(line(&format!("{{\"keys\":[{}]}}", items.join(","))))
+        }
+        _ => Err(internal("the operation gave a result of another kind")),
+    }
+}
+
+/// Runs one command (every command but `conformance` and `receipt verify-archive`).
 pub fn run(command: Command, io: &Inputs) -> CmdResult {
     match command {
         Command::Canon {
@@ -25,82 +157,78 @@ pub fn run(command: Command, io: &Inputs) -> CmdResult {
             max_bytes,
             input,
         } => {
-            let mut options = if capability_input {
-                Options::capability_input()
-            } else {
-                Options::default()
-            };
-            if max_bytes.is_some() {
-                options.max_bytes = max_bytes;
-            }
-            Ok(canonical::canonicalize_with(&doc(io, &input)?, options)?)
+            let limit = canonical::CAPABILITY_INPUT_MAX_BYTES as i64;
+            Via::new("canon", "canonicalize", Output::Bytes)?
+                .set("text", text(doc(io, &input)?))?
+                .opt(
+                    "max_bytes",
+                    (capability_input && max_bytes.is_none()).then_some(Owned::Int(limit)),
+                )?
+                .text("max_bytes", max_bytes)?
+                .print()
         }
-        Command::Digest { input } => {
-            let bytes = canonical::canonicalize(&doc(io, &input)?)?;
-            Ok(line(&digest::sha256_hex(&bytes)))
-        }
+        Command::Digest { input } => Via::new("digest", "value_digest", Output::Text)?
+            .set("value", text(doc(io, &input)?))?
+            .print(),
         Command::Commit {
             salt,
             salt_id,
             capability_input,
             input,
         } => {
-            let salt = salt.as_deref().map(Salt::from_hex).transpose()?;
-            let bytes = doc(io, &input)?;
-            let value = canonical::parse(&bytes)?;
-            let c = if capability_input {
-                digest::input_commitment(&value, salt.as_ref(), salt_id.as_deref())?
+            let (op, value) = if capability_input {
+                ("input_commitment", "input")
             } else {
-                digest::commitment(&value, salt.as_ref(), salt_id.as_deref())?
+                ("commitment", "value")
             };
-            Ok(line(&c.to_canonical_json()))
+            Via::new("commit", op, Output::Json)?
+                .set(value, text(doc(io, &input)?))?
+                .opt("salt", salt.map(string))?
+                .opt("salt_id", salt_id.map(string))?
+                .print()
         }
-        Command::TermsHash { input } => {
-            let bytes = doc(io, &input)?;
-            Ok(line(&digest::terms_hash(&canonical::parse(&bytes)?)?))
-        }
+        Command::TermsHash { input } => Via::new("terms-hash", "terms_hash", Output::Text)?
+            .set("terms", text(doc(io, &input)?))?
+            .print(),
         Command::Fingerprint { salt, input } => {
-            let salt = Salt::from_hex(&salt.salt)?;
-            let bytes = doc(io, &input)?;
-            Ok(line(&fingerprint::fingerprint(
-                &salt,
-                &canonical::parse(&bytes)?,
-            )?))
+            Via::new("fingerprint", "fingerprint", Output::Text)?
+                .set("salt", string(salt.salt))?
+                .set("value", text(doc(io, &input)?))?
+                .print()
         }
         Command::OutputFingerprint { salt, input } => {
-            let salt = Salt::from_hex(&salt.salt)?;
-            let bytes = doc(io, &input)?;
-            Ok(line(&fingerprint::output_fingerprint(
-                &salt,
-                &canonical::parse(&bytes)?,
-            )?))
+            Via::new("output-fingerprint", "output_fingerprint", Output::Text)?
+                .set("salt", string(salt.salt))?
+                .set("result", text(doc(io, &input)?))?
+                .print()
         }
         Command::UpstreamFingerprint { offered, input } => {
-            let offered: Option<Vec<&str>> = offered
-                .as_deref()
-                .map(|s| s.split(',').filter(|n| !n.is_empty()).collect());
-            let bytes = doc(io, &input)?;
-            Ok(line(&fingerprint::upstream_fingerprint(
-                &canonical::parse(&bytes)?,
-                offered.as_deref(),
-            )?))
+            let offered = offered.map(|s| {
+                Owned::List(
+                    s.split(',')
+                        .filter(|n| !n.is_empty())
+                        .map(str::to_owned)
+                        .collect(),
+                )
+            });
+            Via::new("upstream-fingerprint", "upstream_fingerprint", Output::Text)?
+                .set("tools", text(doc(io, &input)?))?
+                .opt("offered", offered)?
+                .print()
         }
         Command::Jws(c) => jws(c, io),
         Command::Jwks(c) => jwks(c, io),
         Command::Receipt(c) => receipt(c, io),
         Command::Proof(c) => proof(c, io),
         Command::Screen { rules, input } => {
-            use ekl_core::screening::{self, ScreeningRules};
             let rules = match rules {
-                Some(p) => {
-                    let bytes = io.option_file(&p, "the --rules file")?;
-                    Some(ScreeningRules::from_claims(&canonical::parse(&bytes)?)?)
-                }
+                Some(p) => Some(text(io.option_file(&p, "the --rules file")?)),
                 None => None,
             };
-            let bytes = doc(io, &input)?;
-            let flags = screening::scan(rules.as_ref(), &canonical::parse(&bytes)?);
-            canonical_line(&Value::Array(flags.iter().map(|f| f.to_value()).collect()))
+            Via::new("screen", "screen", Output::Json)?
+                .set("result", text(doc(io, &input)?))?
+                .opt("rules", rules)?
+                .print()
         }
         Command::ErrorCodes => Ok(ErrorCode::ALL
             .iter()
@@ -113,9 +241,15 @@ pub fn run(command: Command, io: &Inputs) -> CmdResult {
     }
 }
 
-/// `ekl call NAME`: any operation of the registry (cli/src/call.rs).
+/// Where an argument of `ekl call` came from (for the message on a repeated one).
+fn source_name(i: usize) -> &'static str {
+    ["--args", "--arg", "--arg-file", "--arg-env"][i]
+}
+
+/// `ekl call NAME`: any operation of the registry (cli/src/call.rs). An argument given twice
+/// (by any two of --args, --arg, --arg-file, --arg-env) is a usage error, found before any value
+/// is read from a file or the environment.
 fn call(io: &Inputs, a: crate::args::CallArgs) -> CmdResult {
-    use crate::call::{decode_args, from_text, run, Owned};
     if a.list {
         return Ok(ekl_bridge::manifest::operations_json().into_bytes());
     }
@@ -123,13 +257,6 @@ fn call(io: &Inputs, a: crate::args::CallArgs) -> CmdResult {
     let op = ekl_bridge::find(&name).ok_or_else(|| {
         Failure::Usage("no such operation (ekl call --list lists them)".to_owned())
     })?;
-    let mut owned: Vec<Owned> = match &a.args_file {
-        Some(path) => {
-            let bytes = io.option_file(path, "the --args file")?;
-            decode_args(op, &canonical::parse(&bytes)?)?
-        }
-        None => op.params.iter().map(|_| Owned::Absent).collect(),
-    };
     let split = |pair: &str| -> Result<(usize, String), Failure> {
         let (k, v) = pair
             .split_once('=')
@@ -144,46 +271,64 @@ fn call(io: &Inputs, a: crate::args::CallArgs) -> CmdResult {
         })?;
         Ok((i, v.to_owned()))
     };
-    for pair in &a.args {
-        let (i, v) = split(pair)?;
-        owned[i] = from_text(op.params[i].name, op.params[i].kind, v)?;
-    }
-    for pair in &a.arg_files {
-        let (i, path) = split(pair)?;
-        let bytes = io.path(
-            std::path::Path::new(&path),
-            "an --arg-file file",
-            MAX_DOCUMENT_BYTES,
-        )?;
-        let text = String::from_utf8(bytes)
-            .map_err(|_| Error::new(ErrorCode::InvalidUtf8, "an --arg-file file is not UTF-8"))?;
-        let text = text
-            .strip_suffix('\n')
-            .map(|t| t.strip_suffix('\r').unwrap_or(t))
-            .unwrap_or(&text)
-            .to_owned();
-        owned[i] = from_text(op.params[i].name, op.params[i].kind, text)?;
-    }
-    for pair in &a.arg_envs {
-        let (i, var) = split(pair)?;
-        let text = std::env::var(&var)
-            .map_err(|_| invalid("an --arg-env variable is not set (or not UTF-8)"))?;
-        owned[i] = from_text(op.params[i].name, op.params[i].kind, text)?;
-    }
-    let out = run(op, &owned, Some(now_or_clock(None)?))?;
-    let mut bytes = match &out {
-        ekl_bridge::Out::Bytes(b) => b.clone(),
-        other => other.to_json()?,
+    // Every argument's parameter, and which of the four sources gave it, before reading any.
+    let mut given: Vec<Option<usize>> = op.params.iter().map(|_| None).collect();
+    let mut note = |i: usize, source: usize| -> Result<(), Failure> {
+        if let Some(first) = given[i].replace(source) {
+            return Err(Failure::Usage(format!(
+                "{}: argument {} is given more than once ({} and {})",
+                op.name,
+                op.params[i].name,
+                source_name(first),
+                source_name(source)
+            )));
+        }
+        Ok(())
     };
-    bytes.push(b'\n');
-    if op.returns == ekl_bridge::Returns::Verdict {
-        if let ekl_bridge::Out::Value(v) = &out {
-            if v.get("accepted") != Some(&Value::Bool(true)) {
-                return Err(Failure::NotAccepted(bytes));
-            }
+    let (mut owned, members): (Vec<Owned>, Vec<usize>) = match &a.args_file {
+        Some(path) => {
+            let bytes = io.option_file(path, "the --args file")?;
+            let value = canonical::parse(&bytes)?;
+            let owned = reg::decode_args(op, &value)?;
+            let members = match &value {
+                Value::Object(m) => m.iter().filter_map(|(k, _)| op.param_index(k)).collect(),
+                _ => Vec::new(),
+            };
+            (owned, members)
+        }
+        None => (op.params.iter().map(|_| Owned::Absent).collect(), Vec::new()),
+    };
+    for i in members {
+        note(i, 0)?;
+    }
+    let mut pairs: Vec<(usize, usize, String)> = Vec::new();
+    for (source, list) in [(1, &a.args), (2, &a.arg_files), (3, &a.arg_envs)] {
+        for pair in list {
+            let (i, v) = split(pair)?;
+            note(i, source)?;
+            pairs.push((source, i, v));
         }
     }
-    Ok(bytes)
+    for (source, i, v) in pairs {
+        let text = match source {
+            1 => v,
+            2 => {
+                let bytes = io.path(Path::new(&v), "an --arg-file file", MAX_DOCUMENT_BYTES)?;
+                let text = String::from_utf8(bytes).map_err(|_| {
+                    Error::new(ErrorCode::InvalidUtf8, "an --arg-file file is not UTF-8")
+                })?;
+                text.strip_suffix('\n')
+                    .map(|t| t.strip_suffix('\r').unwrap_or(t))
+                    .unwrap_or(&text)
+                    .to_owned()
+            }
+            _ => std::env::var(&v)
+                .map_err(|_| invalid("an --arg-env variable is not set (or not UTF-8)"))?,
+        };
+        owned[i] = reg::from_text(op.params[i].name, op.params[i].kind, text)?;
+    }
+    let out = run_op(op, &owned)?;
+    present(&out, Output::Json, op.returns)
 }
 
 fn doc(io: &Inputs, input: &Input) -> Result<Vec<u8>, Failure> {
@@ -192,12 +337,6 @@ fn doc(io: &Inputs, input: &Input) -> Result<Vec<u8>, Failure> {
 
 fn line(s: &str) -> Vec<u8> {
     format!("{s}\n").into_bytes()
-}
-
-fn canonical_line(v: &Value<'_>) -> CmdResult {
-    let mut out = canonical::canonicalize_value(v)?;
-    out.push(b'\n');
-    Ok(out)
 }
 
 fn invalid(message: impl Into<String>) -> Failure {
@@ -219,34 +358,14 @@ fn required_secret(
 
 // --- jws, jwks, receipt verify-jws / verify-signed (SPEC §7) -------------------------------------
 
-fn typ(t: &str) -> Result<ekl_core::jws::Typ, Failure> {
-    ekl_core::jws::Typ::from_header(t).ok_or_else(|| {
-        Failure::Usage(format!(
-            "--typ must be one of {}",
-            ekl_core::jws::Typ::ALL.map(|t| t.as_str()).join(", ")
-        ))
-    })
-}
-
+/// The key set of a `--jwks FILE` option, parsed (`receipt verify-archive`).
 pub fn jwks_file(io: &Inputs, path: &Path) -> Result<ekl_core::jwk::Jwks, Failure> {
     let bytes = io.option_file(path, "the --jwks file")?;
     Ok(ekl_core::jwk::Jwks::parse(&bytes)?)
 }
 
-fn seed(io: &Inputs, src: SecretSource<'_>) -> Result<[u8; 32], Failure> {
-    let hex = required_secret(io, src, "seed")?;
-    Ok(ekl_core::hex::decode_fixed::<32>(
-        &hex,
-        ErrorCode::InvalidKey,
-        "the seed",
-    )?)
-}
-
 /// The current time in seconds since the epoch (the core itself never reads a clock).
-fn now_or_clock(now: Option<i64>) -> Result<i64, Failure> {
-    if let Some(n) = now {
-        return Ok(n);
-    }
+fn clock() -> Result<i64, Failure> {
     let since = std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)
         .map_err(|_| invalid("the system clock is before 1970: give --now SECS"))?;
@@ -271,119 +390,95 @@ fn token(io: &Inputs, t: &TokenArgs) -> Result<String, Failure> {
     Ok(text.trim().to_owned())
 }
 
-/// `{claims, header, kid, token_sha256}` as canonical JSON, written around the canonical forms of
-/// the already verified header and claims: the wrapper adds no nesting level to them, so claims
-/// that reach the depth limit are printed as every other surface returns them (issue 14.6).
-fn verified_json(v: &ekl_core::jws::Verified) -> CmdResult {
-    let mut out = Vec::new();
-    out.extend_from_slice(b"{\"claims\":");
-    out.extend_from_slice(&canonical::canonicalize_value(&v.claims)?);
-    out.extend_from_slice(b",\"header\":");
-    out.extend_from_slice(&canonical::canonicalize_value(&v.header)?);
-    out.extend_from_slice(b",\"kid\":");
-    canonical::write_string(&v.kid, &mut out);
-    out.extend_from_slice(b",\"token_sha256\":");
-    canonical::write_string(&v.token_sha256, &mut out);
-    out.extend_from_slice(b"}\n");
-    Ok(out)
-}
-
 fn jws(c: JwsCommand, io: &Inputs) -> CmdResult {
     match c {
         JwsCommand::Verify {
-            typ: t,
+            typ,
             jwks,
             now,
             iss,
             aud,
             token: tok,
         } => {
-            let typ = typ(&t.typ)?;
-            let jwks = jwks_file(io, &jwks)?;
-            let checks = ekl_core::jws::ClaimChecks {
-                issuer: iss.as_deref(),
-                audience: aud.as_deref(),
-                ..ekl_core::jws::ClaimChecks::at(now_or_clock(now)?)
-            };
+            let jwks = io.option_file(&jwks, "the --jwks file")?;
             let token = token(io, &tok)?;
-            let v = ekl_core::jws::verify(&token, typ, &jwks, &checks)?;
-            verified_json(&v)
+            Via::new("jws verify", "verify_jws", Output::Json)?
+                .set("token", string(token))?
+                .set("typ", string(typ.typ))?
+                .set("jwks", text(jwks))?
+                .text("now", now)?
+                .opt("issuer", iss.map(string))?
+                .opt("audience", aud.map(string))?
+                .print()
         }
         JwsCommand::Sign {
-            typ: t,
-            seed: s,
+            typ,
+            seed,
             kid,
             input,
         } => {
-            let typ = typ(&t.typ)?;
-            let key = ekl_core::jwk::SigningKey::from_seed(&seed(io, s.source())?, &kid)?;
-            let bytes = doc(io, &input)?;
-            let claims = canonical::parse(&bytes)?;
-            Ok(line(&ekl_core::jws::sign(typ, &claims, &key)?))
+            let seed = zeroize::Zeroizing::new(required_secret(io, seed.source(), "seed")?);
+            let claims = doc(io, &input)?;
+            let key = reg::key_of(&seed, &kid)?;
+            Via::new("jws sign", "sign_jws", Output::Text)?
+                .set("typ", string(typ.typ))?
+                .set("claims", text(claims))?
+                .set("key", key)?
+                .print()
         }
     }
 }
 
 fn jwks(c: JwksCommand, io: &Inputs) -> CmdResult {
     match c {
-        JwksCommand::FromSeed {
-            seed: s,
-            kid,
-            private,
-        } => {
-            let seed = seed(io, s.source())?;
-            let kids: Vec<&str> = kid.split(',').collect();
-            let (jwks, keys) = ekl_core::jwk::jwks_from_seed(&seed, &kids)?;
-            if private {
-                let items: Vec<String> = keys.iter().map(|k| k.to_private_jwk_json()).collect();
-                return Ok(line(&format!("{{\"keys\":[{}]}}", items.join(","))));
-            }
-            Ok(line(&jwks.to_json()))
+        JwksCommand::FromSeed { seed, kid, private } => {
+            let seed = required_secret(io, seed.source(), "seed")?;
+            let output = if private {
+                Output::PrivateKeys
+            } else {
+                Output::Json
+            };
+            Via::new("jwks from-seed", "jwks_from_seed", output)?
+                .set("seed", string(seed))?
+                .set("kids", Owned::List(kid.split(',').map(str::to_owned).collect()))?
+                .print()
         }
     }
-}
-
-fn call_context<'a>(
-    call: &'a Value<'a>,
-) -> Result<ekl_core::receipt_sig::CallContext<'a>, Failure> {
-    Ok(ekl_core::receipt_sig::CallContext::from_value(call)?)
-}
-
-fn verdict_output(v: &ekl_core::verdict::Verdict) -> CmdResult {
-    let out = canonical_line(&v.to_value())?;
-    if v.accepted {
-        Ok(out)
-    } else {
-        Err(Failure::NotAccepted(out))
-    }
-}
-
-/// The key set and the call of a network-signed receipt check.
-fn signed_receipt_inputs(
-    io: &Inputs,
-    a: &SignedReceiptArgs,
-) -> Result<(ekl_core::jwk::Jwks, Vec<u8>), Failure> {
-    let jwks = jwks_file(io, &a.jwks)?;
-    let call = io.option_file(&a.call, "the --call file")?;
-    Ok((jwks, call))
 }
 
 // --- MAC receipts (SPEC §6) ------------------------------------------------------------------------
 
 /// The key ring of a secret (the baseline ring) or of a key ring source; `None` when neither is
-/// given, a usage error when both are.
+/// given, a usage error when both are (`receipt verify-archive`).
 pub fn key_ring_of(
     io: &Inputs,
     secret: &SecretArgs,
     key_ring: &KeyRingSource,
 ) -> Result<Option<ekl_core::receipt::KeyRing>, Failure> {
     use ekl_core::receipt::KeyRing;
-    Ok(match (secret.source(), key_ring.source()) {
-        (SecretSource::None, SecretSource::None) => None,
-        (s, SecretSource::None) => Some(KeyRing::baseline(&required_secret(io, s, "secret")?)),
+    Ok(match keys_text(io, secret, key_ring)? {
+        None => None,
+        Some(text) => Some(KeyRing::from_value(&canonical::parse(&text)?)?),
+    })
+}
+
+/// The `keys` argument of a secret (a JSON string: the baseline ring) or of a key ring source
+/// (its text); `None` when neither is given, a usage error when both are.
+fn keys_text(
+    io: &Inputs,
+    secret: &SecretArgs,
+    key_ring: &KeyRingSource,
+) -> Result<Option<zeroize::Zeroizing<Vec<u8>>>, Failure> {
+    let mut out = zeroize::Zeroizing::new(Vec::new());
+    match (secret.source(), key_ring.source()) {
+        (SecretSource::None, SecretSource::None) => return Ok(None),
+        (s, SecretSource::None) => {
+            let secret = zeroize::Zeroizing::new(required_secret(io, s, "secret")?);
+            canonical::write_string(&secret, &mut out);
+        }
         (SecretSource::None, k) => {
-            let text = required_secret(io, k, "key-ring")?;
-            Some(KeyRing::from_value(&canonical::parse(text.as_bytes())?)?)
+            let ring = zeroize::Zeroizing::new(required_secret(io, k, "key-ring")?);
+            out.extend_from_slice(ring.as_bytes());
         }
         _ => {
             return Err(Failure::Usage(
@@ -392,20 +487,23 @@ pub fn key_ring_of(
                     .into(),
             ))
         }
-    })
+    }
+    Ok(Some(out))
 }
 
 fn receipt(c: ReceiptCommand, io: &Inputs) -> CmdResult {
-    use ekl_core::receipt;
     match c {
         ReceiptCommand::Sign { secret, input } => {
             let secret = required_secret(io, secret.source(), "secret")?;
-            let bytes = doc(io, &input)?;
-            canonical_line(&receipt::sign_receipt(&canonical::parse(&bytes)?, &secret)?)
+            Via::new("receipt sign", "sign_receipt", Output::Json)?
+                .set("receipt", text(doc(io, &input)?))?
+                .set("secret", string(secret))?
+                .print()
         }
         ReceiptCommand::Digest { input } => {
-            let bytes = doc(io, &input)?;
-            Ok(line(&receipt::receipt_digest(&canonical::parse(&bytes)?)?))
+            Via::new("receipt digest", "receipt_digest", Output::Text)?
+                .set("receipt", text(doc(io, &input)?))?
+                .print()
         }
         ReceiptCommand::Verify {
             secret,
@@ -416,7 +514,14 @@ fn receipt(c: ReceiptCommand, io: &Inputs) -> CmdResult {
             salt,
             input,
         } => {
-            let ring = key_ring_of(io, &secret, &key_ring)?.ok_or_else(|| {
+            if salt.is_some() && own_input.is_none() && own_result.is_none() {
+                return Err(Failure::Usage(
+                    "--salt salts the commitments of --own-input and --own-result: give one of \
+                     them"
+                        .into(),
+                ));
+            }
+            let keys = keys_text(io, &secret, &key_ring)?.ok_or_else(|| {
                 Failure::Usage(
                     "give exactly one of a secret (--secret, --secret-file, --secret-env, \
                      --secret-stdin) and a key ring (--key-ring, --key-ring-env, \
@@ -424,57 +529,50 @@ fn receipt(c: ReceiptCommand, io: &Inputs) -> CmdResult {
                         .into(),
                 )
             })?;
-            let call_bytes = io.option_file(&call, "the --call file")?;
-            let call = receipt::CallExpectation::from_value(&canonical::parse(&call_bytes)?)?;
-            let salt = salt.as_deref().map(Salt::from_hex).transpose()?;
+            let call = io.option_file(&call, "the --call file")?;
+            // Your own copy of the input or result: its commitment (the commitment operation).
             let own = |path: &Option<std::path::PathBuf>,
                        what: &'static str|
-             -> Result<Option<digest::Commitment>, Failure> {
-                match path {
-                    None => Ok(None),
-                    Some(p) => {
-                        let bytes = io.option_file(p, what)?;
-                        Ok(Some(digest::commitment(
-                            &canonical::parse(&bytes)?,
-                            salt.as_ref(),
-                            None,
-                        )?))
-                    }
+             -> Result<Option<Owned>, Failure> {
+                let Some(p) = path else { return Ok(None) };
+                let bytes = io.option_file(p, what)?;
+                let mut args = vec![("value", ekl_bridge::Arg::Text(&bytes))];
+                if let Some(s) = &salt {
+                    args.push(("salt", ekl_bridge::Arg::Str(s)));
                 }
+                Ok(Some(text(step("commitment", &args)?.to_json()?)))
             };
             let own_in = own(&own_input, "the --own-input file")?;
             let own_out = own(&own_result, "the --own-result file")?;
-            let bytes = doc(io, &input)?;
-            let verdict = receipt::verify_receipt(
-                &canonical::parse(&bytes)?,
-                &ring,
-                &call,
-                own_in.as_ref(),
-                own_out.as_ref(),
-            )?;
-            verdict_output(&verdict)
+            Via::new("receipt verify", "verify_receipt", Output::Json)?
+                .set("receipt", text(doc(io, &input)?))?
+                .set("keys", text(keys.to_vec()))?
+                .set("call", text(call))?
+                .opt("input_commitment", own_in)?
+                .opt("output_commitment", own_out)?
+                .print()
         }
         ReceiptCommand::VerifyJws { signed, token: t } => {
-            let (jwks, call_bytes) = signed_receipt_inputs(io, &signed)?;
-            let call = canonical::parse(&call_bytes)?;
-            let ctx = call_context(&call)?;
+            let jwks = io.option_file(&signed.jwks, "the --jwks file")?;
+            let call = io.option_file(&signed.call, "the --call file")?;
             let token = token(io, &t)?;
-            verdict_output(&ekl_core::receipt_sig::verify_receipt_jws(
-                &token, &jwks, &ctx,
-            )?)
+            Via::new("receipt verify-jws", "verify_receipt_jws", Output::Json)?
+                .set("token", string(token))?
+                .set("jwks", text(jwks))?
+                .set("call", text(call))?
+                .print()
         }
         ReceiptCommand::VerifyArchive(_) => Err(Failure::Usage(
             "receipt verify-archive runs on its own".into(),
         )),
         ReceiptCommand::VerifySigned { signed, input } => {
-            let (jwks, call_bytes) = signed_receipt_inputs(io, &signed)?;
-            let call = canonical::parse(&call_bytes)?;
-            let ctx = call_context(&call)?;
-            let bytes = doc(io, &input)?;
-            let receipt = canonical::parse(&bytes)?;
-            verdict_output(&ekl_core::receipt_sig::verify_receipt(
-                &receipt, &jwks, &ctx,
-            )?)
+            let jwks = io.option_file(&signed.jwks, "the --jwks file")?;
+            let call = io.option_file(&signed.call, "the --call file")?;
+            Via::new("receipt verify-signed", "verify_signed_receipt", Output::Json)?
+                .set("receipt", text(doc(io, &input)?))?
+                .set("jwks", text(jwks))?
+                .set("call", text(call))?
+                .print()
         }
     }
 }
@@ -501,8 +599,15 @@ fn agent_key(
     }
 }
 
+/// The proof key (hex) of an agent key: the `proof_key` operation.
+fn derived_proof_key(agent_key: &str) -> Result<String, Failure> {
+    match step("proof_key", &[("agent_key", ekl_bridge::Arg::Str(agent_key))])? {
+        Out::Str(hex) => Ok(hex),
+        _ => Err(internal("proof_key gave no string")),
+    }
+}
+
 fn proof(c: ProofCommand, io: &Inputs) -> CmdResult {
-    use ekl_core::proof::{self, NetworkHolds, ProofKey, ProofVersion};
     match c {
         ProofCommand::Key { agent_key: k, file } => {
             if file.is_some() && !matches!(k.source(), SecretSource::None) {
@@ -511,7 +616,9 @@ fn proof(c: ProofCommand, io: &Inputs) -> CmdResult {
                 ));
             }
             let key = agent_key(io, &k, Some(file.as_deref()))?;
-            Ok(line(&ProofKey::derive(&key).to_hex()))
+            Via::new("proof key", "proof_key", Output::Text)?
+                .set("agent_key", string(key))?
+                .print()
         }
         ProofCommand::Challenge {
             target,
@@ -519,7 +626,6 @@ fn proof(c: ProofCommand, io: &Inputs) -> CmdResult {
             agent_key: k,
             v1,
         } => {
-            let (c, e) = (target.challenge.as_str(), target.endpoint.as_str());
             let pk = io.secret(proof_key.source(), "proof-key")?;
             if v1 {
                 if pk.is_some() {
@@ -527,11 +633,11 @@ fn proof(c: ProofCommand, io: &Inputs) -> CmdResult {
                         "--v1 needs the agent key, not the proof key".into(),
                     ));
                 }
-                return Ok(line(&proof::challenge_proof_v1(
-                    &agent_key(io, &k, None)?,
-                    c,
-                    e,
-                )));
+                return Via::new("proof challenge", "challenge_proof_v1", Output::Text)?
+                    .set("credential", string(agent_key(io, &k, None)?))?
+                    .set("challenge", string(target.challenge))?
+                    .set("endpoint", string(target.endpoint))?
+                    .print();
             }
             let key = match pk {
                 Some(h) => {
@@ -540,11 +646,15 @@ fn proof(c: ProofCommand, io: &Inputs) -> CmdResult {
                             "give one of the proof key and the agent key".into(),
                         ));
                     }
-                    ProofKey::from_hex(&h)?
+                    h
                 }
-                None => ProofKey::derive(&agent_key(io, &k, None)?),
+                None => derived_proof_key(&agent_key(io, &k, None)?)?,
             };
-            Ok(line(&proof::challenge_proof_v2(&key, c, e)))
+            Via::new("proof challenge", "challenge_proof_v2", Output::Text)?
+                .set("proof_key", string(key))?
+                .set("challenge", string(target.challenge))?
+                .set("endpoint", string(target.endpoint))?
+                .print()
         }
         ProofCommand::Enroll {
             enrollment: n,
@@ -552,12 +662,17 @@ fn proof(c: ProofCommand, io: &Inputs) -> CmdResult {
             v1,
         } => {
             let key = agent_key(io, &k, None)?;
-            let (id, nonce, e) = (&n.enrollment_id, &n.nonce, &n.endpoint);
-            Ok(line(&if v1 {
-                proof::enroll_authority_v1(&key, id, nonce, e)
+            let via = if v1 {
+                Via::new("proof enroll", "enroll_authority_v1", Output::Text)?
+                    .set("agent_key", string(key))?
             } else {
-                proof::enroll_authority_v2(&ProofKey::derive(&key), id, nonce, e)
-            }))
+                Via::new("proof enroll", "enroll_authority_v2", Output::Text)?
+                    .set("proof_key", string(derived_proof_key(&key)?))?
+            };
+            via.set("enrollment_id", string(n.enrollment_id))?
+                .set("nonce", string(n.nonce))?
+                .set("endpoint", string(n.endpoint))?
+                .print()
         }
         ProofCommand::VerifySignature {
             secret,
@@ -567,12 +682,20 @@ fn proof(c: ProofCommand, io: &Inputs) -> CmdResult {
             signature,
         } => {
             let s = required_secret(io, secret.source(), "secret")?;
-            let (a, i, c) = (&agent_id, &enrollment_id, &challenge);
-            match signature {
-                None => Ok(line(&proof::verify_signature(&s, a, i, c))),
-                Some(sig) if proof::check_verify_signature(&s, a, i, c, &sig) => Ok(line("ok")),
-                Some(_) => Err(Failure::NotAccepted(line("signature does not verify"))),
-            }
+            let via = match signature {
+                None => Via::new("proof verify-signature", "verify_signature", Output::Text)?,
+                Some(sig) => Via::new(
+                    "proof verify-signature",
+                    "check_verify_signature",
+                    Output::Check,
+                )?
+                .set("signature", string(sig))?,
+            };
+            via.set("registration_secret", string(s))?
+                .set("agent_id", string(agent_id))?
+                .set("enrollment_id", string(enrollment_id))?
+                .set("challenge", string(challenge))?
+                .print()
         }
         ProofCommand::VerifyChallenge {
             target,
@@ -582,25 +705,25 @@ fn proof(c: ProofCommand, io: &Inputs) -> CmdResult {
             proof_v2,
         } => {
             let pk = io.secret(proof_key.source(), "proof-key")?;
-            let holds = match (pk, credential_sha256) {
-                (Some(h), None) => NetworkHolds::ProofKey(ProofKey::from_hex(&h)?),
-                (None, Some(h)) => NetworkHolds::credential_hash_hex(&h)?,
-                _ => {
-                    return Err(Failure::Usage(
-                        "give exactly one of the proof key (--proof-key, --proof-key-file, \
-                         --proof-key-env, --proof-key-stdin) and --credential-sha256"
-                            .into(),
-                    ))
-                }
-            };
-            let v = proof::verify_challenge_proof(
-                &holds,
-                &target.challenge,
-                &target.endpoint,
-                p1.as_deref(),
-                proof_v2.as_deref(),
-            )?;
-            Ok(line(v.as_str()))
+            if pk.is_some() == credential_sha256.is_some() {
+                return Err(Failure::Usage(
+                    "give exactly one of the proof key (--proof-key, --proof-key-file, \
+                     --proof-key-env, --proof-key-stdin) and --credential-sha256"
+                        .into(),
+                ));
+            }
+            Via::new(
+                "proof verify-challenge",
+                "verify_challenge_proof",
+                Output::Text,
+            )?
+            .set("challenge", string(target.challenge))?
+            .set("endpoint", string(target.endpoint))?
+            .opt("proof", p1.map(string))?
+            .opt("proof_v2", proof_v2.map(string))?
+            .opt("proof_key", pk.map(string))?
+            .opt("credential_hash", credential_sha256.map(string))?
+            .print()
         }
         ProofCommand::VerifyEnroll {
             announced,
@@ -609,17 +732,20 @@ fn proof(c: ProofCommand, io: &Inputs) -> CmdResult {
             authority,
             authority_version,
         } => {
-            let announced = ProofVersion::from_name(&announced)?;
-            let v = proof::verify_enroll_authority(
-                announced,
-                &agent_key(io, &k, None)?,
-                &n.enrollment_id,
-                &n.nonce,
-                &n.endpoint,
-                authority.as_deref(),
-                authority_version,
-            )?;
-            Ok(line(v.as_str()))
+            let key = agent_key(io, &k, None)?;
+            Via::new(
+                "proof verify-enroll",
+                "verify_enroll_authority",
+                Output::Text,
+            )?
+            .set("announced", string(announced))?
+            .set("agent_key", string(key))?
+            .set("enrollment_id", string(n.enrollment_id))?
+            .set("nonce", string(n.nonce))?
+            .set("endpoint", string(n.endpoint))?
+            .opt("authority", authority.map(string))?
+            .text("authority_version", authority_version)?
+            .print()
         }
     }
 }

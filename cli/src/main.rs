@@ -8,6 +8,7 @@
 //! the exit statuses; the choices are in docs/decisions.md#cli.
 #![forbid(unsafe_code)]
 
+mod aliases;
 mod archive;
 mod args;
 mod call;
