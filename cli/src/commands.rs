@@ -296,7 +296,10 @@ fn call(io: &Inputs, a: crate::args::CallArgs) -> CmdResult {
             };
             (owned, members)
         }
-        None => (op.params.iter().map(|_| Owned::Absent).collect(), Vec::new()),
+        None => (
+            op.params.iter().map(|_| Owned::Absent).collect(),
+            Vec::new(),
+        ),
     };
     for i in members {
         note(i, 0)?;
@@ -440,7 +443,10 @@ fn jwks(c: JwksCommand, io: &Inputs) -> CmdResult {
             };
             Via::new("jwks from-seed", "jwks_from_seed", output)?
                 .set("seed", string(seed))?
-                .set("kids", Owned::List(kid.split(',').map(str::to_owned).collect()))?
+                .set(
+                    "kids",
+                    Owned::List(kid.split(',').map(str::to_owned).collect()),
+                )?
                 .print()
         }
     }
@@ -568,11 +574,15 @@ fn receipt(c: ReceiptCommand, io: &Inputs) -> CmdResult {
         ReceiptCommand::VerifySigned { signed, input } => {
             let jwks = io.option_file(&signed.jwks, "the --jwks file")?;
             let call = io.option_file(&signed.call, "the --call file")?;
-            Via::new("receipt verify-signed", "verify_signed_receipt", Output::Json)?
-                .set("receipt", text(doc(io, &input)?))?
-                .set("jwks", text(jwks))?
-                .set("call", text(call))?
-                .print()
+            Via::new(
+                "receipt verify-signed",
+                "verify_signed_receipt",
+                Output::Json,
+            )?
+            .set("receipt", text(doc(io, &input)?))?
+            .set("jwks", text(jwks))?
+            .set("call", text(call))?
+            .print()
         }
     }
 }
@@ -601,7 +611,10 @@ fn agent_key(
 
 /// The proof key (hex) of an agent key: the `proof_key` operation.
 fn derived_proof_key(agent_key: &str) -> Result<String, Failure> {
-    match step("proof_key", &[("agent_key", ekl_bridge::Arg::Str(agent_key))])? {
+    match step(
+        "proof_key",
+        &[("agent_key", ekl_bridge::Arg::Str(agent_key))],
+    )? {
         Out::Str(hex) => Ok(hex),
         _ => Err(internal("proof_key gave no string")),
     }

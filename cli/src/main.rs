@@ -216,6 +216,44 @@ mod tests {
         }
     }
 
+    /// Every command of the parser is in the alias table (cli/src/aliases.rs), and nothing else:
+    /// a new command must say which registry operation it is an alias of, or why it is
+    /// host-only. Each alias names operations of the registry, printed in a form that fits what
+    /// the operation returns.
+    #[test]
+    fn every_command_is_in_the_alias_table() {
+        use aliases::{Named, Output};
+        use ekl_bridge::Returns;
+        let mut all = Vec::new();
+        leaves(&Cli::command(), &[], &mut all);
+        let mut commands: Vec<String> = all.iter().map(|p| p.join(" ")).collect();
+        commands.sort();
+        let mut table: Vec<String> = aliases::NAMED.iter().map(|(c, _)| c.to_string()).collect();
+        table.sort();
+        assert_eq!(commands, table, "cli/src/aliases.rs NAMED");
+        for (command, named) in aliases::NAMED {
+            match named {
+                Named::HostOnly(why) => assert!(why.len() > 20, "{command}: why host-only?"),
+                Named::Alias(ops) => {
+                    assert!(!ops.is_empty(), "{command}");
+                    for a in *ops {
+                        let op = ekl_bridge::find(a.op)
+                            .unwrap_or_else(|| panic!("{command}: no operation {}", a.op));
+                        let fits = match a.output {
+                            Output::Json => true,
+                            Output::Text => op.returns == Returns::Str,
+                            Output::Bytes => op.returns == Returns::Bytes,
+                            Output::Check => op.returns == Returns::Bool,
+                            Output::PrivateKeys => op.returns == Returns::KeySet,
+                        };
+                        assert!(fits, "{command}: {} printed as {:?}", a.op, a.output);
+                        assert!(!a.when.is_empty(), "{command}: {}", a.op);
+                    }
+                }
+            }
+        }
+    }
+
     #[test]
     fn help_hints_name_only_known_commands() {
         let argv = |a: &[&str]| -> Vec<OsString> { a.iter().map(OsString::from).collect() };

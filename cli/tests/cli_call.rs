@@ -118,3 +118,235 @@ fn call_list_is_the_checked_in_manifest() {
     .expect("docs/operations.json");
     assert_eq!(out, file);
 }
+
+/// An argument given twice, by any two of --arg, --arg-file, --arg-env and --args, is a usage
+/// error (exit 64) naming the argument and the two sources, never a value; it is found before
+/// any value is read (a file that does not exist is not opened).
+#[test]
+fn a_repeated_argument_is_a_usage_error() {
+    let dir = std::env::temp_dir().join(format!("ekl-cli-call-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let args = dir.join("args.json");
+    std::fs::write(&args, br#"{"now": 100000000000, "typ": "ekl-access+jwt"}"#).expect("write");
+    let args = args.to_str().expect("utf-8 path");
+    let missing = dir.join("missing");
+    let missing = format!("secret={}", missing.to_str().expect("utf-8 path"));
+    let receipt = r#"receipt={"a":1}"#;
+    for (argv, env, name, sources) in [
+        (
+            vec![
+                "call",
+                "verify_jws",
+                "--arg",
+                "now=100000000000",
+                "--arg",
+                "now=1",
+            ],
+            vec![],
+            "now",
+            "--arg and --arg",
+        ),
+        (
+            vec![
+                "call",
+                "sign_receipt",
+                "--arg",
+                receipt,
+                "--arg-env",
+                "secret=EKL_T_S",
+                "--arg",
+                "secret=x",
+            ],
+            vec![("EKL_T_S", "s3cr3t")],
+            "secret",
+            "--arg and --arg-env",
+        ),
+        (
+            vec!["call", "verify_jws", "--args", args, "--arg", "now=1"],
+            vec![],
+            "now",
+            "--args and --arg",
+        ),
+        (
+            vec![
+                "call",
+                "verify_jws",
+                "--args",
+                args,
+                "--arg-env",
+                "typ=EKL_T_S",
+            ],
+            vec![("EKL_T_S", "ekl-receipt+jwt")],
+            "typ",
+            "--args and --arg-env",
+        ),
+        (
+            vec![
+                "call",
+                "sign_receipt",
+                "--arg",
+                receipt,
+                "--arg-file",
+                &missing,
+                "--arg",
+                "secret=x",
+            ],
+            vec![],
+            "secret",
+            "--arg and --arg-file",
+        ),
+        (
+            vec![
+                "call",
+                "sign_receipt",
+                "--arg",
+                receipt,
+                "--arg-env",
+                "secret=A",
+                "--arg-env",
+                "secret=B",
+            ],
+            vec![("A", "s3cr3t"), ("B", "other")],
+            "secret",
+            "--arg-env and --arg-env",
+        ),
+    ] {
+        let (code, out, err) = ekl_env(&argv, b"", &env);
+        assert_eq!((code, out.as_str()), (64, ""), "{argv:?}: {err}");
+        let op = argv[1];
+        assert_eq!(
+            err,
+            format!(
+                "ekl: usage: {op}: argument {name} is given more than once ({sources}) \
+                 (see 'ekl call --help')\n"
+            ),
+            "{argv:?}"
+        );
+        for secret in [
+            "s3cr3t",
+            "other",
+            "100000000000",
+            "ekl-receipt+jwt",
+            "missing",
+        ] {
+            assert!(!err.contains(secret), "{err}");
+        }
+    }
+    // The --args object itself may not repeat a member: its JSON is refused as any document.
+    let dup = dir.join("dup.json");
+    std::fs::write(&dup, br#"{"now": 1, "now": 2}"#).expect("write");
+    let (code, _, err) = ekl(
+        &[
+            "call",
+            "verify_jws",
+            "--args",
+            dup.to_str().expect("utf-8 path"),
+        ],
+        b"",
+    );
+    assert_eq!(
+        (code, err.starts_with("ekl: DUPLICATE_KEY: ")),
+        (2, true),
+        "{err}"
+    );
+    // Given once each, the same arguments run.
+    let (code, out, err) = ekl(
+        &["call", "format_timestamp", "--arg", "time=1800000119.5"],
+        b"",
+    );
+    assert_eq!(
+        (code, out.as_str()),
+        (0, "\"2027-01-15T08:01:59Z\"\n"),
+        "{err}"
+    );
+}
+
+/// A fractional `now` is floored (toward −∞) before the milliseconds check, from --arg text and
+/// from --args JSON alike; NaN, infinities and non-numbers are INVALID_ARGUMENT.
+#[test]
+fn a_fractional_now_is_floored() {
+    let dir = std::env::temp_dir().join(format!("ekl-cli-call-now-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let time = |text: &str| {
+        ekl(
+            &["call", "format_timestamp", "--arg", &format!("time={text}")],
+            b"",
+        )
+    };
+    let json = |text: &str| {
+        let p = dir.join("args.json");
+        std::fs::write(&p, format!("{{\"time\": {text}}}")).expect("write");
+        ekl(
+            &[
+                "call",
+                "format_timestamp",
+                "--args",
+                p.to_str().expect("path"),
+            ],
+            b"",
+        )
+    };
+    for (text, want) in [
+        ("1800000119.5", "\"2027-01-15T08:01:59Z\"\n"),
+        ("1800000119.999", "\"2027-01-15T08:01:59Z\"\n"),
+        ("1800000119", "\"2027-01-15T08:01:59Z\"\n"),
+        ("1.8000001195e9", "\"2027-01-15T08:01:59Z\"\n"),
+        ("0.5", "\"1970-01-01T00:00:00Z\"\n"),
+        ("99999999999.5", "\"5138-11-16T09:46:39Z\"\n"),
+    ] {
+        assert_eq!(time(text), (0, want.to_owned(), String::new()), "{text}");
+        assert_eq!(json(text), (0, want.to_owned(), String::new()), "{text}");
+    }
+    // -99999999999.5 floors to -10^11: milliseconds; -0.5 to -1, a second before 1970.
+    let ms = "ekl: INVALID_ARGUMENT: format_timestamp: time must be seconds since the epoch, not milliseconds\n";
+    for text in [
+        "100000000000",
+        "100000000000.5",
+        "-99999999999.5",
+        "1e11",
+        "1e300",
+    ] {
+        assert_eq!(time(text), (2, String::new(), ms.to_owned()), "{text}");
+        assert_eq!(json(text), (2, String::new(), ms.to_owned()), "{text}");
+    }
+    let before = (0, "\"1969-12-31T23:59:59Z\"\n".to_owned(), String::new());
+    assert_eq!(time("-0.5"), before);
+    assert_eq!(json("-0.5"), before);
+    for text in [
+        "NaN",
+        "inf",
+        "-infinity",
+        "soon",
+        "",
+        "0x10",
+        "1.5.5",
+        "1,5",
+    ] {
+        let (code, _, err) = time(text);
+        assert_eq!(code, 2, "{text}");
+        assert_eq!(
+            err,
+            "ekl: INVALID_ARGUMENT: argument time must be a number of seconds since the epoch\n",
+            "{text}"
+        );
+    }
+    // An int that is not a time keeps its rule: a fraction is refused.
+    let (code, _, err) = ekl(
+        &[
+            "call",
+            "canonicalize",
+            "--arg",
+            "text=[1]",
+            "--arg",
+            "max_bytes=2.5",
+        ],
+        b"",
+    );
+    assert_eq!(
+        (code, err.as_str()),
+        (
+            2,
+            "ekl: INVALID_ARGUMENT: argument max_bytes must be an integer\n"
+        )
+    );
+}

@@ -165,11 +165,6 @@ fn usage_errors_are_one_line_with_a_suggestion() {
     assert!(e.contains("see 'ekl receipt --help'"), "{e}");
     let e = usage_line(&["jws", "verify", "--typ", "ekl-access+jwt"]);
     assert!(e.contains("--jwks"), "{e}");
-    let e = usage_line(&[
-        "jws", "verify", "--typ", "x", "--jwks", "j", "--now", "soon",
-    ]);
-    assert!(e.contains("'--now <SECS>'"), "{e}");
-    assert!(!e.contains("soon"), "{e}");
     let e = usage_line(&["fingerprint", "--salt", "00", "--salt", "11"]);
     assert!(
         e.contains("'--salt <HEX>' cannot be given more than once"),
@@ -719,17 +714,32 @@ fn now_defaults_to_the_clock() {
         "{}",
         out.stderr
     );
-    // Not an integer: a usage error.
-    let mut a = vec![
-        "jws",
-        "verify",
-        "--typ",
-        "ekl-access+jwt",
-        "--jwks",
-        jwks.as_str(),
-    ];
-    a.extend(["--now", "1030.5", "--token", &old]);
-    usage_line(&a);
+    // A fraction is floored (the rule of every surface): 1030.5 is 1030, -0.5 is -1.
+    let at_1030 = verify(&old, &["--now", "1030"]);
+    let fraction = verify(&old, &["--now", "1030.5"]);
+    assert_eq!(
+        (fraction.code, &fraction.stdout),
+        (0, &at_1030.stdout),
+        "{}",
+        fraction.stderr
+    );
+    let negative = verify(&old, &["--now", "-0.5"]);
+    assert_eq!(negative.code, 2);
+    assert!(
+        negative
+            .stderr
+            .starts_with("ekl: INVALID_ARGUMENT: now must lie in [0"),
+        "{}",
+        negative.stderr
+    );
+    // Not a number: the operation's refusal (as `ekl call verify_jws --arg now=soon`), the value
+    // not repeated.
+    let soon = verify(&old, &["--now", "soon"]);
+    assert_eq!(soon.code, 2);
+    assert_eq!(
+        soon.stderr,
+        "ekl: INVALID_ARGUMENT: argument now must be a number of seconds since the epoch\n"
+    );
 }
 
 /// `{"iss":..,"aud":..,"iat":..,"exp":..,"deep":[[..["x"]..]]}` nested `depth` levels in all.

@@ -105,7 +105,8 @@ fn sign_then_verify() {
     a.extend_from_slice(&["--now", "1030", "--token", &token]);
     let (code, _, err) = ekl(&a, b"");
     assert_eq!((code, err.starts_with("ekl: TYP_MISMATCH")), (2, true));
-    let (code, _, _) = ekl(
+    // A --typ that is no EKP type: the operation's refusal, as from `ekl call verify_jws`.
+    let (code, _, err) = ekl(
         &[
             "jws",
             "verify",
@@ -120,7 +121,13 @@ fn sign_then_verify() {
         ],
         b"",
     );
-    assert_eq!(code, 64);
+    assert_eq!(
+        (code, err.as_str()),
+        (
+            2,
+            "ekl: INVALID_ARGUMENT: typ is not one of the EKP token types\n"
+        )
+    );
 }
 
 #[test]
