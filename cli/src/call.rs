@@ -5,7 +5,8 @@
 //! JSON object whose members are, by the parameter's kind: a JSON **string holding the JSON
 //! text** for `value`, `text` and `jwks` (so duplicate members and long integers reach the core as
 //! written); a string for `str` and `bytes`; an integer for `int` and `now`; a boolean for
-//! `bool`; an array of strings for `str_list`; `{"seed": HEX, "kid": KID}` for `key`. On the
+//! `bool`; an array of strings for `str_list`; for `key`, `{"seed": HEX, "kid": KID}`, a private
+//! JWK `{"jwk": TEXT}` or a PEM file `{"pem": TEXT, "kid": KID}`. On the
 //! command line, `--arg NAME=VALUE` gives the same forms as text (a key as `SEED_HEX:KID`), and
 //! `--arg-file NAME=FILE` / `--arg-env NAME=VAR` read the text from a file or the environment
 //! (for secrets).
@@ -39,13 +40,17 @@ fn invalid(message: String) -> Error {
 }
 
 fn key_of(seed: &str, kid: &str) -> Result<Owned, Error> {
-    let out = ekl_bridge::call_named(
+    key_from(
         "signing_key",
         &[("seed", Arg::Str(seed)), ("kid", Arg::Str(kid))],
-    )?;
-    match out {
+    )
+}
+
+/// The signing key that registry operation `op` makes of `args`.
+fn key_from(op: &str, args: &[(&str, Arg<'_>)]) -> Result<Owned, Error> {
+    match ekl_bridge::call_named(op, args)? {
         Out::Key(k) => Ok(Owned::Key(k)),
-        _ => Err(Error::new(ErrorCode::Internal, "signing_key gave no key")),
+        _ => Err(Error::new(ErrorCode::Internal, "no key")),
     }
 }
 
@@ -67,7 +72,9 @@ pub fn from_json(name: &str, kind: Kind, v: &Value<'_>) -> Result<Owned, Error> 
             }
         }
         (Kind::Str, Value::String(s)) => Owned::Str(Zeroizing::new(s.to_string())),
-        (Kind::Int | Kind::Now, Value::Number(x))
+        // A `now` with a fraction is floored, as on every surface (ekl_bridge::seconds_of).
+        (Kind::Now, Value::Number(x)) => Owned::Int(ekl_bridge::seconds_of(*x).ok_or_else(bad)?),
+        (Kind::Int, Value::Number(x))
             if x.fract() == 0.0 && x.abs() <= ekl_core::MAX_SAFE_INTEGER_BOUND as f64 =>
         {
             Owned::Int(*x as i64)
@@ -79,6 +86,26 @@ pub fn from_json(name: &str, kind: Kind, v: &Value<'_>) -> Result<Owned, Error> 
                 .map(|i| i.as_str().map(str::to_owned).ok_or_else(bad))
                 .collect::<Result<_, _>>()?,
         ),
+        (Kind::Key, Value::Object(_)) if v.get("jwk").is_some() => {
+            // A private JWK (its text), read by signing_key_from_jwk.
+            ekl_core::shape::members(v, name, &["jwk"])?;
+            let jwk = ekl_core::shape::req_str(v, "jwk", name)?;
+            key_from(
+                "signing_key_from_jwk",
+                &[("jwk", Arg::Text(jwk.as_bytes()))],
+            )?
+        }
+        (Kind::Key, Value::Object(_)) if v.get("pem").is_some() => {
+            // A PEM file's text and the kid it signs under, read by signing_key_from_pem.
+            ekl_core::shape::members(v, name, &["pem", "kid"])?;
+            key_from(
+                "signing_key_from_pem",
+                &[
+                    ("pem", Arg::Str(ekl_core::shape::req_str(v, "pem", name)?)),
+                    ("kid", Arg::Str(ekl_core::shape::req_str(v, "kid", name)?)),
+                ],
+            )?
+        }
         (Kind::Key, Value::Object(_)) => {
             ekl_core::shape::members(v, name, &["seed", "kid"])?;
             key_of(
@@ -127,7 +154,9 @@ pub fn json_form(kind: Kind) -> &'static str {
         Kind::Int | Kind::Now => "an integer",
         Kind::Bool => "a boolean",
         Kind::StrList => "an array of strings",
-        Kind::Key => "{\"seed\": HEX, \"kid\": KID}",
+        Kind::Key => {
+            "{\"seed\": HEX, \"kid\": KID}, {\"jwk\": PRIVATE_JWK_TEXT} or {\"pem\": PEM_TEXT, \"kid\": KID}"
+        }
     }
 }
 
