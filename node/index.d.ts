@@ -821,20 +821,26 @@ export declare function canonicalizeValueAsync<T>(value: JsonArg<T>, options?: {
 export declare function verifyReceiptsAsync(items: readonly ReceiptToVerify[], keys: ReceiptKeys, options?: { jobs?: number | null }): Promise<Array<Verdict | EklError>>
 /**
  * A network's key set fetched with `fetch` and cached (docs/decisions.md#remote-jwks): cached for
- * the response's Cache-Control max-age (clamped to 1 day; 300 s without one), fetched again once
- * per `cooldown` seconds for a token whose kid it does not hold, bounded (`maxBytes`, `timeoutMs`);
- * the last good set keeps serving when a fetch fails; with none, `JWKS_UNAVAILABLE`.
+ * the response's Cache-Control max-age, clamped to [`cooldown`, 1 day] (300 s without one; the
+ * cooldown is the floor, so `no-store` cannot make every verification a fetch); fetched again once
+ * per `cooldown` seconds for a token whose kid it does not hold; one fetch bounded by `timeoutMs`
+ * in all and `maxBytes`; same-origin redirects followed, another origin or https to http refused;
+ * after a failed fetch the last good set keeps serving for `maxStale` seconds past its freshness,
+ * then (or with none) `JWKS_UNAVAILABLE`. Options are own properties only; a wrong type or a value
+ * out of range is `INVALID_ARGUMENT`.
  */
 export declare class RemoteJwks {
   constructor(url: string, options?: {
-    /** the fetch's time limit (default 5000 ms) */
+    /** the whole fetch's deadline, in (0, 600000] (default 5000 ms) */
     timeoutMs?: number
-    /** the largest body read (default 1 MiB) */
+    /** the largest body read, an integer in [1, 64 MiB] (default 1 MiB) */
     maxBytes?: number
-    /** seconds between two refetches for unknown kids or after a failure (default 30) */
+    /** seconds between two refetches for unknown kids or after a failure, and the least time a set is cached, in [0, 86400] (default 30) */
     cooldown?: number
-    /** seconds a set is fresh without Cache-Control max-age (default 300) */
+    /** seconds a set is fresh without Cache-Control max-age, in [0, 86400] (default 300) */
     defaultMaxAge?: number
+    /** seconds past its freshness the last good set serves while refetches fail, in [0, 31536000] (default 86400) */
+    maxStale?: number
     /** a clock in seconds (tests; default: a monotonic clock) */
     clock?: () => number
     /** the fetch function (default: the global fetch) */
@@ -844,7 +850,7 @@ export declare class RemoteJwks {
   readonly fetches: number
   /** The key set: cached while fresh, else fetched again. */
   jwks(): Promise<Jwks>
-  /** The key set to verify `token` with (fetched again once for an unknown kid). */
+  /** The key set to verify `token` with (fetched again once per cooldown for an unknown kid; else rejects with UNKNOWN_KID saying when the next refetch may happen). */
   jwksFor(token: string): Promise<Jwks>
 }
 /** A fresh salt: 32 bytes of the host's CSPRNG (`crypto.getRandomValues`) as 64 lowercase hex. */

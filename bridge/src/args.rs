@@ -70,6 +70,22 @@ fn kind_text(kind: Kind) -> &'static str {
 /// the year 5138): refused with `INVALID_ARGUMENT` on every surface.
 pub const MILLISECONDS_FROM: u64 = 100_000_000_000;
 
+/// The seconds of a `now` given as a number (JSON, a command-line decimal, a host's double): a
+/// finite number is floored to whole seconds, toward −∞ (`1800000119.5` is `1800000119`; the
+/// claims it is compared with are whole seconds, so flooring decides every comparison as the
+/// real time would); `None` for NaN, ±∞ and magnitudes beyond 2^53. The milliseconds check
+/// ([`MILLISECONDS_FROM`]) applies to the result, when the call's arguments are checked. One
+/// rule on every surface (docs/decisions.md#fractional-now).
+pub fn seconds_of(x: f64) -> Option<i64> {
+    let floored = x.floor();
+    (floored.is_finite() && floored.abs() <= ekl_core::MAX_SAFE_INTEGER_BOUND as f64)
+        .then_some(floored as i64)
+}
+
+/// The longest JWKS text the per-thread cache keeps (1 MiB, the most `RemoteJwks` reads): a
+/// longer one is parsed again at each call, so no thread holds more than this much text.
+pub const MAX_CACHED_JWKS_BYTES: usize = 1 << 20;
+
 /// The arguments of one call, checked against the operation's parameters.
 pub struct Args<'a> {
     op: &'static str,
@@ -78,8 +94,9 @@ pub struct Args<'a> {
 }
 
 thread_local! {
-    /// The last JWKS text parsed on this thread, with its keys' precomputed tables: verifying
-    /// many tokens against one key set parses and validates it once.
+    /// The last JWKS text parsed on this thread (at most [`MAX_CACHED_JWKS_BYTES`]), with its
+    /// keys' precomputed tables: verifying many tokens against one key set parses and validates
+    /// it once.
     static LAST_JWKS: RefCell<Option<(Vec<u8>, std::rc::Rc<Jwks>)>> = const { RefCell::new(None) };
 }
 
@@ -270,7 +287,9 @@ impl<'a> Args<'a> {
                 }
                 *slot = None;
                 let jwks = std::rc::Rc::new(Jwks::parse(t)?);
-                *slot = Some((t.to_vec(), jwks.clone()));
+                if t.len() <= MAX_CACHED_JWKS_BYTES {
+                    *slot = Some((t.to_vec(), jwks.clone()));
+                }
                 Ok(JwksRef::Shared(jwks))
             }),
             _ => Err(self.missing(i)),
@@ -346,5 +365,43 @@ impl Out {
             Out::Key(k) => canonical::canonicalize_value(&k.public_jwk().to_value())?,
             Out::KeySet(j, _) => j.to_json().into_bytes(),
         })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn seconds_are_floored_and_bounded() {
+        assert_eq!(seconds_of(1_800_000_119.5), Some(1_800_000_119));
+        assert_eq!(seconds_of(1_800_000_119.999_9), Some(1_800_000_119));
+        assert_eq!(seconds_of(1_800_000_119.0), Some(1_800_000_119));
+        assert_eq!(seconds_of(-0.5), Some(-1));
+        assert_eq!(seconds_of(-0.0), Some(0));
+        assert_eq!(seconds_of(9_007_199_254_740_992.0), Some(1 << 53));
+        for bad in [f64::NAN, f64::INFINITY, f64::NEG_INFINITY, 1e16, -1e300] {
+            assert_eq!(seconds_of(bad), None, "{bad}");
+        }
+    }
+
+    fn cached_len() -> Option<usize> {
+        LAST_JWKS.with(|cell| cell.borrow().as_ref().map(|(t, _)| t.len()))
+    }
+
+    #[test]
+    fn the_jwks_cache_keeps_no_text_past_its_bound() {
+        let (jwks, _) = ekl_core::jwk::jwks_from_seed(&[3u8; 32], &["k"]).unwrap();
+        let small = jwks.to_json();
+        // The same set, padded with whitespace past the bound.
+        let mut big = small.clone().into_bytes();
+        big.splice(1..1, std::iter::repeat_n(b' ', MAX_CACHED_JWKS_BYTES));
+        let op = crate::find("parse_jwks").unwrap();
+        for (text, kept) in [(small.as_bytes(), true), (&big[..], false)] {
+            let vals = [Arg::Text(text)];
+            let args = Args::check(op, &vals).unwrap();
+            assert_eq!(args.jwks(0).unwrap().keys().len(), 1);
+            assert_eq!(cached_len(), kept.then_some(text.len()));
+        }
     }
 }

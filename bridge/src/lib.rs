@@ -25,7 +25,7 @@ mod args;
 pub mod manifest;
 mod ops;
 
-pub use args::{Arg, Args, Out, MILLISECONDS_FROM};
+pub use args::{seconds_of, Arg, Args, Out, MAX_CACHED_JWKS_BYTES, MILLISECONDS_FROM};
 use ekl_core::{Error, ErrorCode, Result};
 
 /// How a host passes a parameter, and what the bridge accepts for it.

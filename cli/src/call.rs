@@ -4,8 +4,10 @@
 //! Arguments are given by wire name. In a conformance request (and `--args FILE`) they are one
 //! JSON object whose members are, by the parameter's kind: a JSON **string holding the JSON
 //! text** for `value`, `text` and `jwks` (so duplicate members and long integers reach the core as
-//! written); a string for `str` and `bytes`; an integer for `int` and `now`; a boolean for
-//! `bool`; an array of strings for `str_list`; `{"seed": HEX, "kid": KID}` for `key`. On the
+//! written); a string for `str` and `bytes`; an integer for `int`; a number for `now` (a fraction
+//! is floored, as on every surface: `ekl_bridge::seconds_of`); a boolean for
+//! `bool`; an array of strings for `str_list`; for `key`, `{"seed": HEX, "kid": KID}`, a private
+//! JWK `{"jwk": TEXT}` or a PEM file `{"pem": TEXT, "kid": KID}`. On the
 //! command line, `--arg NAME=VALUE` gives the same forms as text (a key as `SEED_HEX:KID`), and
 //! `--arg-file NAME=FILE` / `--arg-env NAME=VAR` read the text from a file or the environment
 //! (for secrets).
@@ -40,13 +42,17 @@ fn invalid(message: String) -> Error {
 
 /// A signing key from a seed (hex) and a kid: the `signing_key` operation.
 pub fn key_of(seed: &str, kid: &str) -> Result<Owned, Error> {
-    let out = ekl_bridge::call_named(
+    key_from(
         "signing_key",
         &[("seed", Arg::Str(seed)), ("kid", Arg::Str(kid))],
-    )?;
-    match out {
+    )
+}
+
+/// The signing key that registry operation `op` makes of `args`.
+fn key_from(op: &str, args: &[(&str, Arg<'_>)]) -> Result<Owned, Error> {
+    match ekl_bridge::call_named(op, args)? {
         Out::Key(k) => Ok(Owned::Key(k)),
-        _ => Err(Error::new(ErrorCode::Internal, "signing_key gave no key")),
+        _ => Err(Error::new(ErrorCode::Internal, "no key")),
     }
 }
 
@@ -68,7 +74,8 @@ pub fn from_json(name: &str, kind: Kind, v: &Value<'_>) -> Result<Owned, Error> 
             }
         }
         (Kind::Str, Value::String(s)) => Owned::Str(Zeroizing::new(s.to_string())),
-        (Kind::Now, Value::Number(x)) => Owned::Int(floor_seconds(*x)),
+        // A `now` with a fraction is floored, as on every surface (ekl_bridge::seconds_of).
+        (Kind::Now, Value::Number(x)) => Owned::Int(ekl_bridge::seconds_of(*x).ok_or_else(bad)?),
         (Kind::Int, Value::Number(x))
             if x.fract() == 0.0 && x.abs() <= ekl_core::MAX_SAFE_INTEGER_BOUND as f64 =>
         {
@@ -81,6 +88,26 @@ pub fn from_json(name: &str, kind: Kind, v: &Value<'_>) -> Result<Owned, Error> 
                 .map(|i| i.as_str().map(str::to_owned).ok_or_else(bad))
                 .collect::<Result<_, _>>()?,
         ),
+        (Kind::Key, Value::Object(_)) if v.get("jwk").is_some() => {
+            // A private JWK (its text), read by signing_key_from_jwk.
+            ekl_core::shape::members(v, name, &["jwk"])?;
+            let jwk = ekl_core::shape::req_str(v, "jwk", name)?;
+            key_from(
+                "signing_key_from_jwk",
+                &[("jwk", Arg::Text(jwk.as_bytes()))],
+            )?
+        }
+        (Kind::Key, Value::Object(_)) if v.get("pem").is_some() => {
+            // A PEM file's text and the kid it signs under, read by signing_key_from_pem.
+            ekl_core::shape::members(v, name, &["pem", "kid"])?;
+            key_from(
+                "signing_key_from_pem",
+                &[
+                    ("pem", Arg::Str(ekl_core::shape::req_str(v, "pem", name)?)),
+                    ("kid", Arg::Str(ekl_core::shape::req_str(v, "kid", name)?)),
+                ],
+            )?
+        }
         (Kind::Key, Value::Object(_)) => {
             ekl_core::shape::members(v, name, &["seed", "kid"])?;
             key_of(
@@ -122,16 +149,10 @@ pub fn from_text(name: &str, kind: Kind, text: String) -> Result<Owned, Error> {
     })
 }
 
-/// A finite number of seconds floored to whole seconds (toward −∞), the rule of every surface
-/// for a fractional `now`; out of the `i64` range it saturates, so the bridge's milliseconds check
-/// (|now| ≥ 10^11, applied after flooring) refuses it.
-pub fn floor_seconds(x: f64) -> i64 {
-    // `as` saturates (and a finite float has no NaN case here).
-    x.floor() as i64
-}
-
 /// A `now` given as text: an integer, or a decimal number (`1800000119.5`, `1.8e9`) read as a
-/// JSON reader reads it and floored; NaN, infinities and anything else are `INVALID_ARGUMENT`.
+/// JSON reader reads it and floored (`ekl_bridge::seconds_of`, the rule of every surface); NaN,
+/// infinities, magnitudes beyond 2^53 and anything else are `INVALID_ARGUMENT`. The bridge's
+/// milliseconds check (|now| ≥ 10^11) applies to the result.
 pub fn now_of_text(name: &str, text: &str) -> Result<i64, Error> {
     if let Ok(n) = text.parse::<i64>() {
         return Ok(n);
@@ -141,11 +162,14 @@ pub fn now_of_text(name: &str, text: &str) -> Result<i64, Error> {
         && number
             .chars()
             .all(|c| c.is_ascii_digit() || matches!(c, '.' | 'e' | 'E' | '-' | '+'));
-    match text.parse::<f64>() {
-        Ok(x) if decimal && x.is_finite() => Ok(floor_seconds(x)),
-        _ => Err(invalid(format!(
+    let refused = || {
+        invalid(format!(
             "argument {name} must be a number of seconds since the epoch"
-        ))),
+        ))
+    };
+    match text.parse::<f64>() {
+        Ok(x) if decimal => ekl_bridge::seconds_of(x).ok_or_else(refused),
+        _ => Err(refused()),
     }
 }
 
@@ -158,7 +182,9 @@ pub fn json_form(kind: Kind) -> &'static str {
         Kind::Now => "a number of seconds (a fraction is floored)",
         Kind::Bool => "a boolean",
         Kind::StrList => "an array of strings",
-        Kind::Key => "{\"seed\": HEX, \"kid\": KID}",
+        Kind::Key => {
+            "{\"seed\": HEX, \"kid\": KID}, {\"jwk\": PRIVATE_JWK_TEXT} or {\"pem\": PEM_TEXT, \"kid\": KID}"
+        }
     }
 }
 

@@ -431,7 +431,8 @@ pub fn receipt_jws_vectors() -> String {
 /// Runs one screening-rules case through the Rust API.
 pub fn run_screening_case(jwks: &Jwks, issuer: &str, case: &Json) -> Json {
     let token = case["token"].as_str().expect("token");
-    let now = case["now"].as_i64().expect("now");
+    // A `now` with a fraction is floored (docs/decisions.md#fractional-now).
+    let now = case["now"].as_f64().expect("now").floor() as i64;
     match verify_screening_rules(token, jwks, issuer, now) {
         Ok(r) => json!({
             "iss": r.iss, "iat": r.iat, "exp": r.exp, "rules_version": r.rules_version,
@@ -486,6 +487,10 @@ pub fn screening_rules_vectors() -> String {
         json!({"name": "expired_long_ago", "description": "a day after exp", "token": valid, "now": exp + 86_400}),
         json!({"name": "iat_in_future_within_skew", "description": "now = iat - 60: accepted (60 s skew on iat)", "token": valid, "now": iat - 60}),
         json!({"name": "iat_in_future", "description": "now = iat - 61", "token": valid, "now": iat - 61}),
+        json!({"name": "now_fraction_before_exp", "description": "now = exp - 0.25: a fractional now is floored (exp - 1), so still usable, as the real time is before exp (rounding would refuse it)", "token": valid, "now": exp as f64 - 0.25}),
+        json!({"name": "now_fraction_after_exp", "description": "now = exp + 0.5: floored to exp, refused", "token": valid, "now": exp as f64 + 0.5}),
+        json!({"name": "now_fraction_iat_in_future", "description": "now = iat - 60.5: floored to iat - 61, so iat lies more than 60 s ahead, as it does in real time (rounding up would accept it)", "token": valid, "now": iat as f64 - 60.5}),
+        json!({"name": "now_fraction_iat_within_skew", "description": "now = iat - 59.5: floored to iat - 60, accepted", "token": valid, "now": iat as f64 - 59.5}),
         json!({"name": "valid_high_s", "description": "the high-S twin of the valid token's signature", "token": replace_signature(&valid, &high_s_twin(&segs[2])), "now": iat}),
         json!({"name": "wrong_typ", "description": "the same claims as an ekl-receipt+jwt", "token": sign(Typ::Receipt, &|_| {}, k), "now": iat}),
         json!({"name": "wrong_iss", "description": "another issuer", "token": sign(Typ::ScreeningRules, &|c| { c.insert("iss".into(), json!("https://other-network.example")); }, k), "now": iat}),

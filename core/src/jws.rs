@@ -407,6 +407,13 @@ pub fn check_claims(claims: &Value<'_>, checks: &ClaimChecks<'_>) -> Result<Time
             "now must lie in [0, 2^53] and skew in [0, 86400]",
         ));
     }
+    if checks.max_lifetime.is_some_and(|max| max < 0) {
+        // A caller's mistake, as a negative skew is: not LIFETIME_TOO_LONG for every token.
+        return Err(Error::new(
+            ErrorCode::InvalidArgument,
+            "max_lifetime must not be negative",
+        ));
+    }
     check_iss_aud(claims, checks.issuer, checks.audience)?;
     let times = TimeClaims {
         iat: time_claim(claims, "iat")?,
@@ -600,5 +607,32 @@ mod tests {
         assert_eq!(v.claim_str("iss"), Some("n"));
         assert_eq!(v.token_sha256, sha256_hex(token.as_bytes()));
         assert_eq!(sign(Typ::Receipt, &claims, &keys[1]).unwrap(), token);
+    }
+
+    #[test]
+    fn a_negative_max_lifetime_is_the_callers_mistake() {
+        // Before the check every token was LIFETIME_TOO_LONG under a negative bound.
+        let claims = canonical::parse(br#"{"iat":100,"exp":160}"#).unwrap();
+        for max in [-1, -60, i64::MIN] {
+            let checks = ClaimChecks {
+                max_lifetime: Some(max),
+                ..ClaimChecks::at(130)
+            };
+            let e = check_claims(&claims, &checks).unwrap_err();
+            assert_eq!(e.code(), ErrorCode::InvalidArgument, "{max}");
+        }
+        for max in [0, 59, 60] {
+            let checks = ClaimChecks {
+                max_lifetime: Some(max),
+                ..ClaimChecks::at(130)
+            };
+            let got = check_claims(&claims, &checks).map_err(|e| e.code());
+            let want = if max < 60 {
+                Err(ErrorCode::LifetimeTooLong)
+            } else {
+                Ok(())
+            };
+            assert_eq!(got.map(|_| ()), want, "{max}");
+        }
     }
 }

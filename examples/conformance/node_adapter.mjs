@@ -25,8 +25,13 @@ function load() {
 }
 const answer = makeAnswer(load());
 
+// Answers in request order: an answer that is a promise (an async variant) holds the ones after it.
 const rl = createInterface({ input: process.stdin, crlfDelay: Infinity });
+let pending = Promise.resolve();
 rl.on('line', (line) => {
   if (line.trim() === '') return;
-  process.stdout.write(`${answerLine(answer, line)}\n`);
+  const out = answerLine(answer, line);
+  pending = pending.then(() => out).then((text) => {
+    process.stdout.write(`${text}\n`);
+  });
 });

@@ -38,11 +38,21 @@ export function makeAnswer(ekl) {
   // `call` (docs/conformance-protocol.md#call): any operation of the registry, dispatched from the
   // package's own manifest: required parameters positional, optional ones in the options object.
   const MANIFEST = new Map(ekl.operations().map((op) => [op.name, op]));
+  // The handle forms (docs/conformance-protocol.md#handles) build a Jwks or a SigningKey first.
   const argument = (kind, v) => {
+    if (kind === 'jwks' && v !== null && typeof v === 'object') {
+      return '$jwks' in v ? new ekl.Jwks(new ekl.JsonText(v.$jwks)) : new ekl.Jwks(JSON.parse(v.$jwks_value));
+    }
     if (kind === 'value' || kind === 'jwks') return new ekl.JsonText(v);
-    if (kind === 'key') return ekl.signingKey(v.seed, v.kid);
+    if (kind === 'key') {
+      if ('jwk' in v) return ekl.signingKeyFromJwk(new ekl.JsonText(v.jwk));
+      if ('pem' in v) return ekl.signingKeyFromPem(v.pem, v.kid);
+      return ekl.signingKey(v.seed, v.kid);
+    }
     return v;
   };
+  // The async variants of the package, by operation (a `call` with "async": true).
+  const ASYNC = { canonicalize: 'canonicalizeAsync', canonicalize_value: 'canonicalizeValueAsync', verify_receipts: 'verifyReceiptsAsync' };
   const wireOf = (v) => ({ accepted: v.accepted, checks: v.checks, receipt_digest: v.receipt_digest ?? null });
   const wire = (returns, result) => {
     if (returns === 'Verdict') result = wireOf(result);
@@ -68,12 +78,29 @@ export function makeAnswer(ekl) {
       if (p.required) positional.push(a);
       else if (a !== null) options[p.js] = a;
     }
-    const f = op.class ? (...a) => new ekl[op.js](...a) : ekl[op.js];
+    const f = op.class ? (...a) => new ekl[op.js](...a) : r.async === true && ASYNC[op.name] ? ekl[ASYNC[op.name]] : ekl[op.js];
     const hasOptions = op.params.some((p) => !p.required);
-    return wire(op.returns, hasOptions ? f(...positional, options) : f(...positional));
+    const result = hasOptions ? f(...positional, options) : f(...positional);
+    return result instanceof Promise ? result.then((x) => wire(op.returns, x)) : wire(op.returns, result);
+  };
+
+  // `host` (docs/conformance-protocol.md#host): the package's host-only helpers
+  // (docs/host-apis.json); where this package has none, its registry twin.
+  const HOST = {
+    jwks_kids: (a) => (typeof a.jwks === 'string' ? new ekl.Jwks(new ekl.JsonText(a.jwks)) : argument('jwks', a.jwks)).kids,
+    signing_key_kid: (a) => argument('key', a.key).kid,
+    signing_key_public_jwks: (a) => new ekl.Jwks({ keys: [ekl.publicJwk(argument('key', a.key))] }).toJSON(),
+    canonicalize_many: (a) => a.texts.map((t) => text(ekl.canonicalize(t, { maxBytes: a.max_bytes ?? null }))),
+    error_codes: () => ekl.errorCodes(),
+    core_version: () => ekl.coreVersion(),
   };
 
   const OPS = {
+    host: (r) => {
+      const f = HOST[r.name];
+      if (!f) throw new Unsupported();
+      return text(ekl.canonicalizeValue(f(r.args ?? {})));
+    },
     call: (r) => {
       const out = call(r);
       if (out === undefined) throw new Unsupported();
@@ -120,20 +147,29 @@ export function makeAnswer(ekl) {
       return text(ekl.canonicalizeValue(ekl.screen(json(r, 'input'), { rules })));
     },
   };
+  const refusal = (req, e) => {
+    if (e instanceof Unsupported) return { id: req.id, error: 'UNSUPPORTED_OP' };
+    if (ekl.isEklError(e)) return { id: req.id, error: e.code };
+    return { id: req.id, error: `ADAPTER_ERROR: ${e && e.message}` };
+  };
+  /** The answer object, or a promise of it (an async variant). */
   return function answer(req) {
     const op = OPS[req.op];
     if (!op) return { id: req.id, error: 'UNSUPPORTED_OP' };
     try {
-      return { id: req.id, ok: op(req) };
+      const ok = op(req);
+      if (ok instanceof Promise) return ok.then((x) => ({ id: req.id, ok: x }), (e) => refusal(req, e));
+      return { id: req.id, ok };
     } catch (e) {
-      if (e instanceof Unsupported) return { id: req.id, error: 'UNSUPPORTED_OP' };
-      if (ekl.isEklError(e)) return { id: req.id, error: e.code };
-      return { id: req.id, error: `ADAPTER_ERROR: ${e && e.message}` };
+      return refusal(req, e);
     }
   };
 }
 
-/** Answers one request line (text) with `answer`, as an answer line without the newline. */
+/**
+ * Answers one request line (text) with `answer`, as an answer line without the newline (or a
+ * promise of it, for a request through an async variant: write answers in request order).
+ */
 export function answerLine(answer, line) {
   let req;
   try {
@@ -141,5 +177,6 @@ export function answerLine(answer, line) {
   } catch {
     return JSON.stringify({ id: null, error: 'BAD_REQUEST' });
   }
-  return JSON.stringify(answer(req));
+  const a = answer(req);
+  return a instanceof Promise ? a.then((x) => JSON.stringify(x)) : JSON.stringify(a);
 }

@@ -111,12 +111,48 @@ MANIFEST: Dict[str, Req] = {
 
 
 def argument(kind: str, v: Any) -> Any:
-    """A request's argument as the package takes it (kinds of docs/operations.json)."""
+    """A request's argument as the package takes it (kinds of docs/operations.json; the handle
+    forms of docs/conformance-protocol.md#handles build a Jwks or a SigningKey first)."""
+    if kind == "jwks" and isinstance(v, dict):
+        if "$jwks" in v:
+            return ekl.Jwks(ekl.JsonText(v["$jwks"]))
+        return ekl.Jwks(json.loads(v["$jwks_value"]))
     if kind in ("value", "jwks"):
         return ekl.JsonText(v)
     if kind == "key":
+        if "jwk" in v:
+            return ekl.SigningKey.from_jwk(v["jwk"])
+        if "pem" in v:
+            return ekl.signing_key_from_pem(v["pem"], v["kid"])
         return ekl.signing_key(v["seed"], v["kid"])
     return v
+
+
+def host_call(r: Req) -> str:
+    """The protocol's ``host`` requests: the package's host-only helpers (docs/host-apis.json)."""
+    name = r.get("name")
+    args: Dict[str, Any] = r.get("args") or {}
+    if name == "jwks_kids":
+        jwks = args["jwks"]
+        handle = argument("jwks", jwks) if isinstance(jwks, dict) else ekl.Jwks(ekl.JsonText(jwks))
+        return text(ekl.canonicalize_value(handle.kids()))
+    if name == "signing_key_kid":
+        return text(ekl.canonicalize_value(argument("key", args["key"]).kid))
+    if name == "signing_key_public_jwks":
+        public: str = argument("key", args["key"]).public_jwks().to_json()
+        return public
+    if name == "canonicalize_many":
+        outs = ekl.canonicalize_many(args["texts"], max_bytes=args.get("max_bytes"))
+        return text(ekl.canonicalize_value([bytes(o).decode("utf-8") for o in outs]))
+    if name == "error_codes":
+        if list(ekl.ERROR_CODES) != ekl.error_codes():
+            raise ValueError("ERROR_CODES differs from error_codes()")
+        return text(ekl.canonicalize_value(ekl.error_codes()))
+    if name == "core_version":
+        if ekl.__version__ != ekl.CORE_VERSION:
+            raise ValueError("__version__ differs from CORE_VERSION")
+        return text(ekl.canonicalize_value(ekl.CORE_VERSION))
+    raise Unsupported()
 
 
 def wire(returns: str, result: Any) -> str:
@@ -163,6 +199,7 @@ def call(r: Req) -> str:
 
 OPS: Dict[str, Callable[[Req], Any]] = {
     "call": call,
+    "host": host_call,
     "canonicalize": lambda r: text(ekl.canonicalize(raw(r, "input"), max_bytes=r.get("max_bytes"))),
     "digest": lambda r: ekl.sha256_hex(ekl.canonicalize(raw(r, "input"))),
     "sha256": lambda r: ekl.sha256_hex(utf8(raw(r, "input"))),

@@ -71,12 +71,36 @@ function integer(x, what) {
   return x
 }
 
-/** Seconds since the epoch: a safe integer or a Date; milliseconds are refused. */
+/**
+ * Seconds since the epoch: a number (a fraction is floored, toward −∞, as on every surface:
+ * docs/decisions.md#fractional-now) or a Date; NaN, ±Infinity, beyond ±2^53 and milliseconds
+ * are refused.
+ */
 function seconds(x, what) {
-  if (x instanceof Date) x = Math.floor(x.getTime() / 1000)
-  if (typeof x !== 'number' || !Number.isSafeInteger(x)) throw invalid(`${what} must be an integer number of seconds since the epoch (or a Date)`)
+  if (x instanceof Date) x = x.getTime() / 1000
+  if (typeof x === 'number') x = Math.floor(x)
+  if (typeof x !== 'number' || !(Math.abs(x) <= 2 ** 53)) throw invalid(`${what} must be a number of seconds since the epoch (or a Date)`)
   if (Math.abs(x) >= 1e11) throw invalid(`${what} must be seconds since the epoch, not milliseconds (Math.floor(Date.now() / 1000))`)
   return x
+}
+
+/**
+ * The options object of a call as a null-prototype copy of its own enumerable string-keyed
+ * properties, each read once: nothing is read through the prototype chain, so a polluted
+ * `Object.prototype` (or options made with `Object.create(proto)`) changes no option. Unknown
+ * names are refused, naming the allowed ones; undefined or null is no options.
+ */
+function ownOptions(fn, options, allowed) {
+  const out = Object.create(null)
+  if (options === undefined || options === null) return out
+  if (typeof options !== 'object' || Array.isArray(options) || options instanceof JsonText) {
+    throw invalid(`${fn}: options must be an object (${allowed.join(', ')})`)
+  }
+  for (const k of Object.keys(options)) {
+    if (!allowed.includes(k)) throw invalid(`${fn}: unknown option ${JSON.stringify(k)} (allowed: ${allowed.join(', ')})`)
+    out[k] = options[k]
+  }
+  return out
 }
 
 const TEXT_KINDS = new Set(['value', 'text', 'jwks'])
@@ -101,24 +125,35 @@ function makeApi(binding, info) {
     }
   }
 
-  /** A validated JWKS (P-256 keys), parsed once; verifications reuse the parse while it is the last one. */
+  /**
+   * A validated JWKS (P-256 keys), parsed once; verifications reuse the parse while it is the
+   * last one. The handle keeps the set as it was given (a copy of its JSON text), so the keys of
+   * other kinds that the parse skipped still answer `UNSUPPORTED_KEY`, as the plain value does,
+   * not `UNKNOWN_KID`; `kids` and `toJSON()` are the usable keys.
+   */
   class Jwks {
-    /** @param {unknown} jwks the key set: a plain object or JsonText */
+    /** @param {unknown} jwks the key set: a plain object, JSON text, a JsonText or a Jwks */
     constructor(jwks) {
-      return run('parse_jwks', [jwks])
+      const i = index.get('parse_jwks')
+      const args = prepare(manifest[i], [jwks])
+      // A copy: the text may sit in the reusable buffer, or in the caller's bytes.
+      const given = new Uint8Array(args[0])
+      return jwksOf(guard(() => binding.call(i, args)), given)
     }
-    /** The key ids. */
+    /** The key ids of the usable keys, in order. */
     get kids() {
       return JSON.parse(this[TEXT]).keys.map((k) => k.kid)
     }
+    /** The usable keys as a JWKS value (`{keys: [...]}`). */
     toJSON() {
       return JSON.parse(this[TEXT])
     }
   }
-  function jwksOf(text) {
+  /** A Jwks of the canonical text of its usable keys, verifying with `given` (default: that text). */
+  function jwksOf(text, given) {
     const j = Object.create(Jwks.prototype)
     Object.defineProperty(j, TEXT, { value: text })
-    Object.defineProperty(j, HANDLE, { value: encoder.encode(text) })
+    Object.defineProperty(j, HANDLE, { value: given ?? encoder.encode(text) })
     return Object.freeze(j)
   }
 
@@ -250,16 +285,7 @@ function makeApi(binding, info) {
     if (given.length > max && given.slice(max).some((x) => x !== undefined)) {
       throw invalid(`${op.js} takes ${required.length} argument${required.length === 1 ? '' : 's'}${optional.length ? ' and an options object' : ''}`)
     }
-    let options = given[required.length]
-    if (optional.length === 0 || options === undefined || options === null) options = {}
-    else if (typeof options !== 'object' || Array.isArray(options) || options instanceof JsonText) {
-      throw invalid(`${op.js}: options must be an object (${optional.map((p) => p.js).join(', ')})`)
-    }
-    for (const k of Object.keys(options)) {
-      if (!optional.some((p) => p.js === k)) {
-        throw invalid(`${op.js}: unknown option ${JSON.stringify(k)} (allowed: ${optional.map((p) => p.js).join(', ')})`)
-      }
-    }
+    const options = optional.length === 0 ? Object.create(null) : ownOptions(op.js, given[required.length], optional.map((p) => p.js))
     const args = op.params.map((p, i) => {
       const x = p.required ? given[i] : options[p.js]
       if (x === undefined || x === null) {
@@ -317,11 +343,6 @@ function makeApi(binding, info) {
     } catch (e) {
       throw fromNative(e, codes)
     }
-  }
-
-  function run(name, given) {
-    const i = index.get(name)
-    return call(manifest[i], i, prepare(manifest[i], given))
   }
 
   const api = {}

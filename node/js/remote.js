@@ -1,19 +1,31 @@
 'use strict'
 // A network's key set fetched with `fetch` and cached (docs/decisions.md#remote-jwks): the same
-// rules as the Python package's RemoteJwks. No Node-only API: it runs in browsers too.
+// rules as the Python package's RemoteJwks (one scenario file, tools/remote-jwks/scenarios.json,
+// runs against both). No Node-only API: it runs in browsers too.
 //
-// * fetched on first use, cached for the response's `Cache-Control: max-age` (clamped to
-//   [0, 1 day]; no-store/no-cache mean 0; without one, `defaultMaxAge` seconds);
+// * fetched on first use, cached for the response's `Cache-Control: max-age` (no-store/no-cache
+//   mean 0; without one, `defaultMaxAge` seconds), clamped to [`cooldown`, 1 day]: the cooldown is
+//   the floor, so a server saying no-store cannot make every verification a fetch;
 // * a token whose `kid` the cached set does not hold triggers one refetch, at most once per
-//   `cooldown` seconds;
-// * a response is read up to `maxBytes` (default 1 MiB) within `timeoutMs`; a larger body, a
-//   non-2xx status, a timeout, a network error or a body that is not a usable JWKS is a failed
-//   fetch; after one the last good set keeps serving, and with none the call rejects with an
-//   EklError JWKS_UNAVAILABLE (the message names neither the URL nor the body);
-// * concurrent callers share the one fetch in progress.
+//   `cooldown` seconds; when the kid is still unknown, or the refetch is declined, `jwksFor`
+//   rejects with UNKNOWN_KID saying when the set was refetched and when the next refetch may happen;
+// * one fetch is bounded by `timeoutMs` in all (connect, headers, redirects, body) and `maxBytes`;
+//   a larger body, a non-2xx status, a redirect to another origin (https to http included), a
+//   network error or a body that is not a usable JWKS is a failed fetch; same-origin redirects are
+//   followed (at most 5; `redirect: 'manual'`, each hop checked; a runtime that hides where a
+//   redirect goes, a browser's opaque redirect, is a failed fetch);
+// * after a failed fetch no new attempt is made within `cooldown`; the last good set keeps serving
+//   for at most `maxStale` seconds past its freshness (default 1 day); then, as with no good set,
+//   JWKS_UNAVAILABLE (messages name neither the URL nor the body);
+// * options are read as own enumerable properties only; unknown ones, wrong types and values out
+//   of range are INVALID_ARGUMENT at construction;
+// * concurrent callers share the one fetch in progress; a caller with a fresh set never waits.
 
 const ONE_DAY = 86400
+const MAX_REDIRECTS = 5
+const REDIRECTS = [301, 302, 303, 307, 308]
 
+/** The response's max-age in seconds (before the floor): 0 for no-store/no-cache, at most 1 day. */
 function maxAgeOf(cacheControl, fallback) {
   if (!cacheControl) return fallback
   if (/(?:^|,)\s*(?:no-store|no-cache)\s*(?:,|=|$)/i.test(cacheControl)) return 0
@@ -65,106 +77,210 @@ async function readCapped(response, max) {
   return out
 }
 
+/** scheme, host and port of a URL (the port defaulted by the scheme). */
+function originOf(u) {
+  return `${u.protocol}//${u.hostname.toLowerCase()}:${u.port || (u.protocol === 'https:' ? '443' : '80')}`
+}
+
+/** An http(s) URL object, or null. */
+function httpUrl(text, base) {
+  try {
+    const u = new URL(text, base)
+    return (u.protocol === 'http:' || u.protocol === 'https:') && u.hostname ? u : null
+  } catch {
+    return null
+  }
+}
+
+const OPTIONS = ['timeoutMs', 'maxBytes', 'cooldown', 'defaultMaxAge', 'maxStale', 'clock', 'fetch']
+
 /** The RemoteJwks class over an API's `Jwks` and `EklError`. */
 function makeRemoteJwks({ Jwks, EklError }) {
   const unavailable = (why) => new EklError('JWKS_UNAVAILABLE', why)
+  const invalid = (why) => new EklError('INVALID_ARGUMENT', `RemoteJwks: ${why}`)
+  /** An EklError's reason without its "CODE: " prefix. */
+  const detail = (e) => (String(e.message).startsWith(`${e.code}: `) ? String(e.message).slice(e.code.length + 2) : String(e.message))
+
+  /** A finite number in [low, high] (or (low, high]); other types refused. */
+  function number(name, v, low, high, lowOpen = false) {
+    if (typeof v !== 'number') throw invalid(`${name} must be a number`)
+    if (!Number.isFinite(v) || v > high || v < low || (lowOpen && v === low)) {
+      throw invalid(`${name} must be a finite number in ${lowOpen ? '(' : '['}${low}, ${high}]`)
+    }
+    return v
+  }
+
+  /** The options as own enumerable properties only, in a null-prototype object. */
+  function ownOptions(options) {
+    const out = Object.create(null)
+    if (options === undefined || options === null) return out
+    if (typeof options !== 'object' || Array.isArray(options)) throw invalid(`options must be an object (${OPTIONS.join(', ')})`)
+    for (const k of Object.keys(options)) {
+      if (!OPTIONS.includes(k)) throw invalid(`unknown option ${JSON.stringify(k)} (allowed: ${OPTIONS.join(', ')})`)
+      if (options[k] !== undefined) out[k] = options[k]
+    }
+    return out
+  }
 
   class RemoteJwks {
     /**
      * @param {string} url the key set's URL (https in production)
      * @param {{timeoutMs?: number, maxBytes?: number, cooldown?: number, defaultMaxAge?: number,
-     *          clock?: () => number, fetch?: typeof fetch}} [options] cooldown and defaultMaxAge in
-     *   seconds; clock in seconds (default: a monotonic clock)
+     *          maxStale?: number, clock?: () => number, fetch?: typeof fetch}} [options]
+     *   timeoutMs in (0, 600000] (default 5000); maxBytes an integer in [1, 64 MiB] (default 1 MiB);
+     *   cooldown, defaultMaxAge in [0, 86400] seconds (30, 300); maxStale in [0, 31536000] seconds
+     *   (86400); clock in seconds (default: a monotonic clock)
      */
-    constructor(url, options = {}) {
-      if (typeof url !== 'string' || !/^https?:\/\//.test(url)) {
+    constructor(url, options) {
+      if (typeof url !== 'string' || !/^https?:\/\//.test(url) || httpUrl(url) === null) {
         throw new EklError('INVALID_ARGUMENT', 'url must be an http(s) URL (https in production)')
       }
-      const allowed = ['timeoutMs', 'maxBytes', 'cooldown', 'defaultMaxAge', 'clock', 'fetch']
-      for (const k of Object.keys(options ?? {})) {
-        if (!allowed.includes(k)) throw new EklError('INVALID_ARGUMENT', `RemoteJwks: unknown option ${JSON.stringify(k)} (allowed: ${allowed.join(', ')})`)
-      }
+      const o = ownOptions(options)
       this.url = url
-      this.timeoutMs = options.timeoutMs ?? 5000
-      this.maxBytes = options.maxBytes ?? 1 << 20
-      this.cooldown = options.cooldown ?? 30
-      this.defaultMaxAge = options.defaultMaxAge ?? 300
-      this.clock = options.clock ?? (() => performance.now() / 1000)
-      this.fetchImpl = options.fetch ?? ((...a) => fetch(...a))
+      this.timeoutMs = 'timeoutMs' in o ? number('timeoutMs', o.timeoutMs, 0, 600000, true) : 5000
+      if ('maxBytes' in o) {
+        if (typeof o.maxBytes !== 'number') throw invalid('maxBytes must be an integer')
+        if (!Number.isInteger(o.maxBytes) || o.maxBytes < 1 || o.maxBytes > 2 ** 26) throw invalid('maxBytes must be an integer in [1, 67108864]')
+      }
+      this.maxBytes = 'maxBytes' in o ? o.maxBytes : 1 << 20
+      this.cooldown = 'cooldown' in o ? number('cooldown', o.cooldown, 0, ONE_DAY) : 30
+      this.defaultMaxAge = 'defaultMaxAge' in o ? number('defaultMaxAge', o.defaultMaxAge, 0, ONE_DAY) : 300
+      this.maxStale = 'maxStale' in o ? number('maxStale', o.maxStale, 0, 365 * ONE_DAY) : ONE_DAY
+      if ('clock' in o && typeof o.clock !== 'function') throw invalid('clock must be a function')
+      if ('fetch' in o && typeof o.fetch !== 'function') throw invalid('fetch must be a function')
+      this.clock = o.clock ?? (() => performance.now() / 1000)
+      this.fetchImpl = o.fetch ?? ((...a) => fetch(...a))
       this.current = null
+      this.allKids = new Set() // every kid of the body, skipped keys too
       this.freshUntil = -Infinity
       this.lastFailure = -Infinity
+      this.lastError = null
       this.lastKidRefetch = -Infinity
       this.inFlight = null
       /** Fetches attempted (tests, metrics). */
       this.fetches = 0
     }
 
-    /** One fetch; replaces the cache on success, rejects with JWKS_UNAVAILABLE otherwise. */
+    /** The body and Cache-Control of the key set, redirects checked; within `signal`. */
+    async download(signal) {
+      let url = httpUrl(this.url)
+      const first = originOf(url)
+      for (let hop = 0; hop <= MAX_REDIRECTS; hop++) {
+        const response = await this.fetchImpl(url.href, { headers: { accept: 'application/json' }, signal, redirect: 'manual' })
+        if (response.type === 'opaqueredirect') throw unavailable("the key set's server redirected (this runtime hides where: use the final URL)")
+        if (REDIRECTS.includes(response.status)) {
+          try { await response.body?.cancel() } catch { /* closed */ }
+          const location = response.headers.get('location')
+          if (!location) throw unavailable(`the key set's server answered ${response.status} without a Location`)
+          const next = httpUrl(location.trim(), url)
+          if (next === null) throw unavailable("the key set's server redirected to a URL that is not http(s)")
+          if (first.startsWith('https:') && next.protocol === 'http:') throw unavailable("the key set's server redirected from https to http (refused)")
+          if (originOf(next) !== first) throw unavailable("the key set's server redirected to another origin (refused)")
+          url = next
+          continue
+        }
+        if (response.status < 200 || response.status > 299) {
+          try { await response.body?.cancel() } catch { /* closed */ }
+          throw unavailable(`the key set's server answered ${response.status}`)
+        }
+        const cacheControl = response.headers.get('cache-control')
+        const body = await readCapped(response, this.maxBytes)
+        if (body === null) throw unavailable(`the key set is larger than ${this.maxBytes} bytes`)
+        return { body, cacheControl }
+      }
+      throw unavailable(`the key set's server redirected more than ${MAX_REDIRECTS} times`)
+    }
+
+    /** The fetch in progress, or a new one: its set, or a rejection with JWKS_UNAVAILABLE. */
     fetchNow() {
       if (this.inFlight) return this.inFlight
+      this.fetches++
       this.inFlight = (async () => {
-        this.fetches++
         const abort = new AbortController()
         const timer = setTimeout(() => abort.abort(), this.timeoutMs)
-        let body, cacheControl
         try {
-          const response = await this.fetchImpl(this.url, { headers: { accept: 'application/json' }, signal: abort.signal, redirect: 'follow' })
-          if (!response.ok) throw unavailable(`the key set's server answered ${response.status}`)
-          cacheControl = response.headers.get('cache-control')
-          body = await readCapped(response, this.maxBytes)
-          if (body === null) throw unavailable(`the key set is larger than ${this.maxBytes} bytes`)
+          let got
+          try {
+            got = await this.download(abort.signal)
+          } catch (e) {
+            if (e instanceof EklError && !abort.signal.aborted) throw e
+            throw unavailable(abort.signal.aborted ? 'the key set timed out' : 'the key set could not be fetched')
+          }
+          let value, jwks
+          try {
+            value = JSON.parse(new TextDecoder('utf-8', { fatal: true }).decode(got.body))
+          } catch {
+            throw unavailable('the fetched key set is not JSON')
+          }
+          try {
+            jwks = new Jwks(value)
+          } catch (e) {
+            throw unavailable(e instanceof EklError ? `the fetched key set is not usable (${e.code})` : 'the fetched key set is not usable')
+          }
+          const keys = value !== null && typeof value === 'object' && Array.isArray(value.keys) ? value.keys : []
+          const every = new Set(keys.filter((k) => k !== null && typeof k === 'object' && typeof k.kid === 'string').map((k) => k.kid))
+          this.current = jwks
+          this.allKids = every
+          this.freshUntil = this.clock() + Math.max(this.cooldown, maxAgeOf(got.cacheControl, this.defaultMaxAge))
+          this.lastFailure = -Infinity
+          this.lastError = null
+          return jwks
         } catch (e) {
-          if (e instanceof EklError) throw e
-          throw unavailable(abort.signal.aborted ? 'the key set timed out' : 'the key set could not be fetched')
+          this.lastFailure = this.clock()
+          this.lastError = e
+          throw e
         } finally {
           clearTimeout(timer)
+          this.inFlight = null
         }
-        let jwks
-        try {
-          jwks = new Jwks(JSON.parse(new TextDecoder('utf-8', { fatal: true }).decode(body)))
-        } catch (e) {
-          throw unavailable(e instanceof EklError ? `the fetched key set is not usable (${e.code})` : 'the fetched key set is not JSON')
-        }
-        this.current = jwks
-        this.freshUntil = this.clock() + maxAgeOf(cacheControl, this.defaultMaxAge)
-        return jwks
       })()
-      const done = () => { this.inFlight = null }
-      this.inFlight.then(done, () => {
-        this.lastFailure = this.clock()
-        done()
-      })
       return this.inFlight
     }
 
-    /** The key set: cached while fresh, else fetched again (the last good set serves on failure). */
+    usable(now) {
+      return this.current !== null && now - this.freshUntil <= this.maxStale
+    }
+
+    /** The key set: cached while fresh, else fetched again; the last good set serves after a
+     *  failure for up to `maxStale` past its freshness; else JWKS_UNAVAILABLE. */
     async jwks() {
       const now = this.clock()
       if (this.current && now < this.freshUntil) return this.current
-      // A stale set whose refetch failed: retried at most once per cooldown.
-      if (this.current && now - this.lastFailure < this.cooldown) return this.current
+      if (now - this.lastFailure < this.cooldown) { // no new attempt within the cooldown
+        if (this.usable(now)) return this.current
+        const base = this.lastError ? detail(this.lastError) : 'the key set could not be fetched'
+        const stale = this.current ? ' (the last good set is older than max_stale)' : ''
+        throw unavailable(`${base}${stale}; the next attempt may happen in ${Math.ceil(this.lastFailure + this.cooldown - now)} s`)
+      }
       try {
         return await this.fetchNow()
       } catch (e) {
-        if (this.current) return this.current
+        if (this.usable(this.clock())) return this.current
+        if (this.current) throw unavailable(`${detail(e)} (the last good set is older than max_stale)`)
         throw e
       }
     }
 
-    /** The key set to verify `token` with; fetched again once (per cooldown) for an unknown kid. */
+    /** The key set to verify `token` with; fetched again once (per cooldown) for an unknown kid,
+     *  else UNKNOWN_KID saying when the set was refetched and when the next refetch may happen. */
     async jwksFor(token) {
-      const jwks = await this.jwks()
+      let jwks = await this.jwks()
       const kid = tokenKid(token)
       if (kid === null || jwks.kids.includes(kid)) return jwks
+      if (this.allKids.has(kid)) return jwks // a key of another kind: the verifier says UNSUPPORTED_KEY
       const now = this.clock()
-      if (now - this.lastKidRefetch < this.cooldown) return this.current
+      const last = this.lastKidRefetch
+      if (now - last < this.cooldown) {
+        throw new EklError('UNKNOWN_KID', `kid is not in the key set, refetched for an unknown kid ${Math.floor(now - last)} s ago; the next refetch may happen in ${Math.ceil(last + this.cooldown - now)} s`)
+      }
       this.lastKidRefetch = now
       try {
-        return await this.fetchNow()
-      } catch {
-        return this.current // the verifier then says UNKNOWN_KID
+        jwks = await this.fetchNow()
+      } catch (e) {
+        throw new EklError('UNKNOWN_KID', `kid is not in the key set, and refetching it failed (${detail(e)}); the next refetch may happen in ${Math.ceil(this.cooldown)} s`)
       }
+      if (jwks.kids.includes(kid) || this.allKids.has(kid)) return jwks
+      throw new EklError('UNKNOWN_KID', `kid is not in the key set, refetched just now; the next refetch may happen in ${Math.ceil(this.cooldown)} s`)
     }
   }
   return RemoteJwks

@@ -156,10 +156,15 @@ fn read(args: &Array<'_>, i: u32, p: &ekl_bridge::Param) -> ekl_core::Result<Hel
         Kind::Str => Held::Str(Zeroizing::new(
             args.get::<String>(i).map_err(bad)?.unwrap_or_default(),
         )),
-        Kind::Int | Kind::Now => Held::Int(seconds(
+        Kind::Int => Held::Int(seconds(
             args.get::<f64>(i).map_err(bad)?.unwrap_or(f64::NAN),
             p.name,
         )?),
+        // A fraction is floored, as on every surface (ekl_bridge::seconds_of).
+        Kind::Now => Held::Int(
+            ekl_bridge::seconds_of(args.get::<f64>(i).map_err(bad)?.unwrap_or(f64::NAN))
+                .ok_or_else(|| invalid(format!("{} must be a number of seconds", p.name)))?,
+        ),
         Kind::Bool => Held::Bool(args.get::<bool>(i).map_err(bad)?.unwrap_or_default()),
         Kind::StrList => Held::List(
             args.get::<Vec<String>>(i)
@@ -253,6 +258,9 @@ fn present(out: Out) -> ekl_core::Result<CallResult> {
 pub fn call(index: u32, args: Array<'_>) -> Result<CallResult> {
     guarded(|| {
         let (op, held) = read_all(index, &args)?;
+        // Copied before they are read: a view of a SharedArrayBuffer may change under the core
+        // (see with_copy); one copy per text argument costs little beside any operation here.
+        let held: Vec<Held<Vec<u8>>> = held.into_iter().map(Held::owned).collect();
         present(run(op, &held)?)
     })
     .map_err(core_err)
@@ -324,6 +332,35 @@ thread_local! {
     static OVERFLOW: std::cell::RefCell<Option<Vec<u8>>> = const { std::cell::RefCell::new(None) };
 }
 
+thread_local! {
+    /// The copy of the caller's JSON text that [`canonicalize_into`] and
+    /// [`canonicalize_string_into`] read (kept between calls while at most [`KEEP_COPY_BYTES`]).
+    static INPUT: std::cell::RefCell<Vec<u8>> = const { std::cell::RefCell::new(Vec::new()) };
+}
+
+/// The largest input copy kept for the next call on the thread.
+const KEEP_COPY_BYTES: usize = 1 << 20;
+
+/// Runs `f` on a copy of `json`. A `Uint8Array` may be a view of a `SharedArrayBuffer` that
+/// another thread writes while the core reads it (the JS layer copies such views, but these raw
+/// exports can be called directly): read in place, bytes validated as UTF-8 could change before
+/// they are copied out, and the output would not be UTF-8. A copy is one `memcpy`, into a buffer
+/// reused across calls; the core reads a snapshot that no one else can write.
+fn with_copy<T>(json: &[u8], f: impl FnOnce(&[u8]) -> T) -> T {
+    INPUT.with(|cell| {
+        let Ok(mut buf) = cell.try_borrow_mut() else {
+            return f(&json.to_vec());
+        };
+        buf.clear();
+        buf.extend_from_slice(json);
+        let out = f(&buf);
+        if buf.capacity() > KEEP_COPY_BYTES {
+            *buf = Vec::new();
+        }
+        out
+    })
+}
+
 /// The result that the last [`canonicalize_into`] on this thread could not fit into its buffer.
 #[napi]
 pub fn take_result() -> Buffer {
@@ -351,7 +388,9 @@ pub fn canonicalize_into(
             Some(n) if n >= 0.0 => Some(seconds(n, "maxBytes")? as usize),
             Some(_) => return Err(invalid("maxBytes must not be negative".into())),
         };
-        let bytes = canonical::canonicalize_with(json, Options { max_bytes })?;
+        let bytes = with_copy(json, |json| {
+            canonical::canonicalize_with(json, Options { max_bytes })
+        })?;
         Ok(deliver(bytes, out, at))
     })
     .map_err(core_err)
@@ -393,11 +432,13 @@ pub fn canonicalize_string_into(
         let json = json
             .get(..len as usize)
             .ok_or_else(|| invalid("len is past the end of the text".into()))?;
-        if holds_replacement_character(json) {
-            return Ok(-2.0);
-        }
-        let bytes = canonical::canonicalize_with(json, Options::default())?;
-        Ok(deliver(bytes, out, at))
+        let bytes = with_copy(json, |json| {
+            if holds_replacement_character(json) {
+                return Ok(None);
+            }
+            canonical::canonicalize_with(json, Options::default()).map(Some)
+        })?;
+        Ok(bytes.map_or(-2.0, |bytes| deliver(bytes, out, at)))
     })
     .map_err(core_err)
 }

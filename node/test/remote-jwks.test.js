@@ -86,12 +86,15 @@ test('a rotated key is fetched once per cooldown', async () => {
     const tok = token(fresh.k2)
     verify(tok, await remote.jwksFor(tok))
     assert.equal(s.hits, 2)
+    // Random kids within the cooldown: no more fetches; UNKNOWN_KID says when the next may happen.
     const other = token(ekl.signingKey('22'.repeat(32), 'k9'))
-    const jwks = await remote.jwksFor(other)
-    assert.throws(() => verify(other, jwks), { code: 'UNKNOWN_KID' })
+    c.t += 10
+    await assert.rejects(remote.jwksFor(other), (e) => e.code === 'UNKNOWN_KID' &&
+      e.message.includes('refetched for an unknown kid 10 s ago; the next refetch may happen in 20 s') &&
+      !e.message.includes('fetch the key set again'))
     assert.equal(s.hits, 2)
-    c.t += 31
-    await remote.jwksFor(other)
+    c.t += 21
+    await assert.rejects(remote.jwksFor(other), (e) => e.message.endsWith('refetched just now; the next refetch may happen in 30 s'))
     assert.equal(s.hits, 3)
   } finally {
     s.http.close()
@@ -107,7 +110,7 @@ test('failures keep the last good set', async () => {
     const remote = new ekl.RemoteJwks(s.url, { clock: c, cooldown: 10 })
     const first = await remote.jwks()
     s.status = 500
-    c.t += 1
+    c.t += 11 // max-age=0: cached for the cooldown (the floor)
     assert.equal(await remote.jwks(), first)
     assert.equal(s.hits, 2)
     c.t += 1
@@ -172,4 +175,42 @@ test('Cache-Control and token headers are read strictly', () => {
   assert.equal(tokenKid('eyJraWQiOiJrMSJ9.x.y'), 'k1')
   assert.equal(tokenKid('not a token'), null)
   assert.throws(() => new ekl.RemoteJwks('file:///etc/passwd'), { code: 'INVALID_ARGUMENT' })
+})
+
+// Options are own enumerable properties only (docs/decisions.md#remote-jwks): a polluted
+// Object.prototype or an options object with a prototype changes nothing.
+test('options are read as own properties only', async () => {
+  const s = await server()
+  const names = ['timeoutMs', 'maxBytes', 'cooldown', 'defaultMaxAge', 'maxStale', 'clock', 'fetch']
+  try {
+    const [body] = keys('k1')
+    s.serve(body)
+    const hostile = { timeoutMs: 1, maxBytes: 1, cooldown: 86400, defaultMaxAge: 86400, maxStale: 0, clock: () => 0, fetch: () => Promise.reject(new Error('polluted')) }
+    const check = async (make) => {
+      const remote = make()
+      assert.equal(remote.timeoutMs, 5000)
+      assert.equal(remote.maxBytes, 1 << 20)
+      assert.equal(remote.cooldown, 30)
+      assert.equal(remote.defaultMaxAge, 300)
+      assert.equal(remote.maxStale, 86400)
+      assert.deepEqual((await remote.jwks()).kids, ['k1'])
+    }
+    for (const k of names) Object.prototype[k] = hostile[k] // eslint-disable-line no-extend-native
+    try {
+      await check(() => new ekl.RemoteJwks(s.url))
+      await check(() => new ekl.RemoteJwks(s.url, {}))
+    } finally {
+      for (const k of names) delete Object.prototype[k]
+    }
+    await check(() => new ekl.RemoteJwks(s.url, Object.create(hostile)))
+    // own properties are read; unknown ones, and options that are not an object, refused
+    assert.equal(new ekl.RemoteJwks(s.url, { maxStale: 60 }).maxStale, 60)
+    assert.throws(() => new ekl.RemoteJwks(s.url, { bogus: 1 }), { code: 'INVALID_ARGUMENT', message: /unknown option "bogus"/ })
+    assert.throws(() => new ekl.RemoteJwks(s.url, 5), { code: 'INVALID_ARGUMENT' })
+    assert.throws(() => new ekl.RemoteJwks(s.url, [1]), { code: 'INVALID_ARGUMENT' })
+    assert.throws(() => new ekl.RemoteJwks(s.url, { cooldown: 10n }), { code: 'INVALID_ARGUMENT' })
+    assert.throws(() => new ekl.RemoteJwks(s.url, { fetch: 'x' }), { code: 'INVALID_ARGUMENT' })
+  } finally {
+    s.http.close()
+  }
 })

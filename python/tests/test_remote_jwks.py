@@ -113,14 +113,19 @@ def test_rotation_refetches_once_per_cooldown(server):
     tok = token(new["k2"])
     verify(tok, remote.jwks_for(tok))  # unknown kid: one refetch, then it verifies
     assert server.hits == 2
-    # Random kids within the cooldown: no more fetches; the verifier says UNKNOWN_KID.
+    # Random kids within the cooldown: no more fetches; UNKNOWN_KID says when the next may happen.
     other = token(ekl.signing_key("22" * 32, "k9"))
+    clock.t += 10
     with pytest.raises(EklError) as e:
         verify(other, remote.jwks_for(other))
     assert e.value.code == "UNKNOWN_KID"
+    assert "refetched for an unknown kid 10 s ago; the next refetch may happen in 20 s" in e.value.message
+    assert "fetch the key set again" not in e.value.message
     assert server.hits == 2
-    clock.t += 31
-    remote.jwks_for(other)
+    clock.t += 21
+    with pytest.raises(EklError) as e:
+        remote.jwks_for(other)
+    assert e.value.message.endswith("refetched just now; the next refetch may happen in 30 s")
     assert server.hits == 3
 
 
@@ -131,7 +136,7 @@ def test_failures_keep_the_last_good_set(server):
     remote = RemoteJwks(server.url, clock=clock, cooldown=10)
     first = remote.jwks()
     server.status = 500
-    clock.t += 1
+    clock.t += 11  # max-age=0: cached for the cooldown (the floor)
     assert remote.jwks() is first  # stale, the refetch failed: the last good set serves
     assert server.hits == 2
     clock.t += 1

@@ -64,7 +64,7 @@ const agent = await page.evaluate(async () => {
   const ekl = await import('/pkg/dist/index.web.mjs');
   const { makeAnswer, answerLine } = await import('/ops.mjs');
   const answer = makeAnswer(ekl);
-  globalThis.eklAnswerLines = (lines) => lines.map((l) => answerLine(answer, l));
+  globalThis.eklAnswerLines = (lines) => Promise.all(lines.map((l) => answerLine(answer, l)));
   return navigator.userAgent;
 });
 process.stderr.write(`chromium adapter: ${agent}\n`);

@@ -128,7 +128,13 @@ fn read<'a>(p: &ekl_bridge::Param, v: &JsValue, data: &mut &'a [u8]) -> Result<H
     Ok(match p.kind {
         Kind::Value | Kind::Text | Kind::Jwks | Kind::Bytes => Held::Bytes(take()?),
         Kind::Str => return Err(bad()),
-        Kind::Int | Kind::Now => {
+        // A fraction is floored, as on every surface (ekl_bridge::seconds_of).
+        Kind::Now => Held::Int(
+            v.as_f64()
+                .and_then(ekl_bridge::seconds_of)
+                .ok_or_else(|| invalid(format!("{} must be a number of seconds", p.name)))?,
+        ),
+        Kind::Int => {
             let x = v.as_f64().ok_or_else(bad)?;
             if !(x.is_finite() && x.fract() == 0.0 && x.abs() <= 9007199254740992.0) {
                 return Err(invalid(format!("{} must be an integer", p.name)));

@@ -1038,6 +1038,23 @@ pub fn call_cases(dir: &Path) -> Vec<Case> {
                 ],
             );
         }
+        // A negative max_lifetime is the caller's mistake (INVALID_ARGUMENT), not a token's.
+        if let Some(valid) = list(&d, &["cases"]).first() {
+            for max in [-1, 0] {
+                c.add(
+                    "verify_jws",
+                    src,
+                    format!("max_lifetime {max}"),
+                    vec![
+                        ("token", get(valid, &["token"]).clone()),
+                        ("typ", s("ekl-screening-rules+jwt")),
+                        ("jwks", jwks.clone()),
+                        ("now", get(valid, &["now"]).clone()),
+                        ("max_lifetime", n(max)),
+                    ],
+                );
+            }
+        }
         // Key sets as found in the wild (docs/decisions.md#jwks-wild): other kinds of keys are
         // skipped; a token naming one is UNSUPPORTED_KEY; a malformed P-256 key refuses the set.
         let net_keys = list(&d, &["jwks", "keys"]).to_vec();
@@ -1196,17 +1213,228 @@ pub fn call_cases(dir: &Path) -> Vec<Case> {
             );
         }
     }
-    c.out
+    let mut out = c.out;
+    let twins = handle_twins(&out);
+    out.extend(twins);
+    out
+}
+
+/// The operations with an async variant in a host (JS: `canonicalizeAsync`,
+/// `canonicalizeValueAsync`, `verifyReceiptsAsync`): a `call` with `"async": true` runs it.
+pub const ASYNC_OPS: [&str; 3] = ["canonicalize", "canonicalize_value", "verify_receipts"];
+
+/// The requests that move handles and host-only helpers inside the cross-surface proof
+/// (docs/host-apis.json), from the `call` cases already built: each `jwks` argument again as a
+/// `Jwks` handle built from the text and from the host's value of it; each `key` again as a key
+/// read from its private JWK and from its PEM file (PKCS#8 and SEC1); the operations with an
+/// async variant again through it; and the `host` helpers on every key set, key and text seen.
+fn handle_twins(cases: &[Case]) -> Vec<Case> {
+    let mut out = Vec::new();
+    let mut jwks_seen: Vec<String> = Vec::new();
+    let mut keys_seen: Vec<Value<'static>> = Vec::new();
+    let mut texts: Vec<Value<'static>> = Vec::new();
+    for case in cases {
+        let Some((name, args)) = case.call_parts() else {
+            continue;
+        };
+        let Some(op) = ekl_bridge::find(&name) else {
+            continue;
+        };
+        let source = case.rule.splitn(3, '/').nth(2).unwrap_or("").to_owned();
+        for p in op.params {
+            let Some(v) = args.get(p.name) else {
+                continue;
+            };
+            match (p.kind, v) {
+                (ekl_bridge::Kind::Jwks, Value::String(text)) => {
+                    let text = text.to_string();
+                    let mut forms = vec![("jwks-handle", "$jwks")];
+                    // The host's value of the text (JSON.parse, json.loads) only where it is the
+                    // text's value: valid ekl-json-1 (no duplicate, no long integer).
+                    if canonical::parse(text.as_bytes()).is_ok() {
+                        forms.push(("jwks-handle-value", "$jwks_value"));
+                    }
+                    for (rule, form) in forms {
+                        let handle = Value::Object(vec![(Cow::Borrowed(form), s(text.clone()))]);
+                        out.push(case.twin(&source, rule, with(&args, p.name, handle)));
+                    }
+                    if !jwks_seen.contains(&text) {
+                        jwks_seen.push(text);
+                    }
+                }
+                (ekl_bridge::Kind::Key, Value::Object(_)) => {
+                    let (seed, kid) = (st(v, &["seed"]), st(v, &["kid"]));
+                    for (rule, form) in key_forms(&seed, &kid) {
+                        out.push(case.twin(&source, rule, with(&args, p.name, form)));
+                    }
+                    if !keys_seen.contains(v) {
+                        keys_seen.push(v.clone());
+                    }
+                }
+                (ekl_bridge::Kind::Text, Value::String(_)) if name == "canonicalize" => {
+                    if args.get("max_bytes").is_none() {
+                        texts.push(v.clone());
+                    }
+                }
+                _ => {}
+            }
+        }
+        if ASYNC_OPS.contains(&name.as_str()) {
+            out.push(case.twin_async(&source));
+        }
+    }
+    let host = |name: &str, source: &str, label: String, args: Vec<(&str, Value<'static>)>| {
+        let args = args
+            .into_iter()
+            .map(|(k, v)| (Cow::Owned(k.to_owned()), v))
+            .collect();
+        Case::host(name, source, label, Value::Object(args))
+    };
+    for (i, text) in jwks_seen.iter().enumerate() {
+        let forms = [
+            s(text.clone()),
+            Value::Object(vec![("$jwks".into(), s(text.clone()))]),
+            Value::Object(vec![("$jwks_value".into(), s(text.clone()))]),
+        ];
+        for (form, jwks) in ["text", "handle", "handle-value"].iter().zip(forms) {
+            if *form == "handle-value" && canonical::parse(text.as_bytes()).is_err() {
+                continue;
+            }
+            out.push(host(
+                "jwks_kids",
+                form,
+                format!("set {i}"),
+                vec![("jwks", jwks)],
+            ));
+        }
+    }
+    for key in &keys_seen {
+        let (seed, kid) = (st(key, &["seed"]), st(key, &["kid"]));
+        let forms = std::iter::once(("key-seed", key.clone())).chain(key_forms(&seed, &kid));
+        for (form, k) in forms {
+            for name in ["signing_key_kid", "signing_key_public_jwks"] {
+                out.push(host(name, form, kid.clone(), vec![("key", k.clone())]));
+            }
+        }
+    }
+    for (i, chunk) in texts.chunks(5).enumerate() {
+        let list = Value::Array(chunk.to_vec());
+        out.push(host(
+            "canonicalize_many",
+            "vectors",
+            format!("texts {i}"),
+            vec![("texts", list.clone())],
+        ));
+        if i % 4 == 0 {
+            out.push(host(
+                "canonicalize_many",
+                "vectors",
+                format!("texts {i}, max_bytes 16"),
+                vec![("texts", list), ("max_bytes", n(16))],
+            ));
+        }
+    }
+    out.push(host("error_codes", "core", "all".into(), vec![]));
+    out.push(host("core_version", "core", "version".into(), vec![]));
+    out
+}
+
+/// A seed key written as its private JWK and as PEM files (PKCS#8, SEC1): the `key` forms of a
+/// `call` request that a host reads with `signing_key_from_jwk` (Python: `SigningKey.from_jwk`)
+/// and `signing_key_from_pem`.
+fn key_forms(seed: &str, kid: &str) -> Vec<(&'static str, Value<'static>)> {
+    let Ok(bytes) =
+        ekl_core::hex::decode_fixed::<32>(seed, ekl_core::ErrorCode::InvalidKey, "seed")
+    else {
+        return Vec::new();
+    };
+    let Ok(key) = ekl_core::jwk::SigningKey::from_seed(&bytes, kid) else {
+        return Vec::new();
+    };
+    let jwk = key.to_private_jwk_json();
+    let Ok(value) = canonical::parse(jwk.as_bytes()) else {
+        return Vec::new();
+    };
+    let part = |name: &str| {
+        ekl_core::base64url::decode(value.get(name).and_then(Value::as_str).unwrap_or(""))
+            .unwrap_or_default()
+    };
+    let (d, x, y) = (part("d"), part("x"), part("y"));
+    if d.len() != 32 || x.len() != 32 || y.len() != 32 {
+        return Vec::new();
+    }
+    const P256: [u8; 10] = [0x06, 0x08, 0x2a, 0x86, 0x48, 0xce, 0x3d, 0x03, 0x01, 0x07];
+    let mut point = vec![0x03, 0x42, 0x00, 0x04];
+    point.extend_from_slice(&x);
+    point.extend_from_slice(&y);
+    // SEC1 ECPrivateKey: version 1, d, [0] the curve, [1] the public point.
+    let mut sec1 = vec![0x30, 0x77, 0x02, 0x01, 0x01, 0x04, 0x20];
+    sec1.extend_from_slice(&d);
+    sec1.extend_from_slice(&[0xa0, 0x0a]);
+    sec1.extend_from_slice(&P256);
+    sec1.extend_from_slice(&[0xa1, 0x44]);
+    sec1.extend_from_slice(&point);
+    // PKCS#8 PrivateKeyInfo: version 0, id-ecPublicKey with the curve, the ECPrivateKey without
+    // its curve (RFC 5915 inside RFC 5208).
+    let mut pkcs8 = vec![0x30, 0x81, 0x87, 0x02, 0x01, 0x00, 0x30, 0x13, 0x06, 0x07];
+    pkcs8.extend_from_slice(&[0x2a, 0x86, 0x48, 0xce, 0x3d, 0x02, 0x01]);
+    pkcs8.extend_from_slice(&P256);
+    pkcs8.extend_from_slice(&[0x04, 0x6d, 0x30, 0x6b, 0x02, 0x01, 0x01, 0x04, 0x20]);
+    pkcs8.extend_from_slice(&d);
+    pkcs8.extend_from_slice(&[0xa1, 0x44]);
+    pkcs8.extend_from_slice(&point);
+    let pem = |label: &str, der: &[u8]| {
+        let b64 = base64_std(der);
+        let lines: Vec<&str> = b64
+            .as_bytes()
+            .chunks(64)
+            .map(|c| std::str::from_utf8(c).unwrap_or(""))
+            .collect();
+        format!(
+            "-----BEGIN {label}-----\n{}\n-----END {label}-----\n",
+            lines.join("\n")
+        )
+    };
+    let pem_form =
+        |text: String| Value::Object(vec![("pem".into(), s(text)), ("kid".into(), s(kid))]);
+    vec![
+        ("key-jwk", Value::Object(vec![("jwk".into(), s(jwk))])),
+        ("key-pem-pkcs8", pem_form(pem("PRIVATE KEY", &pkcs8))),
+        ("key-pem-sec1", pem_form(pem("EC PRIVATE KEY", &sec1))),
+    ]
+}
+
+/// Standard base64 with padding (RFC 4648 §4), for the PEM forms.
+fn base64_std(bytes: &[u8]) -> String {
+    const A: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+    let mut out = String::with_capacity(bytes.len().div_ceil(3) * 4);
+    for c in bytes.chunks(3) {
+        let n = (u32::from(c[0]) << 16)
+            | (u32::from(*c.get(1).unwrap_or(&0)) << 8)
+            | u32::from(*c.get(2).unwrap_or(&0));
+        for i in 0..4 {
+            if i <= c.len() {
+                out.push(A[(n >> (18 - 6 * i) & 63) as usize] as char);
+            } else {
+                out.push('=');
+            }
+        }
+    }
+    out
 }
 
 #[cfg(test)]
 mod tests {
+    use super::super::ops;
     use super::*;
 
     #[test]
     fn every_call_gives_every_required_argument() {
         let dir = Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/../vectors"));
-        for case in call_cases(dir) {
+        for case in call_cases(dir)
+            .into_iter()
+            .filter(|c| c.rule.starts_with("call/"))
+        {
             let req = case.request(1);
             let name = req.get("name").and_then(Value::as_str).unwrap_or_default();
             let op = ekl_bridge::find(name).expect("a registry operation");
@@ -1220,6 +1448,52 @@ mod tests {
                     p.name
                 );
             }
+        }
+    }
+
+    #[test]
+    fn every_host_helper_has_requests_and_every_twin_answers_as_its_original() {
+        let dir = Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/../vectors"));
+        let cases = call_cases(dir);
+        for name in ops::HOST_HELPERS {
+            let rule = format!("host/{name}/");
+            assert!(
+                cases.iter().any(|c| c.rule.starts_with(&rule)),
+                "no host request for {name}"
+            );
+        }
+        // The forms a twin gives its argument in are read by the reference as the original:
+        // a twin that answers otherwise is a broken form (a PEM file that does not parse, say).
+        let mut twins = 0;
+        for original in cases.iter().filter(|c| c.rule.starts_with("call/")) {
+            for twin in handle_twins(std::slice::from_ref(original)) {
+                if !twin.rule.starts_with("call/") {
+                    continue;
+                }
+                let (a, b) = (twin.request(1), original.request(1));
+                assert_eq!(
+                    ops::answer(&a),
+                    ops::answer(&b),
+                    "{} {}",
+                    twin.rule,
+                    twin.label
+                );
+                twins += 1;
+            }
+        }
+        assert!(twins > 100, "{twins} twins");
+        for form in [
+            "jwks-handle",
+            "jwks-handle-value",
+            "key-jwk",
+            "key-pem-pkcs8",
+            "key-pem-sec1",
+            "async",
+        ] {
+            assert!(
+                cases.iter().any(|c| c.rule.ends_with(&format!("/{form}"))),
+                "{form}"
+            );
         }
     }
 

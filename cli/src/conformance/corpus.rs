@@ -44,6 +44,45 @@ impl Case {
             ],
         }
     }
+    /// A `host` request of helper `name` (rule `host/NAME/SOURCE`).
+    pub(super) fn host(
+        name: &str,
+        source: &str,
+        label: impl Into<String>,
+        args: Value<'static>,
+    ) -> Case {
+        Case {
+            rule: format!("host/{name}/{source}"),
+            label: label.into(),
+            fields: vec![
+                ("op".into(), Value::String(Cow::Borrowed("host"))),
+                ("name".into(), Value::String(Cow::Owned(name.into()))),
+                ("args".into(), args),
+            ],
+        }
+    }
+    /// The operation name and arguments of a `call` request.
+    pub(super) fn call_parts(&self) -> Option<(String, Value<'static>)> {
+        let field = |n: &str| self.fields.iter().find(|(k, _)| k == n).map(|(_, v)| v);
+        if field("op")?.as_str()? != "call" {
+            return None;
+        }
+        Some((field("name")?.as_str()?.to_owned(), field("args")?.clone()))
+    }
+    /// This `call` request with other `args` (rule `call/NAME/SOURCE/FORM`).
+    pub(super) fn twin(&self, source: &str, form: &str, args: Value<'static>) -> Case {
+        let name = self.call_parts().map(|(n, _)| n).unwrap_or_default();
+        Case::call(&name, &format!("{source}/{form}"), self.label.clone(), args)
+    }
+    /// This `call` request through the host's async variant (rule `call/NAME/SOURCE/async`).
+    pub(super) fn twin_async(&self, source: &str) -> Case {
+        let (name, args) = self
+            .call_parts()
+            .unwrap_or_else(|| (String::new(), Value::Null));
+        let mut twin = Case::call(&name, &format!("{source}/async"), self.label.clone(), args);
+        twin.fields.push(("async".into(), Value::Bool(true)));
+        twin
+    }
     fn s(mut self, name: &str, value: impl Into<String>) -> Case {
         self.fields
             .push((name.into(), Value::String(Cow::Owned(value.into()))));
@@ -447,7 +486,7 @@ fn one_file(file: &str, d: &Value<'_>, out: &mut Vec<Case>) {
             let jwks = d.get("jwks").map(canon_text).unwrap_or_default();
             let iss = str_of(d, "network_issuer");
             for c in items(d, "cases") {
-                let now = c.get("now").and_then(Value::as_f64).unwrap_or(0.0) as i64;
+                let now = c.get("now").and_then(Value::as_f64).unwrap_or(0.0).floor() as i64;
                 out.push(
                     Case::new("jws_verify", &src("cases"), name_of(c))
                         .s("token", str_of(c, "token"))

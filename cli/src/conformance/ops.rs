@@ -33,6 +33,7 @@ pub const OPS: &[&str] = &[
     "screen",
     "canonicalize_host",
     "call",
+    "host",
 ];
 
 /// The answer to a request that is not well formed (not an error code of the core).
@@ -273,6 +274,7 @@ pub fn answer(req: &Value<'_>) -> Answer {
             text(canonical::canonicalize_value(&value).map_err(code)?)
         }
         "call" => call(req),
+        "host" => host(req),
         _ => Err(UNSUPPORTED_OP.to_owned()),
     }
 }
@@ -287,9 +289,125 @@ fn call(req: &Value<'_>) -> Answer {
         None | Some(Value::Null) => &empty,
         Some(a) => a,
     };
-    let owned = crate::call::decode_args(op, args).map_err(code)?;
+    let args = plain_handles(op, args);
+    let owned = crate::call::decode_args(op, &args).map_err(code)?;
     let out = crate::call::run(op, &owned, None).map_err(code)?;
     text(out.to_json().map_err(code)?)
+}
+
+/// The JSON text of a `jwks` argument in any of its forms: the text itself, or the text of a
+/// handle the host builds, `{"$jwks": TEXT}` (from the text) or `{"$jwks_value": TEXT}` (from the
+/// host's own parse of it). A handle must answer as the text does, so the reference reads all
+/// three as the text.
+fn jwks_text<'v>(v: &'v Value<'static>) -> Option<&'v str> {
+    match v {
+        Value::String(t) => Some(t),
+        Value::Object(m) if m.len() == 1 => match (m[0].0.as_ref(), &m[0].1) {
+            ("$jwks" | "$jwks_value", Value::String(t)) => Some(t),
+            _ => None,
+        },
+        _ => None,
+    }
+}
+
+/// `args` with each `jwks` argument given as a handle form written as its text.
+fn plain_handles(op: &ekl_bridge::Op, args: &Value<'_>) -> Value<'static> {
+    let owned = args.clone().into_owned();
+    let Value::Object(members) = owned else {
+        return owned;
+    };
+    Value::Object(
+        members
+            .into_iter()
+            .map(|(k, v)| {
+                let jwks = op
+                    .param_index(&k)
+                    .is_some_and(|i| op.params[i].kind == ekl_bridge::Kind::Jwks);
+                match jwks.then(|| jwks_text(&v)).flatten() {
+                    Some(t) => {
+                        let t = Value::String(std::borrow::Cow::Owned(t.to_owned()));
+                        (k, t)
+                    }
+                    None => (k, v),
+                }
+            })
+            .collect(),
+    )
+}
+
+/// The host-only helpers of docs/host-apis.json that have a registry twin, each answered here
+/// with the twin (docs/conformance-protocol.md#host):
+/// `jwks_kids` (`jwks`: any form of `call`) → the kids of the usable keys, in order;
+/// `signing_key_kid` / `signing_key_public_jwks` (`key`: any form of `call`) → the kid, or the
+/// JWKS of its public key; `canonicalize_many` (`texts`, `max_bytes`?) → the canonical texts, or
+/// the first refusal; `error_codes`, `core_version`.
+pub const HOST_HELPERS: &[&str] = &[
+    "jwks_kids",
+    "signing_key_kid",
+    "signing_key_public_jwks",
+    "canonicalize_many",
+    "error_codes",
+    "core_version",
+];
+
+fn host(req: &Value<'_>) -> Answer {
+    let name = field(req, "name")?;
+    let empty = Value::Object(Vec::new());
+    let args = match req.get("args") {
+        None | Some(Value::Null) => &empty,
+        Some(a) => a,
+    };
+    let json = |v: Value<'static>| text(canonical::canonicalize_value(&v).map_err(code)?);
+    let key = || match args.get("key") {
+        Some(k) => match crate::call::from_json("key", ekl_bridge::Kind::Key, k).map_err(code)? {
+            crate::call::Owned::Key(k) => Ok(k),
+            _ => Err(bad("key")),
+        },
+        None => Err(bad("key")),
+    };
+    match name {
+        "jwks_kids" => {
+            let jwks = args
+                .get("jwks")
+                .map(|j| j.clone().into_owned())
+                .ok_or_else(|| bad("jwks"))?;
+            let t = jwks_text(&jwks).ok_or_else(|| bad("jwks"))?;
+            let jwks = Jwks::parse(t.as_bytes()).map_err(code)?;
+            json(Value::Array(
+                jwks.keys()
+                    .iter()
+                    .map(|k| Value::from(k.kid().to_owned()))
+                    .collect(),
+            ))
+        }
+        "signing_key_kid" => json(Value::from(key()?.kid().to_owned())),
+        "signing_key_public_jwks" => {
+            let jwks = Jwks::from_keys(vec![key()?.public_jwk()]).map_err(code)?;
+            Ok(jwks.to_json())
+        }
+        "canonicalize_many" => {
+            let texts = args
+                .get("texts")
+                .and_then(Value::as_array)
+                .ok_or_else(|| bad("texts"))?;
+            let max = int_field(args, "max_bytes")?;
+            let options = Options {
+                max_bytes: max.map(|m| usize::try_from(m).unwrap_or(0)),
+            };
+            let mut out = Vec::with_capacity(texts.len());
+            for t in texts {
+                let t = t.as_str().ok_or_else(|| bad("texts"))?;
+                let c = canonical::canonicalize_with(t.as_bytes(), options).map_err(code)?;
+                out.push(Value::from(text(c)?));
+            }
+            json(Value::Array(out))
+        }
+        "error_codes" => json(Value::Array(
+            ekl_bridge::error_codes().map(Value::from).collect(),
+        )),
+        "core_version" => json(Value::from(ekl_bridge::VERSION)),
+        _ => Err(UNSUPPORTED_OP.to_owned()),
+    }
 }
 
 /// The deepest host-value description accepted (the request line itself is parsed with the
