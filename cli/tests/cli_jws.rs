@@ -218,3 +218,52 @@ fn receipt_verify_jws_and_signed() {
     assert_eq!(code, 1);
     assert!(out.contains(r#""name":"object_signature","outcome":"fail""#));
 }
+
+/// Issue 24.5: `jws verify` is `verify_jws`: a `--now` in milliseconds is refused as on every
+/// surface (it answered TOKEN_EXPIRED), and the output has `typ` as `ekl call verify_jws` has.
+#[test]
+fn verify_refuses_milliseconds_and_prints_typ() {
+    let (_, jwks, _) = ekl(&["jwks", "from-seed", "--seed", SEED, "--kid", "n1"], b"");
+    let jwks = temp("ms-jwks.json", &jwks);
+    let claims = br#"{"iss":"https://n","aud":"ekl:agent:p","iat":1000,"exp":1060}"#;
+    let (_, token, _) = ekl(
+        &[
+            "jws",
+            "sign",
+            "--typ",
+            "ekl-access+jwt",
+            "--seed",
+            SEED,
+            "--kid",
+            "n1",
+        ],
+        claims,
+    );
+    let verify = |now: &str| {
+        ekl(
+            &[
+                "jws",
+                "verify",
+                "--typ",
+                "ekl-access+jwt",
+                "--jwks",
+                &jwks,
+                "--now",
+                now,
+                "--token",
+                token.trim(),
+            ],
+            b"",
+        )
+    };
+    let ms = "ekl: INVALID_ARGUMENT: verify_jws: now must be seconds since the epoch, not milliseconds\n";
+    for now in ["100000000000", "1800000000000", "-100000000000"] {
+        assert_eq!(verify(now), (2, String::new(), ms.to_owned()), "{now}");
+    }
+    let (code, out, err) = verify("1030");
+    assert_eq!(code, 0, "{err}");
+    let v: serde_json::Value = serde_json::from_str(&out).expect("json");
+    let keys: Vec<&String> = v.as_object().expect("object").keys().collect();
+    assert_eq!(keys, ["claims", "header", "kid", "token_sha256", "typ"]);
+    assert_eq!(v["typ"], "ekl-access+jwt");
+}
