@@ -251,8 +251,7 @@ pub enum JwsCommand {
         /// The key set (JWKS JSON file; `-`: stdin)
         #[arg(long, value_name = "FILE", required = true)]
         jwks: PathBuf,
-        /// The time to check the token at, in seconds since the epoch (a fraction is floored;
-        /// 10^11 or more is milliseconds and refused; default: the system clock)
+        /// Seconds since the epoch to check at (default: the clock; a fraction is floored)
         #[arg(long, value_name = "SECS", allow_negative_numbers = true)]
         now: Option<String>,
         /// The expected issuer (iss)
