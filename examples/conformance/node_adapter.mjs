@@ -11,7 +11,7 @@ import { createRequire } from 'node:module';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import path from 'node:path';
-import { makeAnswer, answerLine } from './ops.mjs';
+import { makeAnswer, answerLine, hostileOptions, nullPrototypes } from './ops.mjs';
 
 const require = createRequire(import.meta.url);
 function load() {
@@ -23,14 +23,28 @@ function load() {
     return require(path.join(here, '..', '..', 'node'));
   }
 }
-const answer = makeAnswer(load());
+const ekl = load();
+// EKL_ADAPTER_POLLUTE=1: Object.prototype holds a hostile value for every option name of every
+// operation, and every options object inherits another set (Object.create): the package reads
+// own properties only, so every answer must stay the core's (tools/cross-surface/run.py,
+// surface node-polluted).
+const pollute = process.env.EKL_ADAPTER_POLLUTE === '1';
+let reviver;
+let mode = {};
+if (pollute) {
+  const hostile = hostileOptions(ekl);
+  mode = { optionsProto: { ...hostile } };
+  Object.assign(Object.prototype, hostile);
+  reviver = nullPrototypes;
+}
+const answer = makeAnswer(ekl, mode);
 
 // Answers in request order: an answer that is a promise (an async variant) holds the ones after it.
 const rl = createInterface({ input: process.stdin, crlfDelay: Infinity });
 let pending = Promise.resolve();
 rl.on('line', (line) => {
   if (line.trim() === '') return;
-  const out = answerLine(answer, line);
+  const out = answerLine(answer, line, reviver);
   pending = pending.then(() => out).then((text) => {
     process.stdout.write(`${text}\n`);
   });

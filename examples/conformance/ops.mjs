@@ -25,8 +25,12 @@ function host(d) {
 /** An operation the package does not have. */
 class Unsupported extends Error {}
 
-/** `answer(request object) -> answer object` for the package `ekl`. */
-export function makeAnswer(ekl) {
+/**
+ * `answer(request object) -> answer object` for the package `ekl`. `optionsProto`, when given, is
+ * the prototype of every options object the adapter passes (Object.create(optionsProto)): its
+ * members must change nothing (options are read as own properties only).
+ */
+export function makeAnswer(ekl, { optionsProto } = {}) {
   // The JSON text of a request member: `name` (a string) or `name_hex` (bytes).
   const raw = (r, name) => {
     if (typeof r[name] === 'string') return r[name];
@@ -70,10 +74,11 @@ export function makeAnswer(ekl) {
     for (const k of Object.keys(args)) {
       if (!op.params.some((p) => p.name === k)) throw new ekl.EklError('INVALID_ARGUMENT', 'unknown argument');
     }
+    const own = (name) => (Object.prototype.hasOwnProperty.call(args, name) ? args[name] : undefined);
     const positional = [];
-    const options = {};
+    const options = optionsProto === undefined ? {} : Object.create(optionsProto);
     for (const p of op.params) {
-      const v = args[p.name] ?? null;
+      const v = own(p.name) ?? null;
       const a = v === null ? null : argument(p.kind, v);
       if (p.required) positional.push(a);
       else if (a !== null) options[p.js] = a;
@@ -166,14 +171,43 @@ export function makeAnswer(ekl) {
   };
 }
 
+/** A JSON.parse reviver that makes every object of a request null-prototype (own members only). */
+export const nullPrototypes = (_k, v) =>
+  v !== null && typeof v === 'object' && !Array.isArray(v) ? Object.assign(Object.create(null), v) : v;
+
+/**
+ * Hostile values for every option name of every operation (`Object.prototype` polluted with them
+ * must change no answer): each would change the result, or refuse the call, if it were read.
+ */
+export function hostileOptions(ekl) {
+  const attacker = ekl.jwksFromSeed('ff'.repeat(32), ['attacker']).jwks.toJSON();
+  const byKind = {
+    str: 'polluted',
+    int: 1,
+    now: 1,
+    bool: false,
+    jwks: new ekl.JsonText(JSON.stringify(attacker)),
+    value: new ekl.JsonText('"polluted"'),
+    str_list: ['polluted'],
+  };
+  const out = {};
+  for (const op of ekl.operations()) {
+    for (const p of op.params) if (!p.required && p.kind in byKind) out[p.js] = byKind[p.kind];
+  }
+  // RemoteJwks's options too.
+  Object.assign(out, { timeoutMs: -1, maxBytes: -1, cooldown: NaN, defaultMaxAge: -1, maxStale: -1, clock: 1, fetch: 1 });
+  return out;
+}
+
 /**
  * Answers one request line (text) with `answer`, as an answer line without the newline (or a
  * promise of it, for a request through an async variant: write answers in request order).
+ * `reviver` is JSON.parse's (nullPrototypes where Object.prototype is polluted).
  */
-export function answerLine(answer, line) {
+export function answerLine(answer, line, reviver) {
   let req;
   try {
-    req = JSON.parse(line);
+    req = JSON.parse(line, reviver);
   } catch {
     return JSON.stringify({ id: null, error: 'BAD_REQUEST' });
   }

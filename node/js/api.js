@@ -30,7 +30,7 @@
 
 const { EklError, isEklError, fromNative } = require('./errors.js')
 const { makeRemoteJwks } = require('./remote.js')
-const { toJsonText, jsonTextOf, stableBytes, JsonText, isWellFormed, MAX_DEPTH, MAX_INPUT_BYTES, MAX_VALUE_BYTES } = require('./convert.js')
+const { toJsonText, jsonTextOf, stableBytes, ownOptions, JsonText, isWellFormed, MAX_DEPTH, MAX_INPUT_BYTES, MAX_VALUE_BYTES } = require('./convert.js')
 
 /** The size limit of a capability call's input as ekl-json-1: 256 KB (PROTOCOL §2.5). */
 const CAPABILITY_INPUT_MAX_BYTES = 262144
@@ -82,25 +82,6 @@ function seconds(x, what) {
   if (typeof x !== 'number' || !(Math.abs(x) <= 2 ** 53)) throw invalid(`${what} must be a number of seconds since the epoch (or a Date)`)
   if (Math.abs(x) >= 1e11) throw invalid(`${what} must be seconds since the epoch, not milliseconds (Math.floor(Date.now() / 1000))`)
   return x
-}
-
-/**
- * The options object of a call as a null-prototype copy of its own enumerable string-keyed
- * properties, each read once: nothing is read through the prototype chain, so a polluted
- * `Object.prototype` (or options made with `Object.create(proto)`) changes no option. Unknown
- * names are refused, naming the allowed ones; undefined or null is no options.
- */
-function ownOptions(fn, options, allowed) {
-  const out = Object.create(null)
-  if (options === undefined || options === null) return out
-  if (typeof options !== 'object' || Array.isArray(options) || options instanceof JsonText) {
-    throw invalid(`${fn}: options must be an object (${allowed.join(', ')})`)
-  }
-  for (const k of Object.keys(options)) {
-    if (!allowed.includes(k)) throw invalid(`${fn}: unknown option ${JSON.stringify(k)} (allowed: ${allowed.join(', ')})`)
-    out[k] = options[k]
-  }
-  return out
 }
 
 const TEXT_KINDS = new Set(['value', 'text', 'jwks'])
@@ -400,12 +381,9 @@ function makeApi(binding, info) {
   }
   api.canonicalizeAsync = asyncOf('canonicalize')
   api.canonicalizeValueAsync = asyncOf('canonicalize_value')
-  api.verifyReceiptsAsync = async (items, keys, ...rest) => {
-    if (!Array.isArray(items)) throw invalid('verifyReceiptsAsync: items must be an array of {receipt, call, input_commitment?, output_commitment?}')
-    // One call on the thread pool; the bridge splits the batch over every core (option `jobs`),
-    // the results in the order of the items.
-    return asyncOf('verify_receipts')(items, keys, ...rest)
-  }
+  // One call on the thread pool; the bridge splits the batch over every core (option `jobs`), the
+  // results in the order of the items. Its arguments take the forms verifyReceipts takes.
+  api.verifyReceiptsAsync = asyncOf('verify_receipts')
 
   Object.assign(api, {
     /** A fresh salt: 32 bytes of the host's CSPRNG (crypto.getRandomValues) as 64 lowercase hex. */

@@ -484,4 +484,25 @@ function outOfRange() {
   )
 }
 
-module.exports = { toJsonText, jsonTextOf, stableBytes, JsonText, isWellFormed, MAX_DEPTH, MAX_INPUT_BYTES, MAX_VALUE_BYTES }
+/**
+ * The options object of a call as a null-prototype copy of its own enumerable string-keyed
+ * properties, each read once: nothing is read through the prototype chain, so a polluted
+ * `Object.prototype` (or options made with `Object.create(proto)`) changes no option. Unknown
+ * names are refused, naming the allowed ones; undefined or null is no options, and an option
+ * whose value is undefined is left out.
+ */
+function ownOptions(fn, options, allowed) {
+  const out = Object.create(null)
+  if (options === undefined || options === null) return out
+  if (typeof options !== 'object' || Array.isArray(options) || options instanceof JsonText) {
+    throw new EklError('INVALID_ARGUMENT', `${fn}: options must be an object (${allowed.join(', ')})`)
+  }
+  for (const k of Object.keys(options)) {
+    if (!allowed.includes(k)) throw new EklError('INVALID_ARGUMENT', `${fn}: unknown option ${JSON.stringify(k)} (allowed: ${allowed.join(', ')})`)
+    const v = options[k]
+    if (v !== undefined) out[k] = v
+  }
+  return out
+}
+
+module.exports = { toJsonText, jsonTextOf, stableBytes, ownOptions, JsonText, isWellFormed, MAX_DEPTH, MAX_INPUT_BYTES, MAX_VALUE_BYTES }

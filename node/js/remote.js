@@ -21,6 +21,8 @@
 //   of range are INVALID_ARGUMENT at construction;
 // * concurrent callers share the one fetch in progress; a caller with a fresh set never waits.
 
+const { ownOptions } = require('./convert.js')
+
 const ONE_DAY = 86400
 const MAX_REDIRECTS = 5
 const REDIRECTS = [301, 302, 303, 307, 308]
@@ -110,18 +112,6 @@ function makeRemoteJwks({ Jwks, EklError }) {
     return v
   }
 
-  /** The options as own enumerable properties only, in a null-prototype object. */
-  function ownOptions(options) {
-    const out = Object.create(null)
-    if (options === undefined || options === null) return out
-    if (typeof options !== 'object' || Array.isArray(options)) throw invalid(`options must be an object (${OPTIONS.join(', ')})`)
-    for (const k of Object.keys(options)) {
-      if (!OPTIONS.includes(k)) throw invalid(`unknown option ${JSON.stringify(k)} (allowed: ${OPTIONS.join(', ')})`)
-      if (options[k] !== undefined) out[k] = options[k]
-    }
-    return out
-  }
-
   class RemoteJwks {
     /**
      * @param {string} url the key set's URL (https in production)
@@ -135,7 +125,7 @@ function makeRemoteJwks({ Jwks, EklError }) {
       if (typeof url !== 'string' || !/^https?:\/\//.test(url) || httpUrl(url) === null) {
         throw new EklError('INVALID_ARGUMENT', 'url must be an http(s) URL (https in production)')
       }
-      const o = ownOptions(options)
+      const o = ownOptions('RemoteJwks', options, OPTIONS)
       this.url = url
       this.timeoutMs = 'timeoutMs' in o ? number('timeoutMs', o.timeoutMs, 0, 600000, true) : 5000
       if ('maxBytes' in o) {

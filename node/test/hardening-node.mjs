@@ -96,6 +96,61 @@ export async function sharedMemoryRace(api, { rounds = 300 } = {}) {
   return { problems, seen, writes };
 }
 
+/**
+ * The native addon's raw exports (node/native.js: canonicalizeInto, canonicalizeStringInto, call),
+ * which a caller can reach without the JS layer's copy of shared views, fed views of a
+ * SharedArrayBuffer that a worker keeps rewriting: every output must be valid UTF-8 (the addon
+ * reads a copy), or a refusal with a core code. Returns the problems and counts.
+ */
+export async function rawSharedMemoryRace(native, { rounds = 1000 } = {}) {
+  const sab = new SharedArrayBuffer(64 * 1024);
+  const view = new Uint8Array(sab);
+  view.set(Buffer.from('["'), 0);
+  view.set(Buffer.from('"]'), view.length - 2);
+  view.fill(0x61, 2, view.length - 2);
+  const stop = new Int32Array(new SharedArrayBuffer(4));
+  const worker = new Worker(HAMMER, { eval: true, workerData: { sab, stop: stop.buffer } });
+  await new Promise((resolve) => worker.once('message', resolve));
+  const fatal = new TextDecoder('utf-8', { fatal: true });
+  const ops = JSON.parse(native.operations()).operations;
+  const canonicalizeOp = ops.findIndex((op) => op.name === 'canonicalize');
+  const out = new Uint8Array(128 * 1024);
+  const problems = [];
+  const seen = { ok: 0, refused: 0 };
+  const decoded = (name, bytes) => {
+    try {
+      fatal.decode(bytes);
+      seen.ok++;
+    } catch {
+      problems.push(`${name}: output that is not UTF-8`);
+    }
+  };
+  const refused = (name, e) => {
+    if (typeof e?.code === 'string' && e.code !== 'INTERNAL_ERROR') seen.refused++;
+    else problems.push(`${name}: ${e && e.code} ${e && String(e.message).slice(0, 80)}`);
+  };
+  try {
+    for (let r = 0; r < rounds && problems.length < 5; r++) {
+      for (const [name, f] of [
+        ['canonicalizeInto', () => { const n = native.canonicalizeInto(view, null, out, 0); return n < 0 ? native.takeResult() : out.subarray(0, n); }],
+        ['canonicalizeStringInto', () => { const n = native.canonicalizeStringInto(view, view.length, out, 0); return n === -2 ? new Uint8Array(0) : n < 0 ? native.takeResult() : out.subarray(0, n); }],
+        ['call(canonicalize)', () => native.call(canonicalizeOp, [view, null])],
+      ]) {
+        try {
+          decoded(name, f());
+        } catch (e) {
+          refused(name, e);
+        }
+      }
+    }
+  } finally {
+    Atomics.store(stop, 0, 1);
+  }
+  const writes = await new Promise((resolve) => worker.once('message', resolve));
+  await worker.terminate();
+  return { problems, seen, writes };
+}
+
 /** Problems with what a signing key shows to inspection (util.inspect with showHidden, depth 10). */
 export function keyInspectionProblems(api) {
   const problems = [];

@@ -22,6 +22,16 @@ test('a Uint8Array over a SharedArrayBuffer that a worker keeps writing: valid o
   assert.ok(writes > 0, 'the worker wrote while the calls ran')
 })
 
+test("the addon's raw exports read a copy of a SharedArrayBuffer view that a worker keeps writing: no output that is not UTF-8", async (t) => {
+  if (ekl.backend !== 'native') return t.skip('the wasm backend has no raw exports')
+  const { rawSharedMemoryRace } = await import('./hardening-node.mjs')
+  const native = require(path.join(PKG_DIR, 'native.js'))
+  const { problems, seen, writes } = await rawSharedMemoryRace(native, { rounds: 3000 })
+  assert.deepEqual(problems, [])
+  assert.ok(seen.ok + seen.refused >= 9000, JSON.stringify(seen))
+  assert.ok(writes > 0, 'the worker wrote while the calls ran')
+})
+
 test('a view of a SharedArrayBuffer is read as a copy: the same answers as an ordinary view', () => {
   const text = Buffer.from('{"b":[1,2.50,"é"],"a":null}')
   const shared = new Uint8Array(new SharedArrayBuffer(text.length + 4), 2, text.length)

@@ -9,7 +9,7 @@ of operations x surfaces and exits non-zero on any difference or (unless --allow
 surface is not built.
 
     python3 tools/cross-surface/run.py [--full] [--corpus N] [--doubles N] [--seed S]
-                                       [--surfaces rust,python,node,wasm-node,wasm-chromium]
+                                       [--surfaces rust,python,node,node-polluted,wasm-node,wasm-node-polluted,wasm-chromium]
                                        [--allow-missing]
 """
 
@@ -65,10 +65,22 @@ def surfaces():
     )
     wasm = os.environ.get("EKL_WASM_PACKAGE", os.path.join(REPO, "wasm"))
     built = os.path.exists(os.path.join(wasm, "dist", "index.cjs")) and node_ok(wasm)
+    # The Node package with Object.prototype polluted by every option name (the adapter's
+    # EKL_ADAPTER_POLLUTE): the registry's calls and the host helpers, which take options.
+    out["node-polluted"] = (
+        (["node", adapter], {"EKL_NODE_PACKAGE": node_pkg, "EKL_ADAPTER_POLLUTE": "1"}, ["--only", "call/", "--only", "host/"])
+        if isinstance(out["node"], tuple)
+        else out["node"]
+    )
     out["wasm-node"] = (
         (["node", adapter], {"EKL_NODE_PACKAGE": wasm})
         if built
         else "the wasm package is not built (%s/dist; scripts/test/50-wasm.sh builds it)" % wasm
+    )
+    out["wasm-node-polluted"] = (
+        (["node", adapter], {"EKL_NODE_PACKAGE": wasm, "EKL_ADAPTER_POLLUTE": "1"}, ["--only", "call/", "--only", "host/"])
+        if built
+        else out["wasm-node"]
     )
     chromium = os.environ.get("EKL_CHROMIUM", "/usr/bin/chromium")
     playwright = os.path.isdir(os.path.join(wasm, "node_modules", "playwright-core"))
@@ -88,9 +100,9 @@ OP_LINE = re.compile(r"^  (\S+)\s+(\d+)/(\d+)\s+([\d.]+)%$")
 SUMMARY = re.compile(r"^conformance: (\d+)/(\d+) requests agree")
 
 
-def run_surface(name, command, env, args):
+def run_surface(name, command, env, args, extra=()):
     cmd = [EKL, "conformance", "--seed", str(args.seed), "--corpus", str(args.corpus),
-           "--doubles", str(args.doubles), "--timeout", "60000", "--"] + command
+           "--doubles", str(args.doubles), "--timeout", "60000"] + list(extra) + ["--"] + command
     t0 = time.time()
     p = subprocess.run(cmd, capture_output=True, text=True, env=dict(os.environ, **env), cwd=REPO)
     secs = time.time() - t0
@@ -111,7 +123,7 @@ def main():
     ap.add_argument("--corpus", type=int)
     ap.add_argument("--doubles", type=int)
     ap.add_argument("--seed", type=int, default=20261129)
-    ap.add_argument("--surfaces", default="rust,python,node,wasm-node,wasm-chromium")
+    ap.add_argument("--surfaces", default="rust,python,node,node-polluted,wasm-node,wasm-node-polluted,wasm-chromium")
     ap.add_argument("--allow-missing", action="store_true", help="skip surfaces that are not built (reported)")
     args = ap.parse_args()
     size = FULL if args.full else CI
@@ -129,23 +141,23 @@ def main():
         entry = available.get(name, "unknown surface")
         if isinstance(entry, str):
             missing[name] = entry
-            print("  %-14s MISSING: %s" % (name, entry))
+            print("  %-20s MISSING: %s" % (name, entry))
             continue
-        r = run_surface(name, entry[0], entry[1], args)
+        r = run_surface(name, entry[0], entry[1], args, entry[2] if len(entry) > 2 else ())
         results[name] = r
         agree, total = r["total"] or (0, 0)
-        print("  %-14s %s  %d/%d agree  %.1f s" % (name, "ok  " if r["code"] == 0 else "FAIL", agree, total, r["secs"]))
+        print("  %-20s %s  %d/%d agree  %.1f s" % (name, "ok  " if r["code"] == 0 else "FAIL", agree, total, r["secs"]))
 
     ops = sorted({op for r in results.values() for op in r["ops"]})
     names = list(results)
     if names:
         print()
-        print("%-30s" % "operation" + "".join("%16s" % n for n in names))
+        print("%-30s" % "operation" + "".join("%20s" % n for n in names))
         for op in ops:
             row = ""
             for n in names:
                 a, t = results[n]["ops"].get(op, (0, 0))
-                row += "%16s" % ("%d/%d" % (a, t) if a == t else "%d/%d !" % (a, t))
+                row += "%20s" % ("%d/%d" % (a, t) if a == t else "%d/%d !" % (a, t))
             print("%-30s" % op + row)
     failed = [n for n in names if results[n]["code"] != 0 or results[n]["total"] is None]
     for n in failed:

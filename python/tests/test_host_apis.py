@@ -1,0 +1,36 @@
+"""Every public name of the package is an operation of the registry or a host-only API listed in
+docs/host-apis.json, with how it is proven (docs/decisions.md#host-apis): a new export that is
+neither fails here, and so does a listed name that is gone."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any, Dict, List, Set
+
+import ekl_evidence as ekl
+from ekl_evidence import _native
+
+REPO = Path(__file__).resolve().parents[2]
+TABLE: List[Dict[str, Any]] = json.loads((REPO / "docs" / "host-apis.json").read_text(encoding="utf-8"))["apis"]
+OPS = json.loads(_native.operations())["operations"]
+LISTED: Set[str] = {name for api in TABLE for name in api["python"]}
+#: The handle classes whose public members are host APIs.
+HANDLES = {"Jwks": ekl.Jwks, "SigningKey": ekl.SigningKey, "RemoteJwks": ekl.RemoteJwks}
+
+
+def test_every_export_is_an_operation_or_a_listed_host_api() -> None:
+    registry = {op["python"] for op in OPS}
+    module = {n for n in ekl.__all__ if n not in registry}
+    assert module == {n for n in LISTED if "." not in n}
+    members = {
+        f"{cls}.{m}" for cls, c in HANDLES.items() for m in dir(c) if not m.startswith("_")
+    }
+    assert members == {n for n in LISTED if "." in n}
+
+
+def test_every_listed_api_names_its_proof_and_its_twin_is_an_operation() -> None:
+    names = {op["name"] for op in OPS}
+    for api in TABLE:
+        assert api["checked_by"].strip(), api["name"]
+        assert api["twin"] is None or api["twin"] in names, api["name"]
