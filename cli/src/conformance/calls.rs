@@ -1271,10 +1271,10 @@ fn handle_twins(cases: &[Case]) -> Vec<Case> {
                         keys_seen.push(v.clone());
                     }
                 }
-                (ekl_bridge::Kind::Text, Value::String(_)) if name == "canonicalize" => {
-                    if args.get("max_bytes").is_none() {
-                        texts.push(v.clone());
-                    }
+                (ekl_bridge::Kind::Text, Value::String(_))
+                    if name == "canonicalize" && args.get("max_bytes").is_none() =>
+                {
+                    texts.push(v.clone());
                 }
                 _ => {}
             }

@@ -352,6 +352,9 @@ pub const HOST_HELPERS: &[&str] = &[
 
 fn host(req: &Value<'_>) -> Answer {
     let name = field(req, "name")?;
+    if !HOST_HELPERS.contains(&name) {
+        return Err(UNSUPPORTED_OP.to_owned());
+    }
     let empty = Value::Object(Vec::new());
     let args = match req.get("args") {
         None | Some(Value::Null) => &empty,
