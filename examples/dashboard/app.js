@@ -3,6 +3,7 @@
 // (coordinator.js) and its verification workers; this thread renders one page of rows at a time.
 // Every value from a file is written with textContent (never as HTML).
 import { topMembers } from './json.js';
+import { shown, shownField, ITEM_NUMBER } from './rows.js';
 
 const $ = (id) => document.getElementById(id);
 const phone = window.matchMedia('(max-width: 700px)');
@@ -642,13 +643,14 @@ function copyButton(text, what, label = 'Copy') {
 
 function itemLink(r) {
   const params = new URLSearchParams({ item: String(r.index) });
-  if (r.receiptId) params.set('receipt', r.receiptId);
+  if (r.receiptId && !(r.cut && r.cut.includes('receiptId'))) params.set('receipt', r.receiptId);
   return `#${params.toString()}`;
 }
 
-function timeCell(v) {
-  const t = times(v);
-  if (!t) return el('td', { 'data-label': 'Issued', class: 'time' }, v ? el('span', { text: v }) : el('span', { class: 'muted', text: '—' }));
+function timeCell(r) {
+  const v = r.issuedAt;
+  const t = r.cut && r.cut.includes('issuedAt') ? null : times(v);
+  if (!t) return el('td', { 'data-label': 'Issued', class: 'time' }, v !== null ? el('span', { class: 'issued', text: shownField(r, 'issuedAt') }) : el('span', { class: 'muted', text: '—' }));
   return el('td', { 'data-label': 'Issued', class: 'time' }, el('span', { text: t.local }), el('span', { class: 'muted utc', text: t.utc }));
 }
 
@@ -656,11 +658,11 @@ function checksCell(r) {
   const td = el('td', { 'data-label': 'Checks', class: 'checks' });
   if (r.status === 'unreadable') {
     td.append(el('span', { class: 'check fail', 'data-code': r.code || '', text: r.code || 'unreadable' }));
-    td.append(el('div', { class: 'detail', text: `${r.lineInItem ? `line ${r.lineInItem}: ` : ''}${r.message || ''}` }));
+    td.append(el('div', { class: 'detail', text: `${r.lineInItem ? `line ${r.lineInItem}: ` : ''}${shownField(r, 'message') || ''}` }));
     return td;
   }
   if (r.status === 'unchecked') {
-    td.append(el('div', { class: 'detail', text: r.message || 'not checked' }));
+    td.append(el('div', { class: 'detail', text: shownField(r, 'message') || 'not checked' }));
     return td;
   }
   for (const [name, outcome] of r.failing) {
@@ -678,15 +680,20 @@ async function renderTable(view, stale = () => false) {
   const tbody = $('table').tBodies[0];
   const rows = [];
   for (const r of view.rows) {
-    const name = r.receiptId || `item ${r.index}`;
-    const link = el('a', { href: itemLink(r), class: 'open', 'aria-label': `Open ${name}${r.label ? ` (${r.label})` : ''}`, text: name });
+    // Every value as shownField gives it: controls and invisible characters escaped, … when cut.
+    const f = (k) => shownField(r, k);
+    const name = r.receiptId !== null ? f('receiptId') : `item ${r.index}`;
+    const link = el('a', { href: itemLink(r), class: 'open', 'aria-label': `Open ${name}${r.label !== null ? ` (${f('label')})` : ''}`, text: name });
+    const who = [r.provider !== null ? el('span', { class: 'provider', text: f('provider') }) : null,
+      r.provider !== null && r.capability !== null ? ' · ' : null,
+      r.capability !== null ? el('span', { class: 'capability', text: f('capability') }) : null];
     const tr = el('tr', { 'data-index': String(r.index), 'data-verdict': r.status },
       el('td', { 'data-label': '#', class: 'num' }, el('span', { text: `#${r.index}` }), el('span', { class: 'muted small', text: ` · line ${r.line}` })),
-      el('td', { 'data-label': 'Receipt', class: 'receipt' }, link, r.label ? el('div', { class: 'muted small label', text: r.label }) : null),
+      el('td', { 'data-label': 'Receipt', class: 'receipt' }, link, r.label !== null ? el('div', { class: 'muted small label', text: f('label') }) : null),
       el('td', { 'data-label': 'Call', class: 'call' },
-        el('div', { class: 'mono', text: r.executionId || '—' }),
-        el('div', { class: 'muted small', text: [r.provider, r.capability].filter(Boolean).join(' · ') || '' })),
-      timeCell(r.issuedAt),
+        r.executionId !== null ? el('div', { class: 'mono execution', text: f('executionId') }) : el('div', { class: 'mono muted', text: '—' }),
+        el('div', { class: 'muted small' }, ...who)),
+      timeCell(r),
       el('td', { 'data-label': 'Kind', class: 'kind', text: KIND[r.kind] || r.kind }),
       el('td', { 'data-label': 'Verdict', class: 'verdict-cell' }, el('span', { class: `verdict ${r.status}`, text: VERDICT[r.status] })),
       checksCell(r),
@@ -737,7 +744,7 @@ function parseHash() {
 
 async function openFromHash() {
   const h = parseHash();
-  if (!h.item && !h.receipt) {
+  if (h.item === null && !h.receipt) {
     if (dialog.open) closeInspector(false);
     return;
   }
@@ -745,11 +752,18 @@ async function openFromHash() {
     state.pendingOpen = h;
     return;
   }
+  // An item number is canonical (1, 2, …) or the link names nothing: 0, -1, 0x1, 1e0, 01 open no item.
+  if (h.item !== null && !ITEM_NUMBER.test(h.item)) {
+    const what = h.item.length > 40 ? `${shown(h.item.slice(0, 40))}…` : shown(h.item);
+    showAlert(`The link names item "${what}", which is not an item number: items are numbered 1, 2, 3, … in the file.`);
+    if (dialog.open) closeInspector(false);
+    return;
+  }
   let index = -1;
   if (h.item) index = await ask({ type: 'find', item: h.item });
   if (index < 0 && h.receipt) index = await ask({ type: 'find', receipt: h.receipt });
   if (index < 0) {
-    showAlert(`The link names ${h.receipt ? `receipt ${h.receipt}` : `item ${h.item}`}, which is not in the loaded receipts.`);
+    showAlert(`The link names ${h.receipt ? `receipt ${shown(h.receipt.length > 80 ? `${h.receipt.slice(0, 80)}…` : h.receipt)}` : `item ${h.item}`}, which is not in the loaded receipts.`);
     return;
   }
   await openInspector(index);
@@ -788,7 +802,7 @@ function timeValue(v) {
 }
 
 function renderInspector(d) {
-  const name = d.receiptId ? `Receipt ${d.receiptId}` : `Item ${d.index}`;
+  const name = d.receiptId !== null ? `Receipt ${shown(d.receiptId.length > 80 ? `${d.receiptId.slice(0, 79)}…` : d.receiptId)}` : `Item ${d.index}`;
   $('insp-title').textContent = name;
   const v = $('insp-verdict');
   v.className = `verdict ${d.status}`;
@@ -796,13 +810,13 @@ function renderInspector(d) {
   const body = [];
   body.push(dl([
     ['Item', `${d.index} (line ${d.line} of ${d.fileName})`],
-    ['Label', d.label],
+    ['Label', shown(d.label)],
     ['Kind', KIND[d.kind] || d.kind],
-    ['Receipt id', d.receiptId],
-    ['Execution id', d.executionId],
-    ['Provider', d.provider],
-    ['Capability', d.capability],
-    ['Issued at', d.issuedAt ? el('span', {}, el('code', { text: d.issuedAt }), el('br'), timeValue(d.issuedAt) || '') : null],
+    ['Receipt id', shown(d.receiptId)],
+    ['Execution id', shown(d.executionId)],
+    ['Provider', shown(d.provider)],
+    ['Capability', shown(d.capability)],
+    ['Issued at', d.issuedAt !== null ? el('span', {}, el('code', { text: shown(d.issuedAt) }), el('br'), timeValue(d.issuedAt) || '') : null],
     ['Receipt digest', d.digest ? el('span', { class: 'digest-full' }, el('code', { text: d.digest }), ' ', copyButton(d.digest, 'the receipt digest')) : null],
   ]));
   if (d.tooLarge) body.push(el('p', { class: 'alert-inline', text: `${d.code}: ${d.message}` }));
@@ -869,7 +883,7 @@ function closeInspector(updateUrl = true) {
   if (dialog.open) dialog.close();
   state.openIndex = null;
   delete document.body.dataset.inspector;
-  if (updateUrl && parseHash().item) history.replaceState(null, '', location.pathname + location.search);
+  if (updateUrl && parseHash().item !== null) history.replaceState(null, '', location.pathname + location.search);
   if (returnFocus && document.contains(returnFocus)) returnFocus.focus();
   returnFocus = null;
 }
@@ -886,7 +900,7 @@ for (const id of ['insp-prev', 'insp-next']) {
 window.addEventListener('hashchange', () => {
   const h = parseHash();
   if (h.sample && state.receipts.status === 'empty') {
-    if (h.item || h.receipt) state.pendingOpen = h;
+    if (h.item !== null || h.receipt) state.pendingOpen = h;
     loadSample();
   } else openFromHash();
 });
@@ -898,6 +912,6 @@ document.body.dataset.state = 'idle';
 renderInputs();
 {
   const h = parseHash();
-  if (h.item || h.receipt) state.pendingOpen = h;
+  if (h.item !== null || h.receipt) state.pendingOpen = h;
   if (h.sample) loadSample();
 }

@@ -20,9 +20,6 @@
 // (INPUT_TOO_DEEP).
 import { topMembers, depthOf, base64url, text, pretty, byteOfMessage, lineAt, locate, MAX_DEPTH } from './json.js';
 
-/** Longest text kept per row field (the inspector re-reads the item for the full values). */
-export const FIELD_CHARS = 80;
-
 /** A refusal of the dashboard itself, with a core error code. */
 export class ItemError extends Error {
   constructor(code, message, at = null) {
@@ -62,12 +59,14 @@ function callMembers(call, required, allowed, what) {
   }
 }
 
-/** A field value as row text: strings as they are, anything else as JSON, cut to FIELD_CHARS. */
+/**
+ * A field value as row text: strings as they are, anything else as JSON. Not cut here: the row
+ * store (rows.js) keeps a bounded prefix and says that it did, the inspector shows all.
+ */
 export function fieldText(v) {
   if (v === undefined || v === null) return null;
   const s = typeof v === 'string' ? v : JSON.stringify(v);
-  if (s === undefined) return null;
-  return s.length > FIELD_CHARS ? `${s.slice(0, FIELD_CHARS - 1)}…` : s;
+  return s === undefined ? null : s;
 }
 
 /** Seconds since the epoch from RFC 3339 text or an integer. */
