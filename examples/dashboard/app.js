@@ -27,6 +27,25 @@ function el(tag, attrs, ...children) {
   return e;
 }
 
+/**
+ * A value's shown text (rows.js shown(): every backslash in it begins an escape) as nodes, each
+ * escape (\uXXXX, \\) in a marked span, so that an escaped character stands out from the text
+ * around it. The text content stays the shown text.
+ */
+function escNodes(t) {
+  if (t === null || t === undefined) return [];
+  if (!t.includes('\\')) return [t];
+  const out = [];
+  let at = 0;
+  for (const m of t.matchAll(/\\u[0-9a-f]{4}|\\\\/g)) {
+    if (m.index > at) out.push(t.slice(at, m.index));
+    out.push(el('span', { class: 'esc', text: m[0] }));
+    at = m.index + m[0].length;
+  }
+  if (at < t.length) out.push(t.slice(at));
+  return out;
+}
+
 const pad = (x) => String(x).padStart(2, '0');
 const localFmt = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'medium' });
 const zone = Intl.DateTimeFormat().resolvedOptions().timeZone || 'local';
@@ -650,7 +669,7 @@ function itemLink(r) {
 function timeCell(r) {
   const v = r.issuedAt;
   const t = r.cut && r.cut.includes('issuedAt') ? null : times(v);
-  if (!t) return el('td', { 'data-label': 'Issued', class: 'time' }, v !== null ? el('span', { class: 'issued', text: shownField(r, 'issuedAt') }) : el('span', { class: 'muted', text: '—' }));
+  if (!t) return el('td', { 'data-label': 'Issued', class: 'time' }, v !== null ? el('span', { class: 'issued' }, ...escNodes(shownField(r, 'issuedAt') || '""')) : el('span', { class: 'muted', text: '—' }));
   return el('td', { 'data-label': 'Issued', class: 'time' }, el('span', { text: t.local }), el('span', { class: 'muted utc', text: t.utc }));
 }
 
@@ -681,17 +700,18 @@ async function renderTable(view, stale = () => false) {
   const rows = [];
   for (const r of view.rows) {
     // Every value as shownField gives it: controls and invisible characters escaped, … when cut.
-    const f = (k) => shownField(r, k);
+    // An empty value is shown as "" (it is not absent).
+    const f = (k) => { const v = shownField(r, k); return v === '' ? '""' : v; };
     const name = r.receiptId !== null ? f('receiptId') : `item ${r.index}`;
-    const link = el('a', { href: itemLink(r), class: 'open', 'aria-label': `Open ${name}${r.label !== null ? ` (${f('label')})` : ''}`, text: name });
-    const who = [r.provider !== null ? el('span', { class: 'provider', text: f('provider') }) : null,
+    const link = el('a', { href: itemLink(r), class: 'open', 'aria-label': `Open ${name}${r.label !== null ? ` (${f('label')})` : ''}` }, ...escNodes(name));
+    const who = [r.provider !== null ? el('span', { class: 'provider' }, ...escNodes(f('provider'))) : null,
       r.provider !== null && r.capability !== null ? ' · ' : null,
-      r.capability !== null ? el('span', { class: 'capability', text: f('capability') }) : null];
+      r.capability !== null ? el('span', { class: 'capability' }, ...escNodes(f('capability'))) : null];
     const tr = el('tr', { 'data-index': String(r.index), 'data-verdict': r.status },
       el('td', { 'data-label': '#', class: 'num' }, el('span', { text: `#${r.index}` }), el('span', { class: 'muted small', text: ` · line ${r.line}` })),
-      el('td', { 'data-label': 'Receipt', class: 'receipt' }, link, r.label !== null ? el('div', { class: 'muted small label', text: f('label') }) : null),
+      el('td', { 'data-label': 'Receipt', class: 'receipt' }, link, r.label !== null ? el('div', { class: 'muted small label' }, ...escNodes(f('label'))) : null),
       el('td', { 'data-label': 'Call', class: 'call' },
-        r.executionId !== null ? el('div', { class: 'mono execution', text: f('executionId') }) : el('div', { class: 'mono muted', text: '—' }),
+        r.executionId !== null ? el('div', { class: 'mono execution' }, ...escNodes(f('executionId'))) : el('div', { class: 'mono muted', text: '—' }),
         el('div', { class: 'muted small' }, ...who)),
       timeCell(r),
       el('td', { 'data-label': 'Kind', class: 'kind', text: KIND[r.kind] || r.kind }),
@@ -790,7 +810,7 @@ function dl(pairs) {
   const d = el('dl', { class: 'meta' });
   for (const [k, v] of pairs) {
     if (v === null || v === undefined || v === '') continue;
-    d.append(el('dt', { text: k }), el('dd', {}, v instanceof Node ? v : document.createTextNode(String(v))));
+    d.append(el('dt', { text: k }), el('dd', {}, ...(v instanceof Node ? [v] : escNodes(String(v)))));
   }
   return d;
 }
@@ -810,12 +830,12 @@ function renderInspector(d) {
   const body = [];
   body.push(dl([
     ['Item', `${d.index} (line ${d.line} of ${d.fileName})`],
-    ['Label', shown(d.label)],
+    ['Label', d.label === '' ? '""' : shown(d.label)],
     ['Kind', KIND[d.kind] || d.kind],
-    ['Receipt id', shown(d.receiptId)],
-    ['Execution id', shown(d.executionId)],
-    ['Provider', shown(d.provider)],
-    ['Capability', shown(d.capability)],
+    ['Receipt id', d.receiptId === '' ? '""' : shown(d.receiptId)],
+    ['Execution id', d.executionId === '' ? '""' : shown(d.executionId)],
+    ['Provider', d.provider === '' ? '""' : shown(d.provider)],
+    ['Capability', d.capability === '' ? '""' : shown(d.capability)],
     ['Issued at', d.issuedAt !== null ? el('span', {}, el('code', { text: shown(d.issuedAt) }), el('br'), timeValue(d.issuedAt) || '') : null],
     ['Receipt digest', d.digest ? el('span', { class: 'digest-full' }, el('code', { text: d.digest }), ' ', copyButton(d.digest, 'the receipt digest')) : null],
   ]));

@@ -99,11 +99,20 @@ function refuse(api, bytes, fallbackCode, fallback) {
 
 /** JSON.parse of a span of an item already known to nest within 64 levels. */
 function parseSpan(api, bytes, [, s, e], what) {
+  const t = text(bytes.subarray(s, e));
+  let v;
   try {
-    return JSON.parse(text(bytes.subarray(s, e)));
+    v = JSON.parse(t);
   } catch {
     return refuse(api, bytes, 'INVALID_JSON', `${what} is not JSON`);
   }
+  // JSON.parse keeps a lone surrogate escape (\ud800 alone); the core's reading of the item refuses
+  // it (LONE_SURROGATE), so the page does too, with the core's words (issue 24).
+  if (/\\u[dD][89a-fA-F]/.test(t)) {
+    const refused = coreRefusal(api, bytes);
+    if (refused) throw new ItemError(refused.code, refused.message.replace(/^[A-Z0-9_]+: /, ''), byteOfMessage(refused.message));
+  }
+  return v;
 }
 
 /**

@@ -17,6 +17,7 @@ import {
 } from './harness.mjs';
 import { hostile, HOSTILE, SECRET, deepItem, tinyItems, spoofed } from './fixtures.mjs';
 import { shown, EXPORT_NAMES, TEXT_FIELDS } from '../rows.js';
+import { makeContext, checkSettings, checkItem } from '../verify.js';
 
 const require = createRequire(import.meta.url);
 const api = require(join(repo, 'wasm', 'dist', 'index.cjs'));
@@ -405,18 +406,21 @@ test('hostile content: ids, issuer, kid, labels and error details are text, neve
 test('issue 24: ids holding the old separator, controls, quotes, long text: table, search, problems and export show the core\'s values, escaped', { timeout: 180_000 }, async () => {
   const h = spoofed(api);
   const files = { settings: file('spoofed-settings.json', h.settings), receipts: file('spoofed.jsonl', h.receipts) };
-  // The truth: the core's summary of each line (the item's own values where the core refuses it).
-  const sums = api.summarizeReceiptLines(new TextEncoder().encode(h.receipts), { keys: [{ key_id: 'rk-1', secret: SECRET }], ownAgentId: JSON.parse(h.settings).agent_id });
+  // The truth: the core's summary of each line; for a line the core refuses, its verdict, and the
+  // values the page reads from the item (D5).
+  const enc = new TextEncoder();
+  const c = makeContext(api, checkSettings(api, enc.encode(h.settings)), null);
+  const sums = api.summarizeReceiptLines(enc.encode(h.receipts), { keys: c.keys, ownAgentId: c.agentId });
   const truth = h.lines.map((line, n) => {
     const sm = sums[n];
     if (sm.error === null) return { receiptId: sm.receipt_id, executionId: sm.execution_id, provider: sm.provider_agent_id, capability: sm.capability_id, issuedAt: sm.issued_at, label: sm.label ?? null, verdict: sm.accepted ? 'verified' : 'failed' };
-    const item = JSON.parse(line);
-    return { receiptId: item.receipt.receipt_id, executionId: item.call.execution_id, provider: item.call.provider_agent_id, capability: item.call.capability_id, issuedAt: null, label: item.label, verdict: 'unreadable' };
+    const r = checkItem(api, enc.encode(line), c);
+    return { receiptId: r.receiptId, executionId: r.executionId, provider: r.provider, capability: r.capability, issuedAt: r.issuedAt, label: r.label, verdict: 'unreadable' };
   });
   /** The table's text of a value: shown(value), or a prefix of it and … when the row keeps it shortened. */
   const sameShown = (got, want, what) => {
     if (want === null) { assert.equal(got, null, what); return; }
-    const full = shown(want);
+    const full = want === '' ? '""' : shown(want);
     if (got === full) return;
     assert.ok(got !== null && got.endsWith('…') && full.startsWith(got.slice(0, -1)) && got.length > 1, `${what}: ${JSON.stringify(got)} for ${JSON.stringify(full)}`);
   };
@@ -466,7 +470,7 @@ test('issue 24: ids holding the old separator, controls, quotes, long text: tabl
     await page.fill('#search', '');
     // Problems only: the failed and the unreadable row, with their own values.
     await page.check('input[name=filter][value=problems]');
-    await page.waitForFunction(() => [...document.querySelectorAll('#table tbody tr')].map((t) => t.dataset.index).join() === '9,10');
+    await page.waitForFunction(() => [...document.querySelectorAll('#table tbody tr')].map((t) => t.dataset.index).join() === '8,9,10');
     checkRows(await cells(page), 'problems');
     await shoot(page, '9-escaped-ids-problems');
     await page.check('input[name=filter][value=all]');

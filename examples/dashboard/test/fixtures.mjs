@@ -88,7 +88,7 @@ export const CONTROLS = String.fromCharCode(...Array.from({ length: 32 }, (_, k)
  * Receipts whose ids hold what a row store must keep apart (issue 24): the old separator U+0001
  * with spoofed fields after it, every control character, U+2028/U+2029, bidi and zero-width
  * characters, quotes and backslashes (a literal "\u0001" too), astral characters, empty ids, very
- * long ids (ASCII and 3-byte characters), a lone surrogate in a label. MAC receipts signed with the
+ * long ids (ASCII and 3-byte characters), lone surrogates (in a label, in a refused receipt's id). MAC receipts signed with the
  * hostile set's secret (a provider can MAC its own receipt): most verify; one is tampered (failed)
  * and one is refused (unreadable, its ids from the call). {settings, receipts, lines, count}.
  */
@@ -114,6 +114,7 @@ export function spoofed(api) {
     mac(ids('', 'ex_empty_receipt_id', 'agt_p', 'cap_c'), { label: 'empty receipt id' }),
     mac(ids(`rcpt_${'x'.repeat(995)}`, 'ex_long', 'agt_p', 'cap_c'), { label: 'a long receipt id' }),
     mac(ids('rcpt_cjk', '中'.repeat(79), '文'.repeat(79), '字'.repeat(79)), { label: '語'.repeat(79) }),
+    // A lone surrogate in the label: the core refuses the line (LONE_SURROGATE), and so does the page.
     mac(ids('rcpt_lone', 'ex_lone', 'agt_p', 'cap_c'), { label: 'lone \ud800 surrogate' }),
   ];
   const lines = items.map((it) => JSON.stringify(it));
@@ -121,7 +122,8 @@ export function spoofed(api) {
   const t = mac(ids('rcpt_T\u0001ex_SPOOFED\u0001agt_SPOOFED', 'ex_T\u2028', 'agt_T\u0001', 'cap_T'), { label: 'tampered' });
   lines.push(JSON.stringify({ ...t, receipt: { ...t.receipt, status: 'failed' } }));
   // Refused by the core (a duplicate member): unreadable, its ids from the call.
-  lines.push(`{"label": "refused\\u0001x", "call": ${JSON.stringify({ execution_id: 'ex_R\u0001agt_X', collaboration_id: 'c', capability_id: 'cap_R\u0000', provider_agent_id: 'agt_R' })}, "receipt": {"receipt_id": "rcpt_R\\u0001", "a": 1, "a": 2}}`);
+  // (Its receipt id holds a lone surrogate: the page shows the ids of a refused item as it reads them.)
+  lines.push(`{"label": "refused\\u0001x", "call": ${JSON.stringify({ execution_id: 'ex_R\u0001agt_X', collaboration_id: 'c', capability_id: 'cap_R\u0000', provider_agent_id: 'agt_R' })}, "receipt": {"receipt_id": "rcpt_R\\u0001\\udc00", "a": 1, "a": 2}}`);
   const settings = { agent_id: AGENT, issuer: ISSUER, receipt_secrets: [{ key_id: 'rk-1', secret: SECRET }] };
   return { settings: `${JSON.stringify(settings, null, 2)}\n`, receipts: `${lines.join('\n')}\n`, lines, count: lines.length };
 }

@@ -352,7 +352,10 @@ function storedRows(lines, c, max) {
   return { rows, store };
 }
 
-/** Each row field's value as the core gives it (its summary of the line), or as the item holds it when the core refuses the line. */
+/**
+ * Each row field's value as the core gives it (its summary of the line); for a line the core
+ * refuses, its code, and the values the page reads from the item (checkItem: D5).
+ */
 function coreFields(lines, c) {
   const sums = api.summarizeReceiptLines(bytesOf(`${lines.join('\n')}\n`), { keys: c.keys, ownAgentId: c.agentId });
   return lines.map((line, n) => {
@@ -360,10 +363,10 @@ function coreFields(lines, c) {
     if (sm.error === null) {
       return { receiptId: sm.receipt_id, executionId: sm.execution_id, provider: sm.provider_agent_id, capability: sm.capability_id, issuedAt: sm.issued_at, label: sm.label ?? null, status: sm.accepted ? 'verified' : 'failed' };
     }
-    const item = JSON.parse(line);
+    const r = checkItem(api, bytesOf(line), c);
     return {
-      receiptId: item.receipt?.receipt_id ?? null, executionId: item.call.execution_id, provider: item.call.provider_agent_id,
-      capability: item.call.capability_id, issuedAt: item.receipt?.issued_at ?? null, label: item.label ?? null, status: 'unreadable', code: sm.error.code,
+      receiptId: r.receiptId, executionId: r.executionId, provider: r.provider, capability: r.capability, issuedAt: r.issuedAt, label: r.label,
+      status: 'unreadable', code: sm.error.code,
     };
   });
 }
@@ -384,6 +387,7 @@ test('rows (issue 24): hostile values in every field: get, search, problems and 
   const truth = coreFields(h.lines, c);
   const { rows, store } = storedRows(h.lines, c);
   assert.deepEqual(rows.map((r) => r.status), truth.map((t) => t.status), 'the verdicts are the core\'s');
+  assert.deepEqual(rows.map((r) => r.code ?? null), truth.map((t) => t.code ?? null), 'the refusals are the core\'s');
   assert.equal(rows[0].status, 'verified', 'the spoofing receipt verifies: its provider can MAC it');
   const exported = JSON.parse(`[${rows.map((r, n) => JSON.stringify(exportRecord(store.get(n)))).join(',')}]`);
   let cuts = 0;
@@ -443,7 +447,7 @@ test('rows (issue 24): hostile values in every field: get, search, problems and 
   }
   // Problems only: exactly the rows that are not verified, with their own values.
   assert.deepEqual(store.select({ mode: 'problems' }), truth.flatMap((t, n) => (t.status === 'verified' ? [] : [n])));
-  assert.deepEqual(store.select({ mode: 'problems' }), [8, 9]);
+  assert.deepEqual(store.select({ mode: 'problems' }), [7, 8, 9]);
   assert.equal(store.get(8).executionId, 'ex_T\u2028');
   assert.equal(store.get(9).executionId, 'ex_R\u0001agt_X');
   assert.equal(store.get(9).capability, 'cap_R\u0000');
@@ -451,8 +455,10 @@ test('rows (issue 24): hostile values in every field: get, search, problems and 
   assert.equal(store.findReceipt('rcpt_1'), -1);
   assert.equal(store.findReceipt(''), 4, 'an empty receipt id is kept, not read back as none');
   assert.equal(store.get(4).receiptId, '');
-  assert.equal(store.get(7).label, 'lone \ud800 surrogate', 'a lone surrogate is kept exactly');
-  assert.equal(shown(store.get(7).label), 'lone \\ud800 surrogate');
+  assert.equal(rows[7].code, 'LONE_SURROGATE', 'a lone surrogate in the label: refused, as the core refuses the line');
+  assert.equal(store.get(9).receiptId, 'rcpt_R\u0001\udc00', 'a lone surrogate is kept exactly');
+  assert.equal(shown(store.get(9).receiptId), 'rcpt_R\\u0001\\udc00');
+  assert.ok(JSON.stringify(exportRecord(store.get(9))).includes('"receipt_id":"rcpt_R\\u0001\\udc00"'));
 });
 
 test('rows: shown() escapes controls, invisible format characters, separators, lone surrogates and the backslash only', () => {
