@@ -662,7 +662,8 @@ function copyButton(text, what, label = 'Copy') {
 
 function itemLink(r) {
   const params = new URLSearchParams({ item: String(r.index) });
-  if (r.receiptId && !(r.cut && r.cut.includes('receiptId'))) params.set('receipt', r.receiptId);
+  // The receipt id makes the link readable: the whole id, when the row keeps all of it and it is short.
+  if (r.receiptId && r.receiptId.length <= 200 && !(r.cut && r.cut.includes('receiptId'))) params.set('receipt', r.receiptId);
   return `#${params.toString()}`;
 }
 
