@@ -3,6 +3,7 @@
 // (coordinator.js) and its verification workers; this thread renders one page of rows at a time.
 // Every value from a file is written with textContent (never as HTML).
 import { topMembers } from './json.js';
+import { shown, shownField, ITEM_NUMBER } from './rows.js';
 
 const $ = (id) => document.getElementById(id);
 const phone = window.matchMedia('(max-width: 700px)');
@@ -24,6 +25,25 @@ function el(tag, attrs, ...children) {
   }
   for (const c of children) if (c !== null && c !== undefined && c !== false) e.append(c);
   return e;
+}
+
+/**
+ * A value's shown text (rows.js shown(): every backslash in it begins an escape) as nodes, each
+ * escape (\uXXXX, \\) in a marked span, so that an escaped character stands out from the text
+ * around it. The text content stays the shown text.
+ */
+function escNodes(t) {
+  if (t === null || t === undefined) return [];
+  if (!t.includes('\\')) return [t];
+  const out = [];
+  let at = 0;
+  for (const m of t.matchAll(/\\u[0-9a-f]{4}|\\\\/g)) {
+    if (m.index > at) out.push(t.slice(at, m.index));
+    out.push(el('span', { class: 'esc', text: m[0] }));
+    at = m.index + m[0].length;
+  }
+  if (at < t.length) out.push(t.slice(at));
+  return out;
 }
 
 const pad = (x) => String(x).padStart(2, '0');
@@ -642,13 +662,15 @@ function copyButton(text, what, label = 'Copy') {
 
 function itemLink(r) {
   const params = new URLSearchParams({ item: String(r.index) });
-  if (r.receiptId) params.set('receipt', r.receiptId);
+  // The receipt id makes the link readable: the whole id, when the row keeps all of it and it is short.
+  if (r.receiptId && r.receiptId.length <= 200 && !(r.cut && r.cut.includes('receiptId'))) params.set('receipt', r.receiptId);
   return `#${params.toString()}`;
 }
 
-function timeCell(v) {
-  const t = times(v);
-  if (!t) return el('td', { 'data-label': 'Issued', class: 'time' }, v ? el('span', { text: v }) : el('span', { class: 'muted', text: '—' }));
+function timeCell(r) {
+  const v = r.issuedAt;
+  const t = r.cut && r.cut.includes('issuedAt') ? null : times(v);
+  if (!t) return el('td', { 'data-label': 'Issued', class: 'time' }, v !== null ? el('span', { class: 'issued' }, ...escNodes(shownField(r, 'issuedAt') || '""')) : el('span', { class: 'muted', text: '—' }));
   return el('td', { 'data-label': 'Issued', class: 'time' }, el('span', { text: t.local }), el('span', { class: 'muted utc', text: t.utc }));
 }
 
@@ -656,11 +678,11 @@ function checksCell(r) {
   const td = el('td', { 'data-label': 'Checks', class: 'checks' });
   if (r.status === 'unreadable') {
     td.append(el('span', { class: 'check fail', 'data-code': r.code || '', text: r.code || 'unreadable' }));
-    td.append(el('div', { class: 'detail', text: `${r.lineInItem ? `line ${r.lineInItem}: ` : ''}${r.message || ''}` }));
+    td.append(el('div', { class: 'detail', text: `${r.lineInItem ? `line ${r.lineInItem}: ` : ''}${shownField(r, 'message') || ''}` }));
     return td;
   }
   if (r.status === 'unchecked') {
-    td.append(el('div', { class: 'detail', text: r.message || 'not checked' }));
+    td.append(el('div', { class: 'detail', text: shownField(r, 'message') || 'not checked' }));
     return td;
   }
   for (const [name, outcome] of r.failing) {
@@ -678,15 +700,21 @@ async function renderTable(view, stale = () => false) {
   const tbody = $('table').tBodies[0];
   const rows = [];
   for (const r of view.rows) {
-    const name = r.receiptId || `item ${r.index}`;
-    const link = el('a', { href: itemLink(r), class: 'open', 'aria-label': `Open ${name}${r.label ? ` (${r.label})` : ''}`, text: name });
+    // Every value as shownField gives it: controls and invisible characters escaped, … when cut.
+    // An empty value is shown as "" (it is not absent).
+    const f = (k) => { const v = shownField(r, k); return v === '' ? '""' : v; };
+    const name = r.receiptId !== null ? f('receiptId') : `item ${r.index}`;
+    const link = el('a', { href: itemLink(r), class: 'open', 'aria-label': `Open ${name}${r.label !== null ? ` (${f('label')})` : ''}` }, ...escNodes(name));
+    const who = [r.provider !== null ? el('span', { class: 'provider' }, ...escNodes(f('provider'))) : null,
+      r.provider !== null && r.capability !== null ? ' · ' : null,
+      r.capability !== null ? el('span', { class: 'capability' }, ...escNodes(f('capability'))) : null];
     const tr = el('tr', { 'data-index': String(r.index), 'data-verdict': r.status },
       el('td', { 'data-label': '#', class: 'num' }, el('span', { text: `#${r.index}` }), el('span', { class: 'muted small', text: ` · line ${r.line}` })),
-      el('td', { 'data-label': 'Receipt', class: 'receipt' }, link, r.label ? el('div', { class: 'muted small label', text: r.label }) : null),
+      el('td', { 'data-label': 'Receipt', class: 'receipt' }, link, r.label !== null ? el('div', { class: 'muted small label' }, ...escNodes(f('label'))) : null),
       el('td', { 'data-label': 'Call', class: 'call' },
-        el('div', { class: 'mono', text: r.executionId || '—' }),
-        el('div', { class: 'muted small', text: [r.provider, r.capability].filter(Boolean).join(' · ') || '' })),
-      timeCell(r.issuedAt),
+        r.executionId !== null ? el('div', { class: 'mono execution' }, ...escNodes(f('executionId'))) : el('div', { class: 'mono muted', text: '—' }),
+        el('div', { class: 'muted small' }, ...who)),
+      timeCell(r),
       el('td', { 'data-label': 'Kind', class: 'kind', text: KIND[r.kind] || r.kind }),
       el('td', { 'data-label': 'Verdict', class: 'verdict-cell' }, el('span', { class: `verdict ${r.status}`, text: VERDICT[r.status] })),
       checksCell(r),
@@ -737,7 +765,7 @@ function parseHash() {
 
 async function openFromHash() {
   const h = parseHash();
-  if (!h.item && !h.receipt) {
+  if (h.item === null && !h.receipt) {
     if (dialog.open) closeInspector(false);
     return;
   }
@@ -745,11 +773,18 @@ async function openFromHash() {
     state.pendingOpen = h;
     return;
   }
+  // An item number is canonical (1, 2, …) or the link names nothing: 0, -1, 0x1, 1e0, 01 open no item.
+  if (h.item !== null && !ITEM_NUMBER.test(h.item)) {
+    const what = h.item.length > 40 ? `${shown(h.item.slice(0, 40))}…` : shown(h.item);
+    showAlert(`The link names item "${what}", which is not an item number: items are numbered 1, 2, 3, … in the file.`);
+    if (dialog.open) closeInspector(false);
+    return;
+  }
   let index = -1;
   if (h.item) index = await ask({ type: 'find', item: h.item });
   if (index < 0 && h.receipt) index = await ask({ type: 'find', receipt: h.receipt });
   if (index < 0) {
-    showAlert(`The link names ${h.receipt ? `receipt ${h.receipt}` : `item ${h.item}`}, which is not in the loaded receipts.`);
+    showAlert(`The link names ${h.receipt ? `receipt ${shown(h.receipt.length > 80 ? `${h.receipt.slice(0, 80)}…` : h.receipt)}` : `item ${h.item}`}, which is not in the loaded receipts.`);
     return;
   }
   await openInspector(index);
@@ -776,7 +811,7 @@ function dl(pairs) {
   const d = el('dl', { class: 'meta' });
   for (const [k, v] of pairs) {
     if (v === null || v === undefined || v === '') continue;
-    d.append(el('dt', { text: k }), el('dd', {}, v instanceof Node ? v : document.createTextNode(String(v))));
+    d.append(el('dt', { text: k }), el('dd', {}, ...(v instanceof Node ? [v] : escNodes(String(v)))));
   }
   return d;
 }
@@ -788,7 +823,7 @@ function timeValue(v) {
 }
 
 function renderInspector(d) {
-  const name = d.receiptId ? `Receipt ${d.receiptId}` : `Item ${d.index}`;
+  const name = d.receiptId !== null ? `Receipt ${shown(d.receiptId.length > 80 ? `${d.receiptId.slice(0, 79)}…` : d.receiptId)}` : `Item ${d.index}`;
   $('insp-title').textContent = name;
   const v = $('insp-verdict');
   v.className = `verdict ${d.status}`;
@@ -796,13 +831,13 @@ function renderInspector(d) {
   const body = [];
   body.push(dl([
     ['Item', `${d.index} (line ${d.line} of ${d.fileName})`],
-    ['Label', d.label],
+    ['Label', d.label === '' ? '""' : shown(d.label)],
     ['Kind', KIND[d.kind] || d.kind],
-    ['Receipt id', d.receiptId],
-    ['Execution id', d.executionId],
-    ['Provider', d.provider],
-    ['Capability', d.capability],
-    ['Issued at', d.issuedAt ? el('span', {}, el('code', { text: d.issuedAt }), el('br'), timeValue(d.issuedAt) || '') : null],
+    ['Receipt id', d.receiptId === '' ? '""' : shown(d.receiptId)],
+    ['Execution id', d.executionId === '' ? '""' : shown(d.executionId)],
+    ['Provider', d.provider === '' ? '""' : shown(d.provider)],
+    ['Capability', d.capability === '' ? '""' : shown(d.capability)],
+    ['Issued at', d.issuedAt !== null ? el('span', {}, el('code', { text: shown(d.issuedAt) }), el('br'), timeValue(d.issuedAt) || '') : null],
     ['Receipt digest', d.digest ? el('span', { class: 'digest-full' }, el('code', { text: d.digest }), ' ', copyButton(d.digest, 'the receipt digest')) : null],
   ]));
   if (d.tooLarge) body.push(el('p', { class: 'alert-inline', text: `${d.code}: ${d.message}` }));
@@ -869,7 +904,7 @@ function closeInspector(updateUrl = true) {
   if (dialog.open) dialog.close();
   state.openIndex = null;
   delete document.body.dataset.inspector;
-  if (updateUrl && parseHash().item) history.replaceState(null, '', location.pathname + location.search);
+  if (updateUrl && parseHash().item !== null) history.replaceState(null, '', location.pathname + location.search);
   if (returnFocus && document.contains(returnFocus)) returnFocus.focus();
   returnFocus = null;
 }
@@ -886,7 +921,7 @@ for (const id of ['insp-prev', 'insp-next']) {
 window.addEventListener('hashchange', () => {
   const h = parseHash();
   if (h.sample && state.receipts.status === 'empty') {
-    if (h.item || h.receipt) state.pendingOpen = h;
+    if (h.item !== null || h.receipt) state.pendingOpen = h;
     loadSample();
   } else openFromHash();
 });
@@ -898,6 +933,6 @@ document.body.dataset.state = 'idle';
 renderInputs();
 {
   const h = parseHash();
-  if (h.item || h.receipt) state.pendingOpen = h;
+  if (h.item !== null || h.receipt) state.pendingOpen = h;
   if (h.sample) loadSample();
 }

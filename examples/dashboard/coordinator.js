@@ -18,7 +18,7 @@
 //   {type: 'export'}                            the results as a JSON Blob
 // Messages out without `req`: {type: 'progress' | 'done' | 'cancelled' | 'run-error', run, ...}.
 import { Splitter } from './scan.js';
-import { RowStore, emptySummary, count, MAX_ROWS } from './rows.js';
+import { RowStore, emptySummary, count, exportRecord, itemNumber, MAX_ROWS } from './rows.js';
 
 const READ_BYTES = 512 * 1024; // one slice of the file
 const BATCH_BYTES = 256 * 1024; // one batch for a verification worker (about 175 network-signed receipts)
@@ -272,13 +272,7 @@ function exportBlob() {
   let first = true;
   for (let i = 0; i < rows.length; i++) {
     if (!rows.has(i)) continue;
-    const r = rows.get(i);
-    chunk.push(JSON.stringify({
-      item: r.index, line: r.line, kind: r.kind, verdict: r.status, receipt_id: r.receiptId, execution_id: r.executionId,
-      provider_agent_id: r.provider, capability_id: r.capability, issued_at: r.issuedAt, label: r.label,
-      receipt_digest: r.digest, failing: r.failing.map(([name, outcome, detail]) => ({ name, outcome, detail })),
-      passed: r.passed, error: r.code ? { code: r.code, message: r.message } : null, needs: r.needs,
-    }));
+    chunk.push(JSON.stringify(exportRecord(rows.get(i))));
     if (chunk.length === 10000) {
       parts.push((first ? '' : ',') + chunk.join(','));
       first = false;
@@ -327,8 +321,9 @@ async function handle(msg) {
       return query(msg);
     case 'find': {
       if (msg.item !== undefined && msg.item !== null) {
-        const i = Number(msg.item) - 1;
-        return Number.isSafeInteger(i) && rows.has(i) ? i : -1;
+        // Only a canonical item number (1, 2, …; never 0, -1, 0x1, 1e0, 01) names an item.
+        const n = itemNumber(String(msg.item), rows.length);
+        return n !== null && rows.has(n - 1) ? n - 1 : -1;
       }
       return rows.findReceipt(String(msg.receipt || ''));
     }

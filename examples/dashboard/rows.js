@@ -1,12 +1,22 @@
 // The dashboard's table of results: one bounded row per item, stored in columns (typed arrays, and
-// the row's texts as UTF-8 in a shared byte arena: no object or string per row): 69 bytes per row
-// plus its text (at most 400 bytes), so 500,000 rows take at most about 235 MB whatever the
-// receipts hold (about 65 MB for receipts like the sample's). The summary counts
+// the row's texts as UTF-8 in a shared byte arena: no object or string per row): 83 bytes per row
+// plus its text (at most 400 bytes), so 500,000 rows take at most about 242 MB whatever the
+// receipts hold (about 70 MB for receipts like the sample's). The summary counts
 // every item, also those past the row limit. Filters and search run here (in the coordinator
 // worker), never on the page's thread. No DOM, no Node APIs.
+//
+// A row's texts are kept by length, never joined by a separator: a value may hold any character
+// (issue 24: a receipt id holding the old separator U+0001 shifted the row's other fields). Each
+// field has a 16-bit code in `fieldCode`: 0 for null, else 1 + (length in UTF-16 units << 2 | cut
+// << 1 | json), `cut` when the value was shortened (to FIELD_CHARS, MESSAGE_CHARS or the row's
+// ROW_TEXT_BYTES), `json` when the stored text is JSON.stringify of the value (a value that is not
+// well-formed UTF-16, a lone surrogate, which UTF-8 cannot hold). The row's texts are decoded once
+// and sliced by these lengths.
 
 /** The most rows kept (and listed); later items are still checked and counted in the summary. */
 export const MAX_ROWS = 500_000;
+/** Longest id or label kept per row, in UTF-16 units (the inspector re-reads the item). */
+export const FIELD_CHARS = 80;
 /** Longest message kept per row. */
 export const MESSAGE_CHARS = 160;
 /** Longest text kept per row, in UTF-8 bytes (ids, label, message together). */
@@ -18,10 +28,59 @@ const decoder = new TextDecoder();
 export const STATUSES = ['verified', 'failed', 'unreadable', 'unchecked'];
 export const KINDS = ['unknown', 'mac', 'jws', 'object'];
 const BLOCK = 1 << 16;
-const SEP = '\u0001';
-const TEXT_FIELDS = ['receiptId', 'executionId', 'provider', 'capability', 'issuedAt', 'label', 'message'];
+/** The row's texts, in this order, and their names in the exported results. */
+export const TEXT_FIELDS = ['receiptId', 'executionId', 'provider', 'capability', 'issuedAt', 'label', 'message'];
+export const EXPORT_NAMES = ['receipt_id', 'execution_id', 'provider_agent_id', 'capability_id', 'issued_at', 'label', 'message'];
+const NF = TEXT_FIELDS.length;
+const CAPS = TEXT_FIELDS.map((k) => (k === 'message' ? MESSAGE_CHARS : FIELD_CHARS));
+/** Longest detail kept per failing check (the core's details are short; the bound is for safety). */
+const DETAIL_CHARS = 200;
 
-const cut = (s, n) => (s && s.length > n ? `${s.slice(0, n - 1)}…` : s);
+/** Characters a row never shows as they are: controls, format characters (bidi overrides, zero
+ * widths), line and paragraph separators, lone surrogates; and the backslash, so that an escape
+ * shown can only come from this function. */
+const SPECIAL = /[\p{Cc}\p{Cf}\p{Zl}\p{Zp}\p{Cs}\\]/u;
+const SPECIAL_ALL = /[\p{Cc}\p{Cf}\p{Zl}\p{Zp}\p{Cs}\\]/gu;
+const escapeOne = (c) => {
+  if (c === '\\') return '\\\\';
+  let out = '';
+  for (let k = 0; k < c.length; k++) out += `\\u${c.charCodeAt(k).toString(16).padStart(4, '0')}`;
+  return out;
+};
+
+/**
+ * A value as the table, the search and the inspector show it: the same text, with every control or
+ * invisible format character, U+2028/U+2029 and lone surrogate written as \uXXXX (UTF-16 units, as
+ * JSON writes them) and a backslash as \\ (so "\u0001" typed in an id and U+0001 differ). Null stays null.
+ */
+export function shown(v) {
+  if (v === null || v === undefined) return null;
+  const s = String(v);
+  return SPECIAL.test(s) ? s.replace(SPECIAL_ALL, escapeOne) : s;
+}
+
+/** A row field as the table shows it: shown(value), with … when the row keeps a shortened value. */
+export function shownField(row, key) {
+  const v = row[key];
+  if (v === null || v === undefined) return null;
+  return row.cut && row.cut.includes(key) ? `${shown(v)}…` : shown(v);
+}
+
+/** How an item number is written in a deep link: a positive decimal integer, canonically. */
+export const ITEM_NUMBER = /^[1-9][0-9]*$/;
+
+/**
+ * The item number of a deep link (`#item=N`): N as a number when it is written canonically (a
+ * positive decimal integer without sign, leading zeros, spaces, exponent or fraction) and at most
+ * `count`; null for anything else.
+ */
+export function itemNumber(text, count = Number.MAX_SAFE_INTEGER) {
+  if (typeof text !== 'string' || !ITEM_NUMBER.test(text)) return null;
+  const n = Number(text);
+  return Number.isSafeInteger(n) && n <= count ? n : null;
+}
+
+const cut = (s, n) => (s && s.length > n ? `${cutUnits(s, n - 1)}…` : s);
 
 /** The value of each hex digit's char code (lower case only), -1 for any other. */
 const HEX = new Int8Array(128).fill(-1);
@@ -38,13 +97,76 @@ function hexInto(text, out, at) {
   return true;
 }
 
-/** UTF-8 of `text` into `room`, cut at a character boundary when longer: the bytes written. */
-function encodeCut(text, room) {
-  const bytes = encoder.encode(text);
-  let end = Math.min(bytes.length, room.length);
-  if (end < bytes.length) while (end > 0 && (bytes[end] & 0xc0) === 0x80) end--;
-  room.set(bytes.subarray(0, end));
-  return end;
+const wellFormed = typeof String.prototype.isWellFormed === 'function'
+  ? (s) => s.isWellFormed()
+  : (s) => !/\p{Cs}/u.test(s);
+
+/** `s` cut to at most `n` UTF-16 units, never between the two halves of a pair. */
+function cutUnits(s, n) {
+  if (s.length <= n) return s;
+  const c = s.charCodeAt(n - 1);
+  return s.slice(0, c >= 0xd800 && c <= 0xdbff && (s.charCodeAt(n) & 0xfc00) === 0xdc00 ? n - 1 : n);
+}
+
+/** A value's stored text: {text, json} (json: JSON.stringify of the value, for lone surrogates). */
+function storedForm(v) {
+  return wellFormed(v) ? { text: v, json: false } : { text: JSON.stringify(v), json: true };
+}
+
+/** The longest prefix of `v` (whole characters) whose stored text takes at most `room` UTF-8 bytes. */
+function fitBytes(v, room) {
+  let p = v;
+  for (;;) {
+    const f = storedForm(p);
+    const bytes = encoder.encode(f.text);
+    if (bytes.length <= room) return { ...f, bytes: bytes.length, value: p };
+    if (!f.json) {
+      // Well-formed: cut the UTF-8 at a character boundary, read it back (exact).
+      let end = room;
+      while (end > 0 && (bytes[end] & 0xc0) === 0x80) end--;
+      const q = decoder.decode(bytes.subarray(0, end));
+      return { text: q, json: false, bytes: end, value: q };
+    }
+    p = cutUnits(p, p.length - 1);
+  }
+}
+
+/**
+ * The stored texts of a row's fields within the caps and ROW_TEXT_BYTES: [{text, json, cut} | null].
+ * When the fields together are too long, each keeps an equal share of the bytes at least (a long
+ * field cannot crowd the others out), shorter ones keep all of theirs.
+ */
+function fitRow(values) {
+  const forms = values.map((v, k) => {
+    if (v === null) return null;
+    const c = cutUnits(v, CAPS[k]);
+    const f = storedForm(c);
+    return { ...f, value: c, cut: c.length < v.length, bytes: encoder.encode(f.text).length };
+  });
+  const present = forms.filter(Boolean);
+  let total = present.reduce((n, f) => n + f.bytes, 0);
+  if (total <= ROW_TEXT_BYTES) return forms;
+  // Water-filling: the shortest first, each given at most an equal share of what is left.
+  let left = ROW_TEXT_BYTES;
+  let n = present.length;
+  for (const f of [...present].sort((a, b) => a.bytes - b.bytes)) {
+    const share = Math.floor(left / n);
+    n--;
+    if (f.bytes <= share) {
+      left -= f.bytes;
+      continue;
+    }
+    const fit = fitBytes(f.value, share);
+    f.text = fit.text;
+    f.json = fit.json;
+    f.value = fit.value;
+    f.bytes = fit.bytes;
+    f.cut = true;
+    left -= f.bytes;
+  }
+  total = present.reduce((m, f) => m + f.bytes, 0);
+  if (total > ROW_TEXT_BYTES) throw new Error('row text over its bound'); // cannot happen
+  return forms;
 }
 
 /** The empty summary. */
@@ -101,7 +223,7 @@ export class RowStore {
         passed: new Uint16Array(BLOCK), failing: new Uint32Array(BLOCK), code: new Uint16Array(BLOCK),
         needs: new Uint8Array(BLOCK), digest: new Uint8Array(BLOCK * 32), hasDigest: new Uint8Array(BLOCK),
         present: new Uint8Array(BLOCK), textChunk: new Uint16Array(BLOCK), textAt: new Uint32Array(BLOCK),
-        textLen: new Uint16Array(BLOCK),
+        textLen: new Uint16Array(BLOCK), fieldCode: new Uint16Array(BLOCK * NF),
       });
     }
     return this.blocks[b];
@@ -119,44 +241,101 @@ export class RowStore {
     b.status[j] = STATUSES.indexOf(row.status);
     b.kind[j] = Math.max(0, KINDS.indexOf(row.kind));
     b.passed[j] = Math.min(row.passed, 65535);
-    b.failing[j] = row.failing.length ? this.failSets.id(cut(JSON.stringify(row.failing), 2000)) : 0;
+    b.failing[j] = row.failing.length
+      ? this.failSets.id(JSON.stringify(row.failing.map(([name, outcome, detail]) => [name, outcome, typeof detail === 'string' ? cut(detail, DETAIL_CHARS) : detail ?? null])))
+      : 0;
     b.code[j] = Math.min(this.codes.id(row.code), 65535);
     b.needs[j] = Math.min(this.needs.id(row.needs), 255);
     b.hasDigest[j] = typeof row.digest === 'string' && row.digest.length === 64 && hexInto(row.digest, b.digest, j * 32) ? 1 : 0;
     if (!b.present[j]) this.stored++;
     b.present[j] = 1;
-    this.setText(b, j, TEXT_FIELDS.map((k) => (k === 'message' ? cut(row[k], MESSAGE_CHARS) : row[k]) ?? '').join(SEP));
+    this.setText(b, j, row);
     if (i + 1 > this.length) this.length = i + 1;
     return true;
   }
 
   /**
-   * Stores a row's text in the arena (cut to ROW_TEXT_BYTES at a character boundary): encoded in
-   * place, into room for ROW_TEXT_BYTES (encodeInto writes whole characters only).
+   * Stores a row's texts in the arena, one after the other, and their lengths in `fieldCode`. The
+   * common row (well-formed, within the caps, at most ROW_TEXT_BYTES / 3 units in all, so at most
+   * ROW_TEXT_BYTES bytes) is encoded in place in one call; any other goes through fitRow.
    */
-  setText(b, j, text) {
+  setText(b, j, row) {
     if (this.arenaPos + ROW_TEXT_BYTES > ARENA_CHUNK) {
       this.arena.push(new Uint8Array(ARENA_CHUNK));
       this.arenaPos = 0;
     }
+    const values = new Array(NF);
+    let units = 0;
+    let simple = true;
+    for (let k = 0; k < NF; k++) {
+      const raw = row[TEXT_FIELDS[k]];
+      const v = raw === null || raw === undefined ? null : String(raw);
+      values[k] = v;
+      if (v === null) continue;
+      units += v.length;
+      if (v.length > CAPS[k] || !wellFormed(v)) simple = false;
+    }
+    const at = j * NF;
+    let text = '';
+    if (simple && units <= ROW_TEXT_BYTES / 3) {
+      for (let k = 0; k < NF; k++) {
+        const v = values[k];
+        b.fieldCode[at + k] = v === null ? 0 : 1 + (v.length << 2);
+        if (v !== null) text += v;
+      }
+    } else {
+      const forms = fitRow(values);
+      for (let k = 0; k < NF; k++) {
+        const f = forms[k];
+        b.fieldCode[at + k] = f === null ? 0 : 1 + ((f.text.length << 2) | (f.cut ? 2 : 0) | (f.json ? 1 : 0));
+        if (f !== null) text += f.text;
+      }
+    }
     const chunk = this.arena.length - 1;
     const room = this.arena[chunk].subarray(this.arenaPos, this.arenaPos + ROW_TEXT_BYTES);
-    const written = text.length <= ROW_TEXT_BYTES / 3 ? encoder.encodeInto(text, room).written : encodeCut(text, room);
+    const { read, written } = encoder.encodeInto(text, room);
+    if (read !== text.length) throw new Error('row text over its bound'); // cannot happen: fitRow bounds it
     b.textChunk[j] = chunk;
     b.textAt[j] = this.arenaPos;
     b.textLen[j] = written;
     this.arenaPos += written;
   }
 
-  /** The text of row `i`: its fields joined by SEP. */
+  /** The texts of row `i`, its fields one after the other (sliced by `fieldCode`). */
   text(i) {
     const b = this.blocks[i >> 16];
     const j = i & (BLOCK - 1);
     return decoder.decode(this.arena[b.textChunk[j]].subarray(b.textAt[j], b.textAt[j] + b.textLen[j]));
   }
 
+  /**
+   * The fields of row `i`: {values: [string | null] in TEXT_FIELDS order, cut: [names of the
+   * shortened ones]}; `t` is text(i) when the caller has it.
+   */
+  fields(i, t = this.text(i)) {
+    const b = this.blocks[i >> 16];
+    const at = (i & (BLOCK - 1)) * NF;
+    const values = new Array(NF);
+    const cutKeys = [];
+    let pos = 0;
+    for (let k = 0; k < NF; k++) {
+      const code = b.fieldCode[at + k];
+      if (code === 0) {
+        values[k] = null;
+        continue;
+      }
+      const c = code - 1;
+      const len = c >> 2;
+      const s = t.slice(pos, pos + len);
+      pos += len;
+      values[k] = c & 1 ? JSON.parse(s) : s;
+      if (c & 2) cutKeys.push(TEXT_FIELDS[k]);
+    }
+    return { values, cut: cutKeys };
+  }
+
   has(i) {
-    return i < this.length && this.blocks[i >> 16].present[i & (BLOCK - 1)] === 1;
+    return Number.isInteger(i) && i >= 0 && i < this.length && this.blocks[i >> 16].present[i & (BLOCK - 1)] === 1;
   }
 
   status(i) {
@@ -180,18 +359,33 @@ export class RowStore {
     return id ? JSON.parse(this.failSets.values[id]) : [];
   }
 
-  /** The row of item `i` as an object (the shape checkItem returns, plus index, offset, size, line). */
+  /**
+   * The row of item `i` as an object (the shape checkItem returns, plus index, offset, size, line,
+   * and `cut`: the names of the text fields kept shortened).
+   */
   get(i) {
     const b = this.blocks[i >> 16];
     const j = i & (BLOCK - 1);
-    const t = this.text(i).split(SEP);
+    const { values, cut: cutKeys } = this.fields(i);
     const row = {
       index: i + 1, offset: b.offset[j], size: b.size[j], line: b.line[j], lineInItem: b.lineInItem[j] || null,
       status: STATUSES[b.status[j]], kind: KINDS[b.kind[j]], passed: b.passed[j], failing: this.failing(i),
-      code: this.codes.values[b.code[j]], needs: this.needs.values[b.needs[j]], digest: this.digest(i),
+      code: this.codes.values[b.code[j]], needs: this.needs.values[b.needs[j]], digest: this.digest(i), cut: cutKeys,
     };
-    TEXT_FIELDS.forEach((k, n) => { row[k] = t[n] === '' ? null : t[n]; });
+    TEXT_FIELDS.forEach((k, n) => { row[k] = values[n]; });
     return row;
+  }
+
+  /** Whether the shown text of one of row `i`'s fields holds `q` (lower case), the fields one by one. */
+  textHas(i, q) {
+    const t = this.text(i);
+    // The fields as they are, one after the other: when no field needs an escape and the whole
+    // does not hold q, no field does (the common case: one search of the whole).
+    const plain = !SPECIAL.test(t);
+    if (plain && !t.toLowerCase().includes(q)) return false;
+    const { values } = this.fields(i, t);
+    for (const v of values) if (v !== null && (plain ? v : shown(v)).toLowerCase().includes(q)) return true;
+    return false;
   }
 
   /** Whether row `i` matches a filter {mode: 'all'|'problems', check, q}. */
@@ -208,12 +402,12 @@ export class RowStore {
         if (status !== 'unchecked' || this.needs.values[b.needs[j]] !== f.check.slice(6)) return false;
       } else {
         const id = b.failing[j];
-        if (!id || !this.failSets.values[id].includes(`["${f.check}",`)) return false;
+        if (!id || !this.failSets.values[id].includes(`[${JSON.stringify(f.check)},`)) return false;
       }
     }
     if (f.q) {
       const q = f.q;
-      if (!this.text(i).toLowerCase().includes(q)) {
+      if (!this.textHas(i, q)) {
         const d = this.digest(i);
         if (!(d && d.includes(q)) && `#${i + 1}` !== q && `line ${b.line[j]}` !== q) return false;
       }
@@ -235,11 +429,29 @@ export class RowStore {
     return out;
   }
 
-  /** The first stored row whose receipt id is `id`, or -1. */
+  /** The first stored row whose receipt id (as kept) is `id`, or -1. */
   findReceipt(id) {
     for (let i = 0; i < this.length; i++) {
-      if (this.has(i) && this.text(i).split(SEP, 1)[0] === id) return i;
+      if (this.has(i) && this.fields(i).values[0] === id) return i;
     }
     return -1;
   }
+}
+
+/**
+ * One result of the exported file: the row's true values (JSON escapes what JSON must), and
+ * `truncated`: the names of the values kept shortened (each then a prefix of the item's value;
+ * the inspector re-reads the item for all of it).
+ */
+export function exportRecord(r) {
+  const out = { item: r.index, line: r.line, kind: r.kind, verdict: r.status };
+  for (let k = 0; k < 5; k++) out[EXPORT_NAMES[k]] = r[TEXT_FIELDS[k]];
+  out.label = r.label;
+  out.receipt_digest = r.digest;
+  out.failing = r.failing.map(([name, outcome, detail]) => ({ name, outcome, detail }));
+  out.passed = r.passed;
+  out.error = r.code ? { code: r.code, message: r.message } : null;
+  out.needs = r.needs;
+  out.truncated = (r.cut || []).map((k) => EXPORT_NAMES[TEXT_FIELDS.indexOf(k)]);
+  return out;
 }

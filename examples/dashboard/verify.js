@@ -20,9 +20,6 @@
 // (INPUT_TOO_DEEP).
 import { topMembers, depthOf, base64url, text, pretty, byteOfMessage, lineAt, locate, MAX_DEPTH } from './json.js';
 
-/** Longest text kept per row field (the inspector re-reads the item for the full values). */
-export const FIELD_CHARS = 80;
-
 /** A refusal of the dashboard itself, with a core error code. */
 export class ItemError extends Error {
   constructor(code, message, at = null) {
@@ -62,12 +59,14 @@ function callMembers(call, required, allowed, what) {
   }
 }
 
-/** A field value as row text: strings as they are, anything else as JSON, cut to FIELD_CHARS. */
+/**
+ * A field value as row text: strings as they are, anything else as JSON. Not cut here: the row
+ * store (rows.js) keeps a bounded prefix and says that it did, the inspector shows all.
+ */
 export function fieldText(v) {
   if (v === undefined || v === null) return null;
   const s = typeof v === 'string' ? v : JSON.stringify(v);
-  if (s === undefined) return null;
-  return s.length > FIELD_CHARS ? `${s.slice(0, FIELD_CHARS - 1)}…` : s;
+  return s === undefined ? null : s;
 }
 
 /** Seconds since the epoch from RFC 3339 text or an integer. */
@@ -100,11 +99,20 @@ function refuse(api, bytes, fallbackCode, fallback) {
 
 /** JSON.parse of a span of an item already known to nest within 64 levels. */
 function parseSpan(api, bytes, [, s, e], what) {
+  const t = text(bytes.subarray(s, e));
+  let v;
   try {
-    return JSON.parse(text(bytes.subarray(s, e)));
+    v = JSON.parse(t);
   } catch {
     return refuse(api, bytes, 'INVALID_JSON', `${what} is not JSON`);
   }
+  // JSON.parse keeps a lone surrogate escape (\ud800 alone); the core's reading of the item refuses
+  // it (LONE_SURROGATE), so the page does too, with the core's words (issue 24).
+  if (/\\u[dD][89a-fA-F]/.test(t)) {
+    const refused = coreRefusal(api, bytes);
+    if (refused) throw new ItemError(refused.code, refused.message.replace(/^[A-Z0-9_]+: /, ''), byteOfMessage(refused.message));
+  }
+  return v;
 }
 
 /**

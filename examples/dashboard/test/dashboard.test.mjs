@@ -15,7 +15,9 @@ import {
   drop, dash, repo, out, TIMEZONE, PHONE, DESKTOP,
   chromiumThreads, cpuBetween,
 } from './harness.mjs';
-import { hostile, HOSTILE, SECRET, deepItem, tinyItems } from './fixtures.mjs';
+import { hostile, HOSTILE, SECRET, deepItem, tinyItems, spoofed } from './fixtures.mjs';
+import { shown, EXPORT_NAMES, TEXT_FIELDS } from '../rows.js';
+import { makeContext, checkSettings, checkItem } from '../verify.js';
 
 const require = createRequire(import.meta.url);
 const api = require(join(repo, 'wasm', 'dist', 'index.cjs'));
@@ -397,6 +399,145 @@ test('hostile content: ids, issuer, kid, labels and error details are text, neve
     assert.equal(created, 0);
     await page.hover('#table tbody tr:nth-child(3)');
     assert.equal(await page.evaluate(() => window.__pwned), undefined);
+    await noHarm(page, log, url, own);
+  });
+});
+
+test('issue 24: ids holding the old separator, controls, quotes, long text: table, search, problems and export show the core\'s values, escaped', { timeout: 180_000 }, async () => {
+  const h = spoofed(api);
+  const files = { settings: file('spoofed-settings.json', h.settings), receipts: file('spoofed.jsonl', h.receipts) };
+  // The truth: the core's summary of each line; for a line the core refuses, its verdict, and the
+  // values the page reads from the item (D5).
+  const enc = new TextEncoder();
+  const c = makeContext(api, checkSettings(api, enc.encode(h.settings)), null);
+  const sums = api.summarizeReceiptLines(enc.encode(h.receipts), { keys: c.keys, ownAgentId: c.agentId });
+  const truth = h.lines.map((line, n) => {
+    const sm = sums[n];
+    if (sm.error === null) return { receiptId: sm.receipt_id, executionId: sm.execution_id, provider: sm.provider_agent_id, capability: sm.capability_id, issuedAt: sm.issued_at, label: sm.label ?? null, verdict: sm.accepted ? 'verified' : 'failed' };
+    const r = checkItem(api, enc.encode(line), c);
+    return { receiptId: r.receiptId, executionId: r.executionId, provider: r.provider, capability: r.capability, issuedAt: r.issuedAt, label: r.label, verdict: 'unreadable' };
+  });
+  /** The table's text of a value: shown(value), or a prefix of it and … when the row keeps it shortened. */
+  const sameShown = (got, want, what) => {
+    if (want === null) { assert.equal(got, null, what); return; }
+    const full = want === '' ? '""' : shown(want);
+    if (got === full) return;
+    assert.ok(got !== null && got.endsWith('…') && full.startsWith(got.slice(0, -1)) && got.length > 1, `${what}: ${JSON.stringify(got)} for ${JSON.stringify(full)}`);
+  };
+  const cells = (page) => page.evaluate(() => [...document.querySelectorAll('#table tbody tr')].map((tr) => {
+    const t = (sel) => { const e = tr.querySelector(sel); return e ? e.textContent : null; };
+    return {
+      index: Number(tr.dataset.index), verdict: tr.dataset.verdict, receiptId: t('a.open'), label: t('.label'), executionId: t('.execution'),
+      provider: t('.provider'), capability: t('.capability'), issued: t('td.time .issued'), utc: t('td.time .utc'),
+    };
+  }));
+  const checkRows = (list, what) => {
+    for (const c of list) {
+      const w = truth[c.index - 1];
+      assert.equal(c.verdict, w.verdict, `${what} row ${c.index}`);
+      for (const k of ['executionId', 'provider', 'capability', 'label']) sameShown(c[k], w[k], `${what} row ${c.index} ${k}`);
+      if (w.receiptId === null) assert.equal(c.receiptId, `item ${c.index}`);
+      else sameShown(c.receiptId, w.receiptId, `${what} row ${c.index} receiptId`);
+      if (w.issuedAt === '2026-11-29T18:40:05Z') assert.equal(c.utc, '2026-11-29 18:40:05 UTC', `${what} row ${c.index} time`);
+      else sameShown(c.issued, w.issuedAt, `${what} row ${c.index} issued`);
+      for (const v of Object.values(c)) if (typeof v === 'string') assert.doesNotMatch(v, /[\u0000-\u001f\u007f-\u009f\u2028\u2029\u202e\u200b\ufeff]/, `${what} row ${c.index}: no raw control character shown`);
+    }
+  };
+  await withDashboard(async ({ page, url, log, own }) => {
+    await page.goto(url);
+    await page.setInputFiles('#file-settings', files.settings);
+    await page.waitForFunction(() => document.getElementById('card-settings').dataset.state === 'ok');
+    await expectRun(page);
+    await page.setInputFiles('#file-receipts', files.receipts);
+    assert.equal(await settled(page), 'done');
+    assert.equal(await page.textContent('#count-total'), String(h.count));
+    assert.equal(await page.textContent('#count-verified'), String(truth.filter((t) => t.verdict === 'verified').length));
+    const all = await cells(page);
+    assert.equal(all.length, h.count);
+    checkRows(all, 'table');
+    // The attack: the verified row shows its true execution, provider, capability and time.
+    assert.deepEqual([all[0].verdict, all[0].executionId, all[0].provider, all[0].capability, all[0].utc],
+      ['verified', 'ex_TRUE', 'agt_TRUE', 'cap_TRUE', '2026-11-29 18:40:05 UTC']);
+    assert.equal(all[0].receiptId, 'rcpt_1\\u0001ex_SPOOFED\\u0001agt_SPOOFED\\u0001cap_SPOOFED\\u00012001-01-01T00:00:00Z');
+    await shoot(page, '9-escaped-ids');
+    await axeClean(page, 'escaped ids');
+    // Search: by a spoofed text (found in the receipt ids that hold it), by a true one.
+    for (const [q, want] of [['ex_SPOOFED', [1, 9]], ['ex_TRUE', [1]], ['2001-01-01', [1]], ['\\u2028', [2, 3, 9]], ['literal\\\\u0001', [3]]]) {
+      await page.fill('#search', q);
+      await page.waitForFunction((w) => [...document.querySelectorAll('#table tbody tr')].map((t) => Number(t.dataset.index)).join() === w.join(), want);
+      checkRows(await cells(page), `search ${q}`);
+    }
+    await page.fill('#search', '');
+    // Problems only: the failed and the unreadable row, with their own values.
+    await page.check('input[name=filter][value=problems]');
+    await page.waitForFunction(() => [...document.querySelectorAll('#table tbody tr')].map((t) => t.dataset.index).join() === '8,9,10');
+    checkRows(await cells(page), 'problems');
+    await shoot(page, '9-escaped-ids-problems');
+    await page.check('input[name=filter][value=all]');
+    // The export: the true values, JSON-escaped; a shortened value is a prefix and says so.
+    const [download] = await Promise.all([page.waitForEvent('download'), page.click('#export')]);
+    const text = readFileSync(await download.path(), 'utf8');
+    assert.doesNotMatch(text, /[\u0000-\u001f](?!$)/, 'no raw control character in the file');
+    const results = JSON.parse(text).results;
+    assert.equal(results.length, h.count);
+    results.forEach((r, n) => {
+      assert.equal(r.verdict, truth[n].verdict);
+      for (const k of ['receiptId', 'executionId', 'provider', 'capability', 'issuedAt', 'label']) {
+        const name = EXPORT_NAMES[TEXT_FIELDS.indexOf(k)];
+        const want = truth[n][k];
+        if (r.truncated.includes(name)) assert.ok(want.startsWith(r[name]) && r[name].length < want.length, `export ${n + 1} ${name}`);
+        else assert.equal(r[name], want, `export ${n + 1} ${name}`);
+      }
+    });
+    assert.equal(results[0].execution_id, 'ex_TRUE');
+    assert.ok(results[5].truncated.includes('receipt_id'), 'the long receipt id is marked as truncated');
+    // The inspector shows the item's own values (escaped) too.
+    await page.evaluate(() => { location.hash = 'item=1'; });
+    await page.waitForFunction(() => document.body.dataset.inspector === '1');
+    assert.equal(await page.textContent('#insp-title'), 'Receipt rcpt_1\\u0001ex_SPOOFED\\u0001agt_SPOOFED\\u0001cap_SPOOFED\\u00012001-01-01T00:00:00Z');
+    await shoot(page, '9-escaped-ids-inspector');
+    await page.keyboard.press('Escape');
+    await noHarm(page, log, url, own);
+  });
+});
+
+test('deep links (issue 24): only a canonical item number opens an item; anything else is a clear message, never an exception', { timeout: 180_000 }, async () => {
+  await withDashboard(async ({ page, url, log, own }) => {
+    await page.goto(url);
+    await loadSampleThroughInputs(page);
+    const open = async (hash) => {
+      await page.evaluate(() => { const a = document.getElementById('alert'); a.hidden = true; a.textContent = ''; location.hash = ''; });
+      await page.evaluate((x) => { location.hash = x; }, hash);
+    };
+    const total = expected.length;
+    const cases = [
+      ['item=0', '0'], ['item=-1', '-1'], ['item=0x1', '0x1'], ['item=1e0', '1e0'], ['item=01', '01'], ['item=%2B1', '+1'], ['item=+1', ' 1'],
+      ['item=1.0', '1.0'], ['item=%201', ' 1'], ['item=', ''], ['item=Infinity', 'Infinity'], ['item=%01', '\\u0001'], ['item=0&receipt=rcpt_0001', '0'],
+    ];
+    for (const [hash, what] of cases) {
+      await open(hash);
+      await page.waitForFunction(() => !document.getElementById('alert').hidden);
+      const alert = await page.textContent('#alert');
+      assert.equal(alert, `The link names item "${what}", which is not an item number: items are numbered 1, 2, 3, … in the file.`, hash);
+      assert.equal(await page.evaluate(() => document.getElementById('inspector').open), false, `${hash} opens nothing`);
+      assert.equal(await page.evaluate(() => document.body.dataset.inspector), undefined);
+    }
+    for (const n of [String(total + 1), '99999999999999999999']) {
+      await open(`item=${n}`);
+      await page.waitForFunction(() => !document.getElementById('alert').hidden);
+      assert.equal(await page.textContent('#alert'), `The link names item ${n}, which is not in the loaded receipts.`);
+      assert.equal(await page.evaluate(() => document.getElementById('inspector').open), false);
+    }
+    // A number past the end with a receipt id: the receipt id names it (D7).
+    await open(`item=${total + 1}&receipt=rcpt_0004`);
+    await page.waitForFunction(() => document.body.dataset.inspector === '4');
+    await page.keyboard.press('Escape');
+    for (const n of ['1', String(total)]) {
+      await open(`item=${n}`);
+      await page.waitForFunction((x) => document.body.dataset.inspector === x, n);
+      await page.keyboard.press('Escape');
+    }
+    assert.doesNotMatch(await page.textContent('#alert'), /Unexpected/);
     await noHarm(page, log, url, own);
   });
 });

@@ -80,3 +80,50 @@ export function tinyItems(bytes) {
   const line = '{"receipt":{"a":1}}\n';
   return line.repeat(Math.ceil(bytes / line.length));
 }
+
+/** Every C0 control character, DEL and every C1 control character (65 characters). */
+export const CONTROLS = String.fromCharCode(...Array.from({ length: 32 }, (_, k) => k), ...Array.from({ length: 33 }, (_, k) => 0x7f + k));
+
+/**
+ * Receipts whose ids hold what a row store must keep apart (issue 24): the old separator U+0001
+ * with spoofed fields after it, every control character, U+2028/U+2029, bidi and zero-width
+ * characters, quotes and backslashes (a literal "\u0001" too), astral characters, empty ids, very
+ * long ids (ASCII and 3-byte characters), lone surrogates (in a label, in a refused receipt's id). MAC receipts signed with the
+ * hostile set's secret (a provider can MAC its own receipt): most verify; one is tampered (failed)
+ * and one is refused (unreadable, its ids from the call). {settings, receipts, lines, count}.
+ */
+export function spoofed(api) {
+  const base = {
+    receipt_version: '1.1', execution_kind: 'trial', requester_agent_id: AGENT, collaboration_id: 'col_1', connection_id: 'con_1',
+    capability_version: '1.0.0', rel_ver_at_admission: 1, dsc_ver: 1, terms_hash: 't', input_commitment: commitmentOf(api, { q: 1 }),
+    output_commitment: commitmentOf(api, { a: 1 }), status: 'succeeded', issued_at: '2026-11-29T18:40:05Z', key_id: 'rk-1',
+    auth_profile: 'ekl-evidence-mac-1.1',
+  };
+  const mac = (ids, extra = {}) => {
+    const receipt = api.signReceipt({ ...base, ...ids }, SECRET);
+    const call = { execution_id: ids.execution_id, collaboration_id: 'col_1', capability_id: ids.capability_id, provider_agent_id: ids.provider_agent_id };
+    return { receipt, call, ...extra };
+  };
+  const ids = (receipt_id, execution_id, provider_agent_id, capability_id) => ({ receipt_id, execution_id, provider_agent_id, capability_id });
+  const items = [
+    // The attack of issue 24: the separator, then a spoofed execution, provider, capability and time.
+    mac(ids('rcpt_1\u0001ex_SPOOFED\u0001agt_SPOOFED\u0001cap_SPOOFED\u00012001-01-01T00:00:00Z', 'ex_TRUE', 'agt_TRUE', 'cap_TRUE'), { label: 'spoof' }),
+    mac(ids(CONTROLS.slice(0, 40), CONTROLS.slice(40), `\u2028\u2029\u202e\u200b\ufeff\u200d\u2066x\u2069`, 'cap_\u0001\u0001\u0001'), { label: `tab\there\nnew\rline\u0000nul` }),
+    mac(ids('q"uo\'te\\back\\\\slash', 'literal\\u0001escape', '\\', '"'), { label: '\\u2028 not a separator' }),
+    mac(ids('rcpt_😀_𝄞', 'ex_é_ñ_中文', 'agt_\u{E0041}tag', 'cap_\u{1F468}\u200d\u{1F469}'), { label: '' }),
+    mac(ids('', 'ex_empty_receipt_id', 'agt_p', 'cap_c'), { label: 'empty receipt id' }),
+    mac(ids(`rcpt_${'x'.repeat(995)}`, 'ex_long', 'agt_p', 'cap_c'), { label: 'a long receipt id' }),
+    mac(ids('rcpt_cjk', '中'.repeat(79), '文'.repeat(79), '字'.repeat(79)), { label: '語'.repeat(79) }),
+    // A lone surrogate in the label: the core refuses the line (LONE_SURROGATE), and so does the page.
+    mac(ids('rcpt_lone', 'ex_lone', 'agt_p', 'cap_c'), { label: 'lone \ud800 surrogate' }),
+  ];
+  const lines = items.map((it) => JSON.stringify(it));
+  // Tampered: failed, and listed under "problems".
+  const t = mac(ids('rcpt_T\u0001ex_SPOOFED\u0001agt_SPOOFED', 'ex_T\u2028', 'agt_T\u0001', 'cap_T'), { label: 'tampered' });
+  lines.push(JSON.stringify({ ...t, receipt: { ...t.receipt, status: 'failed' } }));
+  // Refused by the core (a duplicate member): unreadable, its ids from the call.
+  // (Its receipt id holds a lone surrogate: the page shows the ids of a refused item as it reads them.)
+  lines.push(`{"label": "refused\\u0001x", "call": ${JSON.stringify({ execution_id: 'ex_R\u0001agt_X', collaboration_id: 'c', capability_id: 'cap_R\u0000', provider_agent_id: 'agt_R' })}, "receipt": {"receipt_id": "rcpt_R\\u0001\\udc00", "a": 1, "a": 2}}`);
+  const settings = { agent_id: AGENT, issuer: ISSUER, receipt_secrets: [{ key_id: 'rk-1', secret: SECRET }] };
+  return { settings: `${JSON.stringify(settings, null, 2)}\n`, receipts: `${lines.join('\n')}\n`, lines, count: lines.length };
+}

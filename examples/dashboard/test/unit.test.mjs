@@ -9,9 +9,9 @@ import { createRequire } from 'node:module';
 import { Splitter, splitAll, MAX_ITEM_BYTES } from '../scan.js';
 import { topMembers, pretty, locate, lineAt, depthOf, base64url, valueEnd } from '../json.js';
 import { makeContext, checkItem, checkBatch, inspectItem, checkSettings, checkJwks, checkKeyRing, ItemError } from '../verify.js';
-import { RowStore, emptySummary, count } from '../rows.js';
+import { RowStore, emptySummary, count, shown, shownField, exportRecord, itemNumber, TEXT_FIELDS, EXPORT_NAMES, FIELD_CHARS, MESSAGE_CHARS, ROW_TEXT_BYTES } from '../rows.js';
 import { dash, repo } from './harness.mjs';
-import { deepItem, hostile } from './fixtures.mjs';
+import { deepItem, hostile, spoofed, CONTROLS } from './fixtures.mjs';
 
 const require = createRequire(import.meta.url);
 const api = require(join(repo, 'wasm', 'dist', 'index.cjs'));
@@ -340,4 +340,190 @@ test('rows: stored in columns, read back, filtered, searched; the limit counts e
   assert.equal(store.findReceipt('rcpt_0103'), 12);
   assert.equal(store.findReceipt('nope'), -1);
   assert.equal(store.set(20, rows[20]), false);
+});
+
+// ---- the row store's edges (issue 24) ----------------------------------------------------------------
+/** The rows the coordinator stores for `lines` (checked as one batch, as a worker does). */
+function storedRows(lines, c, max) {
+  const { buf, spans } = batchOf(lines);
+  const rows = checkBatch(api, buf, spans, c).map((r, n) => ({ ...r, n, offset: spans[n].s, size: spans[n].e - spans[n].s, line: n + 1 }));
+  const store = new RowStore(max);
+  for (const r of rows) store.set(r.n, r);
+  return { rows, store };
+}
+
+/**
+ * Each row field's value as the core gives it (its summary of the line); for a line the core
+ * refuses, its code, and the values the page reads from the item (checkItem: D5).
+ */
+function coreFields(lines, c) {
+  const sums = api.summarizeReceiptLines(bytesOf(`${lines.join('\n')}\n`), { keys: c.keys, ownAgentId: c.agentId });
+  return lines.map((line, n) => {
+    const sm = sums[n];
+    if (sm.error === null) {
+      return { receiptId: sm.receipt_id, executionId: sm.execution_id, provider: sm.provider_agent_id, capability: sm.capability_id, issuedAt: sm.issued_at, label: sm.label ?? null, status: sm.accepted ? 'verified' : 'failed' };
+    }
+    const r = checkItem(api, bytesOf(line), c);
+    return {
+      receiptId: r.receiptId, executionId: r.executionId, provider: r.provider, capability: r.capability, issuedAt: r.issuedAt, label: r.label,
+      status: 'unreadable', code: sm.error.code,
+    };
+  });
+}
+
+/** Checks that `got` (a value the store gave back) is `want`, or its prefix when `cut`. */
+function sameOrPrefix(got, want, cutFlag, what) {
+  if (!cutFlag) {
+    assert.equal(got, want, what);
+    return;
+  }
+  assert.equal(typeof got, 'string', what);
+  assert.ok(want.startsWith(got) && got.length < want.length, `${what}: ${JSON.stringify(got)} is a shorter prefix`);
+}
+
+test('rows (issue 24): hostile values in every field: get, search, problems and export give the core\'s values', () => {
+  const h = spoofed(api);
+  const c = makeContext(api, checkSettings(api, bytesOf(h.settings)), null);
+  const truth = coreFields(h.lines, c);
+  const { rows, store } = storedRows(h.lines, c);
+  assert.deepEqual(rows.map((r) => r.status), truth.map((t) => t.status), 'the verdicts are the core\'s');
+  assert.deepEqual(rows.map((r) => r.code ?? null), truth.map((t) => t.code ?? null), 'the refusals are the core\'s');
+  assert.equal(rows[0].status, 'verified', 'the spoofing receipt verifies: its provider can MAC it');
+  const exported = JSON.parse(`[${rows.map((r, n) => JSON.stringify(exportRecord(store.get(n)))).join(',')}]`);
+  let cuts = 0;
+  for (let n = 0; n < rows.length; n++) {
+    const got = store.get(n);
+    for (const k of ['receiptId', 'executionId', 'provider', 'capability', 'issuedAt', 'label']) {
+      const want = truth[n][k];
+      assert.equal(rows[n][k], want, `row ${n + 1} ${k}: the worker's row holds the core's value`);
+      const isCut = got.cut.includes(k);
+      cuts += isCut;
+      sameOrPrefix(got[k], want, isCut, `row ${n + 1} ${k} (store)`);
+      const e = exported[n];
+      const name = EXPORT_NAMES[TEXT_FIELDS.indexOf(k)];
+      sameOrPrefix(e[name], want, isCut, `row ${n + 1} ${name} (export)`);
+      assert.equal(e.truncated.includes(name), isCut, `row ${n + 1}: ${name} is listed as truncated exactly when it is`);
+      // What the table shows: the value escaped, … when cut.
+      if (want !== null) assert.equal(shownField(got, k), isCut ? `${shown(got[k])}…` : shown(want));
+      else assert.equal(shownField(got, k), null);
+    }
+    assert.equal(got.message, rows[n].message);
+    assert.equal(got.status, rows[n].status);
+  }
+  assert.ok(cuts >= 5, `${cuts} values kept shortened (the long ids)`);
+  // The attack: the verified row keeps its true execution, provider, capability and time.
+  const a = store.get(0);
+  assert.deepEqual([a.receiptId, a.executionId, a.provider, a.capability, a.issuedAt],
+    ['rcpt_1\u0001ex_SPOOFED\u0001agt_SPOOFED\u0001cap_SPOOFED\u00012001-01-01T00:00:00Z', 'ex_TRUE', 'agt_TRUE', 'cap_TRUE', '2026-11-29T18:40:05Z']);
+  assert.equal(exported[0].execution_id, 'ex_TRUE');
+  assert.equal(shown(a.receiptId), 'rcpt_1\\u0001ex_SPOOFED\\u0001agt_SPOOFED\\u0001cap_SPOOFED\\u00012001-01-01T00:00:00Z');
+  // The exported text carries the true values, JSON-escaped: no raw control character in it.
+  const text = `[${rows.map((r, n) => JSON.stringify(exportRecord(store.get(n)))).join(',')}]`;
+  assert.doesNotMatch(text, /[\u0000-\u001f]/);
+  assert.ok(text.includes('"receipt_id":"rcpt_1\\u0001ex_SPOOFED'));
+  // Search: a query finds a row by what one of its fields shows, never across two fields.
+  assert.deepEqual(store.select({ mode: 'all', q: 'ex_spoofed' }), [0, 8], 'found in the receipt ids that hold the text');
+  assert.deepEqual(store.select({ mode: 'all', q: 'ex_true' }), [0]);
+  assert.deepEqual(store.select({ mode: 'all', q: 'rcpt_1\\u0001ex' }), [0], 'the escape as shown is searchable');
+  assert.deepEqual(store.select({ mode: 'all', q: 'rcpt_1\u0001ex' }), [], 'the raw control character is not shown, so not found');
+  assert.deepEqual(store.select({ mode: 'all', q: 'ex_trueagt' }), [], 'no match across two fields');
+  assert.deepEqual(store.select({ mode: 'all', q: '2001-01-01' }), [0], 'only in the receipt id');
+  assert.deepEqual(store.select({ mode: 'all', q: 'literal\\\\u0001' }), [2], 'a typed backslash is shown as \\\\');
+  assert.deepEqual(store.select({ mode: 'all', q: '\\u2028' }), [1, 2, 8], 'U+2028 shown escaped (and the label that holds the text \\u2028)');
+  for (let n = 0; n < rows.length; n++) {
+    const got = store.get(n);
+    for (const k of TEXT_FIELDS) {
+      const v = shownField(got, k);
+      if (!v || v.length < 3) continue;
+      const q = v.replace(/…$/, '').slice(0, 60).trim().toLowerCase();
+      if (!q) continue;
+      const hits = store.select({ mode: 'all', q });
+      assert.ok(hits.includes(n), `row ${n + 1} is found by its ${k} ${JSON.stringify(q)}`);
+      for (const m of hits) {
+        const shownAll = TEXT_FIELDS.map((x) => (store.get(m)[x] === null ? '' : shown(store.get(m)[x]).toLowerCase()));
+        assert.ok(shownAll.some((s) => s.includes(q)) || store.digest(m)?.includes(q), `row ${m + 1} found by ${JSON.stringify(q)} shows it`);
+      }
+    }
+  }
+  // Problems only: exactly the rows that are not verified, with their own values.
+  assert.deepEqual(store.select({ mode: 'problems' }), truth.flatMap((t, n) => (t.status === 'verified' ? [] : [n])));
+  assert.deepEqual(store.select({ mode: 'problems' }), [7, 8, 9]);
+  assert.equal(store.get(8).executionId, 'ex_T\u2028');
+  assert.equal(store.get(9).executionId, 'ex_R\u0001agt_X');
+  assert.equal(store.get(9).capability, 'cap_R\u0000');
+  assert.equal(store.findReceipt(truth[0].receiptId), 0);
+  assert.equal(store.findReceipt('rcpt_1'), -1);
+  assert.equal(store.findReceipt(''), 4, 'an empty receipt id is kept, not read back as none');
+  assert.equal(store.get(4).receiptId, '');
+  assert.equal(rows[7].code, 'LONE_SURROGATE', 'a lone surrogate in the label: refused, as the core refuses the line');
+  assert.equal(store.get(9).receiptId, 'rcpt_R\u0001\udc00', 'a lone surrogate is kept exactly');
+  assert.equal(shown(store.get(9).receiptId), 'rcpt_R\\u0001\\udc00');
+  assert.ok(JSON.stringify(exportRecord(store.get(9))).includes('"receipt_id":"rcpt_R\\u0001\\udc00"'));
+});
+
+test('rows: shown() escapes controls, invisible format characters, separators, lone surrogates and the backslash only', () => {
+  for (const ch of CONTROLS) assert.equal(shown(ch), `\\u${ch.charCodeAt(0).toString(16).padStart(4, '0')}`);
+  assert.equal(shown('\u2028\u2029\u202e\u200b\ufeff\u00ad'), '\\u2028\\u2029\\u202e\\u200b\\ufeff\\u00ad');
+  assert.equal(shown('a\\u0001'), 'a\\\\u0001', 'a typed escape and a real control character differ');
+  assert.notEqual(shown('a\\u0001'), shown('a\u0001'));
+  assert.equal(shown('\ud800x\udc00'), '\\ud800x\\udc00');
+  assert.equal(shown('😀 é 中 "q" \'s\' <b>'), '😀 é 中 "q" \'s\' <b>', 'printable text is as it is');
+  assert.equal(shown('\u{E0041}'), '\\udb40\\udc41', 'an astral format character: its two units');
+  assert.equal(shown(null), null);
+  assert.equal(shown(''), '');
+});
+
+test('rows: every row\'s text stays within its bound; values are kept exactly or as a marked prefix', () => {
+  // Random values from a hostile alphabet (controls, the old separator, 2-, 3- and 4-byte
+  // characters, lone surrogates, quotes, backslashes) and lengths around every bound.
+  let seed = 0x2024;
+  const rand = (n) => { seed = (Math.imul(seed, 1103515245) + 12345) >>> 0; return seed % n; };
+  const alphabet = ['a', 'Z', '0', '\u0001', '\u0000', '\n', '\u2028', 'é', '中', '😀', '\ud800', '\udfff', '"', '\\', '…', ' '];
+  const lengths = [0, 1, 5, 40, 79, 80, 81, 133, 134, 159, 160, 161, 400, 1000];
+  const store = new RowStore(5000);
+  const made = [];
+  for (let i = 0; i < 3000; i++) {
+    const row = { offset: 0, size: 0, line: i + 1, status: 'verified', kind: 'mac', passed: 1, failing: [], code: null, needs: null, digest: null };
+    for (const k of TEXT_FIELDS) {
+      if (rand(8) === 0) { row[k] = null; continue; }
+      const len = lengths[rand(lengths.length)];
+      let v = '';
+      while (v.length < len) v += alphabet[rand(rand(3) === 0 ? alphabet.length : 3)];
+      row[k] = v;
+    }
+    store.set(i, row);
+    made.push(row);
+  }
+  for (let i = 0; i < made.length; i++) {
+    const b = store.blocks[i >> 16];
+    assert.ok(b.textLen[i & 0xffff] <= ROW_TEXT_BYTES, `row ${i}: ${b.textLen[i & 0xffff]} bytes`);
+    const got = store.get(i);
+    for (const k of TEXT_FIELDS) {
+      const want = made[i][k];
+      const cap = k === 'message' ? MESSAGE_CHARS : FIELD_CHARS;
+      if (got.cut.includes(k)) {
+        assert.ok(want.startsWith(got[k]) && got[k].length < want.length, `row ${i} ${k}: a shorter prefix`);
+        assert.ok(got[k].length <= cap);
+      } else {
+        assert.equal(got[k], want, `row ${i} ${k}`);
+      }
+    }
+    // A field is cut only when it is over its cap or the row over its bytes.
+    const total = TEXT_FIELDS.reduce((n, k) => n + (made[i][k] === null ? 0 : new TextEncoder().encode(JSON.stringify(made[i][k])).length), 0);
+    if (total <= ROW_TEXT_BYTES / 2 && TEXT_FIELDS.every((k) => made[i][k] === null || made[i][k].length <= (k === 'message' ? MESSAGE_CHARS : FIELD_CHARS))) {
+      assert.deepEqual(got.cut, [], `row ${i}: nothing cut`);
+    }
+  }
+});
+
+test('deep links: only a canonical item number within range names an item; a bad index never throws', () => {
+  for (const ok of [['1', 1], ['21', 21], ['9', 9]]) assert.equal(itemNumber(ok[0], 21), ok[1]);
+  for (const bad of ['0', '-1', '0x1', '1e0', '01', '+1', ' 1', '1 ', '1.0', '1.5', '22', '99999999999999999999', '9007199254740993', '', 'Infinity', 'NaN', '١', '１', '1\n', 'item1']) {
+    assert.equal(itemNumber(bad, 21), null, JSON.stringify(bad));
+  }
+  assert.equal(itemNumber(1, 21), null, 'text only');
+  const store = new RowStore(4);
+  store.set(0, { offset: 0, size: 1, line: 1, status: 'verified', kind: 'mac', passed: 1, failing: [], code: null, needs: null, digest: null, receiptId: 'r' });
+  for (const i of [-1, -2, -65537, 0.5, NaN, Infinity, 2 ** 40, 1]) assert.equal(store.has(i), false, String(i));
+  assert.equal(store.has(0), true);
 });
