@@ -68,7 +68,13 @@ test('arguments follow the registry: options by camelCase name, unknown ones ref
   assert.equal(ekl.verifyJws(token, 'ekl-access+jwt', jwks).kid, 'k')
   assert.equal(ekl.verifyJws(token, 'ekl-access+jwt', jwks, { now: new Date() }).kid, 'k')
   assert.match(throwsCode(assert, () => ekl.verifyJws(token, 'ekl-access+jwt', jwks, { now: Date.now() }), 'INVALID_ARGUMENT').message, /now.*milliseconds/)
-  throwsCode(assert, () => ekl.verifyJws(token, 'ekl-access+jwt', jwks, { now: 1.5 }), 'INVALID_ARGUMENT')
+  // A fraction is floored (docs/decisions.md#fractional-now); NaN, ±Infinity, strings refused.
+  assert.equal(ekl.verifyJws(token, 'ekl-access+jwt', jwks, { now: iat + 119.999 }).kid, 'k')
+  throwsCode(assert, () => ekl.verifyJws(token, 'ekl-access+jwt', jwks, { now: iat + 120.5 }), 'TOKEN_EXPIRED')
+  throwsCode(assert, () => ekl.verifyJws(token, 'ekl-access+jwt', jwks, { now: iat - 60.5 }), 'TOKEN_NOT_YET_VALID')
+  for (const now of [NaN, Infinity, -Infinity, '1780000000', 2 ** 60]) {
+    throwsCode(assert, () => ekl.verifyJws(token, 'ekl-access+jwt', jwks, { now }), 'INVALID_ARGUMENT', String(now))
+  }
   throwsCode(assert, () => ekl.verifyJws(token, 'ekl-access+jwt', jwks, { now: iat + 3600 }), 'TOKEN_EXPIRED')
   // jwks: a Jwks, a plain object or JsonText.
   assert.equal(ekl.verifyJws(token, 'ekl-access+jwt', new ekl.JsonText(JSON.stringify(jwks.toJSON()))).kid, 'k')
