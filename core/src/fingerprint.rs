@@ -87,12 +87,12 @@ pub fn select_result_body<'v, 'a>(result: &'v Value<'a>) -> Result<(ResultBody, 
 /// The refusal of a tool result dumped by field names (pydantic's `model_dump()` without aliases).
 pub const SNAKE_CASE_RESULT: &str = "a tool result has structured_content, not structuredContent: \
      an SDK object dumped by field names; fingerprint the response's JSON text as it crossed the wire \
-     (ekl_evidence.mcp), or model_dump(mode=\"json\", by_alias=True, exclude_none=True)";
+     (ekl_evidence.mcp), or model_dump(mode=\"json\", by_alias=True, exclude_unset=True)";
 
 /// The refusal of a tool dumped by field names (pydantic's `model_dump()` without aliases).
 pub const SNAKE_CASE_TOOL: &str = "a tool has input_schema, not inputSchema: \
      an SDK object dumped by field names; fingerprint the tools/list response's JSON text as it \
-     crossed the wire (ekl_evidence.mcp), or model_dump(mode=\"json\", by_alias=True, exclude_none=True)";
+     crossed the wire (ekl_evidence.mcp), or model_dump(mode=\"json\", by_alias=True, exclude_unset=True)";
 
 /// The output fingerprint of an MCP tool result (§15.3).
 pub fn output_fingerprint(salt: &Salt, result: &Value<'_>) -> Result<String> {

@@ -171,7 +171,7 @@ fn step<'py>(
         format!(
             "a pydantic model ({}) has no ekl-json-1 form: its fields are not the wire's members; \
              fingerprint the message's JSON text as it crossed the wire (ekl_evidence.mcp), or pass \
-             model_dump(mode=\"json\", by_alias=True, exclude_none=True)",
+             model_dump(mode=\"json\", by_alias=True, exclude_unset=True)",
             type_name(obj)
         )
     } else {
