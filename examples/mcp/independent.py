@@ -39,15 +39,14 @@ def response(lines: List[str], method: str) -> Dict[str, Any]:
 
 
 def pages(lines: List[str]) -> List[Dict[str, Any]]:
-    sent = [json.loads(x[2:]) for x in lines if x.startswith("> ")]
+    sent: List[Dict[str, Any]] = [json.loads(x[2:]) for x in lines if x.startswith("> ")]
     lists = [m for m in sent if m.get("method") == "tools/list" and "id" in m]
-    first = max(i for i, m in enumerate(lists) if not (m.get("params") or {}).get("cursor"))
-    out = []
+    params: List[Dict[str, Any]] = [m.get("params") or {} for m in lists]
+    first = max(i for i, p in enumerate(params) if p.get("cursor") is None)
+    received: List[Dict[str, Any]] = [json.loads(x[2:]) for x in lines if x.startswith("< ")]
+    out: List[Dict[str, Any]] = []
     for m in lists[first:]:
-        for x in lines:
-            msg = json.loads(x[2:]) if x.startswith("< ") else {}
-            if msg.get("id") == m["id"] and "result" in msg:
-                out.append(msg["result"])
+        out += [msg["result"] for msg in received if msg.get("id") == m["id"] and "result" in msg]
     return out
 
 

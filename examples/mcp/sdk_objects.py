@@ -12,14 +12,14 @@ from __future__ import annotations
 
 import asyncio
 import sys
-from typing import Any, Callable, List
+from typing import Any, Callable, Dict, List
 
 import ekl_evidence as ekl
 from ekl_evidence import mcp as ekl_mcp
 from mcp import StdioServerParameters
 
 SALT = "00112233445566778899aabbccddeeff00112233445566778899aabbccddeeff"
-CALLS = {"search_listings": {"area_ref": "loc:ca:dublin", "min_beds": 3}, "get_quote": {"listing_id": "l1"}}
+CALLS: Dict[str, Dict[str, Any]] = {"search_listings": {"area_ref": "loc:ca:dublin", "min_beds": 3}, "get_quote": {"listing_id": "l1"}}
 
 
 async def main(argv: List[str]) -> int:

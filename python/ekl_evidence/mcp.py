@@ -340,6 +340,11 @@ class _TapTransport(httpx2.AsyncBaseTransport):
         await self._inner.aclose()
 
 
+def _remove(path: str) -> None:
+    with contextlib.suppress(FileNotFoundError):
+        os.remove(path)
+
+
 @contextlib.asynccontextmanager
 async def connect(
     server: Union[StdioServerParameters, str],
@@ -359,7 +364,7 @@ async def connect(
             if log is None:
                 fd, path = tempfile.mkstemp(prefix="ekl-mcp-", suffix=".log")
                 os.close(fd)
-                stack.callback(lambda: os.path.exists(path) and os.remove(path))
+                stack.callback(_remove, path)
             else:
                 path = log
             wire = _Wire(path)
