@@ -1,3 +1,4 @@
+# mypy: disable-error-code="import-not-found"
 """MCP evidence as it crossed the wire, with the official MCP Python SDK (PyPI ``mcp``).
 
 Install with the extra: ``pip install "ekl-evidence[mcp]"``. PROTOCOL §5.1 fingerprints the tools a
