@@ -422,10 +422,10 @@ pub struct ReceiptIssueArgs {
     #[arg(long, value_name = "STATUS", required = true)]
     pub status: String,
     /// The relationship version at admission (an integer)
-    #[arg(long, value_name = "N", required = true)]
+    #[arg(long, value_name = "N", required = true, allow_negative_numbers = true)]
     pub rel_ver_at_admission: String,
     /// The descriptor version (an integer)
-    #[arg(long, value_name = "N", required = true)]
+    #[arg(long, value_name = "N", required = true, allow_negative_numbers = true)]
     pub dsc_ver: String,
     /// The secret's key id (default rk-1: the registration secret)
     #[arg(long, value_name = "KEY_ID")]
@@ -434,7 +434,12 @@ pub struct ReceiptIssueArgs {
     #[arg(long, value_name = "ID")]
     pub receipt_id: Option<String>,
     /// The time of issue in seconds since the epoch (default: the clock; a fraction is floored)
-    #[arg(long, value_name = "SECS", visible_alias = "now", allow_negative_numbers = true)]
+    #[arg(
+        long,
+        value_name = "SECS",
+        visible_alias = "now",
+        allow_negative_numbers = true
+    )]
     pub issued_at: Option<String>,
     /// The input commitment's salt, 64 lowercase hex (default: fresh from the OS random source)
     #[arg(long, value_name = "HEX")]
