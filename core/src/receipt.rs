@@ -1637,6 +1637,14 @@ mod tests {
         assert!(!v.accepted);
     }
 
+    /// A call, a change to the caller's members, the code and the message's start.
+    type RefusalCase<'f> = (
+        CallExpectation,
+        &'f dyn Fn(&mut CallAnswered<'_, 'static>),
+        ErrorCode,
+        &'static str,
+    );
+
     #[test]
     fn issuing_refuses_what_the_verifier_would_refuse() {
         let (input, output) = (parse(b"{}").unwrap(), parse(b"{}").unwrap());
@@ -1649,12 +1657,7 @@ mod tests {
             (e.code(), e.message().to_owned())
         };
         let same = |_: &mut CallAnswered<'_, 'static>| {};
-        let cases: Vec<(
-            CallExpectation,
-            &dyn Fn(&mut CallAnswered<'_, 'static>),
-            ErrorCode,
-            &str,
-        )> = vec![
+        let cases: Vec<RefusalCase<'_>> = vec![
             (
                 CallExpectation {
                     receipt_digest: Some("d".into()),
