@@ -27,6 +27,7 @@ const KINDS = {
   str_list: 'readonly string[]',
   jwks: 'Jwks | JsonArg<$>',
   key: 'SigningKey',
+  salt: 'string',
 }
 /** Narrower types of some parameters (`operation.parameter`). */
 const PARAMS = {

@@ -36,6 +36,7 @@ KINDS = {
     "str_list": "Iterable[str]",
     "jwks": "_JwksLike",
     "key": "SigningKey",
+    "salt": "str",
 }
 
 #: Results that are not a shape of ekl_evidence._types.
