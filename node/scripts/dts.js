@@ -33,6 +33,7 @@ const KINDS = {
 const PARAMS = {
   'verify_receipt.keys': 'ReceiptKeys',
   'verify_receipt.call': 'ReceiptCall',
+  'issue_mac_receipt.call': 'ReceiptCall',
   'verify_receipt.input_commitment': 'Commitment',
   'verify_receipt.output_commitment': 'Commitment',
   'verify_receipts.items': 'readonly ReceiptToVerify[]',

@@ -103,6 +103,7 @@ __all__ = [
     "fingerprint",
     "format_timestamp",
     "input_commitment",
+    "issue_mac_receipt",
     "issue_receipt",
     "jwks_from_seed",
     "output_fingerprint",
