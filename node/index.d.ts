@@ -892,7 +892,7 @@ export interface Operation {
   section: string
   returns: string
   doc: string
-  params: Array<{ name: string; js: string; kind: 'value' | 'text' | 'str' | 'bytes' | 'int' | 'now' | 'bool' | 'str_list' | 'jwks' | 'key'; required: boolean; doc: string }>
+  params: Array<{ name: string; js: string; kind: 'value' | 'text' | 'str' | 'bytes' | 'int' | 'now' | 'bool' | 'str_list' | 'jwks' | 'key' | 'salt'; required: boolean; doc: string }>
 }
 /** The registry the package is built from (docs/operations.json), in order. */
 export declare function operations(): Operation[]
