@@ -270,6 +270,30 @@ export interface Receipt {
   key_id: string
   auth_tag: string
 }
+/** A MAC receipt as `issueMacReceipt` returns it: every member of §9.5, both commitments salted; the reservation, grant and admission ids for a customer call only. */
+export interface IssuedReceipt extends Receipt {
+  receipt_version: string
+  receipt_id: string
+  execution_kind: string
+  requester_agent_id: string
+  provider_agent_id: string
+  collaboration_id: string
+  connection_id: string
+  execution_id: string
+  capability_id: string
+  capability_version: string
+  rel_ver_at_admission: number
+  dsc_ver: number
+  terms_hash: string
+  input_commitment: Commitment
+  output_commitment: Commitment
+  status: string
+  issued_at: string
+  auth_profile: string
+  reservation_id?: string
+  grant_id?: string
+  admission_id?: string
+}
 /** A network-signed receipt object as `issueReceipt` returns it (`receipt_jws`, `key_id` and `signature` included). */
 export interface SignedReceipt {
   [member: string]: unknown
@@ -610,7 +634,7 @@ export declare function issueMacReceipt<T, U>(call: ReceiptCall, input: JsonArg<
   inputSalt?: string | null
   /** the output commitment's salt, 64 lowercase hex (default: fresh from the host's CSPRNG) */
   outputSalt?: string | null
-}): Receipt
+}): IssuedReceipt
 
 /**
  * The verdict on a MAC receipt: every check, pass, fail or mismatch. (PROTOCOL §9.5; `verify_receipt`)

@@ -704,7 +704,7 @@ pub(crate) static OPERATIONS: &[Op] = &[
             opt("input_salt", Salt, "the input commitment's salt, 64 lowercase hex (default: fresh from the host's CSPRNG)"),
             opt("output_salt", Salt, "the output commitment's salt, 64 lowercase hex (default: fresh from the host's CSPRNG)"),
         ],
-        returns: Returns::Value("Receipt"),
+        returns: Returns::Value("IssuedReceipt"),
         run: |a| {
             let call = CallExpectation::from_value(&*a.value(0)?)?;
             let (input, output) = (a.value(1)?, a.value(2)?);

@@ -5,7 +5,7 @@ from typing import Any, Iterable, List, Mapping, Optional, Tuple, Union
 
 from ._errors import EklError
 from ._native import JsonText, Jwks as Jwks, SigningKey
-from ._types import Commitment, JsonValue, Jwk, Receipt, ReceiptLineSummary, ResultBody, SafetyFlag, ScreeningRules, ScreeningRulesToken, SignedReceipt, VerifiedJws
+from ._types import Commitment, IssuedReceipt, JsonValue, Jwk, Receipt, ReceiptLineSummary, ResultBody, SafetyFlag, ScreeningRules, ScreeningRulesToken, SignedReceipt, VerifiedJws
 from ._verdict import Verdict
 
 _Value = Any  # a host value (strict conversion) or a JsonText
@@ -435,7 +435,7 @@ def issue_mac_receipt(
     issued_at: Optional[_Now] = None,
     input_salt: Optional[str] = None,
     output_salt: Optional[str] = None,
-) -> Receipt:
+) -> IssuedReceipt:
     """Issues a MAC receipt (ekl-evidence-mac-1.1) for a call answered: every member the verifier
     requires for the call's execution_kind, the commitments to the input and the output with
     fresh salts, issued_at now, the auth_tag. Refuses what verify_receipt would refuse, and

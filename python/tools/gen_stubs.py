@@ -54,6 +54,7 @@ RETURNS = {
 #: The shapes declared in ekl_evidence/_types.py (a `returns` name must be one of these).
 SHAPES = {
     "Commitment",
+    "IssuedReceipt",
     "JsonValue",
     "Jwk",
     "Receipt",
