@@ -285,8 +285,10 @@ export interface IssuedReceipt extends Receipt {
   rel_ver_at_admission: number
   dsc_ver: number
   terms_hash: string
-  input_commitment: Commitment
-  output_commitment: Commitment
+  /** Salted: `salt` is the salt to commit to what was sent with. */
+  input_commitment: Commitment & { salt: string }
+  /** Salted: `salt` is the salt to commit to what was received with. */
+  output_commitment: Commitment & { salt: string }
   status: string
   issued_at: string
   auth_profile: string
