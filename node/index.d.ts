@@ -270,6 +270,32 @@ export interface Receipt {
   key_id: string
   auth_tag: string
 }
+/** A MAC receipt as `issueMacReceipt` returns it: every member of §9.5, both commitments salted; the reservation, grant and admission ids for a customer call only. */
+export interface IssuedReceipt extends Receipt {
+  receipt_version: string
+  receipt_id: string
+  execution_kind: string
+  requester_agent_id: string
+  provider_agent_id: string
+  collaboration_id: string
+  connection_id: string
+  execution_id: string
+  capability_id: string
+  capability_version: string
+  rel_ver_at_admission: number
+  dsc_ver: number
+  terms_hash: string
+  /** Salted: `salt` is the salt to commit to what was sent with. */
+  input_commitment: Commitment & { salt: string }
+  /** Salted: `salt` is the salt to commit to what was received with. */
+  output_commitment: Commitment & { salt: string }
+  status: string
+  issued_at: string
+  auth_profile: string
+  reservation_id?: string
+  grant_id?: string
+  admission_id?: string
+}
 /** A network-signed receipt object as `issueReceipt` returns it (`receipt_jws`, `key_id` and `signature` included). */
 export interface SignedReceipt {
   [member: string]: unknown
@@ -640,6 +666,34 @@ export declare function receiptDigest<T>(receipt: JsonArg<T>): string
 export declare function signReceipt<T>(receipt: JsonArgWithTimes<T, 'issued_at'>, secret: string): Receipt
 
 /**
+ * Issues a MAC receipt (ekl-evidence-mac-1.1) for a call answered: every member the verifier requires for the call's execution_kind, the commitments to the input and the output with fresh salts, issued_at now, the auth_tag. Refuses what verify_receipt would refuse, and verifies the receipt before returning it. (PROTOCOL §9.5; `issue_mac_receipt`)
+ * @param call the call answered, as verify_receipt takes it; it must name execution_kind, connection_id, capability_version and terms_hash, and for a customer call reservation_id, grant_id and admission_id
+ * @param input the call's input object (at most 256 KB as ekl-json-1)
+ * @param output the result answered
+ * @param status the execution status: accepted, running, succeeded, failed_before_effect, cancelled or outcome_unknown
+ * @param relVerAtAdmission the relationship version at admission
+ * @param dscVer the descriptor version
+ * @param secret the receipt secret (the registration secret for rk-1)
+ * @param keyId the secret's key id (default rk-1) (option)
+ * @param receiptId the receipt id (default: rcpt_ and 32 hex of the SHA-256 of the receipt's other members) (option)
+ * @param issuedAt the time of issue (default: now) (option)
+ * @param inputSalt the input commitment's salt, 64 lowercase hex (default: fresh from the host's CSPRNG) (option)
+ * @param outputSalt the output commitment's salt, 64 lowercase hex (default: fresh from the host's CSPRNG) (option)
+ */
+export declare function issueMacReceipt<T, U>(call: ReceiptCall, input: JsonArg<T>, output: JsonArg<U>, status: string, relVerAtAdmission: number, dscVer: number, secret: string, options?: {
+  /** the secret's key id (default rk-1) */
+  keyId?: string | null
+  /** the receipt id (default: rcpt_ and 32 hex of the SHA-256 of the receipt's other members) */
+  receiptId?: string | null
+  /** the time of issue (default: now) */
+  issuedAt?: Seconds | null
+  /** the input commitment's salt, 64 lowercase hex (default: fresh from the host's CSPRNG) */
+  inputSalt?: string | null
+  /** the output commitment's salt, 64 lowercase hex (default: fresh from the host's CSPRNG) */
+  outputSalt?: string | null
+}): IssuedReceipt
+
+/**
  * The verdict on a MAC receipt: every check, pass, fail or mismatch. (PROTOCOL §9.5; `verify_receipt`)
  * @param receipt the receipt
  * @param keys the key ring: the registration secret, or a list of {key_id, secret, valid_from, valid_until?}; a Date is accepted for valid_from (timestamp), valid_until (timestamp)
@@ -974,7 +1028,7 @@ export interface Operation {
   section: string
   returns: string
   doc: string
-  params: Array<{ name: string; js: string; kind: 'value' | 'text' | 'str' | 'bytes' | 'int' | 'now' | 'bool' | 'str_list' | 'jwks' | 'key'; required: boolean; doc: string }>
+  params: Array<{ name: string; js: string; kind: 'value' | 'text' | 'str' | 'bytes' | 'int' | 'now' | 'bool' | 'str_list' | 'jwks' | 'key' | 'salt'; required: boolean; doc: string }>
 }
 /** The registry the package is built from (docs/operations.json), in order. */
 export declare function operations(): Operation[]

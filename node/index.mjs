@@ -31,6 +31,7 @@ export const {
   authTag,
   receiptDigest,
   signReceipt,
+  issueMacReceipt,
   verifyReceipt,
   verifyReceipts,
   verifyReceiptLines,

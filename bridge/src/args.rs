@@ -40,7 +40,7 @@ impl Arg<'_> {
             (_, Arg::Absent)
                 | (Kind::Value, Arg::Value(_) | Arg::Text(_))
                 | (Kind::Text, Arg::Text(_))
-                | (Kind::Str, Arg::Str(_))
+                | (Kind::Str | Kind::Salt, Arg::Str(_))
                 | (Kind::Bytes, Arg::Bytes(_) | Arg::Str(_))
                 | (Kind::Int | Kind::Now, Arg::Int(_))
                 | (Kind::Bool, Arg::Bool(_))
@@ -63,6 +63,7 @@ fn kind_text(kind: Kind) -> &'static str {
         Kind::StrList => "a list of strings",
         Kind::Jwks => "a JWKS (a value, JSON text or a parsed Jwks)",
         Kind::Key => "a SigningKey",
+        Kind::Salt => "a salt: 64 lowercase hex (32 bytes)",
     }
 }
 
@@ -218,6 +219,24 @@ impl<'a> Args<'a> {
         match self.at(i) {
             Arg::Str(s) => Ok(Some(s)),
             _ => Ok(None),
+        }
+    }
+
+    /// Argument `i` as a salt. A salt left out is the host's to fill from its CSPRNG (every host
+    /// does); when none came, the call is refused rather than salted with anything the core made.
+    pub fn salt(&self, i: usize) -> Result<ekl_core::digest::Salt> {
+        match self.at(i) {
+            Arg::Str(s) => ekl_core::digest::Salt::from_hex(s),
+            _ => {
+                let name = self.params.get(i).map_or("?", |p| p.name);
+                Err(Error::new(
+                    ErrorCode::InvalidArgument,
+                    format!(
+                        "{}: {name}: no salt given (a host passes a fresh one from its CSPRNG)",
+                        self.op
+                    ),
+                ))
+            }
         }
     }
 
@@ -403,5 +422,56 @@ mod tests {
             assert_eq!(args.jwks(0).unwrap().keys().len(), 1);
             assert_eq!(cached_len(), kept.then_some(text.len()));
         }
+    }
+
+    #[test]
+    fn a_salt_left_out_is_refused_not_made_up() {
+        let call = br#"{"execution_id":"e","collaboration_id":"c","capability_id":"x",
+            "requester_agent_id":"a","provider_agent_id":"b","execution_kind":"trial",
+            "connection_id":"k","capability_version":"1","terms_hash":"t"}"#;
+        let salt = "ab".repeat(32);
+        let args = |salted: bool| {
+            let mut named = vec![
+                ("call", Arg::Text(call)),
+                ("input", Arg::Text(b"{}")),
+                ("output", Arg::Text(b"{}")),
+                ("status", Arg::Str("succeeded")),
+                ("rel_ver_at_admission", Arg::Int(1)),
+                ("dsc_ver", Arg::Int(1)),
+                ("secret", Arg::Str("s")),
+                ("issued_at", Arg::Int(1_800_000_000)),
+                ("input_salt", Arg::Str(&salt)),
+            ];
+            if salted {
+                named.push(("output_salt", Arg::Str(&salt)));
+            }
+            crate::call_named("issue_mac_receipt", &named)
+        };
+        let e = args(false).unwrap_err();
+        assert_eq!(e.code(), ErrorCode::InvalidArgument);
+        assert!(
+            e.message().contains("output_salt: no salt given"),
+            "{}",
+            e.message()
+        );
+        let (one, two) = (args(true).unwrap(), args(true).unwrap());
+        assert_eq!(one.to_json().unwrap(), two.to_json().unwrap());
+        // A salt is checked as a salt.
+        let bad = crate::call_named(
+            "issue_mac_receipt",
+            &[
+                ("call", Arg::Text(call)),
+                ("input", Arg::Text(b"{}")),
+                ("output", Arg::Text(b"{}")),
+                ("status", Arg::Str("succeeded")),
+                ("rel_ver_at_admission", Arg::Int(1)),
+                ("dsc_ver", Arg::Int(1)),
+                ("secret", Arg::Str("s")),
+                ("issued_at", Arg::Int(1_800_000_000)),
+                ("input_salt", Arg::Str("AB")),
+                ("output_salt", Arg::Str(&salt)),
+            ],
+        );
+        assert_eq!(bad.unwrap_err().code(), ErrorCode::InvalidSalt);
     }
 }

@@ -17,7 +17,9 @@
 //! * protocol objects passed as values (a receipt, a call, a key ring, claims, a JWKS) keep their
 //!   wire names in every language, and results are wire-shaped values;
 //! * a parameter of kind [`Kind::Now`] may be left out: the host passes its own clock (the core
-//!   never reads one).
+//!   never reads one);
+//! * a parameter of kind [`Kind::Salt`] may be left out: the host passes a fresh salt from its
+//!   CSPRNG (the core never reads a random source).
 #![forbid(unsafe_code)]
 #![deny(missing_docs)]
 
@@ -54,6 +56,9 @@ pub enum Kind {
     Jwks,
     /// An ES256 signing key handle: [`Arg::Key`].
     Key,
+    /// A salt, 64 lowercase hex (32 bytes): [`Arg::Str`]. When optional and left out, the host
+    /// passes a fresh one from its CSPRNG (the core never reads a random source).
+    Salt,
 }
 
 impl Kind {
@@ -70,6 +75,7 @@ impl Kind {
             Kind::StrList => "str_list",
             Kind::Jwks => "jwks",
             Kind::Key => "key",
+            Kind::Salt => "salt",
         }
     }
 }

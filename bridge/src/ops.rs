@@ -683,6 +683,49 @@ pub(crate) static OPERATIONS: &[Op] = &[
         run: |a| Ok(Out::Value(receipt::sign_receipt(&*a.value(0)?, a.str(1)?)?)),
     },
     Op {
+        name: "issue_mac_receipt",
+        class: None,
+        section: "§9.5",
+        doc: "Issues a MAC receipt (ekl-evidence-mac-1.1) for a call answered: every member the \
+              verifier requires for the call's execution_kind, the commitments to the input and \
+              the output with fresh salts, issued_at now, the auth_tag. Refuses what \
+              verify_receipt would refuse, and verifies the receipt before returning it.",
+        params: &[
+            req("call", Value, "the call answered, as verify_receipt takes it; it must name execution_kind, connection_id, capability_version and terms_hash, and for a customer call reservation_id, grant_id and admission_id"),
+            req("input", Value, "the call's input object (at most 256 KB as ekl-json-1)"),
+            req("output", Value, "the result answered"),
+            req("status", Str, "the execution status: accepted, running, succeeded, failed_before_effect, cancelled or outcome_unknown"),
+            req("rel_ver_at_admission", Int, "the relationship version at admission"),
+            req("dsc_ver", Int, "the descriptor version"),
+            req("secret", Str, "the receipt secret (the registration secret for rk-1)"),
+            opt("key_id", Str, "the secret's key id (default rk-1)"),
+            opt("receipt_id", Str, "the receipt id (default: rcpt_ and 32 hex of the SHA-256 of the receipt's other members)"),
+            opt("issued_at", Now, "the time of issue (default: now)"),
+            opt("input_salt", Salt, "the input commitment's salt, 64 lowercase hex (default: fresh from the host's CSPRNG)"),
+            opt("output_salt", Salt, "the output commitment's salt, 64 lowercase hex (default: fresh from the host's CSPRNG)"),
+        ],
+        returns: Returns::Value("IssuedReceipt"),
+        run: |a| {
+            let call = CallExpectation::from_value(&*a.value(0)?)?;
+            let (input, output) = (a.value(1)?, a.value(2)?);
+            let (input_salt, output_salt) = (a.salt(10)?, a.salt(11)?);
+            let answered = receipt::CallAnswered {
+                call: &call,
+                input: &input,
+                output: &output,
+                status: a.str(3)?,
+                rel_ver_at_admission: a.int(4)?,
+                dsc_ver: a.int(5)?,
+                key_id: a.opt_str(7)?.unwrap_or(receipt::BASELINE_KEY_ID),
+                receipt_id: a.opt_str(8)?,
+                issued_at: a.int(9)?,
+                input_salt: &input_salt,
+                output_salt: &output_salt,
+            };
+            Ok(Out::Value(receipt::issue_mac_receipt(&answered, a.str(6)?)?))
+        },
+    },
+    Op {
         name: "verify_receipt",
         class: None,
         section: "§9.5",

@@ -140,6 +140,17 @@ pub const NAMED: &[(&str, Named)] = &[
         ]),
     ),
     (
+        "receipt issue",
+        Named::Alias(&[alias(
+            "issue_mac_receipt",
+            Output::Json,
+            "--call FILE is call; --input FILE is input; --output FILE is output; --status; \
+             --rel-ver-at-admission, --dsc-ver (integers); the secret; --key-id; --receipt-id; \
+             --issued-at (or --now) is issued_at (default: the clock); --input-salt, \
+             --output-salt (default: fresh from the OS random source)",
+        )]),
+    ),
+    (
         "receipt sign",
         Named::Alias(&[alias(
             "sign_receipt",

@@ -22,6 +22,7 @@ Commands (ekl COMMAND --help, or ekl help COMMAND, for the options of each):
                           {claims, header, kid, token_sha256, typ}
   jws sign                sign claims (key from a 32-byte seed, RFC 6979 nonces)
   jwks from-seed          the key set (or the private JWKs) derived from a 32-byte seed
+  receipt issue           a MAC receipt for a call answered: every member, fresh salts (§9.5)
   receipt sign            a MAC receipt with its auth_tag (ekl-evidence-mac-1.1, §9.5)
   receipt digest          receipt_digest: SHA-256 of ekl-json-1 of the whole receipt
   receipt verify          verify a MAC receipt against the call: the verdict as JSON
@@ -42,8 +43,8 @@ Commands (ekl COMMAND --help, or ekl help COMMAND, for the options of each):
 
 Inputs:
   FILE is always a file; `-` or no FILE: stdin. A token is given with --token TOKEN, or read
-  from --token-file FILE, FILE or stdin. Options naming a file (--jwks, --call, --own-input,
-  --own-result, --rules) take `-` for stdin; only one input may come from stdin.
+  from --token-file FILE, FILE or stdin. Options naming a file (--jwks, --call, --input, --output,
+  --own-input, --own-result, --rules) take `-` for stdin; only one input may come from stdin.
   Limits: at most 64 MiB (67108864 bytes) is read from a JSON document or a token and 64 KiB
   (65536 bytes) from a secret source; more is refused with BODY_TOO_LARGE. A file that cannot be
   read is refused with INVALID_ARGUMENT.
@@ -210,6 +211,7 @@ Arguments go by their wire names (docs/operations.json). By the parameter's kind
   now                 seconds since the epoch (default: the system clock); a fraction is
                       floored, 10^11 or more is milliseconds and refused
   bool                true or false             str_list     a JSON array of strings
+  salt                64 lowercase hex (default: fresh from the operating system's random source)
   key                 SEED_HEX:KID (a signing key from a 32-byte seed)
 --arg-file and --arg-env read the text from a file (`-`: stdin) or an environment variable
 (secrets). --args FILE gives all arguments as one JSON object, as a conformance `call` request
@@ -319,10 +321,39 @@ pub struct TokenArgs {
     pub file: Option<PathBuf>,
 }
 
+/// The help after `ekl receipt issue --help`'s options.
+pub const RECEIPT_ISSUE_HELP: &str = "\
+The receipt (ekl-evidence-mac-1.1, PROTOCOL §9.5) of a call answered, printed as JSON: from the
+call (--call: the call object `receipt verify` takes) come execution_kind, requester_agent_id,
+provider_agent_id, collaboration_id, connection_id, execution_id, capability_id,
+capability_version, terms_hash, and for a customer call reservation_id, grant_id and admission_id
+(a trial or validation call names none of them); the options give status, rel_ver_at_admission,
+dsc_ver, key_id (default rk-1), receipt_id (default: rcpt_ and 32 hex of the SHA-256 of the other
+members), issued_at (default: the system clock); input_commitment and output_commitment are the
+salted commitments to --input and --output (salts: fresh from the operating system's random source
+unless given). The receipt is verified before it is printed; what the verifier would refuse is
+refused (exit 2). Runs the operation issue_mac_receipt (ekl call issue_mac_receipt).";
+
+/// The help after `ekl receipt sign --help`'s options: the members it checks.
+pub const RECEIPT_SIGN_HELP: &str = "\
+FILE is the whole receipt without auth_tag; the signer refuses what the verifier would refuse.
+Every receipt carries the strings receipt_version (\"1.1\"), receipt_id, execution_kind
+(customer, trial, validation), requester_agent_id, provider_agent_id, collaboration_id,
+connection_id, execution_id, capability_id, capability_version, terms_hash, status, issued_at
+(YYYY-MM-DDTHH:MM:SSZ), key_id, auth_profile (\"ekl-evidence-mac-1.1\"); the integers
+rel_ver_at_admission and dsc_ver; the commitments input_commitment and output_commitment. A
+customer receipt also carries reservation_id, grant_id and admission_id; a trial or validation
+receipt none of them. `ekl receipt issue` builds all of them from the call, the input and the
+output.";
+
 /// `ekl receipt ...`
 #[derive(Subcommand, Debug)]
 pub enum ReceiptCommand {
+    /// A MAC receipt for a call answered: every member, fresh salts, verified (§9.5)
+    #[command(after_help = RECEIPT_ISSUE_HELP)]
+    Issue(ReceiptIssueArgs),
     /// The receipt with its auth_tag (ekl-evidence-mac-1.1, §9.5)
+    #[command(after_help = RECEIPT_SIGN_HELP)]
     Sign {
         #[command(flatten)]
         secret: SecretArgs,
@@ -374,6 +405,54 @@ pub enum ReceiptCommand {
     /// threads: one line out per item, in order; exit 1 when any item is not accepted
     #[command(after_help = ARCHIVE_HELP)]
     VerifyArchive(ArchiveArgs),
+}
+
+/// `ekl receipt issue`.
+#[derive(Args, Debug)]
+pub struct ReceiptIssueArgs {
+    /// The call answered (JSON file: execution_id, collaboration_id, capability_id,
+    /// requester_agent_id, provider_agent_id, execution_kind, connection_id, capability_version,
+    /// terms_hash; reservation_id, grant_id, admission_id for a customer call)
+    #[arg(long, value_name = "CALL", required = true)]
+    pub call: PathBuf,
+    /// The call's input object (JSON file; at most 256 KB as ekl-json-1)
+    #[arg(long, value_name = "IN", required = true)]
+    pub input: PathBuf,
+    /// The result answered (JSON file)
+    #[arg(long, value_name = "OUT", required = true, visible_alias = "result")]
+    pub output: PathBuf,
+    /// The execution status: accepted, running, succeeded, failed_before_effect, cancelled,
+    /// outcome_unknown
+    #[arg(long, value_name = "STATUS", required = true)]
+    pub status: String,
+    /// The relationship version at admission (an integer)
+    #[arg(long, value_name = "N", required = true, allow_negative_numbers = true)]
+    pub rel_ver_at_admission: String,
+    /// The descriptor version (an integer)
+    #[arg(long, value_name = "N", required = true, allow_negative_numbers = true)]
+    pub dsc_ver: String,
+    /// The secret's key id (default rk-1: the registration secret)
+    #[arg(long, value_name = "KEY_ID")]
+    pub key_id: Option<String>,
+    /// The receipt id (default: derived from the receipt, rcpt_ and 32 hex)
+    #[arg(long, value_name = "ID")]
+    pub receipt_id: Option<String>,
+    /// The time of issue in seconds since the epoch (default: the clock; a fraction is floored)
+    #[arg(
+        long,
+        value_name = "SECS",
+        visible_alias = "now",
+        allow_negative_numbers = true
+    )]
+    pub issued_at: Option<String>,
+    /// The input commitment's salt, 64 lowercase hex (default: fresh from the OS random source)
+    #[arg(long, value_name = "HEX")]
+    pub input_salt: Option<String>,
+    /// The output commitment's salt, 64 lowercase hex (default: fresh from the OS random source)
+    #[arg(long, value_name = "HEX")]
+    pub output_salt: Option<String>,
+    #[command(flatten)]
+    pub secret: SecretArgs,
 }
 
 /// The item format and the output of `receipt verify-archive`.

@@ -6,7 +6,7 @@
 //! text** for `value`, `text` and `jwks` (so duplicate members and long integers reach the core as
 //! written); a string for `str` and `bytes`; an integer for `int`; a number for `now` (a fraction
 //! is floored, as on every surface: `ekl_bridge::seconds_of`); a boolean for
-//! `bool`; an array of strings for `str_list`; for `key`, `{"seed": HEX, "kid": KID}`, a private
+//! `bool`; an array of strings for `str_list`; 64 lowercase hex for `salt`; for `key`, `{"seed": HEX, "kid": KID}`, a private
 //! JWK `{"jwk": TEXT}` or a PEM file `{"pem": TEXT, "kid": KID}`. On the
 //! command line, `--arg NAME=VALUE` gives the same forms as text (a key as `SEED_HEX:KID`), and
 //! `--arg-file NAME=FILE` / `--arg-env NAME=VAR` read the text from a file or the environment
@@ -73,7 +73,7 @@ pub fn from_json(name: &str, kind: Kind, v: &Value<'_>) -> Result<Owned, Error> 
                 Owned::Text(s.as_bytes().to_vec())
             }
         }
-        (Kind::Str, Value::String(s)) => Owned::Str(Zeroizing::new(s.to_string())),
+        (Kind::Str | Kind::Salt, Value::String(s)) => Owned::Str(Zeroizing::new(s.to_string())),
         // A `now` with a fraction is floored, as on every surface (ekl_bridge::seconds_of).
         (Kind::Now, Value::Number(x)) => Owned::Int(ekl_bridge::seconds_of(*x).ok_or_else(bad)?),
         (Kind::Int, Value::Number(x))
@@ -124,7 +124,7 @@ pub fn from_text(name: &str, kind: Kind, text: String) -> Result<Owned, Error> {
     let text = Zeroizing::new(text);
     Ok(match kind {
         Kind::Value | Kind::Text | Kind::Jwks => Owned::Text(text.as_bytes().to_vec()),
-        Kind::Str | Kind::Bytes => Owned::Str(text),
+        Kind::Str | Kind::Bytes | Kind::Salt => Owned::Str(text),
         Kind::Int => Owned::Int(
             text.trim()
                 .parse()
@@ -178,6 +178,7 @@ pub fn json_form(kind: Kind) -> &'static str {
     match kind {
         Kind::Value | Kind::Text | Kind::Jwks => "a string holding JSON text",
         Kind::Str | Kind::Bytes => "a string",
+        Kind::Salt => "a string: 64 lowercase hex",
         Kind::Int => "an integer",
         Kind::Now => "a number of seconds (a fraction is floored)",
         Kind::Bool => "a boolean",

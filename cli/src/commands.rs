@@ -84,8 +84,8 @@ impl Via {
     }
 
     /// Runs the operation and prints its result as the alias table says.
-    fn print(self) -> CmdResult {
-        let out = run_op(self.op, &self.owned)?;
+    fn print(mut self) -> CmdResult {
+        let out = run_op(self.op, &mut self.owned)?;
         present(&out, self.output, self.op.returns)
     }
 }
@@ -100,12 +100,30 @@ fn string(s: impl Into<String>) -> Owned {
     Owned::Str(zeroize::Zeroizing::new(s.into()))
 }
 
-/// Runs `op` on owned arguments; a `now` left out is the system clock (read only then).
-fn run_op(op: &Op, owned: &[Owned]) -> Result<Out, Failure> {
+/// A fresh salt: 32 bytes of the operating system's random source as 64 lowercase hex.
+fn fresh_salt() -> Result<String, Failure> {
+    let mut bytes = zeroize::Zeroizing::new([0u8; 32]);
+    getrandom::fill(&mut *bytes).map_err(|_| {
+        Failure::Refused(Error::new(
+            ErrorCode::Internal,
+            "the operating system's random source failed",
+        ))
+    })?;
+    Ok(ekl_core::hex::encode(&*bytes))
+}
+
+/// Runs `op` on owned arguments; a `now` left out is the system clock (read only then), a `salt`
+/// left out a fresh one from the operating system's random source.
+fn run_op(op: &Op, owned: &mut [Owned]) -> Result<Out, Failure> {
+    for (p, o) in op.params.iter().zip(owned.iter_mut()) {
+        if p.kind == Kind::Salt && matches!(o, Owned::Absent) {
+            *o = string(fresh_salt()?);
+        }
+    }
     let needs_clock = op
         .params
         .iter()
-        .zip(owned)
+        .zip(owned.iter())
         .any(|(p, o)| p.kind == Kind::Now && matches!(o, Owned::Absent));
     let clock = if needs_clock { Some(clock()?) } else { None };
     Ok(reg::run(op, owned, clock)?)
@@ -372,7 +390,7 @@ fn call(io: &Inputs, a: crate::args::CallArgs) -> CmdResult {
         };
         owned[i] = reg::from_text(op.params[i].name, op.params[i].kind, text)?;
     }
-    let out = run_op(op, &owned)?;
+    let out = run_op(op, &mut owned)?;
     present(&out, Output::Json, op.returns)
 }
 
@@ -546,6 +564,26 @@ fn receipt(c: ReceiptCommand, io: &Inputs) -> CmdResult {
             Via::new("receipt sign", "sign_receipt", Output::Json)?
                 .set("receipt", text(doc(io, &input)?))?
                 .set("secret", string(secret))?
+                .print()
+        }
+        ReceiptCommand::Issue(a) => {
+            let secret = required_secret(io, a.secret.source(), "secret")?;
+            let call = io.option_file(&a.call, "the --call file")?;
+            let input = io.option_file(&a.input, "the --input file")?;
+            let output = io.option_file(&a.output, "the --output file")?;
+            Via::new("receipt issue", "issue_mac_receipt", Output::Json)?
+                .set("call", text(call))?
+                .set("input", text(input))?
+                .set("output", text(output))?
+                .set("status", string(a.status))?
+                .text("rel_ver_at_admission", Some(a.rel_ver_at_admission))?
+                .text("dsc_ver", Some(a.dsc_ver))?
+                .set("secret", string(secret))?
+                .opt("key_id", a.key_id.map(string))?
+                .opt("receipt_id", a.receipt_id.map(string))?
+                .text("issued_at", a.issued_at)?
+                .opt("input_salt", a.input_salt.map(string))?
+                .opt("output_salt", a.output_salt.map(string))?
                 .print()
         }
         ReceiptCommand::Digest { input } => {

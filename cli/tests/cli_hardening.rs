@@ -64,6 +64,7 @@ const COMMANDS: &[&str] = &[
     "jws verify",
     "jws sign",
     "jwks from-seed",
+    "receipt issue",
     "receipt sign",
     "receipt digest",
     "receipt verify",

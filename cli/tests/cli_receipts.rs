@@ -285,3 +285,175 @@ fn screen_reports_flags_without_the_text() {
     assert_eq!(code, 2);
     assert!(err.starts_with("ekl: INVALID_SHAPE: "), "{err}");
 }
+
+/// `receipt issue`: the issued receipt verifies for its call; salts left out are fresh (two
+/// issues differ), given ones give the vector's bytes; the clock is the default time; refusals
+/// name the verifier's check.
+#[test]
+fn receipt_issue_from_the_call() {
+    let d = vector("call-receipt.json");
+    let case = &d["issue"]["cases"][0];
+    let secret = st(case, "secret");
+    let call = tmp("issue-call.json", &case["call"]);
+    let input = tmp("issue-in.json", &case["input"]);
+    let output = tmp("issue-out.json", &case["output"]);
+    let base = [
+        "receipt",
+        "issue",
+        "--call",
+        &call,
+        "--input",
+        &input,
+        "--output",
+        &output,
+        "--status",
+        "succeeded",
+        "--rel-ver-at-admission",
+        "4",
+        "--dsc-ver",
+        "12",
+        "--secret-env",
+        "EKL_TEST_RECEIPT_SECRET",
+    ];
+    let env = [("EKL_TEST_RECEIPT_SECRET", secret)];
+    let issue = |extra: &[&str]| {
+        let args: Vec<&str> = base.iter().chain(extra).copied().collect();
+        common::ekl_text_env(&args, b"", &env)
+    };
+    let before = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .expect("clock")
+        .as_secs();
+    let (c1, one, e1) = issue(&[]);
+    let (c2, two, e2) = issue(&[]);
+    assert_eq!((c1, c2), (0, 0), "{e1}{e2}");
+    let (one, two): (J, J) = (
+        serde_json::from_str(&one).expect("json"),
+        serde_json::from_str(&two).expect("json"),
+    );
+    for side in ["input_commitment", "output_commitment"] {
+        assert_ne!(
+            one[side]["salt"], two[side]["salt"],
+            "{side}: a fresh salt each time"
+        );
+        assert_eq!(one[side]["salt"].as_str().map(str::len), Some(64));
+    }
+    assert_ne!(
+        one["input_commitment"]["salt"],
+        one["output_commitment"]["salt"]
+    );
+    assert_ne!(one["receipt_id"], two["receipt_id"]);
+    // issued_at is the clock's (whole seconds, the protocol's form).
+    let (code, stamp, _) = ekl(
+        &[
+            "call",
+            "format_timestamp",
+            "--arg",
+            &format!("time={before}"),
+        ],
+        b"",
+    );
+    assert_eq!(code, 0);
+    let stamp: String = serde_json::from_str(&stamp).expect("a JSON string");
+    let issued = st(&one, "issued_at");
+    assert!(
+        issued.len() == 20 && issued >= stamp.as_str(),
+        "{issued} {stamp}"
+    );
+    // Each verifies for the call, with the consumer's own commitments under the receipt's salts.
+    for r in [&one, &two] {
+        let receipt = tmp("issued.json", r);
+        let own = |value: &J, salt: &J| {
+            let salt = salt.as_str().expect("salt");
+            let (code, c, e) = ekl(
+                &[
+                    "call",
+                    "commitment",
+                    "--arg",
+                    &format!("value={value}"),
+                    "--arg",
+                    &format!("salt={salt}"),
+                ],
+                b"",
+            );
+            assert_eq!(code, 0, "{e}");
+            c.trim().to_owned()
+        };
+        let own_in = own(&case["input"], &r["input_commitment"]["salt"]);
+        let own_out = own(&case["output"], &r["output_commitment"]["salt"]);
+        let (code, out, err) = ekl(
+            &[
+                "call",
+                "verify_receipt",
+                "--arg-file",
+                &format!("receipt={receipt}"),
+                "--arg",
+                &format!("keys={}", J::from(secret)),
+                "--arg-file",
+                &format!("call={call}"),
+                "--arg",
+                &format!("input_commitment={own_in}"),
+                "--arg",
+                &format!("output_commitment={own_out}"),
+            ],
+            b"",
+        );
+        assert_eq!(code, 0, "{out}{err}");
+        assert!(out.contains("\"accepted\":true"), "{out}");
+    }
+    // Given salts and time (--now is --issued-at): the vector's bytes.
+    let (code, given, err) = issue(&[
+        "--now",
+        "1795977605",
+        "--input-salt",
+        st(case, "input_salt"),
+        "--output-salt",
+        st(case, "output_salt"),
+    ]);
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(
+        serde_json::from_str::<J>(&given).expect("json"),
+        case["expected"]
+    );
+    // Refusals: exit 2, the verifier's check named; a missing flag is a usage error.
+    for (extra, want) in [
+        (
+            &["--status", "done"][..],
+            "ekl: INVALID_RECEIPT: status: not an execution status",
+        ),
+        (&["--key-id", ""][..], "ekl: INVALID_RECEIPT: key_id: empty"),
+        (&["--input-salt", "AB"][..], "ekl: INVALID_SALT: "),
+        (
+            &["--now", "1795977605000"][..],
+            "ekl: INVALID_ARGUMENT: issue_mac_receipt: issued_at must be seconds",
+        ),
+    ] {
+        let args: Vec<&str> = base
+            .iter()
+            .filter(|a| **a != "succeeded" && **a != "--status")
+            .chain(extra)
+            .copied()
+            .collect();
+        let args: Vec<&str> = if extra[0] == "--status" {
+            args
+        } else {
+            args.into_iter().chain(["--status", "succeeded"]).collect()
+        };
+        let (code, out, err) = common::ekl_text_env(&args, b"", &env);
+        assert_eq!((code, out.as_str()), (2, ""), "{err}");
+        assert!(err.starts_with(want), "{err}");
+        assert!(!err.contains(secret));
+    }
+    let mut trial_call = case["call"].clone();
+    trial_call["execution_kind"] = J::from("trial");
+    let trial_call = tmp("issue-trial-call.json", &trial_call);
+    let args: Vec<&str> = base
+        .iter()
+        .map(|a| if *a == call { trial_call.as_str() } else { a })
+        .collect();
+    let (code, _, err) = common::ekl_text_env(&args, b"", &env);
+    assert_eq!(code, 2);
+    assert!(err.starts_with("ekl: INVALID_RECEIPT: kind_fields: a trial or validation receipt must not carry reservation_id, grant_id, admission_id"), "{err}");
+    let (code, _, err) = ekl(&base[..base.len() - 2], b"");
+    assert_eq!(code, 64, "{err}");
+}

@@ -57,7 +57,7 @@
 use std::borrow::Cow;
 
 use crate::canonical;
-use crate::digest::{sha256_hex, Commitment};
+use crate::digest::{sha256_hex, Commitment, Salt};
 use crate::error::{Error, ErrorCode, Result};
 use crate::hex;
 use crate::proof::{ct_eq, hex_mac_matches, hmac_sha256};
@@ -956,6 +956,244 @@ pub fn verify_receipts(ring: &KeyRing, items: &[ReceiptToVerify<'_, '_>]) -> Vec
         .collect()
 }
 
+/// What a provider has when it answers a call, and what it signs a MAC receipt from
+/// ([`issue_mac_receipt`]). The call is the consumer's call object ([`CallExpectation`], the one
+/// [`verify_receipt`] checks the receipt against); what the call does not carry is given here.
+/// The core reads no clock and no random source: the time and the salts are the caller's (every
+/// host passes its clock and fresh salts from its CSPRNG when they are left out).
+#[derive(Clone, Copy, Debug)]
+pub struct CallAnswered<'r, 'a> {
+    /// The call answered. It must name `execution_kind`, `connection_id`,
+    /// `capability_version` and `terms_hash` (every receipt carries them), and for a `customer`
+    /// call `reservation_id`, `grant_id` and `admission_id` (a trial or validation call none of
+    /// them); it must not name `receipt_digest` (a receipt being issued has none yet).
+    pub call: &'r CallExpectation,
+    /// The call's `input` object (at most 256 KB as ekl-json-1, §2.5).
+    pub input: &'r Value<'a>,
+    /// The `result` object answered.
+    pub output: &'r Value<'a>,
+    /// The execution status (one of [`STATUSES`]).
+    pub status: &'r str,
+    /// The relationship version at admission (an integer in [0, 2^53]).
+    pub rel_ver_at_admission: i64,
+    /// The descriptor version (an integer in [0, 2^53]).
+    pub dsc_ver: i64,
+    /// The key id the receipt secret is known by ([`BASELINE_KEY_ID`] for the registration
+    /// secret).
+    pub key_id: &'r str,
+    /// The receipt id; `None`: derived from the receipt ([`derived_receipt_id`]).
+    pub receipt_id: Option<&'r str>,
+    /// The time of issue, in whole seconds since the epoch (written as `format_timestamp` writes
+    /// it: `YYYY-MM-DDTHH:MM:SSZ`).
+    pub issued_at: i64,
+    /// The salt of the input commitment (fresh for every receipt).
+    pub input_salt: &'r Salt,
+    /// The salt of the output commitment (fresh for every receipt).
+    pub output_salt: &'r Salt,
+}
+
+/// The prefix of a receipt id derived by [`issue_mac_receipt`].
+pub const DERIVED_RECEIPT_ID_PREFIX: &str = "rcpt_";
+
+/// The receipt id [`issue_mac_receipt`] gives a receipt when the caller names none: `rcpt_` and
+/// the first 32 hex characters of the SHA-256 of ekl-json-1 of the receipt without
+/// `receipt_id` and `auth_tag`. The receipt holds two fresh salts, so the id is unique whenever
+/// the salts are, and the same salts and time give the same id (deterministic bytes for tests).
+pub fn derived_receipt_id(receipt_without_id: &Value<'_>) -> Result<String> {
+    let m = members(receipt_without_id)?;
+    let rest: Vec<(Cow<'_, str>, Value<'_>)> = m
+        .iter()
+        .filter(|(k, _)| k != "receipt_id" && k != "auth_tag")
+        .map(|(k, v)| (Cow::Borrowed(k.as_ref()), v.clone()))
+        .collect();
+    let digest = sha256_hex(&canonical::canonicalize_value(&Value::Object(rest))?);
+    Ok(format!("{DERIVED_RECEIPT_ID_PREFIX}{}", &digest[..32]))
+}
+
+/// `INVALID_RECEIPT` naming the verifier's check, for what the call or the caller lacks.
+fn refused(check: &str, detail: String) -> Error {
+    Error::new(ErrorCode::InvalidReceipt, format!("{check}: {detail}"))
+}
+
+/// The checks [`issue_mac_receipt`] makes of the call and the caller's members before it builds
+/// anything, each named after the verifier's check it stands for.
+fn check_answered(a: &CallAnswered<'_, '_>) -> Result<()> {
+    let call = a.call;
+    if call.receipt_digest.is_some() {
+        return Err(Error::new(
+            ErrorCode::InvalidArgument,
+            "the call names receipt_digest: a receipt being issued has no digest yet",
+        ));
+    }
+    let kind = match call.execution_kind.as_deref() {
+        None => {
+            return Err(refused(
+                "execution_kind",
+                "the call must name it (customer, trial or validation)".into(),
+            ))
+        }
+        Some(k) if EXECUTION_KINDS.contains(&k) => k,
+        Some(_) => {
+            return Err(refused(
+                "execution_kind",
+                "must be customer, trial or validation".into(),
+            ))
+        }
+    };
+    let missing: Vec<&str> = [
+        ("connection_id", &call.connection_id),
+        ("capability_version", &call.capability_version),
+        ("terms_hash", &call.terms_hash),
+    ]
+    .into_iter()
+    .filter(|(_, v)| v.is_none())
+    .map(|(name, _)| name)
+    .collect();
+    if !missing.is_empty() {
+        return Err(refused(
+            "required_fields",
+            format!(
+                "the call must name {} (every receipt carries it)",
+                missing.join(", ")
+            ),
+        ));
+    }
+    let customer = [
+        ("reservation_id", &call.reservation_id),
+        ("grant_id", &call.grant_id),
+        ("admission_id", &call.admission_id),
+    ];
+    if kind == "customer" {
+        let missing: Vec<&str> = customer
+            .iter()
+            .filter(|(_, v)| v.as_deref().is_none_or(str::is_empty))
+            .map(|(name, _)| *name)
+            .collect();
+        if !missing.is_empty() {
+            return Err(refused(
+                "kind_fields",
+                format!(
+                    "a customer receipt needs {}: the call must name them",
+                    missing.join(", ")
+                ),
+            ));
+        }
+    } else {
+        let present: Vec<&str> = customer
+            .iter()
+            .filter(|(_, v)| v.is_some())
+            .map(|(name, _)| *name)
+            .collect();
+        if !present.is_empty() {
+            return Err(refused(
+                "kind_fields",
+                format!(
+                    "a trial or validation receipt must not carry {}: the call names them",
+                    present.join(", ")
+                ),
+            ));
+        }
+    }
+    for (name, n) in [
+        ("rel_ver_at_admission", a.rel_ver_at_admission),
+        ("dsc_ver", a.dsc_ver),
+    ] {
+        if !(0..=MAX_SAFE_INTEGER_BOUND as i64).contains(&n) {
+            return Err(refused(
+                "required_fields",
+                format!("{name} must be an integer in [0, 2^53]"),
+            ));
+        }
+    }
+    if !STATUSES.contains(&a.status) {
+        return Err(refused("status", "not an execution status".into()));
+    }
+    if a.key_id.is_empty() {
+        return Err(refused("key_id", "empty".into()));
+    }
+    Ok(())
+}
+
+/// Issues a MAC receipt (ekl-evidence-mac-1.1, §9.5) for a call answered: every member the
+/// verifier requires for the call's `execution_kind`, taken from the call and from `answered`,
+/// the commitments to the input and the output salted with the given salts, `issued_at` as the
+/// protocol writes it, and the `auth_tag` under `secret` and `key_id`.
+///
+/// Nothing it returns fails its own verifier: the receipt is signed by [`sign_receipt`] (every
+/// check of the receipt's form) and then verified by [`verify_receipt`] with a key ring holding
+/// `secret` under `key_id`, the call, and the commitments just made; any failing check refuses it.
+///
+/// Refused, in this order: a call that names `receipt_digest` (`INVALID_ARGUMENT`); a call
+/// without `execution_kind` or with another kind, without `connection_id`,
+/// `capability_version` or `terms_hash`, a customer call without `reservation_id`, `grant_id` or
+/// `admission_id` (or one of them empty), a trial or validation call with any of them, a version
+/// outside [0, 2^53], a status that is not an execution status, an empty key id
+/// (`INVALID_RECEIPT`, the message `"<check>: <detail>"` naming the verifier's check); an input
+/// beyond 256 KB (`BODY_TOO_LARGE`) or either value outside ekl-json-1 (its code); an
+/// `issued_at` outside the years 0000–9999 (`INVALID_TIMESTAMP`); then anything [`sign_receipt`]
+/// refuses.
+pub fn issue_mac_receipt(answered: &CallAnswered<'_, '_>, secret: &str) -> Result<Value<'static>> {
+    check_answered(answered)?;
+    let call = answered.call;
+    let input = crate::digest::input_commitment(answered.input, Some(answered.input_salt), None)?;
+    let output = crate::digest::commitment(answered.output, Some(answered.output_salt), None)?;
+    let issued_at = Timestamp::from_unix(answered.issued_at, 0)?.format()?;
+    let text = |s: &str| Value::from(s.to_owned());
+    // Present once the call is checked (check_answered).
+    let given = |s: &Option<String>| text(s.as_deref().unwrap_or_default());
+    let mut m: Vec<(Cow<'static, str>, Value<'static>)> = Vec::with_capacity(22);
+    let mut push = |name: &'static str, v: Value<'static>| m.push((Cow::Borrowed(name), v));
+    push("receipt_version", text(RECEIPT_VERSION));
+    push("execution_kind", given(&call.execution_kind));
+    push("requester_agent_id", text(&call.requester_agent_id));
+    push("provider_agent_id", text(&call.provider_agent_id));
+    push("collaboration_id", text(&call.collaboration_id));
+    push("connection_id", given(&call.connection_id));
+    push("execution_id", text(&call.execution_id));
+    push("capability_id", text(&call.capability_id));
+    push("capability_version", given(&call.capability_version));
+    push(
+        "rel_ver_at_admission",
+        Value::from_i64(answered.rel_ver_at_admission)?,
+    );
+    push("dsc_ver", Value::from_i64(answered.dsc_ver)?);
+    push("terms_hash", given(&call.terms_hash));
+    // A customer call's three ids (check_answered: all present, or none for the other kinds).
+    for (name, v) in [
+        ("reservation_id", &call.reservation_id),
+        ("grant_id", &call.grant_id),
+        ("admission_id", &call.admission_id),
+    ] {
+        if v.is_some() {
+            push(name, given(v));
+        }
+    }
+    push("input_commitment", input.to_value());
+    push("output_commitment", output.to_value());
+    push("status", text(answered.status));
+    push("issued_at", Value::from(issued_at));
+    push("key_id", text(answered.key_id));
+    push("auth_profile", text(AUTH_PROFILE));
+    let receipt_id = match answered.receipt_id {
+        Some(id) => id.to_owned(),
+        None => derived_receipt_id(&Value::Object(m.clone()))?,
+    };
+    m.insert(1, (Cow::Borrowed("receipt_id"), Value::from(receipt_id)));
+    let signed = sign_receipt(&Value::Object(m), secret)?;
+
+    // The verifier's own checks, with what the consumer would hold.
+    let mut ring = KeyRing::new();
+    ring.add(answered.key_id, secret, "0000-01-01T00:00:00Z", None)?;
+    let verdict = verify_receipt(&signed, &ring, call, Some(&input), Some(&output))?;
+    if let Some(failed) = verdict.checks.iter().find(|c| c.outcome != Outcome::Pass) {
+        return Err(refused(
+            failed.name,
+            failed.detail.clone().unwrap_or_default(),
+        ));
+    }
+    Ok(signed)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -1281,5 +1519,255 @@ mod tests {
         let direct = hmac_sha256(b"sec", &[b"ekl-receipt-1.1\x00rk-7"]);
         assert_eq!(receipt_key("sec", "rk-7"), direct);
         assert_ne!(receipt_key("sec", "rk-7"), receipt_key("sec", "rk-8"));
+    }
+
+    /// A customer call, as the consumer's call object names it (every member a receipt needs).
+    fn customer_call() -> CallExpectation {
+        CallExpectation {
+            capability_version: Some("1.0.0".into()),
+            connection_id: Some("con_1".into()),
+            terms_hash: Some("t".into()),
+            execution_kind: Some("customer".into()),
+            reservation_id: Some("rsv_1".into()),
+            grant_id: Some("grt_1".into()),
+            admission_id: Some("adm_1".into()),
+            ..call()
+        }
+    }
+
+    fn answered<'r>(
+        call: &'r CallExpectation,
+        input: &'r Value<'static>,
+        output: &'r Value<'static>,
+        salts: &'r (Salt, Salt),
+    ) -> CallAnswered<'r, 'static> {
+        CallAnswered {
+            call,
+            input,
+            output,
+            status: "succeeded",
+            rel_ver_at_admission: 3,
+            dsc_ver: 7,
+            key_id: BASELINE_KEY_ID,
+            receipt_id: None,
+            issued_at: 1_800_000_000,
+            input_salt: &salts.0,
+            output_salt: &salts.1,
+        }
+    }
+
+    fn salts(a: u8, b: u8) -> (Salt, Salt) {
+        (
+            Salt::from_hex(&format!("{a:02x}").repeat(32)).expect("hex"),
+            Salt::from_hex(&format!("{b:02x}").repeat(32)).expect("hex"),
+        )
+    }
+
+    #[test]
+    fn an_issued_receipt_carries_every_member_and_verifies() {
+        let (input, output) = (
+            parse(br#"{"q":"ping"}"#).unwrap(),
+            parse(br#"{"a":"pong"}"#).unwrap(),
+        );
+        let s = salts(1, 2);
+        for call in [
+            customer_call(),
+            CallExpectation {
+                execution_kind: Some("trial".into()),
+                reservation_id: None,
+                grant_id: None,
+                admission_id: None,
+                ..customer_call()
+            },
+        ] {
+            let r =
+                issue_mac_receipt(&answered(&call, &input, &output, &s), SECRET).expect("issued");
+            let names: Vec<&str> = r
+                .as_object()
+                .unwrap()
+                .iter()
+                .map(|(k, _)| k.as_ref())
+                .collect();
+            let customer = call.execution_kind.as_deref() == Some("customer");
+            assert_eq!(names.len(), if customer { 23 } else { 20 }, "{names:?}");
+            assert_eq!(str_field(&r, "issued_at"), Some("2027-01-15T08:00:00Z"));
+            assert_eq!(str_field(&r, "status"), Some("succeeded"));
+            assert_eq!(r.get("dsc_ver"), Some(&Value::Number(7.0)));
+            let id = str_field(&r, "receipt_id").unwrap();
+            assert!(id.starts_with("rcpt_") && id.len() == 37, "{id}");
+            assert_eq!(derived_receipt_id(&r).unwrap(), id);
+            let (ci, co) = (
+                crate::digest::commitment(&input, Some(&s.0), None).unwrap(),
+                crate::digest::commitment(&output, Some(&s.1), None).unwrap(),
+            );
+            assert_eq!(r.get("input_commitment"), Some(&ci.to_value()));
+            assert_eq!(r.get("output_commitment"), Some(&co.to_value()));
+            let v = verify_receipt(&r, &KeyRing::baseline(SECRET), &call, Some(&ci), Some(&co))
+                .unwrap();
+            assert!(v.accepted, "{:?}", v.checks);
+            // The same salts and time give the same bytes; other salts another receipt and id.
+            let again = issue_mac_receipt(&answered(&call, &input, &output, &s), SECRET).unwrap();
+            assert_eq!(again, r);
+            let other =
+                issue_mac_receipt(&answered(&call, &input, &output, &salts(1, 3)), SECRET).unwrap();
+            assert_ne!(str_field(&other, "receipt_id"), Some(id));
+        }
+    }
+
+    #[test]
+    fn an_issued_receipt_takes_the_key_id_and_receipt_id_given() {
+        let (input, output) = (parse(b"{}").unwrap(), parse(b"[]").unwrap());
+        let s = salts(9, 9);
+        let call = customer_call();
+        let a = CallAnswered {
+            key_id: "rk-2",
+            receipt_id: Some("r-42"),
+            status: "outcome_unknown",
+            ..answered(&call, &input, &output, &s)
+        };
+        let r = issue_mac_receipt(&a, SECRET).unwrap();
+        assert_eq!(str_field(&r, "receipt_id"), Some("r-42"));
+        assert_eq!(str_field(&r, "key_id"), Some("rk-2"));
+        assert_eq!(
+            str_field(&r, "auth_tag").map(str::to_owned),
+            Some(auth_tag(&r, SECRET).unwrap())
+        );
+        // Under rk-1 the tag does not verify.
+        let v = verify_receipt(&r, &KeyRing::baseline(SECRET), &call, None, None).unwrap();
+        assert!(!v.accepted);
+    }
+
+    /// A call, a change to the caller's members, the code and the message's start.
+    type RefusalCase<'f> = (
+        CallExpectation,
+        &'f dyn Fn(&mut CallAnswered<'_, 'static>),
+        ErrorCode,
+        &'static str,
+    );
+
+    #[test]
+    fn issuing_refuses_what_the_verifier_would_refuse() {
+        let (input, output) = (parse(b"{}").unwrap(), parse(b"{}").unwrap());
+        let s = salts(4, 5);
+        let refusal = |call: CallExpectation, change: &dyn Fn(&mut CallAnswered<'_, 'static>)| {
+            let mut a = answered(&call, &input, &output, &s);
+            change(&mut a);
+            let e = issue_mac_receipt(&a, SECRET).expect_err("refused");
+            assert!(!e.message().contains(SECRET));
+            (e.code(), e.message().to_owned())
+        };
+        let same = |_: &mut CallAnswered<'_, 'static>| {};
+        let cases: Vec<RefusalCase<'_>> = vec![
+            (
+                CallExpectation {
+                    receipt_digest: Some("d".into()),
+                    ..customer_call()
+                },
+                &same,
+                ErrorCode::InvalidArgument,
+                "the call names receipt_digest",
+            ),
+            (
+                CallExpectation {
+                    execution_kind: None,
+                    ..customer_call()
+                },
+                &same,
+                ErrorCode::InvalidReceipt,
+                "execution_kind: the call must name it",
+            ),
+            (
+                CallExpectation {
+                    execution_kind: Some("paid".into()),
+                    ..customer_call()
+                },
+                &same,
+                ErrorCode::InvalidReceipt,
+                "execution_kind: must be",
+            ),
+            (
+                CallExpectation {
+                    connection_id: None,
+                    terms_hash: None,
+                    ..customer_call()
+                },
+                &same,
+                ErrorCode::InvalidReceipt,
+                "required_fields: the call must name connection_id, terms_hash",
+            ),
+            (
+                CallExpectation {
+                    grant_id: None,
+                    ..customer_call()
+                },
+                &same,
+                ErrorCode::InvalidReceipt,
+                "kind_fields: a customer receipt needs grant_id",
+            ),
+            (
+                CallExpectation {
+                    admission_id: Some(String::new()),
+                    ..customer_call()
+                },
+                &same,
+                ErrorCode::InvalidReceipt,
+                "kind_fields: a customer receipt needs admission_id",
+            ),
+            (
+                CallExpectation {
+                    execution_kind: Some("validation".into()),
+                    grant_id: None,
+                    admission_id: None,
+                    ..customer_call()
+                },
+                &same,
+                ErrorCode::InvalidReceipt,
+                "kind_fields: a trial or validation receipt must not carry reservation_id",
+            ),
+            (
+                customer_call(),
+                &|a| a.dsc_ver = -1,
+                ErrorCode::InvalidReceipt,
+                "required_fields: dsc_ver",
+            ),
+            (
+                customer_call(),
+                &|a| a.rel_ver_at_admission = 1 << 54,
+                ErrorCode::InvalidReceipt,
+                "required_fields: rel_ver_at_admission",
+            ),
+            (
+                customer_call(),
+                &|a| a.status = "done",
+                ErrorCode::InvalidReceipt,
+                "status: not an execution status",
+            ),
+            (
+                customer_call(),
+                &|a| a.key_id = "",
+                ErrorCode::InvalidReceipt,
+                "key_id: empty",
+            ),
+            (
+                customer_call(),
+                &|a| a.issued_at = 253_402_300_800,
+                ErrorCode::InvalidTimestamp,
+                "",
+            ),
+        ];
+        for (call, change, code, message) in cases {
+            let (got, text) = refusal(call, change);
+            assert_eq!(got, code, "{text}");
+            assert!(text.starts_with(message), "{text}");
+        }
+        // Values outside ekl-json-1 and an input beyond 256 KB: the commitment's codes.
+        let call = customer_call();
+        let big = Value::String("x".repeat(300_000).into());
+        let e = issue_mac_receipt(&answered(&call, &big, &output, &s), SECRET).unwrap_err();
+        assert_eq!(e.code(), ErrorCode::BodyTooLarge);
+        let dup = parse(br#"{"a":1}"#).unwrap();
+        let dup = Value::Object([dup.as_object().unwrap(), dup.as_object().unwrap()].concat());
+        let e = issue_mac_receipt(&answered(&call, &input, &dup, &s), SECRET).unwrap_err();
+        assert_eq!(e.code(), ErrorCode::DuplicateKey);
     }
 }

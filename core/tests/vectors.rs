@@ -641,6 +641,18 @@ const MUTATIONS: &[(&str, &str, &str, &str)] = &[
     ),
     (
         "call-receipt.json",
+        "/issue/cases/0/expected/dsc_ver",
+        "13",
+        "issue::customer call",
+    ),
+    (
+        "call-receipt.json",
+        "/issue/cases/4/error",
+        r#""INVALID_ARGUMENT""#,
+        "issue::call without execution_kind",
+    ),
+    (
+        "call-receipt.json",
         "/mismatch/cases/0/receipt/status",
         r#""failed_before_effect""#,
         "mismatch::all checks pass",

@@ -189,6 +189,7 @@ export function hostileOptions(ekl) {
     jwks: new ekl.JsonText(JSON.stringify(attacker)),
     value: new ekl.JsonText('"polluted"'),
     str_list: ['polluted'],
+    salt: '5a'.repeat(32),
   };
   const out = {};
   for (const op of ekl.operations()) {

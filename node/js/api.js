@@ -14,6 +14,7 @@
 //   int       a safe integer                            bool   a boolean
 //   now       seconds since the epoch (a safe integer, or a Date); left out: the host's clock;
 //             a number that can only be milliseconds (|x| >= 1e11, as the bridge) is refused
+//   salt      64 lowercase hex (a string); left out: a fresh salt from the host's CSPRNG
 //   str_list  an array of strings                       jwks   a Jwks, a plain object or JsonText
 //   key       a SigningKey
 // Results: strings, booleans and bytes as they are; values parsed from canonical JSON text
@@ -43,6 +44,13 @@ const invalid = (detail) => new EklError('INVALID_ARGUMENT', detail)
 const tooLarge = (what) => new EklError('BODY_TOO_LARGE', `${what} is longer than ${MAX_INPUT_BYTES} bytes`)
 
 const encoder = new TextEncoder()
+
+/** A fresh salt: 32 bytes of the host's CSPRNG (crypto.getRandomValues) as 64 lowercase hex. */
+function freshSalt() {
+  const bytes = new Uint8Array(32)
+  globalThis.crypto.getRandomValues(bytes)
+  return Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('')
+}
 /** A reusable buffer for the first JSON text of a call (the binding reads it during the call). */
 let scratch = new Uint8Array(64 * 1024)
 
@@ -228,6 +236,7 @@ function makeApi(binding, info) {
         if (x instanceof Jwks) return x[HANDLE]
         return toJsonText(x)
       case 'str':
+      case 'salt':
         return str(x, what)
       case 'bytes':
         if (typeof x === 'string') return str(x, what)
@@ -271,6 +280,7 @@ function makeApi(binding, info) {
       const x = p.required ? given[i] : options[p.js]
       if (x === undefined || x === null) {
         if (p.kind === 'now') return seconds(Math.floor(Date.now() / 1000), p.js)
+        if (p.kind === 'salt') return freshSalt()
         if (!p.required) return null
         if (p.kind !== 'value') throw invalid(`${op.js}: ${p.js} is required`)
       }
@@ -389,9 +399,7 @@ function makeApi(binding, info) {
     /** A fresh salt: 32 bytes of the host's CSPRNG (crypto.getRandomValues) as 64 lowercase hex. */
     newSalt: (...given) => {
       if (given.length > 0) throw invalid('newSalt takes no argument')
-      const bytes = new Uint8Array(32)
-      globalThis.crypto.getRandomValues(bytes)
-      return Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('')
+      return freshSalt()
     },
     /** The registry (docs/operations.json): each operation's names, parameters and result. */
     operations: () => JSON.parse(binding.operations()).operations,

@@ -27,11 +27,13 @@ const KINDS = {
   str_list: 'readonly string[]',
   jwks: 'Jwks | JsonArg<$>',
   key: 'SigningKey',
+  salt: 'string',
 }
 /** Narrower types of some parameters (`operation.parameter`). */
 const PARAMS = {
   'verify_receipt.keys': 'ReceiptKeys',
   'verify_receipt.call': 'ReceiptCall',
+  'issue_mac_receipt.call': 'ReceiptCall',
   'verify_receipt.input_commitment': 'Commitment',
   'verify_receipt.output_commitment': 'Commitment',
   'verify_receipts.items': 'readonly ReceiptToVerify[]',

@@ -153,7 +153,7 @@ fn read(args: &Array<'_>, i: u32, p: &ekl_bridge::Param) -> ekl_core::Result<Hel
             Some(Either::B(s)) => Held::Str(Zeroizing::new(s)),
             None => Held::Absent,
         },
-        Kind::Str => Held::Str(Zeroizing::new(
+        Kind::Str | Kind::Salt => Held::Str(Zeroizing::new(
             args.get::<String>(i).map_err(bad)?.unwrap_or_default(),
         )),
         Kind::Int => Held::Int(seconds(

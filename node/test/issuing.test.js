@@ -84,3 +84,76 @@ test('signed receipts verify; refused ones are refused by the verifier too', () 
   // The generator reaches both sides.
   assert.ok(signedCount > 100 && refusedCount > 100, `${signedCount} signed, ${refusedCount} refused`)
 })
+
+// issueMacReceipt: a receipt from the call answered (issue 25).
+const ISSUE_CALL = {
+  ...CALL, execution_kind: 'customer', connection_id: 'con_1', capability_version: '1.0', terms_hash: '00'.repeat(32),
+  reservation_id: 'rsv_1', grant_id: 'grt_1', admission_id: 'adm_1',
+}
+const INPUT = { q: 'ping', n: 1 }
+const OUTPUT = { a: 'pong' }
+const issue = (options, call = ISSUE_CALL) => ekl.issueMacReceipt(call, INPUT, OUTPUT, 'succeeded', 3, 7, SECRET, options)
+const verifyIssued = (r, call = ISSUE_CALL) => ekl.verifyReceipt(r, SECRET, call, {
+  inputCommitment: ekl.commitment(INPUT, { salt: r.input_commitment.salt }),
+  outputCommitment: ekl.commitment(OUTPUT, { salt: r.output_commitment.salt }),
+})
+
+test('issueMacReceipt: the receipt verifies, with fresh salts and the clock', () => {
+  const before = Math.floor(Date.now() / 1000)
+  const [one, two] = [issue(), issue()]
+  const after = Math.floor(Date.now() / 1000)
+  const stamps = new Set()
+  for (let t = before; t <= after; t++) stamps.add(ekl.formatTimestamp(t))
+  for (const r of [one, two]) {
+    const v = verifyIssued(r)
+    assert.equal(v.accepted, true, JSON.stringify(v.checks.filter((c) => c.outcome !== 'pass')))
+    assert.ok(stamps.has(r.issued_at), r.issued_at)
+    assert.equal(r.key_id, 'rk-1')
+    assert.deepEqual([r.reservation_id, r.rel_ver_at_admission, r.dsc_ver], ['rsv_1', 3, 7])
+    assert.match(r.receipt_id, /^rcpt_[0-9a-f]{32}$/)
+    assert.match(r.input_commitment.salt, /^[0-9a-f]{64}$/)
+  }
+  assert.notEqual(one.input_commitment.salt, two.input_commitment.salt)
+  assert.notEqual(one.output_commitment.salt, two.output_commitment.salt)
+  assert.notEqual(one.input_commitment.salt, one.output_commitment.salt)
+  assert.notEqual(one.receipt_id, two.receipt_id)
+})
+
+test('issueMacReceipt: given salts and time give the same bytes (a Date too)', () => {
+  const given = { issuedAt: 1795977605, inputSalt: '1f'.repeat(32), outputSalt: 'e0'.repeat(32) }
+  const one = issue(given)
+  assert.deepEqual(issue(given), one)
+  assert.equal(one.issued_at, '2026-11-29T18:40:05Z')
+  assert.deepEqual(one.input_commitment, ekl.commitment(INPUT, { salt: '1f'.repeat(32) }))
+  assert.deepEqual(issue({ ...given, issuedAt: new Date(1795977605900) }), one)
+  assert.deepEqual(issue({ ...given, issuedAt: 1795977605.99 }), one)
+  assert.deepEqual(issue({ ...given, keyId: 'rk-2', receiptId: 'r-1' }).receipt_id, 'r-1')
+})
+
+test('issueMacReceipt refuses what the verifier would refuse, with codes', () => {
+  const without = (k) => Object.fromEntries(Object.entries(ISSUE_CALL).filter(([n]) => n !== k))
+  const cases = [
+    [() => issue({}, without('execution_kind')), 'INVALID_RECEIPT', /^execution_kind: /],
+    [() => issue({}, { ...ISSUE_CALL, execution_kind: 'paid' }), 'INVALID_RECEIPT', /^execution_kind: /],
+    [() => issue({}, without('grant_id')), 'INVALID_RECEIPT', /^kind_fields: /],
+    [() => issue({}, { ...ISSUE_CALL, execution_kind: 'trial' }), 'INVALID_RECEIPT', /^kind_fields: /],
+    [() => issue({}, { ...ISSUE_CALL, executionId: 'x' }), 'INVALID_ARGUMENT', /executionId/],
+    [() => ekl.issueMacReceipt(ISSUE_CALL, INPUT, OUTPUT, 'done', 3, 7, SECRET), 'INVALID_RECEIPT', /^status: /],
+    [() => ekl.issueMacReceipt(ISSUE_CALL, INPUT, OUTPUT, 'succeeded', -1, 7, SECRET), 'INVALID_RECEIPT', /^required_fields: /],
+    [() => ekl.issueMacReceipt(ISSUE_CALL, new ekl.JsonText('{"q": '), OUTPUT, 'succeeded', 3, 7, SECRET), null, /./],
+    [() => ekl.issueMacReceipt(ISSUE_CALL, INPUT, { x: NaN }, 'succeeded', 3, 7, SECRET), 'NON_FINITE_NUMBER', /./],
+    [() => issue({ keyId: '' }), 'INVALID_RECEIPT', /^key_id: empty/],
+    [() => issue({ inputSalt: 'AB'.repeat(32) }), 'INVALID_SALT', /./],
+    [() => issue({ issuedAt: Date.now() }), 'INVALID_ARGUMENT', /milliseconds/],
+    [() => issue({ salt: '00'.repeat(32) }), 'INVALID_ARGUMENT', /unknown option/],
+  ]
+  for (const [f, code, message] of cases) {
+    assert.throws(f, (e) => {
+      assert.ok(ekl.isEklError(e), String(e))
+      if (code !== null) assert.equal(e.code, code, e.message)
+      assert.match(e.message.replace(/^[A-Z0-9_]+: /, ""), message)
+      assert.ok(!e.message.includes(SECRET))
+      return true
+    })
+  }
+})

@@ -424,6 +424,25 @@ RUNNERS['call-receipt.json'] = (v) => {
         }), c.expected.details),
     })
   })
+  // Receipts issued from the call answered: the receipt, or the refusal's code.
+  v.issue.cases.forEach((c, i) => {
+    const options = { issuedAt: c.issued_at, inputSalt: c.input_salt, outputSalt: c.output_salt }
+    if (c.key_id !== undefined) options.keyId = c.key_id
+    if (c.receipt_id !== undefined) options.receiptId = c.receipt_id
+    checks.push({
+      name: `issue: ${c.name}`,
+      path: ['issue', 'cases', i, c.error ? 'error' : 'expected'],
+      expected: c.error ?? c.expected,
+      actual: () => {
+        try {
+          return ekl.issueMacReceipt(c.call, c.input, c.output, c.status, c.rel_ver_at_admission, c.dsc_ver, c.secret, options)
+        } catch (e) {
+          if (!ekl.isEklError(e)) throw e
+          return e.code
+        }
+      },
+    })
+  })
   // The batch gives the same verdicts, in order (computed once).
   let batch = null
   v.mismatch.cases.forEach((c, i) => {

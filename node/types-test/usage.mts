@@ -28,6 +28,7 @@ import ekl, {
   authTag,
   receiptDigest,
   signReceipt,
+  issueMacReceipt,
   verifyReceipt,
   verifyReceipts,
   verifyReceiptsAsync,
@@ -83,6 +84,7 @@ import ekl, {
   type VerifiedAccessToken,
   type PlatformCallPurpose,
   type Jwk,
+  type IssuedReceipt,
 } from 'ekl-evidence'
 
 const salt = '00112233445566778899aabbccddeeff00112233445566778899aabbccddeeff'
@@ -131,6 +133,10 @@ const signed: Record<string, unknown> = signReceipt(receipt, 'secret')
 const rd: string = receiptDigest(signed)
 const call = { execution_id: 'ex', collaboration_id: 'col', capability_id: 'cap', requester_agent_id: 'a', provider_agent_id: 'b' }
 const verdict: Verdict = verifyReceipt(signed, 'secret', call, { inputCommitment: cm, outputCommitment: null })
+const issuedCall = { ...call, execution_kind: 'trial', connection_id: 'con', capability_version: '1', terms_hash: 't' }
+const macIssued: IssuedReceipt = issueMacReceipt(issuedCall, { q: 1 }, { a: 2 }, 'succeeded', 1, 1, 'secret', { keyId: 'rk-1', issuedAt: new Date(), inputSalt: newSalt(), outputSalt: null })
+const issuedSalt: string = macIssued.input_commitment.salt
+const issuedVerdict: Verdict = verifyReceipt(macIssued, 'secret', issuedCall, { inputCommitment: commitment({ q: 1 }, { salt: issuedSalt }) })
 const rotated: Verdict = verifyReceipt(receipt, [{ key_id: 'rk-2', secret: 's', valid_from: '2026-12-01T00:00:00Z', valid_until: null }], call)
 const batch: Array<Verdict | EklError> = verifyReceipts([{ receipt, call }], 'secret')
 const batchAsync: Promise<Array<Verdict | EklError>> = verifyReceiptsAsync([{ receipt: {}, call }], 'secret', { jobs: 2 })

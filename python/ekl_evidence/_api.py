@@ -3,7 +3,7 @@
 ``_native.operations()`` is the registry's manifest (the text of ``docs/operations.json``). Each
 operation becomes one plain function with the registry's signature: required parameters
 positional, in order; optional ones keyword-only, ``None`` when left out. A ``now`` parameter
-defaults to the host clock. The function hands its arguments to ``_native.call`` (one entry point
+defaults to the host clock, a ``salt`` parameter to a fresh salt from the host's CSPRNG. The function hands its arguments to ``_native.call`` (one entry point
 for all operations) and presents the result: a verdict as :class:`Verdict`, a batch of verdicts as
 a list of :class:`Verdict` or :class:`EklError`, anything else as it comes (wire-shaped values).
 The types are in ``_api.pyi``, generated from the same manifest (python/tools/gen_stubs.py).
@@ -20,10 +20,16 @@ from typing import Any as _Any, Dict as _Dict, List as _List, Union as _Union
 
 from . import _native
 from ._errors import EklError as _EklError
+from ._host import new_salt as _new_salt
 from ._verdict import Verdict as _Verdict
 
 Jwks = _native.Jwks
 _call = _native.call
+
+
+def _salt(salt: _Any) -> _Any:
+    """A salt: a fresh one from the host's CSPRNG (``secrets``) for None, else as given."""
+    return _new_salt() if salt is None else salt
 
 
 def _now(op: str, now: _Any, what: str = "now") -> int:
@@ -134,7 +140,9 @@ def _source(index: int, op: _Dict[str, _Any]) -> str:
     signature = ", ".join(required + (["*"] + optional if optional else []))
     def pass_(p: _Dict[str, _Any]) -> str:
         if p["kind"] == "now":
-            return f"_now({op['name']!r}, {p['name']}), "
+            return f"_now({op['name']!r}, {p['name']}, {p['name']!r}), "
+        if p["kind"] == "salt":
+            return f"_salt({p['name']}), "
         if p.get("times"):
             return f"_times({op['name']!r}, {p['name']!r}, {p['name']}, {p['times']!r}), "
         return f"{p['name']}, "

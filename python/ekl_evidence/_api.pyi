@@ -5,7 +5,7 @@ from typing import Any, Iterable, List, Mapping, Optional, Tuple, Union
 
 from ._errors import EklError
 from ._native import JsonText, Jwks as Jwks, SigningKey
-from ._types import Commitment, JsonValue, Jwk, Receipt, ReceiptLineSummary, ResultBody, SafetyFlag, ScreeningRules, ScreeningRulesToken, SignedReceipt, VerifiedAccessToken, VerifiedJws, VerifiedPlatformCall, VerifiedRelationshipAssertion, VerifiedRevocationFeed
+from ._types import Commitment, IssuedReceipt, JsonValue, Jwk, Receipt, ReceiptLineSummary, ResultBody, SafetyFlag, ScreeningRules, ScreeningRulesToken, SignedReceipt, VerifiedAccessToken, VerifiedJws, VerifiedPlatformCall, VerifiedRelationshipAssertion, VerifiedRevocationFeed
 from ._verdict import Verdict
 
 _Value = Any  # a host value (strict conversion) or a JsonText
@@ -28,6 +28,7 @@ __all__ = [
     "fingerprint",
     "format_timestamp",
     "input_commitment",
+    "issue_mac_receipt",
     "issue_receipt",
     "jwks_from_seed",
     "output_fingerprint",
@@ -420,6 +421,48 @@ def sign_receipt(
     receipt (required): the receipt, without auth_tag; an aware datetime is accepted for
         issued_at (timestamp)
     secret (required): the registration secret
+
+    EKP §9.5.
+    """
+
+def issue_mac_receipt(
+    call: _Value,
+    input: _Value,
+    output: _Value,
+    status: str,
+    rel_ver_at_admission: int,
+    dsc_ver: int,
+    secret: str,
+    *,
+    key_id: Optional[str] = None,
+    receipt_id: Optional[str] = None,
+    issued_at: Optional[_Now] = None,
+    input_salt: Optional[str] = None,
+    output_salt: Optional[str] = None,
+) -> IssuedReceipt:
+    """Issues a MAC receipt (ekl-evidence-mac-1.1) for a call answered: every member the verifier
+    requires for the call's execution_kind, the commitments to the input and the output with
+    fresh salts, issued_at now, the auth_tag. Refuses what verify_receipt would refuse, and
+    verifies the receipt before returning it.
+
+    call (required): the call answered, as verify_receipt takes it; it must name execution_kind,
+        connection_id, capability_version and terms_hash, and for a customer call
+        reservation_id, grant_id and admission_id
+    input (required): the call's input object (at most 256 KB as ekl-json-1)
+    output (required): the result answered
+    status (required): the execution status: accepted, running, succeeded, failed_before_effect,
+        cancelled or outcome_unknown
+    rel_ver_at_admission (required): the relationship version at admission
+    dsc_ver (required): the descriptor version
+    secret (required): the receipt secret (the registration secret for rk-1)
+    key_id (keyword-only, optional): the secret's key id (default rk-1)
+    receipt_id (keyword-only, optional): the receipt id (default: rcpt_ and 32 hex of the
+        SHA-256 of the receipt's other members)
+    issued_at (keyword-only, optional): the time of issue (default: now)
+    input_salt (keyword-only, optional): the input commitment's salt, 64 lowercase hex (default:
+        fresh from the host's CSPRNG)
+    output_salt (keyword-only, optional): the output commitment's salt, 64 lowercase hex
+        (default: fresh from the host's CSPRNG)
 
     EKP §9.5.
     """

@@ -13,6 +13,7 @@ __all__ = [
     "Commitment",
     "FailingCheck",
     "HostValue",
+    "IssuedReceipt",
     "JsonValue",
     "Jwk",
     "KeyRingEntry",
@@ -199,6 +200,38 @@ class Receipt(_ReceiptRequired, total=False):
     status: str
     issued_at: str
     auth_profile: str
+    reservation_id: str
+    grant_id: str
+    admission_id: str
+
+
+class _IssuedReceiptRequired(TypedDict):
+    receipt_version: str
+    receipt_id: str
+    execution_kind: str
+    requester_agent_id: str
+    provider_agent_id: str
+    collaboration_id: str
+    connection_id: str
+    execution_id: str
+    capability_id: str
+    capability_version: str
+    rel_ver_at_admission: int
+    dsc_ver: int
+    terms_hash: str
+    input_commitment: Commitment
+    output_commitment: Commitment
+    status: str
+    issued_at: str
+    key_id: str
+    auth_profile: str
+    auth_tag: str
+
+
+class IssuedReceipt(_IssuedReceiptRequired, total=False):
+    """A MAC receipt as ``issue_mac_receipt`` returns it: every member of §9.5, both commitments
+    salted; ``reservation_id``, ``grant_id`` and ``admission_id`` for a customer call only."""
+
     reservation_id: str
     grant_id: str
     admission_id: str

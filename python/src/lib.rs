@@ -295,6 +295,7 @@ fn forms(kind: Kind) -> &'static str {
         Kind::Value => "a JSON value or JsonText",
         Kind::Text => TEXT_FORMS,
         Kind::Str => "a str",
+        Kind::Salt => "a str of 64 lowercase hex (None: a fresh salt)",
         Kind::Bytes => "bytes, bytearray, memoryview or str",
         Kind::Int => "an int",
         Kind::Now => "an int, a float or an aware datetime",
@@ -357,7 +358,7 @@ fn hold<'py>(
             }
         }
         Kind::Text | Kind::Bytes => return hold_text(py, op, p, obj, p.kind, keep, weight),
-        Kind::Str => {
+        Kind::Str | Kind::Salt => {
             let s = obj.cast::<PyString>().map_err(|_| wrong(obj))?;
             Held::Ready(Arg::Str(zero_copy_str(py, s, keep, weight)?))
         }

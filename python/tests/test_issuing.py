@@ -130,3 +130,114 @@ def test_signed_receipts_verify(changes: Dict[str, Any]) -> None:
         output_commitment=signed["output_commitment"],
     )
     assert verdict.accepted, (changes, verdict.failed())
+
+
+# --- issue_mac_receipt: a receipt from the call answered (issue 25) ----------------------------
+
+ISSUE_CALL: Dict[str, Any] = {
+    **CALL,
+    "execution_kind": "customer",
+    "connection_id": "con_1",
+    "capability_version": "1.0",
+    "terms_hash": "00" * 32,
+    "reservation_id": "rsv_1",
+    "grant_id": "grt_1",
+    "admission_id": "adm_1",
+}
+INPUT = {"q": "ping", "n": 1}
+OUTPUT = {"a": "pong"}
+
+
+def _issue(**options: Any) -> Dict[str, Any]:
+    return dict(ekl.issue_mac_receipt(ISSUE_CALL, INPUT, OUTPUT, "succeeded", 3, 7, SECRET, **options))
+
+
+def _verify(receipt: Dict[str, Any], call: Dict[str, Any] = ISSUE_CALL) -> ekl.Verdict:
+    own_in = ekl.commitment(INPUT, salt=receipt["input_commitment"]["salt"])
+    own_out = ekl.commitment(OUTPUT, salt=receipt["output_commitment"]["salt"])
+    return ekl.verify_receipt(receipt, SECRET, call, input_commitment=own_in, output_commitment=own_out)
+
+
+def test_an_issued_receipt_verifies_with_fresh_salts_and_the_clock() -> None:
+    import time
+
+    before = int(time.time())
+    one, two = _issue(), _issue()
+    after = int(time.time())
+    for r in (one, two):
+        v = _verify(r)
+        assert v.accepted, v.failed()
+        assert r["auth_profile"] == "ekl-evidence-mac-1.1" and r["key_id"] == "rk-1"
+        assert r["reservation_id"] == "rsv_1" and r["rel_ver_at_admission"] == 3 and r["dsc_ver"] == 7
+        stamps = {ekl.format_timestamp(t) for t in range(before, after + 1)}
+        assert r["issued_at"] in stamps
+        assert r["receipt_id"].startswith("rcpt_") and len(r["receipt_id"]) == 37
+    # Fresh salts: each commitment its own, each receipt its own (so another id and tag).
+    assert one["input_commitment"]["salt"] != two["input_commitment"]["salt"]
+    assert one["output_commitment"]["salt"] != two["output_commitment"]["salt"]
+    assert one["input_commitment"]["salt"] != one["output_commitment"]["salt"]
+    assert one["receipt_id"] != two["receipt_id"] and one["auth_tag"] != two["auth_tag"]
+
+
+def test_given_salts_and_time_give_the_same_bytes() -> None:
+    import datetime
+
+    given = {"issued_at": 1795977605, "input_salt": "1f" * 32, "output_salt": "e0" * 32}
+    one = _issue(**given)
+    assert one == _issue(**given)
+    assert one["issued_at"] == "2026-11-29T18:40:05Z"
+    assert one["input_commitment"] == ekl.commitment(INPUT, salt="1f" * 32)
+    # An aware datetime is a time too; a float is floored.
+    moment = datetime.datetime(2026, 11, 29, 18, 40, 5, 900000, tzinfo=datetime.timezone.utc)
+    assert _issue(**{**given, "issued_at": moment}) == one
+    assert _issue(**{**given, "issued_at": 1795977605.99}) == one
+    # The vectors' bytes (vectors/call-receipt.json "issue", derived with Python's stdlib).
+    import json
+    from pathlib import Path
+
+    doc = json.loads((Path(__file__).resolve().parents[2] / "vectors" / "call-receipt.json").read_text("utf-8"))
+    case = doc["issue"]["cases"][0]
+    got = ekl.issue_mac_receipt(
+        case["call"], case["input"], case["output"], case["status"], case["rel_ver_at_admission"],
+        case["dsc_ver"], case["secret"], issued_at=case["issued_at"], input_salt=case["input_salt"],
+        output_salt=case["output_salt"],
+    )
+    assert got == case["expected"]
+
+
+def test_issuing_refuses_what_the_verifier_would_refuse() -> None:
+    no_kind = {k: v for k, v in ISSUE_CALL.items() if k != "execution_kind"}
+    no_grant = {k: v for k, v in ISSUE_CALL.items() if k != "grant_id"}
+    trial = {**ISSUE_CALL, "execution_kind": "trial"}
+    cases = [
+        ((no_kind, INPUT, OUTPUT, "succeeded"), {}, "INVALID_RECEIPT", "execution_kind: "),
+        (({**ISSUE_CALL, "execution_kind": "paid"}, INPUT, OUTPUT, "succeeded"), {}, "INVALID_RECEIPT",
+         "execution_kind: "),
+        ((no_grant, INPUT, OUTPUT, "succeeded"), {}, "INVALID_RECEIPT", "kind_fields: "),
+        ((trial, INPUT, OUTPUT, "succeeded"), {}, "INVALID_RECEIPT", "kind_fields: "),
+        (({**ISSUE_CALL, "executionId": "x"}, INPUT, OUTPUT, "succeeded"), {}, "INVALID_ARGUMENT", "call"),
+        ((ISSUE_CALL, INPUT, OUTPUT, "done"), {}, "INVALID_RECEIPT", "status: "),
+        ((ISSUE_CALL, INPUT, OUTPUT, "succeeded"), {"key_id": ""}, "INVALID_RECEIPT", "key_id: empty"),
+        ((ISSUE_CALL, ekl.JsonText('{"q": '), OUTPUT, "succeeded"), {}, None, ""),
+        ((ISSUE_CALL, INPUT, {"x": float("nan")}, "succeeded"), {}, "NON_FINITE_NUMBER", ""),
+        ((ISSUE_CALL, INPUT, OUTPUT, "succeeded"), {"input_salt": "AB" * 32}, "INVALID_SALT", ""),
+        ((ISSUE_CALL, INPUT, OUTPUT, "succeeded"), {"issued_at": 1795977605000}, "INVALID_ARGUMENT",
+         "issue_mac_receipt: issued_at must be seconds"),
+    ]
+    for (call, inp, out, status), options, code, start in cases:
+        try:
+            ekl.issue_mac_receipt(call, inp, out, status, 3, 7, SECRET, **options)
+        except EklError as e:
+            if code is not None:
+                assert e.code == code, (call, options, e)
+            assert e.message.startswith(start), e
+            assert SECRET not in str(e)
+        else:
+            raise AssertionError(f"issued: {call} {options}")
+    # A negative version is refused by the verifier's rule too.
+    try:
+        ekl.issue_mac_receipt(ISSUE_CALL, INPUT, OUTPUT, "succeeded", -1, 7, SECRET)
+    except EklError as e:
+        assert e.code == "INVALID_RECEIPT"
+    else:
+        raise AssertionError("issued with rel_ver_at_admission -1")

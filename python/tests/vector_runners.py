@@ -450,6 +450,25 @@ def run_call_receipt(data: Dict[str, Any]) -> List[Check]:
                 assert batch == [v]
 
             checks.append((f"mismatch: {case['name']}", mismatch))
+    for case in (data.get("issue") or {}).get("cases", []):
+
+        def issue(case: Dict[str, Any] = case) -> None:
+            options = {k: case[k] for k in ("key_id", "receipt_id") if k in case}
+            try:
+                got = ekl.issue_mac_receipt(
+                    case["call"], case["input"], case["output"], case["status"],
+                    case["rel_ver_at_admission"], case["dsc_ver"], case["secret"],
+                    issued_at=case["issued_at"], input_salt=case["input_salt"],
+                    output_salt=case["output_salt"], **options,
+                )
+            except ekl.EklError as e:
+                assert e.code == case.get("error"), e
+                return
+            assert "error" not in case, got
+            assert got == case["expected"]
+            assert ekl.canonicalize_value(got) == ekl.canonicalize_value(case["expected"])
+
+        checks.append((f"issue: {case['name']}", issue))
     return checks
 
 

@@ -36,6 +36,7 @@ KINDS = {
     "str_list": "Iterable[str]",
     "jwks": "_JwksLike",
     "key": "SigningKey",
+    "salt": "str",
 }
 
 #: Results that are not a shape of ekl_evidence._types.
@@ -53,6 +54,7 @@ RETURNS = {
 #: The shapes declared in ekl_evidence/_types.py (a `returns` name must be one of these).
 SHAPES = {
     "Commitment",
+    "IssuedReceipt",
     "JsonValue",
     "Jwk",
     "Receipt",

@@ -203,6 +203,73 @@ def check_call_receipt(doc, report):
         check_expected(report, f"mismatch: {case['name']}", got, det, case["expected"])
 
 
+def issue_refusal(case):
+    """The code issue_mac_receipt refuses a case with, or None (independent of the generator)."""
+    call = case["call"]
+    if call.get("receipt_digest") is not None:
+        return "INVALID_ARGUMENT"
+    for salt in (case["input_salt"], case["output_salt"]):
+        if not HEX64.fullmatch(salt):
+            return "INVALID_SALT"
+    kind = call.get("execution_kind")
+    if kind not in ("customer", "trial", "validation"):
+        return "INVALID_RECEIPT"
+    if any(call.get(f) is None for f in ("connection_id", "capability_version", "terms_hash")):
+        return "INVALID_RECEIPT"
+    present = [f for f in CUSTOMER if call.get(f) is not None]
+    if kind == "customer" and (len(present) != 3 or not all(call[f] for f in CUSTOMER)):
+        return "INVALID_RECEIPT"
+    if kind != "customer" and present:
+        return "INVALID_RECEIPT"
+    for f in ("rel_ver_at_admission", "dsc_ver"):
+        if not 0 <= case[f] <= 2 ** 53:
+            return "INVALID_RECEIPT"
+    if case["status"] not in STATUSES or case.get("key_id") == "":
+        return "INVALID_RECEIPT"
+    return None
+
+
+def issue(case):
+    """The receipt of an issue case, derived here: members by name, then the id, then the tag."""
+    import datetime
+    call = case["call"]
+    names = ["execution_kind", "requester_agent_id", "provider_agent_id", "collaboration_id", "connection_id",
+             "execution_id", "capability_id", "capability_version", "terms_hash"]
+    names += [f for f in CUSTOMER if f in call]
+    r = {f: call[f] for f in names}
+    when = datetime.datetime(1970, 1, 1) + datetime.timedelta(seconds=case["issued_at"])
+    salted = lambda value, salt: {"alg": "sha-256", "canon": "ekl-json-1", "salt": salt,  # noqa: E731
+                                  "digest": sha(bytes.fromhex(salt) + canon(value))}
+    r.update({
+        "receipt_version": "1.1", "auth_profile": "ekl-evidence-mac-1.1", "status": case["status"],
+        "rel_ver_at_admission": case["rel_ver_at_admission"], "dsc_ver": case["dsc_ver"],
+        "key_id": case.get("key_id", "rk-1"), "issued_at": when.isoformat() + "Z",
+        "input_commitment": salted(case["input"], case["input_salt"]),
+        "output_commitment": salted(case["output"], case["output_salt"]),
+    })
+    r["receipt_id"] = case.get("receipt_id", "rcpt_" + sha(canon(r))[:32])
+    key = hm(case["secret"].encode(), b"ekl-receipt-1.1\x00" + r["key_id"].encode())
+    r["auth_tag"] = hmac.new(key, canon(r), hashlib.sha256).hexdigest()
+    return r
+
+
+def check_issue(doc, report):
+    for case in doc["issue"]["cases"]:
+        label = f"issue: {case['name']}"
+        refusal = issue_refusal(case)
+        if "error" in case:
+            report(refusal == case["error"] and "expected" not in case, f"{label}: refused with {case['error']}")
+            continue
+        report(refusal is None, f"{label}: not refused")
+        got = issue(case)
+        report(canon(got) == canon(case["expected"]), f"{label}: the receipt re-derived")
+        keys = [{"key_id": got["key_id"], "secret": case["secret"], "valid_from": "0001-01-01T00:00:00Z"}]
+        own_in = commitment(case["input"], case["input_salt"])
+        own_out = commitment(case["output"], case["output_salt"])
+        checks, det = verify(case["expected"], keys, case["call"], own_in, own_out)
+        check_expected(report, f"{label}: verified", checks, det, {"not_pass": {}})
+
+
 # ------------------------------------------------------------------ endpoint proofs
 
 def check_endpoint_proof(doc, report):
@@ -341,6 +408,7 @@ def check_screening(doc, report):
 
 def run_all(docs, report):
     check_call_receipt(docs["call-receipt.json"], report)
+    check_issue(docs["call-receipt.json"], report)
     check_endpoint_proof(docs["endpoint-proof-v2.json"], report)
     if "screening-scan.json" in docs:
         check_screening(docs["screening-scan.json"], report)
@@ -371,6 +439,10 @@ MUTATIONS = [
         "valid_until", "2026-12-01T00:00:00.000000001Z")),
     ("mismatch expected", lambda d: d["call-receipt.json"]["mismatch"]["cases"][1]["expected"].__setitem__(
         "not_pass", {})),
+    ("issued receipt", lambda d: d["call-receipt.json"]["issue"]["cases"][0]["expected"].__setitem__(
+        "issued_at", "2026-11-29T18:40:06Z")),
+    ("issued salt", lambda d: d["call-receipt.json"]["issue"]["cases"][3].__setitem__("output_salt", "cd" * 31 + "ce")),
+    ("issue refusal", lambda d: d["call-receipt.json"]["issue"]["cases"][6].__setitem__("error", "INVALID_ARGUMENT")),
     ("proof_key", lambda d: d["endpoint-proof-v2.json"].__setitem__("proof_key", flip_hex(
         d["endpoint-proof-v2.json"]["proof_key"]))),
     ("proof_v2", lambda d: d["endpoint-proof-v2.json"]["challenges"][3].__setitem__("proof_v2", flip_hex(

@@ -224,6 +224,74 @@ MISMATCH_CASES = [
 MISMATCH_CASES.append(mismatch_case("expected digest agrees", "", base(),
                                     call={**CALL, "receipt_digest": sha256_hex(canon(base()))}))
 
+# Issuing from the call answered (issue_mac_receipt): the members from the call, the salted
+# commitments, issued_at from seconds, the derived receipt id, the tag. Refusal codes by hand from
+# docs/decisions.md#issue-from-call.
+ISSUE_SALT_IN = "1f" * 32
+ISSUE_SALT_OUT = "e0" * 32
+ISSUE_CALL = {**CALL, "reservation_id": "rsv_8d1c0e", "grant_id": "grt_2b7e44", "admission_id": "adm_61f0a9"}
+ISSUE_TRIAL_CALL = {**CALL, "execution_kind": "trial"}
+
+
+def issued(case):
+    """The receipt issue_mac_receipt gives for a case of the issue section."""
+    call = case["call"]
+    r = {"receipt_version": "1.1"}
+    for f in ["execution_kind", "requester_agent_id", "provider_agent_id", "collaboration_id", "connection_id",
+              "execution_id", "capability_id", "capability_version"]:
+        r[f] = call[f]
+    r["rel_ver_at_admission"] = case["rel_ver_at_admission"]
+    r["dsc_ver"] = case["dsc_ver"]
+    r["terms_hash"] = call["terms_hash"]
+    for f in ["reservation_id", "grant_id", "admission_id"]:
+        if f in call:
+            r[f] = call[f]
+    r["input_commitment"] = commitment(case["input"], case["input_salt"])
+    r["output_commitment"] = commitment(case["output"], case["output_salt"])
+    r["status"] = case["status"]
+    import time
+    r["issued_at"] = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(case["issued_at"]))
+    r["key_id"] = case.get("key_id") or "rk-1"
+    r["auth_profile"] = "ekl-evidence-mac-1.1"
+    r["receipt_id"] = case.get("receipt_id") or "rcpt_" + sha256_hex(canon(r))[:32]
+    return signed(r, case["secret"])
+
+
+def issue_case(name, note, error=None, **changes):
+    case = {"name": name, "note": note, "call": ISSUE_CALL, "input": INPUT, "output": RESULT,
+            "status": "succeeded", "rel_ver_at_admission": 4, "dsc_ver": 12, "secret": SECRET,
+            "issued_at": 1795977605, "input_salt": ISSUE_SALT_IN, "output_salt": ISSUE_SALT_OUT, **changes}
+    if error is None:
+        case["expected"] = issued(case)
+    else:
+        case["error"] = error
+    return case
+
+
+ISSUE_CASES = [
+    issue_case("customer call", "every member from the call, salted commitments, derived receipt id"),
+    issue_case("trial call", "no reservation, grant or admission", call=ISSUE_TRIAL_CALL, status="failed_before_effect"),
+    issue_case("rk-2 and an own receipt_id", "the key id and receipt id given", key_id="rk-2", secret=SECRET2,
+               receipt_id="rcpt_\u00e9t\u00e9_\u65e5\u672c"),
+    issue_case("other salts", "other salts give other commitments and another receipt id",
+               input_salt="ab" * 32, output_salt="cd" * 32),
+    issue_case("call without execution_kind", "the kind decides the members",
+               call={k: v for k, v in ISSUE_CALL.items() if k != "execution_kind"}, error="INVALID_RECEIPT"),
+    issue_case("unknown execution kind", "", call={**ISSUE_CALL, "execution_kind": "paid"}, error="INVALID_RECEIPT"),
+    issue_case("customer call without grant_id", "",
+               call={k: v for k, v in ISSUE_CALL.items() if k != "grant_id"}, error="INVALID_RECEIPT"),
+    issue_case("trial call with reservation_id", "",
+               call={**ISSUE_TRIAL_CALL, "reservation_id": "rsv_8d1c0e"}, error="INVALID_RECEIPT"),
+    issue_case("call without connection_id", "every receipt carries it",
+               call={k: v for k, v in ISSUE_CALL.items() if k != "connection_id"}, error="INVALID_RECEIPT"),
+    issue_case("call naming receipt_digest", "a receipt being issued has no digest yet",
+               call={**ISSUE_CALL, "receipt_digest": "0" * 64}, error="INVALID_ARGUMENT"),
+    issue_case("status not an execution status", "", status="done", error="INVALID_RECEIPT"),
+    issue_case("negative dsc_ver", "", dsc_ver=-1, error="INVALID_RECEIPT"),
+    issue_case("empty key_id", "no key ring holds it", key_id="", error="INVALID_RECEIPT"),
+    issue_case("upper-case salt", "a salt is 64 lowercase hex", input_salt="1F" * 32, error="INVALID_SALT"),
+]
+
 published_tag = tag(RECEIPT, SECRET)
 call_receipt = {
     "description": (
@@ -241,6 +309,11 @@ call_receipt = {
         "execution_kind, required_fields, kind_fields, status, issued_at, execution_id, collaboration_id, "
         "capability_id, requester_agent_id, provider_agent_id, capability_version, connection_id, terms_hash, "
         "input_commitment, output_commitment, receipt_digest (when the call names an expected digest). "
+        "issue: receipts issued from the call answered (issue_mac_receipt): the call's members, "
+        "rel_ver_at_admission, dsc_ver, status, key_id (absent: rk-1), receipt_id (absent: 'rcpt_' and the first "
+        "32 hex of SHA-256 of ekl-json-1 of the receipt without receipt_id and auth_tag), issued_at in seconds "
+        "(written YYYY-MM-DDTHH:MM:SSZ), the commitments to input and output salted with input_salt and "
+        "output_salt, tagged with secret; expected is the receipt, or error the refusal's code. "
         "Generated by vectors/check/make_receipt_vectors.py (Python stdlib); re-checked by check_receipts.py."
     ),
     "receipt_secret": SECRET,
@@ -254,6 +327,7 @@ call_receipt = {
     "call": CALL,
     "key_ring": {"keys": KEYS, "call": CALL, "cases": KEY_RING_CASES},
     "mismatch": {"cases": MISMATCH_CASES},
+    "issue": {"cases": ISSUE_CASES},
 }
 
 # ---------------------------------------------------------------- endpoint-proof-v2.json

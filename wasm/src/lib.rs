@@ -119,7 +119,7 @@ fn read<'a>(p: &ekl_bridge::Param, v: &JsValue, data: &mut &'a [u8]) -> Result<H
         *data = tail;
         Ok(head)
     };
-    if matches!(p.kind, Kind::Str | Kind::Bytes) {
+    if matches!(p.kind, Kind::Str | Kind::Salt | Kind::Bytes) {
         // Read once: the copy in the module's memory is the one that is wiped.
         if let Some(s) = v.as_string() {
             return Ok(Held::Str(Zeroizing::new(s)));
@@ -127,7 +127,7 @@ fn read<'a>(p: &ekl_bridge::Param, v: &JsValue, data: &mut &'a [u8]) -> Result<H
     }
     Ok(match p.kind {
         Kind::Value | Kind::Text | Kind::Jwks | Kind::Bytes => Held::Bytes(take()?),
-        Kind::Str => return Err(bad()),
+        Kind::Str | Kind::Salt => return Err(bad()),
         // A fraction is floored, as on every surface (ekl_bridge::seconds_of).
         Kind::Now => Held::Int(
             v.as_f64()

@@ -302,6 +302,17 @@ function callReceipt(ctx, root) {
         { inputCommitment: api.commitment(raw(node, 'own_input'), opts), outputCommitment: api.commitment(raw(node, 'own_result'), opts) }), names)),
       expected);
   }
+  // Receipts issued from the call answered: the digest of the receipt, or the refusal's code.
+  for (const node of get(get(root, 'issue'), 'cases').items) {
+    const c = plain(node);
+    const options = { issuedAt: c.issued_at, inputSalt: c.input_salt, outputSalt: c.output_salt };
+    if (c.key_id !== undefined) options.keyId = c.key_id;
+    if (c.receipt_id !== undefined) options.receiptId = c.receipt_id;
+    ctx.record(`issue: ${c.name}`, { op: 'none' },
+      ctx.attempt(() => api.receiptDigest(api.issueMacReceipt(raw(node, 'call'), raw(node, 'input'), raw(node, 'output'),
+        c.status, c.rel_ver_at_admission, c.dsc_ver, c.secret, options))),
+      c.error ? `err:${c.error}` : `ok:${api.receiptDigest(new api.JsonText(get(node, 'expected').raw))}`);
+  }
 }
 
 // ---- endpoint proofs v1/v2, enrollment authority, ekl_verify, no downgrade (§3.1, §4, §15.2) ----

@@ -587,6 +587,88 @@ pub fn call_cases(dir: &Path) -> Vec<Case> {
                 ("call", t(&call)),
             ],
         );
+        // Receipts issued from the call answered: explicit salts and time, so every surface
+        // gives the same bytes (a salt or time left out would be each host's own).
+        for case in list(&d, &["issue", "cases"]) {
+            let label = st(case, &["name"]);
+            let mut args = vec![
+                ("call", t(get(case, &["call"]))),
+                ("input", t(get(case, &["input"]))),
+                ("output", t(get(case, &["output"]))),
+                ("status", get(case, &["status"]).clone()),
+                (
+                    "rel_ver_at_admission",
+                    get(case, &["rel_ver_at_admission"]).clone(),
+                ),
+                ("dsc_ver", get(case, &["dsc_ver"]).clone()),
+                ("secret", get(case, &["secret"]).clone()),
+                ("issued_at", get(case, &["issued_at"]).clone()),
+                ("input_salt", get(case, &["input_salt"]).clone()),
+                ("output_salt", get(case, &["output_salt"]).clone()),
+            ];
+            for name in ["key_id", "receipt_id"] {
+                if case.get(name).is_some() {
+                    args.push((name, get(case, &[name]).clone()));
+                }
+            }
+            let base = args.clone();
+            c.add("issue_mac_receipt", src, &label, args);
+            if label != "customer call" {
+                continue;
+            }
+            // Refusals of the arguments themselves, on the first case.
+            let mut variant = |what: &str, name: &str, x: Value<'static>| {
+                let mut args = base.clone();
+                for a in args.iter_mut().filter(|(k, _)| *k == name) {
+                    a.1 = x.clone();
+                }
+                c.add("issue_mac_receipt", src, format!("{label}, {what}"), args);
+            };
+            variant("input not JSON", "input", s("{\"q\": "));
+            variant(
+                "output with a duplicate key",
+                "output",
+                s("{\"a\":1,\"a\":2}"),
+            );
+            variant(
+                "call in camelCase",
+                "call",
+                t(&with(get(case, &["call"]), "executionId", s("x"))),
+            );
+            variant(
+                "issued_at in milliseconds",
+                "issued_at",
+                n(1_795_977_605_000),
+            );
+            variant(
+                "issued_at with a fraction",
+                "issued_at",
+                Value::Number(1_795_977_605.75),
+            );
+            variant("short salt", "output_salt", s("e0e0"));
+            variant("key id rk-2", "key_id", s("rk-2"));
+            // The issued receipt verifies for its call, with the consumer's own commitments.
+            if let Some(receipt) = case.get("expected") {
+                let own = |value: &[&str], salt: &[&str]| {
+                    let salt = digest::Salt::from_hex(&st(case, salt)).ok();
+                    digest::commitment(get(case, value), salt.as_ref(), None)
+                        .map(|c| t(&c.to_value()))
+                        .unwrap_or_else(|_| s(""))
+                };
+                c.add(
+                    "verify_receipt",
+                    src,
+                    format!("issue: {label}"),
+                    vec![
+                        ("receipt", t(receipt)),
+                        ("keys", t(get(case, &["secret"]))),
+                        ("call", t(get(case, &["call"]))),
+                        ("input_commitment", own(&["input"], &["input_salt"])),
+                        ("output_commitment", own(&["output"], &["output_salt"])),
+                    ],
+                );
+            }
+        }
         let ring = get(&d, &["key_ring", "keys"]).clone();
         let ring_call = t(get(&d, &["key_ring", "call"]));
         let mut items = Vec::new();
@@ -1484,7 +1566,11 @@ mod tests {
             let req = case.request(1);
             let name = req.get("name").and_then(Value::as_str).unwrap_or_default();
             let op = ekl_bridge::find(name).expect("a registry operation");
-            for p in op.params.iter().filter(|p| p.required) {
+            // A `now` or `salt` left out is each host's own clock or CSPRNG: always given.
+            let host_filled = |p: &ekl_bridge::Param| {
+                matches!(p.kind, ekl_bridge::Kind::Now | ekl_bridge::Kind::Salt)
+            };
+            for p in op.params.iter().filter(|p| p.required || host_filled(p)) {
                 let given = req.get("args").and_then(|a| a.get(p.name));
                 assert!(
                     !matches!(given, None | Some(Value::Null)),

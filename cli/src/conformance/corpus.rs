@@ -440,10 +440,10 @@ fn one_file(file: &str, d: &Value<'_>, out: &mut Vec<Case>) {
             if let Some(r) = d.get("receipt") {
                 receipts.push(("receipt".into(), canon_text(r)));
             }
-            for section in ["key_ring", "mismatch"] {
+            for section in ["key_ring", "mismatch", "issue"] {
                 if let Some(s) = d.get(section) {
                     for c in items(s, "cases") {
-                        if let Some(r) = c.get("receipt") {
+                        if let Some(r) = c.get("receipt").or_else(|| c.get("expected")) {
                             receipts.push((format!("{section}: {}", name_of(c)), canon_text(r)));
                         }
                     }

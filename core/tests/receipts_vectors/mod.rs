@@ -259,6 +259,54 @@ fn check_mismatch_case(doc: &Doc, case: &Value<'static>) -> R {
     )
 }
 
+/// An `issue` case: `issue_mac_receipt` gives the expected receipt's bytes, or the error's code.
+fn check_issue_case(_doc: &Doc, case: &Value<'static>) -> R {
+    let call = CallExpectation::from_value(get(case, "call")).map_err(|e| e.to_string())?;
+    let int = |k: &str| match get(case, k) {
+        Value::Number(x) => Ok(*x as i64),
+        _ => Err(format!("{k} is not a number")),
+    };
+    let got = (|| {
+        let (input_salt, output_salt) = (
+            Salt::from_hex(s(case, "input_salt"))?,
+            Salt::from_hex(s(case, "output_salt"))?,
+        );
+        let answered = receipt::CallAnswered {
+            call: &call,
+            input: get(case, "input"),
+            output: get(case, "output"),
+            status: s(case, "status"),
+            rel_ver_at_admission: int("rel_ver_at_admission").unwrap_or(-1),
+            dsc_ver: int("dsc_ver").unwrap_or(-1),
+            key_id: opt_s(case, "key_id").unwrap_or(receipt::BASELINE_KEY_ID),
+            receipt_id: opt_s(case, "receipt_id"),
+            issued_at: int("issued_at").unwrap_or(0),
+            input_salt: &input_salt,
+            output_salt: &output_salt,
+        };
+        receipt::issue_mac_receipt(&answered, s(case, "secret"))
+    })();
+    match (got, case.get("expected")) {
+        (Ok(r), Some(want)) => {
+            let (got, want) = (
+                canonical::canonicalize_value(&r).map_err(|e| e.to_string())?,
+                canonical::canonicalize_value(want).map_err(|e| e.to_string())?,
+            );
+            if got == want {
+                Ok(())
+            } else {
+                Err(format!(
+                    "receipt {} differs from {}",
+                    String::from_utf8_lossy(&got),
+                    String::from_utf8_lossy(&want)
+                ))
+            }
+        }
+        (Ok(_), None) => Err(format!("issued, expected {}", s(case, "error"))),
+        (Err(e), _) => eq("code", e.code().as_str().to_owned(), s(case, "error")),
+    }
+}
+
 // ------------------------------------------------------------------ endpoint-proof-v2.json
 
 fn version_name(r: ekl_core::Result<ProofVersion>) -> String {
@@ -463,7 +511,7 @@ fn per_case(
     Ok(out)
 }
 
-/// `vectors/call-receipt.json`: the published receipt, the key ring and the mismatch cases.
+/// `vectors/call-receipt.json`: the published receipt, the key ring, the mismatch and issue cases.
 pub fn call_receipt(path: &Path) -> Result<Vec<NamedCheck>, String> {
     let doc = load(
         path,
@@ -480,6 +528,7 @@ pub fn call_receipt(path: &Path) -> Result<Vec<NamedCheck>, String> {
             "call",
             "key_ring",
             "mismatch",
+            "issue",
         ],
     )?;
     let mut out: Vec<NamedCheck> = Vec::new();
@@ -498,6 +547,13 @@ pub fn call_receipt(path: &Path) -> Result<Vec<NamedCheck>, String> {
         "mismatch",
         check_mismatch_case,
         |d| arr(get(d, "mismatch"), "cases"),
+    )?);
+    out.extend(per_case(
+        &doc,
+        need_arr(need(&doc, "issue")?, "cases")?,
+        "issue",
+        check_issue_case,
+        |d| arr(get(d, "issue"), "cases"),
     )?);
     Ok(out)
 }
