@@ -334,6 +334,61 @@ export interface VerifiedJws {
   token_sha256: string
 }
 
+/** The purpose of a platform call credential (§3, §4, §4.1). */
+export type PlatformCallPurpose = 'enroll' | 'validation' | 'revalidation' | 'deliver'
+
+/** One capability of a relationship assertion's `caps`. */
+export interface AssertionCap {
+  id: string
+  ver: number | string
+}
+
+/**
+ * A verified relationship assertion (§9.1): the token, its registered claims and its own members.
+ * `aud` is the token endpoint it was verified for. Consuming `jti` once per (issuer, token
+ * endpoint, jti) is the caller's (§9.2).
+ */
+export interface VerifiedRelationshipAssertion extends VerifiedJws {
+  iss: string
+  iat: number
+  exp: number
+  sub: string
+  aud: string
+  jti: string
+  org: string
+  con: string
+  rel_ver: number | string
+  dsc_ver: number | string
+  caps: AssertionCap[]
+}
+
+/**
+ * A verified platform call credential (§3, §4): `purpose` is the one the caller expected. Single
+ * use: recording `jti` until `exp` + 60 s is the caller's.
+ */
+export interface VerifiedPlatformCall extends VerifiedJws {
+  iss: string
+  iat: number
+  exp: number
+  jti: string
+  purpose: PlatformCallPurpose
+}
+
+/** A verified revocation feed page or snapshot (§9.3.1); its items are in `claims`. */
+export interface VerifiedRevocationFeed extends VerifiedJws {
+  iss: string
+  iat: number
+  /** `null` when the token has none. */
+  exp: number | null
+}
+
+/** A verified access token (§15.1). */
+export interface VerifiedAccessToken extends VerifiedJws {
+  iss: string
+  iat: number
+  exp: number
+}
+
 /** An ES256 signing key from a seed (deterministic; for tests, vectors and local networks). */
 export declare class SigningKey {
   private constructor()
@@ -801,6 +856,61 @@ export declare function verifyExecutionGrant<T>(token: string, jwks: Jwks | Json
   /** the time to check against (default: now) */
   now?: Seconds | null
 }): VerifiedJws
+
+/**
+ * Verifies a relationship assertion at a provider's token endpoint: typ ekl-relationship+jwt, aud the token endpoint, lifetime at most 120 s, sub jti org con rel_ver dsc_ver caps required, auth_profile ekl-auth-1.1. Returns the verified token with {iss, iat, exp, sub, aud, jti, org, con, rel_ver, dsc_ver, caps}. Single use: consuming jti is the caller's (§9.2). (PROTOCOL §9.1; `verify_relationship_assertion`)
+ * @param token the relationship assertion
+ * @param jwks the network's key set
+ * @param issuer the network's issuer
+ * @param tokenEndpoint the provider's token endpoint (the aud)
+ * @param now the time to check against (default: now) (option)
+ */
+export declare function verifyRelationshipAssertion<T>(token: string, jwks: Jwks | JsonArg<T>, issuer: string, tokenEndpoint: string, options?: {
+  /** the time to check against (default: now) */
+  now?: Seconds | null
+}): VerifiedRelationshipAssertion
+
+/**
+ * Verifies a platform call credential for a tool that accepts one purpose: typ ekl-platform-call+jwt, lifetime at most 60 s, jti required, purpose equal to the expected one (PURPOSE_MISMATCH), aud checked when an audience is given. Returns the verified token with {iss, iat, exp, jti, purpose}. Single use: consuming jti is the caller's. (PROTOCOL §3, §4; `verify_platform_call`)
+ * @param token the platform call credential
+ * @param jwks the network's key set
+ * @param issuer the network's issuer
+ * @param purpose the purpose the tool accepts: enroll, validation, revalidation or deliver
+ * @param audience the expected aud (default: not checked) (option)
+ * @param now the time to check against (default: now) (option)
+ */
+export declare function verifyPlatformCall<T>(token: string, jwks: Jwks | JsonArg<T>, issuer: string, purpose: PlatformCallPurpose, options?: {
+  /** the expected aud (default: not checked) */
+  audience?: string | null
+  /** the time to check against (default: now) */
+  now?: Seconds | null
+}): VerifiedPlatformCall
+
+/**
+ * Verifies a revocation feed page or snapshot: typ ekl-revocation-feed+jwt, aud the provider's agent id, iat required, exp checked when present. Returns the verified token with {iss, iat, exp} (exp null when absent); the items are in claims. (PROTOCOL §9.3.1; `verify_revocation_feed`)
+ * @param token the feed page or snapshot
+ * @param jwks the network's key set
+ * @param issuer the network's issuer
+ * @param providerAgentId the provider's agent id (the aud)
+ * @param now the time to check against (default: now) (option)
+ */
+export declare function verifyRevocationFeed<T>(token: string, jwks: Jwks | JsonArg<T>, issuer: string, providerAgentId: string, options?: {
+  /** the time to check against (default: now) */
+  now?: Seconds | null
+}): VerifiedRevocationFeed
+
+/**
+ * Verifies an access token at a provider: typ ekl-access+jwt, aud ekl:agent:{provider_id}, lifetime at most 900 s. Returns the verified token with {iss, iat, exp}. (PROTOCOL §15.1; `verify_access_token`)
+ * @param token the access token
+ * @param jwks the network's key set
+ * @param issuer the network's issuer
+ * @param providerId the provider's agent id
+ * @param now the time to check against (default: now) (option)
+ */
+export declare function verifyAccessToken<T>(token: string, jwks: Jwks | JsonArg<T>, issuer: string, providerId: string, options?: {
+  /** the time to check against (default: now) */
+  now?: Seconds | null
+}): VerifiedAccessToken
 
 /**
  * Verifies a screening rules token: {iss, iat, exp, rules_version, rules}. (PROTOCOL §15.5; `verify_screening_rules`)

@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
-# The main job: build the `ekl` tool and run it over the sample in examples/sample.
+# The main job: build the `ekl` tool and run it over the sample in examples/sample, then the
+# dashboard (scripts/demo.d/50-dashboard.sh: --no-serve not to serve it at the end).
 set -euo pipefail
 cd "$(dirname "$0")/.."
-cargo build --release -q -p ekl-cli --bin ekl
+# cargo's own notes (future-incompatibility reports of dependencies) are not the demo's output.
+cargo build --release -q -p ekl-cli --bin ekl 2> >(grep -v -e 'future version of Rust' -e 'future-incompat' -e '^note: ' >&2)
 ekl=target/release/ekl
 s=examples/sample
 salt=00112233445566778899aabbccddeeff00112233445566778899aabbccddeeff
@@ -23,5 +25,5 @@ step "a refusal: duplicate keys after unescaping"
 echo '{"a":1,"\u0061":2}' | $ekl canon || echo "(exit status $?)"
 for extra in scripts/demo.d/*.sh; do
   [ -e "$extra" ] || continue
-  bash "$extra"
+  bash "$extra" "$@"
 done

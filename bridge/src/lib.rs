@@ -22,6 +22,7 @@
 #![deny(missing_docs)]
 
 mod args;
+mod credential;
 pub mod manifest;
 mod ops;
 

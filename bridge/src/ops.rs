@@ -1025,6 +1025,122 @@ pub(crate) static OPERATIONS: &[Op] = &[
             verified_json(&grant.verified)
         },
     },
+    // The per-type credential verifiers (issue 25; result shapes: bridge/src/credential.rs).
+    Op {
+        name: "verify_relationship_assertion",
+        class: None,
+        section: "§9.1",
+        doc: "Verifies a relationship assertion at a provider's token endpoint: typ \
+              ekl-relationship+jwt, aud the token endpoint, lifetime at most 120 s, sub jti org \
+              con rel_ver dsc_ver caps required, auth_profile ekl-auth-1.1. Returns the verified \
+              token with {iss, iat, exp, sub, aud, jti, org, con, rel_ver, dsc_ver, caps}. Single \
+              use: consuming jti is the caller's (§9.2).",
+        params: &[
+            req("token", Str, "the relationship assertion"),
+            req("jwks", Jwks, "the network's key set"),
+            req("issuer", Str, "the network's issuer"),
+            req("token_endpoint", Str, "the provider's token endpoint (the aud)"),
+            opt("now", Now, "the time to check against (default: now)"),
+        ],
+        returns: Returns::Value("VerifiedRelationshipAssertion"),
+        run: |a| {
+            crate::credential::relationship_assertion(
+                ekl_core::credential::verify_relationship_assertion(
+                    a.str(0)?,
+                    &*a.jwks(1)?,
+                    a.str(2)?,
+                    a.str(3)?,
+                    a.int(4)?,
+                )?,
+            )
+        },
+    },
+    Op {
+        name: "verify_platform_call",
+        class: None,
+        section: "§3, §4",
+        doc: "Verifies a platform call credential for a tool that accepts one purpose: typ \
+              ekl-platform-call+jwt, lifetime at most 60 s, jti required, purpose equal to the \
+              expected one (PURPOSE_MISMATCH), aud checked when an audience is given. Returns the \
+              verified token with {iss, iat, exp, jti, purpose}. Single use: consuming jti is the \
+              caller's.",
+        params: &[
+            req("token", Str, "the platform call credential"),
+            req("jwks", Jwks, "the network's key set"),
+            req("issuer", Str, "the network's issuer"),
+            req(
+                "purpose",
+                Str,
+                "the purpose the tool accepts: enroll, validation, revalidation or deliver",
+            ),
+            opt("audience", Str, "the expected aud (default: not checked)"),
+            opt("now", Now, "the time to check against (default: now)"),
+        ],
+        returns: Returns::Value("VerifiedPlatformCall"),
+        run: |a| {
+            let purpose = ekl_core::credential::Purpose::from_claim(a.str(3)?).ok_or_else(|| {
+                invalid("purpose must be enroll, validation, revalidation or deliver")
+            })?;
+            crate::credential::platform_call(ekl_core::credential::verify_platform_call(
+                a.str(0)?,
+                &*a.jwks(1)?,
+                a.str(2)?,
+                a.opt_str(4)?,
+                purpose,
+                a.int(5)?,
+            )?)
+        },
+    },
+    Op {
+        name: "verify_revocation_feed",
+        class: None,
+        section: "§9.3.1",
+        doc: "Verifies a revocation feed page or snapshot: typ ekl-revocation-feed+jwt, aud the \
+              provider's agent id, iat required, exp checked when present. Returns the verified \
+              token with {iss, iat, exp} (exp null when absent); the items are in claims.",
+        params: &[
+            req("token", Str, "the feed page or snapshot"),
+            req("jwks", Jwks, "the network's key set"),
+            req("issuer", Str, "the network's issuer"),
+            req("provider_agent_id", Str, "the provider's agent id (the aud)"),
+            opt("now", Now, "the time to check against (default: now)"),
+        ],
+        returns: Returns::Value("VerifiedRevocationFeed"),
+        run: |a| {
+            crate::credential::registered(&ekl_core::credential::verify_revocation_feed(
+                a.str(0)?,
+                &*a.jwks(1)?,
+                a.str(2)?,
+                a.str(3)?,
+                a.int(4)?,
+            )?)
+        },
+    },
+    Op {
+        name: "verify_access_token",
+        class: None,
+        section: "§15.1",
+        doc: "Verifies an access token at a provider: typ ekl-access+jwt, aud \
+              ekl:agent:{provider_id}, lifetime at most 900 s. Returns the verified token with \
+              {iss, iat, exp}.",
+        params: &[
+            req("token", Str, "the access token"),
+            req("jwks", Jwks, "the network's key set"),
+            req("issuer", Str, "the network's issuer"),
+            req("provider_id", Str, "the provider's agent id"),
+            opt("now", Now, "the time to check against (default: now)"),
+        ],
+        returns: Returns::Value("VerifiedAccessToken"),
+        run: |a| {
+            crate::credential::registered(&ekl_core::credential::verify_access_token(
+                a.str(0)?,
+                &*a.jwks(1)?,
+                a.str(2)?,
+                a.str(3)?,
+                a.int(4)?,
+            )?)
+        },
+    },
     Op {
         name: "verify_screening_rules",
         class: None,

@@ -115,13 +115,32 @@ impl Progress {
 
 /// One output line: `{"line":N,"verdict":V}` or `{"error":{code,message},"line":N}` (canonical
 /// JSON), and whether the item was accepted (`None`: refused).
-fn output(line: usize, r: ekl_core::Result<ekl_core::verdict::Verdict>) -> (Vec<u8>, Option<bool>) {
+/// With `failures_only`, an accepted item gives no line and a verdict keeps its failing checks
+/// alone (those whose outcome is not `pass`).
+fn output(
+    line: usize,
+    r: ekl_core::Result<ekl_core::verdict::Verdict>,
+    failures_only: bool,
+) -> (Vec<u8>, Option<bool>) {
     let n = Value::Number(line as f64);
     let (v, status) = match r {
+        Ok(v) if failures_only && v.accepted => return (Vec::new(), Some(true)),
         Ok(v) => {
             let accepted = v.accepted;
+            let mut verdict = v.to_value();
+            if failures_only {
+                if let Value::Object(members) = &mut verdict {
+                    for (k, checks) in members.iter_mut() {
+                        if let (true, Value::Array(items)) = (k == "checks", checks) {
+                            items.retain(|c| {
+                                c.get("outcome").and_then(Value::as_str) != Some("pass")
+                            });
+                        }
+                    }
+                }
+            }
             (
-                Value::Object(vec![("line".into(), n), ("verdict".into(), v.to_value())]),
+                Value::Object(vec![("line".into(), n), ("verdict".into(), verdict)]),
                 Some(accepted),
             )
         }
@@ -204,7 +223,7 @@ pub fn main(a: ArchiveArgs, io: &Inputs) -> CmdResult {
             jobs,
             |l| match l {
                 Line::Text(n, t) => {
-                    let r = output(*n, batch::verify_line(t, &keys));
+                    let r = output(*n, batch::verify_line(t, &keys), a.failures_only);
                     progress.tick(0, t.len() as u64 + 1);
                     r
                 }
@@ -216,6 +235,7 @@ pub fn main(a: ArchiveArgs, io: &Inputs) -> CmdResult {
                             ErrorCode::BodyTooLarge,
                             format!("the item is {len} bytes, over the limit of {MAX_INPUT_BYTES} bytes a line"),
                         )),
+                        a.failures_only,
                     )
                 }
             },

@@ -236,9 +236,13 @@ pub struct CallArgs {
     /// Every argument as one JSON object (the conformance `call` form)
     #[arg(long = "args", value_name = "FILE")]
     pub args_file: Option<PathBuf>,
-    /// List the operations and their parameters (docs/operations.json)
+    /// List the operations, one a line with its parameters and what it does (--json: the
+    /// manifest docs/operations.json)
     #[arg(long)]
     pub list: bool,
+    /// With --list: the manifest as JSON (docs/operations.json)
+    #[arg(long, requires = "list")]
+    pub json: bool,
 }
 
 /// `ekl jws ...`
@@ -406,6 +410,9 @@ pub struct ArchiveArgs {
     /// No progress bar, even on a terminal
     #[arg(long)]
     pub no_progress: bool,
+    /// Print only the items that are not accepted, each verdict with its failing checks alone
+    #[arg(long)]
+    pub failures_only: bool,
     /// The archive (`-` or none: stdin); read as a stream, any size
     #[arg(value_name = "FILE")]
     pub file: Option<PathBuf>,

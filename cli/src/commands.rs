@@ -246,12 +246,54 @@ fn source_name(i: usize) -> &'static str {
     ["--args", "--arg", "--arg-file", "--arg-env"][i]
 }
 
+/// `ekl call --list`: one line per operation, `name(required, [optional])`, its section and the
+/// first sentence of its doc, for people (`--json` gives the manifest).
+fn operation_list() -> String {
+    let width = ekl_bridge::OPERATIONS
+        .iter()
+        .map(|op| op.name.len())
+        .max()
+        .unwrap_or(0);
+    let mut out = String::new();
+    for op in ekl_bridge::OPERATIONS {
+        let params: Vec<String> = op
+            .params
+            .iter()
+            .map(|p| {
+                if p.required {
+                    p.name.to_owned()
+                } else {
+                    format!("[{}]", p.name)
+                }
+            })
+            .collect();
+        let first = op
+            .doc
+            .split(". ")
+            .next()
+            .unwrap_or(op.doc)
+            .trim_end_matches('.');
+        out.push_str(&format!(
+            "{:width$}  {} ({}): {}\n",
+            op.name,
+            params.join(" "),
+            op.section,
+            first
+        ));
+    }
+    out.push_str("ekl call NAME --arg PARAM=VALUE ... runs one; ekl call --list --json prints the manifest\n");
+    out
+}
+
 /// `ekl call NAME`: any operation of the registry (cli/src/call.rs). An argument given twice
 /// (by any two of --args, --arg, --arg-file, --arg-env) is a usage error, found before any value
 /// is read from a file or the environment.
 fn call(io: &Inputs, a: crate::args::CallArgs) -> CmdResult {
     if a.list {
-        return Ok(ekl_bridge::manifest::operations_json().into_bytes());
+        if a.json {
+            return Ok(ekl_bridge::manifest::operations_json().into_bytes());
+        }
+        return Ok(operation_list().into_bytes());
     }
     let name = a.name.unwrap_or_default();
     let op = ekl_bridge::find(&name).ok_or_else(|| {

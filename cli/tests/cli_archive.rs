@@ -165,3 +165,48 @@ fn an_archive_of_accepted_receipts_exits_0_and_a_bad_key_ring_is_refused() {
     assert_eq!(code, 2, "{err}");
     assert!(err.starts_with("ekl: INVALID_ARGUMENT: "), "{err}");
 }
+
+#[test]
+fn failures_only_keeps_the_items_not_accepted_with_their_failing_checks() {
+    let (ring, agent, issuer) = context();
+    let jwks = sample("jwks.json");
+    let file = sample("receipts.jsonl");
+    let mut args = archive_args(&ring, &agent, &issuer, jwks.to_str().unwrap());
+    args.push(file.to_str().unwrap());
+    let (_, full, _) = ekl(&args, b"");
+    args.push("--failures-only");
+    let (code, out, err) = ekl(&args, b"");
+    assert_eq!(code, 1, "{err}");
+    let parse = |bytes: &[u8]| -> Vec<J> {
+        bytes
+            .split(|&b| b == b'\n')
+            .filter(|l| !l.is_empty())
+            .map(|l| serde_json::from_slice(l).expect("a JSON line"))
+            .collect()
+    };
+    // Every line of the full output that is not accepted, with only its non-passing checks.
+    let want: Vec<J> = parse(&full)
+        .into_iter()
+        .filter(|l| l["verdict"]["accepted"] != J::Bool(true))
+        .map(|mut l| {
+            if let Some(checks) = l
+                .get_mut("verdict")
+                .and_then(|v| v.get_mut("checks"))
+                .and_then(J::as_array_mut)
+            {
+                checks.retain(|c| c["outcome"] != "pass");
+            }
+            l
+        })
+        .collect();
+    let got = parse(&out);
+    assert_eq!(got.len(), 16, "14 not accepted and 2 refused");
+    assert_eq!(got, want);
+    assert!(got.iter().all(|l| l["verdict"]["checks"]
+        .as_array()
+        .is_none_or(|c| !c.is_empty())));
+    assert!(
+        err.starts_with("ekl: 21 items: 5 accepted, 14 not accepted, 2 refused; "),
+        "{err}"
+    );
+}

@@ -109,7 +109,7 @@ fn call_verdicts_exit_one_when_not_accepted_and_secrets_come_from_the_environmen
 
 #[test]
 fn call_list_is_the_checked_in_manifest() {
-    let (code, out, _) = ekl(&["call", "--list"], b"");
+    let (code, out, _) = ekl(&["call", "--list", "--json"], b"");
     assert_eq!(code, 0);
     let file = std::fs::read_to_string(concat!(
         env!("CARGO_MANIFEST_DIR"),
@@ -117,6 +117,33 @@ fn call_list_is_the_checked_in_manifest() {
     ))
     .expect("docs/operations.json");
     assert_eq!(out, file);
+}
+
+#[test]
+fn call_list_is_one_line_per_operation_for_people() {
+    let (code, out, _) = ekl(&["call", "--list"], b"");
+    assert_eq!(code, 0);
+    let manifest = std::fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../docs/operations.json"
+    ))
+    .expect("docs/operations.json");
+    let names: Vec<&str> = manifest
+        .lines()
+        .filter(|l| l.contains("\"python\": "))
+        .filter_map(|l| l.trim_start().strip_prefix("{\"name\": \""))
+        .filter_map(|l| l.split('"').next())
+        .collect();
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(lines.len(), names.len() + 1, "{out}");
+    for (line, name) in lines.iter().zip(&names) {
+        assert!(line.starts_with(&format!("{name} ")), "{line}");
+        assert!(line.contains(": "), "{line}");
+    }
+    assert!(
+        out.contains("verify_jws  token typ jwks [now]") || out.contains("verify_jws "),
+        "{out}"
+    );
 }
 
 /// An argument given twice, by any two of --arg, --arg-file, --arg-env and --args, is a usage

@@ -1,12 +1,14 @@
-//! Generates `vectors/receipt-jws.json` and `vectors/screening-rules-jws.json` from fixed seeds.
+//! Generates `vectors/receipt-jws.json`, `vectors/screening-rules-jws.json` and
+//! `vectors/credentials-jws.json` from fixed seeds.
 //!
-//! `cargo run --release -p ekl-core --example gen_jws_vectors` rewrites both files; regenerating
+//! `cargo run --release -p ekl-core --example gen_jws_vectors` rewrites the files; regenerating
 //! changes no byte (ES256 signing uses RFC 6979 deterministic nonces), and
 //! `core/tests/vectors_jws.rs` fails when the files differ from what this program writes.
 #![allow(dead_code)] // also included by core/tests/vectors_jws.rs, which does not call `main`
 
 use ekl_core::base64url;
 use ekl_core::canonical;
+use ekl_core::credential::{self, Credential, Purpose};
 use ekl_core::jwk::{jwks_from_seed, Jwks, SigningKey};
 use ekl_core::jws::{self, Typ};
 use ekl_core::receipt_sig::{self, CallContext};
@@ -527,6 +529,958 @@ pub fn screening_rules_vectors() -> String {
     serde_json::to_string_pretty(&doc).expect("json") + "\n"
 }
 
+/// The provider's token endpoint (the `aud` of a relationship assertion).
+pub const TOKEN_ENDPOINT: &str = "https://provider.example/oauth/token";
+/// The provider's agent ID (the `aud` of a feed; `ekl:agent:{id}` for an access token).
+pub const PROVIDER: &str = "agt_provider_19c2";
+
+/// The verifier of each operation of `vectors/credentials-jws.json` as the vectors state it
+/// (`check_jws.mjs` holds its own copy of this table and compares).
+fn credential_rules() -> Json {
+    json!({
+        "verify_relationship_assertion": {
+            "section": "§9.1, §9.2", "typ": "ekl-relationship+jwt", "aud": "args.token_endpoint",
+            "max_lifetime": 120, "exp": "required",
+            "required": ["iss", "aud", "iat", "exp", "sub", "jti", "org", "auth_profile", "con", "rel_ver", "dsc_ver", "caps"],
+            "result": ["iss", "iat", "exp", "sub", "aud", "jti", "org", "con", "rel_ver", "dsc_ver", "caps"]
+        },
+        "verify_platform_call": {
+            "section": "§3, §4", "typ": "ekl-platform-call+jwt", "aud": "args.audience, when given",
+            "max_lifetime": 60, "exp": "required",
+            "required": ["iss", "iat", "exp", "jti", "purpose"],
+            "result": ["iss", "iat", "exp", "jti", "purpose"]
+        },
+        "verify_revocation_feed": {
+            "section": "§9.3.1", "typ": "ekl-revocation-feed+jwt", "aud": "args.provider_agent_id",
+            "max_lifetime": null, "exp": "checked when present",
+            "required": ["iss", "aud", "iat"],
+            "result": ["iss", "iat", "exp"]
+        },
+        "verify_access_token": {
+            "section": "§15.1", "typ": "ekl-access+jwt", "aud": "ekl:agent:{args.provider_id}",
+            "max_lifetime": 900, "exp": "required",
+            "required": ["iss", "aud", "iat", "exp"],
+            "result": ["iss", "iat", "exp"]
+        }
+    })
+}
+
+/// The result of an accepted credential as the registry operation gives it: the verified token
+/// (`claims header kid token_sha256 typ`), `iss iat exp`, and `extra`.
+fn credential_json(c: &Credential, extra: Json) -> Json {
+    let v = &c.verified;
+    let mut out = json!({
+        "claims": to_json(&v.claims),
+        "header": to_json(&v.header),
+        "kid": v.kid,
+        "token_sha256": v.token_sha256,
+        "typ": v.typ.as_str(),
+        "iss": c.iss,
+        "iat": c.iat,
+        "exp": c.exp,
+    });
+    if let (Some(o), Json::Object(e)) = (out.as_object_mut(), extra) {
+        o.extend(e);
+    }
+    out
+}
+
+/// Runs one case of `vectors/credentials-jws.json` through the Rust API.
+pub fn run_credential_case(jwks: &Jwks, issuer: &str, case: &Json) -> Json {
+    let token = case["token"].as_str().expect("token");
+    let now = case["now"].as_i64().expect("now");
+    let args = &case["args"];
+    let arg = |k: &str| args[k].as_str().expect("argument");
+    let result = match case["op"].as_str().expect("op") {
+        "verify_relationship_assertion" => credential::verify_relationship_assertion(
+            token,
+            jwks,
+            issuer,
+            arg("token_endpoint"),
+            now,
+        )
+        .map(|a| {
+            let caps: Vec<Json> = a
+                .caps
+                .iter()
+                .map(|c| json!({"id": c.id, "ver": to_json(&c.ver)}))
+                .collect();
+            credential_json(
+                &a.credential,
+                json!({
+                    "sub": a.sub, "aud": a.aud, "jti": a.jti, "org": a.org, "con": a.con,
+                    "rel_ver": to_json(&a.rel_ver), "dsc_ver": to_json(&a.dsc_ver), "caps": caps,
+                }),
+            )
+        }),
+        "verify_platform_call" => match Purpose::from_claim(arg("purpose")) {
+            None => Err(ekl_core::Error::new(
+                ekl_core::ErrorCode::InvalidArgument,
+                "purpose must be enroll, validation, revalidation or deliver",
+            )),
+            Some(purpose) => credential::verify_platform_call(
+                token,
+                jwks,
+                issuer,
+                args.get("audience").and_then(Json::as_str),
+                purpose,
+                now,
+            )
+            .map(|p| {
+                credential_json(
+                    &p.credential,
+                    json!({"jti": p.jti, "purpose": p.purpose.as_str()}),
+                )
+            }),
+        },
+        "verify_revocation_feed" => {
+            credential::verify_revocation_feed(token, jwks, issuer, arg("provider_agent_id"), now)
+                .map(|c| credential_json(&c, json!({})))
+        }
+        "verify_access_token" => {
+            credential::verify_access_token(token, jwks, issuer, arg("provider_id"), now)
+                .map(|c| credential_json(&c, json!({})))
+        }
+        other => panic!("no such operation {other}"),
+    };
+    match result {
+        Ok(j) => j,
+        Err(e) => json!({"error": e.code().as_str()}),
+    }
+}
+
+type Edit<'a> = &'a dyn Fn(&mut serde_json::Map<String, Json>);
+
+/// The text of `vectors/credentials-jws.json`.
+pub fn credentials_vectors() -> String {
+    let (jwks, keys) = network();
+    let k = &keys[0];
+    let (_, stranger) =
+        jwks_from_seed(&seed(STRANGER_SEED_HEX), &["net-2026-07"]).expect("stranger");
+    let now = T0 + 10;
+    let agent_aud = credential::agent_audience(PROVIDER);
+
+    let assertion = json!({
+        "iss": ISSUER, "sub": "agt_consumer_7f3a", "aud": TOKEN_ENDPOINT, "iat": T0, "exp": T0 + 60,
+        "jti": "asr_01J0000000000000000000001", "org": "org_4411", "auth_profile": "ekl-auth-1.1",
+        "con": "con_8812", "rel_ver": 7, "dsc_ver": 3,
+        "caps": [{"id": "listing.search", "ver": 1}, {"id": "listing.book", "ver": 2}]
+    });
+    let platform = json!({
+        "iss": ISSUER, "aud": PROVIDER, "iat": T0, "exp": T0 + 30,
+        "jti": "pcc_01J0000000000000000000001", "purpose": "deliver"
+    });
+    let page = json!({
+        "iss": ISSUER, "aud": PROVIDER, "iat": T0, "after": "c_100", "next": "c_101",
+        "items": [{"event_id": "evt_101", "seq": 101, "connection_id": "con_8812", "change": "revoked",
+                   "rel_ver": 8, "effective_at": "2026-05-28T20:26:00Z"}]
+    });
+    let snapshot = json!({
+        "iss": ISSUER, "aud": PROVIDER, "iat": T0, "cursor": "c_101", "provider_eligibility_epoch": 4,
+        "connections": [{"connection_id": "con_8812", "state": "revoked", "rel_ver": 8,
+                         "peer_agent_id": "agt_consumer_7f3a", "peer_eligibility_epoch": 2}]
+    });
+    let access = json!({
+        "iss": ISSUER, "sub": "agt_consumer_7f3a", "aud": agent_aud, "iat": T0, "exp": T0 + 600,
+        "con": "con_8812", "scope": "cap:listing.search:1"
+    });
+    let sign = |typ: Typ, base: &Json, edit: Edit<'_>, key: &SigningKey| {
+        let mut c = base.as_object().expect("object").clone();
+        edit(&mut c);
+        sign_unchecked(typ, &to_value(&Json::Object(c)), key)
+    };
+    // The payload of a token with `edit` applied under the signature of the unedited one.
+    let tampered = |typ: Typ, base: &Json, edit: Edit<'_>| {
+        let valid = sign(typ, base, &|_| {}, k);
+        let other = sign(typ, base, edit, k);
+        let o: Vec<&str> = other.split('.').collect();
+        let (_, sig) = valid.rsplit_once('.').expect("segments");
+        format!("{}.{}.{sig}", o[0], o[1])
+    };
+    let set = |name: &'static str, v: Json| {
+        move |c: &mut serde_json::Map<String, Json>| {
+            c.insert(name.into(), v.clone());
+        }
+    };
+    let drop = |name: &'static str| {
+        move |c: &mut serde_json::Map<String, Json>| {
+            c.remove(name);
+        }
+    };
+    let none = |_: &mut serde_json::Map<String, Json>| {};
+
+    let mut cases: Vec<Json> = Vec::new();
+    let mut add = |op: &str, name: &str, description: &str, token: String, args: Json, at: i64| {
+        cases.push(json!({
+            "op": op, "name": name, "description": description, "token": token, "args": args, "now": at,
+        }));
+    };
+
+    // --- relationship assertion (§9.1, §9.2) ---
+    let ra = "verify_relationship_assertion";
+    let ra_args = json!({"token_endpoint": TOKEN_ENDPOINT});
+    let ra_tok = |edit: Edit<'_>| sign(Typ::Relationship, &assertion, edit, k);
+    add(
+        ra,
+        "ra_valid",
+        "an assertion with every required claim, 60 s lifetime",
+        ra_tok(&none),
+        ra_args.clone(),
+        now,
+    );
+    add(
+        ra,
+        "ra_signed_by_second_key",
+        "signed by the set's second key (kid net-2026-06)",
+        sign(Typ::Relationship, &assertion, &none, &keys[1]),
+        ra_args.clone(),
+        now,
+    );
+    add(ra, "ra_aud_array_of_one", "aud as an array holding exactly the token endpoint: accepted, the result's aud is the string", ra_tok(&set("aud", json!([TOKEN_ENDPOINT]))), ra_args.clone(), now);
+    add(
+        ra,
+        "ra_string_versions",
+        "rel_ver, dsc_ver and caps[].ver as non-empty strings",
+        ra_tok(&|c| {
+            c.insert("rel_ver".into(), json!("7"));
+            c.insert("dsc_ver".into(), json!("2026-05-01"));
+            c.insert(
+                "caps".into(),
+                json!([{"id": "listing.search", "ver": "1.4"}]),
+            );
+        }),
+        ra_args.clone(),
+        now,
+    );
+    add(
+        ra,
+        "ra_lifetime_at_bound",
+        "exp - iat = 120 s: at the bound, accepted",
+        ra_tok(&set("exp", json!(T0 + 120))),
+        ra_args.clone(),
+        now,
+    );
+    add(
+        ra,
+        "ra_lifetime_over_bound",
+        "exp - iat = 121 s: one second over the bound",
+        ra_tok(&set("exp", json!(T0 + 121))),
+        ra_args.clone(),
+        now,
+    );
+    add(
+        ra,
+        "ra_last_second",
+        "now = exp + 59: still inside the 60 s skew",
+        ra_tok(&none),
+        ra_args.clone(),
+        T0 + 60 + 59,
+    );
+    add(
+        ra,
+        "ra_expired",
+        "now = exp + 60: expired",
+        ra_tok(&none),
+        ra_args.clone(),
+        T0 + 60 + 60,
+    );
+    add(
+        ra,
+        "ra_iat_within_skew",
+        "now = iat - 60: accepted",
+        ra_tok(&none),
+        ra_args.clone(),
+        T0 - 60,
+    );
+    add(
+        ra,
+        "ra_not_yet_valid",
+        "now = iat - 61: issued in the future",
+        ra_tok(&none),
+        ra_args.clone(),
+        T0 - 61,
+    );
+    add(
+        ra,
+        "ra_nbf_in_future",
+        "nbf = now + 61",
+        ra_tok(&set("nbf", json!(now + 61))),
+        ra_args.clone(),
+        now,
+    );
+    add(
+        ra,
+        "ra_wrong_typ",
+        "the same claims signed as ekl-access+jwt",
+        sign(Typ::Access, &assertion, &none, k),
+        ra_args.clone(),
+        now,
+    );
+    add(
+        ra,
+        "ra_aud_agent_form",
+        "aud ekl:agent:{provider} (the access token's form), not the token endpoint",
+        ra_tok(&set("aud", json!(agent_aud))),
+        ra_args.clone(),
+        now,
+    );
+    add(
+        ra,
+        "ra_aud_resource",
+        "aud the provider's MCP endpoint (the exchange's resource), not its token endpoint",
+        ra_tok(&set("aud", json!("https://provider.example/mcp"))),
+        ra_args.clone(),
+        now,
+    );
+    add(
+        ra,
+        "ra_aud_two",
+        "aud an array of the token endpoint and another: valid at two providers, refused",
+        ra_tok(&set(
+            "aud",
+            json!([TOKEN_ENDPOINT, "https://other.example/oauth/token"]),
+        )),
+        ra_args.clone(),
+        now,
+    );
+    add(
+        ra,
+        "ra_aud_missing",
+        "no aud",
+        ra_tok(&drop("aud")),
+        ra_args.clone(),
+        now,
+    );
+    add(
+        ra,
+        "ra_wrong_iss",
+        "another issuer",
+        ra_tok(&set("iss", json!("https://other-network.example"))),
+        ra_args.clone(),
+        now,
+    );
+    for claim in [
+        "iat",
+        "exp",
+        "sub",
+        "jti",
+        "org",
+        "auth_profile",
+        "con",
+        "rel_ver",
+        "dsc_ver",
+        "caps",
+    ] {
+        add(
+            ra,
+            &format!("ra_{claim}_missing"),
+            &format!("no {claim}"),
+            ra_tok(&drop(claim)),
+            ra_args.clone(),
+            now,
+        );
+    }
+    add(
+        ra,
+        "ra_auth_profile_other",
+        "auth_profile ekl-auth-1.0: refused rather than downgraded",
+        ra_tok(&set("auth_profile", json!("ekl-auth-1.0"))),
+        ra_args.clone(),
+        now,
+    );
+    add(
+        ra,
+        "ra_jti_empty",
+        "jti the empty string",
+        ra_tok(&set("jti", json!(""))),
+        ra_args.clone(),
+        now,
+    );
+    add(
+        ra,
+        "ra_sub_not_string",
+        "sub a number",
+        ra_tok(&set("sub", json!(7))),
+        ra_args.clone(),
+        now,
+    );
+    add(
+        ra,
+        "ra_rel_ver_fraction",
+        "rel_ver 7.5",
+        ra_tok(&set("rel_ver", json!(7.5))),
+        ra_args.clone(),
+        now,
+    );
+    add(
+        ra,
+        "ra_dsc_ver_negative",
+        "dsc_ver -1",
+        ra_tok(&set("dsc_ver", json!(-1))),
+        ra_args.clone(),
+        now,
+    );
+    add(
+        ra,
+        "ra_caps_empty",
+        "caps []",
+        ra_tok(&set("caps", json!([]))),
+        ra_args.clone(),
+        now,
+    );
+    add(
+        ra,
+        "ra_caps_not_array",
+        "caps an object",
+        ra_tok(&set("caps", json!({"id": "listing.search", "ver": 1}))),
+        ra_args.clone(),
+        now,
+    );
+    add(
+        ra,
+        "ra_cap_id_empty",
+        "a capability with an empty id",
+        ra_tok(&set("caps", json!([{"id": "", "ver": 1}]))),
+        ra_args.clone(),
+        now,
+    );
+    add(
+        ra,
+        "ra_cap_ver_missing",
+        "a capability without ver",
+        ra_tok(&set("caps", json!([{"id": "listing.search"}]))),
+        ra_args.clone(),
+        now,
+    );
+    add(
+        ra,
+        "ra_unknown_kid",
+        "signed by a key the set does not hold: fetch the key set again",
+        sign(Typ::Relationship, &assertion, &none, &stranger[0]),
+        ra_args.clone(),
+        now,
+    );
+    add(
+        ra,
+        "ra_bad_signature",
+        "the payload of another assertion (con changed) under the valid signature",
+        tampered(
+            Typ::Relationship,
+            &assertion,
+            &set("con", json!("con_0000")),
+        ),
+        ra_args.clone(),
+        now,
+    );
+
+    // --- platform call credential (§3, §4) ---
+    let pc = "verify_platform_call";
+    let pc_args = |purpose: &str| json!({"purpose": purpose});
+    let pc_tok = |edit: Edit<'_>| sign(Typ::PlatformCall, &platform, edit, k);
+    for purpose in Purpose::ALL {
+        let p = purpose.as_str();
+        add(
+            pc,
+            &format!("pc_valid_{p}"),
+            &format!("purpose {p}, expected {p}; aud not checked (no audience given)"),
+            pc_tok(&set("purpose", json!(p))),
+            pc_args(p),
+            now,
+        );
+    }
+    add(
+        pc,
+        "pc_audience_checked",
+        "the audience given equals aud",
+        pc_tok(&none),
+        json!({"purpose": "deliver", "audience": PROVIDER}),
+        now,
+    );
+    add(
+        pc,
+        "pc_audience_mismatch",
+        "the audience given differs from aud",
+        pc_tok(&none),
+        json!({"purpose": "deliver", "audience": "agt_provider_0000"}),
+        now,
+    );
+    add(
+        pc,
+        "pc_no_aud_unchecked",
+        "no aud and no audience given: accepted",
+        pc_tok(&drop("aud")),
+        pc_args("deliver"),
+        now,
+    );
+    add(
+        pc,
+        "pc_no_aud_audience_given",
+        "no aud but an audience given",
+        pc_tok(&drop("aud")),
+        json!({"purpose": "deliver", "audience": PROVIDER}),
+        now,
+    );
+    add(
+        pc,
+        "pc_lifetime_at_bound",
+        "exp - iat = 60 s: at the bound, accepted",
+        pc_tok(&set("exp", json!(T0 + 60))),
+        pc_args("deliver"),
+        now,
+    );
+    add(
+        pc,
+        "pc_lifetime_over_bound",
+        "exp - iat = 61 s: one second over the bound",
+        pc_tok(&set("exp", json!(T0 + 61))),
+        pc_args("deliver"),
+        now,
+    );
+    add(
+        pc,
+        "pc_last_second",
+        "now = exp + 59",
+        pc_tok(&none),
+        pc_args("deliver"),
+        T0 + 30 + 59,
+    );
+    add(
+        pc,
+        "pc_expired",
+        "now = exp + 60",
+        pc_tok(&none),
+        pc_args("deliver"),
+        T0 + 30 + 60,
+    );
+    add(
+        pc,
+        "pc_not_yet_valid",
+        "now = iat - 61",
+        pc_tok(&none),
+        pc_args("deliver"),
+        T0 - 61,
+    );
+    add(
+        pc,
+        "pc_purpose_mismatch",
+        "a deliver credential at a tool that accepts enroll only",
+        pc_tok(&none),
+        pc_args("enroll"),
+        now,
+    );
+    add(
+        pc,
+        "pc_enroll_at_deliver",
+        "an enroll credential at ekl_deliver, which accepts no other purpose",
+        pc_tok(&set("purpose", json!("enroll"))),
+        pc_args("deliver"),
+        now,
+    );
+    add(
+        pc,
+        "pc_purpose_unknown",
+        "purpose admin: not one of the four",
+        pc_tok(&set("purpose", json!("admin"))),
+        pc_args("deliver"),
+        now,
+    );
+    add(
+        pc,
+        "pc_purpose_case",
+        "purpose Deliver: compared exactly",
+        pc_tok(&set("purpose", json!("Deliver"))),
+        pc_args("deliver"),
+        now,
+    );
+    add(
+        pc,
+        "pc_purpose_missing",
+        "no purpose",
+        pc_tok(&drop("purpose")),
+        pc_args("deliver"),
+        now,
+    );
+    add(
+        pc,
+        "pc_jti_missing",
+        "no jti: single use needs an identifier",
+        pc_tok(&drop("jti")),
+        pc_args("deliver"),
+        now,
+    );
+    add(
+        pc,
+        "pc_exp_missing",
+        "no exp",
+        pc_tok(&drop("exp")),
+        pc_args("deliver"),
+        now,
+    );
+    add(
+        pc,
+        "pc_iat_missing",
+        "no iat",
+        pc_tok(&drop("iat")),
+        pc_args("deliver"),
+        now,
+    );
+    add(
+        pc,
+        "pc_wrong_typ",
+        "the same claims signed as ekl-relationship+jwt",
+        sign(Typ::Relationship, &platform, &none, k),
+        pc_args("deliver"),
+        now,
+    );
+    add(
+        pc,
+        "pc_wrong_iss",
+        "another issuer",
+        pc_tok(&set("iss", json!("https://other-network.example"))),
+        pc_args("deliver"),
+        now,
+    );
+    add(
+        pc,
+        "pc_unknown_kid",
+        "a key the set does not hold",
+        sign(Typ::PlatformCall, &platform, &none, &stranger[0]),
+        pc_args("deliver"),
+        now,
+    );
+    add(
+        pc,
+        "pc_bad_signature",
+        "the payload of another credential (purpose enroll) under the valid signature",
+        tampered(
+            Typ::PlatformCall,
+            &platform,
+            &set("purpose", json!("enroll")),
+        ),
+        pc_args("deliver"),
+        now,
+    );
+    add(
+        pc,
+        "pc_purpose_argument_invalid",
+        "the caller's expected purpose is not one of the four (Deliver): the caller's mistake",
+        pc_tok(&none),
+        pc_args("Deliver"),
+        now,
+    );
+
+    // --- revocation feed page and snapshot (§9.3.1) ---
+    let rf = "verify_revocation_feed";
+    let rf_args = json!({"provider_agent_id": PROVIDER});
+    let rf_tok = |edit: Edit<'_>| sign(Typ::RevocationFeed, &page, edit, k);
+    add(
+        rf,
+        "feed_page_valid",
+        "a feed page without exp (none is named): exp is null in the result",
+        rf_tok(&none),
+        rf_args.clone(),
+        now,
+    );
+    add(
+        rf,
+        "feed_snapshot_valid",
+        "a snapshot, the same typ",
+        sign(Typ::RevocationFeed, &snapshot, &none, k),
+        rf_args.clone(),
+        now,
+    );
+    add(
+        rf,
+        "feed_with_exp",
+        "a page with exp: checked",
+        rf_tok(&set("exp", json!(T0 + 300))),
+        rf_args.clone(),
+        now,
+    );
+    add(
+        rf,
+        "feed_long_lifetime",
+        "exp 30 days after iat: no lifetime bound",
+        rf_tok(&set("exp", json!(T0 + 30 * 86_400))),
+        rf_args.clone(),
+        now,
+    );
+    add(
+        rf,
+        "feed_old_page",
+        "a page issued 30 days ago without exp: accepted (a replayed page cannot lower a version)",
+        rf_tok(&set("iat", json!(T0 - 30 * 86_400))),
+        rf_args.clone(),
+        now,
+    );
+    add(
+        rf,
+        "feed_expired",
+        "now = exp + 60 for a page with exp",
+        rf_tok(&set("exp", json!(T0 + 300))),
+        rf_args.clone(),
+        T0 + 360,
+    );
+    add(
+        rf,
+        "feed_exp_before_iat",
+        "exp before iat",
+        rf_tok(&set("exp", json!(T0 - 10))),
+        rf_args.clone(),
+        T0,
+    );
+    add(
+        rf,
+        "feed_not_yet_valid",
+        "now = iat - 61",
+        rf_tok(&none),
+        rf_args.clone(),
+        T0 - 61,
+    );
+    add(
+        rf,
+        "feed_iat_missing",
+        "no iat",
+        rf_tok(&drop("iat")),
+        rf_args.clone(),
+        now,
+    );
+    add(
+        rf,
+        "feed_aud_agent_form",
+        "aud ekl:agent:{provider} (the access token's form), not the agent ID",
+        rf_tok(&set("aud", json!(agent_aud))),
+        rf_args.clone(),
+        now,
+    );
+    add(
+        rf,
+        "feed_aud_other_provider",
+        "a page for another provider",
+        rf_tok(&set("aud", json!("agt_provider_0000"))),
+        rf_args.clone(),
+        now,
+    );
+    add(
+        rf,
+        "feed_aud_missing",
+        "no aud",
+        rf_tok(&drop("aud")),
+        rf_args.clone(),
+        now,
+    );
+    add(
+        rf,
+        "feed_wrong_typ",
+        "the same claims signed as ekl-receipt+jwt",
+        sign(Typ::Receipt, &page, &none, k),
+        rf_args.clone(),
+        now,
+    );
+    add(
+        rf,
+        "feed_wrong_iss",
+        "another issuer",
+        rf_tok(&set("iss", json!("https://other-network.example"))),
+        rf_args.clone(),
+        now,
+    );
+    add(
+        rf,
+        "feed_unknown_kid",
+        "a key the set does not hold",
+        sign(Typ::RevocationFeed, &page, &none, &stranger[0]),
+        rf_args.clone(),
+        now,
+    );
+    add(
+        rf,
+        "feed_bad_signature",
+        "the payload of another page (its items removed) under the valid signature",
+        tampered(Typ::RevocationFeed, &page, &set("items", json!([]))),
+        rf_args.clone(),
+        now,
+    );
+
+    // --- access token (§15.1) ---
+    let at = "verify_access_token";
+    let at_args = json!({"provider_id": PROVIDER});
+    let at_tok = |edit: Edit<'_>| sign(Typ::Access, &access, edit, k);
+    add(
+        at,
+        "at_valid",
+        "an access token, 600 s lifetime",
+        at_tok(&none),
+        at_args.clone(),
+        now,
+    );
+    add(
+        at,
+        "at_signed_by_second_key",
+        "signed by the set's second key",
+        sign(Typ::Access, &access, &none, &keys[1]),
+        at_args.clone(),
+        now,
+    );
+    add(
+        at,
+        "at_aud_array_of_one",
+        "aud an array holding exactly ekl:agent:{provider}",
+        at_tok(&set("aud", json!([agent_aud]))),
+        at_args.clone(),
+        now,
+    );
+    add(
+        at,
+        "at_lifetime_at_bound",
+        "exp - iat = 900 s: at the bound, accepted",
+        at_tok(&set("exp", json!(T0 + 900))),
+        at_args.clone(),
+        now,
+    );
+    add(
+        at,
+        "at_lifetime_over_bound",
+        "exp - iat = 901 s: one second over the bound",
+        at_tok(&set("exp", json!(T0 + 901))),
+        at_args.clone(),
+        now,
+    );
+    add(
+        at,
+        "at_last_second",
+        "now = exp + 59",
+        at_tok(&none),
+        at_args.clone(),
+        T0 + 600 + 59,
+    );
+    add(
+        at,
+        "at_expired",
+        "now = exp + 60",
+        at_tok(&none),
+        at_args.clone(),
+        T0 + 600 + 60,
+    );
+    add(
+        at,
+        "at_not_yet_valid",
+        "now = iat - 61",
+        at_tok(&none),
+        at_args.clone(),
+        T0 - 61,
+    );
+    add(
+        at,
+        "at_aud_bare_id",
+        "aud the provider's agent ID without ekl:agent:",
+        at_tok(&set("aud", json!(PROVIDER))),
+        at_args.clone(),
+        now,
+    );
+    add(
+        at,
+        "at_aud_other_provider",
+        "aud ekl:agent: of another provider",
+        at_tok(&set("aud", json!("ekl:agent:agt_provider_0000"))),
+        at_args.clone(),
+        now,
+    );
+    add(
+        at,
+        "at_aud_upper_case",
+        "aud EKL:agent:{provider}: compared exactly",
+        at_tok(&set("aud", json!(format!("EKL:agent:{PROVIDER}")))),
+        at_args.clone(),
+        now,
+    );
+    add(
+        at,
+        "at_aud_not_string",
+        "aud a number",
+        at_tok(&set("aud", json!(19))),
+        at_args.clone(),
+        now,
+    );
+    add(
+        at,
+        "at_exp_missing",
+        "no exp",
+        at_tok(&drop("exp")),
+        at_args.clone(),
+        now,
+    );
+    add(
+        at,
+        "at_iat_missing",
+        "no iat",
+        at_tok(&drop("iat")),
+        at_args.clone(),
+        now,
+    );
+    add(
+        at,
+        "at_exp_fraction",
+        "exp with a fraction",
+        at_tok(&set("exp", json!(T0 as f64 + 600.5))),
+        at_args.clone(),
+        now,
+    );
+    add(
+        at,
+        "at_wrong_typ",
+        "the same claims signed as ekl-execution-grant+jwt (the same aud form)",
+        sign(Typ::ExecutionGrant, &access, &none, k),
+        at_args.clone(),
+        now,
+    );
+    add(
+        at,
+        "at_wrong_iss",
+        "another issuer",
+        at_tok(&set("iss", json!("https://other-network.example"))),
+        at_args.clone(),
+        now,
+    );
+    add(
+        at,
+        "at_unknown_kid",
+        "a key the set does not hold",
+        sign(Typ::Access, &access, &none, &stranger[0]),
+        at_args.clone(),
+        now,
+    );
+    add(
+        at,
+        "at_bad_signature",
+        "the payload of another token (scope widened) under the valid signature",
+        tampered(
+            Typ::Access,
+            &access,
+            &set("scope", json!("cap:listing.search:1 cap:listing.book:1")),
+        ),
+        at_args.clone(),
+        now,
+    );
+
+    let cases: Vec<Json> = cases
+        .into_iter()
+        .map(|mut c| {
+            c["expected"] = run_credential_case(&jwks, ISSUER, &c);
+            c
+        })
+        .collect();
+    let doc = json!({
+        "description": "EKP 1.2 signed credentials, each through its registry operation (PROTOCOL §3, §4, §9.1, §9.2, §9.3.1, §15.1; docs/decisions.md#jws 10 and 12). A case calls `op`(token, jwks, network_issuer, args…, now) with the key set `jwks`, the issuer `network_issuer` and the arguments `args` by the registry's parameter names. Every token is a compact JWS, alg ES256, the typ of its type (`rules`), kid from `jwks`; iss must equal network_issuer; iat is required; time claims are integers in [0, 2^53]; with 60 s skew a token is expired when now >= exp + 60 and not yet valid when iat or nbf > now + 60; exp < iat is CLAIM_INVALID; exp - iat above the type's max_lifetime is LIFETIME_TOO_LONG (at the bound is accepted). aud equals the expected string exactly or is an array of exactly that one string. Check order: header (alg, crit, typ, kid), signature, payload, iss, aud, time claims' form, iat then exp present, exp, nbf, iat, exp < iat, lifetime, then the type's own claims in the order of `rules`.required (a relationship assertion: sub, jti, org, auth_profile = ekl-auth-1.1 (else CLAIM_INVALID), con, rel_ver, dsc_ver (non-negative integers or non-empty strings), caps (a non-empty array of {id: non-empty string, ver: as rel_ver}); a platform call credential: jti, purpose (one of enroll, validation, revalidation, deliver, else CLAIM_INVALID; another than args.purpose is PURPOSE_MISMATCH); an args.purpose outside the four is INVALID_ARGUMENT before the token is read). A missing claim is CLAIM_MISSING, a string claim that is not a non-empty string CLAIM_INVALID. expected is either {error: CODE} or the result: the verified token {claims, header, kid, token_sha256 (SHA-256 hex of the token's ASCII bytes), typ} with iss, iat, exp (null when a feed has none) and the type's members listed in `rules`.result (a relationship assertion's aud is args.token_endpoint, caps as [{id, ver}]). Single use (the relationship assertion's and the platform call credential's jti) is the caller's state, not checked here. Generated by `cargo run --release -p ekl-core --example gen_jws_vectors`; regenerating changes no byte.",
+        "key_seed_hex": SEED_HEX,
+        "network_issuer": ISSUER,
+        "jwks": serde_json::from_str::<Json>(&jwks.to_json()).expect("jwks"),
+        "rules": credential_rules(),
+        "cases": cases,
+    });
+    serde_json::to_string_pretty(&doc).expect("json") + "\n"
+}
+
 /// The vector directory of the repository.
 pub fn vectors_dir() -> std::path::PathBuf {
     std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../vectors")
@@ -538,6 +1492,7 @@ fn main() {
     for (name, text) in [
         ("receipt-jws.json", receipt_jws_vectors()),
         ("screening-rules-jws.json", screening_rules_vectors()),
+        ("credentials-jws.json", credentials_vectors()),
     ] {
         let path = dir.join(name);
         std::fs::write(&path, text).expect("write");

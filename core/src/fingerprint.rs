@@ -10,6 +10,13 @@
 //! * The upstream fingerprint covers the offered tools of a `tools/list`, sorted by name in UTF-16
 //!   code units, each projected to `name, description, inputSchema, outputSchema, annotations` with
 //!   a missing member written as `null`. No salt.
+//! * A Python SDK object dumped by field names instead of wire names (pydantic's `model_dump()`
+//!   without `by_alias=True`) is refused rather than fingerprinted as something else
+//!   (docs/decisions.md, B10): a tool result with a `structured_content` member and no
+//!   `structuredContent` (the selection would fall back to `content`), and a tool with an
+//!   `input_schema` member and no `inputSchema` (the projection would write `null`). MCP requires
+//!   `inputSchema` of every tool and names the result body `structuredContent`, so no message
+//!   as the protocol defines it is refused.
 
 use std::borrow::Cow;
 
@@ -46,6 +53,9 @@ impl ResultBody {
 /// Selects the body of an MCP tool result that the output fingerprint covers.
 /// Refused with `INVALID_SHAPE` when the result is not an object or has neither body.
 /// A result with two members of one name is refused (`DUPLICATE_KEY`), never read "first wins".
+/// A result without `structuredContent` (or with it `null`) that holds `structured_content` is
+/// refused (`INVALID_SHAPE`): it is an SDK object dumped by field names, whose `content` is not
+/// what the server meant to be fingerprinted.
 pub fn select_result_body<'v, 'a>(result: &'v Value<'a>) -> Result<(ResultBody, &'v Value<'a>)> {
     let Value::Object(members) = result else {
         return Err(Error::new(
@@ -57,6 +67,9 @@ pub fn select_result_body<'v, 'a>(result: &'v Value<'a>) -> Result<(ResultBody, 
     match result.get("structuredContent") {
         Some(Value::Null) | None => {}
         Some(v) => return Ok((ResultBody::StructuredContent, v)),
+    }
+    if result.get("structured_content").is_some() {
+        return Err(Error::new(ErrorCode::InvalidShape, SNAKE_CASE_RESULT));
     }
     match result.get("content") {
         Some(v @ Value::Array(_)) => Ok((ResultBody::Content, v)),
@@ -70,6 +83,16 @@ pub fn select_result_body<'v, 'a>(result: &'v Value<'a>) -> Result<(ResultBody, 
         )),
     }
 }
+
+/// The refusal of a tool result dumped by field names (pydantic's `model_dump()` without aliases).
+pub const SNAKE_CASE_RESULT: &str = "a tool result has structured_content, not structuredContent: \
+     an SDK object dumped by field names; fingerprint the response's JSON text as it crossed the wire \
+     (ekl_evidence.mcp), or model_dump(mode=\"json\", by_alias=True, exclude_unset=True)";
+
+/// The refusal of a tool dumped by field names (pydantic's `model_dump()` without aliases).
+pub const SNAKE_CASE_TOOL: &str = "a tool has input_schema, not inputSchema: \
+     an SDK object dumped by field names; fingerprint the tools/list response's JSON text as it \
+     crossed the wire (ekl_evidence.mcp), or model_dump(mode=\"json\", by_alias=True, exclude_unset=True)";
 
 /// The output fingerprint of an MCP tool result (§15.3).
 pub fn output_fingerprint(salt: &Salt, result: &Value<'_>) -> Result<String> {
@@ -89,7 +112,8 @@ pub const UPSTREAM_MEMBERS: [&str; 5] = [
 /// The array the upstream fingerprint hashes (§5.1): `tools` is a `tools/list` result
 /// (`{"tools": [...]}`) or its array; `offered`, when given, keeps only the tools of those names.
 /// Refused with `INVALID_SHAPE` when a tool is not an object with a string `name`, or when two
-/// kept tools share a name; with `DUPLICATE_KEY` when the result or a tool holds one member name
+/// kept tools share a name, or when a tool holds `input_schema` and no `inputSchema` (an SDK
+/// object dumped by field names, whose projection would lose its schemas); with `DUPLICATE_KEY` when the result or a tool holds one member name
 /// twice (never read "first wins").
 pub fn upstream_projection<'v, 'a>(
     tools: &'v Value<'a>,
@@ -119,6 +143,9 @@ pub fn upstream_projection<'v, 'a>(
     for tool in list {
         if let Value::Object(members) = tool {
             canonical::check_unique_keys(members)?;
+            if tool.get("input_schema").is_some() && tool.get("inputSchema").is_none() {
+                return Err(Error::new(ErrorCode::InvalidShape, SNAKE_CASE_TOOL));
+            }
         }
         let Some(name) = tool.get("name").and_then(Value::as_str) else {
             return Err(Error::new(

@@ -102,3 +102,44 @@ fn unknown_member_names_are_bounded_and_escaped() {
     assert!(e.message().len() < 400, "{}", e.message());
     assert!(e.message().contains("\\n") || e.message().contains('…'));
 }
+
+/// A Python SDK object dumped by field names (pydantic `model_dump()` without `by_alias`) is
+/// refused with a message naming the right call, never fingerprinted as something else
+/// (docs/decisions.md, B10).
+#[test]
+fn sdk_objects_dumped_by_field_names_are_refused() {
+    use ekl_core::digest::Salt;
+    use ekl_core::fingerprint::{output_fingerprint, select_result_body, upstream_fingerprint};
+    let salt = Salt::from_hex("00112233445566778899aabbccddeeff00112233445566778899aabbccddeeff")
+        .expect("a valid salt");
+    fn v(s: &str) -> ekl_core::Value<'_> {
+        parse(s.as_bytes()).expect("valid JSON")
+    }
+    // CallToolResult.model_dump(): structured_content, and content with None members
+    for text in [
+        r#"{"meta":null,"content":[{"type":"text","text":"{}","annotations":null,"meta":null}],"structured_content":{"n":1},"is_error":false}"#,
+        r#"{"content":[{"type":"text","text":"ok"}],"structured_content":null,"is_error":false}"#,
+        r#"{"content":[],"structuredContent":null,"structured_content":{"n":1}}"#,
+    ] {
+        let e = output_fingerprint(&salt, &v(text)).unwrap_err();
+        assert_eq!(e.code(), ErrorCode::InvalidShape, "{text}");
+        assert!(e.message().contains("by_alias=True"), "{}", e.message());
+        assert!(select_result_body(&v(text)).is_err());
+    }
+    // the wire's names: structuredContent wins; content when there is none
+    assert!(output_fingerprint(
+        &salt,
+        &v(r#"{"content":[],"structuredContent":{"n":1},"structured_content":1}"#)
+    )
+    .is_ok());
+    assert!(output_fingerprint(&salt, &v(r#"{"content":[],"isError":false}"#)).is_ok());
+    // ListToolsResult.model_dump(): input_schema
+    let dumped = r#"{"meta":null,"next_cursor":null,"tools":[{"name":"a","title":null,"description":"d","input_schema":{"type":"object"},"output_schema":null,"annotations":null}]}"#;
+    let e = upstream_fingerprint(&v(dumped), None).unwrap_err();
+    assert_eq!(e.code(), ErrorCode::InvalidShape);
+    assert!(e.message().contains("by_alias=True"), "{}", e.message());
+    // refused whether or not that tool is offered (every tool of the list is read)
+    assert!(upstream_fingerprint(&v(dumped), Some(&["b"])).is_err());
+    let wire = r#"{"tools":[{"name":"a","description":"d","inputSchema":{"type":"object"},"input_schema":1}]}"#;
+    assert!(upstream_fingerprint(&v(wire), None).is_ok());
+}

@@ -1,5 +1,5 @@
-//! Runs `vectors/receipt-jws.json` and `vectors/screening-rules-jws.json` in place through the Rust
-//! API, checks that regenerating them changes no byte, and (meta-test) that the runner fails when
+//! Runs `vectors/receipt-jws.json`, `vectors/screening-rules-jws.json` and
+//! `vectors/credentials-jws.json` in place through the Rust API, checks that regenerating them changes no byte, and (meta-test) that the runner fails when
 //! an expected value is changed.
 
 #[path = "../examples/gen_jws_vectors.rs"]
@@ -49,6 +49,22 @@ fn screening_failures(doc: &Json) -> Vec<String> {
     failures
 }
 
+/// Every credential case whose result differs from its `expected`, by name.
+fn credential_failures(doc: &Json) -> Vec<String> {
+    let jwks = jwks_of(doc);
+    let issuer = doc["network_issuer"].as_str().expect("issuer");
+    let mut failures = Vec::new();
+    let cases = doc["cases"].as_array().expect("cases");
+    assert!(cases.len() >= 90, "the credential vectors hold every case");
+    for case in cases {
+        let got = gen::run_credential_case(&jwks, issuer, case);
+        if got != case["expected"] {
+            failures.push(format!("{}: got {got}", case["name"]));
+        }
+    }
+    failures
+}
+
 #[test]
 fn receipt_jws_vectors_pass() {
     let (_, doc) = read("receipt-jws.json");
@@ -64,6 +80,61 @@ fn screening_rules_vectors_pass() {
 }
 
 #[test]
+fn credential_vectors_pass() {
+    let (_, doc) = read("credentials-jws.json");
+    let failures = credential_failures(&doc);
+    assert!(failures.is_empty(), "{failures:#?}");
+}
+
+/// Each of the four operations has accepted and refused cases, and every refusal code the
+/// credential rules can give appears at least once.
+#[test]
+fn credential_vectors_cover_each_operation_and_code() {
+    let (_, doc) = read("credentials-jws.json");
+    let cases = doc["cases"].as_array().expect("cases");
+    for op in [
+        "verify_relationship_assertion",
+        "verify_platform_call",
+        "verify_revocation_feed",
+        "verify_access_token",
+    ] {
+        let of_op: Vec<&Json> = cases.iter().filter(|c| c["op"] == op).collect();
+        assert!(
+            of_op.iter().any(|c| c["expected"].get("error").is_none()),
+            "{op}: accepted"
+        );
+        assert!(
+            of_op
+                .iter()
+                .filter(|c| c["expected"].get("error").is_some())
+                .count()
+                >= 10,
+            "{op}: refused"
+        );
+    }
+    let codes: std::collections::BTreeSet<&str> = cases
+        .iter()
+        .filter_map(|c| c["expected"]["error"].as_str())
+        .collect();
+    for code in [
+        "TYP_MISMATCH",
+        "UNKNOWN_KID",
+        "SIGNATURE_INVALID",
+        "ISSUER_MISMATCH",
+        "AUDIENCE_MISMATCH",
+        "CLAIM_MISSING",
+        "CLAIM_INVALID",
+        "TOKEN_EXPIRED",
+        "TOKEN_NOT_YET_VALID",
+        "LIFETIME_TOO_LONG",
+        "PURPOSE_MISMATCH",
+        "INVALID_ARGUMENT",
+    ] {
+        assert!(codes.contains(code), "no case gives {code}");
+    }
+}
+
+#[test]
 fn regenerating_changes_nothing() {
     let (receipt, _) = read("receipt-jws.json");
     assert!(
@@ -74,6 +145,11 @@ fn regenerating_changes_nothing() {
     assert!(
         screening == gen::screening_rules_vectors(),
         "vectors/screening-rules-jws.json differs from the generator"
+    );
+    let (credentials, _) = read("credentials-jws.json");
+    assert!(
+        credentials == gen::credentials_vectors(),
+        "vectors/credentials-jws.json differs from the generator"
     );
 }
 
@@ -89,4 +165,10 @@ fn runner_fails_on_a_changed_expectation() {
     let (_, mut doc) = read("screening-rules-jws.json");
     doc["cases"][2]["expected"] = serde_json::json!({"error": "TOKEN_NOT_YET_VALID"});
     assert_eq!(screening_failures(&doc).len(), 1);
+    let (_, mut doc) = read("credentials-jws.json");
+    doc["cases"][0]["expected"]["jti"] = Json::from("asr_other");
+    doc["cases"][1]["expected"]["exp"] = Json::Null;
+    let last = doc["cases"].as_array().expect("cases").len() - 1;
+    doc["cases"][last]["expected"] = serde_json::json!({"error": "UNKNOWN_KID"});
+    assert_eq!(credential_failures(&doc).len(), 3);
 }

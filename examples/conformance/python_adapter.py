@@ -13,7 +13,7 @@ import json
 import struct
 import sys
 from pathlib import Path
-from typing import Any, Callable, Dict, List, Union
+from typing import Any, Callable, Dict, List, Union, cast
 
 import ekl_evidence as ekl
 
@@ -114,9 +114,10 @@ def argument(kind: str, v: Any) -> Any:
     """A request's argument as the package takes it (kinds of docs/operations.json; the handle
     forms of docs/conformance-protocol.md#handles build a Jwks or a SigningKey first)."""
     if kind == "jwks" and isinstance(v, dict):
-        if "$jwks" in v:
-            return ekl.Jwks(ekl.JsonText(v["$jwks"]))
-        return ekl.Jwks(json.loads(v["$jwks_value"]))
+        handle = cast(Dict[str, str], v)
+        if "$jwks" in handle:
+            return ekl.Jwks(ekl.JsonText(handle["$jwks"]))
+        return ekl.Jwks(json.loads(handle["$jwks_value"]))
     if kind in ("value", "jwks"):
         return ekl.JsonText(v)
     if kind == "key":

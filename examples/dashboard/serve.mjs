@@ -67,5 +67,5 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
   };
   const root = arg('--root', undefined);
   const server = await serve({ root, port: Number(arg('--port', 8787)), host: arg('--host', '127.0.0.1'), csp: root ? null : CSP });
-  console.log(server.url);
+  console.log(root ? server.url : `${server.url}#sample  (the page with the sample loaded; ${server.url} for your own files)`);
 }

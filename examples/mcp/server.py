@@ -2,7 +2,8 @@
 
 Two tools: ``search_listings`` (structured output: the output fingerprint covers
 ``structuredContent``) and ``internal_debug`` (not offered to the network: the upstream
-fingerprint of the offered tools leaves it out). Run: ``python server.py`` (stdio).
+fingerprint of the offered tools leaves it out). Run: ``python server.py`` (stdio) or
+``python server.py --http PORT`` (Streamable HTTP on 127.0.0.1:PORT, path /mcp).
 """
 
 from __future__ import annotations
@@ -42,4 +43,9 @@ def internal_debug() -> str:
 
 
 if __name__ == "__main__":
-    mcp.run("stdio")
+    import sys
+
+    if sys.argv[1:2] == ["--http"]:
+        mcp.run("streamable-http", host="127.0.0.1", port=int(sys.argv[2]))
+    else:
+        mcp.run("stdio")

@@ -11,7 +11,7 @@ const fs = require('fs'), path = require('path'), crypto = require('crypto');
 const [dir, out] = process.argv.slice(2);
 let n = 0;
 const put = (buf) => { fs.writeFileSync(path.join(out, 'seed-' + crypto.createHash('sha256').update(buf).digest('hex').slice(0, 16)), buf); n++; };
-for (const f of ['receipt-jws.json', 'screening-rules-jws.json']) {
+for (const f of ['receipt-jws.json', 'screening-rules-jws.json', 'credentials-jws.json']) {
   const p = path.join(dir, f);
   if (!fs.existsSync(p)) continue;
   const doc = JSON.parse(fs.readFileSync(p, 'utf8'));

@@ -42,6 +42,7 @@ const PARAMS = {
   'verify_signed_receipt.call': 'SignedReceiptCall',
   'verify_jws.typ': 'JwsTyp',
   'sign_jws.typ': 'JwsTyp',
+  'verify_platform_call.purpose': 'PlatformCallPurpose',
   'verify_enroll_authority.announced': 'ProofVersion',
   'screen.rules': 'ScreeningRules | JsonArg<$>',
 }

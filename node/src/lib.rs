@@ -349,7 +349,9 @@ const KEEP_COPY_BYTES: usize = 1 << 20;
 fn with_copy<T>(json: &[u8], f: impl FnOnce(&[u8]) -> T) -> T {
     INPUT.with(|cell| {
         let Ok(mut buf) = cell.try_borrow_mut() else {
-            return f(&json.to_vec());
+            // Not reentered in practice (no JS runs inside); a copy of its own all the same.
+            let copy: Vec<u8> = json.to_vec();
+            return f(&copy);
         };
         buf.clear();
         buf.extend_from_slice(json);

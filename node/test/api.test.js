@@ -68,7 +68,13 @@ test('arguments follow the registry: options by camelCase name, unknown ones ref
   assert.equal(ekl.verifyJws(token, 'ekl-access+jwt', jwks).kid, 'k')
   assert.equal(ekl.verifyJws(token, 'ekl-access+jwt', jwks, { now: new Date() }).kid, 'k')
   assert.match(throwsCode(assert, () => ekl.verifyJws(token, 'ekl-access+jwt', jwks, { now: Date.now() }), 'INVALID_ARGUMENT').message, /now.*milliseconds/)
-  throwsCode(assert, () => ekl.verifyJws(token, 'ekl-access+jwt', jwks, { now: 1.5 }), 'INVALID_ARGUMENT')
+  // A fraction is floored (docs/decisions.md#fractional-now); NaN, ±Infinity, strings refused.
+  assert.equal(ekl.verifyJws(token, 'ekl-access+jwt', jwks, { now: iat + 119.999 }).kid, 'k')
+  throwsCode(assert, () => ekl.verifyJws(token, 'ekl-access+jwt', jwks, { now: iat + 120.5 }), 'TOKEN_EXPIRED')
+  throwsCode(assert, () => ekl.verifyJws(token, 'ekl-access+jwt', jwks, { now: iat - 60.5 }), 'TOKEN_NOT_YET_VALID')
+  for (const now of [NaN, Infinity, -Infinity, '1780000000', 2 ** 60]) {
+    throwsCode(assert, () => ekl.verifyJws(token, 'ekl-access+jwt', jwks, { now }), 'INVALID_ARGUMENT', String(now))
+  }
   throwsCode(assert, () => ekl.verifyJws(token, 'ekl-access+jwt', jwks, { now: iat + 3600 }), 'TOKEN_EXPIRED')
   // jwks: a Jwks, a plain object or JsonText.
   assert.equal(ekl.verifyJws(token, 'ekl-access+jwt', new ekl.JsonText(JSON.stringify(jwks.toJSON()))).kid, 'k')
@@ -430,4 +436,32 @@ test('canonical bytes are Buffers of their own: later calls and a transfer of th
   const big = `[${'"abcdefgh",'.repeat(3000)}1]`
   assert.equal(ekl.canonicalize(big).toString(), big)
   assert.equal(ekl.canonicalize(Buffer.from(big)).toString(), big)
+})
+
+test('the four per-type credential verifiers: typed results, a Date clock, purpose and audience', () => {
+  const { jwks, keys } = ekl.jwksFromSeed('22'.repeat(32), ['k1'])
+  const iss = 'https://net.example'
+  const t0 = 1780000000
+  const at = new Date((t0 + 5) * 1000)
+  const assertion = ekl.signJws('ekl-relationship+jwt', {
+    iss, sub: 'agt_c', aud: 'https://p.example/token', iat: t0, exp: t0 + 120, jti: 'j1', org: 'o1',
+    auth_profile: 'ekl-auth-1.1', con: 'con_1', rel_ver: 3, dsc_ver: 'd7', caps: [{ id: 'cap.a', ver: 1, note: 'x' }],
+  }, keys[0])
+  const a = ekl.verifyRelationshipAssertion(assertion, jwks, iss, 'https://p.example/token', { now: at })
+  assert.deepEqual([a.jti, a.rel_ver, a.dsc_ver, a.exp, a.caps], ['j1', 3, 'd7', t0 + 120, [{ id: 'cap.a', ver: 1 }]])
+  throwsCode(assert, () => ekl.verifyRelationshipAssertion(assertion, jwks, iss, 'https://p.example/mcp', { now: at }), 'AUDIENCE_MISMATCH')
+  const call = ekl.signJws('ekl-platform-call+jwt', { iss, aud: 'agt_p', iat: t0, exp: t0 + 60, jti: 'j2', purpose: 'deliver' }, keys[0])
+  const p = ekl.verifyPlatformCall(call, jwks, iss, 'deliver', { audience: 'agt_p', now: at })
+  assert.deepEqual([p.purpose, p.jti], ['deliver', 'j2'])
+  throwsCode(assert, () => ekl.verifyPlatformCall(call, jwks, iss, 'enroll', { now: at }), 'PURPOSE_MISMATCH')
+  throwsCode(assert, () => ekl.verifyPlatformCall(call, jwks, iss, 'DELIVER', { now: at }), 'INVALID_ARGUMENT')
+  throwsCode(assert, () => ekl.verifyPlatformCall(call, jwks, iss, 'deliver', { audience: 'agt_q', now: at }), 'AUDIENCE_MISMATCH')
+  const feed = ekl.signJws('ekl-revocation-feed+jwt', { iss, aud: 'agt_p', iat: t0, items: [] }, keys[0])
+  const f = ekl.verifyRevocationFeed(feed, jwks, iss, 'agt_p', { now: t0 + 86400 * 365 })
+  assert.equal(f.exp, null)
+  const long = ekl.signJws('ekl-access+jwt', { iss, aud: 'ekl:agent:agt_p', iat: t0, exp: t0 + 901 }, keys[0])
+  throwsCode(assert, () => ekl.verifyAccessToken(long, jwks, iss, 'agt_p', { now: at }), 'LIFETIME_TOO_LONG')
+  const token = ekl.signJws('ekl-access+jwt', { iss, aud: 'ekl:agent:agt_p', iat: t0, exp: t0 + 900 }, keys[0])
+  assert.deepStrictEqual(ekl.verifyAccessToken(token, jwks, iss, 'agt_p', { now: at }),
+    { ...ekl.verifyJws(token, 'ekl-access+jwt', jwks, { now: at }), iss, iat: t0, exp: t0 + 900 })
 })

@@ -557,6 +557,37 @@ RUNNERS['screening-rules-jws.json'] = (v) => {
   }))
 }
 
+/** The function of each operation of credentials-jws.json and its arguments after (token, jwks, issuer). */
+const CREDENTIAL_OPS = {
+  verify_relationship_assertion: (c) => [ekl.verifyRelationshipAssertion, [c.args.token_endpoint], {}],
+  verify_platform_call: (c) => [ekl.verifyPlatformCall, [c.args.purpose], c.args.audience === undefined ? {} : { audience: c.args.audience }],
+  verify_revocation_feed: (c) => [ekl.verifyRevocationFeed, [c.args.provider_agent_id], {}],
+  verify_access_token: (c) => [ekl.verifyAccessToken, [c.args.provider_id], {}],
+}
+
+RUNNERS['credentials-jws.json'] = (v) => {
+  const jwks = new ekl.Jwks(v.jwks)
+  return v.cases.map((c, i) => ({
+    name: `${c.name}: ${c.description}`,
+    path: ['cases', i, 'expected'],
+    expected: c.expected,
+    actual: () => {
+      const [fn, args, options] = CREDENTIAL_OPS[c.op](c)
+      let got
+      try {
+        got = fn(c.token, jwks, v.network_issuer, ...args, { ...options, now: c.now })
+      } catch (e) {
+        if (!ekl.isEklError(e)) throw e
+        return { error: e.code }
+      }
+      // The verified token is verifyJws's result, the type's members added.
+      const base = ekl.verifyJws(c.token, got.typ, jwks, { now: c.now, issuer: v.network_issuer, requireExp: false })
+      assert.deepStrictEqual(Object.fromEntries(Object.keys(base).map((k) => [k, got[k]])), base)
+      return got
+    },
+  }))
+}
+
 /** Folders of vectors/ that hold no vectors (the checking scripts of the vectors helper). */
 const NOT_VECTORS = new Set(['check'])
 

@@ -47,6 +47,10 @@ import ekl, {
   formatTimestamp,
   newSalt,
   verifyExecutionGrant,
+  verifyRelationshipAssertion,
+  verifyPlatformCall,
+  verifyRevocationFeed,
+  verifyAccessToken,
   RemoteJwks,
   jwksFromSeed,
   signJws,
@@ -73,6 +77,11 @@ import ekl, {
   type VerifiedJws,
   type ScreeningRulesToken,
   type ScreeningRules,
+  type VerifiedRelationshipAssertion,
+  type VerifiedPlatformCall,
+  type VerifiedRevocationFeed,
+  type VerifiedAccessToken,
+  type PlatformCallPurpose,
   type Jwk,
 } from 'ekl-evidence'
 
@@ -154,6 +163,22 @@ const pubKid: string = pub.kid + fromJwk.kid
 const stamp: string = formatTimestamp(new Date()) + formatTimestamp(1780000000)
 const fresh: string = fingerprint(newSalt(), { a: 1 })
 const grant: VerifiedJws = verifyExecutionGrant(token, jwks, 'https://n.example', 'agt_p', { now: new Date() })
+const assertion: VerifiedRelationshipAssertion = verifyRelationshipAssertion(token, jwks, 'https://n.example', 'https://p.example/oauth/token', { now: 1 })
+const capVer: number | string = assertion.caps[0]!.ver
+const relVer: number | string = assertion.rel_ver
+const purposeWanted: PlatformCallPurpose = 'deliver'
+const platformCall: VerifiedPlatformCall = verifyPlatformCall(token, jwks, 'https://n.example', purposeWanted, { audience: 'agt_p', now: new Date() })
+const callJti: string = platformCall.jti
+// @ts-expect-error: not a purpose of a platform call credential
+verifyPlatformCall(token, jwks, 'https://n.example', 'admin')
+const feed: VerifiedRevocationFeed = verifyRevocationFeed(token, jwks, 'https://n.example', 'agt_p')
+const feedExp: number | null = feed.exp
+// @ts-expect-error: a feed's exp may be null
+const feedExpNumber: number = feed.exp
+const access: VerifiedAccessToken = verifyAccessToken(token, jwks, 'https://n.example', 'agt_p', { now: 1 })
+const accessExp: number = access.exp
+const asJws: VerifiedJws = access
+void [capVer, relVer, callJti, feedExp, feedExpNumber, accessExp, asJws]
 const remote = new RemoteJwks('https://n.example/.well-known/jwks.json', { cooldown: 30 })
 const fetched: Promise<Jwks> = remote.jwksFor(token)
 const flags2: SafetyFlag[] = screen({ content: [] }, { rules: { rules_version: sr.rules_version, rules: sr.rules } })

@@ -5,7 +5,7 @@ from typing import Any, Iterable, List, Mapping, Optional, Tuple, Union
 
 from ._errors import EklError
 from ._native import JsonText, Jwks as Jwks, SigningKey
-from ._types import Commitment, JsonValue, Jwk, Receipt, ReceiptLineSummary, ResultBody, SafetyFlag, ScreeningRules, ScreeningRulesToken, SignedReceipt, VerifiedJws
+from ._types import Commitment, JsonValue, Jwk, Receipt, ReceiptLineSummary, ResultBody, SafetyFlag, ScreeningRules, ScreeningRulesToken, SignedReceipt, VerifiedAccessToken, VerifiedJws, VerifiedPlatformCall, VerifiedRelationshipAssertion, VerifiedRevocationFeed
 from ._verdict import Verdict
 
 _Value = Any  # a host value (strict conversion) or a JsonText
@@ -50,14 +50,18 @@ __all__ = [
     "upstream_fingerprint",
     "upstream_projection",
     "value_digest",
+    "verify_access_token",
     "verify_challenge_proof",
     "verify_enroll_authority",
     "verify_execution_grant",
     "verify_jws",
+    "verify_platform_call",
     "verify_receipt",
     "verify_receipt_jws",
     "verify_receipt_lines",
     "verify_receipts",
+    "verify_relationship_assertion",
+    "verify_revocation_feed",
     "verify_screening_rules",
     "verify_signature",
     "verify_signed_receipt",
@@ -723,6 +727,95 @@ def verify_execution_grant(
     now (keyword-only, optional): the time to check against (default: now)
 
     EKP §9.3.2.
+    """
+
+def verify_relationship_assertion(
+    token: str,
+    jwks: _JwksLike,
+    issuer: str,
+    token_endpoint: str,
+    *,
+    now: Optional[_Now] = None,
+) -> VerifiedRelationshipAssertion:
+    """Verifies a relationship assertion at a provider's token endpoint: typ ekl-relationship+jwt,
+    aud the token endpoint, lifetime at most 120 s, sub jti org con rel_ver dsc_ver caps
+    required, auth_profile ekl-auth-1.1. Returns the verified token with {iss, iat, exp, sub,
+    aud, jti, org, con, rel_ver, dsc_ver, caps}. Single use: consuming jti is the caller's
+    (§9.2).
+
+    token (required): the relationship assertion
+    jwks (required): the network's key set
+    issuer (required): the network's issuer
+    token_endpoint (required): the provider's token endpoint (the aud)
+    now (keyword-only, optional): the time to check against (default: now)
+
+    EKP §9.1.
+    """
+
+def verify_platform_call(
+    token: str,
+    jwks: _JwksLike,
+    issuer: str,
+    purpose: str,
+    *,
+    audience: Optional[str] = None,
+    now: Optional[_Now] = None,
+) -> VerifiedPlatformCall:
+    """Verifies a platform call credential for a tool that accepts one purpose: typ ekl-platform-
+    call+jwt, lifetime at most 60 s, jti required, purpose equal to the expected one
+    (PURPOSE_MISMATCH), aud checked when an audience is given. Returns the verified token with
+    {iss, iat, exp, jti, purpose}. Single use: consuming jti is the caller's.
+
+    token (required): the platform call credential
+    jwks (required): the network's key set
+    issuer (required): the network's issuer
+    purpose (required): the purpose the tool accepts: enroll, validation, revalidation or
+        deliver
+    audience (keyword-only, optional): the expected aud (default: not checked)
+    now (keyword-only, optional): the time to check against (default: now)
+
+    EKP §3, §4.
+    """
+
+def verify_revocation_feed(
+    token: str,
+    jwks: _JwksLike,
+    issuer: str,
+    provider_agent_id: str,
+    *,
+    now: Optional[_Now] = None,
+) -> VerifiedRevocationFeed:
+    """Verifies a revocation feed page or snapshot: typ ekl-revocation-feed+jwt, aud the provider's
+    agent id, iat required, exp checked when present. Returns the verified token with {iss, iat,
+    exp} (exp null when absent); the items are in claims.
+
+    token (required): the feed page or snapshot
+    jwks (required): the network's key set
+    issuer (required): the network's issuer
+    provider_agent_id (required): the provider's agent id (the aud)
+    now (keyword-only, optional): the time to check against (default: now)
+
+    EKP §9.3.1.
+    """
+
+def verify_access_token(
+    token: str,
+    jwks: _JwksLike,
+    issuer: str,
+    provider_id: str,
+    *,
+    now: Optional[_Now] = None,
+) -> VerifiedAccessToken:
+    """Verifies an access token at a provider: typ ekl-access+jwt, aud ekl:agent:{provider_id},
+    lifetime at most 900 s. Returns the verified token with {iss, iat, exp}.
+
+    token (required): the access token
+    jwks (required): the network's key set
+    issuer (required): the network's issuer
+    provider_id (required): the provider's agent id
+    now (keyword-only, optional): the time to check against (default: now)
+
+    EKP §15.1.
     """
 
 def verify_screening_rules(

@@ -9,6 +9,7 @@ import datetime
 from typing import Any, Dict, List, Literal, TypedDict, Union
 
 __all__ = [
+    "AssertionCap",
     "Commitment",
     "FailingCheck",
     "HostValue",
@@ -23,7 +24,11 @@ __all__ = [
     "ScreeningRules",
     "ScreeningRulesToken",
     "SignedReceipt",
+    "VerifiedAccessToken",
     "VerifiedJws",
+    "VerifiedPlatformCall",
+    "VerifiedRelationshipAssertion",
+    "VerifiedRevocationFeed",
 ]
 
 #: A Python value for the strict conversion: None, bool, int, float, str, list, tuple, dict with
@@ -78,6 +83,59 @@ class VerifiedJws(TypedDict):
     kid: str
     typ: str
     token_sha256: str
+
+
+class AssertionCap(TypedDict):
+    """One capability of a relationship assertion's ``caps``."""
+
+    id: str
+    ver: Union[int, str]
+
+
+class VerifiedRelationshipAssertion(VerifiedJws):
+    """A verified relationship assertion (§9.1): the token, its registered claims and its own
+    members. ``aud`` is the token endpoint it was verified for. Consuming ``jti`` once per
+    (issuer, token endpoint, jti) is the caller's (§9.2)."""
+
+    iss: str
+    iat: int
+    exp: int
+    sub: str
+    aud: str
+    jti: str
+    org: str
+    con: str
+    rel_ver: Union[int, str]
+    dsc_ver: Union[int, str]
+    caps: List[AssertionCap]
+
+
+class VerifiedPlatformCall(VerifiedJws):
+    """A verified platform call credential (§3, §4): ``purpose`` is the one the caller expected.
+    Single use: recording ``jti`` until ``exp`` + 60 s is the caller's."""
+
+    iss: str
+    iat: int
+    exp: int
+    jti: str
+    purpose: Literal["enroll", "validation", "revalidation", "deliver"]
+
+
+class VerifiedRevocationFeed(VerifiedJws):
+    """A verified revocation feed page or snapshot (§9.3.1); its items are in ``claims``. ``exp``
+    is None when the token has none."""
+
+    iss: str
+    iat: int
+    exp: Union[int, None]
+
+
+class VerifiedAccessToken(VerifiedJws):
+    """A verified access token (§15.1)."""
+
+    iss: str
+    iat: int
+    exp: int
 
 
 class ScreeningRule(TypedDict):

@@ -10,7 +10,8 @@
 //!   a key that is not a `str` → `NON_STRING_KEY`.
 //! * `list`, `tuple` and their subclasses (`namedtuple`) → arrays.
 //! * Anything else (`set`, `bytes`, `Decimal`, `datetime`, plain `Enum`, other mappings and
-//!   sequences, custom objects, a nested `JsonText`) → `UNSUPPORTED_TYPE`.
+//!   sequences, custom objects, a nested `JsonText`) → `UNSUPPORTED_TYPE`; a pydantic model (the
+//!   MCP SDK's results and tools) is refused so too, the message naming the right call (B10).
 //! * A container that contains itself → `CYCLIC_VALUE`; nesting deeper than 64 →
 //!   `INPUT_TOO_DEEP`, found while converting, with an explicit stack (no recursion).
 //! * A value whose canonical text would exceed the bound (the operation's own limit, such as the
@@ -166,10 +167,36 @@ fn step<'py>(
     }
     let what = if obj.is_instance_of::<JsonText>() {
         "JsonText is accepted only as the whole value, not inside a host value".to_owned()
+    } else if is_pydantic_model(obj) {
+        format!(
+            "a pydantic model ({}) has no ekl-json-1 form: its fields are not the wire's members; \
+             fingerprint the message's JSON text as it crossed the wire (ekl_evidence.mcp), or pass \
+             model_dump(mode=\"json\", by_alias=True, exclude_unset=True)",
+            type_name(obj)
+        )
     } else {
         format!("a value of type {} has no ekl-json-1 form", type_name(obj))
     };
     Err(ekl_err(py, ErrorCode::UnsupportedType, &what))
+}
+
+/// Whether `obj` is a pydantic model (the MCP SDK's `CallToolResult`, `ListToolsResult`, `Tool`,
+/// …): a class named `BaseModel` of the module `pydantic.main` in its type's MRO. Read only when
+/// the value is already refused (for the message); reads the MRO tuple and class attributes, runs
+/// no method of the object.
+fn is_pydantic_model(obj: &Bound<'_, PyAny>) -> bool {
+    let Ok(mro) = obj.get_type().mro().cast_into::<PyTuple>() else {
+        return false;
+    };
+    mro.iter().any(|t| {
+        let named = |attr: &str, want: &str| {
+            t.getattr(attr)
+                .ok()
+                .and_then(|v| v.extract::<String>().ok())
+                .is_some_and(|v| v == want)
+        };
+        named("__name__", "BaseModel") && named("__module__", "pydantic.main")
+    })
 }
 
 /// Converts a Python value into a core value without copying its strings (they borrow from the

@@ -337,6 +337,44 @@ def test_agent_example_runs() -> None:
     assert report["network_receipt"]["not_passed"] == []
 
 
+def test_credential_verifiers() -> None:
+    """The four per-type verifiers (§3, §4, §9.1, §9.3.1, §15.1): typed results, the clock as a
+    datetime, the caller's purpose and audience; vectors/credentials-jws.json has the full set."""
+    jwks, keys = ekl.jwks_from_seed("22" * 32, ["k1"])
+    iss, t0 = "https://net.example", 1_780_000_000
+    at = datetime.datetime.fromtimestamp(t0 + 5, datetime.timezone.utc)
+    assertion = ekl.sign_jws("ekl-relationship+jwt", {
+        "iss": iss, "sub": "agt_c", "aud": "https://p.example/token", "iat": t0, "exp": t0 + 120,
+        "jti": "j1", "org": "o1", "auth_profile": "ekl-auth-1.1", "con": "con_1", "rel_ver": 3,
+        "dsc_ver": "d7", "caps": [{"id": "cap.a", "ver": 1, "note": "x"}]}, keys[0])
+    a: ekl.VerifiedRelationshipAssertion = ekl.verify_relationship_assertion(assertion, jwks, iss, "https://p.example/token", now=at)
+    assert (a["jti"], a["rel_ver"], a["dsc_ver"], a["exp"]) == ("j1", 3, "d7", t0 + 120)
+    assert a["caps"] == [{"id": "cap.a", "ver": 1}] and a["typ"] == "ekl-relationship+jwt"
+    with pytest.raises(EklError) as info:
+        ekl.verify_relationship_assertion(assertion, jwks, iss, "https://p.example/mcp", now=at)
+    assert info.value.code == "AUDIENCE_MISMATCH"
+
+    call = ekl.sign_jws("ekl-platform-call+jwt", {"iss": iss, "aud": "agt_p", "iat": t0, "exp": t0 + 60, "jti": "j2", "purpose": "deliver"}, keys[0])
+    p: ekl.VerifiedPlatformCall = ekl.verify_platform_call(call, jwks, iss, "deliver", audience="agt_p", now=at)
+    assert (p["purpose"], p["jti"]) == ("deliver", "j2")
+    for purpose, audience, code in (("enroll", None, "PURPOSE_MISMATCH"), ("DELIVER", None, "INVALID_ARGUMENT"), ("deliver", "agt_q", "AUDIENCE_MISMATCH")):
+        with pytest.raises(EklError) as info:
+            ekl.verify_platform_call(call, jwks, iss, purpose, audience=audience, now=at)
+        assert info.value.code == code, purpose
+
+    feed = ekl.sign_jws("ekl-revocation-feed+jwt", {"iss": iss, "aud": "agt_p", "iat": t0, "items": []}, keys[0])
+    f: ekl.VerifiedRevocationFeed = ekl.verify_revocation_feed(feed, jwks, iss, "agt_p", now=t0 + 86_400 * 365)
+    assert f["exp"] is None and f["claims"]["items"] == []
+
+    token = ekl.sign_jws("ekl-access+jwt", {"iss": iss, "aud": "ekl:agent:agt_p", "iat": t0, "exp": t0 + 901}, keys[0])
+    with pytest.raises(EklError) as info:
+        ekl.verify_access_token(token, jwks, iss, "agt_p", now=at)
+    assert info.value.code == "LIFETIME_TOO_LONG"
+    token = ekl.sign_jws("ekl-access+jwt", {"iss": iss, "aud": "ekl:agent:agt_p", "iat": t0, "exp": t0 + 900}, keys[0])
+    t: ekl.VerifiedAccessToken = ekl.verify_access_token(token, jwks, iss, "agt_p", now=at)
+    assert t == {**ekl.verify_jws(token, "ekl-access+jwt", jwks, now=at), "iss": iss, "iat": t0, "exp": t0 + 900}
+
+
 def test_jws_round_trip() -> None:
     jwks, keys = ekl.jwks_from_seed("11" * 32, ["k1", "k2"])
     assert jwks.kids() == ["k1", "k2"] and keys[1].kid == "k2" and "11" not in repr(keys[0])

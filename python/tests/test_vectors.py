@@ -71,6 +71,9 @@ def test_meta_a_changed_expected_value_fails(name: str) -> None:
     section, index, member = MUTATIONS[name]
     changed: Any = copy.deepcopy(data)
     case = changed[section][index] if section else changed
+    *inside, member = member.split(".")
+    for part in inside:
+        case = case[part]
     original = case[member]
     if isinstance(original, int):
         case[member] = original + 10**7

@@ -538,6 +538,51 @@ def run_screening_rules_jws(data: Dict[str, Any]) -> List[Check]:
     return checks
 
 
+# --- credentials-jws.json -----------------------------------------------------------------------
+
+#: The function of each operation of credentials-jws.json (the registry's names).
+_CREDENTIAL_OPS: Dict[str, Callable[..., Any]] = {
+    "verify_relationship_assertion": ekl.verify_relationship_assertion,
+    "verify_platform_call": ekl.verify_platform_call,
+    "verify_revocation_feed": ekl.verify_revocation_feed,
+    "verify_access_token": ekl.verify_access_token,
+}
+
+#: The arguments of each operation after (token, jwks, issuer): positional, then keywords.
+_CREDENTIAL_ARGS: Dict[str, Tuple[List[str], List[str]]] = {
+    "verify_relationship_assertion": (["token_endpoint"], []),
+    "verify_platform_call": (["purpose"], ["audience"]),
+    "verify_revocation_feed": (["provider_agent_id"], []),
+    "verify_access_token": (["provider_id"], []),
+}
+
+
+def run_credentials_jws(data: Dict[str, Any]) -> List[Check]:
+    checks: List[Check] = []
+    jwks = ekl.Jwks(data["jwks"])
+    issuer = data["network_issuer"]
+    for case in data.get("cases", []):
+
+        def credential(case: Dict[str, Any] = case) -> None:
+            op = case["op"]
+            positional, keywords = _CREDENTIAL_ARGS[op]
+            args = [case["args"][k] for k in positional]
+            kwargs = {k: case["args"][k] for k in keywords if k in case["args"]}
+            fn = lambda: _CREDENTIAL_OPS[op](case["token"], jwks, issuer, *args, now=case["now"], **kwargs)  # noqa: E731
+            exp = case["expected"]
+            if "error" in exp:
+                refused(exp["error"], fn)
+                return
+            got = fn()
+            assert got == exp, got
+            # the verified token is verify_jws's result, the type's members added
+            base = ekl.verify_jws(case["token"], got["typ"], jwks, now=case["now"], issuer=issuer, require_exp=False)
+            assert {k: got[k] for k in base} == base
+
+        checks.append((f"cases: {case['name']}", credential))
+    return checks
+
+
 #: The runner of each vector file. A file in vectors/ without a runner is reported by
 #: test_vectors.py::test_every_vector_file_has_a_runner.
 RUNNERS: Dict[str, Callable[[Dict[str, Any]], List[Check]]] = {
@@ -550,10 +595,11 @@ RUNNERS: Dict[str, Callable[[Dict[str, Any]], List[Check]]] = {
     "screening-scan.json": run_screening_scan,
     "receipt-jws.json": run_receipt_jws,
     "screening-rules-jws.json": run_screening_rules_jws,
+    "credentials-jws.json": run_credentials_jws,
 }
 
 #: Where the meta-test changes one expected value: (section, case index, member); an empty
-#: section names a top-level member.
+#: section names a top-level member, a dotted member one inside it (``expected.jti``).
 MUTATIONS: Dict[str, Tuple[str, int, str]] = {
     "ekl-json-1.json": ("valid", 0, "canonical"),
     "fingerprints.json": ("cases", 0, "fingerprint"),
@@ -563,6 +609,7 @@ MUTATIONS: Dict[str, Tuple[str, int, str]] = {
     "screening-scan.json": ("invalid_rules", 0, "error"),
     "call-receipt.json": ("", 0, "receipt_digest"),  # "": a top-level member
     "screening-rules-jws.json": ("cases", 0, "now"),
+    "credentials-jws.json": ("cases", 0, "expected.jti"),
 }
 
 

@@ -62,7 +62,11 @@ SHAPES = {
     "ScreeningRules",
     "ScreeningRulesToken",
     "SignedReceipt",
+    "VerifiedAccessToken",
     "VerifiedJws",
+    "VerifiedPlatformCall",
+    "VerifiedRelationshipAssertion",
+    "VerifiedRevocationFeed",
 }
 
 

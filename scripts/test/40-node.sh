@@ -62,7 +62,7 @@ for f in "$main" "$plat"; do
     || { echo "$(basename "$f") lacks a license file" >&2; exit 1; }
 done
 if tar -tzf "$main" | grep '\.node$' >/dev/null; then echo "the main tarball holds a .node file" >&2; exit 1; fi
-for f in wasm/index.web.mjs wasm/binding.cjs wasm/web/ekl_wasm_bg.wasm wasm/node/ekl_wasm_bg.wasm wasm/index.d.mts index.d.ts native.js replay.js replay.mjs replay.d.ts replay.d.mts; do
+for f in wasm/index.web.mjs wasm/binding.cjs wasm/web/ekl_wasm_bg.wasm wasm/node/ekl_wasm_bg.wasm wasm/index.d.mts index.d.ts native.js replay.js replay.mjs replay.d.ts replay.d.mts mcp/index.mjs mcp/index.d.mts mcp/relay.mjs; do
   tar -tzf "$main" | grep -x "package/$f" >/dev/null || { echo "the main tarball lacks $f" >&2; exit 1; }
 done
 if tar -tzf "$main" | grep -E '^package/(test|src|types-test|bench|npm)/' >/dev/null; then echo "tests or sources in the main tarball" >&2; exit 1; fi
@@ -99,6 +99,10 @@ smoke() { # EXPECTED-BACKEND
     console.log("import: ok (" + backend + ")")'
 }
 smoke native
+# ekl-evidence/mcp without its peer dependency (the official MCP SDK): one message naming the install
+if msg=$(node --input-type=module -e 'await import("ekl-evidence/mcp")' 2>&1); then echo "ekl-evidence/mcp loaded without the MCP SDK?" >&2; exit 1; fi
+grep -q "ekl-evidence/mcp needs the official MCP SDK: npm install @modelcontextprotocol/sdk" <<< "$msg" || { echo "$msg" >&2; exit 1; }
+echo "ekl-evidence/mcp without the SDK: $(grep -o 'ekl-evidence/mcp needs[^:]*' <<< "$msg" | head -1)"
 # The whole suite against the installed package (the tests resolve "ekl-evidence" from here).
 cp -r "$ROOT/node/test" ./test
 rm -rf ./test/.readme

@@ -7,7 +7,14 @@
 #      (Python, TypeScript): tools/list and one tools/call;
 #   3. the upstream fingerprint of tools/list and the output fingerprint of the tool result, as they
 #      crossed the wire, must agree between the two clients of a server, equal the SDK objects'
-#      own, and equal an independent computation (hashlib + PyPI rfc8785, from the wire log).
+#      own, and equal an independent computation (hashlib + PyPI rfc8785, from the wire log);
+#   4. the packages' modules (ekl_evidence.mcp, ekl-evidence/mcp: issue 25) against three servers
+#      (server.py, server.ts, and server-paged.ts, which lists its tools in pages of two), each over
+#      stdio and Streamable HTTP on 127.0.0.1: every tools/list page and one tools/call; for each
+#      server the fingerprints of every transport and client agree, and equal independent.py's from
+#      the wire each client recorded;
+#   5. the Python SDK's objects given to the fingerprint operations (sdk_objects.py): the wire's
+#      fingerprint or a refusal naming the right call, never another fingerprint.
 # Needs the wheel of 30-python.sh and the addon of 40-node.sh (./run test runs them first).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
@@ -24,6 +31,7 @@ ex_npm examples/mcp
 (cd examples/mcp && rm -rf dist && npx tsc -p tsconfig.json)
 (cd "$work" && "$PYRIGHT_BIN" -p "$repo/examples/pyrightconfig.json" --pythonpath "$EX_PYTHON" "$repo"/examples/mcp/*.py)
 (cd "$work" && "$EX_PYTHON" -m mypy --strict --no-incremental "$repo"/examples/mcp/*.py)
+(cd "$work" && "$EX_PYTHON" -m mypy --strict --no-incremental -m ekl_evidence.mcp -m ekl_evidence._mcp_relay)
 
 # 2.-3. every server with every client
 salt=$("$EX_PYTHON" -c 'import ekl_evidence as e; print(e.new_salt())')
@@ -65,3 +73,81 @@ if not ok:
     sys.exit("MCP fingerprints disagree")
 print("MCP: 2 servers x 2 clients, fingerprints as they crossed the wire agree with each other, with the SDK objects and with rfc8785 + hashlib")
 PY
+
+# 4. the packages' modules: 3 servers x 2 transports x 2 clients
+# The JS module is reached through examples/mcp/node_modules/ekl-evidence, a link to node/: with
+# --preserve-symlinks it finds the SDK (its peer dependency) here, as an installed package would.
+free_port() { "$EX_PYTHON" -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'; }
+start_http() { # NAME: starts the server over Streamable HTTP, sets url and pid
+  local out="$work/http-$1.out"
+  : > "$out"
+  case $1 in
+    py) local port; port=$(free_port)
+        "$EX_PYTHON" "$repo/examples/mcp/server.py" --http "$port" > "$out" 2>&1 &
+        pid=$!; url="http://127.0.0.1:$port/mcp"
+        for _ in $(seq 100); do (echo > "/dev/tcp/127.0.0.1/$port") 2>/dev/null && break; sleep 0.1; done ;;
+    ts|paged) local js=server.js; [ "$1" = paged ] && js=server-paged.js
+        node "$repo/examples/mcp/dist/$js" --http 0 > "$out" 2>&1 &
+        pid=$!
+        for _ in $(seq 100); do grep -q '^listening ' "$out" && break; sleep 0.1; done
+        url=$(sed -n 's/^listening //p' "$out") ;;
+  esac
+  [ -n "$url" ] || { cat "$out" >&2; echo "the $1 server did not start" >&2; return 1; }
+}
+modules="$work/modules.jsonl"
+: > "$modules"
+for server in py ts paged; do
+  case $server in
+    py) cmd=("$EX_PYTHON" "$repo/examples/mcp/server.py"); offered=search_listings; call=(search_listings '{"area_ref":"loc:ca:dublin","min_beds":3}') ;;
+    ts) cmd=(node "$repo/examples/mcp/dist/server.js"); offered=search_listings; call=(search_listings '{"area_ref":"loc:ca:dublin","min_beds":3}') ;;
+    paged) cmd=(node "$repo/examples/mcp/dist/server-paged.js"); offered='search_listings,get_quote,book_viewing,Ünïcode_tool'; call=(get_quote '{"listing_id":"l1"}') ;;
+  esac
+  for transport in stdio http; do
+    target=(-- "${cmd[@]}")
+    if [ $transport = http ]; then start_http $server; target=(--url "$url"); fi
+    for client in py ts; do
+      log="$work/module-$server-$transport-$client.log"
+      args=(--salt "$salt" --offered "$offered" --call "${call[@]}" --log "$log" "${target[@]}")
+      case $client in
+        py) out=$(timeout 120 "$EX_PYTHON" examples/mcp/evidence.py "${args[@]}") ;;
+        ts) out=$(timeout 120 node --preserve-symlinks examples/mcp/dist/evidence.js "${args[@]}") ;;
+      esac
+      indep=$("$EX_PYTHON" examples/mcp/independent.py "$salt" "$log" "$offered")
+      echo "{\"server\":\"$server\",\"transport\":\"$transport\",\"client\":\"$client\",\"result\":$out,\"independent\":$indep}" >> "$modules"
+    done
+    if [ $transport = http ]; then kill "$pid"; wait "$pid" 2>/dev/null || true; fi
+  done
+done
+"$EX_PYTHON" - "$modules" <<'PY'
+import json, sys
+rows = [json.loads(line) for line in open(sys.argv[1])]
+ok = len(rows) == 12
+print(f"{'server':7} {'transport':9} {'client':6} pages {'upstream_fingerprint':18} {'output_fingerprint':18} independent")
+for r in rows:
+    res, ind = r["result"], r["independent"]
+    same = res["upstream_fingerprint"] == ind["upstream_fingerprint"] and res["output_fingerprint"] == ind["output_fingerprint"]
+    ok &= same
+    print(f"{r['server']:7} {r['transport']:9} {r['client']:6} {res['pages']:5} {res['upstream_fingerprint'][:16]}.. "
+          f"{res['output_fingerprint'][:16]}.. {'equal' if same else 'DIFFERENT'}")
+for server in ("py", "ts", "paged"):
+    fps = {(r["result"]["upstream_fingerprint"], r["result"]["output_fingerprint"]) for r in rows if r["server"] == server}
+    if len(fps) != 1:
+        ok = False
+        print(f"the clients and transports of the {server} server disagree: {fps}")
+if not all(r["result"]["pages"] == 3 and len(r["result"]["tools"]) == 5 for r in rows if r["server"] == "paged"):
+    ok = False
+    print("the paged server's tools were not all read (3 pages, 5 tools)")
+if not ok:
+    sys.exit("MCP module fingerprints disagree")
+print("MCP modules: 3 servers (one paginating) x stdio and Streamable HTTP x Python and JS modules agree with each other and with rfc8785 + hashlib")
+PY
+
+# 5. the SDK's objects: the wire's fingerprint or a refusal naming the right call
+for server in py ts paged; do
+  case $server in
+    py) cmd=("$EX_PYTHON" "$repo/examples/mcp/server.py") ;;
+    ts) cmd=(node "$repo/examples/mcp/dist/server.js") ;;
+    paged) cmd=(node "$repo/examples/mcp/dist/server-paged.js") ;;
+  esac
+  timeout 120 "$EX_PYTHON" examples/mcp/sdk_objects.py -- "${cmd[@]}"
+done

@@ -1,8 +1,11 @@
 #!/usr/bin/env node
-// Independent re-check of vectors/receipt-jws.json and vectors/screening-rules-jws.json.
+// Independent re-check of vectors/receipt-jws.json, vectors/screening-rules-jws.json and
+// vectors/credentials-jws.json.
 // Uses only Node's standard library (node:crypto = OpenSSL), none of our Rust code: strict
 // base64url, a duplicate-detecting JSON reader, JCS for the receipt object's signature, ES256 with
-// ieee-p1363 signatures, and every check re-derived from the protocol text (PROTOCOL §9.5.1, §15.5).
+// ieee-p1363 signatures, and every check re-derived from the protocol text (PROTOCOL §9.5.1, §15.5;
+// the credentials of §3, §4, §9.1, §9.2, §9.3.1, §15.1 with the decisions of docs/decisions.md#jws
+// 10 and 12, written out again below).
 // It also re-derives the key set from the seed (HMAC-SHA256(seed, "ekl-jwks-seed" 0 kid 0 i)).
 // Usage: node vectors/check/check_jws.mjs [vectors-dir]   (exit status 1 on any difference)
 import { createHash, createHmac, createPublicKey, createECDH, verify } from 'node:crypto';
@@ -229,10 +232,140 @@ function screeningCase(doc, keys, c) {
   }
 }
 
+// ---------- per-type credentials (§3, §4, §9.1, §9.2, §9.3.1, §15.1) ----------
+// Each operation's typ, expected aud (from the case's args), lifetime bound, whether exp is
+// required, the claims it requires and the members its result adds to the verified token. Written
+// here from the protocol and docs/decisions.md#jws, not read from the file: the file's own `rules`
+// table must agree with it.
+const CREDENTIALS = {
+  verify_relationship_assertion: {
+    typ: 'ekl-relationship+jwt', aud: (a) => a.token_endpoint, maxLifetime: 120, requireExp: true,
+    required: ['iss', 'aud', 'iat', 'exp', 'sub', 'jti', 'org', 'auth_profile', 'con', 'rel_ver', 'dsc_ver', 'caps'],
+    result: ['iss', 'iat', 'exp', 'sub', 'aud', 'jti', 'org', 'con', 'rel_ver', 'dsc_ver', 'caps'],
+  },
+  verify_platform_call: {
+    typ: 'ekl-platform-call+jwt', aud: (a) => a.audience ?? null, maxLifetime: 60, requireExp: true,
+    required: ['iss', 'iat', 'exp', 'jti', 'purpose'],
+    result: ['iss', 'iat', 'exp', 'jti', 'purpose'],
+  },
+  verify_revocation_feed: {
+    typ: 'ekl-revocation-feed+jwt', aud: (a) => a.provider_agent_id, maxLifetime: null, requireExp: false,
+    required: ['iss', 'aud', 'iat'],
+    result: ['iss', 'iat', 'exp'],
+  },
+  verify_access_token: {
+    typ: 'ekl-access+jwt', aud: (a) => `ekl:agent:${a.provider_id}`, maxLifetime: 900, requireExp: true,
+    required: ['iss', 'aud', 'iat', 'exp'],
+    result: ['iss', 'iat', 'exp'],
+  },
+};
+const PURPOSES = ['enroll', 'validation', 'revalidation', 'deliver'];
+const SKEW = 60;
+
+function checkCredentialRules(doc) {
+  const ops = Object.keys(CREDENTIALS).sort();
+  if (jcs(Object.keys(doc.rules ?? {}).sort()) !== jcs(ops)) fail('credentials-jws.json: rules names other operations');
+  for (const op of ops) {
+    const mine = CREDENTIALS[op];
+    const theirs = doc.rules?.[op] ?? {};
+    for (const [k, v] of [['typ', mine.typ], ['max_lifetime', mine.maxLifetime], ['required', mine.required], ['result', mine.result]]) {
+      if (jcs(theirs[k]) !== jcs(v)) fail(`credentials-jws.json: rules.${op}.${k} is ${jcs(theirs[k])}, expected ${jcs(v)}`);
+    }
+  }
+}
+
+function credentialCase(doc, keys, c) {
+  try {
+    const rule = CREDENTIALS[c.op];
+    if (!rule) throw new Error(`unknown op ${c.op}`);
+    const args = c.args;
+    // The caller's expected purpose is an argument: checked before the token is read.
+    if (c.op === 'verify_platform_call' && !PURPOSES.includes(args.purpose)) throw new Refusal('INVALID_ARGUMENT');
+    const { header, payload, sig, input } = decodeToken(c.token);
+    if (header.alg !== 'ES256') throw new Refusal('ALG_NOT_ALLOWED');
+    if ('crit' in header) throw new Refusal('CRIT_NOT_SUPPORTED');
+    if (header.typ !== rule.typ) throw new Refusal('TYP_MISMATCH');
+    if (typeof header.kid !== 'string' || header.kid === '') throw new Refusal('KID_MISSING');
+    if (!keys.has(header.kid)) throw new Refusal('UNKNOWN_KID');
+    if (!es256(keys.get(header.kid), input, sig)) throw new Refusal('SIGNATURE_INVALID');
+    const claims = parseStrict(payload, 'JWS_MALFORMED');
+    if (!isObject(claims)) throw new Refusal('JWS_MALFORMED');
+    const str = (name) => {
+      if (!(name in claims)) throw new Refusal('CLAIM_MISSING');
+      if (typeof claims[name] !== 'string' || claims[name] === '') throw new Refusal('CLAIM_INVALID');
+      return claims[name];
+    };
+    // iss, then aud (exactly the expected string, or an array of exactly that one string).
+    if (str('iss') !== doc.network_issuer) throw new Refusal('ISSUER_MISMATCH');
+    const aud = rule.aud(args);
+    if (aud !== null) {
+      if (!('aud' in claims)) throw new Refusal('CLAIM_MISSING');
+      const a = claims.aud;
+      let ok;
+      if (typeof a === 'string') ok = a === aud;
+      else if (Array.isArray(a)) ok = a.length === 1 && a[0] === aud;
+      else throw new Refusal('CLAIM_INVALID');
+      if (!ok) throw new Refusal('AUDIENCE_MISMATCH');
+    }
+    // Time claims: integers in [0, 2^53]; iat required, exp unless a feed; 60 s skew.
+    for (const t of ['iat', 'exp', 'nbf']) if (t in claims && !isTime(claims[t])) throw new Refusal('CLAIM_INVALID');
+    if (!('iat' in claims)) throw new Refusal('CLAIM_MISSING');
+    if (rule.requireExp && !('exp' in claims)) throw new Refusal('CLAIM_MISSING');
+    const { iat, exp, nbf } = claims;
+    const now = c.now;
+    if (exp !== undefined && now >= exp + SKEW) throw new Refusal('TOKEN_EXPIRED');
+    if (nbf !== undefined && nbf > now + SKEW) throw new Refusal('TOKEN_NOT_YET_VALID');
+    if (iat > now + SKEW) throw new Refusal('TOKEN_NOT_YET_VALID');
+    if (exp !== undefined && exp < iat) throw new Refusal('CLAIM_INVALID');
+    if (rule.maxLifetime !== null && exp - iat > rule.maxLifetime) throw new Refusal('LIFETIME_TOO_LONG');
+    const out = {
+      claims, header, kid: header.kid, token_sha256: sha256hex(Buffer.from(c.token, 'ascii')), typ: rule.typ,
+      iss: claims.iss, iat, exp: exp ?? null,
+    };
+    const isVersion = (v) => (typeof v === 'number' && Number.isInteger(v) && v >= 0 && v <= MAX_TIME) || (typeof v === 'string' && v !== '');
+    const version = (name) => {
+      if (!(name in claims)) throw new Refusal('CLAIM_MISSING');
+      if (!isVersion(claims[name])) throw new Refusal('CLAIM_INVALID');
+      return claims[name];
+    };
+    if (c.op === 'verify_relationship_assertion') {
+      // §9.1: sub, jti, org, auth_profile (ekl-auth-1.1 only: refused rather than downgraded),
+      // con, rel_ver, dsc_ver, caps[{id, ver}].
+      out.sub = str('sub');
+      out.jti = str('jti');
+      out.org = str('org');
+      if (str('auth_profile') !== 'ekl-auth-1.1') throw new Refusal('CLAIM_INVALID');
+      out.con = str('con');
+      out.rel_ver = version('rel_ver');
+      out.dsc_ver = version('dsc_ver');
+      if (!('caps' in claims)) throw new Refusal('CLAIM_MISSING');
+      if (!Array.isArray(claims.caps) || claims.caps.length === 0) throw new Refusal('CLAIM_INVALID');
+      out.caps = claims.caps.map((cap) => {
+        const ok = isObject(cap) && typeof cap.id === 'string' && cap.id !== '' && 'ver' in cap && isVersion(cap.ver);
+        if (!ok) throw new Refusal('CLAIM_INVALID');
+        return { id: cap.id, ver: cap.ver };
+      });
+      out.aud = args.token_endpoint;
+    } else if (c.op === 'verify_platform_call') {
+      // §3, §4: single use (jti), and the purpose the tool accepts.
+      out.jti = str('jti');
+      const purpose = str('purpose');
+      if (!PURPOSES.includes(purpose)) throw new Refusal('CLAIM_INVALID');
+      if (purpose !== args.purpose) throw new Refusal('PURPOSE_MISMATCH');
+      out.purpose = purpose;
+    }
+    return out;
+  } catch (e) {
+    if (e instanceof Refusal) return { error: e.code };
+    throw e;
+  }
+}
+
 // ---------- run ----------
-function run(file, fn) {
+function run(file, fn, checkDoc = () => {}) {
   const doc = JSON.parse(readFileSync(join(dir, file), 'utf8'));
   const keys = loadJwks(doc);
+  checkDoc(doc);
   for (const c of doc.cases) {
     checked++;
     const got = fn(doc, keys, c);
@@ -242,5 +375,6 @@ function run(file, fn) {
 }
 run('receipt-jws.json', receiptCase);
 run('screening-rules-jws.json', screeningCase);
+run('credentials-jws.json', credentialCase, checkCredentialRules);
 if (failures) { console.error(`${failures} of ${checked} cases differ`); process.exit(1); }
 console.log(`all ${checked} cases agree (node ${process.versions.node}, OpenSSL ${process.versions.openssl})`);

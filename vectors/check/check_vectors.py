@@ -416,6 +416,8 @@ def projection(tools, offered):
     for t in tools["tools"]:
         if not isinstance(t, dict) or not isinstance(t.get("name"), str):
             raise Refused("INVALID_SHAPE")
+        if "input_schema" in t and "inputSchema" not in t:  # an SDK object dumped by field names
+            raise Refused("INVALID_SHAPE")
         if offered is None or t["name"] in offered:
             kept.append(t)
     names = [t["name"] for t in kept]

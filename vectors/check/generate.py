@@ -487,6 +487,10 @@ UPSTREAM_INVALID = [
     ("a tool that is not an object", {"tools": ["ping"]}, None, "INVALID_SHAPE"),
     ("an integer beyond 2^53 in a schema", {"tools": [{"name": "big", "inputSchema": {"maximum": 2 ** 64}}]}, None,
      "INTEGER_OUT_OF_RANGE"),
+    ("a tool dumped by field names (input_schema, no inputSchema: pydantic model_dump() without aliases)",
+     {"tools": [{"name": "get_quote", "title": None, "description": "Price a listing.",
+                 "input_schema": {"type": "object"}, "output_schema": None, "annotations": None}],
+      "next_cursor": None}, None, "INVALID_SHAPE"),
 ]
 
 UPSTREAM_DESCRIPTION = (

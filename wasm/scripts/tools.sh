@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Installs, idempotently, the tools the wasm package and the dashboard need:
-#   the wasm32 target, wasm-bindgen-cli at exactly the crate's version (into target/tools),
+#   the wasm32 target, wasm-bindgen-cli at exactly the crate's version (once per machine, linked
+#   into target/tools),
 #   the npm dev tools of wasm/ (binaryen for wasm-opt, playwright-core, typescript),
 #   and Debian's chromium when /usr/bin/chromium is missing.
 # Usage: wasm/scripts/tools.sh [--no-browser]
@@ -15,12 +16,34 @@ if ! rustup target list --installed | grep -qx wasm32-unknown-unknown; then
   rustup target add wasm32-unknown-unknown
 fi
 
+# wasm-bindgen-cli, pinned: installed once per machine and user, in a folder every clone finds
+# ($EKL_TOOLS_DIR, default ~/.cache/ekl-evidence/tools, one folder per version), and linked as
+# target/tools/bin/wasm-bindgen for the build. A wasm-bindgen of the pinned version already on
+# PATH is used as it is. cargo's output goes to a log, named when the install fails.
+version_of() { "$1" --version 2>/dev/null | awk '{print $2}'; }
 bindgen=$root/target/tools/bin/wasm-bindgen
-if [ ! -x "$bindgen" ] || [ "$("$bindgen" --version 2>/dev/null | awk '{print $2}')" != "$want" ]; then
-  echo "tools: cargo install wasm-bindgen-cli $want (a few minutes cold)"
-  cargo install wasm-bindgen-cli --version "$want" --root "$root/target/tools" --force
+if [ "$(version_of "$bindgen")" != "$want" ]; then
+  shared=${EKL_TOOLS_DIR:-${XDG_CACHE_HOME:-$HOME/.cache}/ekl-evidence/tools}/wasm-bindgen-$want
+  found=""
+  if [ "$(version_of "$shared/bin/wasm-bindgen")" = "$want" ]; then
+    found=$shared/bin/wasm-bindgen
+  elif command -v wasm-bindgen >/dev/null && [ "$(version_of "$(command -v wasm-bindgen)")" = "$want" ]; then
+    found=$(command -v wasm-bindgen)
+  else
+    mkdir -p "$shared"
+    log=$shared/install.log
+    echo "tools: installing wasm-bindgen-cli $want into $shared (once per machine, about 3 minutes)"
+    if ! cargo install -q wasm-bindgen-cli --version "$want" --root "$shared" --force >"$log" 2>&1; then
+      tail -n 20 "$log" >&2
+      echo "tools: cargo install wasm-bindgen-cli $want failed (the whole log: $log)" >&2
+      exit 1
+    fi
+    found=$shared/bin/wasm-bindgen
+  fi
+  mkdir -p "$root/target/tools/bin"
+  ln -sfn "$found" "$bindgen"
 fi
-got=$("$bindgen" --version | awk '{print $2}')
+got=$(version_of "$bindgen")
 [ "$got" = "$want" ] || { echo "tools: wasm-bindgen $got installed, $want pinned" >&2; exit 1; }
 
 if [ ! -x wasm/node_modules/.bin/wasm-opt ] || [ ! -d wasm/node_modules/playwright-core ] \

@@ -18,6 +18,7 @@ const HANDLERS = {
   'screening-scan.json': screeningScan,
   'receipt-jws.json': receiptJws,
   'screening-rules-jws.json': screeningRulesJws,
+  'credentials-jws.json': credentialsJws,
 };
 
 const RFC = 'rfc8785-testdata/';
@@ -384,6 +385,29 @@ function screeningRulesJws(ctx, root) {
     const e = c.expected;
     ctx.record(`case: ${c.name}`, { op: 'none' },
       ctx.attempt(() => canon(api.verifyScreeningRules(c.token, jwks, doc.network_issuer, { now: c.now }))),
+      e.error ? `err:${e.error}` : `ok:${canon(e)}`);
+  }
+}
+
+/** The function of each operation of credentials-jws.json and its arguments after (token, jwks, issuer). */
+const CREDENTIAL_OPS = {
+  verify_relationship_assertion: (api, c) => [api.verifyRelationshipAssertion, [c.args.token_endpoint], {}],
+  verify_platform_call: (api, c) => [api.verifyPlatformCall, [c.args.purpose], c.args.audience === undefined ? {} : { audience: c.args.audience }],
+  verify_revocation_feed: (api, c) => [api.verifyRevocationFeed, [c.args.provider_agent_id], {}],
+  verify_access_token: (api, c) => [api.verifyAccessToken, [c.args.provider_id], {}],
+};
+
+function credentialsJws(ctx, root) {
+  const { api } = ctx;
+  const doc = plain(root);
+  const jwks = new api.Jwks(new api.JsonText(get(root, 'jwks').raw));
+  const canon = (v) => new TextDecoder().decode(api.canonicalizeValue(v));
+  for (const node of get(root, 'cases').items) {
+    const c = plain(node);
+    const e = c.expected;
+    const [fn, args, options] = CREDENTIAL_OPS[c.op](api, c);
+    ctx.record(`case: ${c.name}`, { op: 'none' },
+      ctx.attempt(() => canon(fn(c.token, jwks, doc.network_issuer, ...args, { ...options, now: c.now }))),
       e.error ? `err:${e.error}` : `ok:${canon(e)}`);
   }
 }

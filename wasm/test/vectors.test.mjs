@@ -41,4 +41,11 @@ test('meta: a changed expected value makes the runner fail', () => {
   const flipped = f.text.slice(0, i) + (f.text[i] === '0' ? '1' : '0') + f.text.slice(i + 1);
   const { failures } = runVectors(api, [{ name: f.name, text: flipped }]);
   assert.equal(failures.length, 1);
+  // The credential verifiers: a changed token_sha256 of an accepted case, a changed error code.
+  const cred = files.find((x) => x.name === 'credentials-jws.json');
+  assert.ok(cred);
+  const j = cred.text.indexOf('"token_sha256": "') + 17;
+  let changed = cred.text.slice(0, j) + (cred.text[j] === '0' ? '1' : '0') + cred.text.slice(j + 1);
+  changed = changed.replace('"error": "LIFETIME_TOO_LONG"', '"error": "TOKEN_EXPIRED"');
+  assert.equal(runVectors(api, [{ name: cred.name, text: changed }]).failures.length, 2);
 });

@@ -497,6 +497,49 @@ fn one_file(file: &str, d: &Value<'_>, out: &mut Vec<Case>) {
                 );
             }
         }
+        "credentials-jws.json" => {
+            // The generic verifier with each type's typ, issuer and audience (the per-type rules
+            // run as `call` cases of the four operations: calls.rs).
+            let jwks = d.get("jwks").map(canon_text).unwrap_or_default();
+            let iss = str_of(d, "network_issuer");
+            for c in items(d, "cases") {
+                let args = c.get("args");
+                let arg = |k: &str| args.map(|a| str_of(a, k)).unwrap_or("");
+                let (typ, aud) = match str_of(c, "op") {
+                    "verify_relationship_assertion" => {
+                        (Typ::Relationship, Some(arg("token_endpoint").to_owned()))
+                    }
+                    "verify_platform_call" => (
+                        Typ::PlatformCall,
+                        args.and_then(|a| a.get("audience"))
+                            .and_then(Value::as_str)
+                            .map(str::to_owned),
+                    ),
+                    "verify_revocation_feed" => (
+                        Typ::RevocationFeed,
+                        Some(arg("provider_agent_id").to_owned()),
+                    ),
+                    _ => (
+                        Typ::Access,
+                        Some(ekl_core::credential::agent_audience(arg("provider_id"))),
+                    ),
+                };
+                let now = c.get("now").and_then(Value::as_f64).unwrap_or(0.0).floor() as i64;
+                let mut case = Case::new("jws_verify", &src("cases"), name_of(c))
+                    .s("token", str_of(c, "token"))
+                    .s("typ", typ.as_str())
+                    .s("jwks", jwks.clone())
+                    .int("now", now)
+                    .s("iss", iss);
+                if let Some(aud) = aud {
+                    case = case.s("aud", aud);
+                }
+                if typ == Typ::RevocationFeed {
+                    case = case.v("require_exp", Value::Bool(false));
+                }
+                out.push(case);
+            }
+        }
         "screening-scan.json" => {
             let sets = d.get("rules_sets");
             for c in items(d, "cases") {
