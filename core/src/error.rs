@@ -132,6 +132,22 @@ error_codes! {
     /// A platform call credential whose `purpose` is not the expected one (§3, §4.1).
     PurposeMismatch = "PURPOSE_MISMATCH",
 
+    // --- single use (PROTOCOL §9.2, §3): the hosts' replay guard, never the core ---
+    /// A relationship assertion whose `jti` was already consumed at this token endpoint, or one
+    /// issued before a restore from backup within the 240 s after it (§9.2, the protocol's code):
+    /// raised by the hosts' replay guard (docs/decisions.md#replay-guard).
+    AssertionReplay = "ASSERTION_REPLAY",
+    /// Another single-use credential (the platform call credential, §3, §4) whose `jti` was
+    /// already consumed, or one issued before a restore from backup within the window after it:
+    /// raised by the hosts' replay guard.
+    CredentialReplay = "CREDENTIAL_REPLAY",
+    /// The in-memory replay store holds its maximum of unexpired entries: the credential is
+    /// refused, not consumed (fail closed; an unexpired `jti` is never forgotten).
+    ReplayStoreFull = "REPLAY_STORE_FULL",
+    /// The replay store could not answer (SQLite or Redis error, timeout, closed connection): the
+    /// credential is refused, since whether it was consumed cannot be known (fail closed).
+    ReplayStoreUnavailable = "REPLAY_STORE_UNAVAILABLE",
+
     // --- bindings ---
     /// A bug: a binding caught a panic of the core instead of letting it cross into the host
     /// language (never expected from any input; please report it).

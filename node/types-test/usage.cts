@@ -10,3 +10,10 @@ try {
   if (ekl.isEklError(e)) code = e.code
 }
 void [out, cm, code]
+
+// ekl-evidence/replay (Node only)
+import replay = require('ekl-evidence/replay')
+const memGuard = new replay.ReplayGuard(new replay.MemoryStore({ maxEntries: 1000 }), { skew: 60 })
+const done: Promise<void> = memGuard.consumeAssertion('iss', 'https://p.example/token', 'jti', { iat: 1, exp: 2 })
+const key: string = replay.replayKey('platform_call', 'iss', 'aud', 'jti')
+void [done, key, replay.RESTORE_WINDOW]

@@ -221,3 +221,25 @@ const unset: Buffer = canonicalizeValue({ q: 'x', page: undefined, nested: { que
 
 void [v2, v1, ea, rk, tag, rd, verdict, rotated, batchAsync, flags, local, folded]
 void [a, b, c, d, e, f, g, h, digest, saltId, ic, th, fp, of, member, up, up2, p1, p2, e1, e2, ok, codes, version, which, depth, limit, maxInput, made, wrong, viaDefault, unset]
+
+// ekl-evidence/replay (Node only): every export, through the ESM subpath
+import replayDefault, { ReplayGuard, MemoryStore, SqliteStore, RedisStore, replayKey, SKEW, ASSERTION_MAX_LIFETIME, PLATFORM_CALL_MAX_LIFETIME, RESTORE_WINDOW } from 'ekl-evidence/replay'
+import type { ReplayStore, CredentialTimes, SqliteDatabase } from 'ekl-evidence/replay'
+{
+  const custom: ReplayStore = { add: async () => true, restoreMoment: () => null, recordRestore: () => {} }
+  const times: CredentialTimes = { iat: 1, exp: 2, now: 1.5 }
+  const g = new ReplayGuard(custom, { clock: () => Date.now() / 1000 })
+  const windowSeconds: number = g.restoreWindow
+  const p1: Promise<void> = g.consumePlatformCall('iss', 'aud', 'jti', times)
+  const p2: Promise<void> = g.recordRestore({ now: 5 })
+  const db = null as unknown as SqliteDatabase
+  const sq: SqliteStore = new SqliteStore(db, { timeoutMs: 100 })
+  const sq2: SqliteStore = new SqliteStore('replay.db')
+  sq2.close()
+  const rs = new RedisStore({ sendCommand: async (args: string[]) => args.length }, { prefix: 'p:', timeoutMs: 10 })
+  const rs2 = new RedisStore(async (args: string[]) => args[0])
+  const full: number = new MemoryStore().size
+  const k: string = replayKey('relationship_assertion', 'i', 'a', 'j')
+  const same: typeof ReplayGuard = replayDefault.ReplayGuard
+  void [windowSeconds, p1, p2, sq, rs, rs2, full, k, same, SKEW, ASSERTION_MAX_LIFETIME, PLATFORM_CALL_MAX_LIFETIME, RESTORE_WINDOW]
+}

@@ -20,8 +20,10 @@ py=${PYTHON:-python3}
 work="$CARGO_TARGET_DIR/python-test"
 mkdir -p "$work"
 
-# 1. the tools venv (pinned maturin, ziglang, pytest, hypothesis, mypy, auditwheel)
+# 1. the tools venv (pinned maturin, ziglang, pytest, hypothesis, mypy, auditwheel, and redis-py
+#    for the tests); Debian's redis-server for the replay guard's tests (scripts/redis-server.sh)
 source scripts/python-tools.sh
+source scripts/redis-server.sh
 export PATH="$tools/bin:$PATH"
 
 # The license files the wheel and the sdist carry are copies of the repository's.

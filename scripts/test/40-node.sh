@@ -9,6 +9,8 @@
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 ROOT=$PWD
+# Debian's redis-server for the replay guard's tests (test/replay.test.js starts its own)
+source scripts/redis-server.sh
 cd node
 
 # 1. dev dependencies (again only when package-lock.json changed)
@@ -60,7 +62,7 @@ for f in "$main" "$plat"; do
     || { echo "$(basename "$f") lacks a license file" >&2; exit 1; }
 done
 if tar -tzf "$main" | grep '\.node$' >/dev/null; then echo "the main tarball holds a .node file" >&2; exit 1; fi
-for f in wasm/index.web.mjs wasm/binding.cjs wasm/web/ekl_wasm_bg.wasm wasm/node/ekl_wasm_bg.wasm wasm/index.d.mts index.d.ts native.js mcp/index.mjs mcp/index.d.mts mcp/relay.mjs; do
+for f in wasm/index.web.mjs wasm/binding.cjs wasm/web/ekl_wasm_bg.wasm wasm/node/ekl_wasm_bg.wasm wasm/index.d.mts index.d.ts native.js replay.js replay.mjs replay.d.ts replay.d.mts mcp/index.mjs mcp/index.d.mts mcp/relay.mjs; do
   tar -tzf "$main" | grep -x "package/$f" >/dev/null || { echo "the main tarball lacks $f" >&2; exit 1; }
 done
 if tar -tzf "$main" | grep -E '^package/(test|src|types-test|bench|npm)/' >/dev/null; then echo "tests or sources in the main tarball" >&2; exit 1; fi
@@ -111,7 +113,7 @@ EKL_REPO_ROOT="$ROOT" RUST_BACKTRACE=0 node --test test/
 #    (not the native-only ones: addon panics, the async thread pool, bounds measured in the addon).
 rm -rf node_modules/ekl-evidence-linux-x64-gnu
 smoke wasm
-EKL_REPO_ROOT="$ROOT" node --test test/vectors.test.js test/convert.test.js test/corpus.test.js test/host.test.js test/issuing.test.js test/remote-jwks.test.js test/remote-jwks-scenarios.test.js test/host-apis.test.js test/readme.test.js
+EKL_REPO_ROOT="$ROOT" node --test test/vectors.test.js test/convert.test.js test/corpus.test.js test/host.test.js test/issuing.test.js test/remote-jwks.test.js test/remote-jwks-scenarios.test.js test/replay.test.js test/host-apis.test.js test/readme.test.js
 # 7. EKL_CORE_BACKEND=native there: the honest one-line message, not napi-rs's generic one.
 if msg=$(EKL_CORE_BACKEND=native node -e 'require("ekl-evidence")' 2>&1); then echo "EKL_CORE_BACKEND=native loaded without an addon?" >&2; exit 1; fi
 grep -q "^Error: ekl-evidence: EKL_CORE_BACKEND=native but the native addon ekl-evidence-linux-x64-gnu is not installed" <<< "$msg" || { echo "$msg" >&2; exit 1; }

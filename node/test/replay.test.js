@@ -1,0 +1,516 @@
+'use strict'
+// The replay guard (ekl-evidence/replay) over its three stores, the real things: a MemoryStore, an
+// SQLite file through better-sqlite3 (closed and reopened to simulate a restart) and a Redis server
+// started here on 127.0.0.1 with persistence (appendonly, appendfsync always), killed with SIGKILL
+// and started again to simulate a crash, through the `redis` client. Every scenario of
+// tools/replay/scenarios.json runs against each store it names; python/tests/test_replay.py runs
+// the same file against the Python guard. Outcomes are written to target/replay/node.json.
+// Without redis-server the Redis cases are skipped with a message, unless EKL_REQUIRE_REDIS=1
+// (scripts/test/40-node.sh installs Debian's redis-server): then they fail.
+const test = require('node:test')
+const assert = require('node:assert/strict')
+const fs = require('node:fs')
+const os = require('node:os')
+const path = require('node:path')
+const net = require('node:net')
+const crypto = require('node:crypto')
+const v8 = require('node:v8')
+const vm = require('node:vm')
+const { spawn, execFileSync } = require('node:child_process')
+const { createRequire } = require('node:module')
+const { Worker } = require('node:worker_threads')
+const { ekl, ROOT, SRC_DIR, PKG_DIR } = require('./helpers.js')
+const { ReplayGuard, MemoryStore, SqliteStore, RedisStore, replayKey, RESTORE_WINDOW } = require('ekl-evidence/replay')
+
+const FILE = JSON.parse(fs.readFileSync(path.join(ROOT, 'tools', 'replay', 'scenarios.json'), 'utf8'))
+const STORES = ['memory', 'sqlite', 'redis']
+const T = 1_800_000_000
+// The test tools are dev dependencies of the package in the repository (also when these tests
+// run from the fresh folder where the packed tarball is installed).
+const devRequire = createRequire(path.join(SRC_DIR, 'package.json'))
+const Database = devRequire('better-sqlite3')
+const { createClient } = devRequire('redis')
+const OUTCOMES = {}
+
+const tmp = () => fs.mkdtempSync(path.join(os.tmpdir(), 'ekl-replay-'))
+
+// --- a real Redis server -----------------------------------------------------------------------
+
+function redisBinary() {
+  try {
+    return execFileSync('sh', ['-c', 'command -v redis-server'], { encoding: 'utf8' }).trim() || null
+  } catch {
+    return null
+  }
+}
+
+async function freePort() {
+  return new Promise((resolve, reject) => {
+    const s = net.createServer()
+    s.listen(0, '127.0.0.1', () => {
+      const { port } = s.address()
+      s.close(() => resolve(port))
+    })
+    s.on('error', reject)
+  })
+}
+
+function ping(port) {
+  return new Promise((resolve) => {
+    const s = net.connect({ host: '127.0.0.1', port })
+    s.setTimeout(1000)
+    s.on('connect', () => s.write('PING\r\n'))
+    s.on('data', (d) => {
+      s.destroy()
+      resolve(d.toString().startsWith('+PONG'))
+    })
+    s.on('error', () => resolve(false))
+    s.on('timeout', () => {
+      s.destroy()
+      resolve(false)
+    })
+  })
+}
+
+/** redis-server on 127.0.0.1 in its own folder, its append-only file fsynced on every write. */
+class RedisServer {
+  constructor(binary, folder, port) {
+    Object.assign(this, { binary, folder, port, proc: null })
+  }
+
+  async start() {
+    const args = ['--bind', '127.0.0.1', '--port', String(this.port), '--dir', this.folder, '--appendonly', 'yes',
+      '--appendfsync', 'always', '--save', '', '--daemonize', 'no', '--logfile', path.join(this.folder, 'redis.log')]
+    this.proc = spawn(this.binary, args, { stdio: 'ignore' })
+    const exited = new Promise((resolve) => this.proc.once('exit', resolve))
+    this.exited = exited
+    const deadline = Date.now() + 10_000
+    while (!(await ping(this.port))) {
+      if (this.proc.exitCode !== null || Date.now() > deadline) {
+        throw new Error(`redis-server did not start: ${fs.readFileSync(path.join(this.folder, 'redis.log'), 'utf8').slice(-2000)}`)
+      }
+      await new Promise((r) => setTimeout(r, 50))
+    }
+  }
+
+  async crashAndRestart() {
+    this.proc.kill('SIGKILL')
+    await this.exited
+    await this.start()
+  }
+
+  async stop() {
+    if (this.proc && this.proc.exitCode === null) {
+      this.proc.kill('SIGTERM')
+      await this.exited
+    }
+  }
+
+  async client() {
+    const c = createClient({ socket: { host: '127.0.0.1', port: this.port, connectTimeout: 5000, reconnectStrategy: (n) => Math.min(50 * n, 500) } })
+    c.on('error', () => {}) // disconnections while the server restarts: the client reconnects
+    await c.connect()
+    return c
+  }
+}
+
+let server = null
+let redisMissing = null
+test.before(async () => {
+  const binary = redisBinary()
+  if (binary === null) {
+    redisMissing = 'Redis store not tested: no redis-server binary (apt-get install -y redis-server)'
+    if (process.env.EKL_REQUIRE_REDIS === '1') throw new Error(`${redisMissing} (EKL_REQUIRE_REDIS=1)`)
+    return
+  }
+  server = new RedisServer(binary, tmp(), await freePort())
+  await server.start()
+})
+test.after(async () => {
+  if (server) await server.stop()
+  const out = path.join(process.env.CARGO_TARGET_DIR || path.join(ROOT, 'target'), 'replay', 'node.json')
+  fs.mkdirSync(path.dirname(out), { recursive: true })
+  const sorted = Object.fromEntries(Object.keys(OUTCOMES).sort().map((k) => [k, OUTCOMES[k]]))
+  fs.writeFileSync(out, JSON.stringify(sorted, null, 1) + '\n')
+})
+
+async function waitReady(client) {
+  const deadline = Date.now() + 10_000
+  for (;;) {
+    try {
+      if ((await client.ping()) === 'PONG') return
+    } catch (e) {
+      if (Date.now() > deadline) throw e
+    }
+    await new Promise((r) => setTimeout(r, 50))
+  }
+}
+
+// --- one harness for the three stores -----------------------------------------------------------
+
+class Harness {
+  static async open(kind, scenario) {
+    const h = new Harness()
+    h.kind = kind
+    h.skew = scenario.skew ?? 60
+    h.closers = []
+    if (kind === 'memory') {
+      const store = new MemoryStore({ maxEntries: scenario.maxEntries ?? 100_000 })
+      h.guards = [new ReplayGuard(store, { skew: h.skew }), new ReplayGuard(store, { skew: h.skew })]
+    } else if (kind === 'sqlite') {
+      h.path = path.join(tmp(), 'replay.db')
+      h.openSqlite()
+    } else {
+      h.clients = [await server.client(), await server.client()]
+      const prefix = `test:${scenario.name}:${process.hrtime.bigint()}:`
+      h.guards = h.clients.map((c) => new ReplayGuard(new RedisStore(c, { prefix }), { skew: h.skew }))
+      h.closers = h.clients.map((c) => () => c.close())
+    }
+    return h
+  }
+
+  openSqlite() {
+    // two connections (replicas), opened by the test: the handle form of SqliteStore
+    const dbs = [new Database(this.path), new Database(this.path)]
+    this.guards = dbs.map((db) => new ReplayGuard(new SqliteStore(db), { skew: this.skew }))
+    this.closers = dbs.map((db) => () => db.close())
+  }
+
+  async restart() {
+    if (this.kind === 'sqlite') {
+      for (const close of this.closers) await close()
+      this.openSqlite()
+    } else if (this.kind === 'redis') {
+      await server.crashAndRestart()
+      for (const c of this.clients) await waitReady(c)
+    } else {
+      throw new Error('a memory store has no restart')
+    }
+  }
+
+  async close() {
+    for (const close of this.closers) await close()
+  }
+}
+
+async function outcome(f) {
+  try {
+    await f()
+    return 'ok'
+  } catch (e) {
+    if (!ekl.isEklError(e)) throw e
+    return e.code
+  }
+}
+
+async function play(h, scenario) {
+  const got = []
+  for (const step of scenario.steps) {
+    const guard = h.guards[step.guard ?? 0]
+    if ('restore' in step) {
+      await guard.recordRestore({ now: step.restore })
+      got.push('restore')
+    } else if ('restart' in step) {
+      await h.restart()
+      got.push('restart')
+    } else {
+      const consume = step.consume === 'assertion' ? guard.consumeAssertion : guard.consumePlatformCall
+      got.push(await outcome(() => consume.call(guard, step.iss ?? FILE.iss, step.aud ?? FILE.aud, step.jti, { iat: step.iat, exp: step.exp, now: step.now })))
+    }
+  }
+  return got
+}
+
+for (const scenario of FILE.scenarios) {
+  for (const kind of scenario.stores ?? STORES) {
+    test(`scenario ${kind}: ${scenario.name}`, async (t) => {
+      if (kind === 'redis' && server === null) return t.skip(redisMissing)
+      const h = await Harness.open(kind, scenario)
+      let got
+      try {
+        got = await play(h, scenario)
+      } finally {
+        await h.close()
+      }
+      const want = scenario.steps.map((s) => ('restore' in s ? 'restore' : 'restart' in s ? 'restart' : s.expect))
+      OUTCOMES[`${kind}/${scenario.name}`] = got
+      assert.deepEqual(got, want)
+    })
+  }
+}
+
+test('every scenario names known stores and codes', () => {
+  const codes = new Set(ekl.errorCodes())
+  for (const s of FILE.scenarios) {
+    for (const k of s.stores ?? STORES) assert.ok(STORES.includes(k), s.name)
+    for (const step of s.steps) if ('consume' in step) assert.ok(step.expect === 'ok' || codes.has(step.expect), JSON.stringify(step))
+  }
+  for (const c of ['ASSERTION_REPLAY', 'CREDENTIAL_REPLAY', 'REPLAY_STORE_FULL', 'REPLAY_STORE_UNAVAILABLE']) assert.ok(codes.has(c), c)
+})
+
+// --- the key ----------------------------------------------------------------------------------------
+
+test('the key is SHA-256 of the canonical array, re-derived with node:crypto', () => {
+  for (const c of FILE.keys) {
+    // for these strings JSON.stringify writes the RFC 8785 form
+    const text = JSON.stringify(['ekl-replay-1', c.kind, c.iss, c.aud, c.jti])
+    assert.equal(crypto.createHash('sha256').update(text, 'utf8').digest('hex'), c.key)
+    assert.equal(replayKey(c.kind, c.iss, c.aud, c.jti), c.key)
+  }
+  assert.throws(() => replayKey('access_token', 'i', 'a', 'j'), { code: 'INVALID_ARGUMENT' })
+  assert.throws(() => replayKey('platform_call', 'i', 'a', 'j\ud800'), { code: 'LONE_SURROGATE' })
+})
+
+// --- concurrency: exactly one of N ------------------------------------------------------------------
+
+function exactlyOne(results, n) {
+  assert.deepEqual([...results].sort(), [...Array(n - 1).fill('ASSERTION_REPLAY'), 'ok'])
+}
+
+async function race(guards, jti) {
+  const now = Math.floor(Date.now() / 1000)
+  return Promise.all(guards.map((g) => outcome(() => g.consumeAssertion(FILE.iss, FILE.aud, jti, { iat: now, exp: now + 120 }))))
+}
+
+test('concurrent: memory, 16 tasks, exactly one consumes', async () => {
+  const store = new MemoryStore()
+  const guards = Array.from({ length: 16 }, () => new ReplayGuard(store))
+  for (let r = 0; r < 20; r++) exactlyOne(await race(guards, `race-${r}`), 16)
+})
+
+test('concurrent: redis, 16 clients, exactly one consumes', async (t) => {
+  if (server === null) return t.skip(redisMissing)
+  const clients = await Promise.all(Array.from({ length: 16 }, () => server.client()))
+  try {
+    const guards = clients.map((c) => new ReplayGuard(new RedisStore(c, { prefix: 'race:' })))
+    for (let r = 0; r < 20; r++) exactlyOne(await race(guards, `race-${r}-${process.hrtime.bigint()}`), 16)
+  } finally {
+    for (const c of clients) await c.close()
+  }
+})
+
+test('concurrent: sqlite, 6 worker threads with their own connections, exactly one consumes', async () => {
+  const file = path.join(tmp(), 'race.db')
+  new SqliteStore(new Database(file)) // creates the schema once
+  const code = `
+    const { workerData, parentPort } = require('node:worker_threads')
+    const Database = require(workerData.sqlite)
+    const { ReplayGuard, SqliteStore } = require(workerData.replay)
+    const guard = new ReplayGuard(new SqliteStore(new Database(workerData.file)))
+    const flag = new Int32Array(workerData.flag)
+    Atomics.add(flag, 1, 1)
+    Atomics.wait(flag, 0, 0)
+    const now = Math.floor(Date.now() / 1000)
+    ;(async () => {
+      const out = []
+      for (let r = 0; r < workerData.rounds; r++) {
+        try { await guard.consumeAssertion('i', 'a', 'race-' + r, { iat: now, exp: now + 120 }); out.push('ok') }
+        catch (e) { out.push(e.code || String(e)) }
+      }
+      parentPort.postMessage(out)
+    })()`
+  const flag = new SharedArrayBuffer(8)
+  const shared = new Int32Array(flag)
+  const n = 6
+  const rounds = 30
+  const workerData = { file, flag, rounds, sqlite: devRequire.resolve('better-sqlite3'), replay: require.resolve('ekl-evidence/replay') }
+  const workers = Array.from({ length: n }, () => new Worker(code, { eval: true, workerData }))
+  const results = workers.map((w) => new Promise((resolve, reject) => { w.once('message', resolve); w.once('error', reject) }))
+  while (Atomics.load(shared, 1) < n) await new Promise((r) => setTimeout(r, 5))
+  Atomics.store(shared, 0, 1)
+  Atomics.notify(shared, 0)
+  const outs = await Promise.all(results)
+  for (let r = 0; r < rounds; r++) exactlyOne(outs.map((o) => o[r]), n)
+})
+
+// --- the stores' own properties -----------------------------------------------------------------------
+
+test('redis: one SET NX with its expiry; Redis drops the key at exp + skew', async (t) => {
+  if (server === null) return t.skip(redisMissing)
+  const client = await server.client()
+  try {
+    const sent = []
+    const spy = (args) => {
+      sent.push(args)
+      return client.sendCommand(args)
+    }
+    const guard = new ReplayGuard(new RedisStore(spy, { prefix: 'ttl:' }), { skew: 0 })
+    const now = Date.now() / 1000
+    const exp = Math.floor(now) + 2
+    await guard.consumePlatformCall('i', 'a', 'short', { iat: exp - 60, exp, now })
+    const key = 'ttl:' + replayKey('platform_call', 'i', 'a', 'short')
+    assert.deepEqual(sent.map((a) => a.slice(0, 5)), [['GET', 'ttl:restore'], ['SET', key, '1', 'NX', 'PX']])
+    assert.equal(await client.get(key), '1')
+    const pttl = await client.pTTL(key)
+    assert.ok(pttl > 0 && pttl <= (exp - now) * 1000 + 1, String(pttl))
+    await new Promise((r) => setTimeout(r, Math.max(0, (exp - Date.now() / 1000) * 1000) + 300))
+    assert.equal(await client.exists(key), 0)
+  } finally {
+    await client.close()
+  }
+})
+
+test('redis: a store that does not answer fails closed', async (t) => {
+  if (server === null) return t.skip(redisMissing)
+  const port = await freePort()
+  const dead = createClient({ socket: { host: '127.0.0.1', port, connectTimeout: 500, reconnectStrategy: false } })
+  dead.on('error', () => {})
+  const guard = new ReplayGuard(new RedisStore(dead)) // never connected: the client refuses commands
+  const e = await guard.consumeAssertion('i', 'a', 'j', { iat: T, exp: T + 120, now: T }).catch((x) => x)
+  assert.equal(e.code, 'REPLAY_STORE_UNAVAILABLE')
+  assert.ok(e.cause instanceof Error)
+  const hanging = new ReplayGuard(new RedisStore(() => new Promise(() => {}), { timeoutMs: 50 }))
+  const t0 = Date.now()
+  const h = await hanging.consumeAssertion('i', 'a', 'j', { iat: T, exp: T + 120, now: T }).catch((x) => x)
+  assert.equal(h.code, 'REPLAY_STORE_UNAVAILABLE')
+  assert.ok(Date.now() - t0 < 2000)
+  const r = await hanging.recordRestore({ now: T }).catch((x) => x)
+  assert.equal(r.code, 'REPLAY_STORE_UNAVAILABLE')
+})
+
+test('redis: a jti consumed by another process stays consumed through a SIGKILL of the server', async (t) => {
+  if (server === null) return t.skip(redisMissing)
+  const child = `
+    const { createClient } = require(process.argv[1])
+    const { ReplayGuard, RedisStore } = require(process.argv[2])
+    ;(async () => {
+      const c = createClient({ socket: { host: '127.0.0.1', port: Number(process.argv[3]) } })
+      await c.connect()
+      await new ReplayGuard(new RedisStore(c, { prefix: 'crash:' })).consumeAssertion('i', 'a', 'j', { iat: ${T}, exp: ${T + 120}, now: ${T} })
+      await c.close()
+    })().catch((e) => { console.error(e); process.exit(1) })`
+  execFileSync(process.execPath, ['-e', child, devRequire.resolve('redis'), require.resolve('ekl-evidence/replay'), String(server.port)], { stdio: 'inherit' })
+  await server.crashAndRestart()
+  const client = await server.client()
+  try {
+    const guard = new ReplayGuard(new RedisStore(client, { prefix: 'crash:' }))
+    assert.equal(await outcome(() => guard.consumeAssertion('i', 'a', 'j', { iat: T, exp: T + 120, now: T + 1 })), 'ASSERTION_REPLAY')
+  } finally {
+    await client.close()
+  }
+})
+
+test('sqlite: survives the process; a Python and a Node process may share the file (one schema)', async () => {
+  const file = path.join(tmp(), 'exit.db')
+  const child = `
+    const Database = require(process.argv[1])
+    const { ReplayGuard, SqliteStore } = require(process.argv[2])
+    const g = new ReplayGuard(new SqliteStore(new Database(process.argv[3])))
+    g.consumeAssertion('i', 'a', 'j', { iat: ${T}, exp: ${T + 120}, now: ${T} })
+      .then(() => g.recordRestore({ now: ${T + 5} }))
+      .then(() => process.exit(0))` // no close
+  execFileSync(process.execPath, ['-e', child, devRequire.resolve('better-sqlite3'), require.resolve('ekl-evidence/replay'), file])
+  const guard = new ReplayGuard(new SqliteStore(new Database(file)))
+  assert.equal(await outcome(() => guard.consumeAssertion('i', 'a', 'j', { iat: T, exp: T + 120, now: T + 10 })), 'ASSERTION_REPLAY')
+  assert.equal(await outcome(() => guard.consumeAssertion('i', 'a', 'k', { iat: T + 10, exp: T + 130, now: T + 10 })), 'ASSERTION_REPLAY')
+  assert.equal(await outcome(() => guard.consumeAssertion('i', 'a', 'k', { iat: T + 65, exp: T + 185, now: T + 65 })), 'ok')
+  const cols = new Database(file).prepare('SELECT name FROM pragma_table_info(?) ORDER BY cid').all('ekl_replay').map((r) => r.name)
+  assert.deepEqual(cols, ['key', 'expires_at'])
+})
+
+test('sqlite: a path needs better-sqlite3 where the package is installed, else names it', async () => {
+  let resolvable = true
+  try {
+    createRequire(path.join(PKG_DIR, 'package.json')).resolve('better-sqlite3')
+  } catch {
+    resolvable = false
+  }
+  const file = path.join(tmp(), 'path.db')
+  if (!resolvable) {
+    assert.throws(() => new SqliteStore(file), (e) => e.code === 'INVALID_ARGUMENT' && /npm install better-sqlite3@12/.test(e.message))
+    return
+  }
+  const store = new SqliteStore(file)
+  const guard = new ReplayGuard(store)
+  assert.equal(await outcome(() => guard.consumeAssertion('i', 'a', 'j', { iat: T, exp: T + 120, now: T })), 'ok')
+  store.close()
+  assert.equal(await outcome(() => guard.consumeAssertion('i', 'a', 'j2', { iat: T, exp: T + 120, now: T })), 'REPLAY_STORE_UNAVAILABLE')
+  const again = new ReplayGuard(new SqliteStore(file))
+  assert.equal(await outcome(() => again.consumeAssertion('i', 'a', 'j', { iat: T, exp: T + 120, now: T + 1 })), 'ASSERTION_REPLAY')
+})
+
+test('sqlite: expired rows are purged', async () => {
+  const file = path.join(tmp(), 'purge.db')
+  const db = new Database(file)
+  const guard = new ReplayGuard(new SqliteStore(db))
+  for (let i = 0; i < 50; i++) await guard.consumeAssertion('i', 'a', `j${i}`, { iat: T, exp: T + 120, now: T })
+  const rows = () => db.prepare('SELECT count(*) AS n FROM ekl_replay').get().n
+  assert.equal(rows(), 50)
+  await guard.consumeAssertion('i', 'a', 'late', { iat: T + 200, exp: T + 300, now: T + 200 })
+  assert.equal(rows(), 1)
+})
+
+test('memory: expired entries are purged; the bound holds and an entry is small', async () => {
+  const store = new MemoryStore({ maxEntries: 100 })
+  const guard = new ReplayGuard(store)
+  for (let i = 0; i < 100; i++) await guard.consumeAssertion('i', 'a', `j${i}`, { iat: T + i, exp: T + 60 + i, now: T + 40 })
+  assert.equal(store.size, 100)
+  await guard.consumeAssertion('i', 'a', 'x', { iat: T + 150, exp: T + 200, now: T + 150 })
+  assert.equal(store.size, 100 - 31 + 1)
+
+  const n = 20_000
+  const big = new MemoryStore({ maxEntries: n })
+  const g = new ReplayGuard(big)
+  v8.setFlagsFromString('--expose-gc')
+  const gc = vm.runInNewContext('gc')
+  gc()
+  const before = process.memoryUsage().heapUsed
+  for (let i = 0; i < n; i++) await g.consumeAssertion('i', 'a', `jti-${i}-${'x'.repeat(200)}`, { iat: T, exp: T + 120, now: T })
+  gc()
+  const per = (process.memoryUsage().heapUsed - before) / n
+  assert.ok(per < 250, `${per} bytes per entry`) // the documented bound: about 20 MB per 100 000 entries
+  assert.equal(await outcome(() => g.consumeAssertion('i', 'a', 'one-more', { iat: T, exp: T + 120, now: T })), 'REPLAY_STORE_FULL')
+  assert.equal(big.size, n)
+})
+
+// --- arguments ----------------------------------------------------------------------------------------
+
+test('arguments: wrong types and values are INVALID_ARGUMENT; options are own properties', async () => {
+  const guard = new ReplayGuard(new MemoryStore())
+  const bad = [
+    [1, 'a', 'j', { iat: T, exp: T + 1, now: T }],
+    ['i', null, 'j', { iat: T, exp: T + 1, now: T }],
+    ['i', 'a', Buffer.from('j'), { iat: T, exp: T + 1, now: T }],
+    ['i', 'a', 'j', { iat: T + 0.5, exp: T + 1, now: T }],
+    ['i', 'a', 'j', { iat: T, exp: true, now: T }],
+    ['i', 'a', 'j', { iat: T, exp: T + 1, now: 'now' }],
+    ['i', 'a', 'j', { iat: T, exp: T + 1, now: NaN }],
+    ['i', 'a', 'j', { iat: T, exp: T + 1, now: T, extra: 1 }],
+    ['i', 'a', 'j', Object.create({ iat: T, exp: T + 1, now: T })],
+    ['i', 'a', 'j', { iat: BigInt(T), exp: T + 1, now: T }],
+  ]
+  for (const args of bad) {
+    assert.equal(await outcome(() => guard.consumeAssertion(...args)), 'INVALID_ARGUMENT', String(args[3] && Object.keys(args[3])))
+  }
+  assert.throws(() => new ReplayGuard({}), { code: 'INVALID_ARGUMENT' })
+  assert.throws(() => new RedisStore({}), { code: 'INVALID_ARGUMENT' })
+  assert.throws(() => new SqliteStore({}), { code: 'INVALID_ARGUMENT' })
+  for (const skew of [-1, 301, 1.5, '60']) assert.throws(() => new ReplayGuard(new MemoryStore(), { skew }), { code: 'INVALID_ARGUMENT' })
+  assert.throws(() => new MemoryStore({ maxEntries: 0 }), { code: 'INVALID_ARGUMENT' })
+})
+
+test('a failing store is REPLAY_STORE_UNAVAILABLE; the clock is used when now is left out', async () => {
+  const broken = {
+    add() { throw new Error('disk') },
+    restoreMoment: async () => null,
+    recordRestore: async () => { throw new Error('disk') },
+  }
+  const guard = new ReplayGuard(broken)
+  const now = Math.floor(Date.now() / 1000)
+  const e = await guard.consumePlatformCall('i', 'a', 'j', { iat: now, exp: now + 60 }).catch((x) => x)
+  assert.equal(e.code, 'REPLAY_STORE_UNAVAILABLE')
+  assert.ok(e.cause instanceof Error && !e.message.includes('disk'))
+  assert.equal((await guard.recordRestore().catch((x) => x)).code, 'REPLAY_STORE_UNAVAILABLE')
+  const clocked = new ReplayGuard(new MemoryStore(), { clock: () => T + 500 })
+  assert.equal(await outcome(() => clocked.consumeAssertion('i', 'a', 'j', { iat: T, exp: T + 120 })), 'TOKEN_EXPIRED')
+  assert.equal(await outcome(() => clocked.consumeAssertion('i', 'a', 'j', { iat: T + 450, exp: T + 570 })), 'ok')
+  assert.equal(RESTORE_WINDOW, 240)
+  assert.equal(clocked.restoreWindow, 240)
+})
+
+test('ekl-evidence/replay is the same module from ESM and not part of the main entry', async () => {
+  const esm = await import('ekl-evidence/replay')
+  assert.equal(esm.ReplayGuard, ReplayGuard)
+  assert.equal(esm.default.RedisStore, RedisStore)
+  assert.equal(ekl.ReplayGuard, undefined)
+})

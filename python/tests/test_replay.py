@@ -1,0 +1,515 @@
+"""The replay guard (ekl_evidence.replay) over its three stores, the real things: a MemoryStore, an
+SQLite file (reopened to simulate a restart) and a Redis server started here on 127.0.0.1 with
+persistence (appendonly, appendfsync always), killed with SIGKILL and started again to simulate a
+crash. Every scenario of tools/replay/scenarios.json runs against each store it names;
+node/test/replay.test.js runs the same file against the JS guard. Outcomes are written to
+target/replay/python.json.
+
+Without a redis-server binary the Redis cases are skipped with a message, unless
+EKL_REQUIRE_REDIS=1 (set by scripts/test/30-python.sh, which installs Debian's redis-server):
+then they fail."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import threading
+import time
+import tracemalloc
+from pathlib import Path
+from typing import Any, Callable, Dict, Iterator, List, Optional
+
+import pytest
+
+from ekl_evidence import EklError
+from ekl_evidence.replay import (
+    RESTORE_WINDOW,
+    MemoryStore,
+    RedisStore,
+    ReplayGuard,
+    SqliteStore,
+    replay_key,
+)
+
+REPO = Path(__file__).resolve().parents[2]
+FILE = json.loads((REPO / "tools" / "replay" / "scenarios.json").read_text(encoding="utf-8"))
+STORES = ("memory", "sqlite", "redis")
+OUTCOMES: Dict[str, List[str]] = {}
+T = 1_800_000_000
+
+
+# --- a real Redis server -----------------------------------------------------------------------
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+class RedisServer:
+    """redis-server on 127.0.0.1, in its own folder, with the append-only file fsynced on every
+    write; `crash_and_restart` kills it with SIGKILL and starts it again on the same files."""
+
+    def __init__(self, folder: Path) -> None:
+        self.binary = shutil.which("redis-server")
+        assert self.binary is not None
+        self.folder = folder
+        self.port = _free_port()
+        self.proc: Optional["subprocess.Popen[bytes]"] = None
+        self.start()
+
+    def start(self) -> None:
+        args = [
+            str(self.binary), "--bind", "127.0.0.1", "--port", str(self.port), "--dir", str(self.folder),
+            "--appendonly", "yes", "--appendfsync", "always", "--save", "", "--daemonize", "no",
+            "--logfile", str(self.folder / "redis.log"),
+        ]  # fmt: skip
+        self.proc = subprocess.Popen(args, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        deadline = time.monotonic() + 10
+        while True:
+            try:
+                with socket.create_connection(("127.0.0.1", self.port), timeout=1) as s:
+                    s.sendall(b"PING\r\n")
+                    if s.recv(16).startswith(b"+PONG"):
+                        return
+            except OSError:
+                pass
+            if self.proc.poll() is not None or time.monotonic() > deadline:
+                log = (self.folder / "redis.log").read_text(errors="replace")[-2000:]
+                raise RuntimeError(f"redis-server did not start: {log}")
+            time.sleep(0.05)
+
+    def kill(self) -> None:
+        assert self.proc is not None
+        self.proc.send_signal(signal.SIGKILL)
+        self.proc.wait(timeout=10)
+
+    def crash_and_restart(self) -> None:
+        self.kill()
+        self.start()
+
+    def stop(self) -> None:
+        if self.proc is not None and self.proc.poll() is None:
+            self.proc.terminate()
+            self.proc.wait(timeout=10)
+
+    def client(self) -> Any:
+        import redis
+
+        return redis.Redis(host="127.0.0.1", port=self.port, socket_timeout=5, socket_connect_timeout=5)
+
+
+@pytest.fixture(scope="module")
+def redis_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[RedisServer]:
+    missing = []
+    if shutil.which("redis-server") is None:
+        missing.append("the redis-server binary (apt-get install -y redis-server)")
+    try:
+        import redis  # noqa: F401
+    except ImportError:
+        missing.append("the redis-py client (pip install redis)")
+    if missing:
+        why = "Redis store not tested: no " + " and no ".join(missing)
+        if os.environ.get("EKL_REQUIRE_REDIS") == "1":
+            pytest.fail(why + " (EKL_REQUIRE_REDIS=1)")
+        pytest.skip(why)
+    server = RedisServer(tmp_path_factory.mktemp("redis"))
+    yield server
+    server.stop()
+
+
+def _wait_ready(client: Any) -> None:
+    """Until the client's pool reconnected to a restarted server."""
+    deadline = time.monotonic() + 10
+    while True:
+        try:
+            if client.ping():
+                return
+        except Exception:  # noqa: BLE001 (reconnecting)
+            if time.monotonic() > deadline:
+                raise
+            time.sleep(0.05)
+
+
+# --- one harness for the three stores -----------------------------------------------------------
+
+
+class Harness:
+    """Two guards (replicas) sharing one fresh store of a kind; `restart` as the kind allows."""
+
+    def __init__(self, kind: str, name: str, folder: Path, scenario: Dict[str, Any], request: Any) -> None:
+        self.kind = kind
+        self.skew = int(scenario.get("skew", 60))
+        self.folder = folder
+        self.closers: List[Callable[[], None]] = []
+        if kind == "memory":
+            store = MemoryStore(max_entries=int(scenario.get("maxEntries", 100_000)))
+            self.guards = [ReplayGuard(store, skew=self.skew), ReplayGuard(store, skew=self.skew)]
+        elif kind == "sqlite":
+            self.path = folder / "replay.db"
+            self._open_sqlite()
+        else:
+            self.server: RedisServer = request.getfixturevalue("redis_server")
+            self.clients = [self.server.client(), self.server.client()]
+            prefix = f"test:{name}:{time.monotonic_ns()}:"
+            self.guards = [ReplayGuard(RedisStore(c, prefix=prefix), skew=self.skew) for c in self.clients]
+            self.closers += [c.close for c in self.clients]
+
+    def _open_sqlite(self) -> None:
+        stores = [SqliteStore(self.path), SqliteStore(self.path)]
+        self.guards = [ReplayGuard(s, skew=self.skew) for s in stores]
+        self.closers = [s.close for s in stores]
+
+    def restart(self) -> None:
+        if self.kind == "sqlite":
+            for close in self.closers:
+                close()
+            self._open_sqlite()
+        elif self.kind == "redis":
+            self.server.crash_and_restart()
+            for c in self.clients:
+                _wait_ready(c)
+        else:
+            raise AssertionError("a memory store has no restart")
+
+    def close(self) -> None:
+        for close in self.closers:
+            close()
+
+
+def outcome(f: Callable[[], None]) -> str:
+    try:
+        f()
+        return "ok"
+    except EklError as e:
+        return e.code
+
+
+def play(h: Harness, scenario: Dict[str, Any]) -> List[str]:
+    got = []
+    for step in scenario["steps"]:
+        guard = h.guards[step.get("guard", 0)]
+        if "restore" in step:
+            guard.record_restore(now=step["restore"])
+            got.append("restore")
+        elif "restart" in step:
+            h.restart()
+            got.append("restart")
+        else:
+            kind = step["consume"]
+            consume = guard.consume_assertion if kind == "assertion" else guard.consume_platform_call
+            args = (step.get("iss", FILE["iss"]), step.get("aud", FILE["aud"]), step["jti"])
+            got.append(outcome(lambda: consume(*args, iat=step["iat"], exp=step["exp"], now=step["now"])))
+    return got
+
+
+CASES = [
+    pytest.param(kind, s, id=f"{kind}-{s['name']}")
+    for s in FILE["scenarios"]
+    for kind in s.get("stores", STORES)
+]
+
+
+@pytest.fixture(scope="module", autouse=True)
+def _write_outcomes() -> Iterator[None]:
+    yield
+    out = Path(os.environ.get("CARGO_TARGET_DIR", REPO / "target")) / "replay" / "python.json"
+    out.parent.mkdir(parents=True, exist_ok=True)
+    out.write_text(json.dumps(OUTCOMES, indent=1, sort_keys=True) + "\n")
+
+
+@pytest.mark.parametrize("kind,scenario", CASES)
+def test_scenario(kind: str, scenario: Dict[str, Any], tmp_path: Path, request: Any) -> None:
+    h = Harness(kind, scenario["name"], tmp_path, scenario, request)
+    try:
+        got = play(h, scenario)
+    finally:
+        h.close()
+    want = [
+        "restore" if "restore" in s else "restart" if "restart" in s else s["expect"] for s in scenario["steps"]
+    ]
+    OUTCOMES[f"{kind}/{scenario['name']}"] = got
+    assert got == want
+
+
+def test_every_scenario_runs_on_some_store_and_expects_a_known_code() -> None:
+    from ekl_evidence import ERROR_CODES
+
+    for s in FILE["scenarios"]:
+        assert set(s.get("stores", STORES)) <= set(STORES), s["name"]
+        for step in s["steps"]:
+            if "consume" in step:
+                assert step["expect"] == "ok" or step["expect"] in ERROR_CODES, step
+
+
+# --- the key ---------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("case", FILE["keys"], ids=lambda c: c["key"][:12])
+def test_key_is_sha256_of_the_canonical_array(case: Dict[str, str]) -> None:
+    # re-derived with the standard library (for these strings json.dumps without ASCII escapes
+    # writes the RFC 8785 form)
+    text = json.dumps(["ekl-replay-1", case["kind"], case["iss"], case["aud"], case["jti"]], separators=(",", ":"), ensure_ascii=False)
+    assert hashlib.sha256(text.encode("utf-8")).hexdigest() == case["key"]
+    assert replay_key(case["kind"], case["iss"], case["aud"], case["jti"]) == case["key"]
+
+
+def test_key_refusals() -> None:
+    with pytest.raises(EklError) as e:
+        replay_key("access_token", "i", "a", "j")
+    assert e.value.code == "INVALID_ARGUMENT"
+    with pytest.raises(EklError) as e:
+        replay_key("platform_call", "i", "a", "j\ud800")
+    assert e.value.code == "LONE_SURROGATE"
+
+
+# --- concurrency: exactly one of N -----------------------------------------------------------------
+
+
+def _race(guards: List[ReplayGuard], jti: str) -> List[str]:
+    """Every guard consumes `jti` at once (one thread each); their outcomes."""
+    barrier = threading.Barrier(len(guards))
+    results: List[str] = [""] * len(guards)
+    now = time.time()
+
+    def run(i: int) -> None:
+        barrier.wait()
+        results[i] = outcome(
+            lambda: guards[i].consume_assertion(FILE["iss"], FILE["aud"], jti, iat=int(now), exp=int(now) + 120)
+        )
+
+    threads = [threading.Thread(target=run, args=(i,)) for i in range(len(guards))]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(timeout=60)
+    return results
+
+
+def _exactly_one(guards: List[ReplayGuard], rounds: int) -> None:
+    for r in range(rounds):
+        results = _race(guards, f"race-{r}-{time.monotonic_ns()}")
+        assert sorted(results) == ["ASSERTION_REPLAY"] * (len(guards) - 1) + ["ok"], results
+
+
+def test_concurrent_memory() -> None:
+    store = MemoryStore()
+    _exactly_one([ReplayGuard(store) for _ in range(16)], rounds=20)
+
+
+def test_concurrent_sqlite(tmp_path: Path) -> None:
+    # one connection per thread: the file's locks decide, as between processes
+    stores = [SqliteStore(tmp_path / "race.db") for _ in range(8)]
+    try:
+        _exactly_one([ReplayGuard(s) for s in stores], rounds=10)
+        shared = SqliteStore(tmp_path / "race.db")  # and one connection shared by 8 threads
+        _exactly_one([ReplayGuard(shared) for _ in range(8)], rounds=5)
+        shared.close()
+    finally:
+        for s in stores:
+            s.close()
+
+
+def test_concurrent_sqlite_processes(tmp_path: Path) -> None:
+    """Separate processes on one file (replicas on one host): exactly one consumes."""
+    code = (
+        "import sys, time\n"
+        "from ekl_evidence.replay import ReplayGuard, SqliteStore\n"
+        "g = ReplayGuard(SqliteStore(sys.argv[1]))\n"
+        "time.sleep(max(0.0, float(sys.argv[2]) - time.time()))\n"
+        "try:\n"
+        "    g.consume_assertion('i', 'a', 'one-jti', iat=int(time.time()), exp=int(time.time()) + 60)\n"
+        "    print('ok')\n"
+        "except Exception as e:\n"
+        "    print(getattr(e, 'code', repr(e)))\n"
+    )
+    start = time.time() + 1.5
+    procs = [
+        subprocess.Popen([sys.executable, "-c", code, str(tmp_path / "p.db"), str(start)], stdout=subprocess.PIPE, text=True)
+        for _ in range(6)
+    ]
+    outs = sorted(p.communicate(timeout=60)[0].strip() for p in procs)
+    assert outs == ["ASSERTION_REPLAY"] * 5 + ["ok"], outs
+
+
+def test_concurrent_redis(redis_server: RedisServer) -> None:
+    clients = [redis_server.client() for _ in range(16)]
+    try:
+        _exactly_one([ReplayGuard(RedisStore(c, prefix="race:")) for c in clients], rounds=20)
+    finally:
+        for c in clients:
+            c.close()
+
+
+# --- the stores' own properties ----------------------------------------------------------------------
+
+
+def test_redis_entry_is_one_set_nx_with_its_expiry(redis_server: RedisServer) -> None:
+    client = redis_server.client()
+    guard = ReplayGuard(RedisStore(client, prefix="ttl:"), skew=0)
+    now = time.time()
+    exp = int(now) + 2
+    guard.consume_platform_call("i", "a", "short", iat=exp - 60, exp=exp, now=now)
+    key = "ttl:" + replay_key("platform_call", "i", "a", "short")
+    assert client.get(key) == b"1"
+    pttl = client.pttl(key)
+    assert 0 < pttl <= (exp - now) * 1000 + 1, pttl  # Redis drops it at exp + skew
+    time.sleep(max(0.0, exp - time.time()) + 0.3)
+    assert client.exists(key) == 0
+    client.close()
+
+
+def test_redis_unavailable_fails_closed(redis_server: RedisServer) -> None:
+    import redis
+
+    dead = redis.Redis(host="127.0.0.1", port=_free_port(), socket_timeout=1, socket_connect_timeout=1)
+    guard = ReplayGuard(RedisStore(dead))
+    with pytest.raises(EklError) as e:
+        guard.consume_assertion("i", "a", "j", iat=T, exp=T + 120, now=T)
+    assert e.value.code == "REPLAY_STORE_UNAVAILABLE"
+    assert isinstance(e.value.__cause__, redis.exceptions.ConnectionError)
+    with pytest.raises(EklError) as e:
+        guard.record_restore(now=T)
+    assert e.value.code == "REPLAY_STORE_UNAVAILABLE"
+
+
+def test_redis_keeps_a_jti_through_a_crash_of_another_process(redis_server: RedisServer) -> None:
+    """A guard in another process consumes and the server is SIGKILLed: still consumed after."""
+    code = (
+        "import sys, redis\n"
+        "from ekl_evidence.replay import ReplayGuard, RedisStore\n"
+        "g = ReplayGuard(RedisStore(redis.Redis(port=int(sys.argv[1])), prefix='crash:'))\n"
+        f"g.consume_assertion('i', 'a', 'j', iat={T}, exp={T + 120}, now={T})\n"
+    )
+    subprocess.run([sys.executable, "-c", code, str(redis_server.port)], check=True, timeout=60)
+    redis_server.crash_and_restart()
+    client = redis_server.client()
+    _wait_ready(client)
+    guard = ReplayGuard(RedisStore(client, prefix="crash:"))
+    with pytest.raises(EklError) as e:
+        guard.consume_assertion("i", "a", "j", iat=T, exp=T + 120, now=T + 1)
+    assert e.value.code == "ASSERTION_REPLAY"
+    client.close()
+
+
+def test_sqlite_survives_the_process(tmp_path: Path) -> None:
+    path = tmp_path / "exit.db"
+    code = (
+        "import sys\n"
+        "from ekl_evidence.replay import ReplayGuard, SqliteStore\n"
+        "g = ReplayGuard(SqliteStore(sys.argv[1]))\n"
+        f"g.consume_assertion('i', 'a', 'j', iat={T}, exp={T + 120}, now={T})\n"
+        f"g.record_restore(now={T + 5})\n"
+        "import os; os._exit(0)\n"  # no close, no cleanup
+    )
+    subprocess.run([sys.executable, "-c", code, str(path)], check=True, timeout=60)
+    guard = ReplayGuard(SqliteStore(path))
+    assert outcome(lambda: guard.consume_assertion("i", "a", "j", iat=T, exp=T + 120, now=T + 10)) == "ASSERTION_REPLAY"
+    assert outcome(lambda: guard.consume_assertion("i", "a", "k", iat=T + 10, exp=T + 130, now=T + 10)) == "ASSERTION_REPLAY"
+    assert outcome(lambda: guard.consume_assertion("i", "a", "k", iat=T + 65, exp=T + 185, now=T + 65)) == "ok"
+
+
+def test_sqlite_purges_expired_rows(tmp_path: Path) -> None:
+    import sqlite3
+
+    store = SqliteStore(tmp_path / "purge.db")
+    guard = ReplayGuard(store)
+    for i in range(50):
+        guard.consume_assertion("i", "a", f"j{i}", iat=T, exp=T + 120, now=T)
+    rows = lambda: sqlite3.connect(tmp_path / "purge.db").execute("SELECT count(*) FROM ekl_replay").fetchone()[0]  # noqa: E731
+    assert rows() == 50
+    guard.consume_assertion("i", "a", "late", iat=T + 200, exp=T + 300, now=T + 200)
+    assert rows() == 1
+    store.close()
+    with pytest.raises(EklError) as e:
+        guard.consume_assertion("i", "a", "closed", iat=T + 200, exp=T + 300, now=T + 200)
+    assert e.value.code == "REPLAY_STORE_UNAVAILABLE"
+
+
+def test_memory_purges_expired_entries() -> None:
+    store = MemoryStore(max_entries=100)
+    guard = ReplayGuard(store)
+    for i in range(100):
+        guard.consume_assertion("i", "a", f"j{i}", iat=T + i, exp=T + 60 + i, now=T + 40)
+    assert len(store) == 100
+    guard.consume_assertion("i", "a", "x", iat=T + 150, exp=T + 200, now=T + 150)
+    assert len(store) == 100 - 31 + 1  # exp + 60 <= T + 150 for i <= 30
+
+
+def test_memory_bound_holds_and_an_entry_is_small() -> None:
+    n = 20_000
+    tracemalloc.start()
+    before = tracemalloc.get_traced_memory()[0]
+    store = MemoryStore(max_entries=n)
+    guard = ReplayGuard(store)
+    for i in range(n):
+        guard.consume_assertion("i", "a", f"jti-{i}-" + "x" * 200, iat=T, exp=T + 120, now=T)
+    used = tracemalloc.get_traced_memory()[0] - before
+    tracemalloc.stop()
+    # the documented bound: about 25 MB per 100 000 entries, whatever the jti's length
+    assert used / n < 300, used / n
+    with pytest.raises(EklError) as e:
+        guard.consume_assertion("i", "a", "one-more", iat=T, exp=T + 120, now=T)
+    assert e.value.code == "REPLAY_STORE_FULL"
+    assert len(store) == n
+
+
+# --- arguments ------------------------------------------------------------------------------------------
+
+
+def test_wrong_types_are_type_errors() -> None:
+    guard = ReplayGuard(MemoryStore())
+    for args, kw in [
+        ((1, "a", "j"), {"iat": T, "exp": T + 1, "now": T}),
+        (("i", None, "j"), {"iat": T, "exp": T + 1, "now": T}),
+        (("i", "a", b"j"), {"iat": T, "exp": T + 1, "now": T}),
+        (("i", "a", "j"), {"iat": float(T), "exp": T + 1, "now": T}),
+        (("i", "a", "j"), {"iat": T, "exp": True, "now": T}),
+        (("i", "a", "j"), {"iat": T, "exp": T + 1, "now": "now"}),
+    ]:
+        with pytest.raises(TypeError):
+            guard.consume_assertion(*args, **kw)
+    with pytest.raises(TypeError):
+        ReplayGuard(object())  # type: ignore[arg-type]
+    with pytest.raises(TypeError):
+        RedisStore(object())
+    for bad in (-1, 301):
+        with pytest.raises(EklError) as e:
+            ReplayGuard(MemoryStore(), skew=bad)
+        assert e.value.code == "INVALID_ARGUMENT"
+    with pytest.raises(EklError) as e:
+        MemoryStore(max_entries=0)
+    assert e.value.code == "INVALID_ARGUMENT"
+    with pytest.raises(EklError) as e:
+        guard.consume_assertion("i", "a", "j", iat=T, exp=T + 1, now=float("nan"))
+    assert e.value.code == "INVALID_ARGUMENT"
+
+
+def test_a_failing_store_is_unavailable_and_the_clock_is_used() -> None:
+    class Broken:
+        def add(self, key: str, expires_at: int, now: int) -> bool:
+            raise OSError("disk")
+
+        def restore_moment(self, now: int) -> Optional[int]:
+            return None
+
+        def record_restore(self, at: int, until: int, now: int) -> None:
+            raise OSError("disk")
+
+    guard = ReplayGuard(Broken())
+    with pytest.raises(EklError) as e:
+        guard.consume_platform_call("i", "a", "j", iat=int(time.time()), exp=int(time.time()) + 60)
+    assert e.value.code == "REPLAY_STORE_UNAVAILABLE" and isinstance(e.value.__cause__, OSError)
+    assert "disk" not in str(e.value)
+    # the clock, when `now` is left out
+    clock_guard = ReplayGuard(MemoryStore(), clock=lambda: T + 500.0)
+    assert outcome(lambda: clock_guard.consume_assertion("i", "a", "j", iat=T, exp=T + 120)) == "TOKEN_EXPIRED"
+    assert outcome(lambda: clock_guard.consume_assertion("i", "a", "j", iat=T + 450, exp=T + 570)) == "ok"
+    assert RESTORE_WINDOW == 240 and clock_guard.restore_window == 240
