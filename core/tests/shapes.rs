@@ -127,7 +127,11 @@ fn sdk_objects_dumped_by_field_names_are_refused() {
         assert!(select_result_body(&v(text)).is_err());
     }
     // the wire's names: structuredContent wins; content when there is none
-    assert!(output_fingerprint(&salt, &v(r#"{"content":[],"structuredContent":{"n":1},"structured_content":1}"#)).is_ok());
+    assert!(output_fingerprint(
+        &salt,
+        &v(r#"{"content":[],"structuredContent":{"n":1},"structured_content":1}"#)
+    )
+    .is_ok());
     assert!(output_fingerprint(&salt, &v(r#"{"content":[],"isError":false}"#)).is_ok());
     // ListToolsResult.model_dump(): input_schema
     let dumped = r#"{"meta":null,"next_cursor":null,"tools":[{"name":"a","title":null,"description":"d","input_schema":{"type":"object"},"output_schema":null,"annotations":null}]}"#;
