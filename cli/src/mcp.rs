@@ -248,7 +248,10 @@ pub fn list_tools(t: &mut dyn Transport, deadline: Instant) -> Result<Listing, M
             ),
         ]),
     )?;
-    let init = result_of(t.request(1, &init, Step::Initialize, deadline)?.0, Step::Initialize)?;
+    let init = result_of(
+        t.request(1, &init, Step::Initialize, deadline)?.0,
+        Step::Initialize,
+    )?;
     let protocol_version = match init.get("protocolVersion") {
         Some(Value::String(v)) => v.to_string(),
         _ => {
@@ -293,10 +296,14 @@ pub fn list_tools(t: &mut dyn Transport, deadline: Instant) -> Result<Listing, M
         id += 1;
         let params = match cursors.last() {
             None => Value::Object(Vec::new()),
-            Some(c) => Value::Object(vec![("cursor".into(), Value::String(Cow::Owned(c.clone())))]),
+            Some(c) => Value::Object(vec![(
+                "cursor".into(),
+                Value::String(Cow::Owned(c.clone())),
+            )]),
         };
         let step = Step::ToolsList(page);
-        let (response, len) = t.request(id, &request_text(id, "tools/list", params)?, step, deadline)?;
+        let (response, len) =
+            t.request(id, &request_text(id, "tools/list", params)?, step, deadline)?;
         bytes += len;
         if bytes > MAX_MESSAGE_BYTES {
             return Err(McpFailure::Refused(Error::new(
@@ -376,7 +383,10 @@ pub fn report(listing: Listing, offered: Option<&[&str]>) -> Result<(Vec<u8>, St
     };
     let (name, version) = listing.server;
     let out = Value::Object(vec![
-        ("upstream_fingerprint".into(), Value::from(fingerprint.as_str())),
+        (
+            "upstream_fingerprint".into(),
+            Value::from(fingerprint.as_str()),
+        ),
         ("projection".into(), projection),
         ("tools".into(), Value::Number(count as f64)),
         ("pages".into(), Value::Number(listing.pages as f64)),
@@ -477,7 +487,8 @@ mod tests {
 
     impl Transport for Script {
         fn notify(&mut self, body: &[u8], _: Instant) -> Result<(), McpFailure> {
-            self.sent.push(String::from_utf8(body.to_vec()).expect("UTF-8"));
+            self.sent
+                .push(String::from_utf8(body.to_vec()).expect("UTF-8"));
             Ok(())
         }
         fn request(
@@ -487,7 +498,8 @@ mod tests {
             step: Step,
             _: Instant,
         ) -> Result<(Value<'static>, usize), McpFailure> {
-            self.sent.push(String::from_utf8(body.to_vec()).expect("UTF-8"));
+            self.sent
+                .push(String::from_utf8(body.to_vec()).expect("UTF-8"));
             loop {
                 let raw = self.answers.pop_front().expect("an answer left");
                 match route(raw.as_bytes(), id, step)? {
@@ -526,14 +538,27 @@ mod tests {
         ]);
         let l = r.expect("listed");
         assert_eq!(l.pages, 3);
-        let names: Vec<&str> = l.tools.iter().filter_map(|t| t.get("name")?.as_str()).collect();
+        let names: Vec<&str> = l
+            .tools
+            .iter()
+            .filter_map(|t| t.get("name")?.as_str())
+            .collect();
         assert_eq!(names, ["b", "a", "c"]);
         assert_eq!(l.protocol_version, "2025-06-18");
         assert_eq!(l.server, (Value::from("s"), Value::from("1.0")));
         assert!(sent[0].contains(r#""method":"initialize""#), "{}", sent[0]);
-        assert_eq!(sent[1], r#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#);
-        assert_eq!(sent[2], r#"{"id":2,"jsonrpc":"2.0","method":"tools/list","params":{}}"#);
-        assert_eq!(sent[3], r#"{"id":7,"jsonrpc":"2.0","result":{}}"#, "the ping answered");
+        assert_eq!(
+            sent[1],
+            r#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#
+        );
+        assert_eq!(
+            sent[2],
+            r#"{"id":2,"jsonrpc":"2.0","method":"tools/list","params":{}}"#
+        );
+        assert_eq!(
+            sent[3], r#"{"id":7,"jsonrpc":"2.0","result":{}}"#,
+            "the ping answered"
+        );
         assert_eq!(
             sent[4],
             r#"{"id":3,"jsonrpc":"2.0","method":"tools/list","params":{"cursor":"p2"}}"#
@@ -551,7 +576,10 @@ mod tests {
         let merged = br#"[{"name":"b"},{"name":"a"},{"name":"c","inputSchema":{}}]"#;
         let want = ekl_bridge::call_named(
             "upstream_fingerprint",
-            &[("tools", Arg::Text(merged)), ("offered", Arg::StrList(vec!["a", "c"]))],
+            &[
+                ("tools", Arg::Text(merged)),
+                ("offered", Arg::StrList(vec!["a", "c"])),
+            ],
         )
         .expect("op");
         assert!(matches!(want, Out::Str(s) if s == fp));
@@ -564,17 +592,25 @@ mod tests {
     #[test]
     fn what_crossed_the_wire_is_refused_not_changed() {
         let dup = r#"{"jsonrpc":"2.0","id":2,"result":{"tools":[{"name":"a","inputSchema":{"type":"object","type":"string"}}]}}"#;
-        assert!(matches!(failure(&[INIT, dup]), McpFailure::Refused(e) if e.code() == ErrorCode::DuplicateKey && e.message().contains("the answer to tools/list (page 1)")));
+        assert!(
+            matches!(failure(&[INIT, dup]), McpFailure::Refused(e) if e.code() == ErrorCode::DuplicateKey && e.message().contains("the answer to tools/list (page 1)"))
+        );
         let big = r#"{"jsonrpc":"2.0","id":2,"result":{"tools":[{"name":"a","inputSchema":{"maximum":9007199254740993}}]}}"#;
-        assert!(matches!(failure(&[INIT, big]), McpFailure::Refused(e) if e.code() == ErrorCode::IntegerOutOfRange));
+        assert!(
+            matches!(failure(&[INIT, big]), McpFailure::Refused(e) if e.code() == ErrorCode::IntegerOutOfRange)
+        );
         // In a message that is not the response, too: the client cannot know its id otherwise.
         let note = r#"{"jsonrpc":"2.0","method":"n","params":{"a":1,"a":2}}"#;
-        assert!(matches!(failure(&[INIT, note]), McpFailure::Refused(e) if e.code() == ErrorCode::DuplicateKey));
+        assert!(
+            matches!(failure(&[INIT, note]), McpFailure::Refused(e) if e.code() == ErrorCode::DuplicateKey)
+        );
         // Two tools of one name on two pages, offered: the operation's refusal.
         let p1 = r#"{"jsonrpc":"2.0","id":2,"result":{"tools":[{"name":"a"}],"nextCursor":"x"}}"#;
         let p2 = r#"{"jsonrpc":"2.0","id":3,"result":{"tools":[{"name":"a"}]}}"#;
         let l = run(&[INIT, p1, p2]).0.expect("listed");
-        assert!(matches!(report(l, None), Err(McpFailure::Refused(e)) if e.code() == ErrorCode::InvalidShape));
+        assert!(
+            matches!(report(l, None), Err(McpFailure::Refused(e)) if e.code() == ErrorCode::InvalidShape)
+        );
     }
 
     #[test]
@@ -586,9 +622,23 @@ mod tests {
         let again = r#"{"jsonrpc":"2.0","id":2,"result":{"tools":[],"nextCursor":"x"}}"#;
         let again3 = r#"{"jsonrpc":"2.0","id":3,"result":{"tools":[],"nextCursor":"x"}}"#;
         p(&[INIT, again, again3], "repeats an earlier nextCursor");
-        p(&[INIT, r#"{"jsonrpc":"2.0","id":2,"result":{}}"#], "no tools array");
-        p(&[INIT, r#"{"jsonrpc":"2.0","id":2,"result":{"tools":[],"nextCursor":5}}"#], "not a string");
-        p(&[r#"{"jsonrpc":"2.0","id":1,"result":{"protocolVersion":"2025-06-18","capabilities":{}}}"#], "does not offer tools");
+        p(
+            &[INIT, r#"{"jsonrpc":"2.0","id":2,"result":{}}"#],
+            "no tools array",
+        );
+        p(
+            &[
+                INIT,
+                r#"{"jsonrpc":"2.0","id":2,"result":{"tools":[],"nextCursor":5}}"#,
+            ],
+            "not a string",
+        );
+        p(
+            &[
+                r#"{"jsonrpc":"2.0","id":1,"result":{"protocolVersion":"2025-06-18","capabilities":{}}}"#,
+            ],
+            "does not offer tools",
+        );
         p(&[r#"[1]"#], "not a JSON-RPC object");
         match failure(&[INIT, r#"{"jsonrpc":"2.0","id":2,"error":{"code":-32603,"message":"boom\u001b[31m"}}"#]) {
             McpFailure::Unavailable(m) => assert_eq!(

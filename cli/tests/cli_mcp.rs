@@ -43,7 +43,10 @@ fn every_page_is_fingerprinted_as_the_operation_fingerprints_the_merged_tools() 
     let script = server(&[PAGE1, PAGE2], "read l; exit 0");
     let (code, out, err) = mcp(&["--offered", "zeta,alpha,Éclair,absent"], &script);
     assert_eq!(code, 0, "{err}");
-    assert!(err.contains("the server is up"), "the server's stderr passes: {err}");
+    assert!(
+        err.contains("the server is up"),
+        "the server's stderr passes: {err}"
+    );
     assert!(out.ends_with('\n') && out.lines().count() == 1, "{out}");
     let json: serde_json::Value = serde_json::from_str(&out).expect("JSON");
     assert_eq!(member(&json, "pages"), 2);
@@ -55,7 +58,11 @@ fn every_page_is_fingerprinted_as_the_operation_fingerprints_the_merged_tools() 
     // The merged tools of both pages, through the operation (file and `ekl call`).
     let merged = r#"{"tools":[{"name":"zeta","description":"Z","inputSchema":{"type":"object"},"title":"not counted"},{"name":"internal","inputSchema":{}},{"name":"Éclair","inputSchema":{"type":"object","properties":{"n":{"type":"number","maximum":9007199254740992}}},"annotations":{"readOnlyHint":true}},{"name":"alpha","inputSchema":{"type":"object"},"outputSchema":{"type":"object"}}]}"#;
     let (c, fp, e) = ekl_text(
-        &["upstream-fingerprint", "--offered", "zeta,alpha,Éclair,absent"],
+        &[
+            "upstream-fingerprint",
+            "--offered",
+            "zeta,alpha,Éclair,absent",
+        ],
         merged.as_bytes(),
     );
     assert_eq!(c, 0, "{e}");
@@ -81,12 +88,19 @@ fn every_page_is_fingerprinted_as_the_operation_fingerprints_the_merged_tools() 
         .iter()
         .map(|t| t["name"].as_str().expect("name"))
         .collect();
-    assert_eq!(names, ["alpha", "zeta", "Éclair"], "UTF-16 order, offered only");
+    assert_eq!(
+        names,
+        ["alpha", "zeta", "Éclair"],
+        "UTF-16 order, offered only"
+    );
     // Without --offered every tool counts: another fingerprint.
     let (code, all, err) = mcp(&[], &script);
     assert_eq!(code, 0, "{err}");
     let all: serde_json::Value = serde_json::from_str(&all).expect("JSON");
-    assert_eq!(member(&all, "projection").as_array().expect("array").len(), 4);
+    assert_eq!(
+        member(&all, "projection").as_array().expect("array").len(),
+        4
+    );
     assert_ne!(member(&all, "upstream_fingerprint"), fp);
 
     // --expect: the same fingerprint exits 0; another one exits 1, prints the same line and says
@@ -148,7 +162,9 @@ fn a_server_that_never_answers_meets_the_deadline_and_is_ended() {
     assert_eq!(code, 75, "{err}");
     assert!(out.is_empty());
     assert!(
-        err.ends_with("ekl: mcp: timeout: no answer to initialize before the deadline (--timeout)\n"),
+        err.ends_with(
+            "ekl: mcp: timeout: no answer to initialize before the deadline (--timeout)\n"
+        ),
         "{err}"
     );
     assert!(took < Duration::from_secs(10), "{took:?}");
@@ -161,7 +177,10 @@ fn a_server_that_never_answers_meets_the_deadline_and_is_ended() {
         "the server {pid} still runs"
     );
     // A page that never comes: the same deadline.
-    let (code, _, err) = mcp(&["--timeout", "1"], &server(&[PAGE1], "read l; exec sleep 120"));
+    let (code, _, err) = mcp(
+        &["--timeout", "1"],
+        &server(&[PAGE1], "read l; exec sleep 120"),
+    );
     assert_eq!(code, 75, "{err}");
     assert!(err.contains("no answer to tools/list (page 2)"), "{err}");
 }
@@ -185,11 +204,20 @@ fn a_server_that_ends_or_cannot_start() {
     let error = r#"{"jsonrpc":"2.0","id":2,"error":{"code":-32601,"message":"no tools here"}}"#;
     let (code, _, err) = mcp(&[], &server(&[error], "read l"));
     assert_eq!(code, 69, "{err}");
-    assert!(err.contains("the server answered tools/list (page 1) with an error (code -32601): no tools here"), "{err}");
-    let no_tools = r#"{"jsonrpc":"2.0","id":1,"result":{"protocolVersion":"2025-11-25","capabilities":{}}}"#;
+    assert!(
+        err.contains(
+            "the server answered tools/list (page 1) with an error (code -32601): no tools here"
+        ),
+        "{err}"
+    );
+    let no_tools =
+        r#"{"jsonrpc":"2.0","id":1,"result":{"protocolVersion":"2025-11-25","capabilities":{}}}"#;
     let (code, _, err) = mcp(&[], &format!("read l; printf '%s\\n' '{no_tools}'; read l"));
     assert_eq!(code, 76, "{err}");
-    assert!(err.contains("ekl: mcp: not MCP: the server does not offer tools"), "{err}");
+    assert!(
+        err.contains("ekl: mcp: not MCP: the server does not offer tools"),
+        "{err}"
+    );
 }
 
 #[test]

@@ -42,9 +42,11 @@ pub fn parse_url(url: &str) -> Result<Url, String> {
     let rest = match url.split_once("://") {
         Some((scheme, rest)) if scheme.eq_ignore_ascii_case("http") => rest,
         Some((scheme, _)) if scheme.eq_ignore_ascii_case("https") => {
-            return Err("https is not supported by this build (no TLS; docs/decisions.md B10): \
+            return Err(
+                "https is not supported by this build (no TLS; docs/decisions.md B10): \
                  give an http:// endpoint, or run the server over stdio with -- COMMAND"
-                .into())
+                    .into(),
+            )
         }
         _ => return Err("an http:// URL is needed".into()),
     };
@@ -178,7 +180,9 @@ impl Read for Body {
                         return Ok(0);
                     }
                 }
-                let n = buf.len().min(usize::try_from(self.chunk_left).unwrap_or(usize::MAX));
+                let n = buf
+                    .len()
+                    .min(usize::try_from(self.chunk_left).unwrap_or(usize::MAX));
                 let got = self.r.read(&mut buf[..n])?;
                 if got == 0 {
                     return Err(io::ErrorKind::UnexpectedEof.into());
@@ -207,9 +211,9 @@ impl Body {
 
 fn io_failure(e: io::Error, what: &str) -> McpFailure {
     match e.kind() {
-        io::ErrorKind::TimedOut | io::ErrorKind::WouldBlock => {
-            McpFailure::Timeout(format!("{what} did not finish before the deadline (--timeout)"))
-        }
+        io::ErrorKind::TimedOut | io::ErrorKind::WouldBlock => McpFailure::Timeout(format!(
+            "{what} did not finish before the deadline (--timeout)"
+        )),
         io::ErrorKind::InvalidData => {
             McpFailure::Protocol(format!("{what}: the HTTP framing is broken ({e})"))
         }
@@ -268,10 +272,9 @@ impl Http {
             }
         }
         let stream = stream.ok_or_else(|| match last {
-            Some(e) => McpFailure::Unavailable(format!(
-                "the server could not be reached ({})",
-                e.kind()
-            )),
+            Some(e) => {
+                McpFailure::Unavailable(format!("the server could not be reached ({})", e.kind()))
+            }
             None => McpFailure::Timeout("no connection before the deadline (--timeout)".into()),
         })?;
         let mut head = format!(
@@ -331,7 +334,9 @@ impl Http {
                 _ => 0,
             };
             if !(100..600).contains(&status) {
-                return Err(McpFailure::Protocol(format!("{what}: not an HTTP/1.x response")));
+                return Err(McpFailure::Protocol(format!(
+                    "{what}: not an HTTP/1.x response"
+                )));
             }
             if status < 200 {
                 continue; // 100 Continue and other interim answers
@@ -352,7 +357,9 @@ impl Http {
                     }
                     "content-length" if !matches!(framing, Framing::Chunked) => {
                         framing = Framing::Length(v.parse().map_err(|_| {
-                            McpFailure::Protocol(format!("{what}: a Content-Length that is not a number"))
+                            McpFailure::Protocol(format!(
+                                "{what}: a Content-Length that is not a number"
+                            ))
                         })?)
                     }
                     _ => {}
@@ -396,7 +403,13 @@ impl Http {
         deadline: Instant,
     ) -> Result<Option<(Value<'static>, usize)>, McpFailure> {
         let what = format!("the answer to {step}");
-        let media = response.content_type.split(';').next().unwrap_or("").trim().to_owned();
+        let media = response
+            .content_type
+            .split(';')
+            .next()
+            .unwrap_or("")
+            .trim()
+            .to_owned();
         if media == "application/json" {
             let mut raw = Vec::new();
             (&mut response.body)
@@ -546,7 +559,10 @@ mod tests {
             }
         );
         let u = parse_url("HTTP://[::1]/").expect("url");
-        assert_eq!((u.host.as_str(), u.port, u.target.as_str()), ("::1", 80, "/"));
+        assert_eq!(
+            (u.host.as_str(), u.port, u.target.as_str()),
+            ("::1", 80, "/")
+        );
         assert_eq!(parse_url("http://h?q").expect("url").target, "/?q");
         for bad in [
             "https://example.org/mcp",
@@ -652,19 +668,34 @@ mod tests {
             assert!(s.contains("MCP-Protocol-Version: 2025-06-18\r\n"), "{s}");
         }
         assert!(seen[1].ends_with(r#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#));
-        assert!(seen[3].ends_with(r#"{"id":9,"jsonrpc":"2.0","result":{}}"#), "{}", seen[3]);
-        assert!(seen[4].starts_with("GET /mcp HTTP/1.1\r\n") && seen[4].contains("Last-Event-ID: e1\r\n"), "{}", seen[4]);
-        assert!(seen[5].ends_with(r#"{"id":3,"jsonrpc":"2.0","method":"tools/list","params":{"cursor":"c"}}"#));
+        assert!(
+            seen[3].ends_with(r#"{"id":9,"jsonrpc":"2.0","result":{}}"#),
+            "{}",
+            seen[3]
+        );
+        assert!(
+            seen[4].starts_with("GET /mcp HTTP/1.1\r\n")
+                && seen[4].contains("Last-Event-ID: e1\r\n"),
+            "{}",
+            seen[4]
+        );
+        assert!(seen[5].ends_with(
+            r#"{"id":3,"jsonrpc":"2.0","method":"tools/list","params":{"cursor":"c"}}"#
+        ));
         assert!(seen[6].starts_with("DELETE /mcp HTTP/1.1\r\n"));
     }
 
     #[test]
     fn errors_and_the_deadline() {
-        let (url, server) = serve(vec![b"HTTP/1.1 500 Internal\r\nContent-Length: 0\r\n\r\n".to_vec()]);
+        let (url, server) = serve(vec![
+            b"HTTP/1.1 500 Internal\r\nContent-Length: 0\r\n\r\n".to_vec()
+        ]);
         let mut t = Http::new(&url).expect("url");
         let deadline = Instant::now() + Duration::from_secs(20);
         match super::super::list_tools(&mut t, deadline) {
-            Err(McpFailure::Unavailable(m)) => assert_eq!(m, "the server answered initialize with HTTP 500"),
+            Err(McpFailure::Unavailable(m)) => {
+                assert_eq!(m, "the server answered initialize with HTTP 500")
+            }
             other => panic!("{other:?}"),
         }
         server.join().expect("server");

@@ -147,9 +147,7 @@ impl Parser {
                 self.last_id = Some(String::from_utf8_lossy(value).into_owned());
             }
             b"retry" if !value.is_empty() && value.iter().all(u8::is_ascii_digit) => {
-                self.retry_ms = std::str::from_utf8(value)
-                    .ok()
-                    .and_then(|s| s.parse().ok());
+                self.retry_ms = std::str::from_utf8(value).ok().and_then(|s| s.parse().ok());
             }
             _ => {}
         }
@@ -216,7 +214,13 @@ mod tests {
         }
         // A byte-order mark split over reads, then a CR at the end of one read and LF at the
         // start of the next: one line end, not two (two would dispatch an empty event early).
-        let (out, _) = events(&[b"\xEF", b"\xBB", b"\xBFdata: a\r", b"\ndata: b\r", b"\n\r\n"]);
+        let (out, _) = events(&[
+            b"\xEF",
+            b"\xBB",
+            b"\xBFdata: a\r",
+            b"\ndata: b\r",
+            b"\n\r\n",
+        ]);
         assert_eq!(out, vec![msg("a\nb")]);
     }
 
