@@ -24,7 +24,7 @@ rm -rf "$stage" && mkdir -p "$stage"
 # The main package: the files package.json lists, copied as npm would pack them.
 main="$stage/ekl-evidence"
 mkdir -p "$main/js"
-(cd "$root/node" && cp index.js index.mjs index.d.ts index.d.mts native.js native.d.ts README.md "$main/" && cp js/*.js "$main/js/" && cp -r wasm "$main/wasm")
+(cd "$root/node" && cp index.js index.mjs index.d.ts index.d.mts native.js native.d.ts README.md "$main/" && cp js/*.js "$main/js/" && cp -r wasm "$main/wasm" && mkdir -p "$main/mcp" && cp mcp/*.mjs mcp/*.d.mts "$main/mcp/")
 cp "$root/LICENSE-APACHE" "$root/LICENSE-MIT" "$main/"
 node - "$root/node/package.json" "$main/package.json" <<'JS'
 const fs = require('node:fs')
