@@ -281,6 +281,16 @@ pub const NAMED: &[(&str, Named)] = &[
         )]),
     ),
     (
+        "mcp",
+        Named::HostOnly(
+            "talks MCP with a live server (a child process over stdio, or Streamable HTTP) and \
+             reads every tools/list page as it crossed the wire; the tools of all pages, in \
+             order, then go to the upstream_fingerprint and upstream_projection operations, so \
+             its fingerprint is the operation's (pinned by the unit tests of cli/src/mcp.rs and \
+             scripts/test/45-mcp.sh against independent.py)",
+        ),
+    ),
+    (
         "conformance",
         Named::HostOnly(
             "runs another implementation (or serves this one) over the JSON-lines protocol of \

@@ -36,6 +36,8 @@ Commands (ekl COMMAND --help, or ekl help COMMAND, for the options of each):
   proof verify-challenge  network side, no downgrade: prints v1 or v2, or refuses
   proof verify-enroll     agent side, no downgrade: prints v1 or v2, or refuses
   screen                  safety flags of a tool result (§15.5) as a JSON array
+  mcp                     §5.1 fingerprint of a live MCP server's tools (stdio or Streamable
+                          HTTP; every page); --expect FP: exit 1 when they changed
   conformance             check another implementation over docs/conformance-protocol.md
   error-codes             every stable error code, one a line
   call                    any operation of docs/operations.json by its wire name
@@ -69,6 +71,7 @@ Exit status:
   2    refused: one line `ekl: CODE: message` on stderr (every CODE: ekl error-codes)
   64   usage error: one line `ekl: usage: message` on stderr
   74   stdout could not be written
+  69, 75, 76  ekl mcp: the server unavailable, no answer in time, not MCP (ekl mcp --help)
 ";
 
 const TOP_TEMPLATE: &str = "\
@@ -193,6 +196,9 @@ pub enum Command {
         #[command(flatten)]
         input: Input,
     },
+    /// §5.1 fingerprint of a live MCP server's tools: handshake, every tools/list page
+    #[command(after_help = MCP_HELP)]
+    Mcp(McpArgs),
     /// Check another implementation over the JSON-lines protocol of docs/conformance-protocol.md
     #[command(after_help = crate::conformance::HELP)]
     Conformance(ConformanceArgs),
@@ -219,6 +225,67 @@ does (JSON values as strings holding their text; a key as {\"seed\", \"kid\"}). 
 twice (by --arg, --arg-file, --arg-env or --args, in any mix) is a usage error.
 The result is printed as JSON (canonical bytes as they are); a verdict that is not accepted
 exits with 1.";
+
+/// The help after `ekl mcp --help`'s options.
+pub const MCP_HELP: &str = "\
+Examples:
+  ekl mcp -- python server.py                     a server over stdio (one message a line)
+  ekl mcp --url http://127.0.0.1:8000/mcp         over Streamable HTTP (http:// only: no TLS)
+  ekl mcp --offered search,quote --expect FP -- node server.js
+                                                  the presence check of §15.3 (at start, hourly)
+
+It sends initialize (protocol 2025-11-25; the server answers the version it speaks) and
+notifications/initialized, then tools/list until a page has no nextCursor, and prints one line:
+  {\"pages\":N,\"projection\":[...],\"server\":{\"name\",\"protocol_version\",\"version\"},
+   \"tools\":N,\"upstream_fingerprint\":\"...\"}
+(canonical JSON; tools counts every tool listed, projection holds the offered ones, the array
+the fingerprint hashes). Every message of the server is read as it crossed the wire with the
+ekl-json-1 rules: a duplicate member or an integer beyond 2^53 is refused with its code, never
+changed. The tools of every page, in order, are fingerprinted together; two offered tools of one
+name are refused (INVALID_SHAPE). The server's stderr is passed through; its process is ended
+when the command ends (stdin closed, killed after 1 s). A request of the server is answered
+(ping: {}; others: method not found). Limits: --timeout for the whole exchange, 64 MiB a
+message and for all tools/list answers together (BODY_TOO_LARGE), 1000 pages.
+
+Exit status:
+  0    printed (and equal to --expect)
+  1    printed, but the fingerprint is not --expect: the server's tools changed
+  2    refused: `ekl: CODE: message` (a message or the tools refused by the ekl-json-1 rules)
+  64   usage error
+  69   the server could not be started or reached, ended, or answered an HTTP or JSON-RPC error
+  75   no answer before the deadline (--timeout)
+  76   the server's messages are not MCP as needed (no tools capability, no tools array, a
+       repeated nextCursor, more than 1000 pages, broken HTTP framing)";
+
+/// A fingerprint given to `--expect`: 64 lowercase hex characters.
+fn fingerprint_arg(s: &str) -> Result<String, String> {
+    if s.len() == 64 && s.bytes().all(|b| matches!(b, b'0'..=b'9' | b'a'..=b'f')) {
+        Ok(s.to_owned())
+    } else {
+        Err("an upstream fingerprint is 64 lowercase hex characters".into())
+    }
+}
+
+/// `ekl mcp ...`
+#[derive(Args, Debug)]
+pub struct McpArgs {
+    /// The server's Streamable HTTP endpoint (http://HOST:PORT/PATH)
+    #[arg(long, value_name = "URL", conflicts_with = "command")]
+    pub url: Option<String>,
+    /// The names of the offered tools, comma-separated (default: every tool listed)
+    #[arg(long, value_name = "NAME,NAME..")]
+    pub offered: Option<String>,
+    /// Exit 1 unless the upstream fingerprint is FP (the one reported before)
+    #[arg(long, value_name = "FP", value_parser = fingerprint_arg)]
+    pub expect: Option<String>,
+    /// Seconds the whole exchange may take (1 to 3600)
+    #[arg(long, value_name = "SECS", default_value_t = 30,
+          value_parser = clap::value_parser!(u64).range(1..=3600))]
+    pub timeout: u64,
+    /// The server's command and arguments, after `--` (stdio)
+    #[arg(last = true, value_name = "COMMAND")]
+    pub command: Vec<OsString>,
+}
 
 /// `ekl call ...`
 #[derive(Args, Debug)]

@@ -252,6 +252,9 @@ pub fn run(command: Command, io: &Inputs) -> CmdResult {
             .iter()
             .flat_map(|c| line(c.as_str()))
             .collect()),
+        Command::Mcp(_) => Err(Failure::Usage(
+            "mcp runs from main (it controls its own exit status)".into(),
+        )),
         Command::Conformance(_) => Err(Failure::Usage(
             "conformance runs on its own (ekl conformance --help)".into(),
         )),

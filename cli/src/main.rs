@@ -15,6 +15,7 @@ mod call;
 mod commands;
 mod conformance;
 mod input;
+mod mcp;
 
 use std::ffi::OsString;
 use std::io::Write;
@@ -42,11 +43,17 @@ impl From<Error> for Failure {
 }
 
 /// The exit status of a refusal.
-const EXIT_REFUSED: u8 = 2;
+pub(crate) const EXIT_REFUSED: u8 = 2;
 /// The exit status of a usage error (BSD `EX_USAGE`).
-const EXIT_USAGE: u8 = 64;
+pub(crate) const EXIT_USAGE: u8 = 64;
 /// The exit status when stdout cannot be written (BSD `EX_IOERR`).
-const EXIT_IO: u8 = 74;
+pub(crate) const EXIT_IO: u8 = 74;
+
+/// Writes `bytes` to stdout and flushes.
+pub(crate) fn write_stdout(bytes: &[u8]) -> std::io::Result<()> {
+    let mut stdout = std::io::stdout().lock();
+    stdout.write_all(bytes).and_then(|_| stdout.flush())
+}
 
 fn main() -> ExitCode {
     let argv: Vec<OsString> = std::env::args_os().collect();
@@ -57,6 +64,7 @@ fn main() -> ExitCode {
     let hint = help_hint(&argv);
     let result = match cli.command {
         Command::Conformance(a) => return conformance::main(a, &hint),
+        Command::Mcp(a) => return mcp::main(a, &hint),
         Command::Receipt(args::ReceiptCommand::VerifyArchive(a)) => {
             archive::main(a, &input::Inputs::default())
         }

@@ -78,6 +78,7 @@ const COMMANDS: &[&str] = &[
     "proof verify-challenge",
     "proof verify-enroll",
     "screen",
+    "mcp",
     "conformance",
     "error-codes",
     "call",
@@ -177,6 +178,17 @@ fn usage_errors_are_one_line_with_a_suggestion() {
     usage_line(&["canon", "a.json", "b.json"]);
     usage_line(&["receipt", "sign", "--secret", "a", "--secret-env", "B"]);
     usage_line(&["conformance"]);
+    let e = usage_line(&["mcp"]);
+    assert!(e.contains("-- COMMAND ARGS... (stdio) or --url URL"), "{e}");
+    assert!(e.contains("see 'ekl mcp --help'"), "{e}");
+    let e = usage_line(&["mcp", "--url", "https://example.org/mcp"]);
+    assert!(e.contains("https is not supported by this build"), "{e}");
+    let e = usage_line(&["mcp", "--expect", "ABC", "--", "true"]);
+    assert!(e.contains("invalid value for '--expect <FP>'"), "{e}");
+    assert!(!e.contains("ABC"), "{e}");
+    let e = usage_line(&["mcp", "--url", "http://127.0.0.1:1/", "--", "true"]);
+    assert!(e.contains("cannot be used with"), "{e}");
+    usage_line(&["mcp", "--timeout", "0", "--", "true"]);
 }
 
 #[test]

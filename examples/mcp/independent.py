@@ -7,7 +7,7 @@ PROTOCOL §5.1 and §15.3 as written.
 prints {"upstream_fingerprint": ..., "output_fingerprint": ...} for the last tools/list (every
 page: the responses to the last tools/list request without a cursor and to every tools/list
 request after it) and the last tools/call of LOG (OFFERED: the tools offered, by default
-search_listings). §5.1: the offered tools of every page of the tools/list result, sorted by name in UTF-16 code
+search_listings; output_fingerprint is null when LOG holds no tools/call, as for `ekl mcp`). §5.1: the offered tools of every page of the tools/list result, sorted by name in UTF-16 code
 units, each projected to exactly name, description, inputSchema, outputSchema and annotations (a
 member left out written as null), SHA-256 of their canonical JSON, no salt. §15.3: SHA-256 of the
 salt's 32 bytes followed by the canonical JSON of structuredContent, or else of the content array.
@@ -18,7 +18,7 @@ from __future__ import annotations
 import hashlib
 import json
 import sys
-from typing import Any, Dict, List, Set
+from typing import Any, Dict, List, Optional, Set
 
 import rfc8785
 
@@ -57,9 +57,11 @@ def main(salt: str, log: str, offered: Set[str]) -> None:
     tools.sort(key=lambda t: t["name"].encode("utf-16-be"))
     projected = [{k: t.get(k) for k in PROJECTION} for t in tools]
     upstream = hashlib.sha256(rfc8785.dumps(projected)).hexdigest()
-    result = response(lines, "tools/call")
-    body = result["structuredContent"] if result.get("structuredContent") is not None else result["content"]
-    output = hashlib.sha256(bytes.fromhex(salt) + rfc8785.dumps(body)).hexdigest()
+    output: Optional[str] = None
+    if any(x.startswith("> ") and json.loads(x[2:]).get("method") == "tools/call" for x in lines):
+        result = response(lines, "tools/call")
+        body = result["structuredContent"] if result.get("structuredContent") is not None else result["content"]
+        output = hashlib.sha256(bytes.fromhex(salt) + rfc8785.dumps(body)).hexdigest()
     print(json.dumps({"upstream_fingerprint": upstream, "output_fingerprint": output}))
 
 

@@ -14,7 +14,11 @@
 #      server the fingerprints of every transport and client agree, and equal independent.py's from
 #      the wire each client recorded;
 #   5. the Python SDK's objects given to the fingerprint operations (sdk_objects.py): the wire's
-#      fingerprint or a refusal naming the right call, never another fingerprint.
+#      fingerprint or a refusal naming the right call, never another fingerprint;
+#   6. the CLI, `ekl mcp`, against the same three servers over stdio (behind wiretap.py) and
+#      Streamable HTTP: its upstream fingerprint equals independent.py's from the wire it spoke and
+#      the modules' of step 4 for that server, every page read; --expect with the fingerprint
+#      exits 0, with another one 1.
 # Needs the wheel of 30-python.sh and the addon of 40-node.sh (./run test runs them first).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
@@ -151,3 +155,67 @@ for server in py ts paged; do
   esac
   timeout 120 "$EX_PYTHON" examples/mcp/sdk_objects.py -- "${cmd[@]}"
 done
+
+# 6. the CLI: ekl mcp, 3 servers x stdio and Streamable HTTP
+cargo build --release -q -p ekl-cli --bin ekl
+ekl="${CARGO_TARGET_DIR:-$repo/target}/release/ekl"
+clis="$work/cli.jsonl"
+: > "$clis"
+for server in py ts paged; do
+  case $server in
+    py) cmd=("$EX_PYTHON" "$repo/examples/mcp/server.py"); offered=search_listings ;;
+    ts) cmd=(node "$repo/examples/mcp/dist/server.js"); offered=search_listings ;;
+    paged) cmd=(node "$repo/examples/mcp/dist/server-paged.js"); offered='search_listings,get_quote,book_viewing,Ünïcode_tool' ;;
+  esac
+  for transport in stdio http; do
+    if [ $transport = http ]; then
+      start_http $server
+      out=$(timeout 120 "$ekl" mcp --offered "$offered" --url "$url")
+      indep=null
+      # the presence check: the same fingerprint exits 0, another one 1 (the server's tools changed)
+      fp=$("$EX_PYTHON" -c 'import json, sys; print(json.loads(sys.argv[1])["upstream_fingerprint"])' "$out")
+      timeout 120 "$ekl" mcp --offered "$offered" --expect "$fp" --url "$url" > /dev/null
+      set +e
+      timeout 120 "$ekl" mcp --offered "$offered" --expect "$(printf '%064d' 0)" --url "$url" > /dev/null 2> "$work/expect.err"
+      status=$?
+      set -e
+      [ $status = 1 ] && grep -q "the server's tools changed" "$work/expect.err" || { cat "$work/expect.err" >&2; echo "ekl mcp --expect with another fingerprint: exit $status, not 1" >&2; exit 1; }
+      kill "$pid"; wait "$pid" 2>/dev/null || true
+    else
+      log="$work/cli-$server-stdio.log"
+      rm -f "$log"
+      out=$(timeout 120 "$ekl" mcp --offered "$offered" -- "$EX_PYTHON" examples/mcp/wiretap.py "$log" -- "${cmd[@]}")
+      indep=$("$EX_PYTHON" examples/mcp/independent.py "$salt" "$log" "$offered")
+    fi
+    echo "{\"server\":\"$server\",\"transport\":\"$transport\",\"result\":$out,\"independent\":$indep}" >> "$clis"
+  done
+done
+"$EX_PYTHON" - "$clis" "$modules" <<'PY'
+import json, sys
+rows = [json.loads(line) for line in open(sys.argv[1])]
+modules = [json.loads(line) for line in open(sys.argv[2])]
+ok = len(rows) == 6
+print(f"{'server':7} {'transport':9} pages tools {'upstream_fingerprint':18} server                 independent modules")
+for r in rows:
+    res, ind = r["result"], r["independent"]
+    mods = {m["result"]["upstream_fingerprint"] for m in modules if m["server"] == r["server"]}
+    same_mod = mods == {res["upstream_fingerprint"]}
+    same_ind = ind is None or ind["upstream_fingerprint"] == res["upstream_fingerprint"]
+    ok &= same_mod and same_ind
+    s = res["server"]
+    print(f"{r['server']:7} {r['transport']:9} {res['pages']:5} {res['tools']:5} {res['upstream_fingerprint'][:16]}.. "
+          f"{(s['name'] or '') + ' ' + (s['version'] or ''):22} {'-' if ind is None else 'equal' if same_ind else 'DIFFERENT':11} "
+          f"{'equal' if same_mod else 'DIFFERENT'}")
+for r in rows:
+    want = (3, 5) if r["server"] == "paged" else (1, 2)
+    if (r["result"]["pages"], r["result"]["tools"]) != want:
+        ok = False
+        print(f"{r['server']} over {r['transport']}: {r['result']['pages']} pages, {r['result']['tools']} tools, not {want}")
+    names = [t["name"] for t in r["result"]["projection"]]
+    if names != sorted(names, key=lambda n: n.encode("utf-16-be")):
+        ok = False
+        print(f"{r['server']}: the projection is not sorted by UTF-16 code units: {names}")
+if not ok:
+    sys.exit("ekl mcp disagrees")
+print("ekl mcp: 3 servers (one paginating) x stdio and Streamable HTTP agree with rfc8785 + hashlib from the wire and with the packages' modules; --expect exits 0 and 1")
+PY

@@ -1,0 +1,651 @@
+//! `ekl mcp`: the upstream fingerprint (PROTOCOL §5.1) of a live MCP server's tools, for the
+//! presence report of §15.3 ("at start and at least every hour").
+//!
+//! A small JSON-RPC client of its own (docs/decisions.md, B10: why not the Rust SDK): `initialize`,
+//! `notifications/initialized`, then `tools/list` page after page, following `nextCursor`, over
+//! stdio (`-- COMMAND ARGS...`: one message a line) or Streamable HTTP (`--url`). Every message the
+//! server sends is read as it crossed the wire by the core's ekl-json-1 reader
+//! (`ekl_core::canonical::parse`: a duplicate member or an integer beyond 2^53 is refused with its
+//! code, never read "first wins" or rounded); the `tools` of every page, in order, are given to the
+//! registry's `upstream_fingerprint` and `upstream_projection` operations.
+//!
+//! Bounds: one deadline for the whole exchange (`--timeout`), at most 64 MiB a message and 64 MiB
+//! of `tools/list` responses in all, at most [`MAX_PAGES`] pages; the server's process is ended
+//! when the command ends, whatever the outcome; its stderr is passed through.
+
+mod http;
+mod sse;
+mod stdio;
+
+use std::borrow::Cow;
+use std::process::ExitCode;
+use std::time::{Duration, Instant};
+
+use ekl_bridge::{Arg, Out};
+use ekl_core::canonical;
+use ekl_core::{Error, ErrorCode, Value};
+
+use crate::args::McpArgs;
+
+/// The protocol version `initialize` asks for (the server answers the one it speaks).
+pub const PROTOCOL_VERSION: &str = "2025-11-25";
+
+/// The most `tools/list` pages read; a server that keeps giving new cursors is refused beyond.
+pub const MAX_PAGES: usize = 1000;
+
+/// The most bytes of one message, and of every `tools/list` response together: the CLI's cap on a
+/// JSON document (docs/decisions.md, "Caps on every read").
+pub const MAX_MESSAGE_BYTES: usize = ekl_core::limits::MAX_INPUT_BYTES;
+
+/// Exit status: the server could not be started or reached, closed the connection, or answered
+/// with an HTTP or JSON-RPC error (BSD `EX_UNAVAILABLE`).
+pub const EXIT_UNAVAILABLE: u8 = 69;
+/// Exit status: the exchange did not finish before the deadline (BSD `EX_TEMPFAIL`).
+pub const EXIT_TIMEOUT: u8 = 75;
+/// Exit status: the server's messages are not MCP as the exchange needs them (BSD `EX_PROTOCOL`).
+pub const EXIT_PROTOCOL: u8 = 76;
+
+/// Why the exchange stopped.
+#[derive(Debug)]
+pub enum McpFailure {
+    /// A message refused by the core's reader, or the tools refused by the operation (exit 2).
+    Refused(Error),
+    /// Not reachable, closed, an HTTP or JSON-RPC error (exit 69).
+    Unavailable(String),
+    /// The deadline passed (exit 75).
+    Timeout(String),
+    /// Not MCP as expected (exit 76).
+    Protocol(String),
+}
+
+impl From<Error> for McpFailure {
+    fn from(e: Error) -> Self {
+        McpFailure::Refused(e)
+    }
+}
+
+/// What the client is waiting for, for messages.
+#[derive(Clone, Copy, Debug)]
+pub enum Step {
+    /// The answer to `initialize`.
+    Initialize,
+    /// The answer to page N (from 1) of `tools/list`.
+    ToolsList(usize),
+}
+
+impl std::fmt::Display for Step {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Step::Initialize => f.write_str("initialize"),
+            Step::ToolsList(n) => write!(f, "tools/list (page {n})"),
+        }
+    }
+}
+
+/// A message from the server, as the client sees it.
+pub enum Routed<'a> {
+    /// The response to the request the client waits for: its raw text, parsed.
+    Response(Value<'a>),
+    /// A request of the server (the client answers it: `ping` with `{}`, anything else with
+    /// "method not found"): the answer to send.
+    Request(Vec<u8>),
+    /// A notification, or a response to another id: ignored.
+    Other,
+}
+
+/// Reads one message of the server as it crossed the wire, while waiting for the response to
+/// request `id` (`step`). The text goes through the core's reader: any refusal (a duplicate
+/// member, an integer beyond 2^53, invalid UTF-8, ...) stops the exchange with its code.
+pub fn route(raw: &[u8], id: u64, step: Step) -> Result<Routed<'_>, McpFailure> {
+    let value = canonical::parse(raw).map_err(|e| {
+        McpFailure::Refused(Error::new(
+            e.code(),
+            format!(
+                "a message of the server, while waiting for the answer to {step}: {}",
+                e.message()
+            ),
+        ))
+    })?;
+    let Value::Object(members) = &value else {
+        return Err(McpFailure::Protocol(format!(
+            "a message of the server is not a JSON-RPC object, while waiting for the answer \
+             to {step} (a batch array is not MCP since 2025-06-18)"
+        )));
+    };
+    let member = |k: &str| members.iter().find(|(n, _)| n == k).map(|(_, v)| v);
+    if let Some(method) = member("method") {
+        let Some(req_id) = member("id") else {
+            return Ok(Routed::Other);
+        };
+        let mut answer = vec![
+            ("jsonrpc".into(), Value::from("2.0")),
+            ("id".into(), req_id.clone()),
+        ];
+        if method.as_str() == Some("ping") {
+            answer.push(("result".into(), Value::Object(Vec::new())));
+        } else {
+            answer.push((
+                "error".into(),
+                Value::Object(vec![
+                    ("code".into(), Value::Number(-32601.0)),
+                    ("message".into(), Value::from("method not found")),
+                ]),
+            ));
+        }
+        let text = canonical::canonicalize_value(&Value::Object(answer))?;
+        return Ok(Routed::Request(text));
+    }
+    match member("id") {
+        Some(Value::Number(n)) if *n == id as f64 => Ok(Routed::Response(value)),
+        _ => Ok(Routed::Other),
+    }
+}
+
+/// A way of exchanging messages with the server.
+pub trait Transport {
+    /// Sends a notification (no answer awaited beyond the transport's own acknowledgement).
+    fn notify(&mut self, body: &[u8], deadline: Instant) -> Result<(), McpFailure>;
+    /// Sends request `id` and returns the response to it, read by [`route`] (the raw text of that
+    /// message, parsed, and its length in bytes; other messages are answered or skipped).
+    fn request(
+        &mut self,
+        id: u64,
+        body: &[u8],
+        step: Step,
+        deadline: Instant,
+    ) -> Result<(Value<'static>, usize), McpFailure>;
+    /// The protocol version the server answered (HTTP sends it on every later request).
+    fn negotiated(&mut self, _version: &str) {}
+}
+
+/// What the exchange found.
+#[derive(Debug)]
+pub struct Listing {
+    /// `serverInfo.name` and `.version` of the initialize result (null when absent).
+    pub server: (Value<'static>, Value<'static>),
+    /// The protocol version the server answered.
+    pub protocol_version: String,
+    /// Every page's `tools`, in order.
+    pub tools: Vec<Value<'static>>,
+    /// How many pages.
+    pub pages: usize,
+}
+
+fn request_text(id: u64, method: &str, params: Value<'_>) -> Result<Vec<u8>, McpFailure> {
+    Ok(canonical::canonicalize_value(&Value::Object(vec![
+        ("jsonrpc".into(), Value::from("2.0")),
+        ("id".into(), Value::Number(id as f64)),
+        ("method".into(), Value::from(method)),
+        ("params".into(), params),
+    ]))?)
+}
+
+/// The `result` of a response, or the JSON-RPC error it carries.
+fn result_of(response: Value<'static>, step: Step) -> Result<Value<'static>, McpFailure> {
+    let Value::Object(members) = response else {
+        unreachable!("route returns objects")
+    };
+    let mut result = None;
+    let mut error = None;
+    for (k, v) in members {
+        match &*k {
+            "result" => result = Some(v),
+            "error" => error = Some(v),
+            _ => {}
+        }
+    }
+    if let Some(e) = error {
+        let code = e
+            .get("code")
+            .and_then(Value::as_f64)
+            .map_or("no code".to_owned(), |c| format!("code {c}"));
+        let message = e.get("message").and_then(Value::as_str).unwrap_or("");
+        return Err(McpFailure::Unavailable(format!(
+            "the server answered {step} with an error ({code}): {}",
+            printable(message)
+        )));
+    }
+    match result {
+        Some(r @ Value::Object(_)) => Ok(r),
+        _ => Err(McpFailure::Protocol(format!(
+            "the answer to {step} has no result object"
+        ))),
+    }
+}
+
+/// Text of the server made safe for a terminal: at most 200 characters, control characters
+/// escaped as in JSON.
+pub fn printable(s: &str) -> String {
+    let mut out = String::new();
+    for (i, c) in s.chars().enumerate() {
+        if i == 200 {
+            out.push('…');
+            break;
+        }
+        if c.is_control() {
+            out.push_str(&format!("\\u{:04x}", c as u32));
+        } else {
+            out.push(c);
+        }
+    }
+    out
+}
+
+/// The whole exchange: initialize, initialized, every page of tools/list.
+pub fn list_tools(t: &mut dyn Transport, deadline: Instant) -> Result<Listing, McpFailure> {
+    let init = request_text(
+        1,
+        "initialize",
+        Value::Object(vec![
+            ("protocolVersion".into(), Value::from(PROTOCOL_VERSION)),
+            ("capabilities".into(), Value::Object(Vec::new())),
+            (
+                "clientInfo".into(),
+                Value::Object(vec![
+                    ("name".into(), Value::from("ekl")),
+                    ("version".into(), Value::from(env!("CARGO_PKG_VERSION"))),
+                ]),
+            ),
+        ]),
+    )?;
+    let init = result_of(
+        t.request(1, &init, Step::Initialize, deadline)?.0,
+        Step::Initialize,
+    )?;
+    let protocol_version = match init.get("protocolVersion") {
+        Some(Value::String(v)) => v.to_string(),
+        _ => {
+            return Err(McpFailure::Protocol(
+                "the initialize result has no protocolVersion".into(),
+            ))
+        }
+    };
+    if !matches!(init.get("capabilities"), Some(Value::Object(c)) if c.iter().any(|(k, _)| k == "tools"))
+    {
+        return Err(McpFailure::Protocol(
+            "the server does not offer tools (no capabilities.tools in its initialize result)"
+                .into(),
+        ));
+    }
+    let info = |k: &str| {
+        init.get("serverInfo")
+            .and_then(|i| i.get(k))
+            .filter(|v| matches!(v, Value::String(_)))
+            .cloned()
+            .unwrap_or(Value::Null)
+    };
+    let server = (info("name"), info("version"));
+    t.negotiated(&protocol_version);
+    let initialized = canonical::canonicalize_value(&Value::Object(vec![
+        ("jsonrpc".into(), Value::from("2.0")),
+        ("method".into(), Value::from("notifications/initialized")),
+    ]))?;
+    t.notify(&initialized, deadline)?;
+
+    let mut tools = Vec::new();
+    let mut cursors: Vec<String> = Vec::new();
+    let mut bytes = 0usize;
+    let mut id = 1u64;
+    loop {
+        let page = cursors.len() + 1;
+        if page > MAX_PAGES {
+            return Err(McpFailure::Protocol(format!(
+                "the server gives more than {MAX_PAGES} pages of tools"
+            )));
+        }
+        id += 1;
+        let params = match cursors.last() {
+            None => Value::Object(Vec::new()),
+            Some(c) => Value::Object(vec![(
+                "cursor".into(),
+                Value::String(Cow::Owned(c.clone())),
+            )]),
+        };
+        let step = Step::ToolsList(page);
+        let (response, len) =
+            t.request(id, &request_text(id, "tools/list", params)?, step, deadline)?;
+        bytes += len;
+        if bytes > MAX_MESSAGE_BYTES {
+            return Err(McpFailure::Refused(Error::new(
+                ErrorCode::BodyTooLarge,
+                format!(
+                    "the tools/list responses hold more than {MAX_MESSAGE_BYTES} bytes \
+                     (the limit of this input)"
+                ),
+            )));
+        }
+        let result = result_of(response, step)?;
+        let Value::Object(members) = result else {
+            unreachable!("result_of returns objects")
+        };
+        let mut page_tools = None;
+        let mut next = None;
+        for (k, v) in members {
+            match &*k {
+                "tools" => page_tools = Some(v),
+                "nextCursor" => next = Some(v),
+                _ => {}
+            }
+        }
+        match page_tools {
+            Some(Value::Array(items)) => tools.extend(items),
+            _ => {
+                return Err(McpFailure::Protocol(format!(
+                    "the answer to {step} has no tools array"
+                )))
+            }
+        }
+        match next {
+            None | Some(Value::Null) => {
+                return Ok(Listing {
+                    server,
+                    protocol_version,
+                    tools,
+                    pages: page,
+                })
+            }
+            Some(Value::String(c)) => {
+                if cursors.iter().any(|seen| *seen == *c) {
+                    return Err(McpFailure::Protocol(format!(
+                        "the answer to {step} repeats an earlier nextCursor (the listing would not end)"
+                    )));
+                }
+                cursors.push(c.into_owned());
+            }
+            Some(_) => {
+                return Err(McpFailure::Protocol(format!(
+                    "the answer to {step} has a nextCursor that is not a string"
+                )))
+            }
+        }
+    }
+}
+
+/// The printed object: `{pages, projection, server: {name, version}, tools, upstream_fingerprint}`
+/// as canonical JSON, and the fingerprint.
+pub fn report(listing: Listing, offered: Option<&[&str]>) -> Result<(Vec<u8>, String), McpFailure> {
+    let count = listing.tools.len();
+    let all = Value::Object(vec![("tools".into(), Value::Array(listing.tools))]);
+    let call = |op: &str| {
+        let mut args = vec![("tools", Arg::Value(all.clone()))];
+        if let Some(o) = offered {
+            args.push(("offered", Arg::StrList(o.to_vec())));
+        }
+        ekl_bridge::call_named(op, &args)
+    };
+    let fingerprint = match call("upstream_fingerprint")? {
+        Out::Str(s) => s,
+        _ => return Err(Error::new(ErrorCode::Internal, "upstream_fingerprint").into()),
+    };
+    let projection = match call("upstream_projection")? {
+        Out::Value(v) => v,
+        _ => return Err(Error::new(ErrorCode::Internal, "upstream_projection").into()),
+    };
+    let (name, version) = listing.server;
+    let out = Value::Object(vec![
+        (
+            "upstream_fingerprint".into(),
+            Value::from(fingerprint.as_str()),
+        ),
+        ("projection".into(), projection),
+        ("tools".into(), Value::Number(count as f64)),
+        ("pages".into(), Value::Number(listing.pages as f64)),
+        (
+            "server".into(),
+            Value::Object(vec![
+                ("name".into(), name),
+                ("version".into(), version),
+                (
+                    "protocol_version".into(),
+                    Value::String(Cow::Owned(listing.protocol_version)),
+                ),
+            ]),
+        ),
+    ]);
+    let mut text = canonical::canonicalize_value(&out)?;
+    text.push(b'\n');
+    Ok((text, fingerprint))
+}
+
+/// `ekl mcp`: prints the report; exit 0, or 1 when `--expect` differs, or the failure's status.
+pub fn main(a: McpArgs, hint: &str) -> ExitCode {
+    let deadline = Instant::now() + Duration::from_secs(a.timeout);
+    let offered: Option<Vec<&str>> = a
+        .offered
+        .as_deref()
+        .map(|s| s.split(',').filter(|n| !n.is_empty()).collect());
+    let listing = match (&a.url, a.command.is_empty()) {
+        (Some(url), true) => match http::Http::new(url) {
+            Ok(mut t) => {
+                let r = list_tools(&mut t, deadline);
+                t.close(Instant::now() + Duration::from_secs(2));
+                r
+            }
+            Err(m) => {
+                eprintln!("ekl: usage: --url: {m} ({hint})");
+                return ExitCode::from(crate::EXIT_USAGE);
+            }
+        },
+        (None, false) => match stdio::Stdio::spawn(&a.command) {
+            Ok(mut t) => list_tools(&mut t, deadline),
+            Err(f) => Err(f),
+        },
+        _ => {
+            eprintln!(
+                "ekl: usage: give the server as -- COMMAND ARGS... (stdio) or --url URL \
+                 (Streamable HTTP) ({hint})"
+            );
+            return ExitCode::from(crate::EXIT_USAGE);
+        }
+    };
+    let result = listing.and_then(|l| report(l, offered.as_deref()));
+    let (text, fingerprint) = match result {
+        Ok(r) => r,
+        Err(f) => return fail(f),
+    };
+    if crate::write_stdout(&text).is_err() {
+        return ExitCode::from(crate::EXIT_IO);
+    }
+    match a.expect {
+        Some(want) if want != fingerprint => {
+            eprintln!(
+                "ekl: mcp: the server's tools changed: upstream fingerprint {fingerprint}, \
+                 expected {want} (§5.1: report it with the presence of §15.3; the network \
+                 validates the agent again)"
+            );
+            ExitCode::from(1)
+        }
+        _ => ExitCode::SUCCESS,
+    }
+}
+
+fn fail(f: McpFailure) -> ExitCode {
+    let (status, line) = match f {
+        McpFailure::Refused(e) => (
+            crate::EXIT_REFUSED,
+            format!("ekl: {}: {}", e.code().as_str(), e.message()),
+        ),
+        McpFailure::Unavailable(m) => (EXIT_UNAVAILABLE, format!("ekl: mcp: {m}")),
+        McpFailure::Timeout(m) => (EXIT_TIMEOUT, format!("ekl: mcp: timeout: {m}")),
+        McpFailure::Protocol(m) => (EXIT_PROTOCOL, format!("ekl: mcp: not MCP: {m}")),
+    };
+    eprintln!("{line}");
+    ExitCode::from(status)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::collections::VecDeque;
+
+    /// A transport that answers from a script: each request's raw text is checked against what
+    /// the client must send, and answered with the raw text given.
+    struct Script {
+        sent: Vec<String>,
+        answers: VecDeque<&'static str>,
+    }
+
+    impl Transport for Script {
+        fn notify(&mut self, body: &[u8], _: Instant) -> Result<(), McpFailure> {
+            self.sent
+                .push(String::from_utf8(body.to_vec()).expect("UTF-8"));
+            Ok(())
+        }
+        fn request(
+            &mut self,
+            id: u64,
+            body: &[u8],
+            step: Step,
+            _: Instant,
+        ) -> Result<(Value<'static>, usize), McpFailure> {
+            self.sent
+                .push(String::from_utf8(body.to_vec()).expect("UTF-8"));
+            loop {
+                let raw = self.answers.pop_front().expect("an answer left");
+                match route(raw.as_bytes(), id, step)? {
+                    Routed::Response(v) => return Ok((v.into_owned(), raw.len())),
+                    Routed::Request(answer) => {
+                        self.sent.push(String::from_utf8(answer).expect("UTF-8"))
+                    }
+                    Routed::Other => {}
+                }
+            }
+        }
+    }
+
+    const INIT: &str = r#"{"jsonrpc":"2.0","id":1,"result":{"protocolVersion":"2025-06-18","capabilities":{"tools":{}},"serverInfo":{"name":"s","version":"1.0"}}}"#;
+
+    fn run(answers: &[&'static str]) -> (Result<Listing, McpFailure>, Vec<String>) {
+        let mut t = Script {
+            sent: Vec::new(),
+            answers: answers.iter().copied().collect(),
+        };
+        let far = Instant::now() + Duration::from_secs(60);
+        let r = list_tools(&mut t, far);
+        (r, t.sent)
+    }
+
+    #[test]
+    fn every_page_is_read_following_next_cursor() {
+        let (r, sent) = run(&[
+            INIT,
+            r#"{"jsonrpc":"2.0","method":"notifications/message","params":{"level":"info"}}"#,
+            r#"{"jsonrpc":"2.0","id":7,"method":"ping"}"#,
+            r#"{"jsonrpc":"2.0","id":99,"result":{"tools":[{"name":"stale"}]}}"#,
+            r#"{"jsonrpc":"2.0","id":2,"result":{"tools":[{"name":"b"},{"name":"a"}],"nextCursor":"p2"}}"#,
+            r#"{"jsonrpc":"2.0","id":3,"result":{"tools":[],"nextCursor":"p3"}}"#,
+            r#"{"jsonrpc":"2.0","id":4,"result":{"tools":[{"name":"c","inputSchema":{}}],"nextCursor":null}}"#,
+        ]);
+        let l = r.expect("listed");
+        assert_eq!(l.pages, 3);
+        let names: Vec<&str> = l
+            .tools
+            .iter()
+            .filter_map(|t| t.get("name")?.as_str())
+            .collect();
+        assert_eq!(names, ["b", "a", "c"]);
+        assert_eq!(l.protocol_version, "2025-06-18");
+        assert_eq!(l.server, (Value::from("s"), Value::from("1.0")));
+        assert!(sent[0].contains(r#""method":"initialize""#), "{}", sent[0]);
+        assert_eq!(
+            sent[1],
+            r#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#
+        );
+        assert_eq!(
+            sent[2],
+            r#"{"id":2,"jsonrpc":"2.0","method":"tools/list","params":{}}"#
+        );
+        assert_eq!(
+            sent[3], r#"{"id":7,"jsonrpc":"2.0","result":{}}"#,
+            "the ping answered"
+        );
+        assert_eq!(
+            sent[4],
+            r#"{"id":3,"jsonrpc":"2.0","method":"tools/list","params":{"cursor":"p2"}}"#
+        );
+        assert_eq!(
+            sent[5],
+            r#"{"id":4,"jsonrpc":"2.0","method":"tools/list","params":{"cursor":"p3"}}"#
+        );
+        let (text, fp) = report(l, Some(&["a", "c"])).expect("report");
+        let text = String::from_utf8(text).expect("UTF-8");
+        assert!(text.starts_with(r#"{"pages":3,"projection":[{"annotations":null,"description":null,"inputSchema":null,"name":"a","outputSchema":null},{"annotations":null,"description":null,"inputSchema":{},"name":"c""#), "{text}");
+        assert!(text.contains(r#""server":{"name":"s","protocol_version":"2025-06-18","version":"1.0"},"tools":3,"#), "{text}");
+        assert!(text.ends_with(&format!("\"upstream_fingerprint\":\"{fp}\"}}\n")));
+        // The fingerprint is the operation's on the merged array.
+        let merged = br#"[{"name":"b"},{"name":"a"},{"name":"c","inputSchema":{}}]"#;
+        let want = ekl_bridge::call_named(
+            "upstream_fingerprint",
+            &[
+                ("tools", Arg::Text(merged)),
+                ("offered", Arg::StrList(vec!["a", "c"])),
+            ],
+        )
+        .expect("op");
+        assert!(matches!(want, Out::Str(s) if s == fp));
+    }
+
+    fn failure(answers: &[&'static str]) -> McpFailure {
+        run(answers).0.expect_err("refused")
+    }
+
+    #[test]
+    fn what_crossed_the_wire_is_refused_not_changed() {
+        let dup = r#"{"jsonrpc":"2.0","id":2,"result":{"tools":[{"name":"a","inputSchema":{"type":"object","type":"string"}}]}}"#;
+        assert!(
+            matches!(failure(&[INIT, dup]), McpFailure::Refused(e) if e.code() == ErrorCode::DuplicateKey && e.message().contains("the answer to tools/list (page 1)"))
+        );
+        let big = r#"{"jsonrpc":"2.0","id":2,"result":{"tools":[{"name":"a","inputSchema":{"maximum":9007199254740993}}]}}"#;
+        assert!(
+            matches!(failure(&[INIT, big]), McpFailure::Refused(e) if e.code() == ErrorCode::IntegerOutOfRange)
+        );
+        // In a message that is not the response, too: the client cannot know its id otherwise.
+        let note = r#"{"jsonrpc":"2.0","method":"n","params":{"a":1,"a":2}}"#;
+        assert!(
+            matches!(failure(&[INIT, note]), McpFailure::Refused(e) if e.code() == ErrorCode::DuplicateKey)
+        );
+        // Two tools of one name on two pages, offered: the operation's refusal.
+        let p1 = r#"{"jsonrpc":"2.0","id":2,"result":{"tools":[{"name":"a"}],"nextCursor":"x"}}"#;
+        let p2 = r#"{"jsonrpc":"2.0","id":3,"result":{"tools":[{"name":"a"}]}}"#;
+        let l = run(&[INIT, p1, p2]).0.expect("listed");
+        assert!(
+            matches!(report(l, None), Err(McpFailure::Refused(e)) if e.code() == ErrorCode::InvalidShape)
+        );
+    }
+
+    #[test]
+    fn protocol_failures() {
+        let p = |answers: &[&'static str], want: &str| match failure(answers) {
+            McpFailure::Protocol(m) => assert!(m.contains(want), "{m}"),
+            other => panic!("{other:?}"),
+        };
+        let again = r#"{"jsonrpc":"2.0","id":2,"result":{"tools":[],"nextCursor":"x"}}"#;
+        let again3 = r#"{"jsonrpc":"2.0","id":3,"result":{"tools":[],"nextCursor":"x"}}"#;
+        p(&[INIT, again, again3], "repeats an earlier nextCursor");
+        p(
+            &[INIT, r#"{"jsonrpc":"2.0","id":2,"result":{}}"#],
+            "no tools array",
+        );
+        p(
+            &[
+                INIT,
+                r#"{"jsonrpc":"2.0","id":2,"result":{"tools":[],"nextCursor":5}}"#,
+            ],
+            "not a string",
+        );
+        p(
+            &[
+                r#"{"jsonrpc":"2.0","id":1,"result":{"protocolVersion":"2025-06-18","capabilities":{}}}"#,
+            ],
+            "does not offer tools",
+        );
+        p(&[r#"[1]"#], "not a JSON-RPC object");
+        match failure(&[INIT, r#"{"jsonrpc":"2.0","id":2,"error":{"code":-32603,"message":"boom\u001b[31m"}}"#]) {
+            McpFailure::Unavailable(m) => assert_eq!(
+                m,
+                "the server answered tools/list (page 1) with an error (code -32603): boom\\u001b[31m"
+            ),
+            other => panic!("{other:?}"),
+        }
+    }
+}
