@@ -66,6 +66,7 @@ export function badCalls(api) {
       ['authTag: no key_id', () => api.authTag([1], 's'), 'INVALID_RECEIPT'],
       ['receiptDigest: not an object', () => api.receiptDigest('x'), 'INVALID_RECEIPT'],
       ['signReceipt: not an object', () => api.signReceipt(7, 's'), 'INVALID_RECEIPT'],
+      ['issueMacReceipt: a call without its ids', () => api.issueMacReceipt({ execution_id: 'e' }, { q: 1 }, { a: 2 }, 'succeeded', 1, 1, 's'), 'INVALID_ARGUMENT'],
       ['verifyReceipt: call without execution_id', () => api.verifyReceipt({}, 's', {}), 'INVALID_ARGUMENT'],
       ['verifyReceipt: a camelCase call member', () => api.verifyReceipt({}, 's', { ...CALL, executionId: 'a' }), 'INVALID_ARGUMENT'],
       ['verifyReceipt: key without secret', () => api.verifyReceipt({}, [{ key_id: 'a' }], CALL), 'INVALID_ARGUMENT'],
