@@ -7,7 +7,7 @@ cargo fmt --all -- --check
 cargo clippy --release --workspace --all-targets -- -D warnings
 cargo test --release --workspace
 RUSTDOCFLAGS="-D warnings" cargo doc --release -p ekl-core --no-deps --quiet
-# ES256 over the 29-bit-limb field that wasm32 uses (core/src/fe29.rs), natively: the differential
-# tests against p256's verifier and Wycheproof on that field too.
-cargo test --release -p ekl-core --features fe29 --lib es256
+# ES256 over the 29-bit-limb field that wasm32 uses (core/src/fe29.rs), natively: the field's own
+# tests against p256's field, the differential tests against p256's verifier and Wycheproof.
+cargo test --release -p ekl-core --features fe29 --lib -- es256 fe29
 cargo test --release -p ekl-core --features fe29 --test wycheproof_es256
