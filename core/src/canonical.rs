@@ -2174,14 +2174,8 @@ mod tests {
     /// `-0`, exponents) and on every escape, canonical or not, wherever it stands.
     #[test]
     fn copied_numbers_and_strings_equal_the_value_path() {
-        let mut state: u64 = 0x7665_7262_6174_696d;
-        let mut next = move || {
-            state = state.wrapping_add(0x9e37_79b9_7f4a_7c15);
-            let mut z = state;
-            z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-            z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-            z ^ (z >> 31)
-        };
+        let mut rng = crate::test_rng::SplitMix64(0x7665_7262_6174_696d);
+        let mut next = move || rng.next_u64();
         let digits = |n: u64, first_nonzero: bool, next: &mut dyn FnMut() -> u64| -> String {
             (0..n)
                 .map(|k| {
@@ -2494,14 +2488,8 @@ mod tests {
     /// exponent layout, near the subnormal and overflow boundaries.
     #[test]
     fn long_literal_path_equals_std_on_short_literals() {
-        let mut state: u64 = 0x6c6f_6e67_6c69_7421;
-        let mut next = move || {
-            state = state.wrapping_add(0x9e37_79b9_7f4a_7c15);
-            let mut z = state;
-            z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-            z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-            z ^ (z >> 31)
-        };
+        let mut rng = crate::test_rng::SplitMix64(0x6c6f_6e67_6c69_7421);
+        let mut next = move || rng.next_u64();
         let mut checked = 0;
         for _ in 0..200_000 {
             let r = next();

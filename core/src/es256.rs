@@ -668,7 +668,7 @@ mod tests {
     use p256::elliptic_curve::group::Group;
     use p256::ProjectivePoint;
 
-    use crate::test_rng::Rng;
+    use crate::test_rng::SplitMix64 as Rng;
 
     /// Random scalars for the differential tests.
     trait ScalarRng {
@@ -1059,8 +1059,8 @@ mod tests {
         let key_minus_g = Key::new(&(-g).to_affine());
         for round in 0..200u64 {
             // Q = G, u1 = u2 = t with t a single key-window digit: acc = t·G meets the entry t·G.
-            let digit = 1 + rng.next() % (1 << (KEY_WINDOW - 1));
-            let window = rng.next() % windows(KEY_WINDOW) as u64;
+            let digit = 1 + rng.next_u64() % (1 << (KEY_WINDOW - 1));
+            let window = rng.next_u64() % windows(KEY_WINDOW) as u64;
             let mut t = Scalar::from(digit);
             for _ in 0..window * u64::from(KEY_WINDOW) {
                 t = t.double();
@@ -1106,7 +1106,7 @@ mod tests {
         let mut found = 0;
         let mut t = 0u64;
         while found < 80 {
-            t += 1 + rng.next() % 1000;
+            t += 1 + rng.next_u64() % 1000;
             // x just above n (r small) or just below p (r just below p − n).
             let x = if found % 2 == 0 {
                 n_fe + Fe::from(t)
@@ -1186,7 +1186,7 @@ mod tests {
                                         let (r, s) = sig.split_scalars();
                                         bytes = sig_bytes(&be(&r), &be(&-*s));
                                     } else if case % 8 == 5 {
-                                        let bit = (rng.next() % 512) as usize;
+                                        let bit = (rng.next_u64() % 512) as usize;
                                         bytes[bit / 8] ^= 1 << (bit % 8);
                                     }
                                     bytes
@@ -1208,7 +1208,7 @@ mod tests {
                             };
                             let mut digest = digest;
                             if case % 16 == 4 {
-                                let bit = (rng.next() % 256) as usize;
+                                let bit = (rng.next_u64() % 256) as usize;
                                 digest[bit / 8] ^= 1 << (bit % 8);
                             }
                             match k.check(&digest, &sig) {

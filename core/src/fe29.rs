@@ -481,7 +481,7 @@ mod tests {
         }
     }
 
-    use crate::test_rng::Rng;
+    use crate::test_rng::SplitMix64 as Rng;
 
     /// Random field elements for the differential tests.
     trait ElementRng {
@@ -493,17 +493,17 @@ mod tests {
         fn element(&mut self) -> [u8; 32] {
             loop {
                 let mut b = self.bytes32();
-                match self.next() % 8 {
+                match self.next_u64() % 8 {
                     0 => {
-                        let k = (self.next() % 256) as usize;
+                        let k = (self.next_u64() % 256) as usize;
                         b = [0; 32];
                         b[31 - k / 8] = 1 << (k % 8);
-                        if self.next() & 1 == 0 {
+                        if self.next_u64() & 1 == 0 {
                             b = be_sub_small(&b, 1);
                         }
                     }
-                    1 => b = be_sub_small(&P_BE, 1 + self.next() % 4),
-                    2 => b = small(self.next() % 3),
+                    1 => b = be_sub_small(&P_BE, 1 + self.next_u64() % 4),
+                    2 => b = small(self.next_u64() % 3),
                     _ => {}
                 }
                 if b < P_BE {

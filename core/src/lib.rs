@@ -48,8 +48,8 @@ mod scan;
 pub mod screening;
 pub mod screening_rules;
 pub mod shape;
-#[cfg(test)]
-mod test_rng;
+#[doc(hidden)]
+pub mod test_rng;
 pub mod timestamp;
 mod value;
 pub mod verdict;

@@ -565,21 +565,18 @@ fn one_file(file: &str, d: &Value<'_>, out: &mut Vec<Case>) {
 
 // --- the generated corpus ---------------------------------------------------------------------
 
-/// SplitMix64: a small seeded generator (the corpus is a function of the seed).
-pub struct Rng(u64);
+/// The corpus's generator: the project's one SplitMix64 (`ekl_core::test_rng`) from a seed, so
+/// the corpus is a function of the seed.
+pub struct Rng(ekl_core::test_rng::SplitMix64);
 
 impl Rng {
     /// A generator from a seed.
     pub fn new(seed: u64) -> Rng {
-        Rng(seed ^ 0x6a09_e667_f3bc_c908)
+        Rng(ekl_core::test_rng::SplitMix64(seed ^ 0x6a09_e667_f3bc_c908))
     }
     /// The next 64 random bits.
     pub fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-        z ^ (z >> 31)
+        self.0.next_u64()
     }
     /// A number in `0..n` (n > 0).
     pub fn below(&mut self, n: usize) -> usize {
