@@ -230,6 +230,29 @@ pub fn parse(json: &[u8]) -> Result<Value<'_>> {
     parse_str(utf8(json)?)
 }
 
+/// Parses JSON text with the core's parser ([`parse`], which refuses duplicate members
+/// anywhere). Parse errors are re-coded as `bad_json`, except duplicates, which stay
+/// `DUPLICATE_KEY`; the precedence is the parser's (parse-time refusals first).
+pub(crate) fn parse_strict<'a>(
+    bytes: &'a [u8],
+    what: &str,
+    bad_json: ErrorCode,
+) -> Result<Value<'a>> {
+    parse(bytes).map_err(|e| {
+        if e.code() == ErrorCode::DuplicateKey {
+            Error::new(
+                ErrorCode::DuplicateKey,
+                format!("{what} has a duplicate member"),
+            )
+        } else {
+            Error::new(
+                bad_json,
+                format!("{what} is not ekl-json-1: {}", e.message()),
+            )
+        }
+    })
+}
+
 /// Refuses JSON text longer than [`MAX_INPUT_BYTES`] (docs/decisions.md#limits).
 fn check_input(len: usize) -> Result<()> {
     crate::limits::check_len(len, MAX_INPUT_BYTES, "the JSON text")

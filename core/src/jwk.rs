@@ -39,11 +39,11 @@ use zeroize::{Zeroize, ZeroizeOnDrop, Zeroizing};
 
 use crate::base64url;
 use crate::canonical;
+use crate::canonical::parse_strict;
 use crate::error::{Error, ErrorCode, Result};
 /// The most ES256 key tables that exist at once in a process (see `PublicJwk::precompute`).
 pub use crate::es256::MAX_KEY_TABLES;
 use crate::es256::{self, PreparedKey};
-use crate::jws::parse_strict;
 use crate::value::Value;
 
 /// The only JWS algorithm EKP uses (PROTOCOL §3).

@@ -92,29 +92,6 @@ impl Typ {
     }
 }
 
-/// Parses JSON text with the core's parser ([`canonical::parse`], which refuses duplicate members
-/// anywhere). Parse errors are re-coded as `bad_json`, except duplicates, which stay
-/// `DUPLICATE_KEY`; the precedence is the parser's (parse-time refusals first).
-pub(crate) fn parse_strict<'a>(
-    bytes: &'a [u8],
-    what: &str,
-    bad_json: ErrorCode,
-) -> Result<Value<'a>> {
-    canonical::parse(bytes).map_err(|e| {
-        if e.code() == ErrorCode::DuplicateKey {
-            Error::new(
-                ErrorCode::DuplicateKey,
-                format!("{what} has a duplicate member"),
-            )
-        } else {
-            Error::new(
-                bad_json,
-                format!("{what} is not ekl-json-1: {}", e.message()),
-            )
-        }
-    })
-}
-
 fn malformed(message: impl Into<String>) -> Error {
     Error::new(ErrorCode::JwsMalformed, message)
 }
@@ -147,7 +124,7 @@ pub fn decode(token: &str) -> Result<Parts<'_>> {
     let header_bytes = base64url::decode(h)?;
     let payload = base64url::decode(p)?;
     let signature = base64url::decode(s)?;
-    let header = parse_strict(&header_bytes, "jws header", ErrorCode::JwsMalformed)?;
+    let header = canonical::parse_strict(&header_bytes, "jws header", ErrorCode::JwsMalformed)?;
     if header.as_object().is_none() {
         return Err(malformed("jws header must be a json object"));
     }
@@ -242,7 +219,7 @@ pub fn verify_signature(token: &str, expected: Typ, jwks: &Jwks) -> Result<Verif
     check_alg_typ(&parts.header, expected)?;
     let key = find_key(&parts.header, jwks)?;
     key.verify_es256(parts.signing_input.as_bytes(), &parts.signature)?;
-    let claims = parse_strict(&parts.payload, "jws payload", ErrorCode::JwsMalformed)?;
+    let claims = canonical::parse_strict(&parts.payload, "jws payload", ErrorCode::JwsMalformed)?;
     if claims.as_object().is_none() {
         return Err(malformed("jws payload must be a json object"));
     }
@@ -531,7 +508,7 @@ pub(crate) fn sign_checked(
     extra: impl FnOnce(&Value<'_>) -> Result<()>,
 ) -> Result<String> {
     let payload = canonical::canonicalize_value(claims)?;
-    let read = parse_strict(&payload, "jws payload", ErrorCode::JwsMalformed)?;
+    let read = canonical::parse_strict(&payload, "jws payload", ErrorCode::JwsMalformed)?;
     check_claims_form(&read)?;
     extra(&read)?;
     let header = Value::Object(vec![
@@ -587,13 +564,14 @@ mod tests {
 
     #[test]
     fn parse_strict_finds_nested_duplicates() {
-        let e =
-            parse_strict(br#"{"a":[{"b":1,"b":2}]}"#, "x", ErrorCode::JwsMalformed).unwrap_err();
+        let e = canonical::parse_strict(br#"{"a":[{"b":1,"b":2}]}"#, "x", ErrorCode::JwsMalformed)
+            .unwrap_err();
         assert_eq!(e.code(), ErrorCode::DuplicateKey);
-        let e = parse_strict(br#"{"a":1,"\u0061":2}"#, "x", ErrorCode::JwsMalformed).unwrap_err();
+        let e = canonical::parse_strict(br#"{"a":1,"\u0061":2}"#, "x", ErrorCode::JwsMalformed)
+            .unwrap_err();
         assert_eq!(e.code(), ErrorCode::DuplicateKey);
-        assert!(parse_strict(br#"{"a":{"a":1}}"#, "x", ErrorCode::JwsMalformed).is_ok());
-        let e = parse_strict(b"[1,]", "x", ErrorCode::JwsMalformed).unwrap_err();
+        assert!(canonical::parse_strict(br#"{"a":{"a":1}}"#, "x", ErrorCode::JwsMalformed).is_ok());
+        let e = canonical::parse_strict(b"[1,]", "x", ErrorCode::JwsMalformed).unwrap_err();
         assert_eq!(e.code(), ErrorCode::JwsMalformed);
     }
 

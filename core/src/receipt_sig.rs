@@ -48,7 +48,7 @@ use crate::base64url;
 use crate::canonical;
 use crate::error::{Error, ErrorCode, Result};
 use crate::jwk::{Jwks, SigningKey};
-use crate::jws::{self, check_alg_typ, parse_strict, time_claim, Typ, SKEW_SECONDS};
+use crate::jws::{self, check_alg_typ, time_claim, Typ, SKEW_SECONDS};
 use crate::timestamp::Timestamp;
 use crate::value::Value;
 use crate::verdict::{json_shown, seconds_shown, str_shown, Check, Outcome, Verdict};
@@ -285,7 +285,7 @@ pub(crate) fn verify_receipt_jws_with(
         ));
     }
     let parts = jws::decode(jws)?;
-    let claims = parse_strict(&parts.payload, "jws payload", ErrorCode::JwsMalformed)?;
+    let claims = canonical::parse_strict(&parts.payload, "jws payload", ErrorCode::JwsMalformed)?;
     if claims.as_object().is_none() {
         return Err(Error::new(
             ErrorCode::JwsMalformed,
@@ -522,7 +522,7 @@ pub fn issue_receipt(
     let mut claims = without(fields, &OBJECT_ONLY)?.into_owned();
     // First what the verifier's reader refuses in the claims (parse-time refusals, then
     // duplicates: fields holding `iss`, `aud` or `iat` would put them in the claims twice).
-    jws::parse_strict(
+    canonical::parse_strict(
         &canonical::canonicalize_value(&claims)?,
         "jws payload",
         ErrorCode::JwsMalformed,
@@ -603,7 +603,7 @@ pub fn verify_receipt(receipt: &Value<'_>, jwks: &Jwks, call: &CallContext<'_>) 
     let jws_verdict = verify_receipt_jws(token, jwks, call)?;
     checks.extend(jws_verdict.checks);
     let parts = jws::decode(token)?;
-    let claims = parse_strict(&parts.payload, "jws payload", ErrorCode::JwsMalformed)?;
+    let claims = canonical::parse_strict(&parts.payload, "jws payload", ErrorCode::JwsMalformed)?;
     let object_fields = without(receipt, &OBJECT_ONLY)?;
     let claim_fields = without(&claims, &["iss", "aud", "iat"])?;
     let same = canonical::canonicalize_value(&object_fields)?
