@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { repo, loadCjs, vectorFiles } from './helpers.mjs';
 import { runVectors } from './vectors.mjs';
 import { withChromium } from './browser.mjs';
-import { serve } from '../../examples/dashboard/serve.mjs';
+import { serve } from '../scripts/serve.mjs';
 
 test('vectors and refusals in Chromium equal Node', { timeout: 180_000 }, async () => {
   const server = await serve({ root: repo, port: 0 });

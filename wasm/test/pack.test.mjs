@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import { repo, wasmDir, loadCjs, vectorFiles } from './helpers.mjs';
 import { runVectors } from './vectors.mjs';
 import { withChromium } from './browser.mjs';
-import { serve } from '../../examples/dashboard/serve.mjs';
+import { serve } from '../scripts/serve.mjs';
 
 const FP = '46839dcf7511e1b9789e56ccbce9a4e7a562adc9aa9b1088337802fec1018a3c';
 const SALT = '00112233445566778899aabbccddeeff'.repeat(2);

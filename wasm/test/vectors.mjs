@@ -6,7 +6,7 @@
 //   failures: the cases whose result differs from the expected value written in the file;
 //   unknown:  files this runner has no handler for (a test fails on them: every file must run).
 // Outputs that can be long (canonical forms) are recorded as 'sha256:<hex>:<length>'.
-import { parseRaw, get, plain } from '../../examples/dashboard/rawjson.js';
+import { parseRaw, get, plain } from './rawjson.mjs';
 
 const HANDLERS = {
   'ekl-json-1.json': eklJson,

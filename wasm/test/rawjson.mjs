@@ -1,7 +1,7 @@
-// A JSON scanner that keeps each value's source text, so that the dashboard and the wasm vector
-// runner hand the core the exact bytes of a receipt or a case (JSON.parse would turn 1e400 into
-// Infinity, drop duplicate keys and round big integers before the core could see them). It only
-// splits well-formed JSON; every ekl-json-1 rule is the core's job. Runs in Node and in browsers.
+// A JSON scanner that keeps each value's source text, so that the wasm vector runner hands the
+// core the exact bytes of a case (JSON.parse would turn 1e400 into Infinity, drop duplicate keys
+// and round big integers before the core could see them). It only splits well-formed JSON; every
+// ekl-json-1 rule is the core's job.
 // parseRaw(text) → node: {type:'object', members:[[key, node]], raw} | {type:'array', items, raw}
 //                        | {type:'string'|'number'|'literal', value, raw}
 
