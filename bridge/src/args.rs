@@ -51,6 +51,21 @@ impl Arg<'_> {
     }
 }
 
+/// Every kind (for [`Args::is_absent`], which reads no value).
+const ALL_KINDS: &[Kind] = &[
+    Kind::Value,
+    Kind::Text,
+    Kind::Str,
+    Kind::Bytes,
+    Kind::Int,
+    Kind::Now,
+    Kind::Bool,
+    Kind::StrList,
+    Kind::Jwks,
+    Kind::Key,
+    Kind::Salt,
+];
+
 fn kind_text(kind: Kind) -> &'static str {
     match kind {
         Kind::Value => "a JSON value",
@@ -170,12 +185,28 @@ impl<'a> Args<'a> {
         })
     }
 
-    fn at(&self, i: usize) -> &Arg<'a> {
-        self.vals.get(i).unwrap_or(&Arg::Absent)
+    /// The argument bound to the parameter `name`, which must be one of this operation's
+    /// parameters and of one of `kinds`. A name or kind the registry does not declare is a bug of
+    /// the registry, refused as `INTERNAL` (the unit test `every_operation_runs_on_its_declared_kinds`
+    /// calls every operation to find one): parameters are bound by name, so inserting one never
+    /// shifts the others.
+    fn at(&self, name: &str, kinds: &[Kind]) -> Result<&Arg<'a>> {
+        match self.params.iter().position(|p| p.name == name) {
+            Some(i) if kinds.contains(&self.params[i].kind) => {
+                Ok(self.vals.get(i).unwrap_or(&Arg::Absent))
+            }
+            Some(_) => Err(Error::new(
+                ErrorCode::Internal,
+                format!("{}: {name} is read as another kind than declared", self.op),
+            )),
+            None => Err(Error::new(
+                ErrorCode::Internal,
+                format!("{}: no parameter named {name}", self.op),
+            )),
+        }
     }
 
-    fn missing(&self, i: usize) -> Error {
-        let name = self.params.get(i).map_or("?", |p| p.name);
+    fn missing(&self, name: &str) -> Error {
         Error::new(
             ErrorCode::InvalidArgument,
             format!("{}: {name} is required", self.op),
@@ -183,118 +214,115 @@ impl<'a> Args<'a> {
     }
 
     /// Whether argument `i` was left out.
-    pub fn is_absent(&self, i: usize) -> bool {
-        matches!(self.at(i), Arg::Absent)
+    pub fn is_absent(&self, name: &str) -> Result<bool> {
+        Ok(matches!(self.at(name, ALL_KINDS)?, Arg::Absent))
     }
 
-    /// Argument `i` as a JSON value (text parsed with every refusal, duplicates anywhere).
-    pub fn value(&self, i: usize) -> Result<Cow<'_, Value<'a>>> {
-        self.opt_value(i)?.ok_or_else(|| self.missing(i))
+    /// The argument `name` as a JSON value (text parsed with every refusal, duplicates anywhere).
+    pub fn value(&self, name: &str) -> Result<Cow<'_, Value<'a>>> {
+        self.opt_value(name)?.ok_or_else(|| self.missing(name))
     }
 
-    /// Argument `i` as a JSON value, or `None` when left out.
-    pub fn opt_value(&self, i: usize) -> Result<Option<Cow<'_, Value<'a>>>> {
-        match self.at(i) {
+    /// The argument `name` as a JSON value, or `None` when left out.
+    pub fn opt_value(&self, name: &str) -> Result<Option<Cow<'_, Value<'a>>>> {
+        match self.at(name, &[Kind::Value])? {
             Arg::Value(v) => Ok(Some(Cow::Borrowed(v))),
             Arg::Text(t) => Ok(Some(Cow::Owned(canonical::parse(t)?))),
             _ => Ok(None),
         }
     }
 
-    /// Argument `i` as JSON text.
-    pub fn text(&self, i: usize) -> Result<&'a [u8]> {
-        match self.at(i) {
+    /// The argument `name` as JSON text.
+    pub fn text(&self, name: &str) -> Result<&'a [u8]> {
+        match self.at(name, &[Kind::Text])? {
             Arg::Text(t) => Ok(t),
-            _ => Err(self.missing(i)),
+            _ => Err(self.missing(name)),
         }
     }
 
-    /// Argument `i` as a string.
-    pub fn str(&self, i: usize) -> Result<&'a str> {
-        self.opt_str(i)?.ok_or_else(|| self.missing(i))
+    /// The argument `name` as a string.
+    pub fn str(&self, name: &str) -> Result<&'a str> {
+        self.opt_str(name)?.ok_or_else(|| self.missing(name))
     }
 
-    /// Argument `i` as a string, or `None` when left out.
-    pub fn opt_str(&self, i: usize) -> Result<Option<&'a str>> {
-        match self.at(i) {
+    /// The argument `name` as a string, or `None` when left out.
+    pub fn opt_str(&self, name: &str) -> Result<Option<&'a str>> {
+        match self.at(name, &[Kind::Str, Kind::Salt])? {
             Arg::Str(s) => Ok(Some(s)),
             _ => Ok(None),
         }
     }
 
-    /// Argument `i` as a salt. A salt left out is the host's to fill from its CSPRNG (every host
+    /// The argument `name` as a salt. A salt left out is the host's to fill from its CSPRNG (every host
     /// does); when none came, the call is refused rather than salted with anything the core made.
-    pub fn salt(&self, i: usize) -> Result<ekl_core::digest::Salt> {
-        match self.at(i) {
+    pub fn salt(&self, name: &str) -> Result<ekl_core::digest::Salt> {
+        match self.at(name, &[Kind::Salt])? {
             Arg::Str(s) => ekl_core::digest::Salt::from_hex(s),
-            _ => {
-                let name = self.params.get(i).map_or("?", |p| p.name);
-                Err(Error::new(
-                    ErrorCode::InvalidArgument,
-                    format!(
-                        "{}: {name}: no salt given (a host passes a fresh one from its CSPRNG)",
-                        self.op
-                    ),
-                ))
-            }
+            _ => Err(Error::new(
+                ErrorCode::InvalidArgument,
+                format!(
+                    "{}: {name}: no salt given (a host passes a fresh one from its CSPRNG)",
+                    self.op
+                ),
+            )),
         }
     }
 
-    /// Argument `i` as bytes (a string gives its UTF-8 bytes).
-    pub fn bytes(&self, i: usize) -> Result<&'a [u8]> {
-        match self.at(i) {
+    /// The argument `name` as bytes (a string gives its UTF-8 bytes).
+    pub fn bytes(&self, name: &str) -> Result<&'a [u8]> {
+        match self.at(name, &[Kind::Bytes])? {
             Arg::Bytes(b) => Ok(b),
             Arg::Str(s) => Ok(s.as_bytes()),
-            _ => Err(self.missing(i)),
+            _ => Err(self.missing(name)),
         }
     }
 
-    /// Argument `i` as an integer, or `None` when left out.
-    pub fn opt_int(&self, i: usize) -> Result<Option<i64>> {
-        match self.at(i) {
+    /// The argument `name` as an integer, or `None` when left out.
+    pub fn opt_int(&self, name: &str) -> Result<Option<i64>> {
+        match self.at(name, &[Kind::Int, Kind::Now])? {
             Arg::Int(n) => Ok(Some(*n)),
             _ => Ok(None),
         }
     }
 
-    /// Argument `i` as an integer.
-    pub fn int(&self, i: usize) -> Result<i64> {
-        self.opt_int(i)?.ok_or_else(|| self.missing(i))
+    /// The argument `name` as an integer.
+    pub fn int(&self, name: &str) -> Result<i64> {
+        self.opt_int(name)?.ok_or_else(|| self.missing(name))
     }
 
-    /// Argument `i` as a boolean, or `None` when left out.
-    pub fn opt_bool(&self, i: usize) -> Result<Option<bool>> {
-        match self.at(i) {
+    /// The argument `name` as a boolean, or `None` when left out.
+    pub fn opt_bool(&self, name: &str) -> Result<Option<bool>> {
+        match self.at(name, &[Kind::Bool])? {
             Arg::Bool(b) => Ok(Some(*b)),
             _ => Ok(None),
         }
     }
 
-    /// Argument `i` as a list of strings, or `None` when left out.
-    pub fn opt_str_list(&self, i: usize) -> Result<Option<&[&'a str]>> {
-        match self.at(i) {
+    /// The argument `name` as a list of strings, or `None` when left out.
+    pub fn opt_str_list(&self, name: &str) -> Result<Option<&[&'a str]>> {
+        match self.at(name, &[Kind::StrList])? {
             Arg::StrList(l) => Ok(Some(l.as_slice())),
             _ => Ok(None),
         }
     }
 
-    /// Argument `i` as a list of strings.
-    pub fn str_list(&self, i: usize) -> Result<&[&'a str]> {
-        self.opt_str_list(i)?.ok_or_else(|| self.missing(i))
+    /// The argument `name` as a list of strings.
+    pub fn str_list(&self, name: &str) -> Result<&[&'a str]> {
+        self.opt_str_list(name)?.ok_or_else(|| self.missing(name))
     }
 
-    /// Argument `i` as a signing key.
-    pub fn key(&self, i: usize) -> Result<&'a SigningKey> {
-        match self.at(i) {
+    /// The argument `name` as a signing key.
+    pub fn key(&self, name: &str) -> Result<&'a SigningKey> {
+        match self.at(name, &[Kind::Key])? {
             Arg::Key(k) => Ok(k),
-            _ => Err(self.missing(i)),
+            _ => Err(self.missing(name)),
         }
     }
 
-    /// Argument `i` as a JWKS: the handle itself, or its JSON parsed (text is cached per thread,
+    /// The argument `name` as a JWKS: the handle itself, or its JSON parsed (text is cached per thread,
     /// keyed by its bytes).
-    pub(crate) fn jwks(&self, i: usize) -> Result<JwksRef<'a>> {
-        match self.at(i) {
+    pub(crate) fn jwks(&self, name: &str) -> Result<JwksRef<'a>> {
+        match self.at(name, &[Kind::Jwks])? {
             Arg::Jwks(j) => Ok(JwksRef::Borrowed(j)),
             Arg::Value(v) => Ok(JwksRef::Shared(std::rc::Rc::new(Jwks::from_value(v)?))),
             Arg::Text(t) => LAST_JWKS.with(|cell| {
@@ -311,7 +339,7 @@ impl<'a> Args<'a> {
                 }
                 Ok(JwksRef::Shared(jwks))
             }),
-            _ => Err(self.missing(i)),
+            _ => Err(self.missing(name)),
         }
     }
 }
@@ -419,7 +447,7 @@ mod tests {
         for (text, kept) in [(small.as_bytes(), true), (&big[..], false)] {
             let vals = [Arg::Text(text)];
             let args = Args::check(op, &vals).unwrap();
-            assert_eq!(args.jwks(0).unwrap().keys().len(), 1);
+            assert_eq!(args.jwks("jwks").unwrap().keys().len(), 1);
             assert_eq!(cached_len(), kept.then_some(text.len()));
         }
     }

@@ -67,12 +67,12 @@ fn invalid(message: impl Into<String>) -> Error {
     Error::new(ErrorCode::InvalidArgument, message.into())
 }
 
-fn salt(args: &Args<'_>, i: usize) -> Result<Option<Salt>> {
-    args.opt_str(i)?.map(Salt::from_hex).transpose()
+fn salt(args: &Args<'_>, name: &str) -> Result<Option<Salt>> {
+    args.opt_str(name)?.map(Salt::from_hex).transpose()
 }
 
-fn max_bytes(args: &Args<'_>, i: usize) -> Result<Options> {
-    let max_bytes = match args.opt_int(i)? {
+fn max_bytes(args: &Args<'_>, name: &str) -> Result<Options> {
+    let max_bytes = match args.opt_int(name)? {
         None => None,
         Some(n) => Some(usize::try_from(n).map_err(|_| invalid("max_bytes must not be negative"))?),
     };
@@ -87,8 +87,8 @@ fn verdict(v: ekl_core::verdict::Verdict) -> Result<Out> {
     Ok(Out::Value(v.to_value()))
 }
 
-fn proof_key(args: &Args<'_>, i: usize) -> Result<ProofKey> {
-    ProofKey::from_hex(args.str(i)?)
+fn proof_key(args: &Args<'_>, name: &str) -> Result<ProofKey> {
+    ProofKey::from_hex(args.str(name)?)
 }
 
 fn typ(text: &str) -> Result<Typ> {
@@ -103,8 +103,8 @@ fn commitment_value(c: Commitment) -> Result<Out> {
     Ok(Out::Value(c.to_value()))
 }
 
-fn own_commitment(args: &Args<'_>, i: usize) -> Result<Option<Commitment>> {
-    args.opt_value(i)?
+fn own_commitment(args: &Args<'_>, name: &str) -> Result<Option<Commitment>> {
+    args.opt_value(name)?
         .map(|v| Commitment::from_value(&v))
         .transpose()
 }
@@ -199,8 +199,8 @@ const JOBS_DOC: &str =
     "threads to verify on (default: every core available; 1: the calling thread only)";
 
 /// The `jobs` option: 0 (every core available) when left out.
-fn jobs(args: &Args<'_>, i: usize) -> Result<usize> {
-    match args.opt_int(i)? {
+fn jobs(args: &Args<'_>, name: &str) -> Result<usize> {
+    match args.opt_int(name)? {
         None => Ok(0),
         Some(n) if n >= 1 => Ok(usize::try_from(n).unwrap_or(usize::MAX).min(1024)),
         Some(_) => Err(invalid("jobs must be at least 1")),
@@ -235,24 +235,24 @@ fn archive(
     each: impl FnOnce(&[u8], &batch::ArchiveKeys<'_>, usize) -> Vec<Value<'static>>,
 ) -> Result<Out> {
     let ring = a
-        .opt_value(1)?
+        .opt_value("keys")?
         .map(|k| KeyRing::from_value(&k))
         .transpose()?;
-    let jwks = if a.is_absent(2) {
+    let jwks = if a.is_absent("jwks")? {
         None
     } else {
-        Some(a.jwks(2)?)
+        Some(a.jwks("jwks")?)
     };
     let keys = batch::ArchiveKeys {
         ring: ring.as_ref(),
         jwks: jwks.as_deref(),
-        own_agent_id: a.opt_str(3)?,
-        network_issuer: a.opt_str(4)?,
+        own_agent_id: a.opt_str("own_agent_id")?,
+        network_issuer: a.opt_str("network_issuer")?,
     };
     Ok(Out::Value(Value::Array(each(
-        a.text(0)?,
+        a.text("lines")?,
         &keys,
-        jobs(a, 5)?,
+        jobs(a, "jobs")?,
     ))))
 }
 
@@ -269,7 +269,7 @@ pub(crate) static OPERATIONS: &[Op] = &[
             opt("max_bytes", Int, "refuse output longer than this (BODY_TOO_LARGE)"),
         ],
         returns: Returns::Bytes,
-        run: |a| canonical::canonicalize_with(a.text(0)?, max_bytes(a, 1)?).map(Out::Bytes),
+        run: |a| canonical::canonicalize_with(a.text("text")?, max_bytes(a, "max_bytes")?).map(Out::Bytes),
     },
     Op {
         name: "canonicalize_value",
@@ -282,8 +282,8 @@ pub(crate) static OPERATIONS: &[Op] = &[
         ],
         returns: Returns::Bytes,
         run: |a| {
-            let options = max_bytes(a, 1)?;
-            let bytes = canonical::canonicalize_value(&*a.value(0)?)?;
+            let options = max_bytes(a, "max_bytes")?;
+            let bytes = canonical::canonicalize_value(&*a.value("value")?)?;
             if options.max_bytes.is_some_and(|m| bytes.len() > m) {
                 return Err(Error::new(
                     ErrorCode::BodyTooLarge,
@@ -300,7 +300,7 @@ pub(crate) static OPERATIONS: &[Op] = &[
         doc: "Lowercase hex SHA-256 of bytes (a string: of its UTF-8 bytes).",
         params: &[req("data", Bytes, "the bytes")],
         returns: Returns::Str,
-        run: |a| s(digest::sha256_hex(a.bytes(0)?)),
+        run: |a| s(digest::sha256_hex(a.bytes("data")?)),
     },
     Op {
         name: "commitment",
@@ -315,9 +315,9 @@ pub(crate) static OPERATIONS: &[Op] = &[
         returns: Returns::Value("Commitment"),
         run: |a| {
             commitment_value(digest::commitment(
-                &*a.value(0)?,
-                salt(a, 1)?.as_ref(),
-                a.opt_str(2)?,
+                &*a.value("value")?,
+                salt(a, "salt")?.as_ref(),
+                a.opt_str("salt_id")?,
             )?)
         },
     },
@@ -334,9 +334,9 @@ pub(crate) static OPERATIONS: &[Op] = &[
         returns: Returns::Value("Commitment"),
         run: |a| {
             commitment_value(digest::input_commitment(
-                &*a.value(0)?,
-                salt(a, 1)?.as_ref(),
-                a.opt_str(2)?,
+                &*a.value("input")?,
+                salt(a, "salt")?.as_ref(),
+                a.opt_str("salt_id")?,
             )?)
         },
     },
@@ -347,7 +347,7 @@ pub(crate) static OPERATIONS: &[Op] = &[
         doc: "The terms hash: 64 lowercase hex.",
         params: &[req("terms", Value, "the terms object")],
         returns: Returns::Str,
-        run: |a| s(digest::terms_hash(&*a.value(0)?)?),
+        run: |a| s(digest::terms_hash(&*a.value("terms")?)?),
     },
     Op {
         name: "value_digest",
@@ -356,7 +356,7 @@ pub(crate) static OPERATIONS: &[Op] = &[
         doc: "SHA-256 of (salt ‖) a value's ekl-json-1 bytes: 64 lowercase hex.",
         params: &[req("value", Value, "the value"), opt("salt", Str, SALT_DOC)],
         returns: Returns::Str,
-        run: |a| s(digest::value_digest(&*a.value(0)?, salt(a, 1)?.as_ref())?),
+        run: |a| s(digest::value_digest(&*a.value("value")?, salt(a, "salt")?.as_ref())?),
     },
     Op {
         name: "fingerprint",
@@ -366,8 +366,8 @@ pub(crate) static OPERATIONS: &[Op] = &[
         params: &[req("salt", Str, SALT_DOC), req("value", Value, "the value")],
         returns: Returns::Str,
         run: |a| {
-            let salt = Salt::from_hex(a.str(0)?)?;
-            s(fp::fingerprint(&salt, &*a.value(1)?)?)
+            let salt = Salt::from_hex(a.str("salt")?)?;
+            s(fp::fingerprint(&salt, &*a.value("value")?)?)
         },
     },
     Op {
@@ -378,8 +378,8 @@ pub(crate) static OPERATIONS: &[Op] = &[
         params: &[req("salt", Str, SALT_DOC), req("result", Value, "the tool result")],
         returns: Returns::Str,
         run: |a| {
-            let salt = Salt::from_hex(a.str(0)?)?;
-            s(fp::output_fingerprint(&salt, &*a.value(1)?)?)
+            let salt = Salt::from_hex(a.str("salt")?)?;
+            s(fp::output_fingerprint(&salt, &*a.value("result")?)?)
         },
     },
     Op {
@@ -390,7 +390,7 @@ pub(crate) static OPERATIONS: &[Op] = &[
         params: &[req("result", Value, "the tool result")],
         returns: Returns::Value("ResultBody"),
         run: |a| {
-            let result = a.value(0)?;
+            let result = a.value("result")?;
             // The whole result must be ekl-json-1, as for the fingerprint.
             canonical::canonicalize_value(&result)?;
             let (member, body) = fp::select_result_body(&result)?;
@@ -410,7 +410,7 @@ pub(crate) static OPERATIONS: &[Op] = &[
             opt("offered", StrList, "the names of the tools offered"),
         ],
         returns: Returns::Str,
-        run: |a| s(fp::upstream_fingerprint(&*a.value(0)?, a.opt_str_list(1)?)?),
+        run: |a| s(fp::upstream_fingerprint(&*a.value("tools")?, a.opt_str_list("offered")?)?),
     },
     Op {
         name: "upstream_projection",
@@ -423,8 +423,8 @@ pub(crate) static OPERATIONS: &[Op] = &[
         ],
         returns: Returns::Value("JsonValue[]"),
         run: |a| {
-            let tools = a.value(0)?;
-            let projection = fp::upstream_projection(&tools, a.opt_str_list(1)?)?;
+            let tools = a.value("tools")?;
+            let projection = fp::upstream_projection(&tools, a.opt_str_list("offered")?)?;
             Ok(Out::Value(projection.into_owned()))
         },
     },
@@ -435,7 +435,7 @@ pub(crate) static OPERATIONS: &[Op] = &[
         doc: "The proof key of an agent key: 64 lowercase hex.",
         params: &[req("agent_key", Str, "the agent key")],
         returns: Returns::Str,
-        run: |a| s(ProofKey::derive(a.str(0)?).to_hex()),
+        run: |a| s(ProofKey::derive(a.str("agent_key")?).to_hex()),
     },
     Op {
         name: "challenge_proof_v1",
@@ -448,7 +448,7 @@ pub(crate) static OPERATIONS: &[Op] = &[
             req("endpoint", Str, "the endpoint URL"),
         ],
         returns: Returns::Str,
-        run: |a| s(proof::challenge_proof_v1(a.str(0)?, a.str(1)?, a.str(2)?)),
+        run: |a| s(proof::challenge_proof_v1(a.str("credential")?, a.str("challenge")?, a.str("endpoint")?)),
     },
     Op {
         name: "challenge_proof_v2",
@@ -463,9 +463,9 @@ pub(crate) static OPERATIONS: &[Op] = &[
         returns: Returns::Str,
         run: |a| {
             s(proof::challenge_proof_v2(
-                &proof_key(a, 0)?,
-                a.str(1)?,
-                a.str(2)?,
+                &proof_key(a, "proof_key")?,
+                a.str("challenge")?,
+                a.str("endpoint")?,
             ))
         },
     },
@@ -483,10 +483,10 @@ pub(crate) static OPERATIONS: &[Op] = &[
         returns: Returns::Str,
         run: |a| {
             s(proof::enroll_authority_v1(
-                a.str(0)?,
-                a.str(1)?,
-                a.str(2)?,
-                a.str(3)?,
+                a.str("agent_key")?,
+                a.str("enrollment_id")?,
+                a.str("nonce")?,
+                a.str("endpoint")?,
             ))
         },
     },
@@ -504,10 +504,10 @@ pub(crate) static OPERATIONS: &[Op] = &[
         returns: Returns::Str,
         run: |a| {
             s(proof::enroll_authority_v2(
-                &proof_key(a, 0)?,
-                a.str(1)?,
-                a.str(2)?,
-                a.str(3)?,
+                &proof_key(a, "proof_key")?,
+                a.str("enrollment_id")?,
+                a.str("nonce")?,
+                a.str("endpoint")?,
             ))
         },
     },
@@ -525,10 +525,10 @@ pub(crate) static OPERATIONS: &[Op] = &[
         returns: Returns::Str,
         run: |a| {
             s(proof::verify_signature(
-                a.str(0)?,
-                a.str(1)?,
-                a.str(2)?,
-                a.str(3)?,
+                a.str("registration_secret")?,
+                a.str("agent_id")?,
+                a.str("enrollment_id")?,
+                a.str("challenge")?,
             ))
         },
     },
@@ -547,11 +547,11 @@ pub(crate) static OPERATIONS: &[Op] = &[
         returns: Returns::Bool,
         run: |a| {
             Ok(Out::Bool(proof::check_verify_signature(
-                a.str(0)?,
-                a.str(1)?,
-                a.str(2)?,
-                a.str(3)?,
-                a.str(4)?,
+                a.str("registration_secret")?,
+                a.str("agent_id")?,
+                a.str("enrollment_id")?,
+                a.str("challenge")?,
+                a.str("signature")?,
             )))
         },
     },
@@ -572,7 +572,7 @@ pub(crate) static OPERATIONS: &[Op] = &[
         ],
         returns: Returns::Str,
         run: |a| {
-            let holds = match (a.opt_str(4)?, a.opt_str(5)?) {
+            let holds = match (a.opt_str("proof_key")?, a.opt_str("credential_hash")?) {
                 (Some(k), None) => NetworkHolds::ProofKey(ProofKey::from_hex(k)?),
                 (None, Some(h)) => NetworkHolds::credential_hash_hex(h)?,
                 _ => {
@@ -583,10 +583,10 @@ pub(crate) static OPERATIONS: &[Op] = &[
             };
             let v = proof::verify_challenge_proof(
                 &holds,
-                a.str(0)?,
-                a.str(1)?,
-                a.opt_str(2)?,
-                a.opt_str(3)?,
+                a.str("challenge")?,
+                a.str("endpoint")?,
+                a.opt_str("proof")?,
+                a.opt_str("proof_v2")?,
             )?;
             s(v.as_str().to_owned())
         },
@@ -609,20 +609,20 @@ pub(crate) static OPERATIONS: &[Op] = &[
         ],
         returns: Returns::Str,
         run: |a| {
-            let announced = match a.str(0)? {
+            let announced = match a.str("announced")? {
                 "v1" => ProofVersion::V1,
                 "v2" => ProofVersion::V2,
                 _ => return Err(invalid("announced must be v1 or v2")),
             };
             // A version no u32 holds is neither 1 nor 2: the core refuses it as such.
-            let version = a.opt_int(6)?.map(|n| u32::try_from(n).unwrap_or(u32::MAX));
+            let version = a.opt_int("authority_version")?.map(|n| u32::try_from(n).unwrap_or(u32::MAX));
             let v = proof::verify_enroll_authority(
                 announced,
-                a.str(1)?,
-                a.str(2)?,
-                a.str(3)?,
-                a.str(4)?,
-                a.opt_str(5)?,
+                a.str("agent_key")?,
+                a.str("enrollment_id")?,
+                a.str("nonce")?,
+                a.str("endpoint")?,
+                a.opt_str("authority")?,
                 version,
             )?;
             s(v.as_str().to_owned())
@@ -635,7 +635,7 @@ pub(crate) static OPERATIONS: &[Op] = &[
         doc: "The protocol's UTC timestamp form (YYYY-MM-DDTHH:MM:SSZ) of a time in seconds.",
         params: &[req("time", Now, "the time (seconds since the epoch, or the host's date type)")],
         returns: Returns::Str,
-        run: |a| s(ekl_core::timestamp::Timestamp::from_unix(a.int(0)?, 0)?.format()?),
+        run: |a| s(ekl_core::timestamp::Timestamp::from_unix(a.int("time")?, 0)?.format()?),
     },
     Op {
         name: "receipt_key",
@@ -647,7 +647,7 @@ pub(crate) static OPERATIONS: &[Op] = &[
             req("key_id", Str, "the key id"),
         ],
         returns: Returns::Str,
-        run: |a| s(hex::encode(&*Zeroizing::new(receipt::receipt_key(a.str(0)?, a.str(1)?)))),
+        run: |a| s(hex::encode(&*Zeroizing::new(receipt::receipt_key(a.str("secret")?, a.str("key_id")?)))),
     },
     Op {
         name: "auth_tag",
@@ -659,7 +659,7 @@ pub(crate) static OPERATIONS: &[Op] = &[
             req("secret", Str, "the registration secret"),
         ],
         returns: Returns::Str,
-        run: |a| s(receipt::auth_tag(&*a.value(0)?, a.str(1)?)?),
+        run: |a| s(receipt::auth_tag(&*a.value("receipt")?, a.str("secret")?)?),
     },
     Op {
         name: "receipt_digest",
@@ -668,7 +668,7 @@ pub(crate) static OPERATIONS: &[Op] = &[
         doc: "The receipt digest: SHA-256 of ekl-json-1 of the whole receipt.",
         params: &[req("receipt", Value, "the receipt")],
         returns: Returns::Str,
-        run: |a| s(receipt::receipt_digest(&*a.value(0)?)?),
+        run: |a| s(receipt::receipt_digest(&*a.value("receipt")?)?),
     },
     Op {
         name: "sign_receipt",
@@ -680,7 +680,7 @@ pub(crate) static OPERATIONS: &[Op] = &[
             req("secret", Str, "the registration secret"),
         ],
         returns: Returns::Value("Receipt"),
-        run: |a| Ok(Out::Value(receipt::sign_receipt(&*a.value(0)?, a.str(1)?)?)),
+        run: |a| Ok(Out::Value(receipt::sign_receipt(&*a.value("receipt")?, a.str("secret")?)?)),
     },
     Op {
         name: "issue_mac_receipt",
@@ -706,23 +706,23 @@ pub(crate) static OPERATIONS: &[Op] = &[
         ],
         returns: Returns::Value("IssuedReceipt"),
         run: |a| {
-            let call = CallExpectation::from_value(&*a.value(0)?)?;
-            let (input, output) = (a.value(1)?, a.value(2)?);
-            let (input_salt, output_salt) = (a.salt(10)?, a.salt(11)?);
+            let call = CallExpectation::from_value(&*a.value("call")?)?;
+            let (input, output) = (a.value("input")?, a.value("output")?);
+            let (input_salt, output_salt) = (a.salt("input_salt")?, a.salt("output_salt")?);
             let answered = receipt::CallAnswered {
                 call: &call,
                 input: &input,
                 output: &output,
-                status: a.str(3)?,
-                rel_ver_at_admission: a.int(4)?,
-                dsc_ver: a.int(5)?,
-                key_id: a.opt_str(7)?.unwrap_or(receipt::BASELINE_KEY_ID),
-                receipt_id: a.opt_str(8)?,
-                issued_at: a.int(9)?,
+                status: a.str("status")?,
+                rel_ver_at_admission: a.int("rel_ver_at_admission")?,
+                dsc_ver: a.int("dsc_ver")?,
+                key_id: a.opt_str("key_id")?.unwrap_or(receipt::BASELINE_KEY_ID),
+                receipt_id: a.opt_str("receipt_id")?,
+                issued_at: a.int("issued_at")?,
                 input_salt: &input_salt,
                 output_salt: &output_salt,
             };
-            Ok(Out::Value(receipt::issue_mac_receipt(&answered, a.str(6)?)?))
+            Ok(Out::Value(receipt::issue_mac_receipt(&answered, a.str("secret")?)?))
         },
     },
     Op {
@@ -739,11 +739,11 @@ pub(crate) static OPERATIONS: &[Op] = &[
         ],
         returns: Returns::Verdict,
         run: |a| {
-            let ring = KeyRing::from_value(&*a.value(1)?)?;
-            let call = CallExpectation::from_value(&*a.value(2)?)?;
-            let (own_in, own_out) = (own_commitment(a, 3)?, own_commitment(a, 4)?);
+            let ring = KeyRing::from_value(&*a.value("keys")?)?;
+            let call = CallExpectation::from_value(&*a.value("call")?)?;
+            let (own_in, own_out) = (own_commitment(a, "input_commitment")?, own_commitment(a, "output_commitment")?);
             verdict(receipt::verify_receipt(
-                &*a.value(0)?,
+                &*a.value("receipt")?,
                 &ring,
                 &call,
                 own_in.as_ref(),
@@ -764,9 +764,9 @@ pub(crate) static OPERATIONS: &[Op] = &[
         ],
         returns: Returns::Verdicts,
         run: |a| {
-            let ring = KeyRing::from_value(&*a.value(1)?)?;
-            let jobs = jobs(a, 2)?;
-            let items = a.value(0)?;
+            let ring = KeyRing::from_value(&*a.value("keys")?)?;
+            let jobs = jobs(a, "jobs")?;
+            let items = a.value("items")?;
             let list = items
                 .as_array()
                 .ok_or_else(|| invalid("items must be a list"))?;
@@ -821,7 +821,7 @@ pub(crate) static OPERATIONS: &[Op] = &[
         returns: Returns::Value("ScreeningRules"),
         run: |a| {
             Ok(Out::Value(rules_value(&ScreeningRules::from_claims(
-                &*a.value(0)?,
+                &*a.value("claims")?,
             )?)))
         },
     },
@@ -838,10 +838,10 @@ pub(crate) static OPERATIONS: &[Op] = &[
         returns: Returns::Value("SafetyFlag[]"),
         run: |a| {
             let rules = a
-                .opt_value(1)?
+                .opt_value("rules")?
                 .map(|r| ScreeningRules::from_claims(&r))
                 .transpose()?;
-            let result = a.value(0)?;
+            let result = a.value("result")?;
             canonical::canonicalize_value(&result)?;
             let flags = screening::scan(rules.as_ref(), &result);
             Ok(Out::Value(Value::Array(
@@ -856,7 +856,7 @@ pub(crate) static OPERATIONS: &[Op] = &[
         doc: "The screening fold of a text (NFKC, full case folding).",
         params: &[req("text", Str, "the text")],
         returns: Returns::Str,
-        run: |a| s(screening::fold(a.str(0)?)),
+        run: |a| s(screening::fold(a.str("text")?)),
     },
     Op {
         name: "parse_jwks",
@@ -865,7 +865,7 @@ pub(crate) static OPERATIONS: &[Op] = &[
         doc: "A validated JWKS of P-256 keys, parsed once for many verifications.",
         params: &[req("jwks", Jwks, "the key set")],
         returns: Returns::Jwks,
-        run: |a| Ok(Out::Jwks((*a.jwks(0)?).clone())),
+        run: |a| Ok(Out::Jwks((*a.jwks("jwks")?).clone())),
     },
     Op {
         name: "verify_jws",
@@ -887,20 +887,20 @@ pub(crate) static OPERATIONS: &[Op] = &[
         ],
         returns: Returns::Value("VerifiedJws"),
         run: |a| {
-            let typ = typ(a.str(1)?)?;
-            let now = a.int(3)?;
+            let typ = typ(a.str("typ")?)?;
+            let now = a.int("now")?;
             let defaults = ClaimChecks::at(now);
             let checks = ClaimChecks {
-                issuer: a.opt_str(4)?,
-                audience: a.opt_str(5)?,
+                issuer: a.opt_str("issuer")?,
+                audience: a.opt_str("audience")?,
                 now,
-                skew: a.opt_int(6)?.unwrap_or(defaults.skew),
-                max_lifetime: a.opt_int(7)?.or(defaults.max_lifetime),
-                require_exp: a.opt_bool(8)?.unwrap_or(defaults.require_exp),
-                require_iat: a.opt_bool(9)?.unwrap_or(defaults.require_iat),
+                skew: a.opt_int("skew")?.unwrap_or(defaults.skew),
+                max_lifetime: a.opt_int("max_lifetime")?.or(defaults.max_lifetime),
+                require_exp: a.opt_bool("require_exp")?.unwrap_or(defaults.require_exp),
+                require_iat: a.opt_bool("require_iat")?.unwrap_or(defaults.require_iat),
             };
-            let jwks = a.jwks(2)?;
-            verified_json(&jws::verify(a.str(0)?, typ, &jwks, &checks)?)
+            let jwks = a.jwks("jwks")?;
+            verified_json(&jws::verify(a.str("token")?, typ, &jwks, &checks)?)
         },
     },
     Op {
@@ -915,7 +915,7 @@ pub(crate) static OPERATIONS: &[Op] = &[
             req("key", Key, "the signing key"),
         ],
         returns: Returns::Str,
-        run: |a| s(jws::sign(typ(a.str(0)?)?, &*a.value(1)?, a.key(2)?)?),
+        run: |a| s(jws::sign(typ(a.str("typ")?)?, &*a.value("claims")?, a.key("key")?)?),
     },
     Op {
         name: "signing_key",
@@ -928,7 +928,7 @@ pub(crate) static OPERATIONS: &[Op] = &[
             req("kid", Str, "the key id"),
         ],
         returns: Returns::Key,
-        run: |a| Ok(Out::Key(SigningKey::from_seed(&*seed(a.str(0)?)?, a.str(1)?)?)),
+        run: |a| Ok(Out::Key(SigningKey::from_seed(&*seed(a.str("seed")?)?, a.str("kid")?)?)),
     },
     Op {
         name: "signing_key_from_jwk",
@@ -938,7 +938,7 @@ pub(crate) static OPERATIONS: &[Op] = &[
               x and y (checked against d).",
         params: &[req("jwk", Value, "the private JWK (kty EC, crv P-256, kid, d)")],
         returns: Returns::Key,
-        run: |a| Ok(Out::Key(SigningKey::from_jwk_value(&*a.value(0)?)?)),
+        run: |a| Ok(Out::Key(SigningKey::from_jwk_value(&*a.value("jwk")?)?)),
     },
     Op {
         name: "signing_key_from_pem",
@@ -951,7 +951,7 @@ pub(crate) static OPERATIONS: &[Op] = &[
             req("kid", Str, "the key id it signs under"),
         ],
         returns: Returns::Key,
-        run: |a| Ok(Out::Key(SigningKey::from_pem(a.str(0)?, a.str(1)?)?)),
+        run: |a| Ok(Out::Key(SigningKey::from_pem(a.str("pem")?, a.str("kid")?)?)),
     },
     Op {
         name: "public_jwk",
@@ -960,7 +960,7 @@ pub(crate) static OPERATIONS: &[Op] = &[
         doc: "The public JWK of a signing key (for the key set a verifier fetches).",
         params: &[req("key", Key, "the signing key")],
         returns: Returns::Value("Jwk"),
-        run: |a| Ok(Out::Value(a.key(0)?.public_jwk().to_value())),
+        run: |a| Ok(Out::Value(a.key("key")?.public_jwk().to_value())),
     },
     Op {
         name: "jwks_from_seed",
@@ -973,7 +973,7 @@ pub(crate) static OPERATIONS: &[Op] = &[
         ],
         returns: Returns::KeySet,
         run: |a| {
-            let (jwks, keys) = jwk::jwks_from_seed(&*seed(a.str(0)?)?, a.str_list(1)?)?;
+            let (jwks, keys) = jwk::jwks_from_seed(&*seed(a.str("seed")?)?, a.str_list("kids")?)?;
             Ok(Out::KeySet(jwks, keys))
         },
     },
@@ -989,11 +989,11 @@ pub(crate) static OPERATIONS: &[Op] = &[
         ],
         returns: Returns::Verdict,
         run: |a| {
-            let call = a.value(2)?;
+            let call = a.value("call")?;
             let context = CallContext::from_value(&call)?;
             verdict(receipt_sig::verify_receipt_jws(
-                a.str(0)?,
-                &*a.jwks(1)?,
+                a.str("token")?,
+                &*a.jwks("jwks")?,
                 &context,
             )?)
         },
@@ -1011,11 +1011,11 @@ pub(crate) static OPERATIONS: &[Op] = &[
         ],
         returns: Returns::Verdict,
         run: |a| {
-            let call = a.value(2)?;
+            let call = a.value("call")?;
             let context = CallContext::from_value(&call)?;
             verdict(receipt_sig::verify_receipt(
-                &*a.value(0)?,
-                &*a.jwks(1)?,
+                &*a.value("receipt")?,
+                &*a.jwks("jwks")?,
                 &context,
             )?)
         },
@@ -1035,10 +1035,10 @@ pub(crate) static OPERATIONS: &[Op] = &[
         returns: Returns::Value("SignedReceipt"),
         run: |a| {
             Ok(Out::Value(receipt_sig::issue_receipt(
-                &*a.value(0)?,
-                a.key(1)?,
-                a.str(2)?,
-                a.str(3)?,
+                &*a.value("fields")?,
+                a.key("key")?,
+                a.str("issuer")?,
+                a.str("audience")?,
             )?))
         },
     },
@@ -1059,11 +1059,11 @@ pub(crate) static OPERATIONS: &[Op] = &[
         returns: Returns::Value("VerifiedJws"),
         run: |a| {
             let grant = ekl_core::credential::verify_execution_grant(
-                a.str(0)?,
-                &*a.jwks(1)?,
-                a.str(2)?,
-                a.str(3)?,
-                a.int(4)?,
+                a.str("token")?,
+                &*a.jwks("jwks")?,
+                a.str("issuer")?,
+                a.str("provider_id")?,
+                a.int("now")?,
             )?;
             verified_json(&grant.verified)
         },
@@ -1089,11 +1089,11 @@ pub(crate) static OPERATIONS: &[Op] = &[
         run: |a| {
             crate::credential::relationship_assertion(
                 ekl_core::credential::verify_relationship_assertion(
-                    a.str(0)?,
-                    &*a.jwks(1)?,
-                    a.str(2)?,
-                    a.str(3)?,
-                    a.int(4)?,
+                    a.str("token")?,
+                    &*a.jwks("jwks")?,
+                    a.str("issuer")?,
+                    a.str("token_endpoint")?,
+                    a.int("now")?,
                 )?,
             )
         },
@@ -1121,16 +1121,16 @@ pub(crate) static OPERATIONS: &[Op] = &[
         ],
         returns: Returns::Value("VerifiedPlatformCall"),
         run: |a| {
-            let purpose = ekl_core::credential::Purpose::from_claim(a.str(3)?).ok_or_else(|| {
+            let purpose = ekl_core::credential::Purpose::from_claim(a.str("purpose")?).ok_or_else(|| {
                 invalid("purpose must be enroll, validation, revalidation or deliver")
             })?;
             crate::credential::platform_call(ekl_core::credential::verify_platform_call(
-                a.str(0)?,
-                &*a.jwks(1)?,
-                a.str(2)?,
-                a.opt_str(4)?,
+                a.str("token")?,
+                &*a.jwks("jwks")?,
+                a.str("issuer")?,
+                a.opt_str("audience")?,
                 purpose,
-                a.int(5)?,
+                a.int("now")?,
             )?)
         },
     },
@@ -1151,11 +1151,11 @@ pub(crate) static OPERATIONS: &[Op] = &[
         returns: Returns::Value("VerifiedRevocationFeed"),
         run: |a| {
             crate::credential::registered(&ekl_core::credential::verify_revocation_feed(
-                a.str(0)?,
-                &*a.jwks(1)?,
-                a.str(2)?,
-                a.str(3)?,
-                a.int(4)?,
+                a.str("token")?,
+                &*a.jwks("jwks")?,
+                a.str("issuer")?,
+                a.str("provider_agent_id")?,
+                a.int("now")?,
             )?)
         },
     },
@@ -1176,11 +1176,11 @@ pub(crate) static OPERATIONS: &[Op] = &[
         returns: Returns::Value("VerifiedAccessToken"),
         run: |a| {
             crate::credential::registered(&ekl_core::credential::verify_access_token(
-                a.str(0)?,
-                &*a.jwks(1)?,
-                a.str(2)?,
-                a.str(3)?,
-                a.int(4)?,
+                a.str("token")?,
+                &*a.jwks("jwks")?,
+                a.str("issuer")?,
+                a.str("provider_id")?,
+                a.int("now")?,
             )?)
         },
     },
@@ -1198,10 +1198,10 @@ pub(crate) static OPERATIONS: &[Op] = &[
         returns: Returns::Value("ScreeningRulesToken"),
         run: |a| {
             let t = screening_rules::verify_screening_rules(
-                a.str(0)?,
-                &*a.jwks(1)?,
-                a.str(2)?,
-                a.int(3)?,
+                a.str("token")?,
+                &*a.jwks("jwks")?,
+                a.str("issuer")?,
+                a.int("now")?,
             )?;
             Ok(Out::Value(Value::Object(vec![
                 ("iss".into(), Value::from(t.iss)),
