@@ -137,6 +137,37 @@ pub struct Param {
     /// there (a Python aware `datetime`, a JS `Date`) and writes it in that form first (the core
     /// stays free of host dates). Empty for most.
     pub times: &'static [(&'static str, TimeForm)],
+    /// How long the canonical form of a value argument may be while a host converts it (the
+    /// walk stops with `BODY_TOO_LARGE` as soon as it passes). [`Limit::Value`] for most.
+    pub limit: Limit,
+}
+
+/// The bound on a value argument's canonical form while a host converts it ([`Param::limit`]):
+/// declared here once, applied by every host the same way.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Limit {
+    /// `limits::MAX_VALUE_BYTES`, the bound on every host value.
+    Value,
+    /// A tighter fixed bound (the 256 KB of a capability input, PROTOCOL §2.5).
+    Bytes(usize),
+    /// The integer argument of the named parameter when given (`max_bytes`), else
+    /// `MAX_VALUE_BYTES`; never more than `MAX_VALUE_BYTES`.
+    Param(&'static str),
+}
+
+impl Param {
+    /// The bound on this value argument's canonical form, given the integer argument that a
+    /// [`Limit::Param`] names (`None` when left out or not an integer ≥ 0).
+    pub fn value_limit(&self, param_arg: Option<u64>) -> usize {
+        let max = ekl_core::limits::MAX_VALUE_BYTES;
+        match self.limit {
+            Limit::Value => max,
+            Limit::Bytes(n) => n.min(max),
+            Limit::Param(_) => {
+                param_arg.map_or(max, |n| usize::try_from(n).unwrap_or(max).min(max))
+            }
+        }
+    }
 }
 
 /// The form of a time member of a value (see `Param::times`).

@@ -58,6 +58,17 @@ pub fn operations_json() -> String {
             out.extend_from_slice(if p.required { b"true" } else { b"false" });
             out.extend_from_slice(b", \"doc\": ");
             push_str(&mut out, p.doc);
+            match p.limit {
+                crate::Limit::Value => {}
+                crate::Limit::Bytes(n) => {
+                    out.extend_from_slice(format!(", \"limit\": {n}").as_bytes());
+                }
+                crate::Limit::Param(name) => {
+                    out.extend_from_slice(b", \"limit\": {\"param\": ");
+                    push_str(&mut out, name);
+                    out.push(b'}');
+                }
+            }
             if !p.times.is_empty() {
                 out.extend_from_slice(b", \"times\": {");
                 for (k, (member, form)) in p.times.iter().enumerate() {

@@ -15,7 +15,7 @@ use zeroize::Zeroizing;
 
 use crate::args::{Args, Out};
 use crate::Kind::*;
-use crate::{Op, Param, Returns, TimeForm};
+use crate::{Limit, Op, Param, Returns, TimeForm};
 
 const fn req(name: &'static str, kind: crate::Kind, doc: &'static str) -> Param {
     Param {
@@ -24,6 +24,7 @@ const fn req(name: &'static str, kind: crate::Kind, doc: &'static str) -> Param 
         required: true,
         doc,
         times: &[],
+        limit: Limit::Value,
     }
 }
 
@@ -34,6 +35,7 @@ const fn opt(name: &'static str, kind: crate::Kind, doc: &'static str) -> Param 
         required: false,
         doc,
         times: &[],
+        limit: Limit::Value,
     }
 }
 
@@ -41,6 +43,11 @@ impl Param {
     /// The same parameter with members that hold a time ([`Param::times`]).
     const fn times(self, times: &'static [(&'static str, TimeForm)]) -> Param {
         Param { times, ..self }
+    }
+
+    /// The same parameter with its own bound on the converted value ([`Param::limit`]).
+    const fn limit(self, limit: Limit) -> Param {
+        Param { limit, ..self }
     }
 }
 
@@ -277,7 +284,7 @@ pub(crate) static OPERATIONS: &[Op] = &[
         section: "§9.5",
         doc: "ekl-json-1 canonical bytes of a JSON value.",
         params: &[
-            req("value", Value, "the value"),
+            req("value", Value, "the value").limit(Limit::Param("max_bytes")),
             opt("max_bytes", Int, "refuse output longer than this (BODY_TOO_LARGE)"),
         ],
         returns: Returns::Bytes,
@@ -327,7 +334,8 @@ pub(crate) static OPERATIONS: &[Op] = &[
         section: "§2.5, §9.5",
         doc: "The commitment of a capability call's input (at most 256 KB as ekl-json-1).",
         params: &[
-            req("input", Value, "the call's input"),
+            req("input", Value, "the call's input")
+                .limit(Limit::Bytes(canonical::CAPABILITY_INPUT_MAX_BYTES)),
             opt("salt", Str, SALT_DOC),
             opt("salt_id", Str, "the salt's identifier"),
         ],

@@ -33,12 +33,8 @@ const { EklError, isEklError, fromNative } = require('./errors.js')
 const { makeRemoteJwks } = require('./remote.js')
 const { toJsonText, jsonTextOf, stableBytes, ownOptions, JsonText, isWellFormed, MAX_DEPTH, MAX_INPUT_BYTES, MAX_VALUE_BYTES } = require('./convert.js')
 
-/** The size limit of a capability call's input as ekl-json-1: 256 KB (PROTOCOL §2.5). */
-const CAPABILITY_INPUT_MAX_BYTES = 262144
 /** The most elements of an array whose objects withTimes looks at (a key ring has a few keys). */
 const TIMES_MAX_ITEMS = 4096
-/** Value arguments whose conversion stops at a tighter bound than MAX_VALUE_BYTES. */
-const LIMITS = { 'input_commitment.input': CAPABILITY_INPUT_MAX_BYTES }
 
 const invalid = (detail) => new EklError('INVALID_ARGUMENT', detail)
 const tooLarge = (what) => new EklError('BODY_TOO_LARGE', `${what} is longer than ${MAX_INPUT_BYTES} bytes`)
@@ -267,6 +263,18 @@ function makeApi(binding, info) {
     }
   }
 
+  /**
+   * The bound on a value argument's canonical form while it is converted: the registry's `limit`
+   * of the parameter (docs/operations.json): a number, or `{param}` naming the option that holds
+   * it (`maxBytes`); none: MAX_VALUE_BYTES (convert() never goes past that).
+   */
+  function valueLimit(op, p, options) {
+    if (p.limit === undefined) return undefined
+    if (typeof p.limit === 'number') return p.limit
+    const named = op.params.find((q) => q.name === p.limit.param)
+    return named === undefined ? undefined : options[named.js]
+  }
+
   /** The binding's arguments of `op` from the caller's: required positional, then options. */
   function prepare(op, given) {
     const required = op.params.filter((p) => p.required)
@@ -284,8 +292,7 @@ function makeApi(binding, info) {
         if (!p.required) return null
         if (p.kind !== 'value') throw invalid(`${op.js}: ${p.js} is required`)
       }
-      const limit = op.name === 'canonicalize_value' ? options.maxBytes : LIMITS[`${op.name}.${p.name}`]
-      return convert(op, p, x, limit)
+      return convert(op, p, x, valueLimit(op, p, options))
     })
     // JSON text to UTF-8 once every argument is read (a Proxy trap that calls the API while one
     // is read cannot overwrite the reusable buffer, which the first text of the call takes).
@@ -412,7 +419,9 @@ function makeApi(binding, info) {
     MAX_DEPTH,
     MAX_INPUT_BYTES,
     MAX_VALUE_BYTES,
-    CAPABILITY_INPUT_MAX_BYTES,
+    // The size limit of a capability call's input as ekl-json-1: 256 KB (PROTOCOL §2.5), the
+    // registry's bound of input_commitment's input.
+    CAPABILITY_INPUT_MAX_BYTES: manifest.find((o) => o.name === 'input_commitment').params[0].limit,
   })
   // Test hook, hidden (a registered symbol, not enumerable, not declared): a panic in the native
   // layer, through the same guard as every operation.

@@ -484,18 +484,17 @@ fn json_py<'py>(py: Python<'py>, text: &[u8]) -> PyResult<Bound<'py, PyAny>> {
 // --- the entry points -----------------------------------------------------------------------
 
 /// The bound on a value argument's canonical form, applied while it is converted: the
-/// operation's own limit (`max_bytes`, the 256 KB of a capability input) when less than the
-/// value bound.
-fn value_limit(op: &Op, args: &[Bound<'_, PyAny>]) -> usize {
-    let own = if op.name == "input_commitment" {
-        Some(canonical::CAPABILITY_INPUT_MAX_BYTES)
-    } else {
-        op.param_index("max_bytes")
+/// parameter's declared [`ekl_bridge::Limit`] (the registry's; the same rule in every host).
+fn value_limit(op: &Op, param: &ekl_bridge::Param, args: &[Bound<'_, PyAny>]) -> usize {
+    let given = match param.limit {
+        ekl_bridge::Limit::Param(name) => op
+            .param_index(name)
             .and_then(|i| args.get(i))
             .filter(|a| !a.is_none())
-            .and_then(|a| a.extract::<usize>().ok())
+            .and_then(|a| a.extract::<u64>().ok()),
+        _ => None,
     };
-    own.map_or(limits::MAX_VALUE_BYTES, |m| m.min(limits::MAX_VALUE_BYTES))
+    param.value_limit(given)
 }
 
 /// Runs `op` on one Python argument per parameter (None for an optional one left out).
@@ -508,12 +507,12 @@ fn run_op(py: Python<'_>, op: &Op, args: &[Bound<'_, PyAny>]) -> PyResult<Py<PyA
             args.len()
         )));
     }
-    let limit = value_limit(op, args);
     // Declared first, dropped last: the `str` objects whose text the arguments borrow.
     let mut keep: Vec<Bound<'_, PyAny>> = Vec::new();
     let mut weight = 0usize;
     let mut held = Vec::with_capacity(args.len());
     for (p, obj) in op.params.iter().zip(args) {
+        let limit = value_limit(op, p, args);
         held.push(hold(py, op, p, obj, limit, &mut keep, &mut weight)?);
     }
     let list: Vec<Arg<'_>> = held.iter_mut().map(Held::arg).collect();
@@ -579,7 +578,9 @@ fn canonicalize_value<'py>(
             canonical::canonicalize_value_with(&canonical::parse(bytes)?, options)
         })?
     } else {
-        let limit = max_bytes.map_or(limits::MAX_VALUE_BYTES, |m| m.min(limits::MAX_VALUE_BYTES));
+        // The registry's bound of `value` (its `max_bytes`), as `call` applies it.
+        let op = find(py, "canonicalize_value")?;
+        let limit = op.params[0].value_limit(max_bytes.map(|m| m as u64));
         let mut keep = Vec::new();
         let (v, weight) = convert::to_value(py, value, limit, &mut keep)?;
         let v = &v;
