@@ -346,9 +346,15 @@ $('paste-toggle').addEventListener('click', () => {
   if (open) $('paste-text').focus();
 });
 $('paste-check').addEventListener('click', () => takePaste($('paste-text').value));
-$('paste-text').addEventListener('input', (e) => {
-  // A paste into the box is checked at once; typed text when the button is pressed.
-  if (e.inputType === 'insertFromPaste') takePaste($('paste-text').value);
+$('paste-text').addEventListener('paste', (e) => {
+  // A paste into the empty box is checked at once, and not shown in it (a large paste would make the
+  // box slow to lay out); text pasted into text already there, or typed, when the button is pressed.
+  const box = $('paste-text');
+  const whole = box.value === '' || (box.selectionStart === 0 && box.selectionEnd === box.value.length);
+  if (!whole || !e.clipboardData) return;
+  e.preventDefault();
+  if (e.clipboardData.files && e.clipboardData.files.length) takeFiles(e.clipboardData.files);
+  else takePaste(e.clipboardData.getData('text/plain'));
 });
 document.addEventListener('paste', (e) => {
   if (editable(e.target) || !e.clipboardData) return;
