@@ -4,12 +4,12 @@
 // Every value from a file is written with textContent (never as HTML).
 import { topMembers } from './json.js';
 import { shown, shownField, ITEM_NUMBER } from './rows.js';
+import { checkWords, checkLabel } from './checks.js';
+import { MAX_RECEIPTS_BYTES, MAX_SMALL_BYTES, PASTE_NAME, size, pastedFile, editable } from './inputs.js';
 
 const $ = (id) => document.getElementById(id);
 const phone = window.matchMedia('(max-width: 700px)');
 const pageSize = () => (phone.matches ? 20 : 50);
-const MAX_FILE = 512_000_000; // receipts files the page accepts (512 MB)
-const MAX_SMALL_FILE = 1_000_000; // JWKS and settings files (1 MB)
 const nf = new Intl.NumberFormat('en');
 const n = (x) => nf.format(x);
 
@@ -176,17 +176,9 @@ function renderInputs() {
       : s.status === 'typed' ? `${s.name ? `${s.name}, edited below` : 'Entered below'}: ${summary}.` : 'No settings yet: load a file or enter them below.';
 }
 
-/** A size in decimal units, as file managers show it. */
-function size(bytes) {
-  if (bytes === undefined) return '';
-  if (bytes < 1000) return `${bytes} B`;
-  if (bytes < 1e6) return `${(bytes / 1e3).toFixed(1)} KB`;
-  return `${(bytes / 1e6).toFixed(1)} MB`;
-}
-
 /** What a file is, from its name and content: 'jwks', 'settings' or 'receipts'. */
 async function classify(file) {
-  if (file.size > MAX_SMALL_FILE) return { kind: 'receipts' };
+  if (file.size > MAX_SMALL_BYTES) return { kind: 'receipts' };
   const bytes = new Uint8Array(await file.arrayBuffer());
   const top = topMembers(bytes, 64);
   if (top.members) {
@@ -206,7 +198,7 @@ async function classify(file) {
 }
 
 async function smallBytes(file) {
-  if (file.size > MAX_SMALL_FILE) {
+  if (file.size > MAX_SMALL_BYTES) {
     throw Object.assign(new Error(`the file is ${size(file.size)}; a JWKS or settings file is at most 1 MB`), { code: 'BODY_TOO_LARGE' });
   }
   return new Uint8Array(await file.arrayBuffer());
@@ -251,7 +243,7 @@ async function loadSettings(file, bytes) {
 }
 
 function loadReceipts(file) {
-  if (file.size > MAX_FILE) {
+  if (file.size > MAX_RECEIPTS_BYTES) {
     state.receipts = { status: 'error', message: `${file.name}: BODY_TOO_LARGE — the file is ${size(file.size)}; the page reads receipts files up to 512 MB.` };
     renderInputs();
     announce(state.receipts.message);
@@ -331,6 +323,52 @@ window.addEventListener('drop', (e) => {
   if (e.dataTransfer && e.dataTransfer.files.length) takeFiles(e.dataTransfer.files);
 });
 
+// Pasted text: the paste box (its button, or a paste into it), or a paste anywhere on the page that
+// is not into a field. It becomes a File (inputs.js) and takes the path of a chosen file: classified
+// (receipts, a JWKS, settings), bounded, split and verified the same way, refused with the same codes.
+async function takePaste(text) {
+  clearAlert();
+  let file;
+  try {
+    file = pastedFile(text);
+  } catch (e) {
+    state.receipts = { status: 'error', message: `${PASTE_NAME}: ${e.code} — ${e.message}.` };
+    renderInputs();
+    announce(state.receipts.message);
+    return;
+  }
+  await takeFiles([file]);
+}
+$('paste-toggle').addEventListener('click', () => {
+  const open = $('paste-box').hidden;
+  $('paste-box').hidden = !open;
+  $('paste-toggle').setAttribute('aria-expanded', String(open));
+  if (open) $('paste-text').focus();
+});
+$('paste-check').addEventListener('click', () => takePaste($('paste-text').value));
+$('paste-text').addEventListener('paste', (e) => {
+  // A paste into the empty box is checked at once, and not shown in it (a large paste would make the
+  // box slow to lay out); text pasted into text already there, or typed, when the button is pressed.
+  const box = $('paste-text');
+  const whole = box.value === '' || (box.selectionStart === 0 && box.selectionEnd === box.value.length);
+  if (!whole || !e.clipboardData) return;
+  e.preventDefault();
+  if (e.clipboardData.files && e.clipboardData.files.length) takeFiles(e.clipboardData.files);
+  else takePaste(e.clipboardData.getData('text/plain'));
+});
+document.addEventListener('paste', (e) => {
+  if (editable(e.target) || !e.clipboardData) return;
+  if (e.clipboardData.files && e.clipboardData.files.length) {
+    e.preventDefault();
+    takeFiles(e.clipboardData.files);
+    return;
+  }
+  const text = e.clipboardData.getData('text/plain');
+  if (!text) return;
+  e.preventDefault();
+  takePaste(text);
+});
+
 $('load-sample').addEventListener('click', () => loadSample());
 async function loadSample() {
   clearAlert();
@@ -360,6 +398,7 @@ $('clear').addEventListener('click', async () => {
   state.view = null;
   state.filter = { mode: 'all', check: '', q: '' };
   $('search').value = '';
+  $('paste-text').value = '';
   document.querySelector('input[name=filter][value=all]').checked = true;
   $('agent-id').value = '';
   $('issuer').value = '';
@@ -369,6 +408,7 @@ $('clear').addEventListener('click', async () => {
   clearAlert();
   $('summary').hidden = true;
   $('results').hidden = true;
+  document.body.classList.remove('has-results');
   $('progress').value = 0;
   $('progress').max = 1;
   $('progress-text').textContent = 'Nothing checked yet.';
@@ -509,7 +549,7 @@ function onDone(m) {
   if (m.run !== state.runId) return;
   state.running = false;
   if (m.items === 0) {
-    onRunError({ ...m, message: 'the file holds no receipts (JSON lines, a JSON array or one JSON object)' });
+    onRunError({ ...m, message: `the ${m.name === PASTE_NAME ? 'pasted text' : 'file'} holds no receipts (JSON lines, a JSON array or one JSON object)` });
     return;
   }
   state.summary = m.summary;
@@ -551,6 +591,7 @@ function onRunError(m) {
   state.running = false;
   $('summary').hidden = true;
   $('results').hidden = true;
+  document.body.classList.remove('has-results');
   $('progress').value = 0;
   state.receipts = { ...state.receipts, status: 'error', message: `${m.name}: ${m.message}` };
   $('cancel').hidden = true;
@@ -578,23 +619,27 @@ function renderCounts(s) {
 function renderSummary(s, warnings) {
   renderCounts(s);
   $('results').hidden = false;
+  document.body.classList.add('has-results');
+  $('export-failures').disabled = s.failed + s.unreadable === 0;
   if (warnings) $('warnings').replaceChildren(...warnings.map((w) => el('p', { class: 'warning', text: `Note: ${w}.` })));
   const entries = [
-    ...Object.entries(s.byCheck).map(([k, c]) => [k, c, k]),
+    ...Object.entries(s.byCheck).map(([k, c]) => [k, c, checkLabel(k)]),
     ...Object.entries(s.byError).map(([k, c]) => [`error:${k}`, c, `unreadable: ${k}`]),
     ...Object.entries(s.byNeeds).map(([k, c]) => [`needs:${k}`, c, `not checked: ${NEEDS[k] || k}`]),
   ].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]));
   const by = $('by-check');
   by.replaceChildren(...entries.map(([key, c, label]) => {
-    const b = el('button', { type: 'button', 'data-check': key, 'aria-pressed': String(state.filter.check === key) }, `${label} `, el('b', { text: n(c) }));
+    const words = key.includes(':') ? null : checkWords(key);
+    const name = words ? [el('span', { class: 'words', text: words }), ' (', el('code', { class: 'id', text: key }), ')'] : [label];
+    const b = el('button', { type: 'button', 'data-check': key, 'aria-pressed': String(state.filter.check === key) }, ...name, ' ', el('b', { text: n(c) }));
     b.addEventListener('click', () => setFilter({ check: state.filter.check === key ? '' : key }));
     return b;
   }));
   if (entries.length === 0) by.append(el('span', { class: 'ok', text: s.total ? 'No check failed.' : '' }));
   const select = $('filter-check');
   const current = state.filter.check;
-  select.replaceChildren(el('option', { value: '', text: 'any' }), ...entries.map(([key, c, label]) => el('option', { value: key, text: `${label} (${n(c)})` })));
-  if (current && !entries.some(([k]) => k === current)) select.append(el('option', { value: current, text: current }));
+  select.replaceChildren(el('option', { value: '', text: 'any' }), ...entries.map(([key, c, label]) => el('option', { value: key, text: `${label} — ${n(c)}` })));
+  if (current && !entries.some(([k]) => k === current)) select.append(el('option', { value: current, text: checkLabel(current) }));
   select.value = current;
 }
 
@@ -686,7 +731,9 @@ function checksCell(r) {
     return td;
   }
   for (const [name, outcome] of r.failing) {
-    td.append(el('span', { class: `check ${outcome}`, 'data-check': name, 'data-outcome': outcome, text: `${name}: ${outcome}` }));
+    const words = checkWords(name);
+    td.append(el('span', { class: `check ${outcome}`, 'data-check': name, 'data-outcome': outcome },
+      ...(words ? [el('span', { class: 'words', text: words }), ' ('] : []), el('code', { class: 'id', text: name }), words ? ')' : null, `: ${outcome}`));
   }
   td.append(el('span', { class: 'passed', 'data-passed': String(r.passed), text: `${r.passed} passed` }));
   return td;
@@ -743,15 +790,19 @@ async function renderTable(view, stale = () => false) {
     : `${n(view.total)} of ${n(all)} receipts match.`;
 }
 
-$('export').addEventListener('click', async () => {
-  const blob = await ask({ type: 'export' });
-  const a = el('a', { href: URL.createObjectURL(blob), download: 'receipt-verification.json' });
+/** Downloads the results: every row ('all') or the failed and unreadable ones ('failures'), one format. */
+async function exportResults(selection) {
+  const blob = await ask({ type: 'export', selection });
+  const name = selection === 'failures' ? 'receipt-failures.json' : 'receipt-verification.json';
+  const a = el('a', { href: URL.createObjectURL(blob), download: name });
   document.body.append(a);
   a.click();
   a.remove();
   setTimeout(() => URL.revokeObjectURL(a.href), 10_000);
-  announce('The results were exported as receipt-verification.json.');
-});
+  announce(`The ${selection === 'failures' ? 'failures' : 'results'} were exported as ${name}.`);
+}
+$('export').addEventListener('click', () => exportResults('all'));
+$('export-failures').addEventListener('click', () => exportResults('failures'));
 
 // ---- the inspector ----------------------------------------------------------------------------------------
 const dialog = $('inspector');
@@ -851,7 +902,7 @@ function renderInspector(d) {
       el('caption', { class: 'visually-hidden', text: 'Every check with the expected and the received value' }),
       el('thead', {}, el('tr', {}, ...['Check', 'Outcome', 'Expected', 'Received', 'Detail'].map((h) => el('th', { scope: 'col', text: h })))),
       el('tbody', {}, ...rows.map((c) => el('tr', { 'data-check': c.name, 'data-outcome': c.outcome },
-        el('th', { scope: 'row', 'data-label': 'Check', text: c.name }),
+        el('th', { scope: 'row', 'data-label': 'Check' }, ...(checkWords(c.name) ? [el('span', { class: 'words', text: checkWords(c.name) }), el('br')] : []), el('code', { class: 'id', text: c.name })),
         el('td', { 'data-label': 'Outcome' }, el('span', { class: `check ${c.outcome}`, text: c.outcome })),
         el('td', { 'data-label': 'Expected', class: 'mono expected', text: c.expected ?? '—' }),
         el('td', { 'data-label': 'Received', class: 'mono received', text: c.received ?? '—' }),

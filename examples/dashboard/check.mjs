@@ -5,6 +5,7 @@
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { serve, CSP } from './serve.mjs';
+import { checkLabel } from './checks.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const { withChromium } = await import(join(here, '..', '..', 'wasm', 'test', 'browser.mjs'));
@@ -24,7 +25,7 @@ try {
       name: r.dataset.check, expected: r.querySelector('.expected').textContent, received: r.querySelector('.received').textContent,
     })));
     console.log(`inspector, ${await text('#insp-title')} (${new URL(page.url()).hash}):`);
-    for (const f of failing) console.log(`  ${f.name}: expected ${f.expected}; received ${f.received}`);
+    for (const f of failing) console.log(`  ${checkLabel(f.name)}: expected ${f.expected}; received ${f.received}`);
   });
 } finally {
   server.close();

@@ -15,10 +15,11 @@
 //   {type: 'find', receipt?, item?}             the index of a row by receipt id or item number
 //   {type: 'inspect', index}                    everything about one item
 //   {type: 'neighbours', index, mode, check, q} the rows before and after it in a filtered list
-//   {type: 'export'}                            the results as a JSON Blob
+//   {type: 'export', selection?}                the results as a JSON Blob: 'all' (default) or
+//                                               'failures' (failed and unreadable items alone)
 // Messages out without `req`: {type: 'progress' | 'done' | 'cancelled' | 'run-error', run, ...}.
 import { Splitter } from './scan.js';
-import { RowStore, emptySummary, count, exportRecord, itemNumber, MAX_ROWS } from './rows.js';
+import { RowStore, emptySummary, count, exportParts, itemNumber, MAX_ROWS } from './rows.js';
 
 const READ_BYTES = 512 * 1024; // one slice of the file
 const BATCH_BYTES = 256 * 1024; // one batch for a verification worker (about 175 network-signed receipts)
@@ -266,22 +267,8 @@ async function inspect(index) {
   return { ...detail, index: row.index, offset: row.offset, size: row.size, line: row.line, fileName };
 }
 
-function exportBlob() {
-  const parts = [`{"file":${JSON.stringify(fileName)},"summary":${JSON.stringify(summary)},"results":[`];
-  let chunk = [];
-  let first = true;
-  for (let i = 0; i < rows.length; i++) {
-    if (!rows.has(i)) continue;
-    chunk.push(JSON.stringify(exportRecord(rows.get(i))));
-    if (chunk.length === 10000) {
-      parts.push((first ? '' : ',') + chunk.join(','));
-      first = false;
-      chunk = [];
-    }
-  }
-  if (chunk.length) parts.push((first ? '' : ',') + chunk.join(','));
-  parts.push(']}\n');
-  return new Blob(parts, { type: 'application/json' });
+function exportBlob(selection = 'all') {
+  return new Blob(exportParts(rows, summary, fileName, selection), { type: 'application/json' });
 }
 
 async function handle(msg) {
@@ -335,7 +322,7 @@ async function handle(msg) {
       return { prev: at > 0 ? list[at - 1] : null, next: at >= 0 && at < list.length - 1 ? list[at + 1] : null, position: at + 1, of: list.length };
     }
     case 'export':
-      return exportBlob();
+      return exportBlob(msg.selection || 'all');
     default:
       throw new Error(`unknown request ${msg.type}`);
   }

@@ -22,6 +22,8 @@ export const MESSAGE_CHARS = 160;
 /** Longest text kept per row, in UTF-8 bytes (ids, label, message together). */
 export const ROW_TEXT_BYTES = 400;
 const ARENA_CHUNK = 4 << 20;
+import { checkWords } from './checks.js';
+
 const encoder = new TextEncoder();
 const decoder = new TextDecoder();
 
@@ -439,7 +441,8 @@ export class RowStore {
 }
 
 /**
- * One result of the exported file: the row's true values (JSON escapes what JSON must), and
+ * One result of the exported file: the row's true values (JSON escapes what JSON must), each
+ * failing check's plain `words` beside its `name` (checks.js; null for an id without words), and
  * `truncated`: the names of the values kept shortened (each then a prefix of the item's value;
  * the inspector re-reads the item for all of it).
  */
@@ -448,10 +451,43 @@ export function exportRecord(r) {
   for (let k = 0; k < 5; k++) out[EXPORT_NAMES[k]] = r[TEXT_FIELDS[k]];
   out.label = r.label;
   out.receipt_digest = r.digest;
-  out.failing = r.failing.map(([name, outcome, detail]) => ({ name, outcome, detail }));
+  out.failing = r.failing.map(([name, outcome, detail]) => ({ name, words: checkWords(name), outcome, detail }));
   out.passed = r.passed;
   out.error = r.code ? { code: r.code, message: r.message } : null;
   out.needs = r.needs;
   out.truncated = (r.cut || []).map((k) => EXPORT_NAMES[TEXT_FIELDS.indexOf(k)]);
   return out;
+}
+
+/** The verdicts the export of failures keeps: a receipt that failed a check or could not be read. */
+export const FAILURES = Object.freeze(['failed', 'unreadable']);
+
+/** The selections of the export: every stored row, or the failures alone. */
+export const EXPORTS = Object.freeze({ all: null, failures: FAILURES });
+
+/**
+ * The exported file as text parts (to be joined, or made a Blob): one JSON object
+ * {"file", "selection", "summary", "results": [exportRecord, …]}, the same format whatever
+ * `selection` is: 'all' (every stored row) or 'failures' (the rows whose verdict is in FAILURES).
+ * `summary` always counts every item checked. Rows are written in file order, 10,000 a part.
+ */
+export function exportParts(store, summary, fileName, selection = 'all') {
+  if (!Object.hasOwn(EXPORTS, selection)) throw new Error(`unknown export selection ${String(selection).slice(0, 40)}`);
+  const keep = EXPORTS[selection];
+  const parts = [`{"file":${JSON.stringify(fileName)},"selection":${JSON.stringify(selection)},"summary":${JSON.stringify(summary)},"results":[`];
+  let chunk = [];
+  let first = true;
+  for (let i = 0; i < store.length; i++) {
+    if (!store.has(i)) continue;
+    if (keep && !keep.includes(store.status(i))) continue;
+    chunk.push(JSON.stringify(exportRecord(store.get(i))));
+    if (chunk.length === 10000) {
+      parts.push((first ? '' : ',') + chunk.join(','));
+      first = false;
+      chunk = [];
+    }
+  }
+  if (chunk.length) parts.push((first ? '' : ',') + chunk.join(','));
+  parts.push(']}\n');
+  return parts;
 }

@@ -3,7 +3,9 @@
 // hostile-content set, secrets, the Content-Security-Policy, the requests the page makes, an
 // axe-core scan of every state, 100,000 network-signed receipts (time to the last verdict, longest
 // main-thread pause, peak memory), the bounds (many small items, a 200,000-deep item, a too-large
-// item) and Cancel. Screenshots at 1280×800 and 390×844 of each state go to target/dashboard/shots/.
+// item) and Cancel; issue 26: checks in plain words, the first rows above the fold at 1280×800, the
+// failures exported alone, pasted receipts (the page's paste event, the paste box, Ctrl+V).
+// Screenshots at 1280×800 and 390×844 of each state go to target/dashboard/shots/.
 import test, { after } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync, mkdirSync, writeFileSync, existsSync } from 'node:fs';
@@ -18,6 +20,7 @@ import {
 import { hostile, HOSTILE, SECRET, deepItem, tinyItems, spoofed } from './fixtures.mjs';
 import { shown, EXPORT_NAMES, TEXT_FIELDS } from '../rows.js';
 import { makeContext, checkSettings, checkItem } from '../verify.js';
+import { CHECK_WORDS } from '../checks.js';
 
 const require = createRequire(import.meta.url);
 const api = require(join(repo, 'wasm', 'dist', 'index.cjs'));
@@ -683,6 +686,186 @@ test('bounded: many small items, a 200,000-deep item, a too-large item; per-item
     assert.match(await page.textContent('#warnings'), lines > 500_000 ? /the first 500,000 are listed/ : /^$/);
     assert.ok(peak - before < 1e9, `the page took ${Math.round((peak - before) / 1e6)} MB more for ${lines} small items`);
     if (ASSERT_SPEED) assert.ok(pauses.longestTask <= 50 * FACTOR, `a main-thread task of ${pauses.longestTask} ms`);
+    await noHarm(page, log, url, own);
+  });
+});
+
+// ---- issue 26: output for people --------------------------------------------------------------------
+/** Dispatches a paste event on the page (not into a field) holding `text`, as Ctrl+V would. */
+async function pasteOnPage(page, text) {
+  return page.evaluate((t) => {
+    const dt = new DataTransfer();
+    dt.setData('text/plain', t);
+    const e = new ClipboardEvent('paste', { clipboardData: dt, bubbles: true, cancelable: true });
+    document.body.dispatchEvent(e);
+    return e.defaultPrevented;
+  }, text);
+}
+
+/** The rows as the table shows them: verdict, code, failing checks and label. */
+const tableRows = (page) => page.evaluate(() => [...document.querySelectorAll('#table tbody tr')].map((tr) => ({
+  index: tr.dataset.index, verdict: tr.dataset.verdict,
+  code: tr.querySelector('.check[data-code]')?.dataset.code ?? null,
+  failing: [...tr.querySelectorAll('.check[data-check]')].map((c) => c.dataset.check),
+  label: tr.querySelector('.label')?.textContent ?? null, receipt: tr.querySelector('a.open').textContent,
+})));
+
+test('issue 26: checks in plain words, the first rows above the fold at 1280×800, the failures exported alone', { timeout: 180_000 }, async () => {
+  await withDashboard(async ({ page, url, log, own }) => {
+    await page.goto(url);
+    await page.waitForFunction(() => document.body.dataset.state === 'idle');
+    await expectRun(page);
+    await page.click('#load-sample');
+    assert.equal(await settled(page), 'done');
+    // Above the fold: the first rows of the table start inside the 1280×800 viewport, unscrolled.
+    assert.deepEqual(page.viewportSize(), DESKTOP);
+    const boxes = await page.evaluate(() => ({
+      scrollY: window.scrollY,
+      rows: [...document.querySelectorAll('#table tbody tr')].slice(0, 3).map((r) => { const b = r.getBoundingClientRect(); return [b.top, b.bottom]; }),
+    }));
+    console.log(`issue 26: first rows at 1280×800 (top, bottom): ${JSON.stringify(boxes.rows.map((b) => b.map(Math.round)))}`);
+    assert.equal(boxes.scrollY, 0);
+    assert.ok(boxes.rows[0][0] < 800, `the first row's top is at ${boxes.rows[0][0]} px`);
+    assert.ok(boxes.rows[0][1] <= 800, `the first row is whole above the fold (bottom ${boxes.rows[0][1]} px)`);
+    assert.ok(boxes.rows[2][0] < 800, `the third row starts above the fold (top ${boxes.rows[2][0]} px)`);
+    await shoot(page, '10-words-loaded');
+    // Every check shown with its words beside its id: the problem buttons, the Problem filter, the rows.
+    const buttons = await page.$$eval('#by-check button', (bs) => bs.map((b) => ({ key: b.dataset.check, words: b.querySelector('.words')?.textContent ?? null, id: b.querySelector('.id')?.textContent ?? null, text: b.textContent })));
+    const checkButtons = buttons.filter((b) => !b.key.includes(':'));
+    assert.ok(checkButtons.length >= 10, `${checkButtons.length} checks failed in the sample`);
+    for (const b of checkButtons) {
+      assert.equal(b.words, CHECK_WORDS[b.key], `button ${b.key}`);
+      assert.equal(b.id, b.key);
+      assert.ok(b.text.startsWith(`${CHECK_WORDS[b.key]} (${b.key})`), b.text);
+    }
+    const options = await page.$$eval('#filter-check option', (os) => os.map((o) => [o.value, o.textContent]));
+    for (const [value, text] of options) if (value && !value.includes(':')) assert.ok(text.startsWith(`${CHECK_WORDS[value]} (${value})`), text);
+    const chips = await page.$$eval('#table tbody .check[data-check]', (cs) => cs.map((c) => [c.dataset.check, c.querySelector('.words')?.textContent ?? null, c.textContent]));
+    assert.ok(chips.length >= 14);
+    for (const [id, words, text] of chips) {
+      assert.equal(words, CHECK_WORDS[id], `row chip ${id}`);
+      assert.match(text, new RegExp(`^${words.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} \\(${id}\\): (fail|mismatch)$`));
+    }
+    // The inspector: every check of the receipt with its words.
+    await page.evaluate(() => { location.hash = 'item=17'; });
+    await page.waitForFunction(() => document.body.dataset.inspector === '17');
+    const named = await page.$$eval('#insp-body tbody tr[data-check]', (rs) => rs.map((r) => [r.dataset.check, r.querySelector('th .words')?.textContent ?? null, r.querySelector('th .id')?.textContent]));
+    assert.equal(named.length, 11);
+    for (const [id, words, shownId] of named) assert.deepEqual([words, shownId], [CHECK_WORDS[id], id], `inspector ${id}`);
+    await shoot(page, '10-words-inspector');
+    await page.keyboard.press('Escape');
+    // Export: the failures alone, in the format of the export of every result.
+    const exportOf = async (id) => {
+      const [download] = await Promise.all([page.waitForEvent('download'), page.click(id)]);
+      return { name: download.suggestedFilename(), json: JSON.parse(readFileSync(await download.path(), 'utf8')) };
+    };
+    const all = await exportOf('#export');
+    const failures = await exportOf('#export-failures');
+    assert.deepEqual([all.name, failures.name], ['receipt-verification.json', 'receipt-failures.json']);
+    assert.deepEqual(Object.keys(failures.json), Object.keys(all.json));
+    assert.equal(failures.json.selection, 'failures');
+    assert.deepEqual(failures.json.summary, all.json.summary);
+    const nFailures = expected.filter((e) => !e.accepted).length;
+    assert.equal(failures.json.results.length, nFailures, 'failed and unreadable items');
+    assert.deepEqual(failures.json.results, all.json.results.filter((r) => r.verdict === 'failed' || r.verdict === 'unreadable'));
+    for (const r of failures.json.results) for (const c of r.failing) assert.equal(c.words, CHECK_WORDS[c.name]);
+    await axeClean(page, 'words');
+    await noHarm(page, log, url, own);
+  });
+});
+
+test('issue 26: a pasted receipt is verified like a loaded file: the page\'s paste event, the paste box, Ctrl+V; same bounds and codes', { timeout: 300_000 }, async () => {
+  const lines = readFileSync(join(sample, 'receipts.jsonl'), 'utf8').trim().split('\n');
+  const bounds = [lines[0], deepItem(200_000), `{"label":"big","call":{},"receipt":{"x":"${'a'.repeat((1 << 20) + 10)}"}}`,
+    '{"label":"ctl\\u0001\\u202eid","call":{},"receipt":{"a":1,"a":2}}', lines[16]].join('\n');
+  const boundsFile = file('paste-bounds.jsonl', `${bounds}\n`);
+  await withDashboard(async ({ page, url, log, own }) => {
+    await page.goto(url);
+    await page.waitForFunction(() => document.body.dataset.state === 'idle');
+    // The settings and the JWKS pasted on the page: classified as a file would be.
+    await pasteOnPage(page, readFileSync(join(sample, 'settings.json'), 'utf8'));
+    await page.waitForFunction(() => document.getElementById('card-settings').dataset.state === 'ok');
+    assert.match(await page.textContent('#state-settings'), /^pasted text: agent agt_c0ns7m3r4a/);
+    await pasteOnPage(page, readFileSync(join(sample, 'jwks.json'), 'utf8'));
+    await page.waitForFunction(() => document.getElementById('card-jwks').dataset.state === 'ok');
+    // Three receipts pasted on the page (JSON lines): verified, listed, inspected, exported.
+    await expectRun(page);
+    assert.equal(await pasteOnPage(page, [lines[0], lines[3], lines[16]].join('\n')), true, 'the page takes the paste');
+    assert.equal(await settled(page), 'done');
+    assert.deepEqual([await page.textContent('#count-total'), await page.textContent('#count-verified'), await page.textContent('#count-failed')], ['3', '1', '2']);
+    assert.match(await page.textContent('#state-receipts'), /^pasted text \(\d+(\.\d)? KB\): 3 items checked\.$/);
+    assert.deepEqual((await tableRows(page)).map((r) => r.failing), [[], ['auth_tag'], ['iat_in_call_window']]);
+    await page.evaluate(() => { location.hash = 'item=2'; });
+    await page.waitForFunction(() => document.body.dataset.inspector === '2');
+    assert.match(await page.textContent('#insp-body'), /"receipt_id": "rcpt_0004"/);
+    assert.match(await page.textContent('#insp-body'), /line 2 of pasted text/);
+    await page.keyboard.press('Escape');
+    const [download] = await Promise.all([page.waitForEvent('download'), page.click('#export-failures')]);
+    const exported = JSON.parse(readFileSync(await download.path(), 'utf8'));
+    assert.equal(exported.file, 'pasted text');
+    assert.deepEqual(exported.results.map((r) => r.receipt_id), ['rcpt_0004', 'rcpt_0107']);
+    // The paste box: the same bounds and codes as the same text loaded as a file.
+    await expectRun(page);
+    await page.setInputFiles('#file-receipts', boundsFile);
+    assert.equal(await settled(page), 'done');
+    const asFile = await tableRows(page);
+    assert.deepEqual(asFile.map((r) => r.code), [null, 'INPUT_TOO_DEEP', 'BODY_TOO_LARGE', 'INVALID_ARGUMENT', null]);
+    await page.click('#paste-toggle');
+    assert.equal(await page.getAttribute('#paste-toggle', 'aria-expanded'), 'true');
+    await page.fill('#paste-text', bounds);
+    await expectRun(page);
+    await page.click('#paste-check');
+    assert.equal(await settled(page), 'done');
+    const asPaste = await tableRows(page);
+    assert.deepEqual(asPaste, asFile, 'pasted: the rows of the file, code for code');
+    assert.equal(asPaste[3].label, 'ctl\\u0001\\u202eid', 'control and format characters shown escaped');
+    // (A box holding 1 MB of text is slow to draw: the screenshot shows it holding one line.)
+    await page.fill('#paste-text', lines[3]);
+    await axeClean(page, 'paste');
+    await shoot(page, '11-pasted');
+    // A real Ctrl+V into the box: checked at once.
+    await page.context().grantPermissions(['clipboard-read', 'clipboard-write'], { origin: url });
+    await page.evaluate((t) => navigator.clipboard.writeText(t), lines[4]);
+    await page.fill('#paste-text', '');
+    await page.focus('#paste-text');
+    await expectRun(page);
+    await page.keyboard.press('Control+V');
+    assert.equal(await settled(page), 'done');
+    assert.deepEqual((await tableRows(page)).map((r) => r.failing), [['auth_tag']]);
+    assert.equal(await page.inputValue('#paste-text'), '', 'a paste into the empty box is checked, not shown in it');
+    // Text pasted into text already in the box stays there, to be edited; the button checks it.
+    await page.fill('#paste-text', `${lines[1]}\n`);
+    await page.evaluate(() => { const t = document.getElementById('paste-text'); t.setSelectionRange(t.value.length, t.value.length); });
+    await page.keyboard.press('Control+V');
+    assert.equal(await page.inputValue('#paste-text'), `${lines[1]}\n${lines[4]}`);
+    await expectRun(page);
+    await page.click('#paste-check');
+    assert.equal(await settled(page), 'done');
+    assert.deepEqual((await tableRows(page)).map((r) => r.verdict), ['verified', 'failed']);
+    // Nothing pasted: refused with a code, and the page says so where the receipts' state is.
+    assert.equal(await pasteOnPage(page, ' \n\t '), true);
+    await page.waitForFunction(() => document.getElementById('card-receipts').dataset.state === 'error');
+    assert.equal(await page.textContent('#state-receipts'), 'pasted text: INVALID_ARGUMENT — nothing to check: the pasted text is empty.');
+    // A paste into a field stays in the field.
+    await page.click('#settings-details summary');
+    await page.focus('#agent-id');
+    const taken = await page.evaluate(() => {
+      const dt = new DataTransfer();
+      dt.setData('text/plain', '{"receipt":{}}');
+      const e = new ClipboardEvent('paste', { clipboardData: dt, bubbles: true, cancelable: true });
+      document.getElementById('agent-id').dispatchEvent(e);
+      return e.defaultPrevented;
+    });
+    assert.equal(taken, false, 'the page leaves a paste into a field to the field');
+    // Kept in the page only: nothing stored, nothing in the URL; Clear empties the box.
+    const stored = await page.evaluate(async () => ({
+      local: localStorage.length, session: sessionStorage.length, cookie: document.cookie, idb: (await indexedDB.databases()).length,
+    }));
+    assert.deepEqual(stored, { local: 0, session: 0, cookie: '', idb: 0 });
+    assert.doesNotMatch(page.url(), /receipt_jws|rcpt_0005|%7B/);
+    await page.click('#clear');
+    await page.waitForFunction(() => document.body.dataset.state === 'idle');
+    assert.equal(await page.inputValue('#paste-text'), '');
     await noHarm(page, log, url, own);
   });
 });

@@ -1,6 +1,8 @@
 // The dashboard's modules in Node, with the wasm package: the file splitter (every shape, every chunk
 // size, bounds), the byte-level JSON helpers, the item checks (the sample's expected verdicts, with a
-// meta-test), refusals of bad items, settings and JWKS files, and the row store's bounds and filters.
+// meta-test), refusals of bad items, settings and JWKS files, the row store's bounds and filters,
+// the check words (every check id the core can emit has words), pasted text (bounds, codes) and the
+// export of the failures alone (issue 26).
 import test from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
@@ -10,6 +12,10 @@ import { Splitter, splitAll, MAX_ITEM_BYTES } from '../scan.js';
 import { topMembers, pretty, locate, lineAt, depthOf, base64url, valueEnd } from '../json.js';
 import { makeContext, checkItem, checkBatch, inspectItem, checkSettings, checkJwks, checkKeyRing, ItemError } from '../verify.js';
 import { RowStore, emptySummary, count, shown, shownField, exportRecord, itemNumber, TEXT_FIELDS, EXPORT_NAMES, FIELD_CHARS, MESSAGE_CHARS, ROW_TEXT_BYTES } from '../rows.js';
+import { CHECK_WORDS, checkWords, checkLabel, missingWords, checkIdsInSource } from '../checks.js';
+import { pastedFile, editable, InputError, MAX_RECEIPTS_BYTES, PASTE_NAME } from '../inputs.js';
+import { exportParts, FAILURES } from '../rows.js';
+import { readdirSync } from 'node:fs';
 import { dash, repo } from './harness.mjs';
 import { deepItem, hostile, spoofed, CONTROLS } from './fixtures.mjs';
 
@@ -526,4 +532,136 @@ test('deep links: only a canonical item number within range names an item; a bad
   store.set(0, { offset: 0, size: 1, line: 1, status: 'verified', kind: 'mac', passed: 1, failing: [], code: null, needs: null, digest: null, receiptId: 'r' });
   for (const i of [-1, -2, -65537, 0.5, NaN, Infinity, 2 ** 40, 1]) assert.equal(store.has(i), false, String(i));
   assert.equal(store.has(0), true);
+});
+
+// ---- issue 26: checks in plain words, pasted text, the failures alone ----------------------------------
+/** Every check id the core names in its source (core/src/*.rs). */
+function coreSourceIds() {
+  const dir = join(repo, 'core', 'src');
+  return [...new Set(readdirSync(dir).filter((f) => f.endsWith('.rs')).flatMap((f) => checkIdsInSource(readFileSync(join(dir, f), 'utf8'))))].sort();
+}
+
+/** Every check id in verdicts of the core: MAC receipts with every optional check, JWS and object forms. */
+function coreVerdictIds() {
+  const ids = new Set();
+  const add = (d) => { for (const c of d.checks) ids.add(c.name); return d; };
+  // The sample: MAC receipts and compact JWS, verified and failing.
+  for (const it of splitAll(readFileSync(join(sample, 'receipts.jsonl'))).items) add(inspectItem(api, it.bytes, ctx));
+  // A MAC receipt whose call names every optional reference and the receipt digest expected.
+  const first = JSON.parse(readFileSync(join(sample, 'receipts.jsonl'), 'utf8').split('\n')[0]);
+  const r = first.receipt;
+  const digest = inspectItem(api, bytesOf(JSON.stringify(first)), ctx).digest;
+  const call = {
+    ...first.call, connection_id: r.connection_id, terms_hash: r.terms_hash, reservation_id: r.reservation_id, grant_id: r.grant_id,
+    admission_id: r.admission_id, execution_kind: r.execution_kind, receipt_digest: digest,
+  };
+  const full = add(inspectItem(api, bytesOf(JSON.stringify({ ...first, call })), ctx));
+  assert.equal(full.status, 'verified', 'the full MAC call verifies');
+  // The network-signed receipt object (object_signature, the JWS checks, object_matches_jws).
+  const h = hostile(api);
+  const hctx = makeContext(api, checkSettings(api, bytesOf(h.settings)), bytesOf(h.jwks));
+  const objectLine = h.receipts.split('\n')[3];
+  const obj = add(inspectItem(api, bytesOf(objectLine), hctx));
+  assert.equal(obj.kind, 'object');
+  return [...ids].sort();
+}
+
+test('check words (issue 26): every check id the core can emit has plain words; the table holds no other', () => {
+  const fromSource = coreSourceIds();
+  const fromVerdicts = coreVerdictIds();
+  // The readers work: each finds checks of both receipt kinds, those only a full call or the object form give.
+  for (const id of ['auth_tag', 'key_id', 'admission_id', 'input_commitment', 'receipt_digest', 'signature', 'iat_in_call_window', 'object_signature', 'object_matches_jws']) {
+    assert.ok(fromSource.includes(id), `the source reader finds ${id}`);
+  }
+  for (const id of ['terms_hash', 'receipt_digest', 'object_signature', 'object_matches_jws', 'alg_typ', 'auth_tag']) {
+    assert.ok(fromVerdicts.includes(id), `the verdicts hold ${id}`);
+  }
+  assert.deepEqual(missingWords(fromSource), [], 'every check id in the core\'s source has words');
+  assert.deepEqual(missingWords(fromVerdicts), [], 'every check id in the core\'s verdicts has words');
+  assert.deepEqual(Object.keys(CHECK_WORDS).sort(), fromSource, 'the table names exactly the core\'s checks');
+  for (const [id, words] of Object.entries(CHECK_WORDS)) {
+    assert.match(words, /^[^()\n]{3,60}$/, `${id}: short words, no parentheses (shown as "words (id)")`);
+    assert.equal(checkLabel(id), `${words} (${id})`);
+  }
+  // Meta-tests: a check the table lacks is reported; a new check in the source is found.
+  assert.deepEqual(missingWords([...fromVerdicts, 'brand_new_check']), ['brand_new_check']);
+  assert.equal(checkWords('brand_new_check'), null);
+  assert.equal(checkWords('__proto__'), null);
+  assert.equal(checkWords('toString'), null);
+  assert.equal(checkLabel('brand_new_check'), 'brand_new_check');
+  const rust = `fn f() { checks.push(Check::pass("one")); Check::when(\n  "two", ok, Outcome::Fail, "x");
+    str_check(&claims, "three", a, b);
+    let refs: [(&'static str, Option<&str>); 2] = [("four", None), ("five", None)];
+    for (name, want) in refs {
+        checks.push(Check::fail(name, "x"));
+    }
+    for (name, own) in [("six", a)] {
+        Check::mismatch(name, "x")
+    }
+}
+#[cfg(test)]
+mod tests { fn t() { Check::pass("test_only"); } }`;
+  assert.deepEqual(checkIdsInSource(rust), ['five', 'four', 'one', 'six', 'three', 'two']);
+});
+
+test('paste (issue 26): pasted text becomes the file a chooser would give, with the same bounds and codes', async () => {
+  const line = readFileSync(join(sample, 'receipts.jsonl'), 'utf8').split('\n')[3];
+  const f = pastedFile(`${line}\n`);
+  assert.equal(f.name, PASTE_NAME);
+  assert.equal(f.size, bytesOf(`${line}\n`).length);
+  const bytes = new Uint8Array(await f.arrayBuffer());
+  assert.deepEqual(bytes, bytesOf(`${line}\n`), 'the UTF-8 bytes of the text');
+  const [item] = splitAll(bytes).items;
+  assert.deepEqual(checkItem(api, item.bytes, ctx).failing.map(([n]) => n), ['auth_tag'], 'verified as the file line is');
+  // Refusals, with codes; the message never holds the text.
+  const refused = (text, opts) => {
+    try {
+      pastedFile(text, opts);
+    } catch (e) {
+      assert.ok(e instanceof InputError);
+      assert.ok(!String(e.message).includes('secret-looking'), 'the message holds no pasted text');
+      return e.code;
+    }
+    return null;
+  };
+  for (const t of ['', ' \n\t\r\n ', null, undefined, 42]) assert.equal(refused(t), 'INVALID_ARGUMENT', JSON.stringify(t));
+  assert.equal(refused('{"a":"secret-looking"}', { maxBytes: 10 }), 'BODY_TOO_LARGE', 'longer than the bound');
+  // 6 UTF-16 units, 18 UTF-8 bytes: over a 10-byte bound in bytes only.
+  assert.equal(refused('中文中文中文', { maxBytes: 10 }), 'BODY_TOO_LARGE', 'over the bound in UTF-8 bytes');
+  assert.equal(refused('中文中', { maxBytes: 10 }), null, '9 bytes: within');
+  assert.equal(MAX_RECEIPTS_BYTES, 512_000_000, 'the bound of a receipts file');
+  // Where a paste belongs to the page (not to a field).
+  assert.equal(editable({ tagName: 'TEXTAREA' }), true);
+  assert.equal(editable({ tagName: 'INPUT', type: 'search' }), true);
+  assert.equal(editable({ tagName: 'INPUT', type: 'radio' }), false);
+  assert.equal(editable({ tagName: 'BUTTON' }), false);
+  assert.equal(editable({ tagName: 'DIV', isContentEditable: true }), true);
+  assert.equal(editable(null), false);
+});
+
+test('export (issue 26): the failures alone, in the format of the export of all results', () => {
+  const { items } = splitAll(readFileSync(join(sample, 'receipts.jsonl')));
+  const store = new RowStore();
+  const summary = emptySummary();
+  items.forEach((it, n) => {
+    const r = { ...checkItem(api, it.bytes, ctx), n, offset: it.offset, size: it.size, line: it.line };
+    count(summary, r);
+    store.set(n, r);
+  });
+  const all = JSON.parse(exportParts(store, summary, 'receipts.jsonl', 'all').join(''));
+  const failures = JSON.parse(exportParts(store, summary, 'receipts.jsonl', 'failures').join(''));
+  assert.deepEqual(Object.keys(failures), Object.keys(all), 'the same members');
+  assert.deepEqual([all.selection, failures.selection], ['all', 'failures']);
+  assert.deepEqual(failures.summary, all.summary, 'the summary counts every item');
+  assert.equal(all.results.length, 21);
+  const want = all.results.filter((r) => FAILURES.includes(r.verdict));
+  assert.equal(want.length, summary.failed + summary.unreadable);
+  assert.deepEqual(failures.results, want, 'the failed and unreadable results, as the full export has them');
+  assert.ok(failures.results.every((r) => r.verdict !== 'verified'));
+  for (const r of failures.results) {
+    assert.deepEqual(Object.keys(r), Object.keys(all.results[0]), 'each result in the same format');
+    for (const c of r.failing) assert.equal(c.words, CHECK_WORDS[c.name], `${c.name} has its words in the export`);
+  }
+  assert.ok(failures.results.some((r) => r.verdict === 'unreadable' && r.error.code === 'DUPLICATE_KEY'));
+  assert.throws(() => exportParts(store, summary, 'x', 'everything'), /unknown export selection/);
 });

@@ -1,0 +1,95 @@
+// The checks of a receipt verdict in plain words: one table of check id → words, used wherever the
+// page shows a check (the problem buttons and the Problem filter, the rows' failing checks, the
+// inspector) and in the exported results (`words` beside each failing check's `name`).
+//
+// The ids are the core's stable check names (core/src/receipt.rs for MAC receipts,
+// core/src/receipt_sig.rs for network-signed ones, PROTOCOL §9.5 and §9.5.1). The words say what
+// the check compares, as a noun phrase, so that "… : fail" reads right. A test
+// (test/unit.test.mjs, "check words") fails when the core can emit a check id without words here:
+// it reads the ids from the core's source and from the verdicts of the core itself.
+// No DOM, no Node APIs.
+
+/** Check id → plain words (what the check compares). Frozen: one table for the whole page. */
+export const CHECK_WORDS = Object.freeze({
+  // MAC receipts (ekl-evidence-mac-1.1, §9.5), in verdict order.
+  key_id: 'receipt key known and valid at issue time',
+  auth_tag: 'MAC tag over the receipt',
+  receipt_version: 'receipt version 1.1',
+  auth_profile: 'MAC profile ekl-evidence-mac-1.1',
+  execution_kind: 'kind of execution',
+  required_fields: 'required members, of the right types',
+  kind_fields: 'members this kind of execution needs',
+  status: 'known execution status',
+  issued_at: 'issue time in RFC 3339 UTC',
+  execution_id: 'execution id of your call',
+  collaboration_id: 'collaboration of your call',
+  capability_id: 'capability of your call',
+  requester_agent_id: 'you as the requester',
+  provider_agent_id: 'provider of your call',
+  capability_version: 'capability version of your call',
+  connection_id: 'connection of your call',
+  terms_hash: 'terms of your call',
+  reservation_id: 'reservation of your call',
+  grant_id: 'grant of your call',
+  admission_id: 'admission of your call',
+  input_commitment: 'commitment to the input you sent',
+  output_commitment: 'commitment to the result you received',
+  receipt_digest: 'the receipt digest you expected',
+  // Network-signed receipts (ekl-evidence-sig-1.2, §9.5.1), in verdict order.
+  object_signature: 'network signature of the receipt object',
+  alg_typ: 'token type and ES256 algorithm',
+  signature: 'network signature, by a key of the JWKS',
+  iss: 'issued by your network',
+  aud: 'addressed to you',
+  input_fingerprint: 'fingerprint of the input you sent',
+  iat_matches_issued_at: 'signing time equals issue time',
+  iat_in_call_window: 'signed during your call, ±60 s',
+  object_matches_jws: 'receipt object agrees with its token',
+});
+
+/** The plain words of a check id, or null when the table has none (the id is then shown alone). */
+export function checkWords(id) {
+  return typeof id === 'string' && Object.hasOwn(CHECK_WORDS, id) ? CHECK_WORDS[id] : null;
+}
+
+/**
+ * A check as one line of text: "words (id)", or the id alone when it has no words. The id is the
+ * core's own ASCII name; a row never holds anything else here (the failing checks come from the core).
+ */
+export function checkLabel(id) {
+  const w = checkWords(id);
+  return w ? `${w} (${id})` : String(id);
+}
+
+/** The ids of `ids` without words in the table (the coverage test's question). */
+export function missingWords(ids) {
+  return [...new Set(ids)].filter((id) => checkWords(id) === null).sort();
+}
+
+/**
+ * The check ids named in the core's Rust source text (the tests read core/src/*.rs): the first
+ * argument of Check::pass / fail / mismatch / new / when and of str_check when it is a literal, a
+ * `const NAME: &str` of a check, the entries of `JWS_CHECKS`, and the names of the loops that make
+ * one check per name (`for (name, …) in [("execution_id", …), …]`, or over a `let` array of such
+ * tuples). Test modules are left out.
+ */
+export function checkIdsInSource(rust) {
+  const src = rust.split(/#\[cfg\(test\)\]/)[0];
+  const ids = new Set();
+  const add = (re) => { for (const m of src.matchAll(re)) ids.add(m[1]); };
+  add(/Check::(?:pass|fail|mismatch|new|when)\(\s*"([a-z0-9_]+)"/g);
+  add(/str_check\(\s*&?[a-z_]+,\s*"([a-z0-9_]+)"/g);
+  add(/const NAME: &str = "([a-z0-9_]+)"/g);
+  const jws = /JWS_CHECKS: \[&str; \d+\] = \[([^\]]*)\]/.exec(src);
+  if (jws) for (const m of jws[1].matchAll(/"([a-z0-9_]+)"/g)) ids.add(m[1]);
+  // Loops making one Check per `name`: `for (name, …) in [("id", …), …] {` and
+  // `for (name, …) in VAR {` over `let VAR: [(&'static str, …); N] = [("id", …), …];`.
+  const tuples = (list) => [...list.matchAll(/\(\s*"([a-z0-9_]+)"/g)].map((t) => t[1]);
+  const arrays = new Map();
+  for (const m of src.matchAll(/let ([a-z_]+): \[\(&'static str, [^\]]*?\); \d+\] = \[([\s\S]*?)\];/g)) arrays.set(m[1], tuples(m[2]));
+  for (const m of src.matchAll(/for \(name, [a-z_]+\) in (\[[\s\S]*?\]|[a-z_]+) \{(?=([\s\S]{0,1500}))/g)) {
+    if (!/Check::(?:pass|fail|mismatch|new|when)\(\s*name\b/.test(m[2])) continue;
+    for (const id of m[1].startsWith('[') ? tuples(m[1]) : arrays.get(m[1]) || []) ids.add(id);
+  }
+  return [...ids].sort();
+}
