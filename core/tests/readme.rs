@@ -30,7 +30,10 @@ fn the_readmes_share_one_rust_quick_start() {
     let core_blocks = rust_blocks(core);
     assert_eq!(root_blocks.len(), 1, "one ```rust block in README.md");
     assert_eq!(core_blocks.len(), 1, "one ```rust block in core/README.md");
-    assert_eq!(root_blocks[0], core_blocks[0], "README.md and core/README.md differ");
+    assert_eq!(
+        root_blocks[0], core_blocks[0],
+        "README.md and core/README.md differ"
+    );
     // The block does something: it canonicalises and fingerprints.
     assert!(core_blocks[0].contains("fingerprint::fingerprint("));
 }

@@ -33,6 +33,11 @@ for c in "${crates[@]}"; do
   grep -Eqx 'src/(lib|main)\.rs' <<< "$list" || { echo "$c: no src/lib.rs or src/main.rs"; exit 1; }
   echo "package $c: $(wc -l <<< "$list") files, sources/README/licences only"
 done
+# Our path dependencies carry the workspace's version, exactly (what the published crates ask for).
+for c in ekl-core ekl-bridge; do
+  grep -Eq "^$c = \{ path = \"[a-z]+\", version = \"=$version\" \}" Cargo.toml \
+    || { echo "Cargo.toml: [workspace.dependencies] $c must be { path, version = \"=$version\" }"; exit 1; }
+done
 # The binding crates stay unpublished.
 for c in python node wasm; do
   grep -qx 'publish = false' "$c/Cargo.toml" || { echo "$c/Cargo.toml: publish = false missing"; exit 1; }
