@@ -57,7 +57,9 @@ pub mod verdict;
 pub use error::{Error, ErrorCode, Result};
 pub use value::{Value, MAX_SAFE_INTEGER_BOUND};
 
-/// The README's Rust quick start, compiled and run as a doctest.
+/// The crate's README (its quick start is the repository README's Rust quick start, checked equal
+/// by `core/tests/readme.rs`), compiled and run as a doctest: inside the package, so the published
+/// crate's doc tests run it too.
 #[cfg(doctest)]
-#[doc = include_str!("../../README.md")]
+#[doc = include_str!("../README.md")]
 struct ReadmeQuickStart;
