@@ -209,7 +209,7 @@ class Expiries {
 
 /**
  * Consumed jti in this process's memory: for one process, lost at exit. At most maxEntries
- * unexpired entries (default 100 000, about 20 MB: each key is 64 hex characters whatever the
+ * unexpired entries (default 100 000, about 25 MB: each key is 64 hex characters whatever the
  * token). Expired entries are purged on every add; when maxEntries unexpired entries remain, a new
  * credential is rejected with REPLAY_STORE_FULL and not consumed (fail closed: an unexpired jti is
  * never forgotten, which would allow a replay).
