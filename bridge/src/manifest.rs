@@ -19,7 +19,7 @@ pub fn operations_json() -> String {
     out.extend_from_slice(b"{\n  \"description\": ");
     push_str(
         &mut out,
-        "Generated from the registry of the ekl-bridge crate (bridge/src/ops.rs): do not edit. \
+        "Generated from the registry of the ekl-bridge crate (bridge/src/ops/): do not edit. \
          Every operation every surface binds: its wire name (the Python name and the name of \
          `ekl call`), its JS name, its parameters (required ones positional; optional ones as \
          Python keywords and JS options, camelCase) and what it returns.",
