@@ -99,7 +99,7 @@ pub const CHECK_WORDS: &[(&str, &str)] = &[
     ),
     (
         "auth_tag",
-        "the MAC tag verifies: the receipt is as the holder of the secret wrote it",
+        "the MAC tag verifies, so the receipt is as the holder of the secret wrote it",
     ),
     ("receipt_version", "the receipt is of format version 1.1"),
     (
@@ -108,7 +108,7 @@ pub const CHECK_WORDS: &[(&str, &str)] = &[
     ),
     (
         "execution_kind",
-        "the kind of call (customer, trial, validation) is valid and is yours",
+        "the kind of call is customer, trial or validation, and is yours",
     ),
     (
         "required_fields",
@@ -156,7 +156,7 @@ pub const CHECK_WORDS: &[(&str, &str)] = &[
     ),
     (
         "receipt_digest",
-        "the receipt is byte for byte the one you expected (its digest)",
+        "the receipt is byte for byte the one you expected, by its digest",
     ),
     // Network-signed receipts (ekl-evidence-sig-1.2, receipt_sig), in verdict order.
     (
@@ -165,7 +165,7 @@ pub const CHECK_WORDS: &[(&str, &str)] = &[
     ),
     (
         "alg_typ",
-        "the token is an ES256 receipt token (typ ekl-receipt+jwt, nothing critical)",
+        "the token is an ES256 receipt token of typ ekl-receipt+jwt, nothing critical",
     ),
     (
         "signature",
@@ -183,7 +183,7 @@ pub const CHECK_WORDS: &[(&str, &str)] = &[
     ),
     (
         "iat_in_call_window",
-        "it was issued during your call (60 s of clock skew allowed)",
+        "it was issued during your call, with 60 s of clock skew allowed",
     ),
     (
         "object_matches_jws",
