@@ -104,8 +104,7 @@ pub struct Cli {
     /// The command.
     #[command(subcommand)]
     pub command: Command,
-    /// How a verdict or a verified token is printed: human (the verdict, then the failing checks
-    /// in plain words) or json (default: human when stdout is a terminal, json otherwise)
+    /// How a verdict or a verified token is printed (default: human on a terminal, else json)
     #[arg(long, global = true, value_enum, value_name = "FORM")]
     pub format: Option<crate::human::Format>,
 }

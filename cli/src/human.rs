@@ -23,9 +23,9 @@ use crate::args::{Command, JwsCommand, ReceiptCommand};
 /// The form of a verdict or a verified token.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
 pub enum Format {
-    /// A short text for people: the verdict first, then the checks that did not pass.
+    /// For people: the verdict, then the checks that did not pass in plain words.
     Human,
-    /// The JSON, as it is printed to a pipe.
+    /// The JSON, as printed to a pipe.
     Json,
 }
 
