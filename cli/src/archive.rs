@@ -1,13 +1,12 @@
 //! `ekl receipt verify-archive`: a receipt archive (JSON lines, `ekl_core::batch`) verified on
 //! `--jobs` threads, streamed: the archive is read in blocks of whole lines (bounded memory for
 //! any size), each block verified by `ekl_core::batch::map_ordered` (the same code as the
-//! bindings' batch operations), its lines written in the archive's order. On a terminal a
-//! progress bar goes to stderr; the summary always does.
+//! bindings' batch operations), its lines written in the archive's order: JSON lines, or on a
+//! terminal one line for people per item (cli/src/human.rs). When stderr is a terminal a progress
+//! line goes there (cli/src/progress.rs); the summary always does.
 
-use std::io::{BufRead, BufReader, IsTerminal, Read, Write};
-use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
-use std::sync::Mutex;
-use std::time::{Duration, Instant};
+use std::collections::BTreeMap;
+use std::io::{BufRead, BufReader, Read, Write};
 
 use ekl_core::batch::{self, ArchiveKeys};
 use ekl_core::limits::MAX_INPUT_BYTES;
@@ -15,7 +14,9 @@ use ekl_core::{canonical, Error, ErrorCode, Value};
 
 use crate::args::ArchiveArgs;
 use crate::commands::{jwks_file, key_ring_of, CmdResult};
+use crate::human::{self, Format};
 use crate::input::{unreadable, Inputs};
+use crate::progress::{self, Progress};
 use crate::Failure;
 
 /// Lines verified per block: enough that the threads stay busy (16 items a take), few enough
@@ -56,68 +57,62 @@ fn read_line(r: &mut impl BufRead, buf: &mut Vec<u8>) -> std::io::Result<Option<
     }
 }
 
+/// The size of stdin when it is a regular file (`ekl receipt verify-archive < archive.jsonl`),
+/// for the progress line's share done and time left; `None` for a pipe or a terminal.
+#[cfg(unix)]
+fn stdin_size() -> Option<u64> {
+    use std::os::fd::AsFd;
+    let fd = std::io::stdin().as_fd().try_clone_to_owned().ok()?;
+    let meta = std::fs::File::from(fd).metadata().ok()?;
+    meta.is_file().then_some(meta.len())
+}
+
+/// Elsewhere the size of stdin is not looked for: no share done, no time left.
+#[cfg(not(unix))]
+fn stdin_size() -> Option<u64> {
+    None
+}
+
 fn blank(l: &[u8]) -> bool {
     l.iter().all(|b| matches!(b, b' ' | b'\t' | b'\r'))
-}
-
-/// The progress bar on stderr (only on a terminal), redrawn at most every 100 ms.
-struct Progress {
-    on: bool,
-    total_bytes: Option<u64>,
-    start: Instant,
-    last: Mutex<Instant>,
-    items: AtomicUsize,
-    bytes: AtomicU64,
-}
-
-impl Progress {
-    fn tick(&self, items: usize, bytes: u64) {
-        self.items.fetch_add(items, Ordering::Relaxed);
-        self.bytes.fetch_add(bytes, Ordering::Relaxed);
-        if !self.on {
-            return;
-        }
-        let Ok(mut last) = self.last.try_lock() else {
-            return;
-        };
-        if last.elapsed() < Duration::from_millis(100) {
-            return;
-        }
-        *last = Instant::now();
-        self.draw();
-    }
-
-    fn draw(&self) {
-        let items = self.items.load(Ordering::Relaxed);
-        let rate = items as f64 / self.start.elapsed().as_secs_f64().max(1e-3);
-        let bar = match self.total_bytes {
-            Some(total) if total > 0 => {
-                let f = (self.bytes.load(Ordering::Relaxed) as f64 / total as f64).min(1.0);
-                let full = (f * 30.0).round() as usize;
-                format!(
-                    "[{}{}] {:>3.0}% ",
-                    "#".repeat(full),
-                    "-".repeat(30 - full),
-                    f * 100.0
-                )
-            }
-            _ => String::new(),
-        };
-        eprint!("\r\x1b[Kekl: {bar}{items} items, {rate:.0}/s");
-    }
-
-    fn clear(&self) {
-        if self.on {
-            eprint!("\r\x1b[K");
-        }
-    }
 }
 
 /// One output line: `{"line":N,"verdict":V}` or `{"error":{code,message},"line":N}` (canonical
 /// JSON), and whether the item was accepted (`None`: refused).
 /// With `failures_only`, an accepted item gives no line and a verdict keeps its failing checks
 /// alone (those whose outcome is not `pass`).
+/// For people (`format` human): `line N: ACCEPTED`, `line N: NOT ACCEPTED: id (words); ...` or
+/// `line N: REFUSED: CODE: message`; the failing checks' ids are returned for the tally.
 fn output(
+    line: usize,
+    r: ekl_core::Result<ekl_core::verdict::Verdict>,
+    failures_only: bool,
+    format: Format,
+) -> (Vec<u8>, Option<bool>, Vec<&'static str>) {
+    let failed = match &r {
+        Ok(v) => v.failed(),
+        Err(_) => Vec::new(),
+    };
+    if format == Format::Human {
+        let (text, status) = match &r {
+            Ok(v) if failures_only && v.accepted => return (Vec::new(), Some(true), failed),
+            Ok(v) => (human::verdict_line(v), Some(v.accepted)),
+            Err(e) => (
+                format!("REFUSED: {}: {}", e.code().as_str(), e.message()),
+                None,
+            ),
+        };
+        return (
+            format!("line {line}: {text}\n").into_bytes(),
+            status,
+            failed,
+        );
+    }
+    let (bytes, status) = json_output(line, r, failures_only);
+    (bytes, status, failed)
+}
+
+fn json_output(
     line: usize,
     r: ekl_core::Result<ekl_core::verdict::Verdict>,
     failures_only: bool,
@@ -165,7 +160,7 @@ fn error_line(n: Value<'static>, e: &Error) -> Value<'static> {
 }
 
 /// Runs `ekl receipt verify-archive`.
-pub fn main(a: ArchiveArgs, io: &Inputs) -> CmdResult {
+pub fn main(a: ArchiveArgs, io: &Inputs, format: Format) -> CmdResult {
     let ring = key_ring_of(io, &a.secret, &a.key_ring)?;
     let jwks = a.jwks.as_deref().map(|p| jwks_file(io, p)).transpose()?;
     let keys = ArchiveKeys {
@@ -176,8 +171,8 @@ pub fn main(a: ArchiveArgs, io: &Inputs) -> CmdResult {
     };
     let jobs = a.jobs.map_or_else(batch::jobs_available, usize::from);
     let (reader, total_bytes): (Box<dyn Read>, Option<u64>) = match a.file.as_deref() {
-        None => (Box::new(std::io::stdin()), None),
-        Some(p) if p.as_os_str() == "-" => (Box::new(std::io::stdin()), None),
+        None => (Box::new(std::io::stdin()), stdin_size()),
+        Some(p) if p.as_os_str() == "-" => (Box::new(std::io::stdin()), stdin_size()),
         Some(p) => {
             let f = std::fs::File::open(p).map_err(|_| unreadable("the archive file"))?;
             let size = f.metadata().ok().filter(|m| m.is_file()).map(|m| m.len());
@@ -185,14 +180,8 @@ pub fn main(a: ArchiveArgs, io: &Inputs) -> CmdResult {
         }
     };
     let mut reader = BufReader::with_capacity(1 << 20, reader);
-    let progress = Progress {
-        on: !a.no_progress && std::io::stderr().is_terminal(),
-        total_bytes,
-        start: Instant::now(),
-        last: Mutex::new(Instant::now()),
-        items: AtomicUsize::new(0),
-        bytes: AtomicU64::new(0),
-    };
+    let progress = Progress::new(progress::wanted(a.no_progress), "ekl", total_bytes);
+    let mut tally: BTreeMap<&'static str, usize> = BTreeMap::new();
     let mut stdout = std::io::stdout().lock();
     let (mut accepted, mut rejected, mut refused) = (0usize, 0usize, 0usize);
     let mut number = 0usize;
@@ -223,7 +212,7 @@ pub fn main(a: ArchiveArgs, io: &Inputs) -> CmdResult {
             jobs,
             |l| match l {
                 Line::Text(n, t) => {
-                    let r = output(*n, batch::verify_line(t, &keys), a.failures_only);
+                    let r = output(*n, batch::verify_line(t, &keys), a.failures_only, format);
                     progress.tick(0, t.len() as u64 + 1);
                     r
                 }
@@ -236,12 +225,16 @@ pub fn main(a: ArchiveArgs, io: &Inputs) -> CmdResult {
                             format!("the item is {len} bytes, over the limit of {MAX_INPUT_BYTES} bytes a line"),
                         )),
                         a.failures_only,
+                        format,
                     )
                 }
             },
             &|n| progress.tick(n, 0),
         );
-        for (text, status) in out {
+        for (text, status, failed) in out {
+            for id in failed {
+                *tally.entry(id).or_default() += 1;
+            }
             match status {
                 Some(true) => accepted += 1,
                 Some(false) => rejected += 1,
@@ -256,6 +249,23 @@ pub fn main(a: ArchiveArgs, io: &Inputs) -> CmdResult {
             }
         }
     }
+    if format == Format::Human && !tally.is_empty() {
+        let mut counted: Vec<(&str, usize)> = tally.into_iter().collect();
+        counted.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(b.0)));
+        let width = counted.iter().map(|(id, _)| id.len()).max().unwrap_or(0);
+        let mut text = String::from("checks that did not pass, by count:\n");
+        for (id, count) in counted {
+            let words = ekl_core::verdict::check_words(id).unwrap_or("");
+            text.push_str(&format!("  {count:>8}  {id:width$}  {words}\n"));
+        }
+        if stdout.write_all(text.as_bytes()).is_err() {
+            progress.clear();
+            return Err(Failure::Refused(Error::new(
+                ErrorCode::InvalidArgument,
+                "stdout could not be written",
+            )));
+        }
+    }
     if stdout.flush().is_err() {
         progress.clear();
         return Err(Failure::Refused(Error::new(
@@ -264,7 +274,7 @@ pub fn main(a: ArchiveArgs, io: &Inputs) -> CmdResult {
         )));
     }
     progress.clear();
-    let secs = progress.start.elapsed().as_secs_f64();
+    let secs = progress.started().elapsed().as_secs_f64();
     let items = accepted + rejected + refused;
     eprintln!(
         "ekl: {items} items: {accepted} accepted, {rejected} not accepted, {refused} refused; \

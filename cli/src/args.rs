@@ -65,6 +65,13 @@ Time: --now SECS (seconds since the Unix epoch) defaults to the system clock. A 
 Every command that corresponds to an operation of `ekl call` runs through it: the same checks,
 error codes and output (ekl call OP prints strings as JSON strings).
 
+Output: a verdict or a verified token (receipt verify, verify-jws, verify-signed, verify-archive,
+  jws verify, call verify_*) is printed for people when stdout is a terminal: ACCEPTED or NOT
+  ACCEPTED, then the checks that did not pass, one a line with their plain words, then the rest.
+  Piped or redirected it is JSON, the same bytes as ever. --format json|human chooses either; the
+  exit status is the same. Other commands print the same in both. Long runs (verify-archive,
+  conformance) show progress on stderr only when stderr is a terminal.
+
 Exit status:
   0    done; a verdict or check that is accepted
   1    a verdict or check that is not accepted (the verdict is printed on stdout)
@@ -97,6 +104,9 @@ pub struct Cli {
     /// The command.
     #[command(subcommand)]
     pub command: Command,
+    /// How a verdict or a verified token is printed (default: human on a terminal, else json)
+    #[arg(long, global = true, value_enum, value_name = "FORM")]
+    pub format: Option<crate::human::Format>,
 }
 
 /// The positional JSON input.
@@ -224,7 +234,9 @@ Arguments go by their wire names (docs/operations.json). By the parameter's kind
 does (JSON values as strings holding their text; a key as {\"seed\", \"kid\"}). An argument given
 twice (by --arg, --arg-file, --arg-env or --args, in any mix) is a usage error.
 The result is printed as JSON (canonical bytes as they are); a verdict that is not accepted
-exits with 1.";
+exits with 1. On a terminal (or with --format human) the result of a verify_* operation (a
+verdict, a list of verdicts, a verified token) is printed for people instead (ekl --help,
+Output).";
 
 /// The help after `ekl mcp --help`'s options.
 pub const MCP_HELP: &str = "\
@@ -532,7 +544,11 @@ Items (one JSON object a line; blank lines are skipped; at most 64 MiB a line):
   requester_agent_id and network_issuer when the item has none.
 Output (stdout, one line per item, in the archive's order whatever --jobs is):
   {\"line\":N,\"verdict\":{accepted, checks, receipt_digest?}}  or  {\"error\":{code, message},\"line\":N}
-  A summary goes to stderr; a progress bar too when stderr is a terminal.";
+  On a terminal (or with --format human) one line per item for people instead: line N: ACCEPTED,
+  NOT ACCEPTED with the failing checks in plain words, or REFUSED with the code; then the failing
+  checks counted. A summary goes to stderr; when stderr is a terminal a progress line too (items,
+  rate, and the share done and time left when the input's size is known: a file, or stdin
+  redirected from a file); nothing else when stderr is not a terminal.";
 
 /// `ekl receipt verify-archive`.
 #[derive(Args, Debug)]

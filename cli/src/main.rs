@@ -5,7 +5,8 @@
 //! to stdout, and on a refusal prints one line `ekl: CODE: message` to stderr and exits with status
 //! 2; a verdict that is not accepted exits with 1, a usage error with 64 (one line
 //! `ekl: usage: ...`). `ekl --help` lists the commands, the input limits, the secret sources and
-//! the exit statuses; the choices are in docs/decisions.md#cli.
+//! the exit statuses; the choices are in docs/decisions.md#cli. A verdict or a verified token is
+//! printed for people when stdout is a terminal and as JSON otherwise (`--format`; cli/src/human.rs).
 #![forbid(unsafe_code)]
 
 mod aliases;
@@ -14,8 +15,10 @@ mod args;
 mod call;
 mod commands;
 mod conformance;
+mod human;
 mod input;
 mod mcp;
+mod progress;
 
 use std::ffi::OsString;
 use std::io::Write;
@@ -62,11 +65,20 @@ fn main() -> ExitCode {
         Err(e) => return clap_failure(&e, &argv),
     };
     let hint = help_hint(&argv);
+    let format = human::chosen(cli.format);
     let result = match cli.command {
         Command::Conformance(a) => return conformance::main(a, &hint),
         Command::Mcp(a) => return mcp::main(a, &hint),
         Command::Receipt(args::ReceiptCommand::VerifyArchive(a)) => {
-            archive::main(a, &input::Inputs::default())
+            archive::main(a, &input::Inputs::default(), format)
+        }
+        command if format == human::Format::Human && human::applies(&command) => {
+            let for_people = |json: Vec<u8>| human::render(&json).unwrap_or(json);
+            match commands::run(command, &input::Inputs::default()) {
+                Ok(json) => Ok(for_people(json)),
+                Err(Failure::NotAccepted(json)) => Err(Failure::NotAccepted(for_people(json))),
+                Err(other) => Err(other),
+            }
         }
         command => commands::run(command, &input::Inputs::default()),
     };

@@ -85,6 +85,133 @@ pub fn seconds_shown(secs: i64) -> String {
     }
 }
 
+/// Every check id a verdict of the core can hold, with what it means in plain words (what holds
+/// when it passes), for people: the CLI's human form (`ekl receipt verify` on a terminal) prints
+/// these beside the ids, and `docs/check-words.json` carries the same table for other readers (the
+/// dashboard). Ids shared by the MAC and the network-signed profiles (`execution_id`, …) mean the
+/// same in both. `core/tests/check_words.rs` checks that every check the verifiers emit is here
+/// and nothing else, and that the JSON copy is fresh.
+pub const CHECK_WORDS: &[(&str, &str)] = &[
+    // MAC receipts (ekl-evidence-mac-1.1, receipt::verify_receipt), in verdict order.
+    (
+        "key_id",
+        "the key the receipt names is in your key ring and valid when it was issued",
+    ),
+    (
+        "auth_tag",
+        "the MAC tag verifies, so the receipt is as the holder of the secret wrote it",
+    ),
+    ("receipt_version", "the receipt is of format version 1.1"),
+    (
+        "auth_profile",
+        "the receipt names the profile ekl-evidence-mac-1.1",
+    ),
+    (
+        "execution_kind",
+        "the kind of call is customer, trial or validation, and is yours",
+    ),
+    (
+        "required_fields",
+        "every required member is present, of the right type",
+    ),
+    (
+        "kind_fields",
+        "reservation, grant and admission ids are there exactly when the kind needs them",
+    ),
+    ("status", "the execution status is a known one"),
+    ("issued_at", "the time of issue is an RFC 3339 UTC time"),
+    (
+        "execution_id",
+        "the receipt names the execution id of your call",
+    ),
+    ("collaboration_id", "the receipt names your collaboration"),
+    (
+        "capability_id",
+        "the receipt names the capability you called",
+    ),
+    (
+        "requester_agent_id",
+        "the receipt names you as the requester",
+    ),
+    (
+        "provider_agent_id",
+        "the receipt names the provider you called",
+    ),
+    (
+        "capability_version",
+        "the receipt names the capability version you called",
+    ),
+    ("connection_id", "the receipt names your connection"),
+    ("terms_hash", "the receipt names the terms you agreed to"),
+    ("reservation_id", "the receipt names your reservation"),
+    ("grant_id", "the receipt names your grant"),
+    ("admission_id", "the receipt names your admission"),
+    (
+        "input_commitment",
+        "the receipt commits to the input you sent",
+    ),
+    (
+        "output_commitment",
+        "the receipt commits to the result you received",
+    ),
+    (
+        "receipt_digest",
+        "the receipt is byte for byte the one you expected, by its digest",
+    ),
+    // Network-signed receipts (ekl-evidence-sig-1.2, receipt_sig), in verdict order.
+    (
+        "object_signature",
+        "the receipt object's own signature verifies with the network's key",
+    ),
+    (
+        "alg_typ",
+        "the token is an ES256 receipt token of typ ekl-receipt+jwt, nothing critical",
+    ),
+    (
+        "signature",
+        "the network's signature verifies with a key of its key set",
+    ),
+    ("iss", "the network you trust issued it"),
+    ("aud", "it is addressed to you"),
+    (
+        "input_fingerprint",
+        "the receipt fingerprints the input you sent",
+    ),
+    (
+        "iat_matches_issued_at",
+        "the token's iat is the second of the receipt's issued_at",
+    ),
+    (
+        "iat_in_call_window",
+        "it was issued during your call, with 60 s of clock skew allowed",
+    ),
+    (
+        "object_matches_jws",
+        "the receipt object says the same as its signed token",
+    ),
+];
+
+/// The plain words of check `name` ([`CHECK_WORDS`]), if it is one of the core's.
+pub fn check_words(name: &str) -> Option<&'static str> {
+    CHECK_WORDS
+        .iter()
+        .find(|(id, _)| *id == name)
+        .map(|(_, words)| *words)
+}
+
+/// [`CHECK_WORDS`] as canonical JSON, `{"check_id": "words", ...}` and a line end: the text of
+/// `docs/check-words.json`.
+pub fn check_words_json() -> String {
+    let members = CHECK_WORDS
+        .iter()
+        .map(|(id, words)| (Cow::Borrowed(*id), Value::from(*words)))
+        .collect();
+    let bytes = canonical::canonicalize_value(&Value::Object(members)).unwrap_or_default();
+    let mut text = String::from_utf8(bytes).unwrap_or_default();
+    text.push('\n');
+    text
+}
+
 /// The outcome of one check.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Outcome {

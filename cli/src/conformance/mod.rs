@@ -419,6 +419,12 @@ fn run(opts: &Opts, cases: &[Case]) -> ExitCode {
     };
     const MAX_RESTARTS: usize = 20;
     let started = Instant::now();
+    // Requests answered, with the time left, on stderr when it is a terminal (cli/src/progress.rs).
+    let progress = crate::progress::Progress::new(
+        crate::progress::wanted(false),
+        "ekl conformance",
+        Some(cases.len() as u64),
+    );
     let mut tallies: BTreeMap<String, Tally> = BTreeMap::new();
     let mut gave_up = None;
     let window = opts.window.max(1);
@@ -472,6 +478,7 @@ fn run(opts: &Opts, cases: &[Case]) -> ExitCode {
             if imp.restarts > MAX_RESTARTS && gave_up.is_none() {
                 gave_up = Some(start + k);
             }
+            progress.tick(1, 1);
             let tally = tallies.entry(case.rule.clone()).or_default();
             if matches!(&got, Ok(answer) if *answer == expected) {
                 tally.pass += 1;
@@ -493,6 +500,7 @@ fn run(opts: &Opts, cases: &[Case]) -> ExitCode {
         start = end;
     }
     imp.stop();
+    progress.clear();
     report(
         opts,
         cases.len(),
