@@ -118,9 +118,9 @@ fn words(name: &str) -> &str {
 ///
 /// ```text
 /// NOT ACCEPTED: 1 of 14 checks did not pass
-///   FAIL  auth_tag          the MAC tag verifies: the receipt is as the holder of the secret wrote it
+///   FAIL  auth_tag          MAC tag over the receipt
 ///                           why: does not verify
-///   pass  key_id            the key the receipt names is in your key ring and valid when it was issued
+///   pass  key_id            receipt key known and valid at issue time
 ///   ...
 /// receipt digest: 3f2a...
 /// ```
@@ -299,11 +299,11 @@ mod tests {
         let lines: Vec<&str> = text.lines().collect();
         assert_eq!(lines[0], "NOT ACCEPTED: 2 of 3 checks did not pass");
         assert!(
-            lines[1].starts_with("  FAIL  auth_tag      the MAC tag verifies"),
+            lines[1].starts_with("  FAIL  auth_tag      MAC tag over the receipt"),
             "{text}"
         );
         assert_eq!(lines[2].trim(), "why: does not verify");
-        assert!(lines[3].starts_with("  FAIL  execution_id  the receipt names the execution id"));
+        assert!(lines[3].starts_with("  FAIL  execution_id  execution id of your call"));
         assert_eq!(lines[5].trim(), "expected: \"ex_1\"");
         assert_eq!(lines[6].trim(), "received: \"ex_2\"");
         assert!(lines[7].starts_with("  pass  key_id"));
@@ -316,7 +316,7 @@ mod tests {
         let text = String::from_utf8(render(json).expect("a verdict")).expect("utf-8");
         assert!(text.contains("a dispute"), "{text}");
         assert!(
-            text.contains("  MISMATCH  output_commitment  the receipt commits"),
+            text.contains("  MISMATCH  output_commitment  commitment to the result you received"),
             "{text}"
         );
         let json = br#"{"accepted":true,"checks":[{"name":"key_id","outcome":"pass"}],"receipt_digest":"d"}"#;

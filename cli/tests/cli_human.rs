@@ -79,18 +79,15 @@ fn a_verdict_for_people_shows_the_failing_checks_first_in_plain_words() {
     );
     // The failing checks, each with its plain words, why, what was expected and found ...
     assert!(
-        lines[1].starts_with(
-            "  FAIL      execution_id        the receipt names the execution id of your call"
-        ),
+        lines[1].starts_with("  FAIL      execution_id        execution id of your call"),
         "{out}"
     );
     assert_eq!(lines[2].trim(), "why: differs from the call");
     assert_eq!(lines[3].trim(), "expected: \"ex_other\"");
     assert!(lines[4].trim().starts_with("received: \""), "{out}");
     assert!(
-        lines[5].starts_with(
-            "  MISMATCH  output_commitment   the receipt commits to the result you received"
-        ),
+        lines[5]
+            .starts_with("  MISMATCH  output_commitment   commitment to the result you received"),
         "{out}"
     );
     // ... then the rest, one a line, and the digest.
@@ -256,7 +253,7 @@ fn a_verified_token_and_a_list_of_verdicts_for_people() {
     assert_eq!(got[0], "3 items: 1 accepted, 1 not accepted, 1 refused");
     assert_eq!(got[1], "item 1: ACCEPTED");
     assert!(
-        got[2].starts_with("item 2: NOT ACCEPTED: auth_tag (the MAC tag verifies"),
+        got[2].starts_with("item 2: NOT ACCEPTED: auth_tag (MAC tag over the receipt)"),
         "{out}"
     );
     assert!(
@@ -311,7 +308,7 @@ fn an_archive_for_people_is_one_line_an_item_then_the_failing_checks_counted() {
     let lines: Vec<&str> = out.lines().collect();
     assert_eq!(lines[0], "line 1: ACCEPTED");
     assert!(
-        lines[3].starts_with("line 4: NOT ACCEPTED: auth_tag (the MAC tag verifies"),
+        lines[3].starts_with("line 4: NOT ACCEPTED: auth_tag (MAC tag over the receipt)"),
         "{out}"
     );
     assert!(

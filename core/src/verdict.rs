@@ -85,110 +85,52 @@ pub fn seconds_shown(secs: i64) -> String {
     }
 }
 
-/// Every check id a verdict of the core can hold, with what it means in plain words (what holds
-/// when it passes), for people: the CLI's human form (`ekl receipt verify` on a terminal) prints
-/// these beside the ids, and `docs/check-words.json` carries the same table for other readers (the
-/// dashboard). Ids shared by the MAC and the network-signed profiles (`execution_id`, …) mean the
-/// same in both. `core/tests/check_words.rs` checks that every check the verifiers emit is here
-/// and nothing else, and that the JSON copy is fresh.
+/// Every check id a verdict of the core can hold, in plain words: what the check compares, as a
+/// noun phrase, so that "MAC tag over the receipt (auth_tag): fail" reads right. For people: the
+/// CLI's human form (`ekl receipt verify` on a terminal) and the receipt dashboard print these
+/// beside the ids; `docs/check-words.json` and `examples/dashboard/check-words.js` are generated
+/// copies (`EKL_BLESS=1 cargo test --release -p ekl-core --test check_words`). Ids shared by the
+/// MAC and the network-signed profiles (`execution_id`, …) mean the same in both.
+/// `core/tests/check_words.rs` checks that every check the verifiers emit is here and nothing
+/// else, and that both copies are fresh.
 pub const CHECK_WORDS: &[(&str, &str)] = &[
     // MAC receipts (ekl-evidence-mac-1.1, receipt::verify_receipt), in verdict order.
-    (
-        "key_id",
-        "the key the receipt names is in your key ring and valid when it was issued",
-    ),
-    (
-        "auth_tag",
-        "the MAC tag verifies, so the receipt is as the holder of the secret wrote it",
-    ),
-    ("receipt_version", "the receipt is of format version 1.1"),
-    (
-        "auth_profile",
-        "the receipt names the profile ekl-evidence-mac-1.1",
-    ),
-    (
-        "execution_kind",
-        "the kind of call is customer, trial or validation, and is yours",
-    ),
-    (
-        "required_fields",
-        "every required member is present, of the right type",
-    ),
-    (
-        "kind_fields",
-        "reservation, grant and admission ids are there exactly when the kind needs them",
-    ),
-    ("status", "the execution status is a known one"),
-    ("issued_at", "the time of issue is an RFC 3339 UTC time"),
-    (
-        "execution_id",
-        "the receipt names the execution id of your call",
-    ),
-    ("collaboration_id", "the receipt names your collaboration"),
-    (
-        "capability_id",
-        "the receipt names the capability you called",
-    ),
-    (
-        "requester_agent_id",
-        "the receipt names you as the requester",
-    ),
-    (
-        "provider_agent_id",
-        "the receipt names the provider you called",
-    ),
-    (
-        "capability_version",
-        "the receipt names the capability version you called",
-    ),
-    ("connection_id", "the receipt names your connection"),
-    ("terms_hash", "the receipt names the terms you agreed to"),
-    ("reservation_id", "the receipt names your reservation"),
-    ("grant_id", "the receipt names your grant"),
-    ("admission_id", "the receipt names your admission"),
-    (
-        "input_commitment",
-        "the receipt commits to the input you sent",
-    ),
-    (
-        "output_commitment",
-        "the receipt commits to the result you received",
-    ),
-    (
-        "receipt_digest",
-        "the receipt is byte for byte the one you expected, by its digest",
-    ),
+    ("key_id", "receipt key known and valid at issue time"),
+    ("auth_tag", "MAC tag over the receipt"),
+    ("receipt_version", "receipt version 1.1"),
+    ("auth_profile", "MAC profile ekl-evidence-mac-1.1"),
+    ("execution_kind", "kind of execution"),
+    ("required_fields", "required members, of the right types"),
+    ("kind_fields", "members this kind of execution needs"),
+    ("status", "known execution status"),
+    ("issued_at", "issue time in RFC 3339 UTC"),
+    ("execution_id", "execution id of your call"),
+    ("collaboration_id", "collaboration of your call"),
+    ("capability_id", "capability of your call"),
+    ("requester_agent_id", "you as the requester"),
+    ("provider_agent_id", "provider of your call"),
+    ("capability_version", "capability version of your call"),
+    ("connection_id", "connection of your call"),
+    ("terms_hash", "terms of your call"),
+    ("reservation_id", "reservation of your call"),
+    ("grant_id", "grant of your call"),
+    ("admission_id", "admission of your call"),
+    ("input_commitment", "commitment to the input you sent"),
+    ("output_commitment", "commitment to the result you received"),
+    ("receipt_digest", "the receipt digest you expected"),
     // Network-signed receipts (ekl-evidence-sig-1.2, receipt_sig), in verdict order.
     (
         "object_signature",
-        "the receipt object's own signature verifies with the network's key",
+        "network signature of the receipt object",
     ),
-    (
-        "alg_typ",
-        "the token is an ES256 receipt token of typ ekl-receipt+jwt, nothing critical",
-    ),
-    (
-        "signature",
-        "the network's signature verifies with a key of its key set",
-    ),
-    ("iss", "the network you trust issued it"),
-    ("aud", "it is addressed to you"),
-    (
-        "input_fingerprint",
-        "the receipt fingerprints the input you sent",
-    ),
-    (
-        "iat_matches_issued_at",
-        "the token's iat is the second of the receipt's issued_at",
-    ),
-    (
-        "iat_in_call_window",
-        "it was issued during your call, with 60 s of clock skew allowed",
-    ),
-    (
-        "object_matches_jws",
-        "the receipt object says the same as its signed token",
-    ),
+    ("alg_typ", "token type and ES256 algorithm"),
+    ("signature", "network signature, by a key of the JWKS"),
+    ("iss", "issued by your network"),
+    ("aud", "addressed to you"),
+    ("input_fingerprint", "fingerprint of the input you sent"),
+    ("iat_matches_issued_at", "signing time equals issue time"),
+    ("iat_in_call_window", "signed during your call, ±60 s"),
+    ("object_matches_jws", "receipt object agrees with its token"),
 ];
 
 /// The plain words of check `name` ([`CHECK_WORDS`]), if it is one of the core's.

@@ -137,3 +137,24 @@ fn docs_check_words_json_is_fresh() {
         check_words("auth_tag")
     );
 }
+
+/// The receipt dashboard's table is the same, as an ES module (the page has no build step).
+#[test]
+fn the_dashboards_check_words_js_is_fresh() {
+    let path =
+        PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../examples/dashboard/check-words.js");
+    let want = format!(
+        "// Generated from ekl_core::verdict::CHECK_WORDS by core/tests/check_words.rs (EKL_BLESS=1\n\
+         // cargo test --release -p ekl-core --test check_words): do not edit. Check id → plain words.\n\
+         export const CHECK_WORDS = Object.freeze({});\n",
+        check_words_json().trim_end()
+    );
+    if std::env::var_os("EKL_BLESS").is_some() {
+        std::fs::write(&path, &want).expect("write examples/dashboard/check-words.js");
+    }
+    let have = std::fs::read_to_string(&path).unwrap_or_default();
+    assert!(
+        have == want,
+        "examples/dashboard/check-words.js is stale: run `EKL_BLESS=1 cargo test --release -p ekl-core --test check_words`"
+    );
+}

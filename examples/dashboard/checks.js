@@ -1,6 +1,7 @@
-// The checks of a receipt verdict in plain words: one table of check id → words, used wherever the
-// page shows a check (the problem buttons and the Problem filter, the rows' failing checks, the
-// inspector) and in the exported results (`words` beside each failing check's `name`).
+// The checks of a receipt verdict in plain words, used wherever the page shows a check (the
+// problem buttons and the Problem filter, the rows' failing checks, the inspector) and in the
+// exported results (`words` beside each failing check's `name`). The table is the core's
+// (ekl_core::verdict::CHECK_WORDS, the CLI prints the same words), generated into check-words.js.
 //
 // The ids are the core's stable check names (core/src/receipt.rs for MAC receipts,
 // core/src/receipt_sig.rs for network-signed ones, PROTOCOL §9.5 and §9.5.1). The words say what
@@ -9,43 +10,10 @@
 // it reads the ids from the core's source and from the verdicts of the core itself.
 // No DOM, no Node APIs.
 
-/** Check id → plain words (what the check compares). Frozen: one table for the whole page. */
-export const CHECK_WORDS = Object.freeze({
-  // MAC receipts (ekl-evidence-mac-1.1, §9.5), in verdict order.
-  key_id: 'receipt key known and valid at issue time',
-  auth_tag: 'MAC tag over the receipt',
-  receipt_version: 'receipt version 1.1',
-  auth_profile: 'MAC profile ekl-evidence-mac-1.1',
-  execution_kind: 'kind of execution',
-  required_fields: 'required members, of the right types',
-  kind_fields: 'members this kind of execution needs',
-  status: 'known execution status',
-  issued_at: 'issue time in RFC 3339 UTC',
-  execution_id: 'execution id of your call',
-  collaboration_id: 'collaboration of your call',
-  capability_id: 'capability of your call',
-  requester_agent_id: 'you as the requester',
-  provider_agent_id: 'provider of your call',
-  capability_version: 'capability version of your call',
-  connection_id: 'connection of your call',
-  terms_hash: 'terms of your call',
-  reservation_id: 'reservation of your call',
-  grant_id: 'grant of your call',
-  admission_id: 'admission of your call',
-  input_commitment: 'commitment to the input you sent',
-  output_commitment: 'commitment to the result you received',
-  receipt_digest: 'the receipt digest you expected',
-  // Network-signed receipts (ekl-evidence-sig-1.2, §9.5.1), in verdict order.
-  object_signature: 'network signature of the receipt object',
-  alg_typ: 'token type and ES256 algorithm',
-  signature: 'network signature, by a key of the JWKS',
-  iss: 'issued by your network',
-  aud: 'addressed to you',
-  input_fingerprint: 'fingerprint of the input you sent',
-  iat_matches_issued_at: 'signing time equals issue time',
-  iat_in_call_window: 'signed during your call, ±60 s',
-  object_matches_jws: 'receipt object agrees with its token',
-});
+import { CHECK_WORDS } from './check-words.js';
+
+/** Check id → plain words (what the check compares): the core's table, generated. */
+export { CHECK_WORDS };
 
 /** The plain words of a check id, or null when the table has none (the id is then shown alone). */
 export function checkWords(id) {
