@@ -81,7 +81,7 @@ function sources() {
   for (const f of ex('node', '.mjs')) out.push({ name: `example_node_${path.basename(f, '.mjs')}`, kind: 'esm', js: true, code: fs.readFileSync(f, 'utf8'), from: path.relative(ROOT, f) })
   // (examples that import other packages, such as examples/everyday/peers.ts, are checked by their
   // own step with their dependencies: 46-everyday.sh, 45-mcp.sh)
-  const own = (f) => [...fs.readFileSync(f, 'utf8').matchAll(/^import .* from '([^']+)'/gm)].every((m) => m[1] === NAME || m[1].startsWith('node:'))
+  const own = (f) => [...fs.readFileSync(f, 'utf8').matchAll(/^import .* from '([^']+)'/gm)].every((m) => m[1] === NAME || m[1].startsWith(`${NAME}/`) || m[1].startsWith('node:'))
   for (const f of ex('everyday', '.ts').filter(own)) out.push({ name: `example_everyday_${path.basename(f, '.ts')}`, kind: 'esm', code: fs.readFileSync(f, 'utf8'), from: path.relative(ROOT, f) })
   return out
 }
