@@ -120,8 +120,21 @@ export type ValueInput = JsonValueInput | JsonText
  * time, as at run time: functions, symbols, `undefined` as an array element or as
  * the value itself, class instances whose members are methods (`Map`, `Date`, typed arrays, ...).
  * A `JsonText` is accepted at the top level. (A symbol-keyed member is refused at run time only.)
+ * A type parameter is accepted as it is, like `unknown` (checked at run time): a generic wrapper
+ * `function f<T>(x: T) { return inputCommitment(x) }` compiles (see `JsonEnforce`).
  */
-export type JsonArg<T> = T & (T extends JsonText ? unknown : JsonCompatible<T>)
+export type JsonArg<T> = T & JsonEnforce<T, T extends JsonText ? unknown : JsonCompatible<T>>
+
+/**
+ * `unknown` when `T` is assignable to `Check` (the rule computed from `T`), else `Check`, so that
+ * a refused argument is reported member by member against `Check`. While `T` is a type parameter
+ * (inside a generic function) the test is deferred, and TypeScript relates an argument to a
+ * deferred conditional type through both of its branches, skipping a branch that no instantiation
+ * can take: `[X] extends [never]` can be true only for `never`, and `X` (`true` or `never`) is
+ * `true` under TypeScript's permissive instantiation, so only the `unknown` branch is checked and
+ * the type parameter passes. A concrete type gets the same result as before. (docs/decisions.md B13)
+ */
+export type JsonEnforce<T, Check> = [[T] extends [Check] ? true : never] extends [never] ? Check : unknown
 
 /** `T` mapped to what a JSON-compatible `T` is (see `JsonArg`). */
 export type JsonCompatible<T> = unknown extends T
@@ -141,13 +154,18 @@ export type JsonCompatible<T> = unknown extends T
  * reads (the protocol's timestamp, or seconds since the epoch).
  */
 export type JsonArgWithTimes<T, K extends string> = T &
-  (T extends JsonText
-    ? unknown
-    : unknown extends T
+  JsonEnforce<
+    T,
+    T extends JsonText
       ? unknown
-      : T extends JsonValueInput
+      : unknown extends T
         ? unknown
-        : { [P in keyof T]: P extends K ? JsonMember<Exclude<T[P], Date>> | Extract<T[P], Date> : P extends string ? JsonMember<T[P]> : never })
+        : T extends JsonValueInput
+          ? unknown
+          : T extends undefined | symbol | ((...args: never[]) => unknown)
+            ? never
+            : { [P in keyof T]: P extends K ? JsonMember<Exclude<T[P], Date>> | Extract<T[P], Date> : P extends string ? JsonMember<T[P]> : never }
+  >
 /** An object member: `undefined` is allowed (the member is absent, as `JSON.stringify` has it). */
 type JsonMember<T> = unknown extends T ? T : T extends undefined ? undefined : JsonCompatible<T>
 /** An array element: `undefined` is refused (`JSON.stringify` would write `null`). */

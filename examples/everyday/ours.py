@@ -1,6 +1,6 @@
-"""The five everyday tasks with ekl_evidence, written from the README alone (docs/everyday-tasks.md).
+"""The six everyday tasks with ekl_evidence, written from the README alone (docs/everyday-tasks.md).
 
-Run: EVERYDAY_JWKS_URL=... EVERYDAY_TOKEN=... EVERYDAY_SALT=... python ours.py
+Run: EVERYDAY_JWKS_URL=... EVERYDAY_TOKEN=... EVERYDAY_CREDENTIAL=... EVERYDAY_SALT=... python ours.py
 (scripts/test/46-everyday.sh serves the JWKS and compares the output with peers.py, ours.ts, peers.ts)
 """
 
@@ -9,8 +9,10 @@ from __future__ import annotations
 import json
 import os
 from datetime import datetime, timezone
+from typing import Dict, Union
 
 import ekl_evidence as ekl
+from ekl_evidence.replay import MemoryStore, ReplayGuard
 
 SALT = os.environ["EVERYDAY_SALT"]
 SECRET = "rs_example-secret"
@@ -41,6 +43,22 @@ token = os.environ["EVERYDAY_TOKEN"]
 jwks = ekl.RemoteJwks(os.environ["EVERYDAY_JWKS_URL"])
 verified = ekl.verify_jws(token, "ekl-access+jwt", jwks.jwks_for(token),
                           issuer="https://net.example", audience="agt_c")
+# 6. verify a platform call credential once (§3, §4: single use)
+guard = ReplayGuard(MemoryStore())  # SqliteStore(path) across restarts, RedisStore(client) across replicas
+
+
+def present(credential: str) -> Dict[str, Union[bool, str]]:
+    try:
+        checked = ekl.verify_platform_call(credential, jwks.jwks_for(credential), "https://net.example",
+                                           "validation", audience="agt_p")
+        guard.consume_platform_call(checked["iss"], "agt_p", checked["jti"], iat=checked["iat"], exp=checked["exp"])
+        return {"accepted": True, "jti": checked["jti"], "purpose": checked["purpose"]}
+    except ekl.EklError as e:
+        return {"accepted": False, "code": e.code}
+
+
+credential = os.environ["EVERYDAY_CREDENTIAL"]
+platform_call = [present(credential), present(credential)]
 
 print(json.dumps({
     "canonical": canonical,
@@ -50,4 +68,5 @@ print(json.dumps({
     "receipt_accepted": verdict.accepted,
     "receipt_digest": verdict.receipt_digest,
     "jws_sub": verified["claims"]["sub"],
+    "platform_call": platform_call,
 }, sort_keys=True))

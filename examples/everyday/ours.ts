@@ -1,7 +1,8 @@
-// The five everyday tasks with ekl-core, written from the README alone (docs/everyday-tasks.md).
+// The six everyday tasks with ekl-core, written from the README alone (docs/everyday-tasks.md).
 // Run (compiled by scripts/test/46-everyday.sh): EVERYDAY_JWKS_URL=... EVERYDAY_TOKEN=...
-// EVERYDAY_SALT=... node dist/ours.js
-import { canonicalizeValue, commitment, inputCommitment, outputFingerprint, RemoteJwks, signReceipt, termsHash, verifyJws, verifyReceipt } from 'ekl-evidence'
+// EVERYDAY_CREDENTIAL=... EVERYDAY_SALT=... node dist/ours.js
+import { canonicalizeValue, commitment, inputCommitment, isEklError, outputFingerprint, RemoteJwks, signReceipt, termsHash, verifyJws, verifyPlatformCall, verifyReceipt } from 'ekl-evidence'
+import { MemoryStore, ReplayGuard } from 'ekl-evidence/replay'
 
 function env(name: string): string {
   const value = process.env[name]
@@ -33,6 +34,20 @@ const verdict = verifyReceipt(receipt, SECRET, CALL, { inputCommitment: inputCom
 const token = env('EVERYDAY_TOKEN')
 const jwks = new RemoteJwks(env('EVERYDAY_JWKS_URL'))
 const verified = verifyJws(token, 'ekl-access+jwt', await jwks.jwksFor(token), { issuer: 'https://net.example', audience: 'agt_c' })
+// 6. verify a platform call credential once (§3, §4: single use)
+const guard = new ReplayGuard(new MemoryStore()) // SqliteStore across restarts, RedisStore across replicas
+async function present(credential: string) {
+  try {
+    const checked = verifyPlatformCall(credential, await jwks.jwksFor(credential), 'https://net.example', 'validation', { audience: 'agt_p' })
+    await guard.consumePlatformCall(checked.iss, 'agt_p', checked.jti, { iat: checked.iat, exp: checked.exp })
+    return { accepted: true, jti: checked.jti, purpose: checked.purpose }
+  } catch (e) {
+    if (isEklError(e)) return { accepted: false, code: e.code }
+    throw e
+  }
+}
+const credential = env('EVERYDAY_CREDENTIAL')
+const platformCall = [await present(credential), await present(credential)]
 
 const out = {
   auth_tag: receipt.auth_tag,
@@ -40,6 +55,7 @@ const out = {
   commitment: committed.digest,
   jws_sub: verified.claims.sub,
   output_fingerprint: output,
+  platform_call: platformCall,
   receipt_accepted: verdict.accepted,
   receipt_digest: verdict.receipt_digest,
 }

@@ -1,7 +1,7 @@
-"""The five everyday tasks with PyJWT + rfc8785 and the standard library, for comparison with
+"""The six everyday tasks with PyJWT + rfc8785 and the standard library, for comparison with
 ours.py (docs/everyday-tasks.md): what a Python developer writes without ekl_evidence.
 
-Run: EVERYDAY_JWKS_URL=... EVERYDAY_TOKEN=... EVERYDAY_SALT=... python peers.py
+Run: EVERYDAY_JWKS_URL=... EVERYDAY_TOKEN=... EVERYDAY_CREDENTIAL=... EVERYDAY_SALT=... python peers.py
 """
 
 from __future__ import annotations
@@ -10,8 +10,9 @@ import hashlib
 import hmac
 import json
 import os
+import time
 from datetime import datetime, timezone
-from typing import Any, Dict
+from typing import Any, Dict, Tuple
 
 import jwt
 import rfc8785
@@ -70,6 +71,36 @@ if jwt.get_unverified_header(token).get("typ") != "ekl-access+jwt":
     raise ValueError("not an ekl-access+jwt")
 claims = jwt.decode(token, jwks.get_signing_key_from_jwt(token).key, algorithms=["ES256"],
                     issuer="https://net.example", audience="agt_c")
+# 6. verify a platform call credential once (§3, §4: single use): the type's rules by hand
+# (docs/decisions.md JWS 3 and 10: aud exactly the string or a one-element array, exp - iat <= 60 s,
+# jti and purpose required, 60 s skew), and a single-use set kept until exp + 60 s, unbounded
+used: Dict[Tuple[str, str, str], int] = {}
+
+
+def present(credential: str) -> Dict[str, Any]:
+    if jwt.get_unverified_header(credential).get("typ") != "ekl-platform-call+jwt":
+        raise ValueError("not an ekl-platform-call+jwt")
+    claims = jwt.decode(credential, jwks.get_signing_key_from_jwt(credential).key, algorithms=["ES256"],
+                        issuer="https://net.example", leeway=60,
+                        options={"require": ["iss", "iat", "exp", "jti", "purpose"], "verify_aud": False})
+    if claims.get("aud") not in ("agt_p", ["agt_p"]):
+        raise ValueError("aud is not agt_p")
+    if not 0 <= claims["exp"] - claims["iat"] <= 60:
+        raise ValueError("lifetime over 60 s")
+    if claims["purpose"] != "validation" or not isinstance(claims["jti"], str) or not claims["jti"]:
+        raise ValueError("purpose or jti")
+    now = time.time()
+    for k in [k for k, until in used.items() if until <= now]:
+        del used[k]
+    key = (claims["iss"], "agt_p", claims["jti"])
+    if key in used:
+        return {"accepted": False, "code": "CREDENTIAL_REPLAY"}
+    used[key] = claims["exp"] + 60
+    return {"accepted": True, "jti": claims["jti"], "purpose": claims["purpose"]}
+
+
+credential = os.environ["EVERYDAY_CREDENTIAL"]
+platform_call = [present(credential), present(credential)]
 
 print(json.dumps({
     "canonical": canonical,
@@ -79,4 +110,5 @@ print(json.dumps({
     "receipt_accepted": accepted,
     "receipt_digest": receipt_digest,
     "jws_sub": claims["sub"],
+    "platform_call": platform_call,
 }, sort_keys=True))

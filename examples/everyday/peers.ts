@@ -1,7 +1,7 @@
-// The five everyday tasks with jose + canonicalize and node:crypto, for comparison with ours.ts
+// The six everyday tasks with jose + canonicalize and node:crypto, for comparison with ours.ts
 // (docs/everyday-tasks.md): what a TypeScript developer writes without ekl-core.
 // Run (compiled by scripts/test/46-everyday.sh): EVERYDAY_JWKS_URL=... EVERYDAY_TOKEN=...
-// EVERYDAY_SALT=... node dist/peers.js
+// EVERYDAY_CREDENTIAL=... EVERYDAY_SALT=... node dist/peers.js
 import { createHash, createHmac, timingSafeEqual } from 'node:crypto'
 import canonicalize from 'canonicalize'
 import { createRemoteJWKSet, jwtVerify } from 'jose'
@@ -56,6 +56,31 @@ const receiptDigest = sha256(jcs(receipt))
 const token = env('EVERYDAY_TOKEN')
 const jwks = createRemoteJWKSet(new URL(env('EVERYDAY_JWKS_URL')))
 const { payload } = await jwtVerify(token, jwks, { typ: 'ekl-access+jwt', algorithms: ['ES256'], issuer: 'https://net.example', audience: 'agt_c' })
+// 6. verify a platform call credential once (§3, §4: single use): the type's rules by hand
+// (docs/decisions.md JWS 3 and 10: aud exactly the string or a one-element array, exp - iat <= 60 s,
+// jti and purpose required, 60 s skew; jose checks iat in the future only with maxTokenAge), and a
+// single-use set kept until exp + 60 s, unbounded
+const used = new Map<string, number>()
+async function present(credential: string) {
+  const { payload } = await jwtVerify(credential, jwks, {
+    typ: 'ekl-platform-call+jwt', algorithms: ['ES256'], issuer: 'https://net.example',
+    requiredClaims: ['iat', 'exp', 'jti', 'purpose'], clockTolerance: 60,
+  })
+  const { iss, aud, iat, exp, jti, purpose } = payload
+  if (aud !== 'agt_p' && !(Array.isArray(aud) && aud.length === 1 && aud[0] === 'agt_p')) throw new Error('aud is not agt_p')
+  if (iss === undefined || iat === undefined || exp === undefined || typeof jti !== 'string' || jti === '') throw new Error('claims')
+  const now = Date.now() / 1000
+  if (iat > now + 60) throw new Error('iat in the future')
+  if (exp - iat < 0 || exp - iat > 60) throw new Error('lifetime over 60 s')
+  if (purpose !== 'validation') throw new Error('purpose is not validation')
+  for (const [k, until] of used) if (until <= now) used.delete(k)
+  const key = JSON.stringify([iss, 'agt_p', jti])
+  if (used.has(key)) return { accepted: false, code: 'CREDENTIAL_REPLAY' }
+  used.set(key, exp + 60)
+  return { accepted: true, jti, purpose }
+}
+const credential = env('EVERYDAY_CREDENTIAL')
+const platformCall = [await present(credential), await present(credential)]
 
 const out = {
   auth_tag: receipt.auth_tag,
@@ -63,6 +88,7 @@ const out = {
   commitment: committed.digest,
   jws_sub: payload.sub,
   output_fingerprint: output,
+  platform_call: platformCall,
   receipt_accepted: accepted,
   receipt_digest: receiptDigest,
 }

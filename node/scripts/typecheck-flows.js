@@ -9,6 +9,9 @@
 // the examples (examples/node/*.mjs checked as JavaScript with checkJs, examples/everyday/*.ts)
 // are checked in each mode too. The package resolves by its name from a node_modules link to
 // this folder, through package.json's `types` (node10) or `exports` (nodenext, bundler).
+// Then the result type of bytes (`Buffer` or `Uint8Array`) that each module resolution gives, as
+// node/README.md states it ("Buffer or Uint8Array"), is checked exactly (RESULT_TYPES), with a
+// generic wrapper of inputCommitment against each entry's declarations (the wasm build's too).
 //   node scripts/typecheck-flows.js      (40-node.sh runs it after the declarations' check)
 const fs = require('node:fs')
 const path = require('node:path')
@@ -78,15 +81,64 @@ function sources() {
   for (const f of ex('node', '.mjs')) out.push({ name: `example_node_${path.basename(f, '.mjs')}`, kind: 'esm', js: true, code: fs.readFileSync(f, 'utf8'), from: path.relative(ROOT, f) })
   // (examples that import other packages, such as examples/everyday/peers.ts, are checked by their
   // own step with their dependencies: 46-everyday.sh, 45-mcp.sh)
-  const own = (f) => [...fs.readFileSync(f, 'utf8').matchAll(/^import .* from '([^']+)'/gm)].every((m) => m[1] === NAME || m[1].startsWith('node:'))
+  const own = (f) => [...fs.readFileSync(f, 'utf8').matchAll(/^import .* from '([^']+)'/gm)].every((m) => m[1] === NAME || m[1].startsWith(`${NAME}/`) || m[1].startsWith('node:'))
   for (const f of ex('everyday', '.ts').filter(own)) out.push({ name: `example_everyday_${path.basename(f, '.ts')}`, kind: 'esm', code: fs.readFileSync(f, 'utf8'), from: path.relative(ROOT, f) })
   return out
+}
+
+/**
+ * The declared type of the bytes `canonicalizeValue` returns, per resolution and entry (the table
+ * of node/README.md, "Buffer or Uint8Array"): the Node declarations say `Buffer`, the wasm build's
+ * `Uint8Array` (package.json `exports`: `browser`, then `node` with `import`/`require`, then
+ * `import`, `require`, `default`).
+ */
+const RESULT_TYPES = [
+  { name: 'nodenext-import', opts: { module: 'nodenext', moduleResolution: 'nodenext' }, ext: '.mts', kind: 'esm', type: 'Buffer' },
+  { name: 'nodenext-require', opts: { module: 'nodenext', moduleResolution: 'nodenext' }, ext: '.cts', kind: 'cjs', type: 'Buffer' },
+  { name: 'node10', opts: { module: 'commonjs', moduleResolution: 'node10' }, ext: '.ts', kind: 'cjs', type: 'Buffer' },
+  { name: 'bundler-import', opts: { module: 'preserve', moduleResolution: 'bundler' }, ext: '.ts', kind: 'esm', type: 'Uint8Array' },
+  { name: 'bundler-require', opts: { module: 'preserve', moduleResolution: 'bundler' }, ext: '.ts', kind: 'cjs', type: 'Buffer' },
+  { name: 'bundler-import-node', opts: { module: 'preserve', moduleResolution: 'bundler', customConditions: ['node'] }, ext: '.ts', kind: 'esm', type: 'Buffer' },
+  { name: 'bundler-import-browser', opts: { module: 'preserve', moduleResolution: 'bundler', customConditions: ['browser'] }, ext: '.ts', kind: 'esm', type: 'Uint8Array' },
+  { name: 'nodenext-wasm-subpath', opts: { module: 'nodenext', moduleResolution: 'nodenext' }, ext: '.mts', kind: 'esm', entry: `${NAME}/wasm`, type: 'Uint8Array' },
+]
+
+/** Each of RESULT_TYPES in a folder of its own: tsc fails unless the type is exactly the one named. */
+function resultTypes() {
+  let failed = false
+  for (const r of RESULT_TYPES) {
+    const dir = path.join(OUT, `result-${r.name}`)
+    fs.mkdirSync(path.join(dir, 'node_modules'), { recursive: true })
+    fs.symlinkSync(PKG, path.join(dir, 'node_modules', NAME), 'dir')
+    const entry = r.entry ?? NAME
+    const use = r.kind === 'cjs' ? `import ekl = require('${entry}')\n` : `import * as ekl from '${entry}'\n`
+    const code = `${use}type Exactly<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false
+const bytes = ekl.canonicalizeValue({ a: 1 })
+export const exactly: Exactly<typeof bytes, ${r.type}> = true
+// a generic wrapper compiles against these declarations too (the wasm build's included)
+export function wrap<T>(x: T) { return ekl.inputCommitment(x) }
+// @ts-expect-error: a function member has no JSON form
+ekl.inputCommitment({ f: () => 1 })
+`
+    const file = `probe${r.ext}`
+    fs.writeFileSync(path.join(dir, file), code)
+    fs.writeFileSync(path.join(dir, 'package.json'), '{"private":true}\n')
+    fs.writeFileSync(path.join(dir, 'tsconfig.json'), JSON.stringify({ compilerOptions: { ...BASE, skipLibCheck: true, ...r.opts }, files: [file] }, null, 2))
+    try {
+      execFileSync(process.execPath, [TSC, '-p', dir], { stdio: 'pipe' })
+    } catch (e) {
+      failed = true
+      console.error(`result type ${r.name}: not exactly ${r.type}:\n${e.stdout}${e.stderr}`)
+    }
+  }
+  if (!failed) console.log(`result types: ${RESULT_TYPES.map((r) => `${r.name} ${r.type}`).join(', ')}`)
+  return failed
 }
 
 function run() {
   fs.rmSync(OUT, { recursive: true, force: true })
   const srcs = sources()
-  let failed = false
+  let failed = resultTypes()
   for (const [mode, m] of Object.entries(MODES)) {
     const groups = m.esm ? { cjs: m.cjs, esm: m.esm } : { all: m.cjs }
     for (const [group, opts] of Object.entries(groups)) {

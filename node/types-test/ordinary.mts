@@ -5,6 +5,7 @@ import {
   canonicalizeValue,
   commitment,
   fingerprint,
+  inputCommitment,
   issueReceipt,
   jwksFromSeed,
   Jwks,
@@ -19,6 +20,8 @@ import {
   verifyReceipts,
   verifySignedReceipt,
   type Commitment,
+  type JsonArg,
+  type JsonArgWithTimes,
   type Receipt,
   type Verdict,
   type ReceiptCall,
@@ -115,3 +118,35 @@ const datedVerdict: Verdict = verifySignedReceipt(issueReceipt({ issued_at: new 
 // @ts-expect-error: a Date in a member that is not a time
 signJws('ekl-access+jwt', { iat: 1, note: new Date() }, key)
 void [datedReceipt, datedToken, datedVerdict]
+
+// Generic code (issue 26.4): a type parameter is accepted as it is, like `unknown`, and checked at
+// run time; types-test/generic.mts (generated) has a wrapper for every value parameter.
+function f<T>(x: T) { return inputCommitment(x) }
+function constrained<T extends Record<string, unknown>>(x: T): Commitment { return commitment(x) }
+function objectBound<T extends object>(x: T): Buffer { return canonicalizeValue(x) }
+function inMembers<T>(x: T): string { return fingerprint(salt, { value: x, list: [x] }) }
+function timed<T>(claims: T): string { return signJws('ekl-access+jwt', claims, key) }
+function wrapped<T>(x: T): Receipt { return signReceipt(x, 'secret') }
+const fromGeneric: Commitment = f({ area_ref: 'loc:ca:dublin' })
+void [constrained, objectBound, inMembers, timed, wrapped, fromGeneric]
+// A wrapper typed as the package's functions are keeps its callers checked.
+function checked<T>(x: JsonArg<T>): Commitment { return inputCommitment(x) }
+function checkedTimes<T>(claims: JsonArgWithTimes<T, 'iat' | 'exp'>): string { return signJws('ekl-access+jwt', claims, key) }
+const viaChecked: Commitment = checked({ area_ref: 'loc:ca:dublin' })
+const viaCheckedTimes: string = checkedTimes({ iat: new Date(), exp: 1 })
+void [viaChecked, viaCheckedTimes]
+// @ts-expect-error: a function member, refused at the wrapper's call
+checked({ f: () => 1 })
+// @ts-expect-error: a Date outside a time member, refused at the wrapper's call
+checkedTimes({ iat: 1, note: new Date() })
+// ...while a concrete argument is still checked where the generic code is called from:
+// @ts-expect-error: a symbol member
+canonicalizeValue({ s: Symbol('s') })
+// @ts-expect-error: a function itself
+canonicalizeValue(() => 1)
+// @ts-expect-error: a class instance with a method
+canonicalizeValue(new (class { m() { return 1 } })())
+// @ts-expect-error: a symbol as claims (a value with times refuses it too, since issue 26.4)
+signJws('ekl-access+jwt', Symbol('s'), key)
+// @ts-expect-error: undefined as claims
+signJws('ekl-access+jwt', undefined, key)

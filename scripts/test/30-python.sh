@@ -94,7 +94,11 @@ fi
 # 4. the sdist: without cargo on PATH, one clear error at once (no toolchain download); with cargo,
 #    pip builds it (through the in-tree backend, python/build_backend/) into another fresh venv.
 if [ "${EKL_PY_QUICK:-0}" != "1" ]; then
-  maturin sdist -m python/Cargo.toml -o "$work/sdist" >/dev/null
+  # SOURCE_DATE_EPOCH=now: maturin dates every file of the sdist by it (a fixed 2006 date
+  # otherwise), and cargo, building the sdist with the shared target dir, decides by dates whether
+  # a cached unit of the workspace's crates is fresh: with old dates it took a stale one (built
+  # from older sources at the same relative path) and the build failed on code the sdist does hold.
+  SOURCE_DATE_EPOCH=$(date +%s) maturin sdist -m python/Cargo.toml -o "$work/sdist" >/dev/null
   sdist=$(ls -t "$work"/sdist/ekl_evidence-*.tar.gz | head -1)
   for f in LICENSE-APACHE LICENSE-MIT build_backend/ekl_build.py; do
     tar -tzf "$sdist" | grep "/$f\$" >/dev/null || { echo "the sdist lacks $f" >&2; exit 1; }

@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
-# The five everyday tasks (docs/everyday-tasks.md; issue 12, "Show"): examples/everyday/ours.py
+# The six everyday tasks (docs/everyday-tasks.md; issue 12, "Show"; the sixth, issue 25): examples/everyday/ours.py
 # and ours.ts (ekl-evidence, from the README alone) next to peers.py (PyJWT + rfc8785) and peers.ts
 # (jose + canonicalize), pinned. Each is type-checked strictly (mypy --strict and pyright strict;
 # tsc --strict), then run against a JWKS served on localhost; the four must print the same results
-# (the peers' JWS check verifies our token, the receipts are byte-identical). Then the line counts
+# (the peers' JWS check verifies our token, the receipts are byte-identical, each program accepts
+# the platform call credential once and refuses its second presentation as CREDENTIAL_REPLAY). Then the line counts
 # and casts of docs/everyday-tasks.md are checked against the files.
 # Needs the wheel of 30-python.sh and the addon of 40-node.sh (./run test runs them first).
 set -euo pipefail
@@ -34,6 +35,7 @@ for _ in $(seq 50); do
 done
 export EVERYDAY_JWKS_URL="http://127.0.0.1:$port/jwks.json"
 export EVERYDAY_TOKEN; EVERYDAY_TOKEN=$(cat "$work/www/token")
+export EVERYDAY_CREDENTIAL; EVERYDAY_CREDENTIAL=$(cat "$work/www/credential")
 export EVERYDAY_SALT; EVERYDAY_SALT=$("$EX_PYTHON" -c 'import ekl_evidence as e; print(e.new_salt())')
 
 for prog in ours.py peers.py ours.ts peers.ts; do
@@ -52,6 +54,12 @@ for p, o in outs.items():
     if o != first:
         sys.exit(f"{p} differs from ours.py:\n{o}\n{first}")
 print("everyday: ours.py, peers.py, ours.ts, peers.ts print the same results:", ", ".join(sorted(first)))
+# Task 6: the same credential presented twice: accepted once, then refused as a replay.
+once, again = first["platform_call"]
+if not (once.get("accepted") is True and once.get("purpose") == "validation" and once.get("jti", "").startswith("pcc_")
+        and again == {"accepted": False, "code": "CREDENTIAL_REPLAY"}):
+    sys.exit(f"task 6: expected one acceptance then CREDENTIAL_REPLAY, got {first['platform_call']}")
+print(f"  task 6: {once['jti']} accepted once, then {again['code']}")
 # The figures of docs/everyday-tasks.md: lines of code (non-blank, not comments, not docstrings)
 # and casts, counted here and compared with the table.
 def count(path: Path):
