@@ -1,8 +1,11 @@
 #!/usr/bin/env bash
 # The Dask recipe (examples/dask): a partitioned receipt archive verified on a local Dask
-# distributed cluster of 2 worker processes gives exactly the single-process verdicts. The Python
-# wheel of the python step is reused (built here when missing); dask[distributed] is installed
-# from examples/dask/requirements.txt (every version pinned) into a fresh venv.
+# distributed cluster of 2 worker processes, the workers writing their outputs to local files and
+# to an S3-compatible server (moto, started by the test on 127.0.0.1), gives the single-process
+# verdicts and the CLI's output byte for byte; the README's sh blocks run as written. The Python
+# wheel of the python step is reused (built here when missing or older than the sources); the CLI
+# is built (release, as the rust step); examples/dask/requirements.txt (every version pinned) is
+# installed into a fresh venv.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 repo=$(pwd)
@@ -12,7 +15,9 @@ work="$CARGO_TARGET_DIR/dask-test"
 mkdir -p "$work"
 PYTEST=9.2.0 MATURIN=1.16.0 ZIGLANG=0.17.1
 
-wheel=$(ls "$CARGO_TARGET_DIR"/python-test/wheels/ekl_evidence-*-cp39-abi3-manylinux*.whl 2>/dev/null | head -1 || true)
+# The newest wheel of the python step's or of this step's own build.
+wheel=$(ls -t "$CARGO_TARGET_DIR"/python-test/wheels/ekl_evidence-*-cp39-abi3-manylinux*.whl \
+  "$work"/wheels/ekl_evidence-*-cp39-abi3-manylinux*.whl 2>/dev/null | head -1 || true)
 if [ -z "$wheel" ] || [ -n "$(find python/src core/src bridge/src -newer "$wheel" -name '*.rs' | head -1)" ]; then
   tools="$work/tools"
   [ -x "$tools/bin/maturin" ] || { "$py" -m venv "$tools"; "$tools/bin/python" -m pip install -q --disable-pip-version-check "maturin==$MATURIN" "ziglang==$ZIGLANG"; }
@@ -20,6 +25,9 @@ if [ -z "$wheel" ] || [ -n "$(find python/src core/src bridge/src -newer "$wheel
   PATH="$tools/bin:$PATH" maturin build --release --zig --compatibility manylinux2014 -m python/Cargo.toml -o "$work/wheels" -q
   wheel=$(ls "$work"/wheels/ekl_evidence-*-cp39-abi3-manylinux*.whl)
 fi
+
+cargo build --release -q -p ekl-cli
+export EKL_BIN="$CARGO_TARGET_DIR/release/ekl"
 
 venv="$work/venv"
 pins="$(sha256sum examples/dask/requirements.txt | cut -c1-16) $PYTEST"
