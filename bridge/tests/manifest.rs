@@ -43,7 +43,9 @@ fn errors_json_lists_every_code_with_its_meaning() {
         assert!(json[at..].contains(&format!("\"meaning\": \"{}", &code.meaning()[..10])));
         from = at + needle.len();
     }
-    assert!(json.contains(r#""code": "INPUT_TOO_DEEP", "rust": "InputTooDeep", "protocol": "§2.5""#));
+    assert!(
+        json.contains(r#""code": "INPUT_TOO_DEEP", "rust": "InputTooDeep", "protocol": "§2.5""#)
+    );
     assert!(json.contains(r#""code": "INVALID_JSON", "rust": "InvalidJson", "protocol": null"#));
 }
 

@@ -52,7 +52,12 @@ fn raised_by() -> RaisedBy {
 fn errors_md_is_fresh() {
     let raised = raised_by();
     // The stream reaches the codes it must: a sanity check that the parse above found them.
-    for code in ["INVALID_JSON", "DUPLICATE_KEY", "SIGNATURE_INVALID", "PROOF_DOWNGRADE"] {
+    for code in [
+        "INVALID_JSON",
+        "DUPLICATE_KEY",
+        "SIGNATURE_INVALID",
+        "PROOF_DOWNGRADE",
+    ] {
         assert!(raised.contains_key(code), "no request expects {code}");
     }
     assert!(raised["INPUT_TOO_DEEP"].0.contains("canonicalize"));

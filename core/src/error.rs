@@ -241,7 +241,10 @@ mod tests {
             let text = code.as_str();
             assert!(seen.insert(text), "{text} twice");
             assert!(
-                !text.is_empty() && text.bytes().all(|b| b.is_ascii_uppercase() || b.is_ascii_digit() || b == b'_'),
+                !text.is_empty()
+                    && text
+                        .bytes()
+                        .all(|b| b.is_ascii_uppercase() || b.is_ascii_digit() || b == b'_'),
                 "{text} is not SCREAMING_SNAKE"
             );
             assert_eq!(ErrorCode::from_str_code(text), Some(code));
@@ -255,14 +258,19 @@ mod tests {
             let meaning = code.meaning();
             assert!(meaning.len() > 10, "{code}: no meaning");
             assert_eq!(meaning, meaning.trim(), "{code}");
-            assert!(!meaning.contains('\n') && !meaning.contains("  "), "{code}: {meaning:?}");
+            assert!(
+                !meaning.contains('\n') && !meaning.contains("  "),
+                "{code}: {meaning:?}"
+            );
             assert!(!code.group().is_empty());
         }
         assert_eq!(
             ErrorCode::InputTooDeep.meaning(),
             "Nesting deeper than 64 levels (PROTOCOL §2.5)."
         );
-        assert!(ErrorCode::InvalidShape.meaning().contains("tools/list without a `tools` array"));
+        assert!(ErrorCode::InvalidShape
+            .meaning()
+            .contains("tools/list without a `tools` array"));
     }
 
     #[test]
