@@ -1,12 +1,14 @@
 // Type declarations of the ekl-core npm package. The operations (between the markers below) are
-// generated from docs/operations.json by `node scripts/dts.js` (test/api.test.js fails when they
-// are stale); the rest is written by hand. Checked by `tsc` on types-test/, which uses the whole
-// API, and by the test that compares `EklErrorCode` with the core's ErrorCode::ALL.
+// generated from docs/operations.json and the union `EklErrorCode` from docs/errors.json by
+// `node scripts/dts.js` (test/api.test.js fails when they are stale); the rest is written by hand.
+// Checked by `tsc` on types-test/, which uses the whole API, and by the test that compares
+// `EklErrorCode` with the core's ErrorCode::ALL.
 /// <reference types="node" />
 
 /**
- * Every stable error code of the core (`ekl_core::ErrorCode`), in declaration order. The test
- * `test/errors.test.js` fails (and prints the corrected list) when this drifts from the Rust enum.
+ * Every stable error code of the core (`ekl_core::ErrorCode`), in declaration order; what each
+ * means: docs/errors.md. Written by `node scripts/dts.js` from docs/errors.json (do not edit);
+ * `test/errors.test.js` fails when it drifts from the Rust enum.
  */
 export type EklErrorCode =
   | 'INVALID_JSON'

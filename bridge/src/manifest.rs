@@ -1,10 +1,14 @@
-//! `docs/operations.json`, generated from the registry (docs/decisions.md#bridge).
+//! `docs/operations.json`, generated from the registry (docs/decisions.md#bridge), and
+//! `docs/errors.json` / `docs/errors.md`, generated from the core's error table.
 //!
 //! The bindings' tests read this file to prove that every operation is bound and declared (in
 //! the `.pyi` stubs and the `.d.ts` declarations); `cargo test -p ekl-bridge` fails when the
 //! checked-in copy differs from [`operations_json`] (run it with `EKL_BLESS=1` to rewrite it).
 
+use std::collections::{BTreeMap, BTreeSet};
+
 use ekl_core::canonical::write_string;
+use ekl_core::ErrorCode;
 
 use crate::{camel, OPERATIONS};
 
@@ -91,4 +95,104 @@ pub fn operations_json() -> String {
     }
     out.extend_from_slice(b"\n  ]\n}\n");
     String::from_utf8(out).unwrap_or_default()
+}
+
+/// `docs/errors.json`: every stable error code of the core in declaration order, with the Rust
+/// variant, the group it is declared in, the EKP 1.2 section that names it (`null` when the
+/// protocol names none) and its meaning (the doc comment of `core/src/error.rs`). The bindings'
+/// generators (`node/scripts/dts.js`, `python/tools/gen_stubs.py`) write their code lists from it.
+pub fn errors_json() -> String {
+    let mut out: Vec<u8> = Vec::new();
+    out.extend_from_slice(b"{\n  \"description\": ");
+    push_str(
+        &mut out,
+        "Generated from ekl_core::ErrorCode (the error_codes! table of core/src/error.rs, the one \
+         place a code is written by hand): do not edit. Every stable error code in declaration \
+         order: its string, the Rust variant, the group it is declared in, the section of EKP 1.2 \
+         that names it (null when the protocol names none) and its meaning.",
+    );
+    out.extend_from_slice(b",\n  \"codes\": [");
+    for (i, code) in ErrorCode::ALL.iter().enumerate() {
+        out.extend_from_slice(if i == 0 { b"\n    {" } else { b",\n    {" });
+        out.extend_from_slice(b"\"code\": ");
+        push_str(&mut out, code.as_str());
+        out.extend_from_slice(b", \"rust\": ");
+        push_str(&mut out, &format!("{code:?}"));
+        out.extend_from_slice(b", \"protocol\": ");
+        match code.protocol_section() {
+            Some(section) => push_str(&mut out, section),
+            None => out.extend_from_slice(b"null"),
+        }
+        out.extend_from_slice(b", \"group\": ");
+        push_str(&mut out, code.group());
+        out.extend_from_slice(b",\n     \"meaning\": ");
+        push_str(&mut out, code.meaning());
+        out.push(b'}');
+    }
+    out.extend_from_slice(b"\n  ]\n}\n");
+    String::from_utf8(out).unwrap_or_default()
+}
+
+/// Which operations raise each code, as far as a caller can tell: code → (registry operations,
+/// host helpers). The CLI's test fills it from the conformance stream (`ekl conformance --emit`).
+pub type RaisedBy = BTreeMap<String, (BTreeSet<String>, BTreeSet<String>)>;
+
+fn md_cell(text: &str) -> String {
+    text.replace('|', "\\|")
+}
+
+fn md_names(names: &BTreeSet<String>) -> String {
+    let quoted: Vec<String> = names.iter().map(|n| format!("`{n}`")).collect();
+    quoted.join(", ")
+}
+
+/// `docs/errors.md`: one table per group of [`errors_json`]'s codes (code, meaning, the EKP
+/// section that names it, the operations and host helpers `raised` says raise it).
+pub fn errors_md(raised: &RaisedBy) -> String {
+    let mut out = String::from(
+        "# Error codes\n\n\
+         <!-- Generated from core/src/error.rs and the conformance stream by\n     \
+         `EKL_BLESS=1 cargo test --release -p ekl-cli --test errors`: do not edit. -->\n\n\
+         Every refusal of ekl-evidence carries one of these stable codes: the `.code` of Python's\n\
+         `ekl_evidence.EklError` (a `ValueError`), of the JS `EklError` (an `Error`; the TS union\n\
+         `EklErrorCode`), and the CLI's message (`ekl error-codes` lists them). A code never changes;\n\
+         messages never contain keys, secrets, tags or payloads. The same list for programs:\n\
+         [errors.json](errors.json). **EKP** is the section of EKP 1.2 that names the code (its\n\
+         string is then the protocol's own). **Raised by** lists the registry operations\n\
+         ([operations.json](operations.json)) and the host helpers for which the conformance\n\
+         stream (`ekl conformance --emit`, built from `vectors/`) expects the code: what is tested,\n\
+         not every way to reach it. A dash: no request of the stream expects it (where the host\n\
+         libraries raise a code themselves, converting host values, guarding against replay or\n\
+         fetching key sets, its meaning says so).\n",
+    );
+    let mut group = "";
+    for code in ErrorCode::ALL {
+        if code.group() != group {
+            group = code.group();
+            out.push_str(&format!(
+                "\n## {group}\n\n| code | meaning | EKP | raised by |\n|---|---|---|---|\n"
+            ));
+        }
+        let by = match raised.get(code.as_str()) {
+            Some((ops, helpers)) => {
+                let mut parts = Vec::new();
+                if !ops.is_empty() {
+                    parts.push(md_names(ops));
+                }
+                if !helpers.is_empty() {
+                    parts.push(format!("host helpers: {}", md_names(helpers)));
+                }
+                parts.join("; ")
+            }
+            None => String::new(),
+        };
+        out.push_str(&format!(
+            "| `{}` | {} | {} | {} |\n",
+            code.as_str(),
+            md_cell(code.meaning()),
+            code.protocol_section().unwrap_or(""),
+            if by.is_empty() { "—".to_string() } else { by }
+        ));
+    }
+    out
 }

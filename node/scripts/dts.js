@@ -1,6 +1,7 @@
 'use strict'
 // Generates the operation declarations of index.d.ts, the export list of index.mjs and the type
-// test types-test/generic.mts from docs/operations.json (the registry of the bridge crate).
+// test types-test/generic.mts from docs/operations.json (the registry of the bridge crate), and the
+// union EklErrorCode of index.d.ts from docs/errors.json (the core's error table).
 //   node scripts/dts.js           rewrite the three files
 //   node scripts/dts.js --check   exit 1 when one is stale (test/api.test.js runs this check)
 const fs = require('node:fs')
@@ -10,6 +11,15 @@ const PKG = path.resolve(__dirname, '..')
 const MANIFEST = path.resolve(PKG, '..', 'docs', 'operations.json')
 const BEGIN = '// @generated operations: begin (node scripts/dts.js, from docs/operations.json; do not edit)\n'
 const END = '// @generated operations: end\n'
+const ERRORS = path.resolve(PKG, '..', 'docs', 'errors.json')
+
+/** index.d.ts with its `EklErrorCode` union written from docs/errors.json. */
+function errorUnion(dts) {
+  const codes = JSON.parse(fs.readFileSync(ERRORS, 'utf8')).codes.map((c) => `  | '${c.code}'`)
+  const union = /export type EklErrorCode =\n(?: {2}\| '[A-Z0-9_]+'\n)*/
+  if (!union.test(dts)) throw new Error('index.d.ts: the EklErrorCode union is missing')
+  return dts.replace(union, `export type EklErrorCode =\n${codes.join('\n')}\n`)
+}
 
 /**
  * TypeScript types of the parameter kinds. A value parameter is generic: `JsonArg<T>` accepts any
@@ -156,7 +166,7 @@ import * as ekl from 'ekl-evidence'
 function render() {
   const ops = JSON.parse(fs.readFileSync(MANIFEST, 'utf8')).operations
   const dtsPath = path.join(PKG, 'index.d.ts')
-  const dts = fs.readFileSync(dtsPath, 'utf8')
+  const dts = errorUnion(fs.readFileSync(dtsPath, 'utf8'))
   const [a, b] = [dts.indexOf(BEGIN), dts.indexOf(END)]
   if (a < 0 || b < a) throw new Error('index.d.ts: the @generated markers are missing')
   const newDts = dts.slice(0, a + BEGIN.length) + declarations(ops) + dts.slice(b)

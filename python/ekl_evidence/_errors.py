@@ -6,9 +6,11 @@ from typing import Literal, Tuple, get_args
 
 __all__ = ["ERROR_CODES", "EklError", "ErrorCode"]
 
-# The stable codes of ekl_core::ErrorCode, in declaration order. tests/test_errors.py fails (and
-# prints the corrected block) when this list drifts from the Rust enum.
+# The stable codes of ekl_core::ErrorCode, in declaration order: written by
+# python/tools/gen_stubs.py from docs/errors.json (generated from core/src/error.rs; the meaning of
+# each code is in docs/errors.md). tests/test_errors.py fails when this block is stale.
 # fmt: off
+# begin: ErrorCode (python/tools/gen_stubs.py writes this block from docs/errors.json)
 ErrorCode = Literal[
     "INVALID_JSON",
     "INVALID_UTF8",
@@ -56,6 +58,7 @@ ErrorCode = Literal[
     "REPLAY_STORE_UNAVAILABLE",
     "INTERNAL_ERROR",
 ]
+# end
 # fmt: on
 
 #: Every code, as a tuple (the same list as ``ErrorCode``).

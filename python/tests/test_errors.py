@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import importlib.util
+import json
 import pickle
 import random
-import re
 from pathlib import Path
+from types import ModuleType
 from typing import Any, List
 
 import ekl_evidence as ekl
@@ -13,7 +15,9 @@ import pytest
 from ekl_evidence import ERROR_CODES, EklError
 from ekl_evidence._native import error_codes
 
-ERROR_RS = Path(__file__).resolve().parents[2] / "core" / "src" / "error.rs"
+REPO = Path(__file__).resolve().parents[2]
+ERRORS_JSON = REPO / "docs" / "errors.json"
+GEN_STUBS = REPO / "python" / "tools" / "gen_stubs.py"
 
 
 def _corrected_block(codes: List[str]) -> str:
@@ -29,17 +33,32 @@ def test_literal_matches_the_compiled_enum() -> None:
         )
 
 
-def test_literal_matches_the_rust_source() -> None:
-    if not ERROR_RS.is_file():
-        pytest.skip("core/src/error.rs is not beside these tests")
-    text = ERROR_RS.read_text(encoding="utf-8")
-    source = re.findall(r'^\s*[A-Z][A-Za-z0-9]* = "([A-Z][A-Z0-9_]*)",\s*$', text, re.M)
-    assert source, "no codes found in error.rs"
-    if list(ERROR_CODES) != source:
-        pytest.fail(
-            "ekl_evidence/_errors.py drifted from core/src/error.rs; replace its block with:\n"
-            + _corrected_block(source)
-        )
+def _gen_stubs() -> ModuleType:
+    if not GEN_STUBS.is_file() or not ERRORS_JSON.is_file():
+        pytest.skip("python/tools/gen_stubs.py and docs/errors.json are not beside these tests")
+    spec = importlib.util.spec_from_file_location("gen_stubs", GEN_STUBS)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_docs_errors_json_is_the_compiled_enum() -> None:
+    if not ERRORS_JSON.is_file():
+        pytest.skip("docs/errors.json is not beside these tests")
+    listed = [c["code"] for c in json.loads(ERRORS_JSON.read_text(encoding="utf-8"))["codes"]]
+    assert listed == error_codes(), "rebuild the extension, or bless docs/errors.json (CONTRIBUTING.md)"
+
+
+def test_literal_is_generated_from_docs_errors_json() -> None:
+    gen = _gen_stubs()
+    errors = json.loads(ERRORS_JSON.read_text(encoding="utf-8"))
+    module = gen.ERRORS.read_text(encoding="utf-8")
+    assert gen.error_codes(errors, module) == module, "stale: run python3 python/tools/gen_stubs.py"
+    # The generator notices a code added to the core's table (the same check --check makes).
+    more = dict(errors, codes=errors["codes"] + [{"code": "NEW_CODE"}])
+    assert '    "NEW_CODE",\n]\n# end\n' in gen.error_codes(more, module)
+    assert gen.error_codes(more, module) != module
 
 
 def test_drift_check_would_fail() -> None:

@@ -1,12 +1,14 @@
 #!/usr/bin/env python3
 """Generates python/ekl_evidence/_api.pyi, the types of the registry's operations, from
-docs/operations.json (the manifest of ekl-bridge). Standard library only.
+docs/operations.json (the manifest of ekl-bridge), and the ``ErrorCode`` Literal of
+python/ekl_evidence/_errors.py from docs/errors.json (the core's error table). Standard library only.
 
     python3 python/tools/gen_stubs.py           # rewrite the stub
     python3 python/tools/gen_stubs.py --check   # exit 1 when the checked-in stub is stale
 
 The runtime functions are built from the same manifest at import (ekl_evidence/_api.py);
-python/tests/test_stubs.py fails when this stub is stale or misses an operation.
+python/tests/test_registry.py fails when this stub is stale or misses an operation;
+python/tests/test_errors.py when the Literal is stale.
 """
 
 from __future__ import annotations
@@ -21,6 +23,10 @@ ROOT = Path(__file__).resolve().parents[2]
 MANIFEST = ROOT / "docs" / "operations.json"
 STUB = ROOT / "python" / "ekl_evidence" / "_api.pyi"
 INIT = ROOT / "python" / "ekl_evidence" / "__init__.py"
+ERRORS_JSON = ROOT / "docs" / "errors.json"
+ERRORS = ROOT / "python" / "ekl_evidence" / "_errors.py"
+ERRORS_BEGIN = "# begin: ErrorCode (python/tools/gen_stubs.py writes this block from docs/errors.json)\n"
+ERRORS_END = "]\n# end\n"
 BEGIN = "    # begin: the registry's operations (python/tools/gen_stubs.py writes this block)\n"
 END = "    # end\n"
 
@@ -151,9 +157,22 @@ def package_init(manifest: Dict[str, Any], init: str) -> str:
     return head + BEGIN + "".join(f'    "{n}",\n' for n in names) + END + tail
 
 
+def error_codes(errors: Dict[str, Any], module: str) -> str:
+    """``_errors.py`` with its ``ErrorCode = Literal[...]`` block rewritten from docs/errors.json."""
+    head, rest = module.split(ERRORS_BEGIN, 1)
+    _, tail = rest.split(ERRORS_END, 1)
+    codes = "".join(f'    "{c["code"]}",\n' for c in errors["codes"])
+    return head + ERRORS_BEGIN + "ErrorCode = Literal[\n" + codes + ERRORS_END + tail
+
+
 def main(argv: List[str]) -> int:
     manifest = json.loads(MANIFEST.read_text(encoding="utf-8"))
-    outputs = {STUB: generate(manifest), INIT: package_init(manifest, INIT.read_text(encoding="utf-8"))}
+    errors = json.loads(ERRORS_JSON.read_text(encoding="utf-8"))
+    outputs = {
+        STUB: generate(manifest),
+        INIT: package_init(manifest, INIT.read_text(encoding="utf-8")),
+        ERRORS: error_codes(errors, ERRORS.read_text(encoding="utf-8")),
+    }
     stale = [p for p, text in outputs.items() if p.read_text(encoding="utf-8") != text]
     if "--check" in argv:
         for p in stale:
