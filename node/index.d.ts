@@ -288,6 +288,14 @@ export interface ReceiptLineSummary {
   error: { code: EklErrorCode, message: string } | null
 }
 
+/** A receipt archive verified as `ekl receipt verify-archive` writes it (`verifyArchive`): `output` the JSON lines `{"line": N, "verdict": V}` or `{"error": {code, message}, "line": N}`, and the items counted. */
+export interface ArchiveOutput {
+  output: string
+  accepted: number
+  not_accepted: number
+  refused: number
+}
+
 /** A MAC receipt as `signReceipt` returns it (plain data, wire names): its members, `auth_tag` last. */
 export interface Receipt {
   [member: string]: unknown
@@ -786,6 +794,31 @@ export declare function summarizeReceiptLines<T>(lines: JsonTextInput, options?:
   /** threads to verify on (default: every core available; 1: the calling thread only) */
   jobs?: number | null
 }): ReceiptLineSummary[]
+
+/**
+ * A receipt archive verified and written as `ekl receipt verify-archive` writes it: {output, accepted, not_accepted, refused}, output the JSON lines {"line": N, "verdict": V} or {"error": {code, message}, "line": N} (with failures_only, the items not accepted alone, each with its failing checks); the verdicts never become host objects (the form for large archives, Dask workers). (PROTOCOL §9.5; `verify_archive`)
+ * @param lines the archive: JSON lines text
+ * @param keys the key ring of MAC receipts; a Date is accepted for valid_from (timestamp), valid_until (timestamp) (option)
+ * @param jwks the network's key set, for network-signed receipts (option)
+ * @param ownAgentId your agent id: a call's own_agent_id and requester_agent_id when the item has none (option)
+ * @param networkIssuer the network's issuer: a signed call's network_issuer when the item has none (option)
+ * @param jobs threads to verify on (default: every core available; 1: the calling thread only) (option)
+ * @param failuresOnly only the items not accepted, each verdict with its failing checks alone (option)
+ */
+export declare function verifyArchive<T, U>(lines: JsonTextInput, options?: {
+  /** the key ring of MAC receipts */
+  keys?: JsonArgWithTimes<T, 'valid_from' | 'valid_until'> | null
+  /** the network's key set, for network-signed receipts */
+  jwks?: Jwks | JsonArg<U> | null
+  /** your agent id: a call's own_agent_id and requester_agent_id when the item has none */
+  ownAgentId?: string | null
+  /** the network's issuer: a signed call's network_issuer when the item has none */
+  networkIssuer?: string | null
+  /** threads to verify on (default: every core available; 1: the calling thread only) */
+  jobs?: number | null
+  /** only the items not accepted, each verdict with its failing checks alone */
+  failuresOnly?: boolean | null
+}): ArchiveOutput
 
 /**
  * The screening rules of a rules token's claims, validated: {rules_version, rules}. (PROTOCOL §15.5; `screening_rules`)

@@ -36,6 +36,7 @@ export const {
   verifyReceipts,
   verifyReceiptLines,
   summarizeReceiptLines,
+  verifyArchive,
   screeningRules,
   screen,
   screeningFold,

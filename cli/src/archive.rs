@@ -10,7 +10,7 @@ use std::io::{BufRead, BufReader, Read, Write};
 
 use ekl_core::batch::{self, ArchiveKeys};
 use ekl_core::limits::MAX_INPUT_BYTES;
-use ekl_core::{canonical, Error, ErrorCode, Value};
+use ekl_core::{Error, ErrorCode};
 
 use crate::args::ArchiveArgs;
 use crate::commands::{jwks_file, key_ring_of, CmdResult};
@@ -108,55 +108,8 @@ fn output(
             failed,
         );
     }
-    let (bytes, status) = json_output(line, r, failures_only);
+    let (bytes, status) = batch::output_line(line, r, failures_only);
     (bytes, status, failed)
-}
-
-fn json_output(
-    line: usize,
-    r: ekl_core::Result<ekl_core::verdict::Verdict>,
-    failures_only: bool,
-) -> (Vec<u8>, Option<bool>) {
-    let n = Value::Number(line as f64);
-    let (v, status) = match r {
-        Ok(v) if failures_only && v.accepted => return (Vec::new(), Some(true)),
-        Ok(v) => {
-            let accepted = v.accepted;
-            let mut verdict = v.to_value();
-            if failures_only {
-                if let Value::Object(members) = &mut verdict {
-                    for (k, checks) in members.iter_mut() {
-                        if let (true, Value::Array(items)) = (k == "checks", checks) {
-                            items.retain(|c| {
-                                c.get("outcome").and_then(Value::as_str) != Some("pass")
-                            });
-                        }
-                    }
-                }
-            }
-            (
-                Value::Object(vec![("line".into(), n), ("verdict".into(), verdict)]),
-                Some(accepted),
-            )
-        }
-        Err(e) => (error_line(n, &e), None),
-    };
-    let mut out = canonical::canonicalize_value(&v).unwrap_or_else(|_| b"{}".to_vec());
-    out.push(b'\n');
-    (out, status)
-}
-
-fn error_line(n: Value<'static>, e: &Error) -> Value<'static> {
-    Value::Object(vec![
-        (
-            "error".into(),
-            Value::Object(vec![
-                ("code".into(), Value::from(e.code().as_str())),
-                ("message".into(), Value::from(e.message().to_owned())),
-            ]),
-        ),
-        ("line".into(), n),
-    ])
 }
 
 /// Runs `ekl receipt verify-archive`.

@@ -258,6 +258,100 @@ pub fn verify_lines(text: &[u8], keys: &ArchiveKeys<'_>, jobs: usize) -> Vec<Res
     map_ordered(&lines(text), jobs, |(_, l)| verify_line(l, keys), &|_| {})
 }
 
+/// One line of a verified archive's output, as `ekl receipt verify-archive` writes it (canonical
+/// JSON and a line end): `{"line":N,"verdict":V}` or `{"error":{code,message},"line":N}`; and
+/// whether the item was accepted (`None`: it could not be verified). With `failures_only`, an
+/// accepted item gives no line and a verdict keeps its failing checks alone (those whose outcome
+/// is not `pass`).
+pub fn output_line(
+    line: usize,
+    r: Result<Verdict>,
+    failures_only: bool,
+) -> (Vec<u8>, Option<bool>) {
+    let n = Value::Number(line as f64);
+    let (v, status) = match r {
+        Ok(v) if failures_only && v.accepted => return (Vec::new(), Some(true)),
+        Ok(v) => {
+            let accepted = v.accepted;
+            let mut verdict = v.to_value();
+            if failures_only {
+                if let Value::Object(members) = &mut verdict {
+                    for (k, checks) in members.iter_mut() {
+                        if let (true, Value::Array(items)) = (k == "checks", checks) {
+                            items.retain(|c| {
+                                c.get("outcome").and_then(Value::as_str) != Some("pass")
+                            });
+                        }
+                    }
+                }
+            }
+            (
+                Value::Object(vec![("line".into(), n), ("verdict".into(), verdict)]),
+                Some(accepted),
+            )
+        }
+        Err(e) => (
+            Value::Object(vec![
+                (
+                    "error".into(),
+                    Value::Object(vec![
+                        ("code".into(), Value::from(e.code().as_str())),
+                        ("message".into(), Value::from(e.message().to_owned())),
+                    ]),
+                ),
+                ("line".into(), n),
+            ]),
+            None,
+        ),
+    };
+    let mut out = canonical::canonicalize_value(&v).unwrap_or_else(|_| b"{}".to_vec());
+    out.push(b'\n');
+    (out, status)
+}
+
+/// A receipt archive verified and written as `ekl receipt verify-archive` writes it.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct ArchiveOutput {
+    /// The output lines ([`output_line`]), in the archive's order.
+    pub text: Vec<u8>,
+    /// Items accepted.
+    pub accepted: usize,
+    /// Items verified and not accepted.
+    pub not_accepted: usize,
+    /// Items that could not be verified (an error line).
+    pub refused: usize,
+}
+
+/// The output of `ekl receipt verify-archive` for the archive `text` (at most one file's worth:
+/// the callers bound it), verified on up to `jobs` threads (0: every core available), with the
+/// counts; the verdicts never become host objects.
+pub fn verify_lines_output(
+    text: &[u8],
+    keys: &ArchiveKeys<'_>,
+    jobs: usize,
+    failures_only: bool,
+) -> ArchiveOutput {
+    let lines = map_ordered(
+        &lines(text),
+        jobs,
+        |(n, l)| output_line(*n, verify_line(l, keys), failures_only),
+        &|_| {},
+    );
+    let mut out = ArchiveOutput {
+        text: Vec::with_capacity(lines.iter().map(|(t, _)| t.len()).sum()),
+        ..ArchiveOutput::default()
+    };
+    for (t, status) in lines {
+        out.text.extend_from_slice(&t);
+        match status {
+            Some(true) => out.accepted += 1,
+            Some(false) => out.not_accepted += 1,
+            None => out.refused += 1,
+        }
+    }
+    out
+}
+
 /// The members of an item's receipt (of a compact JWS's claims) that [`summarize_line`] shows,
 /// in its order; the last three also come from the call when the receipt has none.
 pub const SUMMARY_FIELDS: [&str; 5] = [

@@ -5,7 +5,7 @@ from typing import Any, Iterable, List, Mapping, Optional, Tuple, Union
 
 from ._errors import EklError
 from ._native import JsonText, Jwks as Jwks, SigningKey
-from ._types import Commitment, IssuedReceipt, JsonValue, Jwk, Receipt, ReceiptLineSummary, ResultBody, SafetyFlag, ScreeningRules, ScreeningRulesToken, SignedReceipt, VerifiedAccessToken, VerifiedJws, VerifiedPlatformCall, VerifiedRelationshipAssertion, VerifiedRevocationFeed
+from ._types import ArchiveOutput, Commitment, IssuedReceipt, JsonValue, Jwk, Receipt, ReceiptLineSummary, ResultBody, SafetyFlag, ScreeningRules, ScreeningRulesToken, SignedReceipt, VerifiedAccessToken, VerifiedJws, VerifiedPlatformCall, VerifiedRelationshipAssertion, VerifiedRevocationFeed
 from ._verdict import Verdict
 
 _Value = Any  # a host value (strict conversion) or a JsonText
@@ -52,6 +52,7 @@ __all__ = [
     "upstream_projection",
     "value_digest",
     "verify_access_token",
+    "verify_archive",
     "verify_challenge_proof",
     "verify_enroll_authority",
     "verify_execution_grant",
@@ -560,6 +561,38 @@ def summarize_receipt_lines(
         network_issuer when the item has none
     jobs (keyword-only, optional): threads to verify on (default: every core available; 1: the
         calling thread only)
+
+    EKP §9.5.
+    """
+
+def verify_archive(
+    lines: _Text,
+    *,
+    keys: Optional[_Value] = None,
+    jwks: Optional[_JwksLike] = None,
+    own_agent_id: Optional[str] = None,
+    network_issuer: Optional[str] = None,
+    jobs: Optional[int] = None,
+    failures_only: Optional[bool] = None,
+) -> ArchiveOutput:
+    """A receipt archive verified and written as `ekl receipt verify-archive` writes it: {output,
+    accepted, not_accepted, refused}, output the JSON lines {"line": N, "verdict": V} or
+    {"error": {code, message}, "line": N} (with failures_only, the items not accepted alone,
+    each with its failing checks); the verdicts never become host objects (the form for large
+    archives, Dask workers).
+
+    lines (required): the archive: JSON lines text
+    keys (keyword-only, optional): the key ring of MAC receipts; an aware datetime is accepted
+        for valid_from (timestamp), valid_until (timestamp)
+    jwks (keyword-only, optional): the network's key set, for network-signed receipts
+    own_agent_id (keyword-only, optional): your agent id: a call's own_agent_id and
+        requester_agent_id when the item has none
+    network_issuer (keyword-only, optional): the network's issuer: a signed call's
+        network_issuer when the item has none
+    jobs (keyword-only, optional): threads to verify on (default: every core available; 1: the
+        calling thread only)
+    failures_only (keyword-only, optional): only the items not accepted, each verdict with its
+        failing checks alone
 
     EKP §9.5.
     """

@@ -265,6 +265,17 @@ class ReceiptLineSummary(TypedDict):
     error: Union[Dict[str, str], None]
 
 
+class ArchiveOutput(TypedDict):
+    """A receipt archive verified as ``ekl receipt verify-archive`` writes it (``verify_archive``):
+    ``output`` the JSON lines ``{"line": N, "verdict": V}`` or ``{"error": {code, message},
+    "line": N}``, and the items counted."""
+
+    output: str
+    accepted: int
+    not_accepted: int
+    refused: int
+
+
 class _SignedReceiptRequired(TypedDict):
     receipt_jws: str
     key_id: str

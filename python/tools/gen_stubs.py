@@ -65,6 +65,7 @@ SHAPES = {
     "Jwk",
     "Receipt",
     "ReceiptLineSummary",
+    "ArchiveOutput",
     "ResultBody",
     "SafetyFlag",
     "ScreeningRules",

@@ -242,6 +242,15 @@ fn archive(
     a: &Args<'_>,
     each: impl FnOnce(&[u8], &batch::ArchiveKeys<'_>, usize) -> Vec<Value<'static>>,
 ) -> Result<Out> {
+    archive_with(a, |text, keys, jobs| Value::Array(each(text, keys, jobs)))
+}
+
+/// Runs `each` over the archive of [`ARCHIVE_PARAMS`] with what its items share; its value is
+/// the result.
+fn archive_with(
+    a: &Args<'_>,
+    each: impl FnOnce(&[u8], &batch::ArchiveKeys<'_>, usize) -> Value<'static>,
+) -> Result<Out> {
     let ring = a
         .opt_value("keys")?
         .map(|k| KeyRing::from_value(&k))
@@ -257,11 +266,7 @@ fn archive(
         own_agent_id: a.opt_str("own_agent_id")?,
         network_issuer: a.opt_str("network_issuer")?,
     };
-    Ok(Out::Value(Value::Array(each(
-        a.text("lines")?,
-        &keys,
-        jobs(a, "jobs")?,
-    ))))
+    Ok(Out::Value(each(a.text("lines")?, &keys, jobs(a, "jobs")?)))
 }
 
 const SALT_DOC: &str = "the salt: 64 lowercase hex (32 bytes)";

@@ -188,4 +188,44 @@ pub(super) const OPS: &[Op] = &[
         returns: Returns::Value("ReceiptLineSummary[]"),
         run: |a| archive(a, batch::summarize_lines),
     },
+    Op {
+        name: "verify_archive",
+        class: None,
+        section: "§9.5",
+        doc: "A receipt archive verified and written as `ekl receipt verify-archive` writes it: \
+              {output, accepted, not_accepted, refused}, output the JSON lines \
+              {\"line\": N, \"verdict\": V} or {\"error\": {code, message}, \"line\": N} (with \
+              failures_only, the items not accepted alone, each with its failing checks); the \
+              verdicts never become host objects (the form for large archives, Dask workers).",
+        params: &[
+            ARCHIVE_PARAMS[0],
+            ARCHIVE_PARAMS[1],
+            ARCHIVE_PARAMS[2],
+            ARCHIVE_PARAMS[3],
+            ARCHIVE_PARAMS[4],
+            ARCHIVE_PARAMS[5],
+            opt(
+                "failures_only",
+                Bool,
+                "only the items not accepted, each verdict with its failing checks alone",
+            ),
+        ],
+        returns: Returns::Value("ArchiveOutput"),
+        run: |a| {
+            let failures_only = a.opt_bool("failures_only")?.unwrap_or(false);
+            archive_with(a, |text, keys, jobs| {
+                let out = batch::verify_lines_output(text, keys, jobs, failures_only);
+                let count = |n: usize| Value::Number(n as f64);
+                Value::Object(vec![
+                    ("accepted".into(), count(out.accepted)),
+                    ("not_accepted".into(), count(out.not_accepted)),
+                    (
+                        "output".into(),
+                        Value::from(String::from_utf8(out.text).unwrap_or_default()),
+                    ),
+                    ("refused".into(), count(out.refused)),
+                ])
+            })
+        },
+    },
 ];

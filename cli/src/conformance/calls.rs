@@ -85,7 +85,11 @@ impl Calls {
 }
 
 /// The operations over a receipt archive (the same items and options).
-const ARCHIVE_OPS: [&str; 2] = ["verify_receipt_lines", "summarize_receipt_lines"];
+const ARCHIVE_OPS: [&str; 3] = [
+    "verify_receipt_lines",
+    "summarize_receipt_lines",
+    "verify_archive",
+];
 
 /// The `call` cases of every operation, from the vector files of `dir`.
 pub fn call_cases(dir: &Path) -> Vec<Case> {
@@ -734,6 +738,16 @@ pub fn call_cases(dir: &Path) -> Vec<Case> {
                 ],
             );
         }
+        c.add(
+            "verify_archive",
+            src,
+            "key ring cases, the failures alone",
+            vec![
+                ("lines", s(archive.clone())),
+                ("keys", t(&ring)),
+                ("failures_only", Value::Bool(true)),
+            ],
+        );
         c.add(
             "verify_receipt_lines",
             src,
