@@ -804,6 +804,7 @@ export declare function summarizeReceiptLines<T>(lines: JsonTextInput, options?:
  * @param networkIssuer the network's issuer: a signed call's network_issuer when the item has none (option)
  * @param jobs threads to verify on (default: every core available; 1: the calling thread only) (option)
  * @param failuresOnly only the items not accepted, each verdict with its failing checks alone (option)
+ * @param firstLine the number of the text's first line (default 1): a block of a larger archive (option)
  */
 export declare function verifyArchive<T, U>(lines: JsonTextInput, options?: {
   /** the key ring of MAC receipts */
@@ -818,6 +819,8 @@ export declare function verifyArchive<T, U>(lines: JsonTextInput, options?: {
   jobs?: number | null
   /** only the items not accepted, each verdict with its failing checks alone */
   failuresOnly?: boolean | null
+  /** the number of the text's first line (default 1): a block of a larger archive */
+  firstLine?: number | null
 }): ArchiveOutput
 
 /**

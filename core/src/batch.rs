@@ -324,17 +324,26 @@ pub struct ArchiveOutput {
 
 /// The output of `ekl receipt verify-archive` for the archive `text` (at most one file's worth:
 /// the callers bound it), verified on up to `jobs` threads (0: every core available), with the
-/// counts; the verdicts never become host objects.
+/// counts; the verdicts never become host objects. Its lines are numbered from `first_line` (1
+/// for a whole archive; a block of a larger one gives the number of its first line).
 pub fn verify_lines_output(
     text: &[u8],
     keys: &ArchiveKeys<'_>,
     jobs: usize,
     failures_only: bool,
+    first_line: usize,
 ) -> ArchiveOutput {
+    let offset = first_line.saturating_sub(1);
     let lines = map_ordered(
         &lines(text),
         jobs,
-        |(n, l)| output_line(*n, verify_line(l, keys), failures_only),
+        |(n, l)| {
+            output_line(
+                n.saturating_add(offset),
+                verify_line(l, keys),
+                failures_only,
+            )
+        },
         &|_| {},
     );
     let mut out = ArchiveOutput {

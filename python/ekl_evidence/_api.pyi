@@ -574,6 +574,7 @@ def verify_archive(
     network_issuer: Optional[str] = None,
     jobs: Optional[int] = None,
     failures_only: Optional[bool] = None,
+    first_line: Optional[int] = None,
 ) -> ArchiveOutput:
     """A receipt archive verified and written as `ekl receipt verify-archive` writes it: {output,
     accepted, not_accepted, refused}, output the JSON lines {"line": N, "verdict": V} or
@@ -593,6 +594,8 @@ def verify_archive(
         calling thread only)
     failures_only (keyword-only, optional): only the items not accepted, each verdict with its
         failing checks alone
+    first_line (keyword-only, optional): the number of the text's first line (default 1): a
+        block of a larger archive
 
     EKP §9.5.
     """

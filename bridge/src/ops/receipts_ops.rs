@@ -209,12 +209,22 @@ pub(super) const OPS: &[Op] = &[
                 Bool,
                 "only the items not accepted, each verdict with its failing checks alone",
             ),
+            opt(
+                "first_line",
+                Int,
+                "the number of the text's first line (default 1): a block of a larger archive",
+            ),
         ],
         returns: Returns::Value("ArchiveOutput"),
         run: |a| {
             let failures_only = a.opt_bool("failures_only")?.unwrap_or(false);
+            let first_line = match a.opt_int("first_line")? {
+                None => 1,
+                Some(n) if n >= 1 => usize::try_from(n).unwrap_or(usize::MAX),
+                Some(_) => return Err(invalid("first_line must be at least 1")),
+            };
             archive_with(a, |text, keys, jobs| {
-                let out = batch::verify_lines_output(text, keys, jobs, failures_only);
+                let out = batch::verify_lines_output(text, keys, jobs, failures_only, first_line);
                 let count = |n: usize| Value::Number(n as f64);
                 Value::Object(vec![
                     ("accepted".into(), count(out.accepted)),

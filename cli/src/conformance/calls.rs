@@ -746,6 +746,7 @@ pub fn call_cases(dir: &Path) -> Vec<Case> {
                 ("lines", s(archive.clone())),
                 ("keys", t(&ring)),
                 ("failures_only", Value::Bool(true)),
+                ("first_line", n(101)),
             ],
         );
         c.add(
