@@ -27,12 +27,13 @@ echo "verdicts, one JSON line per receipt: $out/verdicts.jsonl (exit status 1: s
 
 step "receipt-verification dashboard (examples/dashboard): wasm build"
 log=$out/dashboard-build.log
-if ! bash examples/dashboard/prepare.sh >"$log" 2>&1; then
+# The build's output goes to the log; its "tools: …" lines (a one-time install) are shown as they
+# come, so a first run on a machine says why it takes a minute more.
+if ! bash examples/dashboard/prepare.sh 2>&1 | tee "$log" | { grep --line-buffered '^tools: installing' || true; }; then
   tail -n 20 "$log" >&2
   echo "the dashboard's build failed (the whole log: $log)" >&2
   exit 1
 fi
-grep '^tools: installing' "$log" || true
 echo "built: examples/dashboard/vendor/ekl-evidence (log: $log)"
 if [ -x "${EKL_CHROMIUM:-/usr/bin/chromium}" ] && [ -d wasm/node_modules/playwright-core ]; then
   node examples/dashboard/check.mjs
