@@ -15,7 +15,7 @@ import json
 import sys
 import textwrap
 from pathlib import Path
-from typing import Any, Dict, List, Set
+from typing import Any
 
 ROOT = Path(__file__).resolve().parents[2]
 MANIFEST = ROOT / "docs" / "operations.json"
@@ -72,7 +72,7 @@ SHAPES = {
 }
 
 
-def _returns(name: str, shapes: Set[str]) -> str:
+def _returns(name: str, shapes: set[str]) -> str:
     if name.endswith("[]"):
         return f"List[{_returns(name[:-2], shapes)}]"
     if name in RETURNS:
@@ -83,7 +83,7 @@ def _returns(name: str, shapes: Set[str]) -> str:
     return name
 
 
-def _docstring(op: Dict[str, Any]) -> List[str]:
+def _docstring(op: dict[str, Any]) -> list[str]:
     lines = textwrap.wrap(op["doc"], 92) + [""]
     for p in op["params"]:
         how = "required" if p["required"] else "keyword-only, optional"
@@ -97,10 +97,10 @@ def _docstring(op: Dict[str, Any]) -> List[str]:
     return [f'    """{body.lstrip()}', '    """']
 
 
-def generate(manifest: Dict[str, Any]) -> str:
-    shapes: Set[str] = set()
-    defs: List[str] = []
-    names: List[str] = []
+def generate(manifest: dict[str, Any]) -> str:
+    shapes: set[str] = set()
+    defs: list[str] = []
+    names: list[str] = []
     for op in manifest["operations"]:
         names.append(op["python"])
         if op["class"]:
@@ -142,7 +142,7 @@ def generate(manifest: Dict[str, Any]) -> str:
     return "\n".join(header) + "\n\n" + "\n\n".join(defs) + "\n"
 
 
-def package_init(manifest: Dict[str, Any], init: str) -> str:
+def package_init(manifest: dict[str, Any], init: str) -> str:
     """The package's __init__.py with the operations' block of its ``__all__`` rewritten (mypy
     reads ``__all__`` statically)."""
     head, rest = init.split(BEGIN, 1)
@@ -151,7 +151,7 @@ def package_init(manifest: Dict[str, Any], init: str) -> str:
     return head + BEGIN + "".join(f'    "{n}",\n' for n in names) + END + tail
 
 
-def main(argv: List[str]) -> int:
+def main(argv: list[str]) -> int:
     manifest = json.loads(MANIFEST.read_text(encoding="utf-8"))
     outputs = {STUB: generate(manifest), INIT: package_init(manifest, INIT.read_text(encoding="utf-8"))}
     stale = [p for p, text in outputs.items() if p.read_text(encoding="utf-8") != text]
