@@ -367,7 +367,10 @@ function makeApi(binding, info) {
   /**
    * The bound on a value argument's canonical form while it is converted: the registry's `limit`
    * of the parameter (docs/operations.json): a number, or `{param}` naming the option that holds
-   * it (`maxBytes`); none: MAX_VALUE_BYTES (convert() never goes past that).
+   * it (`maxBytes`); none: MAX_VALUE_BYTES (convert() never goes past that). The option bounds the
+   * conversion only when it is a valid one (a non-negative safe integer, as the Python package
+   * reads it): it is checked after the value (convert() in parameter order), and a malformed
+   * maxBytes must be refused as such (INVALID_ARGUMENT), not as a bound passed (BODY_TOO_LARGE).
    * @param {Op} op
    * @param {Param} p
    * @param {Record<string, unknown>} options
@@ -378,8 +381,9 @@ function makeApi(binding, info) {
     if (limit === undefined) return undefined
     if (typeof limit === 'number') return limit
     const named = op.params.find((q) => q.name === limit.param)
-    // the option's value, an int parameter: convert() checked it is a safe integer
-    return named === undefined ? undefined : /** @type {number | undefined} */ (options[named.js])
+    if (named === undefined) return undefined
+    const given = options[named.js]
+    return typeof given === 'number' && Number.isSafeInteger(given) && given >= 0 ? given : undefined
   }
 
   /**
