@@ -116,7 +116,9 @@ if [ "${EKL_PY_QUICK:-0}" != "1" ]; then
   venv2="$work/venv-source"
   "$py" -m venv --clear "$venv2"
   t0=$(date +%s)
-  "$venv2/bin/python" -m pip install -q --disable-pip-version-check "$sdist" "pytest==$PYTEST" "hypothesis==$HYPOTHESIS"
+  # --no-cache-dir: pip caches the wheel it built from a local sdist by its path, and the sdist
+  # keeps its name between builds, so without it a later run installs the first build again
+  "$venv2/bin/python" -m pip install -q --no-cache-dir --disable-pip-version-check "$sdist" "pytest==$PYTEST" "hypothesis==$HYPOTHESIS"
   echo "pip install $(basename "$sdist") (built with cargo) took $(( $(date +%s) - t0 )) s"
   (
     cd "$run_dir"
