@@ -33,10 +33,49 @@ const { EklError, isEklError, fromNative } = require('./errors.js')
 const { makeRemoteJwks } = require('./remote.js')
 const { toJsonText, jsonTextOf, stableBytes, ownOptions, JsonText, isWellFormed, MAX_DEPTH, MAX_INPUT_BYTES, MAX_VALUE_BYTES } = require('./convert.js')
 
+/**
+ * A parameter of an operation in the registry (docs/operations.json).
+ * @typedef {object} Param
+ * @property {string} name the registry's name (snake_case)
+ * @property {string} js the JS name (camelCase)
+ * @property {string} kind how an argument is converted (the kinds above)
+ * @property {boolean} required positional when required, else a member of the options object
+ * @property {number | {param: string}} [limit] the bound on a value argument's canonical form
+ * @property {Record<string, string>} [times] the members that may hold a Date: 'timestamp' | 'seconds'
+ */
+/**
+ * An operation of the registry.
+ * @typedef {object} Op
+ * @property {string} name the registry's name (snake_case)
+ * @property {string} js the JS name of its function
+ * @property {boolean} [class] made a class instead of a function (parse_jwks: Jwks)
+ * @property {string} returns the result's kind (present() reads it)
+ * @property {Param[]} params
+ */
+/**
+ * A signing key handle of the binding (its secret never reaches JS).
+ * @typedef {{kid(): string}} KeyHandle
+ */
+/**
+ * The binding interface (described above). Results depend on the operation's `returns`:
+ * present() reads them.
+ * @typedef {object} Binding
+ * @property {() => string} operations the manifest, JSON text
+ * @property {(index: number, args: unknown[]) => unknown} call
+ * @property {(index: number, args: unknown[]) => Promise<unknown>} [callAsync]
+ * @property {(text: string | Uint8Array, maxBytes: number | null) => Uint8Array} [canonicalize]
+ * @property {(utf8: Uint8Array, len: number) => Uint8Array | null} [canonicalizeString]
+ * @property {() => string[]} errorCodes
+ * @property {() => string} coreVersion
+ * @property {() => unknown} testPanic
+ */
+
 /** The most elements of an array whose objects withTimes looks at (a key ring has a few keys). */
 const TIMES_MAX_ITEMS = 4096
 
+/** @param {string} detail */
 const invalid = (detail) => new EklError('INVALID_ARGUMENT', detail)
+/** @param {string} what */
 const tooLarge = (what) => new EklError('BODY_TOO_LARGE', `${what} is longer than ${MAX_INPUT_BYTES} bytes`)
 
 const encoder = new TextEncoder()
@@ -50,7 +89,12 @@ function freshSalt() {
 /** A reusable buffer for the first JSON text of a call (the binding reads it during the call). */
 let scratch = new Uint8Array(64 * 1024)
 
-/** UTF-8 bytes of JSON text; past the maximum input: BODY_TOO_LARGE, before the binding sees it. */
+/**
+ * UTF-8 bytes of JSON text; past the maximum input: BODY_TOO_LARGE, before the binding sees it.
+ * @param {string | Uint8Array} t
+ * @param {boolean} first whether the reusable buffer may hold it (the call's first text)
+ * @returns {Uint8Array}
+ */
 function utf8(t, first) {
   if (typeof t !== 'string') return t
   if (first && t.length * 3 <= 4 * 1024 * 1024) {
@@ -62,7 +106,12 @@ function utf8(t, first) {
   return b
 }
 
-/** A string argument: a string, at most MAX_INPUT_BYTES code units, no lone surrogate. */
+/**
+ * A string argument: a string, at most MAX_INPUT_BYTES code units, no lone surrogate.
+ * @param {unknown} x
+ * @param {string} what
+ * @returns {string}
+ */
 function str(x, what) {
   if (typeof x !== 'string') throw invalid(`${what} must be a string`)
   if (x.length > MAX_INPUT_BYTES) throw tooLarge(what)
@@ -70,6 +119,11 @@ function str(x, what) {
   return x
 }
 
+/**
+ * @param {unknown} x
+ * @param {string} what
+ * @returns {number}
+ */
 function integer(x, what) {
   if (typeof x !== 'number' || !Number.isSafeInteger(x)) throw invalid(`${what} must be an integer`)
   return x
@@ -79,6 +133,9 @@ function integer(x, what) {
  * Seconds since the epoch: a number (a fraction is floored, toward −∞, as on every surface:
  * docs/decisions.md#fractional-now) or a Date; NaN, ±Infinity, beyond ±2^53 and milliseconds
  * are refused.
+ * @param {unknown} x
+ * @param {string} what
+ * @returns {number}
  */
 function seconds(x, what) {
   if (x instanceof Date) x = x.getTime() / 1000
@@ -91,17 +148,32 @@ function seconds(x, what) {
 const TEXT_KINDS = new Set(['value', 'text', 'jwks'])
 const HANDLE = Symbol('ekl-core handle')
 const TEXT = Symbol('ekl-core JWKS text')
+/**
+ * The hidden slots of a Jwks (defined with Object.defineProperty, so not declared by the class).
+ * @typedef {{readonly [TEXT]: string, readonly [HANDLE]: Uint8Array}} JwksSlots
+ */
+/**
+ * The hidden slot of a SigningKey.
+ * @typedef {{readonly [HANDLE]: KeyHandle}} KeySlots
+ */
 
 /**
  * Builds the public API over a binding.
- * @param {object} binding the low-level functions (see the top of this file)
+ * @param {Binding} binding the low-level functions (see the top of this file)
  * @param {{backend: string}} info which binding this is ('native' or 'wasm')
  */
 function makeApi(binding, info) {
   const codes = new Set(binding.errorCodes())
+  /** @type {Op[]} */
   const manifest = JSON.parse(binding.operations()).operations
   const index = new Map(manifest.map((op, i) => [op.name, i]))
 
+  /**
+   * `f()`, what it throws as an EklError (fromNative).
+   * @template T
+   * @param {() => T} f
+   * @returns {T}
+   */
   function guard(f) {
     try {
       return f()
@@ -119,22 +191,27 @@ function makeApi(binding, info) {
   class Jwks {
     /** @param {unknown} jwks the key set: a plain object, JSON text, a JsonText or a Jwks */
     constructor(jwks) {
-      const i = index.get('parse_jwks')
+      const i = /** @type {number} */ (index.get('parse_jwks'))
       const args = prepare(manifest[i], [jwks])
       // A copy: the text may sit in the reusable buffer, or in the caller's bytes.
-      const given = new Uint8Array(args[0])
-      return jwksOf(guard(() => binding.call(i, args)), given)
+      const given = new Uint8Array(/** @type {Uint8Array} */ (args[0]))
+      return jwksOf(/** @type {string} */ (guard(() => binding.call(i, args))), given)
     }
     /** The key ids of the usable keys, in order. */
     get kids() {
-      return JSON.parse(this[TEXT]).keys.map((k) => k.kid)
+      return JSON.parse(/** @type {JwksSlots} */ (/** @type {unknown} */ (this))[TEXT]).keys.map((/** @type {{kid: string}} */ k) => k.kid)
     }
     /** The usable keys as a JWKS value (`{keys: [...]}`). */
     toJSON() {
-      return JSON.parse(this[TEXT])
+      return JSON.parse(/** @type {JwksSlots} */ (/** @type {unknown} */ (this))[TEXT])
     }
   }
-  /** A Jwks of the canonical text of its usable keys, verifying with `given` (default: that text). */
+  /**
+   * A Jwks of the canonical text of its usable keys, verifying with `given` (default: that text).
+   * @param {string} text
+   * @param {Uint8Array} [given]
+   * @returns {Jwks}
+   */
   function jwksOf(text, given) {
     const j = Object.create(Jwks.prototype)
     Object.defineProperty(j, TEXT, { value: text })
@@ -144,20 +221,26 @@ function makeApi(binding, info) {
 
   /** An ES256 signing key (tests, vectors, local networks): its secret never reaches JS. */
   class SigningKey {
+    /** @param {KeyHandle} handle what the binding returned (not made by users) */
     constructor(handle) {
       if (handle === undefined || handle === null || typeof handle.kid !== 'function') throw invalid('make a SigningKey with signingKey(seed, kid)')
       Object.defineProperty(this, HANDLE, { value: handle })
       Object.freeze(this)
     }
+    /** @returns {string} */
     get kid() {
-      return this[HANDLE].kid()
+      return /** @type {KeySlots} */ (/** @type {unknown} */ (this))[HANDLE].kid()
     }
   }
 
-  /** The protocol's timestamp of seconds, written by the core (the `format_timestamp` operation). */
+  /**
+   * The protocol's timestamp of seconds, written by the core (the `format_timestamp` operation).
+   * @param {number} secs
+   * @returns {string}
+   */
   function timestamp(secs) {
-    const i = index.get('format_timestamp')
-    return call(manifest[i], i, [secs])
+    const i = /** @type {number} */ (index.get('format_timestamp'))
+    return /** @type {string} */ (call(manifest[i], i, [secs]))
   }
 
   /**
@@ -169,6 +252,10 @@ function makeApi(binding, info) {
    * its descriptor (no getter runs), and likewise a plain array (of at most TIMES_MAX_ITEMS
    * elements, data properties) of which some elements are such objects; anything else is handed
    * on as it is, for the strict conversion to accept or refuse with its own code.
+   * @param {Op} op
+   * @param {Param & {times: Record<string, string>}} p
+   * @param {unknown} x
+   * @returns {unknown}
    */
   function withTimes(op, p, x) {
     try {
@@ -190,7 +277,14 @@ function makeApi(binding, info) {
     }
   }
 
-  /** `x` with its time members written (see withTimes), or `x` itself. */
+  /**
+   * `x` with its time members written (see withTimes), or `x` itself.
+   * @param {Op} op
+   * @param {Param & {times: Record<string, string>}} p
+   * @param {unknown} x
+   * @param {string} what
+   * @returns {unknown}
+   */
   function timedObject(op, p, x, what) {
     if (x === null || typeof x !== 'object' || x instanceof JsonText) return x
     const proto = Object.getPrototypeOf(x)
@@ -216,12 +310,19 @@ function makeApi(binding, info) {
     return copy
   }
 
-  /** One argument converted by its parameter's kind (JSON text as a string or bytes). */
+  /**
+   * One argument converted by its parameter's kind (JSON text as a string or bytes).
+   * @param {Op} op
+   * @param {Param} p
+   * @param {unknown} x
+   * @param {number | undefined} limit
+   * @returns {unknown}
+   */
   function convert(op, p, x, limit) {
     const what = `${op.js}: ${p.js}`
     switch (p.kind) {
       case 'value':
-        return toJsonText(p.times ? withTimes(op, p, x) : x, limit)
+        return toJsonText(p.times ? withTimes(op, /** @type {Param & {times: Record<string, string>}} */ (p), x) : x, limit)
       case 'text':
         if (x !== null && typeof x === 'object' && !(x instanceof Uint8Array) && !(x instanceof JsonText)) {
           // An object or an array where text is expected: the caller wants the value form.
@@ -229,7 +330,7 @@ function makeApi(binding, info) {
         }
         return jsonTextOf(x, what)
       case 'jwks':
-        if (x instanceof Jwks) return x[HANDLE]
+        if (x instanceof Jwks) return /** @type {Jwks & JwksSlots} */ (x)[HANDLE]
         return toJsonText(x)
       case 'str':
       case 'salt':
@@ -257,7 +358,7 @@ function makeApi(binding, info) {
       }
       case 'key':
         if (!(x instanceof SigningKey)) throw invalid(`${what} must be a SigningKey (signingKey(seed, kid))`)
-        return x[HANDLE]
+        return /** @type {SigningKey & KeySlots} */ (x)[HANDLE]
       default:
         throw invalid(`${what}: unknown kind ${p.kind}`)
     }
@@ -266,16 +367,31 @@ function makeApi(binding, info) {
   /**
    * The bound on a value argument's canonical form while it is converted: the registry's `limit`
    * of the parameter (docs/operations.json): a number, or `{param}` naming the option that holds
-   * it (`maxBytes`); none: MAX_VALUE_BYTES (convert() never goes past that).
+   * it (`maxBytes`); none: MAX_VALUE_BYTES (convert() never goes past that). The option bounds the
+   * conversion only when it is a valid one (a non-negative safe integer, as the Python package
+   * reads it): it is checked after the value (convert() in parameter order), and a malformed
+   * maxBytes must be refused as such (INVALID_ARGUMENT), not as a bound passed (BODY_TOO_LARGE).
+   * @param {Op} op
+   * @param {Param} p
+   * @param {Record<string, unknown>} options
+   * @returns {number | undefined}
    */
   function valueLimit(op, p, options) {
-    if (p.limit === undefined) return undefined
-    if (typeof p.limit === 'number') return p.limit
-    const named = op.params.find((q) => q.name === p.limit.param)
-    return named === undefined ? undefined : options[named.js]
+    const limit = p.limit
+    if (limit === undefined) return undefined
+    if (typeof limit === 'number') return limit
+    const named = op.params.find((q) => q.name === limit.param)
+    if (named === undefined) return undefined
+    const given = options[named.js]
+    return typeof given === 'number' && Number.isSafeInteger(given) && given >= 0 ? given : undefined
   }
 
-  /** The binding's arguments of `op` from the caller's: required positional, then options. */
+  /**
+   * The binding's arguments of `op` from the caller's: required positional, then options.
+   * @param {Op} op
+   * @param {unknown[]} given
+   * @returns {unknown[]}
+   */
   function prepare(op, given) {
     const required = op.params.filter((p) => p.required)
     const optional = op.params.filter((p) => !p.required)
@@ -283,6 +399,7 @@ function makeApi(binding, info) {
     if (given.length > max && given.slice(max).some((x) => x !== undefined)) {
       throw invalid(`${op.js} takes ${required.length} argument${required.length === 1 ? '' : 's'}${optional.length ? ' and an options object' : ''}`)
     }
+    /** @type {Record<string, unknown>} */
     const options = optional.length === 0 ? Object.create(null) : ownOptions(op.js, given[required.length], optional.map((p) => p.js))
     const args = op.params.map((p, i) => {
       const x = p.required ? given[i] : options[p.js]
@@ -298,15 +415,21 @@ function makeApi(binding, info) {
     // is read cannot overwrite the reusable buffer, which the first text of the call takes).
     let first = true
     op.params.forEach((p, i) => {
-      if (TEXT_KINDS.has(p.kind) && typeof args[i] === 'string') {
-        args[i] = utf8(args[i], first)
+      const a = args[i]
+      if (TEXT_KINDS.has(p.kind) && typeof a === 'string') {
+        args[i] = utf8(a, first)
         first = false
       }
     })
     return args
   }
 
-  /** The API's result of what the binding returned. */
+  /**
+   * The API's result of what the binding returned (its form follows `op.returns`).
+   * @param {Op} op
+   * @param {any} r
+   * @returns {unknown}
+   */
   function present(op, r) {
     switch (op.returns) {
       case 'str':
@@ -318,22 +441,38 @@ function makeApi(binding, info) {
       case 'SigningKey':
         return new SigningKey(r)
       case 'KeySet':
-        return { jwks: jwksOf(r.jwks), keys: r.keys.map((k) => new SigningKey(k)) }
+        return { jwks: jwksOf(r.jwks), keys: r.keys.map((/** @type {KeyHandle} */ k) => new SigningKey(k)) }
       case 'Verdicts':
-        return JSON.parse(r).map((v) => (v.error ? new EklError(v.error.code, v.error.message) : v))
+        return JSON.parse(r).map((/** @type {{error?: {code: string, message: string}}} */ v) => (v.error ? new EklError(v.error.code, v.error.message) : v))
       default:
         return JSON.parse(r)
     }
   }
 
+  /**
+   * One call of operation `op` (index `i`) with the binding's arguments.
+   * @param {Op} op
+   * @param {number} i
+   * @param {unknown[]} args
+   * @returns {unknown}
+   */
   function call(op, i, args) {
     if (binding.canonicalize && (op.name === 'canonicalize' || op.name === 'canonicalize_value')) {
-      if (args[1] !== null && args[1] < 0) throw invalid(`${op.js}: maxBytes must not be negative`)
-      return guard(() => binding.canonicalize(args[0], args[1]))
+      // prepare() made these: the text as bytes, and maxBytes (an int parameter) or null
+      const maxBytes = /** @type {number | null} */ (args[1])
+      if (maxBytes !== null && maxBytes < 0) throw invalid(`${op.js}: maxBytes must not be negative`)
+      return guard(() => /** @type {Required<Binding>} */ (binding).canonicalize(/** @type {Uint8Array} */ (args[0]), maxBytes))
     }
     return present(op, guard(() => binding.call(i, args)))
   }
 
+  /**
+   * `call` on the binding's thread pool, when it has one.
+   * @param {Op} op
+   * @param {number} i
+   * @param {unknown[]} args
+   * @returns {Promise<unknown>}
+   */
   async function callAsync(op, i, args) {
     if (!binding.callAsync) return call(op, i, args)
     try {
@@ -343,20 +482,22 @@ function makeApi(binding, info) {
     }
   }
 
+  /** @typedef {(...given: unknown[]) => unknown} Fn */
+  /** @type {Record<string | symbol, unknown>} */
   const api = {}
   manifest.forEach((op, i) => {
     if (op.class) return
-    const f = { [op.js]: (...given) => call(op, i, prepare(op, given)) }[op.js]
+    const f = { [op.js]: (/** @type {unknown[]} */ ...given) => call(op, i, prepare(op, given)) }[op.js]
     api[op.js] = f
   })
   if (binding.canonicalize) {
     // canonicalize(text) without options, the call of hot loops: what prepare(), convert() and
     // call() do for it, without their generic work; the same checks in the same order, so the
     // same results and errors (anything else takes the general path).
-    const general = api.canonicalize
+    const general = /** @type {Fn} */ (api.canonicalize)
     const MAX_SCRATCH_CHARS = (4 * 1024 * 1024) / 3
     api.canonicalize = {
-      canonicalize(...given) {
+      canonicalize(/** @type {unknown[]} */ ...given) {
         const text = given[0]
         if (given.length === 1) {
           if (typeof text === 'string' && binding.canonicalizeString && text.length <= MAX_SCRATCH_CHARS) {
@@ -364,11 +505,11 @@ function makeApi(binding, info) {
             // becomes U+FFFD there, and text with a U+FFFD takes the general path (null).
             if (text.length * 3 > scratch.length) scratch = new Uint8Array(Math.max(text.length * 3, scratch.length * 2))
             const written = encoder.encodeInto(text, scratch).written
-            const r = guard(() => binding.canonicalizeString(scratch, written))
+            const r = guard(() => /** @type {Required<Binding>} */ (binding).canonicalizeString(scratch, written))
             if (r !== null) return r
           } else if (text instanceof Uint8Array && text.length <= MAX_INPUT_BYTES) {
             const bytes = stableBytes(text)
-            return guard(() => binding.canonicalize(bytes, null))
+            return guard(() => /** @type {Required<Binding>} */ (binding).canonicalize(bytes, null))
           }
         }
         return general(...given)
@@ -376,13 +517,13 @@ function makeApi(binding, info) {
     }.canonicalize
     // canonicalizeValue(value) without options: likewise (prepare() converts a required value
     // with no limit, then encodes its text into the reusable buffer).
-    const generalValue = api.canonicalizeValue
+    const generalValue = /** @type {Fn} */ (api.canonicalizeValue)
     api.canonicalizeValue = {
-      canonicalizeValue(...given) {
+      canonicalizeValue(/** @type {unknown[]} */ ...given) {
         if (given.length !== 1) return generalValue(...given)
         const t = toJsonText(given[0], undefined)
         const bytes = utf8(t, true)
-        return guard(() => binding.canonicalize(bytes, null))
+        return guard(() => /** @type {Required<Binding>} */ (binding).canonicalize(bytes, null))
       },
     }.canonicalizeValue
   }
@@ -392,8 +533,9 @@ function makeApi(binding, info) {
   api.RemoteJwks = makeRemoteJwks({ Jwks, EklError })
 
   // Host helpers: the thread pool (Node; elsewhere they run in place).
-  const asyncOf = (name) => async (...given) => {
-    const i = index.get(name)
+  /** @param {string} name */
+  const asyncOf = (name) => async (/** @type {unknown[]} */ ...given) => {
+    const i = /** @type {number} */ (index.get(name))
     return callAsync(manifest[i], i, prepare(manifest[i], given))
   }
   api.canonicalizeAsync = asyncOf('canonicalize')
@@ -404,7 +546,7 @@ function makeApi(binding, info) {
 
   Object.assign(api, {
     /** A fresh salt: 32 bytes of the host's CSPRNG (crypto.getRandomValues) as 64 lowercase hex. */
-    newSalt: (...given) => {
+    newSalt: (/** @type {unknown[]} */ ...given) => {
       if (given.length > 0) throw invalid('newSalt takes no argument')
       return freshSalt()
     },
@@ -421,7 +563,7 @@ function makeApi(binding, info) {
     MAX_VALUE_BYTES,
     // The size limit of a capability call's input as ekl-json-1: 256 KB (PROTOCOL §2.5), the
     // registry's bound of input_commitment's input.
-    CAPABILITY_INPUT_MAX_BYTES: manifest.find((o) => o.name === 'input_commitment').params[0].limit,
+    CAPABILITY_INPUT_MAX_BYTES: /** @type {Op} */ (manifest.find((o) => o.name === 'input_commitment')).params[0].limit,
   })
   // Test hook, hidden (a registered symbol, not enumerable, not declared): a panic in the native
   // layer, through the same guard as every operation.

@@ -81,20 +81,34 @@ const stringify = JSON.stringify
 /** Taken at load, so a prototype patched later cannot write what the core then reads. */
 const toExponential = Number.prototype.toExponential
 /** `Object.prototype.__lookupGetter__` (Annex B, in every engine we know; absent: descriptors). */
-const lookupGetter =
-  typeof objectProto.__lookupGetter__ === 'function' ? objectProto.__lookupGetter__ : undefined
+const lookupGetter = /** @type {((this: object, key: PropertyKey) => unknown) | undefined} */ (
+  typeof (/** @type {{__lookupGetter__?: unknown}} */ (objectProto)).__lookupGetter__ === 'function'
+    ? /** @type {{__lookupGetter__?: unknown}} */ (objectProto).__lookupGetter__
+    : undefined
+)
 /** The engine's own accessors: a view's buffer, and one that throws for a SharedArrayBuffer. */
-const bufferGetter = descriptorOf(getProto(Uint8Array.prototype), 'buffer').get
-const byteLengthGetter = descriptorOf(ArrayBuffer.prototype, 'byteLength').get
+const bufferGetter = /** @type {(this: Uint8Array) => ArrayBufferLike} */ (
+  /** @type {PropertyDescriptor} */ (descriptorOf(getProto(Uint8Array.prototype), 'buffer')).get
+)
+const byteLengthGetter = /** @type {(this: ArrayBufferLike) => number} */ (
+  /** @type {PropertyDescriptor} */ (descriptorOf(ArrayBuffer.prototype, 'byteLength')).get
+)
+/** @param {Uint8Array} view */
 const bufferOf = (view) => bufferGetter.call(view)
+/** @param {ArrayBufferLike} buffer */
 const abByteLength = (buffer) => byteLengthGetter.call(buffer)
 
-/** True when `s` holds no lone surrogate. */
+/**
+ * True when `s` holds no lone surrogate. (`String.prototype.isWellFormed` is ES2024, newer than
+ * the ES2022 library this file is checked against: typed here, used when the engine has it.)
+ * @type {(s: string) => boolean}
+ */
 const isWellFormed =
-  typeof String.prototype.isWellFormed === 'function'
-    ? (s) => s.isWellFormed()
+  typeof (/** @type {{isWellFormed?: unknown}} */ (String.prototype)).isWellFormed === 'function'
+    ? (s) => /** @type {string & {isWellFormed(): boolean}} */ (s).isWellFormed()
     : (s) => !LONE.test(s)
 
+/** @param {string} where */
 function loneSurrogate(where) {
   return new EklError(
     'LONE_SURROGATE',
@@ -105,12 +119,21 @@ function loneSurrogate(where) {
 /** Whether JSON.stringify escapes lone surrogates (ES2019 well-formed JSON.stringify). */
 const STRINGIFY_ESCAPES_LONE = stringify('\ud800') === '"\\ud800"'
 
+/**
+ * @param {string} s
+ * @param {string} where
+ */
 function quoteSlow(s, where) {
   if (!isWellFormed(s)) throw loneSurrogate(where)
   return stringify(s)
 }
 
-/** JSON text of a string (value or key), refusing lone surrogates. */
+/**
+ * JSON text of a string (value or key), refusing lone surrogates.
+ * @param {string} s
+ * @param {string} where
+ * @returns {string}
+ */
 function quote(s, where) {
   if (!STRINGIFY_ESCAPES_LONE) return quoteSlow(s, where)
   const q = stringify(s)
@@ -125,11 +148,15 @@ function quote(s, where) {
  * hash is cached) is cheaper than scanning and quoting again. Bounded in entries and key length;
  * only well-formed keys are stored, so a hit needs no check.
  */
+/** @type {Map<string, string>} */
 const keyCache = new Map()
 const KEY_CACHE_MAX = 2048
 const KEY_CACHE_MAX_LENGTH = 64
 
-/** JSON text of a key followed by `:`, refusing lone surrogates. */
+/**
+ * JSON text of a key followed by `:`, refusing lone surrogates.
+ * @param {string} k
+ */
 function quoteKey(k) {
   let q = keyCache.get(k)
   if (q === undefined) {
@@ -142,7 +169,11 @@ function quoteKey(k) {
   return q
 }
 
-/** A short name of a value's kind for messages (never its content). */
+/**
+ * A short name of a value's kind for messages (never its content).
+ * @param {unknown} v
+ * @returns {string}
+ */
 function describe(v) {
   switch (typeof v) {
     case 'undefined':
@@ -169,11 +200,15 @@ function describe(v) {
   }
 }
 
+/** @param {unknown} v */
 function unsupported(v) {
   return new EklError('UNSUPPORTED_TYPE', `${describe(v)} has no JSON form`)
 }
 
-/** Refuses symbol keys of a plain object; returns its own enumerable string keys. */
+/**
+ * Refuses symbol keys of a plain object; returns its own enumerable string keys.
+ * @param {object} obj
+ */
 function plainKeys(obj) {
   const keys = keysOf(obj)
   if (symbolsOf(obj).length !== 0) {
@@ -206,6 +241,8 @@ class JsonText {
  * JSON text given as a string, bytes or JsonText, checked for what the native boundary would
  * lose (a lone surrogate in a JS string would become U+FFFD in UTF-8), against the maximum input
  * (BODY_TOO_LARGE, before anything is read), and copied when other threads can write it.
+ * @param {unknown} input
+ * @param {string} [what] the argument's name in messages
  * @returns {string | Uint8Array}
  */
 function jsonTextOf(input, what = 'json') {
@@ -243,7 +280,11 @@ function stableBytes(u8) {
   }
 }
 
-/** The refusal of JSON text (or a value's JSON form) longer than `limit`. */
+/**
+ * The refusal of JSON text (or a value's JSON form) longer than `limit`.
+ * @param {number} limit
+ * @param {string} what
+ */
 function tooLarge(limit, what) {
   return new EklError('BODY_TOO_LARGE', `${what} is longer than ${limit} bytes`)
 }
@@ -253,6 +294,8 @@ function tooLarge(limit, what) {
  * units (its UTF-8 form is at least as long) or bytes longer than MAX_INPUT_BYTES are refused
  * before anything reads them. (A string within the bound whose UTF-8 form is longer is refused
  * by the binding once it has encoded it.)
+ * @param {string | Uint8Array} t
+ * @returns {string | Uint8Array}
  */
 function boundedText(t) {
   if (t.length > MAX_INPUT_BYTES) throw tooLarge(MAX_INPUT_BYTES, 'the JSON text')
@@ -285,7 +328,7 @@ function toJsonText(value, limit) {
   }
 }
 
-/** The member value the last call of `nextMember` found. */
+/** The member value the last call of `nextMember` found. @type {unknown} */
 let found
 
 /**
@@ -293,6 +336,10 @@ let found
  * none is left): an accessor is refused, a member whose value is `undefined` is absent (as
  * JSON.stringify has it). Each member is read once, through its descriptor, so no getter runs
  * and what is checked is what is written.
+ * @param {object} obj
+ * @param {string[]} keys
+ * @param {number} i
+ * @returns {number}
  */
 function nextMember(obj, keys, i) {
   for (; i < keys.length; i++) {
@@ -308,6 +355,7 @@ function nextMember(obj, keys, i) {
   return i
 }
 
+/** @param {string} what */
 function accessor(what) {
   return new EklError(
     'UNSUPPORTED_TYPE',
@@ -315,7 +363,12 @@ function accessor(what) {
   )
 }
 
-/** Element `i` of an array, refusing an accessor (its getter is never run). */
+/**
+ * Element `i` of an array, refusing an accessor (its getter is never run).
+ * @param {unknown[]} a
+ * @param {number} i
+ * @returns {unknown}
+ */
 function element(a, i) {
   if (lookupGetter !== undefined) {
     if (lookupGetter.call(a, i) !== undefined) throw accessor('an array')
@@ -330,12 +383,22 @@ function element(a, i) {
 /** Text longer than this is flattened and set aside, so the rope of small pieces stays small. */
 const CHUNK = 1 << 16
 
+/**
+ * The JSON text of `value` (see toJsonText), at most `max` long.
+ * @param {unknown} value
+ * @param {number} max
+ * @returns {string}
+ */
 function walk(value, max) {
   // The open containers, their keys (null for arrays) and the index being written.
+  /** @type {object[]} */
   const conts = []
+  /** @type {(string[] | null)[]} */
   const keyLists = []
+  /** @type {number[]} */
   const idxs = []
   // The text is `parts` (flat strings) followed by `out`; `done` is the length of `parts`.
+  /** @type {string[]} */
   const parts = []
   let done = 0
   let out = ''
@@ -384,6 +447,7 @@ function walk(value, max) {
           break
         }
         const proto = getProto(v)
+        /** @type {string[] | null} */
         let keys
         if (proto === objectProto || proto === null) {
           keys = plainKeys(v)
@@ -401,15 +465,16 @@ function walk(value, max) {
           throw new EklError('INPUT_TOO_DEEP', `nesting deeper than ${MAX_DEPTH} levels`)
         }
         if (keys === null) {
-          if (v.length === 0) {
+          const a = /** @type {unknown[]} */ (v)
+          if (a.length === 0) {
             out += '[]'
             break
           }
           out += '['
-          conts.push(v)
+          conts.push(a)
           keyLists.push(null)
           idxs.push(0)
-          v = element(v, 0)
+          v = element(a, 0)
         } else {
           work += keys.length
           if (work > MAX_READS) throw tooBig()
@@ -443,11 +508,12 @@ function walk(value, max) {
       const c = conts[d]
       const keys = keyLists[d]
       if (keys === null) {
+        const a = /** @type {unknown[]} */ (c)
         const i = idxs[d] + 1
-        if (i < c.length) {
+        if (i < a.length) {
           idxs[d] = i
           out += ','
-          v = element(c, i)
+          v = element(a, i)
           break
         }
         out += ']'
@@ -490,8 +556,13 @@ function outOfRange() {
  * `Object.prototype` (or options made with `Object.create(proto)`) changes no option. Unknown
  * names are refused, naming the allowed ones; undefined or null is no options, and an option
  * whose value is undefined is left out.
+ * @param {string} fn the function's name in messages
+ * @param {unknown} options
+ * @param {string[]} allowed
+ * @returns {Record<string, unknown>}
  */
 function ownOptions(fn, options, allowed) {
+  /** @type {Record<string, unknown>} */
   const out = Object.create(null)
   if (options === undefined || options === null) return out
   if (typeof options !== 'object' || Array.isArray(options) || options instanceof JsonText) {
@@ -499,7 +570,7 @@ function ownOptions(fn, options, allowed) {
   }
   for (const k of Object.keys(options)) {
     if (!allowed.includes(k)) throw new EklError('INVALID_ARGUMENT', `${fn}: unknown option ${JSON.stringify(k)} (allowed: ${allowed.join(', ')})`)
-    const v = options[k]
+    const v = /** @type {Record<string, unknown>} */ (options)[k]
     if (v !== undefined) out[k] = v
   }
   return out

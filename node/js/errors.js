@@ -30,11 +30,13 @@ Object.defineProperty(EklError.prototype, 'name', {
 /**
  * True for an error thrown by ekl-core, from this package or another copy of it (the wasm
  * package, a second install): checked by `name` and a string `code`, not only by `instanceof`.
+ * @param {unknown} e
+ * @returns {e is EklError}
  */
 function isEklError(e) {
   return (
     e instanceof EklError ||
-    (e instanceof Error && e.name === ERROR_NAME && typeof e.code === 'string')
+    (e instanceof Error && e.name === ERROR_NAME && typeof (/** @type {{code?: unknown}} */ (e)).code === 'string')
   )
 }
 

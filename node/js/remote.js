@@ -23,11 +23,18 @@
 
 const { ownOptions } = require('./convert.js')
 
+/** @typedef {{readonly kids: string[]}} JwksLike what RemoteJwks needs of the API's Jwks */
+
 const ONE_DAY = 86400
 const MAX_REDIRECTS = 5
 const REDIRECTS = [301, 302, 303, 307, 308]
 
-/** The response's max-age in seconds (before the floor): 0 for no-store/no-cache, at most 1 day. */
+/**
+ * The response's max-age in seconds (before the floor): 0 for no-store/no-cache, at most 1 day.
+ * @param {string | null | undefined} cacheControl the Cache-Control header
+ * @param {number} fallback the max-age without one
+ * @returns {number}
+ */
 function maxAgeOf(cacheControl, fallback) {
   if (!cacheControl) return fallback
   if (/(?:^|,)\s*(?:no-store|no-cache)\s*(?:,|=|$)/i.test(cacheControl)) return 0
@@ -35,7 +42,11 @@ function maxAgeOf(cacheControl, fallback) {
   return m ? Math.min(Number(m[1]), ONE_DAY) : fallback
 }
 
-/** The `kid` of a compact JWS header, or null when it cannot be read (the verifier refuses). */
+/**
+ * The `kid` of a compact JWS header, or null when it cannot be read (the verifier refuses).
+ * @param {unknown} token
+ * @returns {string | null}
+ */
 function tokenKid(token) {
   if (typeof token !== 'string') return null
   const head = token.split('.', 1)[0]
@@ -51,13 +62,19 @@ function tokenKid(token) {
   }
 }
 
-/** Reads at most `max` bytes of a response body; null when it is longer. */
+/**
+ * Reads at most `max` bytes of a response body; null when it is longer.
+ * @param {Response} response
+ * @param {number} max
+ * @returns {Promise<Uint8Array | null>}
+ */
 async function readCapped(response, max) {
   if (!response.body || typeof response.body.getReader !== 'function') {
     const buf = new Uint8Array(await response.arrayBuffer())
     return buf.length > max ? null : buf
   }
   const reader = response.body.getReader()
+  /** @type {Uint8Array[]} */
   const parts = []
   let total = 0
   for (;;) {
@@ -79,12 +96,20 @@ async function readCapped(response, max) {
   return out
 }
 
-/** scheme, host and port of a URL (the port defaulted by the scheme). */
+/**
+ * scheme, host and port of a URL (the port defaulted by the scheme).
+ * @param {URL} u
+ */
 function originOf(u) {
   return `${u.protocol}//${u.hostname.toLowerCase()}:${u.port || (u.protocol === 'https:' ? '443' : '80')}`
 }
 
-/** An http(s) URL object, or null. */
+/**
+ * An http(s) URL object, or null.
+ * @param {string} text
+ * @param {URL} [base]
+ * @returns {URL | null}
+ */
 function httpUrl(text, base) {
   try {
     const u = new URL(text, base)
@@ -96,14 +121,30 @@ function httpUrl(text, base) {
 
 const OPTIONS = ['timeoutMs', 'maxBytes', 'cooldown', 'defaultMaxAge', 'maxStale', 'clock', 'fetch']
 
-/** The RemoteJwks class over an API's `Jwks` and `EklError`. */
+/**
+ * The RemoteJwks class over an API's `Jwks` and `EklError`.
+ * @param {{Jwks: new (jwks: unknown) => JwksLike, EklError: typeof import('./errors.js').EklError}} api
+ */
 function makeRemoteJwks({ Jwks, EklError }) {
+  /** @param {string} why */
   const unavailable = (why) => new EklError('JWKS_UNAVAILABLE', why)
+  /** @param {string} why */
   const invalid = (why) => new EklError('INVALID_ARGUMENT', `RemoteJwks: ${why}`)
-  /** An EklError's reason without its "CODE: " prefix. */
+  /**
+   * An EklError's reason without its "CODE: " prefix.
+   * @param {any} e what a fetch failed with (an EklError: fetchNow rejects with nothing else)
+   * @returns {string}
+   */
   const detail = (e) => (String(e.message).startsWith(`${e.code}: `) ? String(e.message).slice(e.code.length + 2) : String(e.message))
 
-  /** A finite number in [low, high] (or (low, high]); other types refused. */
+  /**
+   * A finite number in [low, high] (or (low, high]); other types refused.
+   * @param {string} name
+   * @param {unknown} v
+   * @param {number} low
+   * @param {number} high
+   * @returns {number}
+   */
   function number(name, v, low, high, lowOpen = false) {
     if (typeof v !== 'number') throw invalid(`${name} must be a number`)
     if (!Number.isFinite(v) || v > high || v < low || (lowOpen && v === low)) {
@@ -132,28 +173,39 @@ function makeRemoteJwks({ Jwks, EklError }) {
         if (typeof o.maxBytes !== 'number') throw invalid('maxBytes must be an integer')
         if (!Number.isInteger(o.maxBytes) || o.maxBytes < 1 || o.maxBytes > 2 ** 26) throw invalid('maxBytes must be an integer in [1, 67108864]')
       }
-      this.maxBytes = 'maxBytes' in o ? o.maxBytes : 1 << 20
+      /** @type {number} */
+      this.maxBytes = 'maxBytes' in o ? /** @type {number} */ (o.maxBytes) : 1 << 20
       this.cooldown = 'cooldown' in o ? number('cooldown', o.cooldown, 0, ONE_DAY) : 30
       this.defaultMaxAge = 'defaultMaxAge' in o ? number('defaultMaxAge', o.defaultMaxAge, 0, ONE_DAY) : 300
       this.maxStale = 'maxStale' in o ? number('maxStale', o.maxStale, 0, 365 * ONE_DAY) : ONE_DAY
       if ('clock' in o && typeof o.clock !== 'function') throw invalid('clock must be a function')
       if ('fetch' in o && typeof o.fetch !== 'function') throw invalid('fetch must be a function')
-      this.clock = o.clock ?? (() => performance.now() / 1000)
-      this.fetchImpl = o.fetch ?? ((...a) => fetch(...a))
+      /** @type {() => number} */
+      this.clock = /** @type {(() => number) | undefined} */ (o.clock) ?? (() => performance.now() / 1000)
+      /** @type {typeof fetch} */
+      this.fetchImpl = /** @type {typeof fetch | undefined} */ (o.fetch) ?? ((...a) => fetch(...a))
+      /** @type {JwksLike | null} */
       this.current = null
+      /** @type {Set<string>} */
       this.allKids = new Set() // every kid of the body, skipped keys too
       this.freshUntil = -Infinity
       this.lastFailure = -Infinity
+      /** @type {unknown} */
       this.lastError = null
       this.lastKidRefetch = -Infinity
+      /** @type {Promise<JwksLike> | null} */
       this.inFlight = null
       /** Fetches attempted (tests, metrics). */
       this.fetches = 0
     }
 
-    /** The body and Cache-Control of the key set, redirects checked; within `signal`. */
+    /**
+     * The body and Cache-Control of the key set, redirects checked; within `signal`.
+     * @param {AbortSignal} signal
+     */
     async download(signal) {
-      let url = httpUrl(this.url)
+      // an http(s) URL: the constructor checked it
+      let url = /** @type {URL} */ (httpUrl(this.url))
       const first = originOf(url)
       for (let hop = 0; hop <= MAX_REDIRECTS; hop++) {
         const response = await this.fetchImpl(url.href, { headers: { accept: 'application/json' }, signal, redirect: 'manual' })
@@ -207,6 +259,7 @@ function makeRemoteJwks({ Jwks, EklError }) {
           } catch (e) {
             throw unavailable(e instanceof EklError ? `the fetched key set is not usable (${e.code})` : 'the fetched key set is not usable')
           }
+          /** @type {any[]} the key set's keys as parsed (JSON: anything) */
           const keys = value !== null && typeof value === 'object' && Array.isArray(value.keys) ? value.keys : []
           const every = new Set(keys.filter((k) => k !== null && typeof k === 'object' && typeof k.kid === 'string').map((k) => k.kid))
           this.current = jwks
@@ -227,12 +280,19 @@ function makeRemoteJwks({ Jwks, EklError }) {
       return this.inFlight
     }
 
+    /**
+     * Whether the last good set may still serve at `now` (within `maxStale` past its freshness).
+     * @param {number} now
+     * @returns {this is {current: JwksLike}}
+     */
     usable(now) {
       return this.current !== null && now - this.freshUntil <= this.maxStale
     }
 
     /** The key set: cached while fresh, else fetched again; the last good set serves after a
-     *  failure for up to `maxStale` past its freshness; else JWKS_UNAVAILABLE. */
+     *  failure for up to `maxStale` past its freshness; else JWKS_UNAVAILABLE.
+     * @returns {Promise<JwksLike>}
+     */
     async jwks() {
       const now = this.clock()
       if (this.current && now < this.freshUntil) return this.current
@@ -252,7 +312,10 @@ function makeRemoteJwks({ Jwks, EklError }) {
     }
 
     /** The key set to verify `token` with; fetched again once (per cooldown) for an unknown kid,
-     *  else UNKNOWN_KID saying when the set was refetched and when the next refetch may happen. */
+     *  else UNKNOWN_KID saying when the set was refetched and when the next refetch may happen.
+     * @param {unknown} token a compact JWS
+     * @returns {Promise<JwksLike>}
+     */
     async jwksFor(token) {
       let jwks = await this.jwks()
       const kid = tokenKid(token)

@@ -147,6 +147,13 @@ test('inputCommitment: the 256 KB limit of §2.5 on the canonical form', () => {
   throwsCode(assert, () => ekl.canonicalize('[1]', { maxBytes: -1 }), 'INVALID_ARGUMENT')
   throwsCode(assert, () => ekl.canonicalize('[1]', { maxBytes: 1.5 }), 'INVALID_ARGUMENT')
   throwsCode(assert, () => ekl.canonicalize('[1]', { max_bytes: 1 }), 'INVALID_ARGUMENT')
+  // canonicalizeValue's maxBytes bounds the conversion only when it is a valid maxBytes: a
+  // malformed one is INVALID_ARGUMENT, as in Python and the bridge (it was BODY_TOO_LARGE)
+  throwsCode(assert, () => ekl.canonicalizeValue([1], { maxBytes: -1 }), 'INVALID_ARGUMENT')
+  throwsCode(assert, () => ekl.canonicalizeValue([1], { maxBytes: 1.5 }), 'INVALID_ARGUMENT')
+  throwsCode(assert, () => ekl.canonicalizeValue([1], { maxBytes: '2' }), 'INVALID_ARGUMENT')
+  assert.equal(ekl.canonicalizeValue([1], { maxBytes: 3 }).length, 3)
+  throwsCode(assert, () => ekl.canonicalizeValue([1], { maxBytes: 2 }), 'BODY_TOO_LARGE')
 })
 
 test('termsHash: the digest of the terms without their hash member', () => {

@@ -11,7 +11,8 @@ from __future__ import annotations
 
 import os
 import shutil
-from typing import Any, Mapping, Optional
+from collections.abc import Mapping
+from typing import Any, Optional
 
 import maturin as _maturin
 

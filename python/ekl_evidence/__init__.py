@@ -20,12 +20,9 @@ Conventions shared with the JS packages:
 
 from __future__ import annotations
 
-from typing import List as _List
-
 from ._api import *  # noqa: F401,F403 (the registry's operations: _api.__all__)
 from ._errors import ERROR_CODES, EklError, ErrorCode
 from ._host import new_salt
-from ._remote import RemoteJwks
 from ._native import (
     CAPABILITY_INPUT_MAX_BYTES,
     CORE_VERSION,
@@ -36,7 +33,9 @@ from ._native import (
     canonicalize_many,
     error_codes,
 )
+from ._remote import RemoteJwks
 from ._types import (
+    ArchiveOutput,
     AssertionCap,
     Commitment,
     FailingCheck,
@@ -47,7 +46,6 @@ from ._types import (
     KeyRingEntry,
     Receipt,
     ReceiptLineSummary,
-    ArchiveOutput,
     ResultBody,
     SafetyFlag,
     ScreeningRule,
@@ -160,5 +158,5 @@ __all__ = [
 ]
 
 
-def __dir__() -> _List[str]:
+def __dir__() -> list[str]:
     return sorted(__all__ + ["__version__"])

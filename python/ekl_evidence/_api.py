@@ -16,7 +16,8 @@ import json as _json
 import keyword as _keyword
 import math as _math
 import time as _time
-from typing import Any as _Any, Dict as _Dict, List as _List, Union as _Union
+from typing import Any as _Any
+from typing import Union as _Union
 
 from . import _native
 from ._errors import EklError as _EklError
@@ -63,7 +64,7 @@ _FORMAT_TIMESTAMP = -1
 _TIMES_MAX_ITEMS = 4096
 
 
-def _times(op: str, name: str, value: _Any, times: _Dict[str, str]) -> _Any:
+def _times(op: str, name: str, value: _Any, times: dict[str, str]) -> _Any:
     """A value whose time members (the parameter's ``times`` in the registry: ``issued_at`` of a
     receipt, ``iat``/``nbf``/``exp`` of claims, ``valid_from``/``valid_until`` of each key of a
     key ring, ...) may hold an aware ``datetime``: a dict holding one, or a list of dicts some of
@@ -82,12 +83,12 @@ def _times(op: str, name: str, value: _Any, times: _Dict[str, str]) -> _Any:
     return _timed(op, name, value, times)
 
 
-def _dated(value: _Any, times: _Dict[str, str]) -> bool:
+def _dated(value: _Any, times: dict[str, str]) -> bool:
     """Whether ``value`` is a dict with a ``datetime`` in one of its time members."""
     return isinstance(value, dict) and any(isinstance(value.get(m), _dt.datetime) for m in times)
 
 
-def _timed(op: str, name: str, value: _Dict[_Any, _Any], times: _Dict[str, str]) -> _Any:
+def _timed(op: str, name: str, value: dict[_Any, _Any], times: dict[str, str]) -> _Any:
     """The copy of a dict of ``_times``."""
     out = {}
     for k, v in value.items():
@@ -99,11 +100,11 @@ def _timed(op: str, name: str, value: _Dict[_Any, _Any], times: _Dict[str, str])
     return out
 
 
-def _verdict(raw: _Dict[str, _Any]) -> _Verdict:
+def _verdict(raw: dict[str, _Any]) -> _Verdict:
     return _Verdict._from_wire(raw)
 
 
-def _verdicts(raw: _List[_Dict[str, _Any]]) -> _List[_Union[_Verdict, _EklError]]:
+def _verdicts(raw: list[dict[str, _Any]]) -> list[_Union[_Verdict, _EklError]]:
     return [
         _EklError(r["error"]["code"], r["error"]["message"]) if "error" in r else _Verdict._from_wire(r)
         for r in raw
@@ -117,7 +118,7 @@ _PRESENT = {"Verdict": "_verdict", "Verdicts": "_verdicts"}
 _DIRECT = ("canonicalize", "canonicalize_value")
 
 
-def _doc(op: _Dict[str, _Any]) -> str:
+def _doc(op: dict[str, _Any]) -> str:
     lines = [op["doc"], ""]
     for p in op["params"]:
         how = "required" if p["required"] else "optional, keyword-only"
@@ -130,7 +131,7 @@ def _doc(op: _Dict[str, _Any]) -> str:
     return "\n".join(lines)
 
 
-def _source(index: int, op: _Dict[str, _Any]) -> str:
+def _source(index: int, op: dict[str, _Any]) -> str:
     params = op["params"]
     for p in params:
         if _keyword.iskeyword(p["name"]) or not p["name"].isidentifier():
@@ -138,7 +139,7 @@ def _source(index: int, op: _Dict[str, _Any]) -> str:
     required = [p["name"] for p in params if p["required"]]
     optional = [f"{p['name']}=None" for p in params if not p["required"]]
     signature = ", ".join(required + (["*"] + optional if optional else []))
-    def pass_(p: _Dict[str, _Any]) -> str:
+    def pass_(p: dict[str, _Any]) -> str:
         if p["kind"] == "now":
             return f"_now({op['name']!r}, {p['name']}, {p['name']!r}), "
         if p["kind"] == "salt":
@@ -155,7 +156,7 @@ def _source(index: int, op: _Dict[str, _Any]) -> str:
     return f"def {op['name']}({signature}):\n    return {body}\n"
 
 
-def _build() -> _List[str]:
+def _build() -> list[str]:
     global _FORMAT_TIMESTAMP
     names = []
     for index, op in enumerate(_json.loads(_native.operations())["operations"]):

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Literal, Tuple, get_args
+from typing import Literal, get_args
 
 __all__ = ["ERROR_CODES", "EklError", "ErrorCode"]
 
@@ -62,7 +62,7 @@ ErrorCode = Literal[
 # fmt: on
 
 #: Every code, as a tuple (the same list as ``ErrorCode``).
-ERROR_CODES: Tuple[ErrorCode, ...] = get_args(ErrorCode)
+ERROR_CODES: tuple[ErrorCode, ...] = get_args(ErrorCode)
 
 
 class EklError(ValueError):

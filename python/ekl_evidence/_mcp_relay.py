@@ -15,10 +15,10 @@ from __future__ import annotations
 import subprocess
 import sys
 import threading
-from typing import IO, List
+from typing import IO
 
 
-def main(argv: List[str]) -> int:
+def main(argv: list[str]) -> int:
     if len(argv) < 3 or argv[1] != "--":
         print(__doc__, file=sys.stderr)
         return 64

@@ -1,6 +1,7 @@
 # Stubs of the compiled module ekl_evidence._native (checked by `python -m mypy.stubtest`).
 # The operations themselves are typed in _api.pyi (generated from docs/operations.json).
-from typing import Any, Iterable, List, Optional, Tuple, Union, final
+from collections.abc import Iterable
+from typing import Any, Optional, Union, final
 
 __all__ = [
     "CAPABILITY_INPUT_MAX_BYTES",
@@ -50,7 +51,7 @@ class Jwks:
     set (``INVALID_JWKS``)."""
 
     def __new__(cls, jwks: Any) -> Jwks: ...
-    def kids(self) -> List[str]:
+    def kids(self) -> list[str]:
         """The key ids, in the set's order."""
     def to_json(self) -> str:
         """The set as JSON text ``{"keys": [...]}`` (the usable keys)."""
@@ -70,12 +71,12 @@ class SigningKey:
     def public_jwks(self) -> Jwks:
         """The key set of its public key alone."""
 
-def call(index: int, args: Tuple[Any, ...]) -> Any: ...
+def call(index: int, args: tuple[Any, ...]) -> Any: ...
 def operations() -> str: ...
 def canonicalize(text: _Text, *, max_bytes: Optional[int] = None) -> bytes: ...
 def canonicalize_value(value: Any, *, max_bytes: Optional[int] = None) -> bytes: ...
-def canonicalize_many(texts: Iterable[_Text], *, max_bytes: Optional[int] = None) -> List[bytes]:
+def canonicalize_many(texts: Iterable[_Text], *, max_bytes: Optional[int] = None) -> list[bytes]:
     """``canonicalize`` of many JSON texts, with the GIL released; the first refusal raises."""
-def error_codes() -> List[str]:
+def error_codes() -> list[str]:
     """Every error code of the core, in declaration order."""
 def roundtrip(value: Any) -> Any: ...

@@ -38,7 +38,7 @@ import socket
 import threading
 import time
 import urllib.parse
-from typing import TYPE_CHECKING, Any, Callable, FrozenSet, List, Optional, Tuple
+from typing import TYPE_CHECKING, Any, Callable, Optional
 
 from ._errors import EklError
 
@@ -67,7 +67,7 @@ def _max_age(cache_control: Optional[str], default: float) -> float:
     return min(float(m.group(1)), _ONE_DAY)
 
 
-def _kids(jwks: Any) -> List[str]:
+def _kids(jwks: Any) -> list[str]:
     kids = jwks.kids
     return list(kids() if callable(kids) else kids)
 
@@ -101,7 +101,7 @@ def _number(name: str, value: Any, low: float, high: float, *, low_open: bool = 
     return v
 
 
-def _origin(url: urllib.parse.SplitResult) -> Tuple[str, str, int]:
+def _origin(url: urllib.parse.SplitResult) -> tuple[str, str, int]:
     scheme = url.scheme.lower()
     port = url.port or (443 if scheme == "https" else 80)
     return (scheme, (url.hostname or "").lower(), port)
@@ -125,7 +125,7 @@ class _Flight:
     def __init__(self, deadline: float) -> None:
         self.deadline = deadline
         self.done = threading.Event()
-        self.result: Optional[Tuple["Jwks", FrozenSet[str], Optional[str]]] = None
+        self.result: Optional[tuple[Jwks, frozenset[str], Optional[str]]] = None
         self.error: Optional[EklError] = None
         self.aborted = False
         self.conn: Optional[http.client.HTTPConnection] = None
@@ -197,7 +197,7 @@ class RemoteJwks:
         self._clock = clock
         self._lock = threading.Lock()  # short: never held across network I/O
         self._jwks: Optional[Jwks] = None  # the last good set
-        self._all_kids: FrozenSet[str] = frozenset()  # every kid of its body, skipped keys too
+        self._all_kids: frozenset[str] = frozenset()  # every kid of its body, skipped keys too
         self._fresh_until = float("-inf")
         self._last_failure = float("-inf")
         self._last_error: Optional[EklError] = None
@@ -207,12 +207,12 @@ class RemoteJwks:
         self.fetches = 0
 
     def __repr__(self) -> str:
-        kids: List[str] = _kids(self._jwks) if self._jwks is not None else []
+        kids: list[str] = _kids(self._jwks) if self._jwks is not None else []
         return f"RemoteJwks({self._url.split('?', 1)[0]!r}, kids={kids!r})"
 
     # -- the download (in a worker thread, no lock held) ------------------------------------
 
-    def _download(self, flight: _Flight) -> Tuple[bytes, Optional[str]]:
+    def _download(self, flight: _Flight) -> tuple[bytes, Optional[str]]:
         url = self._url
         first = _origin(_split(url))
         for _ in range(_MAX_REDIRECTS + 1):
@@ -264,7 +264,7 @@ class RemoteJwks:
         """The worker: one download, then the cache updated (under the short lock)."""
         from . import Jwks as JwksClass  # the package's class (imported late: no import cycle)
 
-        result: Optional[Tuple[Jwks, FrozenSet[str], Optional[str]]] = None
+        result: Optional[tuple[Jwks, frozenset[str], Optional[str]]] = None
         error: Optional[EklError] = None
         try:
             body, cache_control = self._download(flight)
@@ -293,7 +293,7 @@ class RemoteJwks:
     def _finish(
         self,
         flight: _Flight,
-        result: Optional[Tuple["Jwks", FrozenSet[str], Optional[str]]],
+        result: Optional[tuple[Jwks, frozenset[str], Optional[str]]],
         error: Optional[EklError],
     ) -> None:
         with self._lock:
@@ -316,7 +316,7 @@ class RemoteJwks:
                 flight.error = error
             flight.done.set()
 
-    def _fetch(self) -> "Jwks":
+    def _fetch(self) -> Jwks:
         """The fetch in progress, or a new one; its set, or EklError JWKS_UNAVAILABLE."""
         with self._lock:
             flight = self._flight
@@ -346,7 +346,7 @@ class RemoteJwks:
         stale = " (the last good set is older than max_stale)" if self._jwks is not None else ""
         return _unavailable(f"{base}{stale}; the next attempt may happen in {wait} s")
 
-    def jwks(self) -> "Jwks":
+    def jwks(self) -> Jwks:
         """The key set: the cached one while fresh, else fetched again; after a failed fetch the
         last good set keeps serving for up to ``max_stale`` past its freshness; raises EklError
         JWKS_UNAVAILABLE when there is none to serve."""
@@ -371,7 +371,7 @@ class RemoteJwks:
                     raise _unavailable(f"{e.message} (the last good set is older than max_stale)") from None
             raise
 
-    def jwks_for(self, token: str) -> "Jwks":
+    def jwks_for(self, token: str) -> Jwks:
         """The key set to verify ``token`` with: as :meth:`jwks`, fetched again once (at most once
         per cooldown) when it does not hold the token's ``kid``; raises EklError UNKNOWN_KID when
         the kid is still unknown or the refetch is declined (the message says when the set was

@@ -6,7 +6,7 @@ Results are wire-shaped: the names below are the ``returns`` names of docs/opera
 from __future__ import annotations
 
 import datetime
-from typing import Any, Dict, List, Literal, TypedDict, Union
+from typing import Any, Literal, TypedDict, Union
 
 __all__ = [
     "AssertionCap",
@@ -79,8 +79,8 @@ class KeyRingEntry(_KeyRingEntryRequired, total=False):
 class VerifiedJws(TypedDict):
     """A verified compact JWS: its header and claims, the kid used, its typ and its SHA-256."""
 
-    header: Dict[str, JsonValue]
-    claims: Dict[str, JsonValue]
+    header: dict[str, JsonValue]
+    claims: dict[str, JsonValue]
     kid: str
     typ: str
     token_sha256: str
@@ -108,7 +108,7 @@ class VerifiedRelationshipAssertion(VerifiedJws):
     con: str
     rel_ver: Union[int, str]
     dsc_ver: Union[int, str]
-    caps: List[AssertionCap]
+    caps: list[AssertionCap]
 
 
 class VerifiedPlatformCall(VerifiedJws):
@@ -142,14 +142,14 @@ class VerifiedAccessToken(VerifiedJws):
 class ScreeningRule(TypedDict):
     rule_id: str
     category: str
-    phrases: List[str]
+    phrases: list[str]
 
 
 class ScreeningRules(TypedDict):
     """Validated screening rules (§15.5), the ``rules`` argument of ``screen``."""
 
     rules_version: str
-    rules: List[ScreeningRule]
+    rules: list[ScreeningRule]
 
 
 class ScreeningRulesToken(TypedDict):
@@ -159,7 +159,7 @@ class ScreeningRulesToken(TypedDict):
     iat: int
     exp: int
     rules_version: str
-    rules: List[ScreeningRule]
+    rules: list[ScreeningRule]
 
 
 class _SafetyFlagRequired(TypedDict):
@@ -261,8 +261,8 @@ class ReceiptLineSummary(TypedDict):
     accepted: Union[bool, None]
     receipt_digest: Union[str, None]
     passed: int
-    failing: List[FailingCheck]
-    error: Union[Dict[str, str], None]
+    failing: list[FailingCheck]
+    error: Union[dict[str, str], None]
 
 
 class ArchiveOutput(TypedDict):

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Dict, List, Literal, Optional, Tuple
+from typing import Any, Literal, Optional
 
 __all__ = ["Check", "Outcome", "Verdict"]
 
@@ -32,7 +32,7 @@ class Verdict:
     consumer reports in ``collaboration_report`` (None when it could not be computed)."""
 
     accepted: bool
-    checks: Tuple[Check, ...]
+    checks: tuple[Check, ...]
     receipt_digest: Optional[str]
 
     def check(self, name: str) -> Optional[Check]:
@@ -42,7 +42,7 @@ class Verdict:
                 return c
         return None
 
-    def failed(self) -> List[str]:
+    def failed(self) -> list[str]:
         """The names of the checks that did not pass."""
         return [c.name for c in self.checks if c.outcome != "pass"]
 
@@ -65,12 +65,12 @@ class Verdict:
             + f"{passed}/{len(self.checks)} checks pass)"
         )
 
-    def to_wire(self) -> Dict[str, Any]:
+    def to_wire(self) -> dict[str, Any]:
         """The wire shape: ``{accepted, checks: [{name, outcome, detail?, expected?,
         received?}], receipt_digest}`` (the core's, member for member)."""
         checks = []
         for c in self.checks:
-            d: Dict[str, Any] = {"name": c.name, "outcome": c.outcome}
+            d: dict[str, Any] = {"name": c.name, "outcome": c.outcome}
             for k in ("detail", "expected", "received"):
                 v = getattr(c, k)
                 if v is not None:

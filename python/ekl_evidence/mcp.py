@@ -38,9 +38,10 @@ import json
 import os
 import sys
 import tempfile
+from collections.abc import AsyncIterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, AsyncIterator, Dict, List, Literal, Mapping, Optional, Sequence, Tuple, Union
+from typing import Any, Literal, Optional, Union
 
 try:
     import httpx2
@@ -77,12 +78,12 @@ class _Wire:
 
     def __init__(self, log: Optional[str] = None) -> None:
         self._log = log  # stdio: the relay's log file; HTTP: kept in memory
-        self._messages: List[WireMessage] = []
+        self._messages: list[WireMessage] = []
 
     def add(self, direction: Literal["sent", "received"], text: str) -> None:
         self._messages.append(WireMessage(direction, text))
 
-    def messages(self) -> List[WireMessage]:
+    def messages(self) -> list[WireMessage]:
         if self._log is None:
             return list(self._messages)
         data = Path(self._log).read_bytes().decode("utf-8")  # strict: invalid UTF-8 is an error
@@ -101,7 +102,7 @@ class _Wire:
             self._log = None
 
 
-def _members(text: str) -> List[Any]:
+def _members(text: str) -> list[Any]:
     """The message(s) of one wire text, parsed leniently (only to find ids and methods)."""
     try:
         v = json.loads(text)
@@ -114,7 +115,7 @@ def _same_id(a: Any, b: Any) -> bool:
     return type(a) is type(b) and a == b
 
 
-def _sent_ids(messages: Sequence[WireMessage], method: str) -> List[Any]:
+def _sent_ids(messages: Sequence[WireMessage], method: str) -> list[Any]:
     ids = []
     for m in messages:
         if m.direction == "sent":
@@ -124,7 +125,7 @@ def _sent_ids(messages: Sequence[WireMessage], method: str) -> List[Any]:
     return ids
 
 
-def _response(messages: Sequence[WireMessage], request_id: Any) -> Tuple[str, Dict[str, Any]]:
+def _response(messages: Sequence[WireMessage], request_id: Any) -> tuple[str, dict[str, Any]]:
     """The text of the response to ``request_id`` and its ``result``, read through canonicalize."""
     for m in messages:
         if m.direction != "received":
@@ -146,15 +147,15 @@ def _response(messages: Sequence[WireMessage], request_id: Any) -> Tuple[str, Di
 class ToolsListing:
     """Every page of one ``tools/list`` as it crossed the wire."""
 
-    texts: List[str]
+    texts: list[str]
     """The raw text of each page's JSON-RPC response, in order."""
-    results: List[Dict[str, Any]]
+    results: list[dict[str, Any]]
     """Each page's ``result``, read through canonicalize."""
-    sdk: List[ListToolsResult]
+    sdk: list[ListToolsResult]
     """The SDK's parsed pages (for display; not what is fingerprinted)."""
 
     @property
-    def tools(self) -> List[Dict[str, Any]]:
+    def tools(self) -> list[dict[str, Any]]:
         """The tools of every page, as the server sent them."""
         return [t for r in self.results for t in r.get("tools", [])]
 
@@ -176,7 +177,7 @@ class ToolCall:
 
     text: str
     """The raw text of the JSON-RPC response."""
-    wire_result: Dict[str, Any]
+    wire_result: dict[str, Any]
     """Its ``result``, read through canonicalize: what the output fingerprint covers."""
     result: CallToolResult
     """The SDK's parsed result (for the agent's own use; not what is fingerprinted)."""
@@ -195,7 +196,7 @@ class Session:
     _wire: _Wire = field(repr=False)
 
     @property
-    def wire(self) -> List[WireMessage]:
+    def wire(self) -> list[WireMessage]:
         """Every message recorded so far, in order."""
         return self._wire.messages()
 
@@ -203,9 +204,9 @@ class Session:
         """``tools/list``, every page: the next page is asked with the ``nextCursor`` of the page
         as it crossed the wire, until a page has none (at most :data:`MAX_PAGES`; a cursor seen
         before is an error, not a loop)."""
-        texts: List[str] = []
-        results: List[Dict[str, Any]] = []
-        sdk: List[ListToolsResult] = []
+        texts: list[str] = []
+        results: list[dict[str, Any]] = []
+        sdk: list[ListToolsResult] = []
         cursor: Optional[str] = None
         seen: set[str] = set()
         for _ in range(MAX_PAGES):
@@ -254,7 +255,7 @@ class _SseTap:
         self._decoder = codecs.getincrementaldecoder("utf-8")()
         self._buf = ""
         self._start = True
-        self._data: List[str] = []
+        self._data: list[str] = []
         self._event = ""
 
     def feed(self, chunk: bytes, final: bool = False) -> None:

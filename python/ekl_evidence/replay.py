@@ -41,7 +41,7 @@ import math
 import sqlite3
 import threading
 import time
-from typing import TYPE_CHECKING, Any, Callable, Dict, List, Optional, Protocol, Tuple, Union
+from typing import TYPE_CHECKING, Any, Callable, Optional, Protocol, Union
 
 from ._api import canonicalize_value, sha256_hex
 from ._errors import EklError, ErrorCode
@@ -73,7 +73,7 @@ PLATFORM_CALL_MAX_LIFETIME = 60
 RESTORE_WINDOW = ASSERTION_MAX_LIFETIME + 2 * SKEW
 
 #: The kinds of single-use credential: (key name, lifetime bound, the code of a reuse).
-_KINDS: Dict[str, Tuple[int, ErrorCode]] = {
+_KINDS: dict[str, tuple[int, ErrorCode]] = {
     "relationship_assertion": (ASSERTION_MAX_LIFETIME, "ASSERTION_REPLAY"),
     "platform_call": (PLATFORM_CALL_MAX_LIFETIME, "CREDENTIAL_REPLAY"),
 }
@@ -259,9 +259,9 @@ class MemoryStore:
         if not 1 <= max_entries <= 100_000_000:
             raise EklError("INVALID_ARGUMENT", "max_entries must be in [1, 100000000]")
         self.max_entries = max_entries
-        self._entries: Dict[str, int] = {}
-        self._expiries: List[Tuple[int, str]] = []
-        self._restore: Optional[Tuple[int, int]] = None
+        self._entries: dict[str, int] = {}
+        self._expiries: list[tuple[int, str]] = []
+        self._restore: Optional[tuple[int, int]] = None
         self._lock = threading.Lock()
 
     def __len__(self) -> int:
@@ -325,7 +325,7 @@ class SqliteStore:
         "until = CASE WHEN ekl_replay_restore.until <= ? THEN excluded.until ELSE max(ekl_replay_restore.until, excluded.until) END"
     )
 
-    def __init__(self, path: Union[str, "os.PathLike[str]"], *, timeout: float = 5.0) -> None:
+    def __init__(self, path: Union[str, os.PathLike[str]], *, timeout: float = 5.0) -> None:
         if isinstance(timeout, bool) or not isinstance(timeout, (int, float)):
             raise TypeError("timeout must be a number of seconds")
         if not 0 <= timeout <= 600:

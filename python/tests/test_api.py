@@ -8,8 +8,9 @@ import hmac
 import json
 from pathlib import Path
 
-import ekl_evidence as ekl
 import pytest
+
+import ekl_evidence as ekl
 from ekl_evidence import EklError, JsonText
 
 OPERATIONS = Path(__file__).resolve().parents[2] / "docs" / "operations.json"

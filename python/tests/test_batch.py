@@ -26,7 +26,7 @@ def lines_and_context() -> tuple:
     return archive(240)
 
 
-def lines_verdicts(text: str, ctx: dict, jobs: "int | None") -> list:
+def lines_verdicts(text: str, ctx: dict, jobs: int | None) -> list:
     return ekl.verify_receipt_lines(text, keys=JsonText(ctx["keys"]), jwks=JsonText(ctx["jwks"]),
                                     own_agent_id=ctx["agent"], network_issuer=ctx["issuer"], jobs=jobs)
 

@@ -14,8 +14,9 @@ import textwrap
 import time
 from typing import Any
 
-import ekl_evidence as ekl
 import pytest
+
+import ekl_evidence as ekl
 from ekl_evidence import EklError
 
 MAX_INPUT_BYTES = 64 * 1024 * 1024

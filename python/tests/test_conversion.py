@@ -13,8 +13,9 @@ import sys
 import uuid
 from typing import Any, NamedTuple
 
-import ekl_evidence as ekl
 import pytest
+
+import ekl_evidence as ekl
 from ekl_evidence import EklError, JsonText
 from ekl_evidence._native import roundtrip
 

@@ -8,10 +8,11 @@ import pickle
 import random
 from pathlib import Path
 from types import ModuleType
-from typing import Any, List
+from typing import Any
+
+import pytest
 
 import ekl_evidence as ekl
-import pytest
 from ekl_evidence import ERROR_CODES, EklError
 from ekl_evidence._native import error_codes
 
@@ -20,7 +21,7 @@ ERRORS_JSON = REPO / "docs" / "errors.json"
 GEN_STUBS = REPO / "python" / "tools" / "gen_stubs.py"
 
 
-def _corrected_block(codes: List[str]) -> str:
+def _corrected_block(codes: list[str]) -> str:
     return "ErrorCode = Literal[\n" + "".join(f'    "{c}",\n' for c in codes) + "]"
 
 
@@ -104,7 +105,7 @@ def test_argument_type_errors_are_type_errors() -> None:
         ekl.upstream_fingerprint([], offered="name")
 
 
-def _hostile_texts(seed: int, n: int) -> List[bytes]:
+def _hostile_texts(seed: int, n: int) -> list[bytes]:
     rng = random.Random(seed)
     alphabet = b'{}[]":,.-+eE0123456789 \t\r\n\\/ubfnrtaxlsNIy\x00\x7f\xc3\xa9\xed\xa0\x80\xf0\x9f\x98\x80\xff'
     out = [
@@ -145,7 +146,7 @@ CALL = {k: "x" for k in ("execution_id", "collaboration_id", "capability_id",
 
 def test_hostile_values_never_panic() -> None:
     rng = random.Random(7)
-    leaves: List[Any] = [
+    leaves: list[Any] = [
         None, True, 2**53, -(2**53) - 1, 1e308, float("nan"), -0.0, "\ud800", "x", b"x", {1}, 10**30,
     ]
     for _ in range(3000):

@@ -6,15 +6,15 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Any, Dict, List, Set
+from typing import Any
 
 import ekl_evidence as ekl
 from ekl_evidence import _native
 
 REPO = Path(__file__).resolve().parents[2]
-TABLE: List[Dict[str, Any]] = json.loads((REPO / "docs" / "host-apis.json").read_text(encoding="utf-8"))["apis"]
+TABLE: list[dict[str, Any]] = json.loads((REPO / "docs" / "host-apis.json").read_text(encoding="utf-8"))["apis"]
 OPS = json.loads(_native.operations())["operations"]
-LISTED: Set[str] = {name for api in TABLE if "module" not in api for name in api["python"]}
+LISTED: set[str] = {name for api in TABLE if "module" not in api for name in api["python"]}
 #: The handle classes whose public members are host APIs.
 HANDLES = {"Jwks": ekl.Jwks, "SigningKey": ekl.SigningKey, "RemoteJwks": ekl.RemoteJwks}
 

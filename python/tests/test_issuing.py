@@ -11,12 +11,13 @@ around it.
 
 from __future__ import annotations
 
-from typing import Any, Dict
+from typing import Any
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import ekl_evidence as ekl
 from ekl_evidence import EklError
-from hypothesis import given, settings
-from hypothesis import strategies as st
 
 SECRET = "rs_prop-secret"
 CALL = {
@@ -27,7 +28,7 @@ CALL = {
     "provider_agent_id": "agt_p",
 }
 
-BASE: Dict[str, Any] = {
+BASE: dict[str, Any] = {
     "receipt_version": "1.1",
     "receipt_id": "r1",
     "execution_kind": "trial",
@@ -83,7 +84,7 @@ CHANGES = st.dictionaries(
 
 @settings(max_examples=300, deadline=None)
 @given(CHANGES)
-def test_signed_receipts_verify(changes: Dict[str, Any]) -> None:
+def test_signed_receipts_verify(changes: dict[str, Any]) -> None:
     receipt = dict(BASE)
     for k, v in changes.items():
         if v == "__absent__":
@@ -134,7 +135,7 @@ def test_signed_receipts_verify(changes: Dict[str, Any]) -> None:
 
 # --- issue_mac_receipt: a receipt from the call answered (issue 25) ----------------------------
 
-ISSUE_CALL: Dict[str, Any] = {
+ISSUE_CALL: dict[str, Any] = {
     **CALL,
     "execution_kind": "customer",
     "connection_id": "con_1",
@@ -148,11 +149,11 @@ INPUT = {"q": "ping", "n": 1}
 OUTPUT = {"a": "pong"}
 
 
-def _issue(**options: Any) -> Dict[str, Any]:
+def _issue(**options: Any) -> dict[str, Any]:
     return dict(ekl.issue_mac_receipt(ISSUE_CALL, INPUT, OUTPUT, "succeeded", 3, 7, SECRET, **options))
 
 
-def _verify(receipt: Dict[str, Any], call: Dict[str, Any] = ISSUE_CALL) -> ekl.Verdict:
+def _verify(receipt: dict[str, Any], call: dict[str, Any] = ISSUE_CALL) -> ekl.Verdict:
     own_in = ekl.commitment(INPUT, salt=receipt["input_commitment"]["salt"])
     own_out = ekl.commitment(OUTPUT, salt=receipt["output_commitment"]["salt"])
     return ekl.verify_receipt(receipt, SECRET, call, input_commitment=own_in, output_commitment=own_out)

@@ -6,9 +6,10 @@ import json
 import random
 from typing import Any
 
-import ekl_evidence as ekl
 from hypothesis import given, settings
 from hypothesis import strategies as st
+
+import ekl_evidence as ekl
 
 BOUND = 2**53
 

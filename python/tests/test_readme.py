@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import re
 from pathlib import Path
-from typing import List, Tuple
 
 import pytest
 
@@ -16,7 +15,7 @@ READMES = [HERE.parents[1] / "README.md", HERE.parent / "README.md"]
 BLOCK = re.compile(r"(<!--\s*not-tested\s*-->\s*\n)?```python[ \t]*\n(.*?)\n```", re.S)
 
 
-def _blocks() -> List[Tuple[str, str]]:
+def _blocks() -> list[tuple[str, str]]:
     out = []
     for readme in READMES:
         if not readme.is_file():

@@ -11,16 +11,17 @@ import json
 import time
 from pathlib import Path
 from types import ModuleType
-from typing import Any, Dict, List
+from typing import Any
+
+import pytest
 
 import ekl_evidence as ekl
-import pytest
 from ekl_evidence import EklError, _native
 
 REPO = Path(__file__).resolve().parents[2]
 TOOL = REPO / "python" / "tools" / "gen_stubs.py"
 MANIFEST = REPO / "docs" / "operations.json"
-OPS: List[Dict[str, Any]] = json.loads(_native.operations())["operations"]
+OPS: list[dict[str, Any]] = json.loads(_native.operations())["operations"]
 INSTALLED = Path(ekl.__file__).resolve().parent
 
 
@@ -158,7 +159,7 @@ def test_direct_bindings_agree_with_call() -> None:
     # canonicalize and canonicalize_value are bound directly (the hottest operations): the same
     # results and refusals as the registry's generic entry point.
     index = {op["name"]: i for i, op in enumerate(OPS)}
-    cases: List[Any] = [
+    cases: list[Any] = [
         ("canonicalize", '{"b":1,"a":[1.0,"\\u00e9"]}', None),
         ("canonicalize", b"[1,2,3]", 6),
         ("canonicalize", bytearray(b"[1,2,3]"), 7),
@@ -179,6 +180,6 @@ def test_direct_bindings_agree_with_call() -> None:
             return e.code
 
     for name, arg, max_bytes in cases:
-        direct = outcome(lambda: getattr(ekl, name)(arg, max_bytes=max_bytes))
-        generic = outcome(lambda: _native.call(index[name], (arg, max_bytes)))
+        direct = outcome(lambda name=name, arg=arg, max_bytes=max_bytes: getattr(ekl, name)(arg, max_bytes=max_bytes))
+        generic = outcome(lambda name=name, arg=arg, max_bytes=max_bytes: _native.call(index[name], (arg, max_bytes)))
         assert direct == generic, (name, arg, direct, generic)

@@ -47,7 +47,7 @@ class Server:
                 pass
 
         self.httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-        self.url = "http://127.0.0.1:%d/.well-known/jwks.json" % self.httpd.server_address[1]
+        self.url = f"http://127.0.0.1:{self.httpd.server_address[1]:d}/.well-known/jwks.json"
         threading.Thread(target=self.httpd.serve_forever, daemon=True).start()
 
     def serve(self, jwks, cache_control=None):

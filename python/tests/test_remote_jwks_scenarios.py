@@ -14,7 +14,7 @@ import threading
 import time
 import urllib.request
 from pathlib import Path
-from typing import Any, Dict, List
+from typing import Any
 
 import pytest
 
@@ -25,7 +25,7 @@ REPO = Path(__file__).resolve().parents[2]
 TOOL = REPO / "tools" / "remote-jwks"
 FILE = json.loads((TOOL / "scenarios.json").read_text())
 SCENARIOS = FILE["scenarios"]
-OUTCOMES: Dict[str, str] = {}
+OUTCOMES: dict[str, str] = {}
 
 
 @pytest.fixture(scope="module")
@@ -55,9 +55,9 @@ def number(v: Any) -> Any:
     return v
 
 
-def options(o: Dict[str, Any]) -> Dict[str, Any]:
+def options(o: dict[str, Any]) -> dict[str, Any]:
     """The file's (JS) option names as Python's keyword arguments."""
-    out: Dict[str, Any] = {}
+    out: dict[str, Any] = {}
     for k, v in o.items():
         v = number(v)
         if k == "timeoutMs":
@@ -80,13 +80,13 @@ def outcome(f) -> str:
     return "kids " + ",".join(jwks.kids())
 
 
-def expected(e: Dict[str, Any]) -> str:
+def expected(e: dict[str, Any]) -> str:
     if "kids" in e:
         return "kids " + ",".join(e["kids"])
     return e["error"] + (": " + e["message"] if "message" in e else "")
 
 
-def matches(got: str, want: Dict[str, Any]) -> bool:
+def matches(got: str, want: dict[str, Any]) -> bool:
     return got == expected(want) if "kids" in want or "message" in want else got.split(":", 1)[0] == want["error"]
 
 
@@ -95,13 +95,13 @@ def hits(server, name: str) -> int:
         return json.loads(r.read())["hits"]
 
 
-def play(server, s: Dict[str, Any]) -> List[str]:
+def play(server, s: dict[str, Any]) -> list[str]:
     port = server["https"] if s.get("tls") else server["http"]
     url = f"{'https' if s.get('tls') else 'http'}://127.0.0.1:{port}/s/{urllib.request.quote(s['name'])}/jwks.json?q=secret"
     now = [1000.0]
-    seen: List[str] = []
+    seen: list[str] = []
     remote = None
-    background: Dict[str, Any] = {}
+    background: dict[str, Any] = {}
     for i, step in enumerate(s["steps"]):
         where = f"{s['name']}, step {i}"
         t0 = time.monotonic()
@@ -121,18 +121,19 @@ def play(server, s: Dict[str, Any]) -> List[str]:
             if remote is None:
                 remote = RemoteJwks(url, clock=lambda: now[0], **options(s.get("options", {})))
             r = remote
-            call = (lambda: r.jwks()) if step["call"] == "jwks" else (lambda k=step["kid"]: r.jwks_for(token(k)))
+            call = (lambda r=r: r.jwks()) if step["call"] == "jwks" else (lambda k=step["kid"], r=r: r.jwks_for(token(k)))
             if "background" in step:
-                box: List[str] = []
-                thread = threading.Thread(target=lambda: box.append(outcome(call)))
+                box: list[str] = []
+                # bound now: the loop goes on (and rebinds box and call) while the thread runs
+                thread = threading.Thread(target=lambda box=box, call=call: box.append(outcome(call)))
                 thread.start()
                 background[step["background"]] = (thread, box)
                 continue
             n = step.get("concurrent", 1)
-            results: List[str] = [""] * n
+            results: list[str] = [""] * n
             barrier = threading.Barrier(n)
 
-            def one(j: int) -> None:
+            def one(j: int, barrier: threading.Barrier = barrier, results: list[str] = results, call: Any = call) -> None:
                 barrier.wait()
                 results[j] = outcome(call)
 

@@ -22,8 +22,9 @@ import sys
 import threading
 import time
 import tracemalloc
+from collections.abc import Iterator
 from pathlib import Path
-from typing import Any, Callable, Dict, Iterator, List, Optional
+from typing import Any, Callable, Optional
 
 import pytest
 
@@ -40,7 +41,7 @@ from ekl_evidence.replay import (
 REPO = Path(__file__).resolve().parents[2]
 FILE = json.loads((REPO / "tools" / "replay" / "scenarios.json").read_text(encoding="utf-8"))
 STORES = ("memory", "sqlite", "redis")
-OUTCOMES: Dict[str, List[str]] = {}
+OUTCOMES: dict[str, list[str]] = {}
 T = 1_800_000_000
 
 
@@ -62,7 +63,7 @@ class RedisServer:
         assert self.binary is not None
         self.folder = folder
         self.port = _free_port()
-        self.proc: Optional["subprocess.Popen[bytes]"] = None
+        self.proc: Optional[subprocess.Popen[bytes]] = None
         self.start()
 
     def start(self) -> None:
@@ -144,11 +145,11 @@ def _wait_ready(client: Any) -> None:
 class Harness:
     """Two guards (replicas) sharing one fresh store of a kind; `restart` as the kind allows."""
 
-    def __init__(self, kind: str, name: str, folder: Path, scenario: Dict[str, Any], request: Any) -> None:
+    def __init__(self, kind: str, name: str, folder: Path, scenario: dict[str, Any], request: Any) -> None:
         self.kind = kind
         self.skew = int(scenario.get("skew", 60))
         self.folder = folder
-        self.closers: List[Callable[[], None]] = []
+        self.closers: list[Callable[[], None]] = []
         if kind == "memory":
             store = MemoryStore(max_entries=int(scenario.get("maxEntries", 100_000)))
             self.guards = [ReplayGuard(store, skew=self.skew), ReplayGuard(store, skew=self.skew)]
@@ -192,7 +193,7 @@ def outcome(f: Callable[[], None]) -> str:
         return e.code
 
 
-def play(h: Harness, scenario: Dict[str, Any]) -> List[str]:
+def play(h: Harness, scenario: dict[str, Any]) -> list[str]:
     got = []
     for step in scenario["steps"]:
         guard = h.guards[step.get("guard", 0)]
@@ -206,7 +207,7 @@ def play(h: Harness, scenario: Dict[str, Any]) -> List[str]:
             kind = step["consume"]
             consume = guard.consume_assertion if kind == "assertion" else guard.consume_platform_call
             args = (step.get("iss", FILE["iss"]), step.get("aud", FILE["aud"]), step["jti"])
-            got.append(outcome(lambda: consume(*args, iat=step["iat"], exp=step["exp"], now=step["now"])))
+            got.append(outcome(lambda consume=consume, args=args, step=step: consume(*args, iat=step["iat"], exp=step["exp"], now=step["now"])))
     return got
 
 
@@ -226,7 +227,7 @@ def _write_outcomes() -> Iterator[None]:
 
 
 @pytest.mark.parametrize("kind,scenario", CASES)
-def test_scenario(kind: str, scenario: Dict[str, Any], tmp_path: Path, request: Any) -> None:
+def test_scenario(kind: str, scenario: dict[str, Any], tmp_path: Path, request: Any) -> None:
     h = Harness(kind, scenario["name"], tmp_path, scenario, request)
     try:
         got = play(h, scenario)
@@ -253,7 +254,7 @@ def test_every_scenario_runs_on_some_store_and_expects_a_known_code() -> None:
 
 
 @pytest.mark.parametrize("case", FILE["keys"], ids=lambda c: c["key"][:12])
-def test_key_is_sha256_of_the_canonical_array(case: Dict[str, str]) -> None:
+def test_key_is_sha256_of_the_canonical_array(case: dict[str, str]) -> None:
     # re-derived with the standard library (for these strings json.dumps without ASCII escapes
     # writes the RFC 8785 form)
     text = json.dumps(["ekl-replay-1", case["kind"], case["iss"], case["aud"], case["jti"]], separators=(",", ":"), ensure_ascii=False)
@@ -273,10 +274,10 @@ def test_key_refusals() -> None:
 # --- concurrency: exactly one of N -----------------------------------------------------------------
 
 
-def _race(guards: List[ReplayGuard], jti: str) -> List[str]:
+def _race(guards: list[ReplayGuard], jti: str) -> list[str]:
     """Every guard consumes `jti` at once (one thread each); their outcomes."""
     barrier = threading.Barrier(len(guards))
-    results: List[str] = [""] * len(guards)
+    results: list[str] = [""] * len(guards)
     now = time.time()
 
     def run(i: int) -> None:
@@ -293,7 +294,7 @@ def _race(guards: List[ReplayGuard], jti: str) -> List[str]:
     return results
 
 
-def _exactly_one(guards: List[ReplayGuard], rounds: int) -> None:
+def _exactly_one(guards: list[ReplayGuard], rounds: int) -> None:
     for r in range(rounds):
         results = _race(guards, f"race-{r}-{time.monotonic_ns()}")
         assert sorted(results) == ["ASSERTION_REPLAY"] * (len(guards) - 1) + ["ok"], results

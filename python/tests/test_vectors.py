@@ -5,10 +5,9 @@ from __future__ import annotations
 import copy
 import os
 from pathlib import Path
-from typing import Any, List, Tuple
+from typing import Any
 
 import pytest
-from ekl_evidence import EklError
 from vector_runners import (
     FOLDER_RUNNERS,
     MUTATIONS,
@@ -21,8 +20,10 @@ from vector_runners import (
     vector_folders,
 )
 
+from ekl_evidence import EklError
 
-def _all_checks() -> List[Tuple[str, Check]]:
+
+def _all_checks() -> list[tuple[str, Check]]:
     out = []
     for path in vector_files():
         runner = RUNNERS.get(path.name)

@@ -13,11 +13,11 @@ import math
 import os
 import struct
 from pathlib import Path
-from typing import Any, Callable, Dict, List, Tuple
+from typing import Any, Callable
 
 import ekl_evidence as ekl
 
-Check = Tuple[str, Callable[[], None]]
+Check = tuple[str, Callable[[], None]]
 
 REPO = Path(__file__).resolve().parents[2]
 # EKL_VECTORS_DIR is for trying a vector file from a branch that has not landed yet.
@@ -36,7 +36,7 @@ def refused(code: str, fn: Callable[..., Any], *args: Any, **kwargs: Any) -> Non
 def _loads_exact(text: str) -> Any:
     """json.loads, but refusing what a Python value cannot carry faithfully (duplicate keys)."""
 
-    def pairs(items: List[Tuple[str, Any]]) -> Dict[str, Any]:
+    def pairs(items: list[tuple[str, Any]]) -> dict[str, Any]:
         keys = [k for k, _ in items]
         if len(set(keys)) != len(keys):
             raise ValueError("duplicate")
@@ -48,7 +48,7 @@ def _loads_exact(text: str) -> Any:
 # --- ekl-json-1.json ---------------------------------------------------------------------------
 
 
-def _generated(case: Dict[str, Any]) -> str:
+def _generated(case: dict[str, Any]) -> str:
     """prefix + repeat × count + inner + close × count + suffix (a missing part is empty); older
     drafts named the repeated part `open`."""
     n = case["count"]
@@ -62,7 +62,7 @@ def _generated(case: Dict[str, Any]) -> str:
     )
 
 
-def _expect_canonical(case: Dict[str, Any], out: bytes) -> None:
+def _expect_canonical(case: dict[str, Any], out: bytes) -> None:
     if "canonical" in case:
         assert out == case["canonical"].encode("utf-8"), f"canonical form differs: {out[:200]!r}"
     if "canonical_length" in case:
@@ -72,11 +72,11 @@ def _expect_canonical(case: Dict[str, Any], out: bytes) -> None:
         assert hashlib.sha256(out).hexdigest() == case["sha256"]
 
 
-def run_ekl_json_1(data: Dict[str, Any]) -> List[Check]:
-    checks: List[Check] = []
+def run_ekl_json_1(data: dict[str, Any]) -> list[Check]:
+    checks: list[Check] = []
     for case in data.get("valid", []):
 
-        def valid(case: Dict[str, Any] = case) -> None:
+        def valid(case: dict[str, Any] = case) -> None:
             text = case["input"]
             out = ekl.canonicalize(text)
             _expect_canonical(case, out)
@@ -100,14 +100,14 @@ def run_ekl_json_1(data: Dict[str, Any]) -> List[Check]:
         checks.append((f"valid: {case['name']}", valid))
     for case in data.get("invalid", []):
 
-        def invalid(case: Dict[str, Any] = case) -> None:
+        def invalid(case: dict[str, Any] = case) -> None:
             refused(case["code"], ekl.canonicalize, case["input"])
             refused(case["code"], ekl.canonicalize_value, ekl.JsonText(case["input"]))
 
         checks.append((f"invalid: {case['name']}", invalid))
     for case in data.get("depth", []):
 
-        def depth(case: Dict[str, Any] = case) -> None:
+        def depth(case: dict[str, Any] = case) -> None:
             text = _generated(case)
             if "code" in case:
                 refused(case["code"], ekl.canonicalize, text)
@@ -117,7 +117,7 @@ def run_ekl_json_1(data: Dict[str, Any]) -> List[Check]:
         checks.append((f"depth: {case['name']}", depth))
     for case in data.get("invalid_utf8", []):
 
-        def bad_utf8(case: Dict[str, Any] = case) -> None:
+        def bad_utf8(case: dict[str, Any] = case) -> None:
             raw = bytes.fromhex(case["input_hex"])
             refused(case["code"], ekl.canonicalize, raw)
             refused(case["code"], ekl.canonicalize_value, ekl.JsonText(raw))
@@ -125,7 +125,7 @@ def run_ekl_json_1(data: Dict[str, Any]) -> List[Check]:
         checks.append((f"invalid_utf8: {case['name']}", bad_utf8))
     for case in data.get("size", []):
 
-        def size(case: Dict[str, Any] = case) -> None:
+        def size(case: dict[str, Any] = case) -> None:
             text = _generated(case)
             if "code" in case:
                 refused(case["code"], ekl.canonicalize, text, max_bytes=case["max_bytes"])
@@ -139,11 +139,11 @@ def run_ekl_json_1(data: Dict[str, Any]) -> List[Check]:
 # --- fingerprints.json -------------------------------------------------------------------------
 
 
-def run_fingerprints(data: Dict[str, Any]) -> List[Check]:
-    checks: List[Check] = []
+def run_fingerprints(data: dict[str, Any]) -> list[Check]:
+    checks: list[Check] = []
     for case in data.get("cases", []):
 
-        def fp(case: Dict[str, Any] = case) -> None:
+        def fp(case: dict[str, Any] = case) -> None:
             value, salt = case["value"], case["salt"]
             if "jcs" in case:
                 assert ekl.canonicalize_value(value) == case["jcs"].encode("utf-8")
@@ -179,11 +179,11 @@ def run_fingerprints(data: Dict[str, Any]) -> List[Check]:
 # --- upstream-fingerprint.json -----------------------------------------------------------------
 
 
-def run_upstream_fingerprint(data: Dict[str, Any]) -> List[Check]:
-    checks: List[Check] = []
+def run_upstream_fingerprint(data: dict[str, Any]) -> list[Check]:
+    checks: list[Check] = []
     for case in data.get("cases", []):
 
-        def up(case: Dict[str, Any] = case) -> None:
+        def up(case: dict[str, Any] = case) -> None:
             tools, offered = case["tools"], case.get("offered")
             if "projection" in case:
                 projected = ekl.upstream_projection(tools, offered=offered)
@@ -195,7 +195,7 @@ def run_upstream_fingerprint(data: Dict[str, Any]) -> List[Check]:
         checks.append((f"cases: {case['name']}", up))
     for case in data.get("invalid", []):
 
-        def bad(case: Dict[str, Any] = case) -> None:
+        def bad(case: dict[str, Any] = case) -> None:
             refused(case["code"], ekl.upstream_fingerprint, case["tools"], offered=case.get("offered"))
 
         checks.append((f"invalid: {case['name']}", bad))
@@ -205,10 +205,10 @@ def run_upstream_fingerprint(data: Dict[str, Any]) -> List[Check]:
 # --- duplicate-keys.json -------------------------------------------------------------------------
 
 
-def _duplicate_operation(data: Dict[str, Any], case: Dict[str, Any]) -> Any:
+def _duplicate_operation(data: dict[str, Any], case: dict[str, Any]) -> Any:
     """The operation a case names, on its input handed over as JSON text."""
     text, salt, op = ekl.JsonText(case["input"]), data["salt"], case["operation"]
-    calls: Dict[str, Callable[[], Any]] = {
+    calls: dict[str, Callable[[], Any]] = {
         "upstream_fingerprint": lambda: ekl.upstream_fingerprint(text, offered=case.get("offered")),
         "output_fingerprint": lambda: ekl.output_fingerprint(salt, text),
         "select_result_body": lambda: ekl.select_result_body(text)["member"],
@@ -222,11 +222,11 @@ def _duplicate_operation(data: Dict[str, Any], case: Dict[str, Any]) -> Any:
     return calls[op]()
 
 
-def run_duplicate_keys(data: Dict[str, Any]) -> List[Check]:
-    checks: List[Check] = []
+def run_duplicate_keys(data: dict[str, Any]) -> list[Check]:
+    checks: list[Check] = []
     for case in data.get("cases", []):
 
-        def dup(case: Dict[str, Any] = case) -> None:
+        def dup(case: dict[str, Any] = case) -> None:
             if "code" in case:
                 refused(case["code"], _duplicate_operation, data, case)
             else:
@@ -240,7 +240,7 @@ def run_duplicate_keys(data: Dict[str, Any]) -> List[Check]:
 # --- rfc8785-testdata/ (a folder: input/*.json -> output/*.json, and the ES6 number file) --------
 
 
-def _es6_bits(static: List[int]) -> Any:
+def _es6_bits(static: list[int]) -> Any:
     """The bit patterns of es6testfile100m.txt in order (rfc8785-testdata/README.md)."""
     yield from static
     for i in range(2000):
@@ -259,8 +259,8 @@ def _es6_bits(static: List[int]) -> Any:
 ES6_MAX_LINES = 100_000
 
 
-def run_rfc8785_testdata(folder: Path) -> List[Check]:
-    checks: List[Check] = []
+def run_rfc8785_testdata(folder: Path) -> list[Check]:
+    checks: list[Check] = []
     for inp in sorted((folder / "input").glob("*.json")):
 
         def pair(inp: Path = inp) -> None:
@@ -307,8 +307,8 @@ def _code_or_value(fn: Callable[[], Any]) -> Any:
         return e.code
 
 
-def run_endpoint_proof_v2(data: Dict[str, Any]) -> List[Check]:
-    checks: List[Check] = []
+def run_endpoint_proof_v2(data: dict[str, Any]) -> list[Check]:
+    checks: list[Check] = []
     agent_key = data["agent_key"]
 
     def keys() -> None:
@@ -319,7 +319,7 @@ def run_endpoint_proof_v2(data: Dict[str, Any]) -> List[Check]:
     pk = data["proof_key"]
     for c in data.get("challenges", []):
 
-        def challenge(c: Dict[str, Any] = c) -> None:
+        def challenge(c: dict[str, Any] = c) -> None:
             assert ekl.challenge_proof_v1(agent_key, c["challenge"], c["endpoint"]) == c["proof"]
             assert ekl.challenge_proof_v2(pk, c["challenge"], c["endpoint"]) == c["proof_v2"]
             got = ekl.verify_challenge_proof(
@@ -330,7 +330,7 @@ def run_endpoint_proof_v2(data: Dict[str, Any]) -> List[Check]:
         checks.append((f"challenges: {c['name']}", challenge))
     for e in data.get("enroll", []):
 
-        def enroll(e: Dict[str, Any] = e) -> None:
+        def enroll(e: dict[str, Any] = e) -> None:
             args = (e["enrollment_id"], e["nonce"], e["endpoint"])
             assert ekl.enroll_authority_v1(agent_key, *args) == e["authority_v1"]
             assert ekl.enroll_authority_v2(pk, *args) == e["authority_v2"]
@@ -338,7 +338,7 @@ def run_endpoint_proof_v2(data: Dict[str, Any]) -> List[Check]:
         checks.append((f"enroll: {e['name']}", enroll))
     for v in data.get("verify_signature", []):
 
-        def verify(v: Dict[str, Any] = v) -> None:
+        def verify(v: dict[str, Any] = v) -> None:
             args = (v["registration_secret"], v["agent_id"], v["enrollment_id"], v["challenge"])
             assert ekl.verify_signature(*args) == v["signature"]
             assert ekl.check_verify_signature(*args, v["signature"]) is True
@@ -348,7 +348,7 @@ def run_endpoint_proof_v2(data: Dict[str, Any]) -> List[Check]:
     c0 = data["challenges"][0] if data.get("challenges") else None
     for case in down.get("network", []):
 
-        def network(case: Dict[str, Any] = case) -> None:
+        def network(case: dict[str, Any] = case) -> None:
             assert c0 is not None
             holds = (
                 {"proof_key": pk}
@@ -366,7 +366,7 @@ def run_endpoint_proof_v2(data: Dict[str, Any]) -> List[Check]:
     e0 = data["enroll"][0] if data.get("enroll") else None
     for case in down.get("agent", []):
 
-        def agent(case: Dict[str, Any] = case) -> None:
+        def agent(case: dict[str, Any] = case) -> None:
             assert e0 is not None
             got = _code_or_value(
                 lambda: ekl.verify_enroll_authority(
@@ -383,11 +383,11 @@ def run_endpoint_proof_v2(data: Dict[str, Any]) -> List[Check]:
 # --- call-receipt.json -------------------------------------------------------------------------
 
 
-def _not_pass(verdict: ekl.Verdict) -> Dict[str, str]:
+def _not_pass(verdict: ekl.Verdict) -> dict[str, str]:
     return {c.name: c.outcome for c in verdict.checks if c.outcome != "pass"}
 
 
-def _expect_verdict(verdict: ekl.Verdict, expected: Dict[str, Any]) -> None:
+def _expect_verdict(verdict: ekl.Verdict, expected: dict[str, Any]) -> None:
     assert _not_pass(verdict) == expected.get("not_pass", {}), _not_pass(verdict)
     for name, detail in expected.get("details", {}).items():
         c = verdict.check(name)
@@ -395,8 +395,8 @@ def _expect_verdict(verdict: ekl.Verdict, expected: Dict[str, Any]) -> None:
     assert verdict.accepted == (not expected.get("not_pass"))
 
 
-def run_call_receipt(data: Dict[str, Any]) -> List[Check]:
-    checks: List[Check] = []
+def run_call_receipt(data: dict[str, Any]) -> list[Check]:
+    checks: list[Check] = []
     secret, receipt = data["receipt_secret"], data["receipt"]
     signed = {**receipt, "auth_tag": data["auth_tag"]}
 
@@ -423,7 +423,7 @@ def run_call_receipt(data: Dict[str, Any]) -> List[Check]:
         ring = kr["keys"]
         for case in kr.get("cases", []):
 
-            def rotation(case: Dict[str, Any] = case) -> None:
+            def rotation(case: dict[str, Any] = case) -> None:
                 v = ekl.verify_receipt(case["receipt"], ring, kr["call"])
                 _expect_verdict(v, case["expected"])
 
@@ -433,7 +433,7 @@ def run_call_receipt(data: Dict[str, Any]) -> List[Check]:
         baseline = secret
         for case in mm.get("cases", []):
 
-            def mismatch(case: Dict[str, Any] = case) -> None:
+            def mismatch(case: dict[str, Any] = case) -> None:
                 salt = case.get("own_salt")
                 own_in = ekl.commitment(case["own_input"], salt=salt) if "own_input" in case else None
                 own_out = ekl.commitment(case["own_result"], salt=salt) if "own_result" in case else None
@@ -452,7 +452,7 @@ def run_call_receipt(data: Dict[str, Any]) -> List[Check]:
             checks.append((f"mismatch: {case['name']}", mismatch))
     for case in (data.get("issue") or {}).get("cases", []):
 
-        def issue(case: Dict[str, Any] = case) -> None:
+        def issue(case: dict[str, Any] = case) -> None:
             options = {k: case[k] for k in ("key_id", "receipt_id") if k in case}
             try:
                 got = ekl.issue_mac_receipt(
@@ -475,12 +475,12 @@ def run_call_receipt(data: Dict[str, Any]) -> List[Check]:
 # --- screening-scan.json -----------------------------------------------------------------------
 
 
-def run_screening_scan(data: Dict[str, Any]) -> List[Check]:
-    checks: List[Check] = []
+def run_screening_scan(data: dict[str, Any]) -> list[Check]:
+    checks: list[Check] = []
     sets = {name: ekl.screening_rules(claims) for name, claims in data.get("rules_sets", {}).items()}
     for case in data.get("cases", []):
 
-        def scan(case: Dict[str, Any] = case) -> None:
+        def scan(case: dict[str, Any] = case) -> None:
             rules = sets[case["rules"]] if case["rules"] is not None else None
             got = ekl.screen(case["result"], rules=rules)
             assert got == case["expected"], got
@@ -488,7 +488,7 @@ def run_screening_scan(data: Dict[str, Any]) -> List[Check]:
         checks.append((f"cases: {case['name']}", scan))
     for case in data.get("invalid_rules", []):
 
-        def invalid(case: Dict[str, Any] = case) -> None:
+        def invalid(case: dict[str, Any] = case) -> None:
             refused(case["error"], ekl.screening_rules, case["claims"])
 
         checks.append((f"invalid_rules: {case['name']}", invalid))
@@ -498,12 +498,12 @@ def run_screening_scan(data: Dict[str, Any]) -> List[Check]:
 # --- receipt-jws.json and screening-rules-jws.json ----------------------------------------------
 
 
-def _verdict_outcomes(v: ekl.Verdict) -> Dict[str, str]:
+def _verdict_outcomes(v: ekl.Verdict) -> dict[str, str]:
     return {c.name: c.outcome for c in v.checks}
 
 
-def run_receipt_jws(data: Dict[str, Any]) -> List[Check]:
-    checks: List[Check] = []
+def run_receipt_jws(data: dict[str, Any]) -> list[Check]:
+    checks: list[Check] = []
     jwks = ekl.Jwks(data["jwks"])
 
     def keys() -> None:
@@ -515,7 +515,7 @@ def run_receipt_jws(data: Dict[str, Any]) -> List[Check]:
     checks.append(("jwks", keys))
     for case in data.get("cases", []):
 
-        def receipt(case: Dict[str, Any] = case) -> None:
+        def receipt(case: dict[str, Any] = case) -> None:
             call = {**data["call"], **case.get("call", {})}
             exp = case["expected"]
             if "receipt_jws" in case:
@@ -536,13 +536,13 @@ def run_receipt_jws(data: Dict[str, Any]) -> List[Check]:
     return checks
 
 
-def run_screening_rules_jws(data: Dict[str, Any]) -> List[Check]:
-    checks: List[Check] = []
+def run_screening_rules_jws(data: dict[str, Any]) -> list[Check]:
+    checks: list[Check] = []
     jwks = ekl.Jwks(data["jwks"])
     issuer = data["network_issuer"]
     for case in data.get("cases", []):
 
-        def token(case: Dict[str, Any] = case) -> None:
+        def token(case: dict[str, Any] = case) -> None:
             exp = case["expected"]
             fn = lambda: ekl.verify_screening_rules(case["token"], jwks, issuer, now=case["now"])  # noqa: E731
             if "error" in exp:
@@ -560,7 +560,7 @@ def run_screening_rules_jws(data: Dict[str, Any]) -> List[Check]:
 # --- credentials-jws.json -----------------------------------------------------------------------
 
 #: The function of each operation of credentials-jws.json (the registry's names).
-_CREDENTIAL_OPS: Dict[str, Callable[..., Any]] = {
+_CREDENTIAL_OPS: dict[str, Callable[..., Any]] = {
     "verify_relationship_assertion": ekl.verify_relationship_assertion,
     "verify_platform_call": ekl.verify_platform_call,
     "verify_revocation_feed": ekl.verify_revocation_feed,
@@ -568,7 +568,7 @@ _CREDENTIAL_OPS: Dict[str, Callable[..., Any]] = {
 }
 
 #: The arguments of each operation after (token, jwks, issuer): positional, then keywords.
-_CREDENTIAL_ARGS: Dict[str, Tuple[List[str], List[str]]] = {
+_CREDENTIAL_ARGS: dict[str, tuple[list[str], list[str]]] = {
     "verify_relationship_assertion": (["token_endpoint"], []),
     "verify_platform_call": (["purpose"], ["audience"]),
     "verify_revocation_feed": (["provider_agent_id"], []),
@@ -576,13 +576,13 @@ _CREDENTIAL_ARGS: Dict[str, Tuple[List[str], List[str]]] = {
 }
 
 
-def run_credentials_jws(data: Dict[str, Any]) -> List[Check]:
-    checks: List[Check] = []
+def run_credentials_jws(data: dict[str, Any]) -> list[Check]:
+    checks: list[Check] = []
     jwks = ekl.Jwks(data["jwks"])
     issuer = data["network_issuer"]
     for case in data.get("cases", []):
 
-        def credential(case: Dict[str, Any] = case) -> None:
+        def credential(case: dict[str, Any] = case) -> None:
             op = case["op"]
             positional, keywords = _CREDENTIAL_ARGS[op]
             args = [case["args"][k] for k in positional]
@@ -604,7 +604,7 @@ def run_credentials_jws(data: Dict[str, Any]) -> List[Check]:
 
 #: The runner of each vector file. A file in vectors/ without a runner is reported by
 #: test_vectors.py::test_every_vector_file_has_a_runner.
-RUNNERS: Dict[str, Callable[[Dict[str, Any]], List[Check]]] = {
+RUNNERS: dict[str, Callable[[dict[str, Any]], list[Check]]] = {
     "ekl-json-1.json": run_ekl_json_1,
     "fingerprints.json": run_fingerprints,
     "upstream-fingerprint.json": run_upstream_fingerprint,
@@ -619,7 +619,7 @@ RUNNERS: Dict[str, Callable[[Dict[str, Any]], List[Check]]] = {
 
 #: Where the meta-test changes one expected value: (section, case index, member); an empty
 #: section names a top-level member, a dotted member one inside it (``expected.jti``).
-MUTATIONS: Dict[str, Tuple[str, int, str]] = {
+MUTATIONS: dict[str, tuple[str, int, str]] = {
     "ekl-json-1.json": ("valid", 0, "canonical"),
     "fingerprints.json": ("cases", 0, "fingerprint"),
     "upstream-fingerprint.json": ("cases", 0, "fingerprint"),
@@ -633,20 +633,20 @@ MUTATIONS: Dict[str, Tuple[str, int, str]] = {
 
 
 #: Runners of folders inside vectors/.
-FOLDER_RUNNERS: Dict[str, Callable[[Path], List[Check]]] = {
+FOLDER_RUNNERS: dict[str, Callable[[Path], list[Check]]] = {
     "rfc8785-testdata": run_rfc8785_testdata,
 }
 
 
-def vector_files() -> List[Path]:
+def vector_files() -> list[Path]:
     return sorted(VECTORS.glob("*.json")) if VECTORS.is_dir() else []
 
 
-def vector_folders() -> List[Path]:
+def vector_folders() -> list[Path]:
     return sorted(p for p in VECTORS.iterdir() if p.is_dir() and p.name != "check") if VECTORS.is_dir() else []
 
 
-def load(path: Path) -> Dict[str, Any]:
+def load(path: Path) -> dict[str, Any]:
     with open(path, encoding="utf-8") as f:
-        data: Dict[str, Any] = json.load(f)
+        data: dict[str, Any] = json.load(f)
     return data

@@ -17,7 +17,7 @@ import json
 import sys
 import textwrap
 from pathlib import Path
-from typing import Any, Dict, List, Set
+from typing import Any
 
 ROOT = Path(__file__).resolve().parents[2]
 MANIFEST = ROOT / "docs" / "operations.json"
@@ -51,10 +51,10 @@ RETURNS = {
     "bool": "bool",
     "bytes": "bytes",
     "Verdict": "Verdict",
-    "Verdicts": "List[Union[Verdict, EklError]]",
+    "Verdicts": "list[Union[Verdict, EklError]]",
     "Jwks": "Jwks",
     "SigningKey": "SigningKey",
-    "KeySet": "Tuple[Jwks, List[SigningKey]]",
+    "KeySet": "Tuple[Jwks, list[SigningKey]]",
 }
 
 #: The shapes declared in ekl_evidence/_types.py (a `returns` name must be one of these).
@@ -79,9 +79,9 @@ SHAPES = {
 }
 
 
-def _returns(name: str, shapes: Set[str]) -> str:
+def _returns(name: str, shapes: set[str]) -> str:
     if name.endswith("[]"):
-        return f"List[{_returns(name[:-2], shapes)}]"
+        return f"list[{_returns(name[:-2], shapes)}]"
     if name in RETURNS:
         return RETURNS[name]
     if name not in SHAPES:
@@ -90,7 +90,7 @@ def _returns(name: str, shapes: Set[str]) -> str:
     return name
 
 
-def _docstring(op: Dict[str, Any]) -> List[str]:
+def _docstring(op: dict[str, Any]) -> list[str]:
     lines = textwrap.wrap(op["doc"], 92) + [""]
     for p in op["params"]:
         how = "required" if p["required"] else "keyword-only, optional"
@@ -104,10 +104,10 @@ def _docstring(op: Dict[str, Any]) -> List[str]:
     return [f'    """{body.lstrip()}', '    """']
 
 
-def generate(manifest: Dict[str, Any]) -> str:
-    shapes: Set[str] = set()
-    defs: List[str] = []
-    names: List[str] = []
+def generate(manifest: dict[str, Any]) -> str:
+    shapes: set[str] = set()
+    defs: list[str] = []
+    names: list[str] = []
     for op in manifest["operations"]:
         names.append(op["python"])
         if op["class"]:
@@ -149,7 +149,7 @@ def generate(manifest: Dict[str, Any]) -> str:
     return "\n".join(header) + "\n\n" + "\n\n".join(defs) + "\n"
 
 
-def package_init(manifest: Dict[str, Any], init: str) -> str:
+def package_init(manifest: dict[str, Any], init: str) -> str:
     """The package's __init__.py with the operations' block of its ``__all__`` rewritten (mypy
     reads ``__all__`` statically)."""
     head, rest = init.split(BEGIN, 1)
@@ -158,7 +158,7 @@ def package_init(manifest: Dict[str, Any], init: str) -> str:
     return head + BEGIN + "".join(f'    "{n}",\n' for n in names) + END + tail
 
 
-def error_codes(errors: Dict[str, Any], module: str) -> str:
+def error_codes(errors: dict[str, Any], module: str) -> str:
     """``_errors.py`` with its ``ErrorCode = Literal[...]`` block rewritten from docs/errors.json."""
     head, rest = module.split(ERRORS_BEGIN, 1)
     _, tail = rest.split(ERRORS_END, 1)
@@ -166,7 +166,7 @@ def error_codes(errors: Dict[str, Any], module: str) -> str:
     return head + ERRORS_BEGIN + "ErrorCode = Literal[\n" + codes + ERRORS_END + tail
 
 
-def main(argv: List[str]) -> int:
+def main(argv: list[str]) -> int:
     manifest = json.loads(MANIFEST.read_text(encoding="utf-8"))
     errors = json.loads(ERRORS_JSON.read_text(encoding="utf-8"))
     outputs = {

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Python package (python/, import name ekl_evidence), from scratch and idempotent:
-#   1. a tools venv with pinned maturin, ziglang, pytest, hypothesis, mypy, auditwheel
-#      (scripts/python-tools.sh, reused when current);
+#   1. a tools venv with pinned maturin, ziglang, pytest, hypothesis, mypy, auditwheel, ruff
+#      (scripts/python-tools.sh, reused when current); ruff lints the package, its tests and tools
+#      (rules in python/pyproject.toml [tool.ruff]): a finding fails the step before anything builds;
 #   2. a manylinux2014 abi3 wheel built with maturin --zig (workspace target dir: the core is
 #      not compiled twice); its size budget, license files and auditwheel tag;
 #   3. the wheel installed into a FRESH venv from a local wheelhouse only (pip --no-index), with
@@ -20,11 +21,16 @@ py=${PYTHON:-python3}
 work="$CARGO_TARGET_DIR/python-test"
 mkdir -p "$work"
 
-# 1. the tools venv (pinned maturin, ziglang, pytest, hypothesis, mypy, auditwheel, and redis-py
-#    for the tests); Debian's redis-server for the replay guard's tests (scripts/redis-server.sh)
+# 1. the tools venv (pinned maturin, ziglang, pytest, hypothesis, mypy, auditwheel, ruff, and
+#    redis-py for the tests); Debian's redis-server for the replay guard's tests (scripts/redis-server.sh)
 source scripts/python-tools.sh
 source scripts/redis-server.sh
 export PATH="$tools/bin:$PATH"
+
+# Lint first (about 0.1 s): python/ekl_evidence, python/tests, python/tools, python/build_backend
+t0=$(date +%s%N)
+(cd python && ruff check --no-cache --quiet .)
+echo "ruff check python/: clean in $(( ($(date +%s%N) - t0) / 1000000 )) ms"
 
 # The license files the wheel and the sdist carry are copies of the repository's.
 for f in LICENSE-APACHE LICENSE-MIT; do cmp -s "$f" "python/$f" || { echo "python/$f differs from $f: copy it" >&2; exit 1; }; done
@@ -114,7 +120,9 @@ if [ "${EKL_PY_QUICK:-0}" != "1" ]; then
   venv2="$work/venv-source"
   "$py" -m venv --clear "$venv2"
   t0=$(date +%s)
-  "$venv2/bin/python" -m pip install -q --disable-pip-version-check "$sdist" "pytest==$PYTEST" "hypothesis==$HYPOTHESIS"
+  # --no-cache-dir: pip caches the wheel it built from a local sdist by its path, and the sdist
+  # keeps its name between builds, so without it a later run installs the first build again
+  "$venv2/bin/python" -m pip install -q --no-cache-dir --disable-pip-version-check "$sdist" "pytest==$PYTEST" "hypothesis==$HYPOTHESIS"
   echo "pip install $(basename "$sdist") (built with cargo) took $(( $(date +%s) - t0 )) s"
   (
     cd "$run_dir"

@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Node package (node/): install the dev tools, build the napi addon (release, the workspace's
+# Node package (node/): install the dev tools, type-check (tsc --strict, checkJs) and lint (ESLint)
+# the JS shared with the browser build (node/js), build the napi addon (release, the workspace's
 # target/ so the core is not rebuilt), check the generated loader and declarations are the ones
 # checked in, type-check the declarations (tsc --noEmit on types-test/, which uses the whole API),
 # run node --test, then pack the npm packages (scripts/npm-pack.sh), install the main tarball and
@@ -20,6 +21,14 @@ if [ ! -f "$stamp" ] || [ "$(cat "$stamp")" != "$want" ]; then
   npm ci --no-audit --no-fund --loglevel=error
   echo "$want" > "$stamp"
 fi
+
+# 1b. the JS shared with the browser build (js/*.js): type-checked (tsc --strict, checkJs, with
+#     the JSDoc types; tsconfig.check.json) and linted (ESLint, eslint.config.mjs); a finding fails
+#     the step before anything builds
+t0=$(date +%s%N)
+npx tsc -p tsconfig.check.json
+npx eslint --max-warnings 0 js/
+echo "tsc --checkJs and eslint of node/js: clean in $(( ($(date +%s%N) - t0) / 1000000 )) ms"
 
 # 2. build: the addon (this machine's platform) and the wasm build the package bundles (node/wasm/)
 npx napi build --platform --release --js native.js --dts native.d.ts
