@@ -209,7 +209,7 @@ def upstream_projection(
     tools: _Value,
     *,
     offered: Optional[Iterable[str]] = None,
-) -> List[JsonValue]:
+) -> list[JsonValue]:
     """The array the upstream fingerprint hashes.
 
     tools (required): the tools/list result ({"tools": [...]})
@@ -495,7 +495,7 @@ def verify_receipts(
     keys: _Value,
     *,
     jobs: Optional[int] = None,
-) -> List[Union[Verdict, EklError]]:
+) -> list[Union[Verdict, EklError]]:
     """Verdicts on many MAC receipts under one key ring; an item that cannot be read gives {error:
     {code, message}} in its place.
 
@@ -516,7 +516,7 @@ def verify_receipt_lines(
     own_agent_id: Optional[str] = None,
     network_issuer: Optional[str] = None,
     jobs: Optional[int] = None,
-) -> List[Union[Verdict, EklError]]:
+) -> list[Union[Verdict, EklError]]:
     """Verdicts on a receipt archive: JSON lines, one item a line ({receipt, call,
     input_commitment?, output_commitment?} for a MAC receipt, {receipt_jws, call} or {receipt:
     signed object, call} for a network-signed one, an optional label); one verdict per non-blank
@@ -544,7 +544,7 @@ def summarize_receipt_lines(
     own_agent_id: Optional[str] = None,
     network_issuer: Optional[str] = None,
     jobs: Optional[int] = None,
-) -> List[ReceiptLineSummary]:
+) -> list[ReceiptLineSummary]:
     """A receipt archive in brief (the items of verify_receipt_lines): one row per non-blank line,
     {line, kind, label, receipt_id, execution_id, provider_agent_id, capability_id, issued_at,
     accepted, receipt_digest, passed, failing: [{name, outcome, detail?}], error}: the ids a
@@ -614,7 +614,7 @@ def screen(
     result: _Value,
     *,
     rules: Optional[_Value] = None,
-) -> List[SafetyFlag]:
+) -> list[SafetyFlag]:
     """The safety flags of a tool result: the network's rules (when given) and the local leak
     patterns.
 
@@ -729,7 +729,7 @@ def public_jwk(
 def jwks_from_seed(
     seed: str,
     kids: Iterable[str],
-) -> Tuple[Jwks, List[SigningKey]]:
+) -> Tuple[Jwks, list[SigningKey]]:
     """The JWKS and signing keys derived from one seed, one per kid.
 
     seed (required): the seed: 64 lowercase hex
