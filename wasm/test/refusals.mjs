@@ -78,6 +78,8 @@ export function badCalls(api) {
       ['verifyReceiptLines: bad key ring', () => api.verifyReceiptLines('', { keys: [] }), 'INVALID_ARGUMENT'],
       ['summarizeReceiptLines: lines not text', () => api.summarizeReceiptLines(5), 'INVALID_ARGUMENT'],
       ['summarizeReceiptLines: jobs 0', () => api.summarizeReceiptLines('', { jobs: 0 }), 'INVALID_ARGUMENT'],
+      ['verifyArchive: lines not text', () => api.verifyArchive(5), 'INVALID_ARGUMENT'],
+      ['verifyArchive: first line 0', () => api.verifyArchive('', { firstLine: 0 }), 'INVALID_ARGUMENT'],
     );
   }
   if (api.verifyChallengeProof) {
