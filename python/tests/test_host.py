@@ -84,6 +84,7 @@ def test_operations_list_their_time_members():
         ("verify_receipts", "keys"): {"valid_from": "timestamp", "valid_until": "timestamp"},
         ("verify_receipt_lines", "keys"): {"valid_from": "timestamp", "valid_until": "timestamp"},
         ("summarize_receipt_lines", "keys"): {"valid_from": "timestamp", "valid_until": "timestamp"},
+        ("verify_archive", "keys"): {"valid_from": "timestamp", "valid_until": "timestamp"},
         ("verify_receipt_jws", "call"): {"sent_at": "seconds", "received_at": "seconds"},
         ("verify_signed_receipt", "call"): {"sent_at": "seconds", "received_at": "seconds"},
         ("sign_jws", "claims"): {"iat": "seconds", "nbf": "seconds", "exp": "seconds"},
