@@ -34,6 +34,7 @@ import ekl, {
   verifyReceiptsAsync,
   verifyReceiptLines,
   summarizeReceiptLines,
+  verifyArchive,
   screeningRules,
   screen,
   screeningFold,
@@ -72,6 +73,7 @@ import ekl, {
   type JsonValue,
   type ResultBody,
   type ReceiptLineSummary,
+  type ArchiveOutput,
   type Verdict,
   type SafetyFlag,
   type ProofVersion,
@@ -143,6 +145,8 @@ const batchAsync: Promise<Array<Verdict | EklError>> = verifyReceiptsAsync([{ re
 const archive: Array<Verdict | EklError> = verifyReceiptLines('{"receipt_jws":"a.b.c","call":{}}\n', { jwks: { keys: [] }, ownAgentId: 'c', networkIssuer: 'https://n.example', jobs: 2 })
 for (const r of batch) if (!(r instanceof EklError)) console.log(r.accepted, r.checks[0]?.outcome, r.receipt_digest)
 const brief: ReceiptLineSummary[] = summarizeReceiptLines('{"receipt_jws":"a.b.c","call":{}}\n', { jwks: { keys: [] }, ownAgentId: 'c' })
+const archived: ArchiveOutput = verifyArchive('{"receipt_jws":"a.b.c","call":{}}\n', { jwks: { keys: [] }, failuresOnly: true, firstLine: 7 })
+console.log(archived.output.length, archived.accepted, archived.not_accepted, archived.refused)
 for (const r of brief) console.log(r.line, r.kind, r.accepted ?? r.error?.code, r.failing.map((f) => `${f.name}: ${f.outcome}`), r.receipt_id)
 const rules: ScreeningRules = screeningRules({ rules_version: '1', rules: [] })
 const flags: SafetyFlag[] = screen({ content: [] }, { rules })
