@@ -1,5 +1,5 @@
 """The decisions record's links (docs/decisions.md is the index of docs/decisions/*.md and
-docs/performance.md): every `decisions.md#id` cited anywhere in the repository is an anchor of the
+docs/performance.md): every `decisions.md#<id>` cited anywhere in the repository is an anchor of the
 index, and every link of the index reaches a file that holds that anchor. Run from the repository
 root; exits 1 with the broken links."""
 import re
