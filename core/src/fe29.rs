@@ -30,7 +30,7 @@ const MASK: i64 = (1 << BITS) - 1;
 const N: usize = 9;
 
 /// p, big-endian.
-const P_BE: [u8; 32] = [
+pub(crate) const P_BE: [u8; 32] = [
     0xff, 0xff, 0xff, 0xff, 0x00, 0x00, 0x00, 0x01, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00,
     0x00, 0x00, 0x00, 0x00, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff,
 ];
@@ -481,57 +481,8 @@ mod tests {
         }
     }
 
+    use crate::field_tests::{be_sub_small, small, ElementRng};
     use crate::test_rng::SplitMix64 as Rng;
-
-    /// Random field elements for the differential tests.
-    trait ElementRng {
-        fn element(&mut self) -> [u8; 32];
-    }
-    impl ElementRng for Rng {
-        /// A random element below p, biased toward the edges (0, 1, p − 1, 2^k, 2^k − 1, all-ones
-        /// limbs) one time in four.
-        fn element(&mut self) -> [u8; 32] {
-            loop {
-                let mut b = self.bytes32();
-                match self.next_u64() % 8 {
-                    0 => {
-                        let k = (self.next_u64() % 256) as usize;
-                        b = [0; 32];
-                        b[31 - k / 8] = 1 << (k % 8);
-                        if self.next_u64() & 1 == 0 {
-                            b = be_sub_small(&b, 1);
-                        }
-                    }
-                    1 => b = be_sub_small(&P_BE, 1 + self.next_u64() % 4),
-                    2 => b = small(self.next_u64() % 3),
-                    _ => {}
-                }
-                if b < P_BE {
-                    return b;
-                }
-            }
-        }
-    }
-
-    fn small(v: u64) -> [u8; 32] {
-        let mut b = [0u8; 32];
-        b[24..].copy_from_slice(&v.to_be_bytes());
-        b
-    }
-
-    fn be_sub_small(b: &[u8; 32], v: u64) -> [u8; 32] {
-        let mut out = *b;
-        let mut borrow = v as u16;
-        for byte in out.iter_mut().rev() {
-            let (d, under) = byte.overflowing_sub(borrow as u8);
-            *byte = d;
-            borrow = u16::from(under) + (borrow >> 8);
-            if borrow == 0 {
-                break;
-            }
-        }
-        out
-    }
 
     fn ours(b: &[u8; 32]) -> Fe {
         Option::<Fe>::from(Fe::from_repr(FieldBytes::from(*b))).expect("below p")

@@ -32,9 +32,21 @@ pub mod credential;
 pub mod digest;
 mod error;
 mod es256;
-// Only ES256 on wasm32 (or with the `fe29` feature) uses it; its tests run everywhere.
-#[cfg_attr(not(any(target_arch = "wasm32", feature = "fe29")), allow(dead_code))]
+// ES256's field on 32-bit targets, wasm32 above all (and with the `fe29` feature); its tests run
+// everywhere.
+#[cfg_attr(
+    all(target_pointer_width = "64", not(feature = "fe29")),
+    allow(dead_code)
+)]
 mod fe29;
+// ES256's field on 64-bit targets (unless the `fe29` feature asks for the other); its tests run on
+// every 64-bit target.
+#[cfg(target_pointer_width = "64")]
+#[cfg_attr(feature = "fe29", allow(dead_code))]
+mod fe64;
+// The random and edge elements of both fields' differential tests.
+#[cfg(test)]
+mod field_tests;
 pub mod fingerprint;
 pub mod hex;
 pub mod jwk;
