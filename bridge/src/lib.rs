@@ -20,8 +20,6 @@
 //!   never reads one);
 //! * a parameter of kind [`Kind::Salt`] may be left out: the host passes a fresh salt from its
 //!   CSPRNG (the core never reads a random source).
-#![forbid(unsafe_code)]
-#![deny(missing_docs)]
 
 mod args;
 mod credential;

@@ -10,7 +10,7 @@
 
 /// How a named command prints its operation's result.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Output {
+pub(crate) enum Output {
     /// Exactly what `ekl call` prints: the result as canonical JSON and a newline (a verdict that
     /// is not accepted exits with 1).
     Json,
@@ -27,7 +27,7 @@ pub enum Output {
 
 /// One operation a named command runs, and when.
 #[derive(Clone, Copy, Debug)]
-pub struct Alias {
+pub(crate) struct Alias {
     /// The operation's wire name.
     pub op: &'static str,
     /// How the command prints its result.
@@ -40,7 +40,7 @@ pub struct Alias {
 
 /// What a named command is.
 #[derive(Clone, Copy, Debug)]
-pub enum Named {
+pub(crate) enum Named {
     /// An alias of these operations (one, or one per selecting flag).
     Alias(&'static [Alias]),
     /// Not a registry operation: why (documentation, read by the tests).
@@ -52,7 +52,7 @@ const fn alias(op: &'static str, output: Output, when: &'static str) -> Alias {
 }
 
 /// Every named command (its words, as typed after `ekl`), in the order of `ekl --help`.
-pub const NAMED: &[(&str, Named)] = &[
+pub(crate) const NAMED: &[(&str, Named)] = &[
     (
         "canon",
         Named::Alias(&[alias(
@@ -311,7 +311,7 @@ pub const NAMED: &[(&str, Named)] = &[
 ];
 
 /// The operations a named command may run (empty for a host-only command or an unknown one).
-pub fn ops_of(command: &str) -> &'static [Alias] {
+pub(crate) fn ops_of(command: &str) -> &'static [Alias] {
     NAMED
         .iter()
         .find(|(c, _)| *c == command)

@@ -113,7 +113,7 @@ fn output(
 }
 
 /// Runs `ekl receipt verify-archive`.
-pub fn main(a: ArchiveArgs, io: &Inputs, format: Format) -> CmdResult {
+pub(crate) fn main(a: ArchiveArgs, io: &Inputs, format: Format) -> CmdResult {
     let ring = key_ring_of(io, &a.secret, &a.key_ring)?;
     let jwks = a.jwks.as_deref().map(|p| jwks_file(io, p)).transpose()?;
     let keys = ArchiveKeys {

@@ -9,7 +9,7 @@ use crate::input::SecretSource;
 
 /// The top-level help after the usage line: every command (two-word ones included), the input and
 /// secret rules and the exit statuses. `tests` check that every leaf command is listed here.
-pub const TOP_HELP: &str = "\
+pub(crate) const TOP_HELP: &str = "\
 Commands (ekl COMMAND --help, or ekl help COMMAND, for the options of each):
   canon                   the ekl-json-1 canonical form of a JSON text
   digest                  lowercase hex SHA-256 of the canonical form
@@ -100,7 +100,7 @@ Options:
     subcommand_required = true,
     max_term_width = 100
 )]
-pub struct Cli {
+pub(crate) struct Cli {
     /// The command.
     #[command(subcommand)]
     pub command: Command,
@@ -111,7 +111,7 @@ pub struct Cli {
 
 /// The positional JSON input.
 #[derive(Args, Debug)]
-pub struct Input {
+pub(crate) struct Input {
     /// The JSON input file (`-` or none: stdin; at most 64 MiB)
     #[arg(value_name = "FILE")]
     pub file: Option<PathBuf>,
@@ -119,7 +119,7 @@ pub struct Input {
 
 /// A salt option.
 #[derive(Args, Debug)]
-pub struct RequiredSalt {
+pub(crate) struct RequiredSalt {
     /// The 32-byte salt as 64 lowercase hex characters
     #[arg(long, value_name = "HEX", required = true)]
     pub salt: String,
@@ -127,7 +127,7 @@ pub struct RequiredSalt {
 
 /// Every command.
 #[derive(Subcommand, Debug)]
-pub enum Command {
+pub(crate) enum Command {
     /// The ekl-json-1 canonical form (RFC 8785 with the EKP refusals)
     Canon {
         /// Apply the limits of a capability call's input (§2.5: canonical form at most 256 KB)
@@ -220,7 +220,7 @@ pub enum Command {
 }
 
 /// The help after `ekl call --help`'s options.
-pub const CALL_HELP: &str = "\
+pub(crate) const CALL_HELP: &str = "\
 Arguments go by their wire names (docs/operations.json). By the parameter's kind:
   value, text, jwks   JSON text                 str, bytes   the string
   int                 an integer
@@ -239,7 +239,7 @@ verdict, a list of verdicts, a verified token) is printed for people instead (ek
 Output).";
 
 /// The help after `ekl mcp --help`'s options.
-pub const MCP_HELP: &str = "\
+pub(crate) const MCP_HELP: &str = "\
 Examples:
   ekl mcp -- python server.py                     a server over stdio (one message a line)
   ekl mcp --url http://127.0.0.1:8000/mcp         over Streamable HTTP (http:// only: no TLS)
@@ -280,7 +280,7 @@ fn fingerprint_arg(s: &str) -> Result<String, String> {
 
 /// `ekl mcp ...`
 #[derive(Args, Debug)]
-pub struct McpArgs {
+pub(crate) struct McpArgs {
     /// The server's Streamable HTTP endpoint (http://HOST:PORT/PATH)
     #[arg(long, value_name = "URL", conflicts_with = "command")]
     pub url: Option<String>,
@@ -301,7 +301,7 @@ pub struct McpArgs {
 
 /// `ekl call ...`
 #[derive(Args, Debug)]
-pub struct CallArgs {
+pub(crate) struct CallArgs {
     /// The operation's wire name (e.g. verify_receipt)
     #[arg(value_name = "NAME", required_unless_present = "list")]
     pub name: Option<String>,
@@ -328,7 +328,7 @@ pub struct CallArgs {
 
 /// `ekl jws ...`
 #[derive(Subcommand, Debug)]
-pub enum JwsCommand {
+pub(crate) enum JwsCommand {
     /// Verify an ES256 compact JWS of EKP type T; prints {claims, header, kid, token_sha256, typ}
     Verify {
         #[command(flatten)]
@@ -364,7 +364,7 @@ pub enum JwsCommand {
 
 /// `--typ`.
 #[derive(Args, Debug)]
-pub struct TypArg {
+pub(crate) struct TypArg {
     /// The EKP token type (e.g. ekl-receipt+jwt, ekl-access+jwt)
     #[arg(long = "typ", value_name = "T", required = true)]
     pub typ: String,
@@ -372,7 +372,7 @@ pub struct TypArg {
 
 /// `ekl jwks ...`
 #[derive(Subcommand, Debug)]
-pub enum JwksCommand {
+pub(crate) enum JwksCommand {
     /// The key set (or with --private the private JWKs) derived from a 32-byte seed
     FromSeed {
         #[command(flatten)]
@@ -388,7 +388,7 @@ pub enum JwksCommand {
 
 /// The token of `jws verify` and `receipt verify-jws`: `--token`, `--token-file`, FILE or stdin.
 #[derive(Args, Debug)]
-pub struct TokenArgs {
+pub(crate) struct TokenArgs {
     /// The compact JWS itself
     #[arg(long, value_name = "TOKEN", conflicts_with_all = ["token_file", "file"])]
     pub token: Option<String>,
@@ -401,7 +401,7 @@ pub struct TokenArgs {
 }
 
 /// The help after `ekl receipt issue --help`'s options.
-pub const RECEIPT_ISSUE_HELP: &str = "\
+pub(crate) const RECEIPT_ISSUE_HELP: &str = "\
 The receipt (ekl-evidence-mac-1.1, PROTOCOL §9.5) of a call answered, printed as JSON: from the
 call (--call: the call object `receipt verify` takes) come execution_kind, requester_agent_id,
 provider_agent_id, collaboration_id, connection_id, execution_id, capability_id,
@@ -414,7 +414,7 @@ unless given). The receipt is verified before it is printed; what the verifier w
 refused (exit 2). Runs the operation issue_mac_receipt (ekl call issue_mac_receipt).";
 
 /// The help after `ekl receipt sign --help`'s options: the members it checks.
-pub const RECEIPT_SIGN_HELP: &str = "\
+pub(crate) const RECEIPT_SIGN_HELP: &str = "\
 FILE is the whole receipt without auth_tag; the signer refuses what the verifier would refuse.
 Every receipt carries the strings receipt_version (\"1.1\"), receipt_id, execution_kind
 (customer, trial, validation), requester_agent_id, provider_agent_id, collaboration_id,
@@ -427,7 +427,7 @@ output.";
 
 /// `ekl receipt ...`
 #[derive(Subcommand, Debug)]
-pub enum ReceiptCommand {
+pub(crate) enum ReceiptCommand {
     /// A MAC receipt for a call answered: every member, fresh salts, verified (§9.5)
     #[command(after_help = RECEIPT_ISSUE_HELP)]
     Issue(ReceiptIssueArgs),
@@ -488,7 +488,7 @@ pub enum ReceiptCommand {
 
 /// `ekl receipt issue`.
 #[derive(Args, Debug)]
-pub struct ReceiptIssueArgs {
+pub(crate) struct ReceiptIssueArgs {
     /// The call answered (JSON file: execution_id, collaboration_id, capability_id,
     /// requester_agent_id, provider_agent_id, execution_kind, connection_id, capability_version,
     /// terms_hash; reservation_id, grant_id, admission_id for a customer call)
@@ -535,7 +535,7 @@ pub struct ReceiptIssueArgs {
 }
 
 /// The item format and the output of `receipt verify-archive`.
-pub const ARCHIVE_HELP: &str = "\
+pub(crate) const ARCHIVE_HELP: &str = "\
 Items (one JSON object a line; blank lines are skipped; at most 64 MiB a line):
   {\"receipt\": MAC receipt, \"call\": {...}, \"input_commitment\"?, \"output_commitment\"?}
   {\"receipt_jws\": \"<compact JWS>\", \"call\": {...}}
@@ -552,7 +552,7 @@ Output (stdout, one line per item, in the archive's order whatever --jobs is):
 
 /// `ekl receipt verify-archive`.
 #[derive(Args, Debug)]
-pub struct ArchiveArgs {
+pub(crate) struct ArchiveArgs {
     /// Threads to verify on (default: every core available to the process)
     #[arg(long, short = 'j', value_name = "N", value_parser = clap::value_parser!(u16).range(1..))]
     pub jobs: Option<u16>,
@@ -582,7 +582,7 @@ pub struct ArchiveArgs {
 
 /// `--jwks` and `--call` of the network-signed receipt verifiers.
 #[derive(Args, Debug)]
-pub struct SignedReceiptArgs {
+pub(crate) struct SignedReceiptArgs {
     /// The network's key set (JWKS JSON file; `-`: stdin)
     #[arg(long, value_name = "FILE", required = true)]
     pub jwks: PathBuf,
@@ -594,7 +594,7 @@ pub struct SignedReceiptArgs {
 
 /// `ekl proof ...`
 #[derive(Subcommand, Debug)]
-pub enum ProofCommand {
+pub(crate) enum ProofCommand {
     /// The proof key (hex) of an agent key (given, or read from FILE or stdin)
     Key {
         #[command(flatten)]
@@ -678,7 +678,7 @@ pub enum ProofCommand {
 
 /// `--challenge` and `--endpoint`.
 #[derive(Args, Debug)]
-pub struct ChallengeTarget {
+pub(crate) struct ChallengeTarget {
     /// The challenge
     #[arg(long, value_name = "C", required = true)]
     pub challenge: String,
@@ -689,7 +689,7 @@ pub struct ChallengeTarget {
 
 /// `--enrollment-id`, `--nonce` and `--endpoint`.
 #[derive(Args, Debug)]
-pub struct Enrollment {
+pub(crate) struct Enrollment {
     /// The enrollment id
     #[arg(long, value_name = "ID", required = true)]
     pub enrollment_id: String,
@@ -710,7 +710,7 @@ macro_rules! secret_source {
         #[doc = concat!("The sources of the ", $what, " (at most one).")]
         #[derive(Args, Debug)]
         #[group(multiple = false)]
-        pub struct $ty {
+        pub(crate) struct $ty {
             #[doc = concat!("The ", $what, " on the command line.")]
             #[arg(long = $long, value_name = $value_name,
                   help = concat!("The ", $what, " itself (other local users can see it in `ps`)"))]
@@ -731,7 +731,7 @@ macro_rules! secret_source {
 
         impl $ty {
             /// The source given, if any.
-            pub fn source(&self) -> SecretSource<'_> {
+            pub(crate) fn source(&self) -> SecretSource<'_> {
                 if let Some(v) = &self.$val {
                     SecretSource::Value(v)
                 } else if let Some(p) = &self.$file {
@@ -789,7 +789,7 @@ secret_source!(
 /// the core's `KeyRing::from_value`: unknown members refused): at most one.
 #[derive(Args, Debug)]
 #[group(multiple = false)]
-pub struct KeyRingSource {
+pub(crate) struct KeyRingSource {
     /// The key ring file (`-`: stdin; at most 64 KiB)
     #[arg(long, value_name = "KEYS")]
     pub key_ring: Option<PathBuf>,
@@ -803,7 +803,7 @@ pub struct KeyRingSource {
 
 impl KeyRingSource {
     /// The source given, if any.
-    pub fn source(&self) -> SecretSource<'_> {
+    pub(crate) fn source(&self) -> SecretSource<'_> {
         if let Some(p) = &self.key_ring {
             SecretSource::File(p)
         } else if let Some(e) = &self.key_ring_env {
@@ -818,7 +818,7 @@ impl KeyRingSource {
 
 /// `ekl conformance ...` (docs/conformance-protocol.md).
 #[derive(Args, Debug)]
-pub struct ConformanceArgs {
+pub(crate) struct ConformanceArgs {
     /// The number of generated JSON texts
     #[arg(long, value_name = "N", default_value_t = 3000)]
     pub corpus: usize,

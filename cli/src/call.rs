@@ -19,7 +19,7 @@ use zeroize::Zeroizing;
 
 /// One argument, owned, before it is lent to the bridge.
 #[allow(clippy::large_enum_variant)] // a handful per call
-pub enum Owned {
+pub(crate) enum Owned {
     /// Left out.
     Absent,
     /// JSON text (or bytes).
@@ -41,7 +41,7 @@ fn invalid(message: String) -> Error {
 }
 
 /// A signing key from a seed (hex) and a kid: the `signing_key` operation.
-pub fn key_of(seed: &str, kid: &str) -> Result<Owned, Error> {
+pub(crate) fn key_of(seed: &str, kid: &str) -> Result<Owned, Error> {
     key_from(
         "signing_key",
         &[("seed", Arg::Str(seed)), ("kid", Arg::Str(kid))],
@@ -57,7 +57,7 @@ fn key_from(op: &str, args: &[(&str, Arg<'_>)]) -> Result<Owned, Error> {
 }
 
 /// The argument of kind `kind` from its JSON form in a request's `args` object.
-pub fn from_json(name: &str, kind: Kind, v: &Value<'_>) -> Result<Owned, Error> {
+pub(crate) fn from_json(name: &str, kind: Kind, v: &Value<'_>) -> Result<Owned, Error> {
     let bad = || {
         invalid(format!(
             "argument {name} must be given as {}",
@@ -120,7 +120,7 @@ pub fn from_json(name: &str, kind: Kind, v: &Value<'_>) -> Result<Owned, Error> 
 }
 
 /// The argument of kind `kind` from command-line text.
-pub fn from_text(name: &str, kind: Kind, text: String) -> Result<Owned, Error> {
+pub(crate) fn from_text(name: &str, kind: Kind, text: String) -> Result<Owned, Error> {
     let text = Zeroizing::new(text);
     Ok(match kind {
         Kind::Value | Kind::Text | Kind::Jwks => Owned::Text(text.as_bytes().to_vec()),
@@ -153,7 +153,7 @@ pub fn from_text(name: &str, kind: Kind, text: String) -> Result<Owned, Error> {
 /// JSON reader reads it and floored (`ekl_bridge::seconds_of`, the rule of every surface); NaN,
 /// infinities, magnitudes beyond 2^53 and anything else are `INVALID_ARGUMENT`. The bridge's
 /// milliseconds check (|now| ≥ 10^11) applies to the result.
-pub fn now_of_text(name: &str, text: &str) -> Result<i64, Error> {
+pub(crate) fn now_of_text(name: &str, text: &str) -> Result<i64, Error> {
     if let Ok(n) = text.parse::<i64>() {
         return Ok(n);
     }
@@ -174,7 +174,7 @@ pub fn now_of_text(name: &str, text: &str) -> Result<i64, Error> {
 }
 
 /// How an argument of `kind` is written in a request's `args` object.
-pub fn json_form(kind: Kind) -> &'static str {
+pub(crate) fn json_form(kind: Kind) -> &'static str {
     match kind {
         Kind::Value | Kind::Text | Kind::Jwks => "a string holding JSON text",
         Kind::Str | Kind::Bytes => "a string",
@@ -190,7 +190,7 @@ pub fn json_form(kind: Kind) -> &'static str {
 }
 
 /// Runs `op` on owned arguments (one per parameter); a `now` left out is `clock` when given.
-pub fn run(op: &Op, owned: &[Owned], clock: Option<i64>) -> Result<Out, Error> {
+pub(crate) fn run(op: &Op, owned: &[Owned], clock: Option<i64>) -> Result<Out, Error> {
     let args: Vec<Arg<'_>> = op
         .params
         .iter()
@@ -213,7 +213,7 @@ pub fn run(op: &Op, owned: &[Owned], clock: Option<i64>) -> Result<Out, Error> {
 }
 
 /// Decodes a request's `args` object for `op` (unknown names refused, naming the allowed ones).
-pub fn decode_args(op: &Op, args: &Value<'_>) -> Result<Vec<Owned>, Error> {
+pub(crate) fn decode_args(op: &Op, args: &Value<'_>) -> Result<Vec<Owned>, Error> {
     let allowed: Vec<&str> = op.params.iter().map(|p| p.name).collect();
     let members = ekl_core::shape::members(args, "args", &allowed)?;
     let mut owned: Vec<Owned> = op.params.iter().map(|_| Owned::Absent).collect();

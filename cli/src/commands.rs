@@ -21,7 +21,7 @@ use crate::input::{Inputs, SecretSource, MAX_DOCUMENT_BYTES};
 use crate::Failure;
 
 /// The bytes to print, or why not.
-pub type CmdResult = Result<Vec<u8>, Failure>;
+pub(crate) type CmdResult = Result<Vec<u8>, Failure>;
 
 /// A named command's call of its registry operation: the arguments by wire name.
 struct Via {
@@ -136,7 +136,7 @@ fn step(op: &str, args: &[(&str, ekl_bridge::Arg<'_>)]) -> Result<Out, Failure> 
 }
 
 /// The result of an operation as a command prints it (cli/src/aliases.rs, [`Output`]).
-pub fn present(out: &Out, output: Output, returns: Returns) -> CmdResult {
+pub(crate) fn present(out: &Out, output: Output, returns: Returns) -> CmdResult {
     match (output, out) {
         (Output::Json, _) => {
             let mut bytes = match out {
@@ -168,7 +168,7 @@ pub fn present(out: &Out, output: Output, returns: Returns) -> CmdResult {
 }
 
 /// Runs one command (every command but `conformance` and `receipt verify-archive`).
-pub fn run(command: Command, io: &Inputs) -> CmdResult {
+pub(crate) fn run(command: Command, io: &Inputs) -> CmdResult {
     match command {
         Command::Canon {
             capability_input,
@@ -425,7 +425,7 @@ fn required_secret(
 // --- jws, jwks, receipt verify-jws / verify-signed (SPEC §7) -------------------------------------
 
 /// The key set of a `--jwks FILE` option, parsed (`receipt verify-archive`).
-pub fn jwks_file(io: &Inputs, path: &Path) -> Result<ekl_core::jwk::Jwks, Failure> {
+pub(crate) fn jwks_file(io: &Inputs, path: &Path) -> Result<ekl_core::jwk::Jwks, Failure> {
     let bytes = io.option_file(path, "the --jwks file")?;
     Ok(ekl_core::jwk::Jwks::parse(&bytes)?)
 }
@@ -519,7 +519,7 @@ fn jwks(c: JwksCommand, io: &Inputs) -> CmdResult {
 
 /// The key ring of a secret (the baseline ring) or of a key ring source; `None` when neither is
 /// given, a usage error when both are (`receipt verify-archive`).
-pub fn key_ring_of(
+pub(crate) fn key_ring_of(
     io: &Inputs,
     secret: &SecretArgs,
     key_ring: &KeyRingSource,

@@ -22,7 +22,7 @@ use crate::args::{Command, JwsCommand, ReceiptCommand};
 
 /// The form of a verdict or a verified token.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
-pub enum Format {
+pub(crate) enum Format {
     /// For people: the verdict, then the checks that did not pass in plain words.
     Human,
     /// The JSON, as printed to a pipe.
@@ -30,7 +30,7 @@ pub enum Format {
 }
 
 /// The form to print in: `given` (`--format`), else human when stdout is a terminal, else JSON.
-pub fn chosen(given: Option<Format>) -> Format {
+pub(crate) fn chosen(given: Option<Format>) -> Format {
     given.unwrap_or_else(|| {
         if std::io::stdout().is_terminal() {
             Format::Human
@@ -41,7 +41,7 @@ pub fn chosen(given: Option<Format>) -> Format {
 }
 
 /// Whether `command` prints a verdict or a verified token (and so has a human form).
-pub fn applies(command: &Command) -> bool {
+pub(crate) fn applies(command: &Command) -> bool {
     match command {
         Command::Receipt(
             ReceiptCommand::Verify { .. }
@@ -67,7 +67,7 @@ pub fn applies(command: &Command) -> bool {
 /// The human form of what a command printed as JSON (one document and a line end): a verdict, a
 /// list of verdicts or a verified token. `None` when `json` is none of them (it is then printed
 /// as it is).
-pub fn render(json: &[u8]) -> Option<Vec<u8>> {
+pub(crate) fn render(json: &[u8]) -> Option<Vec<u8>> {
     let text = json.strip_suffix(b"\n").unwrap_or(json);
     let value = canonical::parse(text).ok()?;
     let out = match &value {
@@ -124,7 +124,7 @@ fn words(name: &str) -> &str {
 ///   ...
 /// receipt digest: 3f2a...
 /// ```
-pub fn verdict(v: &Value<'_>) -> String {
+pub(crate) fn verdict(v: &Value<'_>) -> String {
     let checks = checks_of(v);
     let accepted = v.get("accepted") == Some(&Value::Bool(true));
     let failing: Vec<&CheckText> = checks.iter().filter(|c| c.outcome != "pass").collect();
@@ -184,7 +184,7 @@ pub fn verdict(v: &Value<'_>) -> String {
 }
 
 /// One line for a verdict: `ACCEPTED`, or `NOT ACCEPTED: id (words); id (words)`.
-pub fn verdict_line(v: &Verdict) -> String {
+pub(crate) fn verdict_line(v: &Verdict) -> String {
     if v.accepted {
         return "ACCEPTED".to_owned();
     }

@@ -22,15 +22,15 @@ use crate::Failure;
 
 /// The most bytes read from one JSON document or token (a file or stdin): the core's bound on
 /// any JSON text, 64 MiB (`ekl_core::limits::MAX_INPUT_BYTES`).
-pub const MAX_DOCUMENT_BYTES: u64 = ekl_core::limits::MAX_INPUT_BYTES as u64;
+pub(crate) const MAX_DOCUMENT_BYTES: u64 = ekl_core::limits::MAX_INPUT_BYTES as u64;
 
 /// The most bytes read from one secret source (a secret, seed, agent key, proof key or key ring
 /// given by file, environment variable or stdin): 64 KiB.
-pub const MAX_SECRET_BYTES: u64 = 64 << 10;
+pub(crate) const MAX_SECRET_BYTES: u64 = 64 << 10;
 
 /// Reads at most `limit` bytes from `r`; more is refused with `BODY_TOO_LARGE` after reading
 /// `limit + 1` bytes, so an endless source stops at once.
-pub fn read_capped(r: impl Read, limit: u64, what: &str) -> Result<Vec<u8>, Failure> {
+pub(crate) fn read_capped(r: impl Read, limit: u64, what: &str) -> Result<Vec<u8>, Failure> {
     let mut buf = Vec::new();
     r.take(limit.saturating_add(1))
         .read_to_end(&mut buf)
@@ -45,7 +45,7 @@ pub fn read_capped(r: impl Read, limit: u64, what: &str) -> Result<Vec<u8>, Fail
 }
 
 /// The one refusal for a source that cannot be read, whatever the reason.
-pub fn unreadable(what: &str) -> Failure {
+pub(crate) fn unreadable(what: &str) -> Failure {
     Failure::Refused(Error::new(
         ErrorCode::InvalidArgument,
         format!("cannot read {what}"),
@@ -53,14 +53,14 @@ pub fn unreadable(what: &str) -> Failure {
 }
 
 /// Reads a file (at most `limit` bytes), one refusal for every reason it cannot be read.
-pub fn read_file_capped(path: &Path, limit: u64, what: &str) -> Result<Vec<u8>, Failure> {
+pub(crate) fn read_file_capped(path: &Path, limit: u64, what: &str) -> Result<Vec<u8>, Failure> {
     let file = std::fs::File::open(path).map_err(|_| unreadable(what))?;
     read_capped(file, limit, what)
 }
 
 /// Whether `arg` has the shape of a compact JWS (three base64url segments): used only to add a
 /// hint to the refusal of a file that cannot be read, never to decide what the argument is.
-pub fn looks_like_token(arg: &OsStr) -> bool {
+pub(crate) fn looks_like_token(arg: &OsStr) -> bool {
     let Some(s) = arg.to_str() else {
         return false;
     };
@@ -72,13 +72,13 @@ pub fn looks_like_token(arg: &OsStr) -> bool {
 
 /// The reading context of one run: which input took stdin.
 #[derive(Default)]
-pub struct Inputs {
+pub(crate) struct Inputs {
     stdin_taken_by: Cell<Option<&'static str>>,
 }
 
 impl Inputs {
     /// Reads stdin for `what`, refusing a second reader of stdin (a usage error).
-    pub fn stdin(&self, what: &'static str, limit: u64) -> Result<Vec<u8>, Failure> {
+    pub(crate) fn stdin(&self, what: &'static str, limit: u64) -> Result<Vec<u8>, Failure> {
         if let Some(first) = self.stdin_taken_by.replace(Some(what)) {
             return Err(Failure::Usage(format!(
                 "{what} and {first} cannot both come from stdin"
@@ -88,7 +88,12 @@ impl Inputs {
     }
 
     /// Reads `path`, or stdin for `-`.
-    pub fn path(&self, path: &Path, what: &'static str, limit: u64) -> Result<Vec<u8>, Failure> {
+    pub(crate) fn path(
+        &self,
+        path: &Path,
+        what: &'static str,
+        limit: u64,
+    ) -> Result<Vec<u8>, Failure> {
         if path.as_os_str() == "-" {
             return self.stdin(what, limit);
         }
@@ -110,7 +115,7 @@ impl Inputs {
     }
 
     /// The positional input: the file, or stdin for `-` or none.
-    pub fn document(&self, file: Option<&Path>) -> Result<Vec<u8>, Failure> {
+    pub(crate) fn document(&self, file: Option<&Path>) -> Result<Vec<u8>, Failure> {
         match file {
             None => self.stdin("the input", MAX_DOCUMENT_BYTES),
             Some(p) if p.as_os_str() == "-" => self.stdin("the input", MAX_DOCUMENT_BYTES),
@@ -119,14 +124,18 @@ impl Inputs {
     }
 
     /// A JSON side file given by an option (`--jwks FILE`, `--call FILE`, ...; `-`: stdin).
-    pub fn option_file(&self, path: &Path, option: &'static str) -> Result<Vec<u8>, Failure> {
+    pub(crate) fn option_file(
+        &self,
+        path: &Path,
+        option: &'static str,
+    ) -> Result<Vec<u8>, Failure> {
         self.path(path, option, MAX_DOCUMENT_BYTES)
     }
 
     /// A secret from the first source given (value, file, environment variable, stdin), or `None`
     /// when none is. One trailing line ending of a file or stdin is dropped. `name` is the option's
     /// name without dashes (`secret`, `seed`, ...), used in messages.
-    pub fn secret(
+    pub(crate) fn secret(
         &self,
         src: SecretSource<'_>,
         name: &'static str,
@@ -200,7 +209,7 @@ fn secret_stdin_what(name: &str) -> &'static str {
 
 /// Where a secret comes from.
 #[derive(Clone, Copy)]
-pub enum SecretSource<'a> {
+pub(crate) enum SecretSource<'a> {
     /// Not given.
     None,
     /// On the command line (visible to other local users in `ps`).

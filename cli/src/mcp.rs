@@ -28,26 +28,26 @@ use ekl_core::{Error, ErrorCode, Value};
 use crate::args::McpArgs;
 
 /// The protocol version `initialize` asks for (the server answers the one it speaks).
-pub const PROTOCOL_VERSION: &str = "2025-11-25";
+pub(crate) const PROTOCOL_VERSION: &str = "2025-11-25";
 
 /// The most `tools/list` pages read; a server that keeps giving new cursors is refused beyond.
-pub const MAX_PAGES: usize = 1000;
+pub(crate) const MAX_PAGES: usize = 1000;
 
 /// The most bytes of one message, and of every `tools/list` response together: the CLI's cap on a
 /// JSON document (docs/decisions.md, "Caps on every read").
-pub const MAX_MESSAGE_BYTES: usize = ekl_core::limits::MAX_INPUT_BYTES;
+pub(crate) const MAX_MESSAGE_BYTES: usize = ekl_core::limits::MAX_INPUT_BYTES;
 
 /// Exit status: the server could not be started or reached, closed the connection, or answered
 /// with an HTTP or JSON-RPC error (BSD `EX_UNAVAILABLE`).
-pub const EXIT_UNAVAILABLE: u8 = 69;
+pub(crate) const EXIT_UNAVAILABLE: u8 = 69;
 /// Exit status: the exchange did not finish before the deadline (BSD `EX_TEMPFAIL`).
-pub const EXIT_TIMEOUT: u8 = 75;
+pub(crate) const EXIT_TIMEOUT: u8 = 75;
 /// Exit status: the server's messages are not MCP as the exchange needs them (BSD `EX_PROTOCOL`).
-pub const EXIT_PROTOCOL: u8 = 76;
+pub(crate) const EXIT_PROTOCOL: u8 = 76;
 
 /// Why the exchange stopped.
 #[derive(Debug)]
-pub enum McpFailure {
+pub(crate) enum McpFailure {
     /// A message refused by the core's reader, or the tools refused by the operation (exit 2).
     Refused(Error),
     /// Not reachable, closed, an HTTP or JSON-RPC error (exit 69).
@@ -66,7 +66,7 @@ impl From<Error> for McpFailure {
 
 /// What the client is waiting for, for messages.
 #[derive(Clone, Copy, Debug)]
-pub enum Step {
+pub(crate) enum Step {
     /// The answer to `initialize`.
     Initialize,
     /// The answer to page N (from 1) of `tools/list`.
@@ -83,7 +83,7 @@ impl std::fmt::Display for Step {
 }
 
 /// A message from the server, as the client sees it.
-pub enum Routed<'a> {
+pub(crate) enum Routed<'a> {
     /// The response to the request the client waits for: its raw text, parsed.
     Response(Value<'a>),
     /// A request of the server (the client answers it: `ping` with `{}`, anything else with
@@ -96,7 +96,7 @@ pub enum Routed<'a> {
 /// Reads one message of the server as it crossed the wire, while waiting for the response to
 /// request `id` (`step`). The text goes through the core's reader: any refusal (a duplicate
 /// member, an integer beyond 2^53, invalid UTF-8, ...) stops the exchange with its code.
-pub fn route(raw: &[u8], id: u64, step: Step) -> Result<Routed<'_>, McpFailure> {
+pub(crate) fn route(raw: &[u8], id: u64, step: Step) -> Result<Routed<'_>, McpFailure> {
     let value = canonical::parse(raw).map_err(|e| {
         McpFailure::Refused(Error::new(
             e.code(),
@@ -142,7 +142,7 @@ pub fn route(raw: &[u8], id: u64, step: Step) -> Result<Routed<'_>, McpFailure> 
 }
 
 /// A way of exchanging messages with the server.
-pub trait Transport {
+pub(crate) trait Transport {
     /// Sends a notification (no answer awaited beyond the transport's own acknowledgement).
     fn notify(&mut self, body: &[u8], deadline: Instant) -> Result<(), McpFailure>;
     /// Sends request `id` and returns the response to it, read by [`route`] (the raw text of that
@@ -160,7 +160,7 @@ pub trait Transport {
 
 /// What the exchange found.
 #[derive(Debug)]
-pub struct Listing {
+pub(crate) struct Listing {
     /// `serverInfo.name` and `.version` of the initialize result (null when absent).
     pub server: (Value<'static>, Value<'static>),
     /// The protocol version the server answered.
@@ -215,7 +215,7 @@ fn result_of(response: Value<'static>, step: Step) -> Result<Value<'static>, Mcp
 
 /// Text of the server made safe for a terminal: at most 200 characters, control characters
 /// escaped as in JSON.
-pub fn printable(s: &str) -> String {
+pub(crate) fn printable(s: &str) -> String {
     let mut out = String::new();
     for (i, c) in s.chars().enumerate() {
         if i == 200 {
@@ -232,7 +232,7 @@ pub fn printable(s: &str) -> String {
 }
 
 /// The whole exchange: initialize, initialized, every page of tools/list.
-pub fn list_tools(t: &mut dyn Transport, deadline: Instant) -> Result<Listing, McpFailure> {
+pub(crate) fn list_tools(t: &mut dyn Transport, deadline: Instant) -> Result<Listing, McpFailure> {
     let init = request_text(
         1,
         "initialize",
@@ -363,7 +363,10 @@ pub fn list_tools(t: &mut dyn Transport, deadline: Instant) -> Result<Listing, M
 
 /// The printed object: `{pages, projection, server: {name, version}, tools, upstream_fingerprint}`
 /// as canonical JSON, and the fingerprint.
-pub fn report(listing: Listing, offered: Option<&[&str]>) -> Result<(Vec<u8>, String), McpFailure> {
+pub(crate) fn report(
+    listing: Listing,
+    offered: Option<&[&str]>,
+) -> Result<(Vec<u8>, String), McpFailure> {
     let count = listing.tools.len();
     let all = Value::Object(vec![("tools".into(), Value::Array(listing.tools))]);
     let call = |op: &str| {
@@ -408,7 +411,7 @@ pub fn report(listing: Listing, offered: Option<&[&str]>) -> Result<(Vec<u8>, St
 }
 
 /// `ekl mcp`: prints the report; exit 0, or 1 when `--expect` differs, or the failure's status.
-pub fn main(a: McpArgs, hint: &str) -> ExitCode {
+pub(crate) fn main(a: McpArgs, hint: &str) -> ExitCode {
     let deadline = Instant::now() + Duration::from_secs(a.timeout);
     let offered: Option<Vec<&str>> = a
         .offered

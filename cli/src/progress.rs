@@ -12,7 +12,7 @@ use std::time::{Duration, Instant};
 
 /// A progress line on stderr. Work is counted in items and in units of the known total (bytes
 /// of a file, or items again); both may be ticked from several threads.
-pub struct Progress {
+pub(crate) struct Progress {
     on: bool,
     label: &'static str,
     total: Option<u64>,
@@ -23,14 +23,14 @@ pub struct Progress {
 }
 
 /// Whether a progress line is drawn: stderr is a terminal and `--no-progress` was not given.
-pub fn wanted(disabled: bool) -> bool {
+pub(crate) fn wanted(disabled: bool) -> bool {
     !disabled && std::io::stderr().is_terminal()
 }
 
 impl Progress {
     /// A progress line prefixed `label` (e.g. `ekl`), drawn only when `on`, over `total` units
     /// when known.
-    pub fn new(on: bool, label: &'static str, total: Option<u64>) -> Progress {
+    pub(crate) fn new(on: bool, label: &'static str, total: Option<u64>) -> Progress {
         let now = Instant::now();
         Progress {
             on,
@@ -44,12 +44,12 @@ impl Progress {
     }
 
     /// When the run started.
-    pub fn started(&self) -> Instant {
+    pub(crate) fn started(&self) -> Instant {
         self.start
     }
 
     /// Counts `items` more items and `units` more units of the total, and redraws when due.
-    pub fn tick(&self, items: usize, units: u64) {
+    pub(crate) fn tick(&self, items: usize, units: u64) {
         self.items.fetch_add(items, Ordering::Relaxed);
         self.done.fetch_add(units, Ordering::Relaxed);
         if !self.on {
@@ -75,7 +75,7 @@ impl Progress {
     }
 
     /// Erases the line (before the summary is printed).
-    pub fn clear(&self) {
+    pub(crate) fn clear(&self) {
         if self.on {
             eprint!("\r\x1b[K");
         }
@@ -83,7 +83,7 @@ impl Progress {
 }
 
 /// A duration for people: `45 s`, `3 min 05 s`, `2 h 07 min`.
-pub fn duration_text(secs: f64) -> String {
+pub(crate) fn duration_text(secs: f64) -> String {
     let s = secs.max(0.0).round() as u64;
     match s {
         0..=59 => format!("{s} s"),
@@ -95,7 +95,7 @@ pub fn duration_text(secs: f64) -> String {
 /// The text of the progress line: with a known total `[####------]  42% 12000 items, 2400/s,
 /// 7 s left`, without one `12000 items, 2400/s, 5 s`. The time left is the time so far scaled by
 /// the share still to do, shown once some work is done.
-pub fn line(items: usize, done: u64, total: Option<u64>, elapsed: Duration) -> String {
+pub(crate) fn line(items: usize, done: u64, total: Option<u64>, elapsed: Duration) -> String {
     let secs = elapsed.as_secs_f64();
     let rate = items as f64 / secs.max(1e-3);
     match total {

@@ -18,16 +18,17 @@ use ekl_core::Value;
 use serde_json::{json, Value as Json};
 
 /// The seed every vector key derives from (`SigningKey::from_seed`).
-pub const SEED_HEX: &str = "656b6c2d636f7265206a777320766563746f72732073656564203230323621ff";
+pub(crate) const SEED_HEX: &str =
+    "656b6c2d636f7265206a777320766563746f72732073656564203230323621ff";
 /// The key IDs of the network's key set.
-pub const KIDS: [&str; 2] = ["net-2026-05", "net-2026-06"];
+pub(crate) const KIDS: [&str; 2] = ["net-2026-05", "net-2026-06"];
 /// A seed for a key the network's set does not hold.
-pub const STRANGER_SEED_HEX: &str =
+pub(crate) const STRANGER_SEED_HEX: &str =
     "0000000000000000000000000000000000000000000000000000000000000001";
 /// The network's issuer.
-pub const ISSUER: &str = "https://network.eukollab.example";
+pub(crate) const ISSUER: &str = "https://network.eukollab.example";
 /// The moment of the receipt (2026-05-28T20:26:40Z).
-pub const T0: i64 = 1_780_000_000;
+pub(crate) const T0: i64 = 1_780_000_000;
 
 fn seed(hex: &str) -> [u8; 32] {
     ekl_core::hex::decode_fixed::<32>(hex, ekl_core::ErrorCode::InvalidHex, "seed")
@@ -54,7 +55,7 @@ const N: [u8; 32] = [
 ];
 
 /// (r, n − s) from a base64url r‖s signature: the other valid signature (ECDSA malleability).
-pub fn high_s_twin(sig_b64: &str) -> String {
+pub(crate) fn high_s_twin(sig_b64: &str) -> String {
     let sig = base64url::decode(sig_b64).expect("signature");
     let mut out = sig.clone();
     let mut borrow = 0i16;
@@ -113,7 +114,7 @@ fn call_json() -> Json {
 }
 
 /// The call context described by `j` (the vector's `call`, with a case's overrides applied).
-pub fn call_from(j: &Json) -> CallContext<'_> {
+pub(crate) fn call_from(j: &Json) -> CallContext<'_> {
     let s = |k: &str| j[k].as_str().expect("call string");
     CallContext {
         execution_id: s("execution_id"),
@@ -129,7 +130,7 @@ pub fn call_from(j: &Json) -> CallContext<'_> {
 }
 
 /// The verdict as vector JSON: `{accepted, checks: {name: outcome}, receipt_digest}`.
-pub fn verdict_json(v: &Verdict) -> Json {
+pub(crate) fn verdict_json(v: &Verdict) -> Json {
     let mut checks = serde_json::Map::new();
     for c in &v.checks {
         checks.insert(c.name.to_owned(), json!(c.outcome.as_str()));
@@ -167,7 +168,7 @@ fn claims_token(
 }
 
 /// Merges a case's call overrides into the vector's call.
-pub fn merged_call(base: &Json, overrides: Option<&Json>) -> Json {
+pub(crate) fn merged_call(base: &Json, overrides: Option<&Json>) -> Json {
     let mut call = base.clone();
     if let Some(Json::Object(o)) = overrides {
         for (k, v) in o {
@@ -178,7 +179,7 @@ pub fn merged_call(base: &Json, overrides: Option<&Json>) -> Json {
 }
 
 /// Runs one receipt case through the Rust API: the expected-result JSON it produces.
-pub fn run_receipt_case(jwks: &Jwks, base_call: &Json, case: &Json) -> Json {
+pub(crate) fn run_receipt_case(jwks: &Jwks, base_call: &Json, case: &Json) -> Json {
     let call = merged_call(base_call, case.get("call"));
     let ctx = call_from(&call);
     let result = if let Some(receipt) = case.get("receipt") {
@@ -209,7 +210,7 @@ fn receipt_case(name: &str, description: &str, body: Json) -> Json {
 }
 
 /// The text of `vectors/receipt-jws.json`.
-pub fn receipt_jws_vectors() -> String {
+pub(crate) fn receipt_jws_vectors() -> String {
     let (jwks, keys) = network();
     let k = &keys[0];
     let (_, stranger) =
@@ -431,7 +432,7 @@ pub fn receipt_jws_vectors() -> String {
 }
 
 /// Runs one screening-rules case through the Rust API.
-pub fn run_screening_case(jwks: &Jwks, issuer: &str, case: &Json) -> Json {
+pub(crate) fn run_screening_case(jwks: &Jwks, issuer: &str, case: &Json) -> Json {
     let token = case["token"].as_str().expect("token");
     // A `now` with a fraction is floored (docs/decisions.md#fractional-now).
     let now = case["now"].as_f64().expect("now").floor() as i64;
@@ -445,7 +446,7 @@ pub fn run_screening_case(jwks: &Jwks, issuer: &str, case: &Json) -> Json {
 }
 
 /// The text of `vectors/screening-rules-jws.json`.
-pub fn screening_rules_vectors() -> String {
+pub(crate) fn screening_rules_vectors() -> String {
     let (jwks, keys) = network();
     let k = &keys[0];
     let (_, stranger) =
@@ -530,9 +531,9 @@ pub fn screening_rules_vectors() -> String {
 }
 
 /// The provider's token endpoint (the `aud` of a relationship assertion).
-pub const TOKEN_ENDPOINT: &str = "https://provider.example/oauth/token";
+pub(crate) const TOKEN_ENDPOINT: &str = "https://provider.example/oauth/token";
 /// The provider's agent ID (the `aud` of a feed; `ekl:agent:{id}` for an access token).
-pub const PROVIDER: &str = "agt_provider_19c2";
+pub(crate) const PROVIDER: &str = "agt_provider_19c2";
 
 /// The verifier of each operation of `vectors/credentials-jws.json` as the vectors state it
 /// (`check_jws.mjs` holds its own copy of this table and compares).
@@ -586,7 +587,7 @@ fn credential_json(c: &Credential, extra: Json) -> Json {
 }
 
 /// Runs one case of `vectors/credentials-jws.json` through the Rust API.
-pub fn run_credential_case(jwks: &Jwks, issuer: &str, case: &Json) -> Json {
+pub(crate) fn run_credential_case(jwks: &Jwks, issuer: &str, case: &Json) -> Json {
     let token = case["token"].as_str().expect("token");
     let now = case["now"].as_i64().expect("now");
     let args = &case["args"];
@@ -652,7 +653,7 @@ pub fn run_credential_case(jwks: &Jwks, issuer: &str, case: &Json) -> Json {
 type Edit<'a> = &'a dyn Fn(&mut serde_json::Map<String, Json>);
 
 /// The text of `vectors/credentials-jws.json`.
-pub fn credentials_vectors() -> String {
+pub(crate) fn credentials_vectors() -> String {
     let (jwks, keys) = network();
     let k = &keys[0];
     let (_, stranger) =
@@ -1482,7 +1483,7 @@ pub fn credentials_vectors() -> String {
 }
 
 /// The vector directory of the repository.
-pub fn vectors_dir() -> std::path::PathBuf {
+pub(crate) fn vectors_dir() -> std::path::PathBuf {
     std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../vectors")
 }
 

@@ -11,7 +11,6 @@
 //! buffer ([`canonicalize_into`], [`take_result`]), the signing key handle (its secret never
 //! readable from JS), the error identity (a thrown `Error` whose `code` is the core's code) and
 //! the panic guard ([`guarded`]: a panic becomes `INTERNAL_ERROR` with a fixed message).
-#![deny(missing_docs)]
 
 use std::sync::Arc;
 

@@ -10,7 +10,6 @@
 //! `TypeError` naming the argument and its accepted forms.
 //!
 //! The public, documented API is the Python package `ekl_evidence`; this module is private.
-#![deny(unsafe_code)] // one exception: src/pystr.rs
 
 mod convert;
 mod pystr;

@@ -11,8 +11,6 @@
 //! `INTERNAL_ERROR` with a fixed message and replaces the instance with a fresh one, wiping the
 //! old one's memory; [`test_panic`] lets the tests prove that. Inputs larger than the documented
 //! maximum are refused in JS before they are copied into the module's memory.
-#![forbid(unsafe_code)]
-#![deny(missing_docs)]
 
 use ekl_bridge::{Arg, Kind, Out, Returns};
 use ekl_core::jwk::SigningKey;

@@ -92,7 +92,7 @@ const ARCHIVE_OPS: [&str; 3] = [
 ];
 
 /// The `call` cases of every operation, from the vector files of `dir`.
-pub fn call_cases(dir: &Path) -> Vec<Case> {
+pub(super) fn call_cases(dir: &Path) -> Vec<Case> {
     let mut c = Calls { out: Vec::new() };
     let salt = "00112233445566778899aabbccddeeff00112233445566778899aabbccddeeff";
 
@@ -1365,7 +1365,7 @@ pub fn call_cases(dir: &Path) -> Vec<Case> {
 
 /// The operations with an async variant in a host (JS: `canonicalizeAsync`,
 /// `canonicalizeValueAsync`, `verifyReceiptsAsync`): a `call` with `"async": true` runs it.
-pub const ASYNC_OPS: [&str; 3] = ["canonicalize", "canonicalize_value", "verify_receipts"];
+pub(super) const ASYNC_OPS: [&str; 3] = ["canonicalize", "canonicalize_value", "verify_receipts"];
 
 /// The requests that move handles and host-only helpers inside the cross-surface proof
 /// (docs/host-apis.json), from the `call` cases already built: each `jwks` argument again as a

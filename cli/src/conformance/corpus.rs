@@ -10,7 +10,7 @@ use ekl_core::jws::{self, Typ};
 use ekl_core::{hex, receipt, Value};
 
 /// One request of the stream (without its `id`), with the rule it checks.
-pub struct Case {
+pub(super) struct Case {
     /// `op/source/rule`, e.g. `canonicalize/gen/refuse/duplicate_key`.
     pub rule: String,
     /// The case's name (a vector case's `name`, or the generator's index).
@@ -103,7 +103,7 @@ impl Case {
         self.v(name, Value::Number(n as f64))
     }
     /// The request as a JSON object value (with `id`).
-    pub fn request(&self, id: u64) -> Value<'static> {
+    pub(super) fn request(&self, id: u64) -> Value<'static> {
         let mut members: Vec<(Cow<'static, str>, Value<'static>)> =
             vec![("id".into(), Value::Number(id as f64))];
         members.extend(
@@ -203,7 +203,7 @@ fn name_of(v: &Value<'_>) -> String {
 
 /// Reads every `*.json` file of `dir` and turns the cases it knows into requests. Returns the
 /// cases and the names of files it read.
-pub fn vector_cases(dir: &Path) -> Result<(Vec<Case>, Vec<String>), String> {
+pub(super) fn vector_cases(dir: &Path) -> Result<(Vec<Case>, Vec<String>), String> {
     let mut files: Vec<_> = std::fs::read_dir(dir)
         .map_err(|e| format!("cannot read {}: {e}", dir.display()))?
         .filter_map(|e| e.ok().map(|e| e.path()))
@@ -567,19 +567,19 @@ fn one_file(file: &str, d: &Value<'_>, out: &mut Vec<Case>) {
 
 /// The corpus's generator: the project's one SplitMix64 (`ekl_core::test_rng`) from a seed, so
 /// the corpus is a function of the seed.
-pub struct Rng(ekl_core::test_rng::SplitMix64);
+pub(super) struct Rng(ekl_core::test_rng::SplitMix64);
 
 impl Rng {
     /// A generator from a seed.
-    pub fn new(seed: u64) -> Rng {
+    pub(super) fn new(seed: u64) -> Rng {
         Rng(ekl_core::test_rng::SplitMix64(seed ^ 0x6a09_e667_f3bc_c908))
     }
     /// The next 64 random bits.
-    pub fn next(&mut self) -> u64 {
+    pub(super) fn next(&mut self) -> u64 {
         self.0.next_u64()
     }
     /// A number in `0..n` (n > 0).
-    pub fn below(&mut self, n: usize) -> usize {
+    pub(super) fn below(&mut self, n: usize) -> usize {
         (self.next() % n.max(1) as u64) as usize
     }
     fn chance(&mut self, percent: usize) -> bool {
@@ -606,7 +606,7 @@ fn shortest(x: f64) -> String {
 }
 
 /// A random double as JSON number text, in one of several spellings.
-pub fn number_text(rng: &mut Rng) -> String {
+pub(super) fn number_text(rng: &mut Rng) -> String {
     match rng.below(12) {
         0 => format!("{}", rng.below(1000) as i64 - 500),
         1 => {
@@ -713,7 +713,7 @@ fn ws(rng: &mut Rng) -> &'static str {
 }
 
 /// A random valid JSON text of at most `depth` nesting levels (keys unique by construction).
-pub fn doc_text(rng: &mut Rng, depth: usize) -> String {
+pub(super) fn doc_text(rng: &mut Rng, depth: usize) -> String {
     let mut out = String::new();
     value_text(rng, depth, &mut out);
     out
@@ -791,7 +791,7 @@ fn deep_text(rng: &mut Rng, levels: usize) -> String {
 }
 
 /// The mutation families: each makes a text one ekl-json-1 rule refuses.
-pub const MUTATIONS: &[&str] = &[
+pub(super) const MUTATIONS: &[&str] = &[
     "duplicate_key",
     "duplicate_key_escaped",
     "lone_surrogate",
@@ -1008,7 +1008,7 @@ fn tamper(rng: &mut Rng, s: &str) -> String {
 
 /// The generated corpus: `n` JSON texts through canonicalize (about a third of them refused by one
 /// rule each), and a share of `n` for each other operation.
-pub fn generated(seed: u64, n: usize) -> Vec<Case> {
+pub(super) fn generated(seed: u64, n: usize) -> Vec<Case> {
     let mut rng = Rng::new(seed);
     let mut out = Vec::new();
     let src = "gen";
@@ -1262,7 +1262,7 @@ pub fn generated(seed: u64, n: usize) -> Vec<Case> {
 
 /// `n` random doubles (every bit pattern of a finite double, in several spellings) as arrays of
 /// up to 1000 number texts, one `canonicalize` request per array.
-pub fn doubles(seed: u64, n: usize) -> Vec<Case> {
+pub(super) fn doubles(seed: u64, n: usize) -> Vec<Case> {
     let mut rng = Rng::new(seed ^ 0xd0b1e5);
     let mut out = Vec::new();
     let mut left = n;
@@ -1442,7 +1442,7 @@ fn host_desc(rng: &mut Rng, depth: usize, poison: &mut Option<&'static str>) -> 
 
 /// `n` host values (Python dicts and lists, JS objects and arrays built from a description by the
 /// adapter), about a third of them with exactly one value that must be refused.
-pub fn host(seed: u64, n: usize) -> Vec<Case> {
+pub(super) fn host(seed: u64, n: usize) -> Vec<Case> {
     let mut rng = Rng::new(seed ^ 0x4057);
     (0..n)
         .map(|i| {

@@ -23,7 +23,7 @@ use corpus::Case;
 use ekl_core::{canonical, Value};
 
 /// The details of `ekl conformance --help` (after the generated option list).
-pub const HELP: &str = "\
+pub(crate) const HELP: &str = "\
 Modes:
   ekl conformance [OPTIONS] -- COMMAND [ARGS..]   check COMMAND
   ekl conformance --serve                         answer the protocol with this core
@@ -62,7 +62,7 @@ struct Opts {
 }
 
 /// Entry point of `ekl conformance ARGS…` (`hint`: where to find the help, for usage errors).
-pub fn main(a: ConformanceArgs, hint: &str) -> ExitCode {
+pub(crate) fn main(a: ConformanceArgs, hint: &str) -> ExitCode {
     if a.ops {
         println!("{}", ops::OPS.join("\n"));
         return ExitCode::SUCCESS;

@@ -12,7 +12,7 @@ use ekl_core::screening::{self, ScreeningRules};
 use ekl_core::{fingerprint, receipt, Value};
 
 /// Every operation, in the order of the protocol document.
-pub const OPS: &[&str] = &[
+pub(super) const OPS: &[&str] = &[
     "canonicalize",
     "digest",
     "sha256",
@@ -37,9 +37,9 @@ pub const OPS: &[&str] = &[
 ];
 
 /// The answer to a request that is not well formed (not an error code of the core).
-pub const BAD_REQUEST: &str = "BAD_REQUEST";
+pub(super) const BAD_REQUEST: &str = "BAD_REQUEST";
 /// The answer to an operation an implementation does not know.
-pub const UNSUPPORTED_OP: &str = "UNSUPPORTED_OP";
+pub(super) const UNSUPPORTED_OP: &str = "UNSUPPORTED_OP";
 
 type Answer = Result<String, String>;
 
@@ -77,7 +77,7 @@ fn int_field(req: &Value<'_>, name: &str) -> Result<Option<i64>, String> {
 }
 
 /// Decodes lowercase or uppercase hex (`input_hex`).
-pub fn unhex(text: &str) -> Option<Vec<u8>> {
+pub(super) fn unhex(text: &str) -> Option<Vec<u8>> {
     let b = text.as_bytes();
     if !b.len().is_multiple_of(2) {
         return None;
@@ -117,7 +117,7 @@ fn text(bytes: Vec<u8>) -> Answer {
 }
 
 /// Answers one request (already parsed) with our core: `Ok(result)` or `Err(error code)`.
-pub fn answer(req: &Value<'_>) -> Answer {
+pub(super) fn answer(req: &Value<'_>) -> Answer {
     let op = field(req, "op")?;
     match op {
         "canonicalize" => {
@@ -341,7 +341,7 @@ fn plain_handles(op: &ekl_bridge::Op, args: &Value<'_>) -> Value<'static> {
 /// `signing_key_kid` / `signing_key_public_jwks` (`key`: any form of `call`) → the kid, or the
 /// JWKS of its public key; `canonicalize_many` (`texts`, `max_bytes`?) → the canonical texts, or
 /// the first refusal; `error_codes`, `core_version`.
-pub const HOST_HELPERS: &[&str] = &[
+pub(super) const HOST_HELPERS: &[&str] = &[
     "jwks_kids",
     "signing_key_kid",
     "signing_key_public_jwks",
@@ -495,7 +495,7 @@ fn host_value(desc: &Value<'_>, depth: usize) -> Result<Value<'static>, String> 
 }
 
 /// Answers one request line with our core, as the answer line (without the newline).
-pub fn answer_line(line: &[u8]) -> String {
+pub(super) fn answer_line(line: &[u8]) -> String {
     let Ok(req) = canonical::parse(line) else {
         return format!("{{\"id\":null,\"error\":\"{BAD_REQUEST}\"}}");
     };

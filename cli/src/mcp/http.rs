@@ -26,7 +26,7 @@ const MAX_RESUMES: usize = 100;
 
 /// An `http://` endpoint.
 #[derive(Debug, PartialEq, Eq)]
-pub struct Url {
+pub(super) struct Url {
     /// The `Host` header: the authority as given.
     pub authority: String,
     /// The host name or address (an IPv6 address without its brackets).
@@ -38,7 +38,7 @@ pub struct Url {
 }
 
 /// Reads an `http://HOST[:PORT][/PATH][?QUERY]` URL (no user information, no fragment).
-pub fn parse_url(url: &str) -> Result<Url, String> {
+pub(super) fn parse_url(url: &str) -> Result<Url, String> {
     let rest = match url.split_once("://") {
         Some((scheme, rest)) if scheme.eq_ignore_ascii_case("http") => rest,
         Some((scheme, _)) if scheme.eq_ignore_ascii_case("https") => {
@@ -99,7 +99,7 @@ pub fn parse_url(url: &str) -> Result<Url, String> {
 }
 
 /// A Streamable HTTP client session.
-pub struct Http {
+pub(super) struct Http {
     url: Url,
     addrs: Vec<SocketAddr>,
     session: Option<String>,
@@ -230,7 +230,7 @@ fn too_large(what: &str) -> McpFailure {
 
 impl Http {
     /// A client of the endpoint at `url` (the name is resolved here, once).
-    pub fn new(url: &str) -> Result<Http, String> {
+    pub(super) fn new(url: &str) -> Result<Http, String> {
         let url = parse_url(url)?;
         let addrs: Vec<SocketAddr> = (url.host.as_str(), url.port)
             .to_socket_addrs()
@@ -467,7 +467,7 @@ impl Http {
     }
 
     /// Ends the session (`DELETE`, best effort: a server may answer 405).
-    pub fn close(&mut self, deadline: Instant) {
+    pub(super) fn close(&mut self, deadline: Instant) {
         if self.session.is_some() {
             let _ = self.exchange("DELETE", None, &[], deadline);
         }

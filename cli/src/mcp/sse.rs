@@ -11,7 +11,7 @@
 
 /// One dispatched event.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Event {
+pub(super) struct Event {
     /// The event type (`message` when no `event` line came).
     pub kind: String,
     /// The data lines joined with `\n`, as bytes (a JSON-RPC message for MCP's `message` events).
@@ -20,11 +20,11 @@ pub struct Event {
 
 /// Why the stream was refused: a line or an event's data beyond the cap.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct TooLong;
+pub(super) struct TooLong;
 
 /// The parser's state between reads.
 #[derive(Debug)]
-pub struct Parser {
+pub(super) struct Parser {
     cap: usize,
     line: Vec<u8>,
     after_cr: bool,
@@ -40,7 +40,7 @@ pub struct Parser {
 
 impl Parser {
     /// A parser whose lines and events hold at most `cap` bytes.
-    pub fn new(cap: usize) -> Parser {
+    pub(super) fn new(cap: usize) -> Parser {
         Parser {
             cap,
             line: Vec::new(),
@@ -55,7 +55,7 @@ impl Parser {
     }
 
     /// Reads `bytes`, appending every event they complete to `out`.
-    pub fn feed(&mut self, mut bytes: &[u8], out: &mut Vec<Event>) -> Result<(), TooLong> {
+    pub(super) fn feed(&mut self, mut bytes: &[u8], out: &mut Vec<Event>) -> Result<(), TooLong> {
         if !self.started {
             // The byte-order mark may arrive split over reads: wait for three bytes (or a
             // prefix of the mark that stops matching).

@@ -25,7 +25,7 @@ enum Line {
 }
 
 /// A child process speaking MCP on its stdin and stdout.
-pub struct Stdio {
+pub(super) struct Stdio {
     child: Child,
     stdin: Option<ChildStdin>,
     lines: Receiver<Line>,
@@ -33,7 +33,7 @@ pub struct Stdio {
 
 impl Stdio {
     /// Starts `command` (the program and its arguments).
-    pub fn spawn(command: &[OsString]) -> Result<Stdio, McpFailure> {
+    pub(super) fn spawn(command: &[OsString]) -> Result<Stdio, McpFailure> {
         let (program, args) = command.split_first().expect("a command is given");
         let mut child = Command::new(program)
             .args(args)

@@ -7,7 +7,7 @@ use std::process::{Command, Stdio};
 
 /// Runs the `ekl` binary with `args`, `stdin` and extra environment variables: its exit status,
 /// stdout and stderr.
-pub fn ekl_env(args: &[&str], stdin: &[u8], env: &[(&str, &str)]) -> (i32, Vec<u8>, String) {
+pub(crate) fn ekl_env(args: &[&str], stdin: &[u8], env: &[(&str, &str)]) -> (i32, Vec<u8>, String) {
     let mut child = Command::new(env!("CARGO_BIN_EXE_ekl"))
         .args(args)
         .envs(env.iter().copied())
@@ -27,17 +27,21 @@ pub fn ekl_env(args: &[&str], stdin: &[u8], env: &[(&str, &str)]) -> (i32, Vec<u
 }
 
 /// Runs the `ekl` binary with `args` and `stdin`: its exit status, stdout and stderr.
-pub fn ekl(args: &[&str], stdin: &[u8]) -> (i32, Vec<u8>, String) {
+pub(crate) fn ekl(args: &[&str], stdin: &[u8]) -> (i32, Vec<u8>, String) {
     ekl_env(args, stdin, &[])
 }
 
 /// [`ekl_env`] for commands that print text: stdout must be UTF-8.
-pub fn ekl_text_env(args: &[&str], stdin: &[u8], env: &[(&str, &str)]) -> (i32, String, String) {
+pub(crate) fn ekl_text_env(
+    args: &[&str],
+    stdin: &[u8],
+    env: &[(&str, &str)],
+) -> (i32, String, String) {
     let (code, out, err) = ekl_env(args, stdin, env);
     (code, String::from_utf8(out).expect("utf-8 output"), err)
 }
 
 /// [`ekl`] for commands that print text: stdout must be UTF-8.
-pub fn ekl_text(args: &[&str], stdin: &[u8]) -> (i32, String, String) {
+pub(crate) fn ekl_text(args: &[&str], stdin: &[u8]) -> (i32, String, String) {
     ekl_text_env(args, stdin, &[])
 }

@@ -17,7 +17,7 @@ type Doc = Value<'static>;
 type R = Result<(), String>;
 
 /// A named check of one vector case.
-pub type NamedCheck = (String, Box<dyn FnOnce() -> R + Send>);
+pub(crate) type NamedCheck = (String, Box<dyn FnOnce() -> R + Send>);
 
 /// Reads a vector file with ekl-core's parser and refuses a top level without a description or
 /// with a section this runner does not know (so nothing is skipped silently).
@@ -512,7 +512,7 @@ fn per_case(
 }
 
 /// `vectors/call-receipt.json`: the published receipt, the key ring, the mismatch and issue cases.
-pub fn call_receipt(path: &Path) -> Result<Vec<NamedCheck>, String> {
+pub(crate) fn call_receipt(path: &Path) -> Result<Vec<NamedCheck>, String> {
     let doc = load(
         path,
         &[
@@ -559,7 +559,7 @@ pub fn call_receipt(path: &Path) -> Result<Vec<NamedCheck>, String> {
 }
 
 /// `vectors/endpoint-proof-v2.json`: keys, challenges, enrollment, `ekl_verify`, downgrades.
-pub fn endpoint_proof_v2(path: &Path) -> Result<Vec<NamedCheck>, String> {
+pub(crate) fn endpoint_proof_v2(path: &Path) -> Result<Vec<NamedCheck>, String> {
     let doc = load(
         path,
         &[
@@ -616,7 +616,7 @@ pub fn endpoint_proof_v2(path: &Path) -> Result<Vec<NamedCheck>, String> {
 }
 
 /// `vectors/screening-scan.json`: scans and refused rules.
-pub fn screening_scan(path: &Path) -> Result<Vec<NamedCheck>, String> {
+pub(crate) fn screening_scan(path: &Path) -> Result<Vec<NamedCheck>, String> {
     let doc = load(
         path,
         &["description", "rules_sets", "cases", "invalid_rules"],

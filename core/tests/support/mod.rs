@@ -8,7 +8,7 @@ use std::process::{Command, Stdio};
 
 /// The project's one SplitMix64 (not every test file that includes this module uses it).
 #[allow(unused_imports)]
-pub use ekl_core::test_rng::SplitMix64;
+pub(crate) use ekl_core::test_rng::SplitMix64;
 
 fn script() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/support/v8_numbers.js")
@@ -18,7 +18,7 @@ fn script() -> PathBuf {
 /// `tests/support/{script_name}` and hands each answer line to `check` with its index. The same
 /// contract as [`with_v8_strings`]: `produce` runs once on a writer thread, in the order the
 /// caller expects the answers. Returns the number of answers.
-pub fn with_node_lines<P, C>(script_name: &str, produce: P, check: C) -> u64
+pub(crate) fn with_node_lines<P, C>(script_name: &str, produce: P, check: C) -> u64
 where
     P: FnOnce(&mut dyn FnMut(&str)) + Send + 'static,
     C: FnMut(u64, &str),
@@ -53,7 +53,7 @@ where
 /// to `check` together with its index. `produce` runs on a writer thread and is called once; it
 /// must send its doubles in the same order the caller expects them back. Panics (failing the
 /// test) when node is missing: node is required on the test machine.
-pub fn with_v8_strings<P, C>(produce: P, check: C) -> u64
+pub(crate) fn with_v8_strings<P, C>(produce: P, check: C) -> u64
 where
     P: FnOnce(&mut dyn FnMut(u64)) + Send + 'static,
     C: FnMut(u64, &str),
