@@ -84,6 +84,9 @@ impl Calls {
     }
 }
 
+/// The salt of the cases that need one and do not take it from their vector file.
+const SALT: &str = "00112233445566778899aabbccddeeff00112233445566778899aabbccddeeff";
+
 /// The operations over a receipt archive (the same items and options).
 const ARCHIVE_OPS: [&str; 3] = [
     "verify_receipt_lines",
@@ -94,8 +97,25 @@ const ARCHIVE_OPS: [&str; 3] = [
 /// The `call` cases of every operation, from the vector files of `dir`.
 pub(super) fn call_cases(dir: &Path) -> Vec<Case> {
     let mut c = Calls { out: Vec::new() };
-    let salt = "00112233445566778899aabbccddeeff00112233445566778899aabbccddeeff";
+    ekl_json(&mut c, dir);
+    fingerprints(&mut c, dir);
+    endpoint_proofs(&mut c, dir);
+    times_and_keys(&mut c, dir);
+    call_receipts(&mut c, dir);
+    duplicate_keys(&mut c, dir);
+    upstream_fingerprints(&mut c, dir);
+    screening_scan(&mut c, dir);
+    receipt_jws(&mut c, dir);
+    screening_rules_jws(&mut c, dir);
+    credentials_jws(&mut c, dir);
+    let mut out = c.out;
+    let twins = handle_twins(&out);
+    out.extend(twins);
+    out
+}
 
+/// vectors/ekl-json-1.json: canonicalisation, digests, commitments and fingerprints of every case.
+fn ekl_json(c: &mut Calls, dir: &Path) {
     if let Some(d) = load(dir, "ekl-json-1.json") {
         let src = "vectors/ekl-json-1.json";
         for (i, case) in list(&d, &["valid"])
@@ -134,7 +154,7 @@ pub(super) fn call_cases(dir: &Path) -> Vec<Case> {
                     &label,
                     vec![
                         ("value", input.clone()),
-                        ("salt", s(salt)),
+                        ("salt", s(SALT)),
                         ("salt_id", s("s-1")),
                     ],
                 );
@@ -146,13 +166,13 @@ pub(super) fn call_cases(dir: &Path) -> Vec<Case> {
                     "value_digest",
                     src,
                     &label,
-                    vec![("value", input.clone()), ("salt", s(salt))],
+                    vec![("value", input.clone()), ("salt", s(SALT))],
                 );
                 c.add(
                     "fingerprint",
                     src,
                     &label,
-                    vec![("salt", s(salt)), ("value", input.clone())],
+                    vec![("salt", s(SALT)), ("value", input.clone())],
                 );
             }
         }
@@ -163,7 +183,10 @@ pub(super) fn call_cases(dir: &Path) -> Vec<Case> {
             vec![("value", s("{}")), ("salt", s("00"))],
         );
     }
+}
 
+/// vectors/fingerprints.json: fingerprints, result selection, screening and challenge proofs.
+fn fingerprints(c: &mut Calls, dir: &Path) {
     if let Some(d) = load(dir, "fingerprints.json") {
         let src = "vectors/fingerprints.json";
         for case in list(&d, &["cases"]) {
@@ -183,7 +206,7 @@ pub(super) fn call_cases(dir: &Path) -> Vec<Case> {
             "output_fingerprint",
             src,
             "result_selection",
-            vec![("salt", s(salt)), ("result", result.clone())],
+            vec![("salt", s(SALT)), ("result", result.clone())],
         );
         c.add(
             "select_result_body",
@@ -210,159 +233,183 @@ pub(super) fn call_cases(dir: &Path) -> Vec<Case> {
             vec![("data", s(st(ch, &["provider_credential"])))],
         );
     }
+}
 
-    if let Some(d) = load(dir, "endpoint-proof-v2.json") {
-        let src = "vectors/endpoint-proof-v2.json";
-        let agent_key = st(&d, &["agent_key"]);
-        let proof_key = st(&d, &["proof_key"]);
+/// vectors/endpoint-proof-v2.json: proof keys and endpoint proofs, v1 and v2.
+fn endpoint_proofs(c: &mut Calls, dir: &Path) {
+    let Some(d) = load(dir, "endpoint-proof-v2.json") else {
+        return;
+    };
+    let src = "vectors/endpoint-proof-v2.json";
+    endpoint_proof_challenges(c, &d, src);
+    endpoint_proof_enrolment(c, &d, src);
+    endpoint_proof_signatures(c, &d, src);
+}
+
+/// vectors/endpoint-proof-v2.json: the proof key and the challenge proofs.
+fn endpoint_proof_challenges(c: &mut Calls, d: &Value<'static>, src: &str) {
+    let agent_key = st(d, &["agent_key"]);
+    let proof_key = st(d, &["proof_key"]);
+    c.add(
+        "proof_key",
+        src,
+        "agent_key",
+        vec![("agent_key", s(&agent_key))],
+    );
+    c.add("proof_key", src, "empty", vec![("agent_key", s(""))]);
+    for ch in list(d, &["challenges"]) {
+        let label = st(ch, &["name"]);
+        let (challenge, endpoint) = (s(st(ch, &["challenge"])), s(st(ch, &["endpoint"])));
         c.add(
-            "proof_key",
+            "challenge_proof_v2",
             src,
-            "agent_key",
-            vec![("agent_key", s(&agent_key))],
+            &label,
+            vec![
+                ("proof_key", s(&proof_key)),
+                ("challenge", challenge.clone()),
+                ("endpoint", endpoint.clone()),
+            ],
         );
-        c.add("proof_key", src, "empty", vec![("agent_key", s(""))]);
-        for ch in list(&d, &["challenges"]) {
-            let label = st(ch, &["name"]);
-            let (challenge, endpoint) = (s(st(ch, &["challenge"])), s(st(ch, &["endpoint"])));
-            c.add(
-                "challenge_proof_v2",
-                src,
-                &label,
-                vec![
-                    ("proof_key", s(&proof_key)),
-                    ("challenge", challenge.clone()),
-                    ("endpoint", endpoint.clone()),
-                ],
-            );
-            c.add(
-                "verify_challenge_proof",
-                src,
-                &label,
-                vec![
-                    ("challenge", challenge.clone()),
-                    ("endpoint", endpoint.clone()),
-                    ("proof", get(ch, &["proof"]).clone()),
-                    ("proof_v2", get(ch, &["proof_v2"]).clone()),
-                    ("proof_key", s(&proof_key)),
-                ],
-            );
-            c.add(
-                "verify_challenge_proof",
-                src,
-                format!("{label}, v1 only"),
-                vec![
-                    ("challenge", challenge.clone()),
-                    ("endpoint", endpoint.clone()),
-                    ("proof", get(ch, &["proof"]).clone()),
-                    ("proof_key", s(&proof_key)),
-                ],
-            );
-            c.add(
-                "verify_challenge_proof",
-                src,
-                format!("{label}, credential hash"),
-                vec![
-                    ("challenge", challenge.clone()),
-                    ("endpoint", endpoint),
-                    ("proof", get(ch, &["proof"]).clone()),
-                    (
-                        "credential_hash",
-                        s(digest::sha256_hex(agent_key.as_bytes())),
-                    ),
-                ],
-            );
-            c.add(
-                "verify_challenge_proof",
-                src,
-                format!("{label}, both held"),
-                vec![
-                    ("challenge", challenge),
-                    ("endpoint", s("x")),
-                    ("proof_key", s(&proof_key)),
-                    ("credential_hash", s(&proof_key)),
-                ],
-            );
-        }
-        for e in list(&d, &["enroll"]) {
-            let label = st(e, &["name"]);
-            let (id, nonce, ep) = (
-                s(st(e, &["enrollment_id"])),
-                s(st(e, &["nonce"])),
-                s(st(e, &["endpoint"])),
-            );
-            c.add(
-                "enroll_authority_v1",
-                src,
-                &label,
-                vec![
-                    ("agent_key", s(&agent_key)),
-                    ("enrollment_id", id.clone()),
-                    ("nonce", nonce.clone()),
-                    ("endpoint", ep.clone()),
-                ],
-            );
-            c.add(
-                "enroll_authority_v2",
-                src,
-                &label,
-                vec![
-                    ("proof_key", s(&proof_key)),
-                    ("enrollment_id", id.clone()),
-                    ("nonce", nonce.clone()),
-                    ("endpoint", ep.clone()),
-                ],
-            );
-            for (announced, version, authority) in [
-                ("v2", Some(2), st(e, &["authority_v2"])),
-                ("v2", Some(1), st(e, &["authority_v1"])),
-                ("v1", Some(1), st(e, &["authority_v1"])),
-                ("v1", Some(3), st(e, &["authority_v1"])),
-                ("v1", None, st(e, &["authority_v1"])),
-                ("v3", Some(2), st(e, &["authority_v2"])),
-            ] {
-                let mut args = vec![
-                    ("announced", s(announced)),
-                    ("agent_key", s(&agent_key)),
-                    ("enrollment_id", id.clone()),
-                    ("nonce", nonce.clone()),
-                    ("endpoint", ep.clone()),
-                    ("authority", s(authority)),
-                ];
-                if let Some(v) = version {
-                    args.push(("authority_version", n(v)));
-                }
-                c.add(
-                    "verify_enroll_authority",
-                    src,
-                    format!("{label} {announced} {version:?}"),
-                    args,
-                );
-            }
-        }
-        for v in list(&d, &["verify_signature"]) {
-            let label = st(v, &["name"]);
-            let base = vec![
-                ("registration_secret", s(st(v, &["registration_secret"]))),
-                ("agent_id", s(st(v, &["agent_id"]))),
-                ("enrollment_id", s(st(v, &["enrollment_id"]))),
-                ("challenge", s(st(v, &["challenge"]))),
+        c.add(
+            "verify_challenge_proof",
+            src,
+            &label,
+            vec![
+                ("challenge", challenge.clone()),
+                ("endpoint", endpoint.clone()),
+                ("proof", get(ch, &["proof"]).clone()),
+                ("proof_v2", get(ch, &["proof_v2"]).clone()),
+                ("proof_key", s(&proof_key)),
+            ],
+        );
+        c.add(
+            "verify_challenge_proof",
+            src,
+            format!("{label}, v1 only"),
+            vec![
+                ("challenge", challenge.clone()),
+                ("endpoint", endpoint.clone()),
+                ("proof", get(ch, &["proof"]).clone()),
+                ("proof_key", s(&proof_key)),
+            ],
+        );
+        c.add(
+            "verify_challenge_proof",
+            src,
+            format!("{label}, credential hash"),
+            vec![
+                ("challenge", challenge.clone()),
+                ("endpoint", endpoint),
+                ("proof", get(ch, &["proof"]).clone()),
+                (
+                    "credential_hash",
+                    s(digest::sha256_hex(agent_key.as_bytes())),
+                ),
+            ],
+        );
+        c.add(
+            "verify_challenge_proof",
+            src,
+            format!("{label}, both held"),
+            vec![
+                ("challenge", challenge),
+                ("endpoint", s("x")),
+                ("proof_key", s(&proof_key)),
+                ("credential_hash", s(&proof_key)),
+            ],
+        );
+    }
+}
+
+/// vectors/endpoint-proof-v2.json: enrolment proofs.
+fn endpoint_proof_enrolment(c: &mut Calls, d: &Value<'static>, src: &str) {
+    let agent_key = st(d, &["agent_key"]);
+    let proof_key = st(d, &["proof_key"]);
+    for e in list(d, &["enroll"]) {
+        let label = st(e, &["name"]);
+        let (id, nonce, ep) = (
+            s(st(e, &["enrollment_id"])),
+            s(st(e, &["nonce"])),
+            s(st(e, &["endpoint"])),
+        );
+        c.add(
+            "enroll_authority_v1",
+            src,
+            &label,
+            vec![
+                ("agent_key", s(&agent_key)),
+                ("enrollment_id", id.clone()),
+                ("nonce", nonce.clone()),
+                ("endpoint", ep.clone()),
+            ],
+        );
+        c.add(
+            "enroll_authority_v2",
+            src,
+            &label,
+            vec![
+                ("proof_key", s(&proof_key)),
+                ("enrollment_id", id.clone()),
+                ("nonce", nonce.clone()),
+                ("endpoint", ep.clone()),
+            ],
+        );
+        for (announced, version, authority) in [
+            ("v2", Some(2), st(e, &["authority_v2"])),
+            ("v2", Some(1), st(e, &["authority_v1"])),
+            ("v1", Some(1), st(e, &["authority_v1"])),
+            ("v1", Some(3), st(e, &["authority_v1"])),
+            ("v1", None, st(e, &["authority_v1"])),
+            ("v3", Some(2), st(e, &["authority_v2"])),
+        ] {
+            let mut args = vec![
+                ("announced", s(announced)),
+                ("agent_key", s(&agent_key)),
+                ("enrollment_id", id.clone()),
+                ("nonce", nonce.clone()),
+                ("endpoint", ep.clone()),
+                ("authority", s(authority)),
             ];
-            c.add("verify_signature", src, &label, base.clone());
-            let mut good = base.clone();
-            good.push(("signature", s(st(v, &["signature"]))));
-            c.add("check_verify_signature", src, &label, good);
-            let mut bad = base;
-            bad.push(("signature", s("00")));
+            if let Some(v) = version {
+                args.push(("authority_version", n(v)));
+            }
             c.add(
-                "check_verify_signature",
+                "verify_enroll_authority",
                 src,
-                format!("{label}, wrong"),
-                bad,
+                format!("{label} {announced} {version:?}"),
+                args,
             );
         }
     }
+}
 
+/// vectors/endpoint-proof-v2.json: signature verification of endpoint proofs.
+fn endpoint_proof_signatures(c: &mut Calls, d: &Value<'static>, src: &str) {
+    for v in list(d, &["verify_signature"]) {
+        let label = st(v, &["name"]);
+        let base = vec![
+            ("registration_secret", s(st(v, &["registration_secret"]))),
+            ("agent_id", s(st(v, &["agent_id"]))),
+            ("enrollment_id", s(st(v, &["enrollment_id"]))),
+            ("challenge", s(st(v, &["challenge"]))),
+        ];
+        c.add("verify_signature", src, &label, base.clone());
+        let mut good = base.clone();
+        good.push(("signature", s(st(v, &["signature"]))));
+        c.add("check_verify_signature", src, &label, good);
+        let mut bad = base;
+        bad.push(("signature", s("00")));
+        c.add(
+            "check_verify_signature",
+            src,
+            format!("{label}, wrong"),
+            bad,
+        );
+    }
+}
+
+/// Times (format_timestamp) and keys from PEM and JWK files made by node:crypto (OpenSSL).
+fn times_and_keys(c: &mut Calls, dir: &Path) {
     // Times (format_timestamp) and keys from PEM and JWK files made by node:crypto (OpenSSL).
     for (label, secs) in [
         ("epoch", 0),
@@ -442,360 +489,392 @@ pub(super) fn call_cases(dir: &Path) -> Vec<Case> {
             );
         }
     }
+}
 
-    if let Some(d) = load(dir, "call-receipt.json") {
-        let src = "vectors/call-receipt.json";
-        let secret = st(&d, &["receipt_secret"]);
-        let receipt = get(&d, &["receipt"]).clone();
-        let signed = with(&receipt, "auth_tag", get(&d, &["auth_tag"]).clone());
-        let call = get(&d, &["call"]).clone();
-        c.add(
-            "receipt_key",
-            src,
-            "receipt",
-            vec![("secret", s(&secret)), ("key_id", s("rk-1"))],
+/// vectors/call-receipt.json: MAC receipts, their digests, tags, issuing and verification.
+fn call_receipts(c: &mut Calls, dir: &Path) {
+    let Some(d) = load(dir, "call-receipt.json") else {
+        return;
+    };
+    let src = "vectors/call-receipt.json";
+    call_receipt_basics(c, &d, src);
+    call_receipt_issuing(c, &d, src);
+    call_receipt_key_ring(c, &d, src);
+    call_receipt_mismatches(c, &d, src);
+}
+
+/// vectors/call-receipt.json: the receipt's key, digest, tag, signing and verification, and their refusals.
+fn call_receipt_basics(c: &mut Calls, d: &Value<'static>, src: &str) {
+    let secret = st(d, &["receipt_secret"]);
+    let receipt = get(d, &["receipt"]).clone();
+    let signed = with(&receipt, "auth_tag", get(d, &["auth_tag"]).clone());
+    let call = get(d, &["call"]).clone();
+    c.add(
+        "receipt_key",
+        src,
+        "receipt",
+        vec![("secret", s(&secret)), ("key_id", s("rk-1"))],
+    );
+    c.add(
+        "auth_tag",
+        src,
+        "receipt",
+        vec![("receipt", t(&receipt)), ("secret", s(&secret))],
+    );
+    c.add(
+        "receipt_digest",
+        src,
+        "receipt",
+        vec![("receipt", t(&signed))],
+    );
+    c.add(
+        "sign_receipt",
+        src,
+        "receipt",
+        vec![("receipt", t(&receipt)), ("secret", s(&secret))],
+    );
+    c.add(
+        "sign_receipt",
+        src,
+        "issued_at +00:00",
+        vec![
+            (
+                "receipt",
+                t(&with(&receipt, "issued_at", s("2026-11-29T19:02:13+00:00"))),
+            ),
+            ("secret", s(&secret)),
+        ],
+    );
+    c.add(
+        "sign_receipt",
+        src,
+        "status bogus",
+        vec![
+            ("receipt", t(&with(&receipt, "status", s("bogus")))),
+            ("secret", s(&secret)),
+        ],
+    );
+    c.add(
+        "sign_receipt",
+        src,
+        "empty key_id",
+        vec![
+            ("receipt", t(&with(&receipt, "key_id", s("")))),
+            ("secret", s(&secret)),
+        ],
+    );
+    c.add(
+        "terms_hash",
+        src,
+        "terms",
+        vec![("terms", t(get(d, &["terms"])))],
+    );
+    c.add(
+        "input_commitment",
+        src,
+        "input",
+        vec![
+            ("input", t(get(d, &["input"]))),
+            ("salt", s(SALT)),
+            ("salt_id", s("in-1")),
+        ],
+    );
+    c.add(
+        "commitment",
+        src,
+        "result",
+        vec![("value", t(get(d, &["result"])))],
+    );
+    let own_in = Value::Object(vec![
+        ("alg".into(), s("sha-256")),
+        ("canon".into(), s("ekl-json-1")),
+        ("digest".into(), s("00")),
+    ]);
+    c.add(
+        "verify_receipt",
+        src,
+        "published",
+        vec![
+            ("receipt", t(&signed)),
+            ("keys", t(&s(&secret))),
+            ("call", t(&call)),
+        ],
+    );
+    c.add(
+        "verify_receipt",
+        src,
+        "own input differs",
+        vec![
+            ("receipt", t(&signed)),
+            ("keys", t(&s(&secret))),
+            ("call", t(&call)),
+            ("input_commitment", t(&own_in)),
+        ],
+    );
+    c.add(
+        "verify_receipt",
+        src,
+        "own commitment unknown member",
+        vec![
+            ("receipt", t(&signed)),
+            ("keys", t(&s(&secret))),
+            ("call", t(&call)),
+            ("output_commitment", t(&with(&own_in, "Digest", s("x")))),
+        ],
+    );
+    c.add(
+        "verify_receipt",
+        src,
+        "call in camelCase",
+        vec![
+            ("receipt", t(&signed)),
+            ("keys", t(&s(&secret))),
+            ("call", t(&with(&call, "executionId", s("x")))),
+        ],
+    );
+    c.add(
+        "verify_receipt",
+        src,
+        "call missing an id",
+        vec![
+            ("receipt", t(&signed)),
+            ("keys", t(&s(&secret))),
+            ("call", t(&with(&call, "execution_id", Value::Null))),
+        ],
+    );
+    c.add(
+        "verify_receipt",
+        src,
+        "empty key ring",
+        vec![
+            ("receipt", t(&signed)),
+            ("keys", s("[]")),
+            ("call", t(&call)),
+        ],
+    );
+}
+
+/// vectors/call-receipt.json: receipts issued from the call answered (explicit salts and time).
+fn call_receipt_issuing(c: &mut Calls, d: &Value<'static>, src: &str) {
+    // Receipts issued from the call answered: explicit salts and time, so every surface
+    // gives the same bytes (a salt or time left out would be each host's own).
+    for case in list(d, &["issue", "cases"]) {
+        let label = st(case, &["name"]);
+        let mut args = vec![
+            ("call", t(get(case, &["call"]))),
+            ("input", t(get(case, &["input"]))),
+            ("output", t(get(case, &["output"]))),
+            ("status", get(case, &["status"]).clone()),
+            (
+                "rel_ver_at_admission",
+                get(case, &["rel_ver_at_admission"]).clone(),
+            ),
+            ("dsc_ver", get(case, &["dsc_ver"]).clone()),
+            ("secret", get(case, &["secret"]).clone()),
+            ("issued_at", get(case, &["issued_at"]).clone()),
+            ("input_salt", get(case, &["input_salt"]).clone()),
+            ("output_salt", get(case, &["output_salt"]).clone()),
+        ];
+        for name in ["key_id", "receipt_id"] {
+            if case.get(name).is_some() {
+                args.push((name, get(case, &[name]).clone()));
+            }
+        }
+        let base = args.clone();
+        c.add("issue_mac_receipt", src, &label, args);
+        if label != "customer call" {
+            continue;
+        }
+        // Refusals of the arguments themselves, on the first case.
+        let mut variant = |what: &str, name: &str, x: Value<'static>| {
+            let mut args = base.clone();
+            for a in args.iter_mut().filter(|(k, _)| *k == name) {
+                a.1 = x.clone();
+            }
+            c.add("issue_mac_receipt", src, format!("{label}, {what}"), args);
+        };
+        variant("input not JSON", "input", s("{\"q\": "));
+        variant(
+            "output with a duplicate key",
+            "output",
+            s("{\"a\":1,\"a\":2}"),
         );
-        c.add(
-            "auth_tag",
-            src,
-            "receipt",
-            vec![("receipt", t(&receipt)), ("secret", s(&secret))],
-        );
-        c.add(
-            "receipt_digest",
-            src,
-            "receipt",
-            vec![("receipt", t(&signed))],
-        );
-        c.add(
-            "sign_receipt",
-            src,
-            "receipt",
-            vec![("receipt", t(&receipt)), ("secret", s(&secret))],
-        );
-        c.add(
-            "sign_receipt",
-            src,
-            "issued_at +00:00",
-            vec![
-                (
-                    "receipt",
-                    t(&with(&receipt, "issued_at", s("2026-11-29T19:02:13+00:00"))),
-                ),
-                ("secret", s(&secret)),
-            ],
-        );
-        c.add(
-            "sign_receipt",
-            src,
-            "status bogus",
-            vec![
-                ("receipt", t(&with(&receipt, "status", s("bogus")))),
-                ("secret", s(&secret)),
-            ],
-        );
-        c.add(
-            "sign_receipt",
-            src,
-            "empty key_id",
-            vec![
-                ("receipt", t(&with(&receipt, "key_id", s("")))),
-                ("secret", s(&secret)),
-            ],
-        );
-        c.add(
-            "terms_hash",
-            src,
-            "terms",
-            vec![("terms", t(get(&d, &["terms"])))],
-        );
-        c.add(
-            "input_commitment",
-            src,
-            "input",
-            vec![
-                ("input", t(get(&d, &["input"]))),
-                ("salt", s(salt)),
-                ("salt_id", s("in-1")),
-            ],
-        );
-        c.add(
-            "commitment",
-            src,
-            "result",
-            vec![("value", t(get(&d, &["result"])))],
-        );
-        let own_in = Value::Object(vec![
-            ("alg".into(), s("sha-256")),
-            ("canon".into(), s("ekl-json-1")),
-            ("digest".into(), s("00")),
-        ]);
-        c.add(
-            "verify_receipt",
-            src,
-            "published",
-            vec![
-                ("receipt", t(&signed)),
-                ("keys", t(&s(&secret))),
-                ("call", t(&call)),
-            ],
-        );
-        c.add(
-            "verify_receipt",
-            src,
-            "own input differs",
-            vec![
-                ("receipt", t(&signed)),
-                ("keys", t(&s(&secret))),
-                ("call", t(&call)),
-                ("input_commitment", t(&own_in)),
-            ],
-        );
-        c.add(
-            "verify_receipt",
-            src,
-            "own commitment unknown member",
-            vec![
-                ("receipt", t(&signed)),
-                ("keys", t(&s(&secret))),
-                ("call", t(&call)),
-                ("output_commitment", t(&with(&own_in, "Digest", s("x")))),
-            ],
-        );
-        c.add(
-            "verify_receipt",
-            src,
+        variant(
             "call in camelCase",
-            vec![
-                ("receipt", t(&signed)),
-                ("keys", t(&s(&secret))),
-                ("call", t(&with(&call, "executionId", s("x")))),
-            ],
+            "call",
+            t(&with(get(case, &["call"]), "executionId", s("x"))),
         );
+        variant(
+            "issued_at in milliseconds",
+            "issued_at",
+            n(1_795_977_605_000),
+        );
+        variant(
+            "issued_at with a fraction",
+            "issued_at",
+            Value::Number(1_795_977_605.75),
+        );
+        variant("short salt", "output_salt", s("e0e0"));
+        variant("key id rk-2", "key_id", s("rk-2"));
+        // The issued receipt verifies for its call, with the consumer's own commitments.
+        if let Some(receipt) = case.get("expected") {
+            let own = |value: &[&str], salt: &[&str]| {
+                let salt = digest::Salt::from_hex(&st(case, salt)).ok();
+                digest::commitment(get(case, value), salt.as_ref(), None)
+                    .map(|c| t(&c.to_value()))
+                    .unwrap_or_else(|_| s(""))
+            };
+            c.add(
+                "verify_receipt",
+                src,
+                format!("issue: {label}"),
+                vec![
+                    ("receipt", t(receipt)),
+                    ("keys", t(get(case, &["secret"]))),
+                    ("call", t(get(case, &["call"]))),
+                    ("input_commitment", own(&["input"], &["input_salt"])),
+                    ("output_commitment", own(&["output"], &["output_salt"])),
+                ],
+            );
+        }
+    }
+}
+
+/// vectors/call-receipt.json: verification against a key ring, one receipt and an archive of them.
+fn call_receipt_key_ring(c: &mut Calls, d: &Value<'static>, src: &str) {
+    let receipt = get(d, &["receipt"]).clone();
+    let signed = with(&receipt, "auth_tag", get(d, &["auth_tag"]).clone());
+    let call = get(d, &["call"]).clone();
+    let ring = get(d, &["key_ring", "keys"]).clone();
+    let ring_call = t(get(d, &["key_ring", "call"]));
+    let mut items = Vec::new();
+    for case in list(d, &["key_ring", "cases"]) {
+        let label = st(case, &["name"]);
         c.add(
             "verify_receipt",
             src,
-            "call missing an id",
+            &label,
             vec![
-                ("receipt", t(&signed)),
-                ("keys", t(&s(&secret))),
-                ("call", t(&with(&call, "execution_id", Value::Null))),
+                ("receipt", t(get(case, &["receipt"]))),
+                ("keys", t(&ring)),
+                ("call", ring_call.clone()),
             ],
         );
+        items.push(Value::Object(vec![
+            ("receipt".into(), get(case, &["receipt"]).clone()),
+            ("call".into(), get(d, &["key_ring", "call"]).clone()),
+        ]));
+    }
+    if let Some(first) = ring.as_array().and_then(|l| l.first()) {
+        let bad_ring = Value::Array(vec![with(first, "keyId", s("x"))]);
         c.add(
             "verify_receipt",
             src,
-            "empty key ring",
+            "key with an unknown member",
             vec![
                 ("receipt", t(&signed)),
-                ("keys", s("[]")),
+                ("keys", t(&bad_ring)),
                 ("call", t(&call)),
             ],
         );
-        // Receipts issued from the call answered: explicit salts and time, so every surface
-        // gives the same bytes (a salt or time left out would be each host's own).
-        for case in list(&d, &["issue", "cases"]) {
-            let label = st(case, &["name"]);
-            let mut args = vec![
-                ("call", t(get(case, &["call"]))),
-                ("input", t(get(case, &["input"]))),
-                ("output", t(get(case, &["output"]))),
-                ("status", get(case, &["status"]).clone()),
-                (
-                    "rel_ver_at_admission",
-                    get(case, &["rel_ver_at_admission"]).clone(),
-                ),
-                ("dsc_ver", get(case, &["dsc_ver"]).clone()),
-                ("secret", get(case, &["secret"]).clone()),
-                ("issued_at", get(case, &["issued_at"]).clone()),
-                ("input_salt", get(case, &["input_salt"]).clone()),
-                ("output_salt", get(case, &["output_salt"]).clone()),
-            ];
-            for name in ["key_id", "receipt_id"] {
-                if case.get(name).is_some() {
-                    args.push((name, get(case, &[name]).clone()));
-                }
-            }
-            let base = args.clone();
-            c.add("issue_mac_receipt", src, &label, args);
-            if label != "customer call" {
-                continue;
-            }
-            // Refusals of the arguments themselves, on the first case.
-            let mut variant = |what: &str, name: &str, x: Value<'static>| {
-                let mut args = base.clone();
-                for a in args.iter_mut().filter(|(k, _)| *k == name) {
-                    a.1 = x.clone();
-                }
-                c.add("issue_mac_receipt", src, format!("{label}, {what}"), args);
-            };
-            variant("input not JSON", "input", s("{\"q\": "));
-            variant(
-                "output with a duplicate key",
-                "output",
-                s("{\"a\":1,\"a\":2}"),
-            );
-            variant(
-                "call in camelCase",
-                "call",
-                t(&with(get(case, &["call"]), "executionId", s("x"))),
-            );
-            variant(
-                "issued_at in milliseconds",
-                "issued_at",
-                n(1_795_977_605_000),
-            );
-            variant(
-                "issued_at with a fraction",
-                "issued_at",
-                Value::Number(1_795_977_605.75),
-            );
-            variant("short salt", "output_salt", s("e0e0"));
-            variant("key id rk-2", "key_id", s("rk-2"));
-            // The issued receipt verifies for its call, with the consumer's own commitments.
-            if let Some(receipt) = case.get("expected") {
-                let own = |value: &[&str], salt: &[&str]| {
-                    let salt = digest::Salt::from_hex(&st(case, salt)).ok();
-                    digest::commitment(get(case, value), salt.as_ref(), None)
-                        .map(|c| t(&c.to_value()))
-                        .unwrap_or_else(|_| s(""))
-                };
-                c.add(
-                    "verify_receipt",
-                    src,
-                    format!("issue: {label}"),
-                    vec![
-                        ("receipt", t(receipt)),
-                        ("keys", t(get(case, &["secret"]))),
-                        ("call", t(get(case, &["call"]))),
-                        ("input_commitment", own(&["input"], &["input_salt"])),
-                        ("output_commitment", own(&["output"], &["output_salt"])),
-                    ],
-                );
-            }
-        }
-        let ring = get(&d, &["key_ring", "keys"]).clone();
-        let ring_call = t(get(&d, &["key_ring", "call"]));
-        let mut items = Vec::new();
-        for case in list(&d, &["key_ring", "cases"]) {
-            let label = st(case, &["name"]);
-            c.add(
-                "verify_receipt",
-                src,
-                &label,
-                vec![
-                    ("receipt", t(get(case, &["receipt"]))),
-                    ("keys", t(&ring)),
-                    ("call", ring_call.clone()),
-                ],
-            );
-            items.push(Value::Object(vec![
-                ("receipt".into(), get(case, &["receipt"]).clone()),
-                ("call".into(), get(&d, &["key_ring", "call"]).clone()),
-            ]));
-        }
-        if let Some(first) = ring.as_array().and_then(|l| l.first()) {
-            let bad_ring = Value::Array(vec![with(first, "keyId", s("x"))]);
-            c.add(
-                "verify_receipt",
-                src,
-                "key with an unknown member",
-                vec![
-                    ("receipt", t(&signed)),
-                    ("keys", t(&bad_ring)),
-                    ("call", t(&call)),
-                ],
-            );
-        }
-        items.push(Value::Object(vec![
-            ("receipt".into(), Value::Array(vec![])),
-            ("call".into(), call.clone()),
-        ]));
-        items.push(Value::Object(vec![
-            ("receipt".into(), signed.clone()),
-            ("call".into(), call.clone()),
-            ("extra".into(), n(1)),
-        ]));
+    }
+    items.push(Value::Object(vec![
+        ("receipt".into(), Value::Array(vec![])),
+        ("call".into(), call.clone()),
+    ]));
+    items.push(Value::Object(vec![
+        ("receipt".into(), signed.clone()),
+        ("call".into(), call.clone()),
+        ("extra".into(), n(1)),
+    ]));
+    c.add(
+        "verify_receipts",
+        src,
+        "key ring cases",
+        vec![
+            ("items", t(&Value::Array(items.clone()))),
+            ("keys", t(&ring)),
+        ],
+    );
+    let archive: String = items.iter().map(|i| canon_text(i) + "\n").collect();
+    for op in ARCHIVE_OPS {
         c.add(
-            "verify_receipts",
+            op,
             src,
-            "key ring cases",
-            vec![
-                ("items", t(&Value::Array(items.clone()))),
-                ("keys", t(&ring)),
-            ],
-        );
-        let archive: String = items.iter().map(|i| canon_text(i) + "\n").collect();
-        for op in ARCHIVE_OPS {
-            c.add(
-                op,
-                src,
-                "key ring cases as an archive",
-                vec![
-                    ("lines", s(archive.clone())),
-                    ("keys", t(&ring)),
-                    ("jobs", n(2)),
-                ],
-            );
-        }
-        c.add(
-            "verify_archive",
-            src,
-            "key ring cases, the failures alone",
+            "key ring cases as an archive",
             vec![
                 ("lines", s(archive.clone())),
-                ("keys", t(&ring)),
-                ("failures_only", Value::Bool(true)),
-                ("first_line", n(101)),
-            ],
-        );
-        c.add(
-            "verify_receipt_lines",
-            src,
-            "MAC receipts without a key ring",
-            vec![("lines", s(archive))],
-        );
-        c.add(
-            "verify_receipts",
-            src,
-            "key ring cases on 2 threads",
-            vec![
-                ("items", t(&Value::Array(items.clone()))),
                 ("keys", t(&ring)),
                 ("jobs", n(2)),
             ],
         );
-        c.add(
-            "verify_receipts",
-            src,
-            "jobs 0",
-            vec![("items", s("[]")), ("keys", t(&ring)), ("jobs", n(0))],
-        );
-        c.add(
-            "verify_receipts",
-            src,
-            "not a list",
-            vec![("items", s("{}")), ("keys", t(&ring))],
-        );
-        for case in list(&d, &["mismatch", "cases"]) {
-            let label = st(case, &["name"]);
-            let mut args = vec![
-                ("receipt", t(get(case, &["receipt"]))),
-                ("keys", t(&s(&secret))),
-            ];
-            let case_call = get(case, &["call"]);
-            args.push((
-                "call",
-                t(if case_call.as_object().is_some() {
-                    case_call
-                } else {
-                    &call
-                }),
-            ));
-            c.add("verify_receipt", src, &label, args);
-        }
     }
+    c.add(
+        "verify_archive",
+        src,
+        "key ring cases, the failures alone",
+        vec![
+            ("lines", s(archive.clone())),
+            ("keys", t(&ring)),
+            ("failures_only", Value::Bool(true)),
+            ("first_line", n(101)),
+        ],
+    );
+    c.add(
+        "verify_receipt_lines",
+        src,
+        "MAC receipts without a key ring",
+        vec![("lines", s(archive))],
+    );
+    c.add(
+        "verify_receipts",
+        src,
+        "key ring cases on 2 threads",
+        vec![
+            ("items", t(&Value::Array(items.clone()))),
+            ("keys", t(&ring)),
+            ("jobs", n(2)),
+        ],
+    );
+    c.add(
+        "verify_receipts",
+        src,
+        "jobs 0",
+        vec![("items", s("[]")), ("keys", t(&ring)), ("jobs", n(0))],
+    );
+    c.add(
+        "verify_receipts",
+        src,
+        "not a list",
+        vec![("items", s("{}")), ("keys", t(&ring))],
+    );
+}
 
+/// vectors/call-receipt.json: receipts that do not match their call.
+fn call_receipt_mismatches(c: &mut Calls, d: &Value<'static>, src: &str) {
+    let secret = st(d, &["receipt_secret"]);
+    let call = get(d, &["call"]).clone();
+    for case in list(d, &["mismatch", "cases"]) {
+        let label = st(case, &["name"]);
+        let mut args = vec![
+            ("receipt", t(get(case, &["receipt"]))),
+            ("keys", t(&s(&secret))),
+        ];
+        let case_call = get(case, &["call"]);
+        args.push((
+            "call",
+            t(if case_call.as_object().is_some() {
+                case_call
+            } else {
+                &call
+            }),
+        ));
+        c.add("verify_receipt", src, &label, args);
+    }
+}
+
+/// vectors/duplicate-keys.json: the refusal of duplicate member names.
+fn duplicate_keys(c: &mut Calls, dir: &Path) {
     if let Some(d) = load(dir, "duplicate-keys.json") {
         let src = "vectors/duplicate-keys.json";
         let (salt, secret) = (st(&d, &["salt"]), st(&d, &["secret"]));
@@ -822,7 +901,10 @@ pub(super) fn call_cases(dir: &Path) -> Vec<Case> {
             c.add(&op, src, &label, args);
         }
     }
+}
 
+/// vectors/upstream-fingerprint.json: upstream (tool list) fingerprints.
+fn upstream_fingerprints(c: &mut Calls, dir: &Path) {
     if let Some(d) = load(dir, "upstream-fingerprint.json") {
         let src = "vectors/upstream-fingerprint.json";
         for case in list(&d, &["cases"]).iter().chain(list(&d, &["invalid"])) {
@@ -835,7 +917,10 @@ pub(super) fn call_cases(dir: &Path) -> Vec<Case> {
             c.add("upstream_projection", src, &label, args);
         }
     }
+}
 
+/// vectors/screening-scan.json: the screening scan.
+fn screening_scan(c: &mut Calls, dir: &Path) {
     if let Some(d) = load(dir, "screening-scan.json") {
         let src = "vectors/screening-scan.json";
         for case in list(&d, &["cases"]) {
@@ -872,445 +957,494 @@ pub(super) fn call_cases(dir: &Path) -> Vec<Case> {
             );
         }
     }
+}
 
-    if let Some(d) = load(dir, "receipt-jws.json") {
-        let src = "vectors/receipt-jws.json";
-        let jwks = t(get(&d, &["jwks"]));
-        let call = get(&d, &["call"]).clone();
-        let seed = st(&d, &["key_seed_hex"]);
-        c.add("parse_jwks", src, "jwks", vec![("jwks", jwks.clone())]);
+/// vectors/receipt-jws.json: network-signed receipts and JWS verification.
+fn receipt_jws(c: &mut Calls, dir: &Path) {
+    let Some(d) = load(dir, "receipt-jws.json") else {
+        return;
+    };
+    let src = "vectors/receipt-jws.json";
+    receipt_jws_cases(c, &d, src);
+    receipt_jws_archive(c, &d, src);
+    receipt_jws_issuing(c, &d, src);
+}
+
+/// vectors/receipt-jws.json: the key set, the token cases and their verification.
+fn receipt_jws_cases(c: &mut Calls, d: &Value<'static>, src: &str) {
+    let jwks = t(get(d, &["jwks"]));
+    let call = get(d, &["call"]).clone();
+    let seed = st(d, &["key_seed_hex"]);
+    c.add("parse_jwks", src, "jwks", vec![("jwks", jwks.clone())]);
+    c.add(
+        "parse_jwks",
+        src,
+        "empty",
+        vec![("jwks", s("{\"keys\":[]}"))],
+    );
+    c.add(
+        "signing_key",
+        src,
+        "net-2026-05",
+        vec![("seed", s(&seed)), ("kid", s("net-2026-05"))],
+    );
+    c.add(
+        "signing_key",
+        src,
+        "short seed",
+        vec![("seed", s("00")), ("kid", s("k"))],
+    );
+    c.add(
+        "jwks_from_seed",
+        src,
+        "two kids",
+        vec![
+            ("seed", s(&seed)),
+            ("kids", strs(&["net-2026-05", "net-2026-06"])),
+        ],
+    );
+    c.add(
+        "jwks_from_seed",
+        src,
+        "equal kids",
+        vec![("seed", s(&seed)), ("kids", strs(&["a", "a"]))],
+    );
+    for case in list(d, &["cases"]) {
+        let label = st(case, &["name"]);
+        // The token cases, and the object cases (a whole network-signed receipt object).
+        let (op, first) = match (get(case, &["receipt_jws"]), get(case, &["receipt"])) {
+            (Value::String(_), _) => (
+                "verify_receipt_jws",
+                ("token", get(case, &["receipt_jws"]).clone()),
+            ),
+            (_, object @ Value::Object(_)) => ("verify_signed_receipt", ("receipt", t(object))),
+            _ => continue,
+        };
         c.add(
-            "parse_jwks",
+            op,
             src,
-            "empty",
-            vec![("jwks", s("{\"keys\":[]}"))],
+            &label,
+            vec![first, ("jwks", jwks.clone()), ("call", t(&call))],
         );
+    }
+}
+
+/// vectors/receipt-jws.json: the same cases as one receipt archive, with and without options.
+fn receipt_jws_archive(c: &mut Calls, d: &Value<'static>, src: &str) {
+    let jwks = t(get(d, &["jwks"]));
+    let call = get(d, &["call"]).clone();
+    // The same cases as one receipt archive (JSON lines), with a blank line and two items
+    // that cannot be verified; then with own_agent_id and network_issuer as options.
+    let mut archive = String::new();
+    let mut short = String::new();
+    let short_call = Value::Object(
+        call.as_object()
+            .unwrap_or(&[])
+            .iter()
+            .filter(|(k, _)| k != "own_agent_id" && k != "network_issuer")
+            .cloned()
+            .collect(),
+    );
+    for case in list(d, &["cases"]) {
+        let item = match (get(case, &["receipt_jws"]), get(case, &["receipt"])) {
+            (token @ Value::String(_), _) => ("receipt_jws", token.clone()),
+            (_, object @ Value::Object(_)) => ("receipt", object.clone()),
+            _ => continue,
+        };
+        let line = |call: &Value<'static>| {
+            canon_text(&Value::Object(vec![
+                (item.0.into(), item.1.clone()),
+                ("call".into(), call.clone()),
+            ]))
+        };
+        archive.push_str(&line(&call));
+        archive.push('\n');
+        short.push_str(&line(&short_call));
+        short.push('\n');
+    }
+    archive.push_str("\n{\"call\":{}}\nnot json\n");
+    // The calls of `archive` hold own_agent_id and network_issuer: as options too, they agree.
+    let options = [
+        ("own_agent_id", s(st(&call, &["own_agent_id"]))),
+        ("network_issuer", s(st(&call, &["network_issuer"]))),
+    ];
+    for op in ARCHIVE_OPS {
         c.add(
-            "signing_key",
+            op,
             src,
-            "net-2026-05",
-            vec![("seed", s(&seed)), ("kid", s("net-2026-05"))],
-        );
-        c.add(
-            "signing_key",
-            src,
-            "short seed",
-            vec![("seed", s("00")), ("kid", s("k"))],
-        );
-        c.add(
-            "jwks_from_seed",
-            src,
-            "two kids",
+            "the receipt-jws cases as an archive",
             vec![
-                ("seed", s(&seed)),
-                ("kids", strs(&["net-2026-05", "net-2026-06"])),
+                ("lines", s(archive.clone())),
+                ("jwks", jwks.clone()),
+                ("jobs", n(2)),
             ],
         );
+        let mut args = vec![("lines", s(archive.clone())), ("jwks", jwks.clone())];
+        args.extend(options.iter().cloned());
         c.add(
-            "jwks_from_seed",
+            op,
             src,
-            "equal kids",
-            vec![("seed", s(&seed)), ("kids", strs(&["a", "a"]))],
+            "the archive with its own agent and issuer as options",
+            args,
         );
-        for case in list(&d, &["cases"]) {
-            let label = st(case, &["name"]);
-            // The token cases, and the object cases (a whole network-signed receipt object).
-            let (op, first) = match (get(case, &["receipt_jws"]), get(case, &["receipt"])) {
-                (Value::String(_), _) => (
-                    "verify_receipt_jws",
-                    ("token", get(case, &["receipt_jws"]).clone()),
-                ),
-                (_, object @ Value::Object(_)) => ("verify_signed_receipt", ("receipt", t(object))),
-                _ => continue,
-            };
-            c.add(
-                op,
-                src,
-                &label,
-                vec![first, ("jwks", jwks.clone()), ("call", t(&call))],
-            );
-        }
-        // The same cases as one receipt archive (JSON lines), with a blank line and two items
-        // that cannot be verified; then with own_agent_id and network_issuer as options.
-        let mut archive = String::new();
-        let mut short = String::new();
-        let short_call = Value::Object(
-            call.as_object()
-                .unwrap_or(&[])
-                .iter()
-                .filter(|(k, _)| k != "own_agent_id" && k != "network_issuer")
-                .cloned()
-                .collect(),
-        );
-        for case in list(&d, &["cases"]) {
-            let item = match (get(case, &["receipt_jws"]), get(case, &["receipt"])) {
-                (token @ Value::String(_), _) => ("receipt_jws", token.clone()),
-                (_, object @ Value::Object(_)) => ("receipt", object.clone()),
-                _ => continue,
-            };
-            let line = |call: &Value<'static>| {
-                canon_text(&Value::Object(vec![
-                    (item.0.into(), item.1.clone()),
-                    ("call".into(), call.clone()),
-                ]))
-            };
-            archive.push_str(&line(&call));
-            archive.push('\n');
-            short.push_str(&line(&short_call));
-            short.push('\n');
-        }
-        archive.push_str("\n{\"call\":{}}\nnot json\n");
-        // The calls of `archive` hold own_agent_id and network_issuer: as options too, they agree.
-        let options = [
+    }
+    c.add(
+        "verify_receipt_lines",
+        src,
+        "own_agent_id and network_issuer as options",
+        vec![
+            ("lines", s(short.clone())),
+            ("jwks", jwks.clone()),
             ("own_agent_id", s(st(&call, &["own_agent_id"]))),
             ("network_issuer", s(st(&call, &["network_issuer"]))),
-        ];
-        for op in ARCHIVE_OPS {
+        ],
+    );
+    c.add(
+        "verify_receipt_lines",
+        src,
+        "no JWKS",
+        vec![("lines", s(short))],
+    );
+    c.add(
+        "verify_receipt_jws",
+        src,
+        "call in camelCase",
+        vec![
+            ("token", s("x.y.z")),
+            ("jwks", jwks.clone()),
+            ("call", t(&with(&call, "sentAt", n(1)))),
+        ],
+    );
+}
+
+/// vectors/receipt-jws.json: receipts issued with the file's key, then verified as objects.
+fn receipt_jws_issuing(c: &mut Calls, d: &Value<'static>, src: &str) {
+    let jwks = t(get(d, &["jwks"]));
+    let call = get(d, &["call"]).clone();
+    let seed = st(d, &["key_seed_hex"]);
+    // Issued receipts (deterministic: RFC 6979 nonces), then verified as objects.
+    let sent_at = get(&call, &["sent_at"]).as_f64().unwrap_or(0.0) as i64;
+    let fields = Value::Object(
+        [
+            "execution_id",
+            "provider_agent_id",
+            "requester_agent_id",
+            "capability_id",
+            "input_fingerprint",
+        ]
+        .iter()
+        .map(|k| (Cow::Owned((*k).to_owned()), get(&call, &[k]).clone()))
+        .chain([
+            ("status".into(), s("succeeded")),
+            (
+                "issued_at".into(),
+                s(ekl_core::timestamp::Timestamp::from_unix(sent_at + 1, 0)
+                    .and_then(|t| t.format())
+                    .unwrap_or_default()),
+            ),
+        ])
+        .collect(),
+    );
+    let (iss, aud) = (st(&call, &["network_issuer"]), st(&call, &["own_agent_id"]));
+    let issue = |fields: &Value<'static>| -> Vec<(&'static str, Value<'static>)> {
+        vec![
+            ("fields", t(fields)),
+            ("key", key(&seed, "net-2026-05")),
+            ("issuer", s(&iss)),
+            ("audience", s(&aud)),
+        ]
+    };
+    c.add("issue_receipt", src, "fields of the call", issue(&fields));
+    c.add(
+        "issue_receipt",
+        src,
+        "issued_at +00:00",
+        issue(&with(&fields, "issued_at", s("2026-11-29T19:02:13+00:00"))),
+    );
+    c.add(
+        "issue_receipt",
+        src,
+        "status bogus",
+        issue(&with(&fields, "status", s("bogus"))),
+    );
+    if let Some(signing) = ekl_core::jwk::jwks_from_seed(
+        &ekl_core::hex::decode_fixed::<32>(&seed, ekl_core::ErrorCode::InvalidKey, "seed")
+            .unwrap_or([0; 32]),
+        &["net-2026-05"],
+    )
+    .ok()
+    .and_then(|(_, keys)| keys.into_iter().next())
+    {
+        if let Ok(issued) = ekl_core::receipt_sig::issue_receipt(&fields, &signing, &iss, &aud) {
             c.add(
-                op,
+                "verify_signed_receipt",
                 src,
-                "the receipt-jws cases as an archive",
+                "issued",
                 vec![
-                    ("lines", s(archive.clone())),
+                    ("receipt", t(&issued)),
                     ("jwks", jwks.clone()),
-                    ("jobs", n(2)),
+                    ("call", t(&call)),
                 ],
             );
-            let mut args = vec![("lines", s(archive.clone())), ("jwks", jwks.clone())];
-            args.extend(options.iter().cloned());
+            let tampered = with(&issued, "status", s("failed"));
             c.add(
-                op,
+                "verify_signed_receipt",
                 src,
-                "the archive with its own agent and issuer as options",
-                args,
+                "status changed",
+                vec![
+                    ("receipt", t(&tampered)),
+                    ("jwks", jwks.clone()),
+                    ("call", t(&call)),
+                ],
+            );
+            let other = with(&call, "execution_id", s("ex-other"));
+            c.add(
+                "verify_signed_receipt",
+                src,
+                "another call",
+                vec![
+                    ("receipt", t(&issued)),
+                    ("jwks", jwks.clone()),
+                    ("call", t(&other)),
+                ],
             );
         }
+    }
+}
+
+/// vectors/screening-rules-jws.json: the screening rules token.
+fn screening_rules_jws(c: &mut Calls, dir: &Path) {
+    let Some(d) = load(dir, "screening-rules-jws.json") else {
+        return;
+    };
+    let src = "vectors/screening-rules-jws.json";
+    screening_rules_cases(c, &d, src);
+    screening_rules_key_sets(c, &d, src);
+    execution_grants(c, &d, src);
+}
+
+/// vectors/screening-rules-jws.json: the token cases.
+fn screening_rules_cases(c: &mut Calls, d: &Value<'static>, src: &str) {
+    let jwks = t(get(d, &["jwks"]));
+    let issuer = st(d, &["network_issuer"]);
+    for case in list(d, &["cases"]) {
+        let label = st(case, &["name"]);
+        let (token, now) = (get(case, &["token"]).clone(), get(case, &["now"]).clone());
         c.add(
-            "verify_receipt_lines",
+            "verify_screening_rules",
             src,
-            "own_agent_id and network_issuer as options",
+            &label,
             vec![
-                ("lines", s(short.clone())),
+                ("token", token.clone()),
                 ("jwks", jwks.clone()),
-                ("own_agent_id", s(st(&call, &["own_agent_id"]))),
-                ("network_issuer", s(st(&call, &["network_issuer"]))),
+                ("issuer", s(&issuer)),
+                ("now", now.clone()),
             ],
         );
         c.add(
-            "verify_receipt_lines",
+            "verify_jws",
             src,
-            "no JWKS",
-            vec![("lines", s(short))],
-        );
-        c.add(
-            "verify_receipt_jws",
-            src,
-            "call in camelCase",
+            &label,
             vec![
-                ("token", s("x.y.z")),
+                ("token", token),
+                ("typ", s("ekl-screening-rules+jwt")),
                 ("jwks", jwks.clone()),
-                ("call", t(&with(&call, "sentAt", n(1)))),
+                ("now", now),
+                ("issuer", s(&issuer)),
+                ("max_lifetime", n(86400 * 7)),
             ],
         );
-        // Issued receipts (deterministic: RFC 6979 nonces), then verified as objects.
-        let sent_at = get(&call, &["sent_at"]).as_f64().unwrap_or(0.0) as i64;
-        let fields = Value::Object(
-            [
-                "execution_id",
-                "provider_agent_id",
-                "requester_agent_id",
-                "capability_id",
-                "input_fingerprint",
-            ]
-            .iter()
-            .map(|k| (Cow::Owned((*k).to_owned()), get(&call, &[k]).clone()))
-            .chain([
-                ("status".into(), s("succeeded")),
-                (
-                    "issued_at".into(),
-                    s(ekl_core::timestamp::Timestamp::from_unix(sent_at + 1, 0)
-                        .and_then(|t| t.format())
-                        .unwrap_or_default()),
-                ),
-            ])
-            .collect(),
-        );
-        let (iss, aud) = (st(&call, &["network_issuer"]), st(&call, &["own_agent_id"]));
-        let issue = |fields: &Value<'static>| -> Vec<(&'static str, Value<'static>)> {
-            vec![
-                ("fields", t(fields)),
-                ("key", key(&seed, "net-2026-05")),
-                ("issuer", s(&iss)),
-                ("audience", s(&aud)),
-            ]
-        };
-        c.add("issue_receipt", src, "fields of the call", issue(&fields));
-        c.add(
-            "issue_receipt",
-            src,
-            "issued_at +00:00",
-            issue(&with(&fields, "issued_at", s("2026-11-29T19:02:13+00:00"))),
-        );
-        c.add(
-            "issue_receipt",
-            src,
-            "status bogus",
-            issue(&with(&fields, "status", s("bogus"))),
-        );
-        if let Some(signing) = ekl_core::jwk::jwks_from_seed(
-            &ekl_core::hex::decode_fixed::<32>(&seed, ekl_core::ErrorCode::InvalidKey, "seed")
-                .unwrap_or([0; 32]),
-            &["net-2026-05"],
-        )
-        .ok()
-        .and_then(|(_, keys)| keys.into_iter().next())
-        {
-            if let Ok(issued) = ekl_core::receipt_sig::issue_receipt(&fields, &signing, &iss, &aud)
-            {
-                c.add(
-                    "verify_signed_receipt",
-                    src,
-                    "issued",
-                    vec![
-                        ("receipt", t(&issued)),
-                        ("jwks", jwks.clone()),
-                        ("call", t(&call)),
-                    ],
-                );
-                let tampered = with(&issued, "status", s("failed"));
-                c.add(
-                    "verify_signed_receipt",
-                    src,
-                    "status changed",
-                    vec![
-                        ("receipt", t(&tampered)),
-                        ("jwks", jwks.clone()),
-                        ("call", t(&call)),
-                    ],
-                );
-                let other = with(&call, "execution_id", s("ex-other"));
-                c.add(
-                    "verify_signed_receipt",
-                    src,
-                    "another call",
-                    vec![
-                        ("receipt", t(&issued)),
-                        ("jwks", jwks.clone()),
-                        ("call", t(&other)),
-                    ],
-                );
-            }
+    }
+}
+
+/// vectors/screening-rules-jws.json: a negative max_lifetime, and key sets as found in the wild.
+fn screening_rules_key_sets(c: &mut Calls, d: &Value<'static>, src: &str) {
+    let jwks = t(get(d, &["jwks"]));
+    let issuer = st(d, &["network_issuer"]);
+    // A negative max_lifetime is the caller's mistake (INVALID_ARGUMENT), not a token's.
+    if let Some(valid) = list(d, &["cases"]).first() {
+        for max in [-1, 0] {
+            c.add(
+                "verify_jws",
+                src,
+                format!("max_lifetime {max}"),
+                vec![
+                    ("token", get(valid, &["token"]).clone()),
+                    ("typ", s("ekl-screening-rules+jwt")),
+                    ("jwks", jwks.clone()),
+                    ("now", get(valid, &["now"]).clone()),
+                    ("max_lifetime", n(max)),
+                ],
+            );
         }
     }
-
-    if let Some(d) = load(dir, "screening-rules-jws.json") {
-        let src = "vectors/screening-rules-jws.json";
-        let jwks = t(get(&d, &["jwks"]));
-        let issuer = st(&d, &["network_issuer"]);
-        let seed = st(&d, &["key_seed_hex"]);
-        for case in list(&d, &["cases"]) {
-            let label = st(case, &["name"]);
-            let (token, now) = (get(case, &["token"]).clone(), get(case, &["now"]).clone());
+    // Key sets as found in the wild (docs/decisions.md#jwks-wild): other kinds of keys are
+    // skipped; a token naming one is UNSUPPORTED_KEY; a malformed P-256 key refuses the set.
+    let net_keys = list(d, &["jwks", "keys"]).to_vec();
+    let rsa = |kid: &str| {
+        Value::Object(vec![
+            ("kty".into(), s("RSA")),
+            ("kid".into(), s(kid)),
+            ("n".into(), s("AQAB")),
+            ("e".into(), s("AQAB")),
+        ])
+    };
+    let set =
+        |keys: Vec<Value<'static>>| t(&Value::Object(vec![("keys".into(), Value::Array(keys))]));
+    let mut mixed = vec![rsa("rsa-1")];
+    mixed.extend(net_keys.iter().cloned());
+    if let Some(first) = net_keys.first() {
+        mixed.push(with(&with(first, "kid", s("enc-1")), "use", s("enc")));
+        mixed.push(with(first, "crv", s("P-384")));
+    }
+    let only_rsa_for_05: Vec<Value<'static>> = net_keys
+        .iter()
+        .filter(|k| get(k, &["kid"]).as_str() != Some("net-2026-05"))
+        .cloned()
+        .chain([rsa("net-2026-05")])
+        .collect();
+    let broken: Vec<Value<'static>> = net_keys
+        .iter()
+        .cloned()
+        .chain(
+            net_keys
+                .first()
+                .map(|k| with(&with(k, "kid", s("broken")), "x", s("AAAA"))),
+        )
+        .collect();
+    c.add(
+        "parse_jwks",
+        src,
+        "mixed set",
+        vec![("jwks", set(mixed.clone()))],
+    );
+    c.add(
+        "parse_jwks",
+        src,
+        "only other kinds",
+        vec![("jwks", set(vec![rsa("a")]))],
+    );
+    c.add(
+        "parse_jwks",
+        src,
+        "a malformed P-256 key",
+        vec![("jwks", set(broken))],
+    );
+    for case in list(d, &["cases"]).iter().take(3) {
+        let label = st(case, &["name"]);
+        let (token, now) = (get(case, &["token"]).clone(), get(case, &["now"]).clone());
+        for (which, keys) in [
+            ("mixed set", &mixed),
+            ("its kid an RSA key", &only_rsa_for_05),
+        ] {
             c.add(
                 "verify_screening_rules",
                 src,
-                &label,
+                format!("{label}, {which}"),
                 vec![
                     ("token", token.clone()),
-                    ("jwks", jwks.clone()),
+                    ("jwks", set(keys.clone())),
                     ("issuer", s(&issuer)),
                     ("now", now.clone()),
                 ],
             );
-            c.add(
-                "verify_jws",
-                src,
-                &label,
-                vec![
-                    ("token", token),
-                    ("typ", s("ekl-screening-rules+jwt")),
-                    ("jwks", jwks.clone()),
-                    ("now", now),
-                    ("issuer", s(&issuer)),
-                    ("max_lifetime", n(86400 * 7)),
-                ],
-            );
-        }
-        // A negative max_lifetime is the caller's mistake (INVALID_ARGUMENT), not a token's.
-        if let Some(valid) = list(&d, &["cases"]).first() {
-            for max in [-1, 0] {
-                c.add(
-                    "verify_jws",
-                    src,
-                    format!("max_lifetime {max}"),
-                    vec![
-                        ("token", get(valid, &["token"]).clone()),
-                        ("typ", s("ekl-screening-rules+jwt")),
-                        ("jwks", jwks.clone()),
-                        ("now", get(valid, &["now"]).clone()),
-                        ("max_lifetime", n(max)),
-                    ],
-                );
-            }
-        }
-        // Key sets as found in the wild (docs/decisions.md#jwks-wild): other kinds of keys are
-        // skipped; a token naming one is UNSUPPORTED_KEY; a malformed P-256 key refuses the set.
-        let net_keys = list(&d, &["jwks", "keys"]).to_vec();
-        let rsa = |kid: &str| {
-            Value::Object(vec![
-                ("kty".into(), s("RSA")),
-                ("kid".into(), s(kid)),
-                ("n".into(), s("AQAB")),
-                ("e".into(), s("AQAB")),
-            ])
-        };
-        let set = |keys: Vec<Value<'static>>| {
-            t(&Value::Object(vec![("keys".into(), Value::Array(keys))]))
-        };
-        let mut mixed = vec![rsa("rsa-1")];
-        mixed.extend(net_keys.iter().cloned());
-        if let Some(first) = net_keys.first() {
-            mixed.push(with(&with(first, "kid", s("enc-1")), "use", s("enc")));
-            mixed.push(with(first, "crv", s("P-384")));
-        }
-        let only_rsa_for_05: Vec<Value<'static>> = net_keys
-            .iter()
-            .filter(|k| get(k, &["kid"]).as_str() != Some("net-2026-05"))
-            .cloned()
-            .chain([rsa("net-2026-05")])
-            .collect();
-        let broken: Vec<Value<'static>> = net_keys
-            .iter()
-            .cloned()
-            .chain(
-                net_keys
-                    .first()
-                    .map(|k| with(&with(k, "kid", s("broken")), "x", s("AAAA"))),
-            )
-            .collect();
-        c.add(
-            "parse_jwks",
-            src,
-            "mixed set",
-            vec![("jwks", set(mixed.clone()))],
-        );
-        c.add(
-            "parse_jwks",
-            src,
-            "only other kinds",
-            vec![("jwks", set(vec![rsa("a")]))],
-        );
-        c.add(
-            "parse_jwks",
-            src,
-            "a malformed P-256 key",
-            vec![("jwks", set(broken))],
-        );
-        for case in list(&d, &["cases"]).iter().take(3) {
-            let label = st(case, &["name"]);
-            let (token, now) = (get(case, &["token"]).clone(), get(case, &["now"]).clone());
-            for (which, keys) in [
-                ("mixed set", &mixed),
-                ("its kid an RSA key", &only_rsa_for_05),
-            ] {
-                c.add(
-                    "verify_screening_rules",
-                    src,
-                    format!("{label}, {which}"),
-                    vec![
-                        ("token", token.clone()),
-                        ("jwks", set(keys.clone())),
-                        ("issuer", s(&issuer)),
-                        ("now", now.clone()),
-                    ],
-                );
-            }
-        }
-        // Execution grants (§9.3.2), signed here with the vector file's key (RFC 6979: the same
-        // bytes every run): in time, expired, too long, another provider, another issuer.
-        if let Ok((_, keys)) = ekl_core::jwk::jwks_from_seed(
-            &ekl_core::hex::decode_fixed::<32>(&seed, ekl_core::ErrorCode::InvalidKey, "seed")
-                .unwrap_or([0; 32]),
-            &["net-2026-05"],
-        ) {
-            let now = 1_780_000_000i64;
-            for (label, iat, exp, aud, provider) in [
-                ("in time", now - 10, now + 50, "ekl:agent:agt_p", "agt_p"),
-                ("expired", now - 700, now - 100, "ekl:agent:agt_p", "agt_p"),
-                (
-                    "lifetime over 600 s",
-                    now - 10,
-                    now + 900,
-                    "ekl:agent:agt_p",
-                    "agt_p",
-                ),
-                (
-                    "another provider",
-                    now - 10,
-                    now + 50,
-                    "ekl:agent:agt_p",
-                    "agt_other",
-                ),
-            ] {
-                let claims = Value::Object(vec![
-                    ("iss".into(), s(&issuer)),
-                    ("aud".into(), s(aud)),
-                    ("iat".into(), n(iat)),
-                    ("exp".into(), n(exp)),
-                    ("grant_id".into(), s("gr_1")),
-                ]);
-                if let Some(token) = keys.first().and_then(|k| {
-                    ekl_core::jws::sign(ekl_core::jws::Typ::ExecutionGrant, &claims, k).ok()
-                }) {
-                    c.add(
-                        "verify_execution_grant",
-                        src,
-                        label,
-                        vec![
-                            ("token", s(token)),
-                            ("jwks", jwks.clone()),
-                            ("issuer", s(&issuer)),
-                            ("provider_id", s(provider)),
-                            ("now", n(now)),
-                        ],
-                    );
-                }
-            }
-        }
-        if let Some(valid) = list(&d, &["cases"]).first() {
-            let claims = t(get(valid, &["expected"]));
-            c.add(
-                "sign_jws",
-                src,
-                "valid claims",
-                vec![
-                    ("typ", s("ekl-screening-rules+jwt")),
-                    ("claims", claims.clone()),
-                    ("key", key(&seed, "net-2026-05")),
-                ],
-            );
-            c.add(
-                "sign_jws",
-                src,
-                "unknown typ",
-                vec![
-                    ("typ", s("jwt")),
-                    ("claims", claims),
-                    ("key", key(&seed, "net-2026-05")),
-                ],
-            );
-            c.add(
-                "sign_jws",
-                src,
-                "claims not an object",
-                vec![
-                    ("typ", s("ekl-screening-rules+jwt")),
-                    ("claims", s("[]")),
-                    ("key", key(&seed, "net-2026-05")),
-                ],
-            );
         }
     }
+}
+
+/// vectors/screening-rules-jws.json: execution grants (§9.3.2) signed with the file's key.
+fn execution_grants(c: &mut Calls, d: &Value<'static>, src: &str) {
+    let jwks = t(get(d, &["jwks"]));
+    let issuer = st(d, &["network_issuer"]);
+    let seed = st(d, &["key_seed_hex"]);
+    // Execution grants (§9.3.2), signed here with the vector file's key (RFC 6979: the same
+    // bytes every run): in time, expired, too long, another provider, another issuer.
+    if let Ok((_, keys)) = ekl_core::jwk::jwks_from_seed(
+        &ekl_core::hex::decode_fixed::<32>(&seed, ekl_core::ErrorCode::InvalidKey, "seed")
+            .unwrap_or([0; 32]),
+        &["net-2026-05"],
+    ) {
+        let now = 1_780_000_000i64;
+        for (label, iat, exp, aud, provider) in [
+            ("in time", now - 10, now + 50, "ekl:agent:agt_p", "agt_p"),
+            ("expired", now - 700, now - 100, "ekl:agent:agt_p", "agt_p"),
+            (
+                "lifetime over 600 s",
+                now - 10,
+                now + 900,
+                "ekl:agent:agt_p",
+                "agt_p",
+            ),
+            (
+                "another provider",
+                now - 10,
+                now + 50,
+                "ekl:agent:agt_p",
+                "agt_other",
+            ),
+        ] {
+            let claims = Value::Object(vec![
+                ("iss".into(), s(&issuer)),
+                ("aud".into(), s(aud)),
+                ("iat".into(), n(iat)),
+                ("exp".into(), n(exp)),
+                ("grant_id".into(), s("gr_1")),
+            ]);
+            if let Some(token) = keys.first().and_then(|k| {
+                ekl_core::jws::sign(ekl_core::jws::Typ::ExecutionGrant, &claims, k).ok()
+            }) {
+                c.add(
+                    "verify_execution_grant",
+                    src,
+                    label,
+                    vec![
+                        ("token", s(token)),
+                        ("jwks", jwks.clone()),
+                        ("issuer", s(&issuer)),
+                        ("provider_id", s(provider)),
+                        ("now", n(now)),
+                    ],
+                );
+            }
+        }
+    }
+    if let Some(valid) = list(d, &["cases"]).first() {
+        let claims = t(get(valid, &["expected"]));
+        c.add(
+            "sign_jws",
+            src,
+            "valid claims",
+            vec![
+                ("typ", s("ekl-screening-rules+jwt")),
+                ("claims", claims.clone()),
+                ("key", key(&seed, "net-2026-05")),
+            ],
+        );
+        c.add(
+            "sign_jws",
+            src,
+            "unknown typ",
+            vec![
+                ("typ", s("jwt")),
+                ("claims", claims),
+                ("key", key(&seed, "net-2026-05")),
+            ],
+        );
+        c.add(
+            "sign_jws",
+            src,
+            "claims not an object",
+            vec![
+                ("typ", s("ekl-screening-rules+jwt")),
+                ("claims", s("[]")),
+                ("key", key(&seed, "net-2026-05")),
+            ],
+        );
+    }
+}
+
+/// vectors/credentials-jws.json: the per-type credential verifiers.
+fn credentials_jws(c: &mut Calls, dir: &Path) {
     if let Some(d) = load(dir, "credentials-jws.json") {
         // The per-type credential verifiers (§3, §4, §9.1, §9.3.1, §15.1): every case, accepted
         // and refused, with the arguments the file names.
@@ -1357,10 +1491,6 @@ pub(super) fn call_cases(dir: &Path) -> Vec<Case> {
             );
         }
     }
-    let mut out = c.out;
-    let twins = handle_twins(&out);
-    out.extend(twins);
-    out
 }
 
 /// The operations with an async variant in a host (JS: `canonicalizeAsync`,
