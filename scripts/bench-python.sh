@@ -6,15 +6,12 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 repo=$(pwd)
 export CARGO_TARGET_DIR="${CARGO_TARGET_DIR:-$repo/target}"
-py=${PYTHON:-python3}
 venv="$CARGO_TARGET_DIR/python-bench"
 pins="maturin==1.16.0 rfc8785==0.1.4 jcs==0.2.1 canonicaljson==2.0.0 cryptography==50.0.2 PyJWT==2.15.1"
-if [ "$(cat "$venv/.pins" 2>/dev/null)" != "$pins" ]; then
-  rm -rf "$venv"
-  "$py" -m venv "$venv"
-  "$venv/bin/python" -m pip install -q --disable-pip-version-check $pins
-  echo "$pins" > "$venv/.pins"
-fi
+# shellcheck source=scripts/lib/venv.sh
+source scripts/lib/venv.sh
+# shellcheck disable=SC2086 # one word a pin
+ekl_venv "$venv" $pins
 wheels="$CARGO_TARGET_DIR/python-bench-wheels"
 rm -rf "$wheels"
 "$venv/bin/maturin" build --release -q -m python/Cargo.toml -o "$wheels"

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# shellcheck disable=SC2012 # ls of the build's own outputs (names without spaces or newlines)
 # ./run dist: builds into dist/ every release artifact this Linux x86_64 machine can build, verifies
 # each one as far as it can here, checks the size budgets and prints one table:
 #   artifact | size | platform tag | how verified
@@ -49,7 +50,7 @@ budget() { # FILE BUDGET -> "N KB (budget M KB)"; an overrun is recorded
 
 # ---------------------------------------------------------------------------------------- tools
 # shellcheck source=scripts/python-tools.sh
-source scripts/python-tools.sh   # $tools: venv with maturin, ziglang, auditwheel (pinned)
+source scripts/python-tools.sh   # $tools: venv with maturin, ziglang, auditwheel (pinned); ekl_venv
 zig_dir=$("$tools/bin/python" -c 'import ziglang, os; print(os.path.dirname(ziglang.__file__))')
 export PATH="$tools/bin:$root/target/tools/bin:$PATH"
 for t in aarch64-unknown-linux-gnu x86_64-unknown-linux-musl aarch64-unknown-linux-musl \
@@ -73,6 +74,7 @@ if [ "${EKL_DIST_NO_QEMU:-0}" != 1 ]; then
     DEBIAN_FRONTEND=noninteractive apt-get install -y -qq qemu-user-static >/dev/null || true
   fi
   if command -v qemu-aarch64-static >/dev/null; then
+    # shellcheck disable=SC2015,SC2100 # say cannot fail; qemu-aarch64-static is a name
     bash scripts/dist/arm64-sysroot.sh "$sysroot" && qemu=qemu-aarch64-static || say "no arm64 sysroot: aarch64 only inspected"
   fi
 fi
@@ -108,6 +110,7 @@ PE_NODE='node\.exe|KERNEL32\.dll|kernel32\.dll|msvcrt\.dll|ntdll\.dll|bcryptprim
 
 # ------------------------------------------------------------------------------ Python wheels
 if [[ "$only" == *" python "* ]]; then
+  # shellcheck disable=SC2034 # unused
   pyver=$(cat python/Cargo.toml Cargo.toml | sed -n 's/^version = "\(.*\)"/\1/p' | head -1)
   wheels=$work/wheels
   rm -rf "$wheels" && mkdir -p "$wheels"
@@ -163,7 +166,7 @@ if [[ "$only" == *" python "* ]]; then
     how="inspected: $fmt; $extra; PyInit__native; licenses"
     case "$triple" in
       x86_64-unknown-linux-gnu)
-        v=$work/venv-x86_64 && python3 -m venv --clear "$v"
+        v=$work/venv-x86_64 && ekl_venv --fresh --python python3 "$v"
         t1=$(date +%s%N)
         PATH=/usr/bin:/bin "$v/bin/python" -m pip install -q --no-index --disable-pip-version-check "$whl"
         it=$(( ($(date +%s%N) - t1) / 1000000 ))
@@ -188,7 +191,7 @@ if [[ "$only" == *" python "* ]]; then
     tar -tzf "$sd" | grep "/$f\$" >/dev/null || { say "sdist: no $f"; exit 1; }
   done
   # Without cargo: the clear error, at once (no toolchain download).
-  v=$work/venv-nocargo && python3 -m venv --clear "$v" && "$v/bin/python" -m pip install -q --disable-pip-version-check "maturin==$MATURIN"
+  v=$work/venv-nocargo && ekl_venv --fresh --python python3 "$v" "maturin==$MATURIN"
   t1=$(date +%s)
   if msg=$(PATH=/usr/bin:/bin "$v/bin/python" -m pip install --no-index --no-build-isolation --disable-pip-version-check "$sd" 2>&1); then
     say "sdist installed without cargo?"; exit 1
@@ -196,7 +199,7 @@ if [[ "$only" == *" python "* ]]; then
   grep -q "ekl-evidence: building from source needs a Rust toolchain" <<< "$msg" || { say "sdist without cargo: $msg"; exit 1; }
   nocargo="without cargo: the one-line error in $(( $(date +%s) - t1 )) s"
   # With cargo: builds and passes the vectors.
-  v=$work/venv-sdist && python3 -m venv --clear "$v"
+  v=$work/venv-sdist && ekl_venv --fresh --python python3 "$v"
   t1=$(date +%s)
   "$v/bin/python" -m pip install -q --disable-pip-version-check "$sd"
   res=$(cd "$work" && "$v/bin/python" "$root/scripts/dist/run_vectors.py")
@@ -256,6 +259,7 @@ if [[ "$only" == *" npm "* ]]; then
   bash wasm/scripts/build.sh >/dev/null
   packs=$work/npm && rm -rf "$packs"
   # win32-x64-gnu is not a published platform package (the published one is msvc): not packed.
+  # shellcheck disable=SC2046,SC2010 # one word an addon file
   bash scripts/npm-pack.sh "$packs" $(ls "$addons"/*.node | grep -v win32-x64-gnu) >/dev/null
   cp "$packs"/*.tgz "$out/"
   ver=$(node -p 'require("./node/package.json").version')

@@ -1,3 +1,4 @@
+# shellcheck shell=bash disable=SC2012,SC2034 # ls of the build's outputs; PYRIGHT_BIN, EX_PYTHON: for the caller
 # Sourced by scripts/test/45-mcp.sh and 46-everyday.sh (and 30-python.sh for pyright): the
 # environment of the examples that use packages no one here wrote, pinned and reused when current.
 #   ex_pyright DIR      pyright (the npm package: the PyPI wrapper downloads node itself) in DIR
@@ -7,6 +8,9 @@
 # Versions: docs/decisions.md ("Real SDKs").
 PYRIGHT=1.1.414
 EX_PY_PINS="mcp==2.3.0 rfc8785==0.1.4 PyJWT==2.15.1 cryptography==50.0.2 mypy==2.4.1"
+# ekl_venv: the one venv bootstrap of the scripts
+# shellcheck source=scripts/lib/venv.sh
+source "$(dirname "${BASH_SOURCE[0]}")/lib/venv.sh"
 
 # npm with a bound: an install that stalls (seen once here: npm 11 idle on an open connection
 # after unpacking) is stopped after 5 min and tried once more.
@@ -37,12 +41,8 @@ ex_venv() {
     wheel=$(ls "$target"/python-test/wheels/ekl_evidence-*-cp39-abi3-manylinux*.whl | head -1)
   fi
   EX_VENV="$work/venv"
-  if [ "$(cat "$EX_VENV/.pins" 2>/dev/null)" != "$EX_PY_PINS" ]; then
-    rm -rf "$EX_VENV"
-    "${PYTHON:-python3}" -m venv "$EX_VENV"
-    "$EX_VENV/bin/python" -m pip install -q --disable-pip-version-check $EX_PY_PINS
-    echo "$EX_PY_PINS" > "$EX_VENV/.pins"
-  fi
+  # shellcheck disable=SC2086 # one word a pin
+  ekl_venv "$EX_VENV" $EX_PY_PINS
   "$EX_VENV/bin/python" -m pip install -q --disable-pip-version-check --force-reinstall --no-deps "$wheel"
   EX_PYTHON="$EX_VENV/bin/python"
 }

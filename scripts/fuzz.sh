@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# shellcheck disable=SC2012 # ls of the build's own outputs (names without spaces or newlines)
 # ./run fuzz [SECS]: every cargo-fuzz target in fuzz/fuzz_targets, one after the other, SECS seconds
 # each (default 600). Installs cargo-fuzz when missing. Only the stable toolchain exists here, so the
 # nightly flags cargo-fuzz needs are unlocked with RUSTC_BOOTSTRAP=1.
@@ -10,6 +11,8 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 secs=${1:-600}
+# shellcheck source=scripts/lib/venv.sh
+source scripts/lib/venv.sh
 export RUSTC_BOOTSTRAP=1
 if ! cargo fuzz --version >/dev/null 2>&1; then
   cargo install cargo-fuzz --version 0.13.2
@@ -23,12 +26,13 @@ host_target() {
   t0=$(date +%s)
   case "$t" in
     py_convert)
-      # The wheel of the python test step (scripts/test/30-python.sh), with atheris beside it.
+      # The wheel of the python test step (scripts/test/30-python.sh), with atheris beside it (a
+      # venv kept while atheris's pin is the same: the wheel is installed anew each time).
       local venv=../target/python-test/venv-fuzz wheel
       wheel=$(ls ../target/python-test/wheels/ekl_evidence-*.whl 2>/dev/null | head -n 1)
       if [ -z "$wheel" ]; then (cd .. && EKL_PY_QUICK=1 bash scripts/test/30-python.sh >/dev/null); wheel=$(ls ../target/python-test/wheels/ekl_evidence-*.whl | head -n 1); fi
-      python3 -m venv --clear "$venv"
-      "$venv/bin/python" -m pip install -q --disable-pip-version-check "$wheel" atheris==3.0.0
+      ekl_venv --python python3 "$venv" atheris==3.0.0
+      "$venv/bin/python" -m pip install -q --disable-pip-version-check --force-reinstall --no-deps "$wheel"
       mkdir -p corpus/py_convert
       "$venv/bin/python" ../python/fuzz/fuzz_convert.py corpus/py_convert -max_total_time="$secs" -print_final_stats=1 \
         > artifacts/py_convert.log 2>&1 || result=FAILED

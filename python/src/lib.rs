@@ -306,6 +306,11 @@ fn forms(kind: Kind) -> &'static str {
 }
 
 fn wrong_type(op: &Op, p: &Param, obj: &Bound<'_, PyAny>) -> PyErr {
+    wrong_type_in(op.python_name(), p, obj)
+}
+
+/// [`wrong_type`] in the function `func` (a direct binding that is not a registry operation).
+fn wrong_type_in(func: &str, p: &Param, obj: &Bound<'_, PyAny>) -> PyErr {
     // A dict or a list where JSON text is expected: the caller wants the value form.
     let hint = if p.kind == Kind::Text
         && (obj.is_instance_of::<PyDict>() || obj.is_instance_of::<PyList>())
@@ -315,8 +320,7 @@ fn wrong_type(op: &Op, p: &Param, obj: &Bound<'_, PyAny>) -> PyErr {
         ""
     };
     PyTypeError::new_err(format!(
-        "{}: {} must be {}, got {}{hint}",
-        op.python_name(),
+        "{func}: {} must be {}, got {}{hint}",
         p.name,
         forms(p.kind),
         type_name(obj)
@@ -361,16 +365,7 @@ fn hold<'py>(
             let s = obj.cast::<PyString>().map_err(|_| wrong(obj))?;
             Held::Ready(Arg::Str(zero_copy_str(py, s, keep, weight)?))
         }
-        Kind::Int | Kind::Now => {
-            if obj.is_instance_of::<PyBool>() || !obj.is_instance_of::<PyInt>() {
-                return Err(wrong(obj));
-            }
-            let n = obj.extract::<i64>().map_err(|_| {
-                let what = format!("{}: {} is out of range", op.python_name(), p.name);
-                ekl_err(py, ErrorCode::InvalidArgument, &what)
-            })?;
-            Held::Ready(Arg::Int(n))
-        }
+        Kind::Int | Kind::Now => Held::Ready(Arg::Int(int_arg(py, op.python_name(), p, obj)?)),
         Kind::Bool => Held::Ready(Arg::Bool(
             obj.cast::<PyBool>().map_err(|_| wrong(obj))?.is_true(),
         )),
@@ -387,6 +382,43 @@ fn hold<'py>(
             Held::Ready(Arg::StrList(list))
         }
         Kind::Key => Held::Key(obj.cast::<SigningKey>().map_err(|_| wrong(obj))?.clone()),
+    })
+}
+
+/// An `int` argument (not a `bool`) of the function `func`: a `TypeError` for another type,
+/// `INVALID_ARGUMENT` outside the range of i64.
+fn int_arg(py: Python<'_>, func: &str, p: &Param, obj: &Bound<'_, PyAny>) -> PyResult<i64> {
+    if obj.is_instance_of::<PyBool>() || !obj.is_instance_of::<PyInt>() {
+        return Err(wrong_type_in(func, p, obj));
+    }
+    obj.extract::<i64>().map_err(|_| {
+        let what = format!("{func}: {} is out of range", p.name);
+        ekl_err(py, ErrorCode::InvalidArgument, &what)
+    })
+}
+
+/// The `max_bytes` option of a direct binding (`func`), converted as `call` converts the
+/// registry's (the parameter of operation `op`): [`int_arg`], then not negative, with the bridge's
+/// message (`max_bytes` in bridge/src/ops/mod.rs). None: no bound.
+fn max_bytes_arg(
+    py: Python<'_>,
+    op: &str,
+    func: &str,
+    obj: Option<&Bound<'_, PyAny>>,
+) -> PyResult<Option<usize>> {
+    let Some(obj) = obj.filter(|o| !o.is_none()) else {
+        return Ok(None);
+    };
+    let op = find(py, op)?;
+    let p = op.param_index("max_bytes").map(|i| &op.params[i]);
+    let p = p.ok_or_else(|| ekl_err(py, ErrorCode::Internal, "max_bytes not in the registry"))?;
+    let n = int_arg(py, func, p, obj)?;
+    usize::try_from(n).map(Some).map_err(|_| {
+        ekl_err(
+            py,
+            ErrorCode::InvalidArgument,
+            "max_bytes must not be negative",
+        )
     })
 }
 
@@ -547,11 +579,12 @@ fn call(py: Python<'_>, index: usize, args: &Bound<'_, PyTuple>) -> PyResult<Py<
 fn canonicalize<'py>(
     py: Python<'py>,
     text: &Bound<'py, PyAny>,
-    max_bytes: Option<usize>,
+    max_bytes: Option<&Bound<'py, PyAny>>,
 ) -> PyResult<Bound<'py, PyBytes>> {
-    let options = canonical::Options { max_bytes };
     let (op, mut keep) = (find(py, "canonicalize")?, Vec::new());
     let mut held = hold_text(py, op, &op.params[0], text, Kind::Text, &mut keep, &mut 0)?;
+    let max_bytes = max_bytes_arg(py, "canonicalize", "canonicalize", max_bytes)?;
+    let options = canonical::Options { max_bytes };
     let bytes = match held.arg() {
         Arg::Text(b) => b,
         _ => &[],
@@ -568,21 +601,27 @@ fn canonicalize<'py>(
 fn canonicalize_value<'py>(
     py: Python<'py>,
     value: &Bound<'py, PyAny>,
-    max_bytes: Option<usize>,
+    max_bytes: Option<&Bound<'py, PyAny>>,
 ) -> PyResult<Bound<'py, PyBytes>> {
-    let options = canonical::Options { max_bytes };
+    // `max_bytes` is checked after the value, as `call` converts them (in parameter order).
+    let options = || {
+        max_bytes_arg(py, "canonicalize_value", "canonicalize_value", max_bytes)
+            .map(|max_bytes| canonical::Options { max_bytes })
+    };
     let out = if let Ok(t) = value.cast::<JsonText>() {
         let bytes = t.get().data.bind(py).as_bytes();
+        let options = options()?;
         run(py, bytes.len() >= DETACH_THRESHOLD, || {
             canonical::canonicalize_value_with(&canonical::parse(bytes)?, options)
         })?
     } else {
         // The registry's bound of `value` (its `max_bytes`), as `call` applies it.
         let op = find(py, "canonicalize_value")?;
-        let limit = op.params[0].value_limit(max_bytes.map(|m| m as u64));
+        let limit = op.params[0].value_limit(max_bytes.and_then(|m| m.extract::<u64>().ok()));
         let mut keep = Vec::new();
         let (v, weight) = convert::to_value(py, value, limit, &mut keep)?;
         let v = &v;
+        let options = options()?;
         run(py, weight >= DETACH_THRESHOLD, || {
             canonical::canonicalize_value_with(v, options)
         })?
@@ -605,8 +644,9 @@ fn operations() -> String {
 fn canonicalize_many<'py>(
     py: Python<'py>,
     texts: &Bound<'py, PyAny>,
-    max_bytes: Option<usize>,
+    max_bytes: Option<&Bound<'py, PyAny>>,
 ) -> PyResult<Bound<'py, PyList>> {
+    let max_bytes = max_bytes_arg(py, "canonicalize", "canonicalize_many", max_bytes)?;
     if texts.is_instance_of::<PyString>() || texts.is_instance_of::<PyBytes>() {
         return Err(PyTypeError::new_err(
             "canonicalize_many takes an iterable of JSON texts, not one text",

@@ -183,3 +183,44 @@ def test_direct_bindings_agree_with_call() -> None:
         direct = outcome(lambda name=name, arg=arg, max_bytes=max_bytes: getattr(ekl, name)(arg, max_bytes=max_bytes))
         generic = outcome(lambda name=name, arg=arg, max_bytes=max_bytes: _native.call(index[name], (arg, max_bytes)))
         assert direct == generic, (name, arg, direct, generic)
+
+
+def test_direct_bindings_refuse_a_malformed_max_bytes_as_call_does() -> None:
+    # A negative max_bytes, or one beyond the range of an int64, is the library's refusal
+    # (EklError INVALID_ARGUMENT, a ValueError) with call's message, not an OverflowError of the
+    # argument's conversion; a bool or another type, call's answer.
+    index = {op["name"]: i for i, op in enumerate(OPS)}
+
+    def outcome(fn: Any) -> Any:
+        try:
+            return fn()
+        except (EklError, TypeError) as e:
+            return type(e), str(e)
+    args: list[tuple[str, Any]] = [
+        ("canonicalize", "[1]"),
+        ("canonicalize", b"[1]"),
+        ("canonicalize_value", [1]),
+        ("canonicalize_value", ekl.JsonText("[1]")),
+    ]
+    for name, arg in args:
+        for bad in (-1, -(2**63), -(2**63) - 1, 2**63, 2**64, -(2**64)):
+            with pytest.raises(EklError) as direct:
+                getattr(ekl, name)(arg, max_bytes=bad)
+            with pytest.raises(EklError) as generic:
+                _native.call(index[name], (arg, bad))
+            assert isinstance(direct.value, ValueError)
+            assert direct.value.code == "INVALID_ARGUMENT", (name, bad)
+            assert str(direct.value) == str(generic.value), (name, bad)
+        for wrong in (True, False, "5", 5.0, [1]):
+            direct_outcome = outcome(lambda name=name, arg=arg, wrong=wrong: getattr(ekl, name)(arg, max_bytes=wrong))
+            generic_outcome = outcome(lambda name=name, arg=arg, wrong=wrong: _native.call(index[name], (arg, wrong)))
+            assert direct_outcome == generic_outcome, (name, wrong, direct_outcome, generic_outcome)
+        assert getattr(ekl, name)(arg, max_bytes=2**63 - 1) == b"[1]"
+        assert getattr(ekl, name)(arg, max_bytes=3) == b"[1]"
+    for bad in (-1, 2**64):
+        with pytest.raises(EklError) as many:
+            ekl.canonicalize_many(["[1]"], max_bytes=bad)
+        assert many.value.code == "INVALID_ARGUMENT"
+    with pytest.raises(TypeError, match="canonicalize_many: max_bytes must be an int, got bool"):
+        ekl.canonicalize_many(["[1]"], max_bytes=True)
+    assert ekl.canonicalize_many(["[1]"], max_bytes=3) == [b"[1]"]

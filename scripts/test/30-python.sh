@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# shellcheck disable=SC2012 # ls of the build's own outputs (names without spaces or newlines)
 # Python package (python/, import name ekl_evidence), from scratch and idempotent:
 #   1. a tools venv with pinned maturin, ziglang, pytest, hypothesis, mypy, auditwheel, ruff
 #      (scripts/python-tools.sh, reused when current); ruff lints the package, its tests and tools
@@ -17,13 +18,12 @@ set -euo pipefail
 cd "$(dirname "$0")/../.."
 repo=$(pwd)
 export CARGO_TARGET_DIR="${CARGO_TARGET_DIR:-$repo/target}"
-py=${PYTHON:-python3}
 work="$CARGO_TARGET_DIR/python-test"
 mkdir -p "$work"
 
 # 1. the tools venv (pinned maturin, ziglang, pytest, hypothesis, mypy, auditwheel, ruff, and
 #    redis-py for the tests); Debian's redis-server for the replay guard's tests (scripts/redis-server.sh)
-source scripts/python-tools.sh
+source scripts/python-tools.sh   # and ekl_venv (scripts/lib/venv.sh) for the venvs below
 source scripts/redis-server.sh
 export PATH="$tools/bin:$PATH"
 
@@ -43,6 +43,7 @@ maturin build --release --zig --compatibility manylinux2014 -m python/Cargo.toml
 wheel=$(ls "$wheels"/ekl_evidence-*-cp39-abi3-manylinux*.whl)
 echo "built $(basename "$wheel") in $(( $(date +%s) - t0 )) s: $(( $(stat -c %s "$wheel") / 1024 )) KB (budget 1536 KB)"
 [ "$(stat -c %s "$wheel")" -le $((1536 * 1024)) ] || { echo "the wheel is over its size budget (docs/decisions.md#packaging)" >&2; exit 1; }
+# shellcheck disable=SC2015 # the echo cannot fail
 unzip -l "$wheel" | grep "dist-info/licenses/LICENSE-MIT" >/dev/null && unzip -l "$wheel" | grep "dist-info/licenses/LICENSE-APACHE" >/dev/null \
   || { echo "the wheel lacks a license file" >&2; exit 1; }
 auditwheel show "$wheel" | tr '\n' ' ' | grep '"manylinux_2_17_x86_64"' >/dev/null || { auditwheel show "$wheel"; exit 1; }
@@ -52,6 +53,7 @@ auditwheel show "$wheel" | tr '\n' ' ' | grep '"manylinux_2_17_x86_64"' >/dev/nu
 house="$work/wheelhouse"
 if [ "$(cat "$house/.pins" 2>/dev/null)" != "$test_pins" ]; then
   rm -rf "$house" && mkdir -p "$house"
+  # shellcheck disable=SC2086 # one word a pin
   "$tools/bin/python" -m pip download -q --disable-pip-version-check -d "$house" $test_pins
   echo "$test_pins" > "$house/.pins"
 fi
@@ -61,10 +63,11 @@ bare_path=/usr/bin:/bin
 
 # 3. fresh venv, installed wheel, tests from outside the source tree
 venv="$work/venv-wheel"
-"$py" -m venv --clear "$venv"
+ekl_venv --fresh "$venv"
 t0=$(date +%s%N)
 PATH=$bare_path "$venv/bin/python" -m pip install -q --disable-pip-version-check --no-index --find-links "$house" ekl-evidence
 echo "pip install --no-index ekl-evidence (local wheelhouse, no cargo on PATH): $(( ($(date +%s%N) - t0) / 1000000 )) ms"
+# shellcheck disable=SC2086 # one word a pin
 PATH=$bare_path "$venv/bin/python" -m pip install -q --disable-pip-version-check --no-index --find-links "$house" $test_pins
 # pyright (strict, examples/pyrightconfig.json): the npm package, pinned (scripts/examples-env.sh)
 source "$repo/scripts/examples-env.sh"
@@ -88,9 +91,9 @@ for cand in "${PYENV_ROOT:-$HOME/.pyenv}"/versions/3.9.*/bin/python3.9 /usr/bin/
 done
 if [ -n "$py39" ] && [ "${EKL_PY_QUICK:-0}" != "1" ]; then
   venv39="$work/venv-wheel-py39"
-  "$py39" -m venv --clear "$venv39"
   # pytest 9 needs Python 3.10 and hypothesis 6.142 needs 3.10: the last ones for 3.9
-  "$venv39/bin/python" -m pip install -q --disable-pip-version-check "$wheel" pytest==8.3.5 hypothesis==6.141.1
+  ekl_venv --python "$py39" "$venv39" pytest==8.3.5 hypothesis==6.141.1
+  "$venv39/bin/python" -m pip install -q --disable-pip-version-check --force-reinstall --no-deps "$wheel"
   (cd "$run_dir" && "$venv39/bin/python" -m pytest -q -p no:cacheprovider \
     "$repo/python/tests/test_conversion.py" "$repo/python/tests/test_vectors.py" "$repo/python/tests/test_errors.py")
 else
@@ -110,15 +113,14 @@ if [ "${EKL_PY_QUICK:-0}" != "1" ]; then
     tar -tzf "$sdist" | grep "/$f\$" >/dev/null || { echo "the sdist lacks $f" >&2; exit 1; }
   done
   venv3="$work/venv-nocargo"
-  "$py" -m venv --clear "$venv3"
-  "$venv3/bin/python" -m pip install -q --disable-pip-version-check "maturin==$MATURIN"
+  ekl_venv --fresh "$venv3" "maturin==$MATURIN"
   if out=$(PATH=$bare_path "$venv3/bin/python" -m pip install --no-index --no-build-isolation --disable-pip-version-check "$sdist" 2>&1); then
     echo "the sdist installed without cargo on PATH?" >&2; exit 1
   fi
   grep -q "ekl-evidence: building from source needs a Rust toolchain" <<< "$out" || { echo "$out" >&2; exit 1; }
   echo "sdist without cargo: $(grep -o 'ekl-evidence: building from source needs a Rust toolchain.*none was found\.' <<< "$out" | head -1)"
   venv2="$work/venv-source"
-  "$py" -m venv --clear "$venv2"
+  ekl_venv --fresh "$venv2"
   t0=$(date +%s)
   # --no-cache-dir: pip caches the wheel it built from a local sdist by its path, and the sdist
   # keeps its name between builds, so without it a later run installs the first build again
