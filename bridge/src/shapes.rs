@@ -152,7 +152,7 @@ pub static SHAPES: &[Shape] = &[
             req("canon", "'ekl-json-1'"),
             req("digest", "str")
                 .doc("Lowercase hex SHA-256 of (salt bytes ‖) the canonical bytes."),
-            opt("salt_id", "str").doc("Present when `salt_id` was given."),
+            opt("salt_id", "str").doc("Present when a salt id was given (`salt_id`, JS `saltId`)."),
             opt("salt", "str")
                 .doc("Present when salted: the disclosed salt, 64 lowercase hex characters."),
         ],

@@ -75,7 +75,7 @@ class Commitment(_CommitmentRequired, total=False):
     plus ``salt_id`` and the disclosed ``salt`` when salted, with the protocol's member names: embed
     it as it is."""
 
-    #: Present when ``salt_id`` was given.
+    #: Present when a salt id was given (``salt_id``, JS ``saltId``).
     salt_id: str
     #: Present when salted: the disclosed salt, 64 lowercase hex characters.
     salt: str
