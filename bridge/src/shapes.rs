@@ -1,4 +1,5 @@
-//! The result shapes: the members of every JSON object an operation returns, declared once.
+//! The result shapes: the members of every JSON object an operation returns, declared once
+//! (docs/decisions.md#result-shapes).
 //!
 //! An operation's `returns` ([`crate::Returns`]) names a shape; [`SHAPES`] declares each one
 //! (its members, their wire names, types and whether they are always present), and
