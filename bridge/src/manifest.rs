@@ -121,7 +121,7 @@ fn write_shapes(out: &mut Vec<u8>) {
         }
         flag(out, b", \"open\": ", shape.open);
         flag(out, b", \"ts_open\": ", shape.ts_open);
-        flag(out, b", \"python\": ", shape.python);
+        flag(out, b", \"py_typeddict\": ", shape.py_typeddict);
         out.extend_from_slice(b",\n     \"doc\": ");
         push_str(out, shape.doc);
         out.extend_from_slice(b",\n     \"members\": [");

@@ -34,7 +34,7 @@ pub struct Shape {
     pub ts_open: bool,
     /// Whether Python declares it as a TypedDict (`false`: the package's own class, as the
     /// `Verdict` dataclass of `ekl_evidence._verdict`).
-    pub python: bool,
+    pub py_typeddict: bool,
     /// The members, in the order the hosts declare them.
     pub members: &'static [Member],
 }
@@ -108,7 +108,7 @@ const fn shape(name: &'static str, doc: &'static str, members: &'static [Member]
         extends: None,
         open: false,
         ts_open: false,
-        python: true,
+        py_typeddict: true,
         members,
     }
 }
@@ -135,7 +135,7 @@ impl Shape {
     }
     const fn not_python(self) -> Shape {
         Shape {
-            python: false,
+            py_typeddict: false,
             ..self
         }
     }

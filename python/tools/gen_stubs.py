@@ -78,7 +78,7 @@ TYPES_PY = {
 
 def _shapes(manifest: dict[str, Any]) -> set[str]:
     """The names _types.py declares: the TypedDicts of the result shapes, and ``JsonValue``."""
-    return {s["name"] for s in manifest["shapes"] if s["python"]} | {"JsonValue"}
+    return {s["name"] for s in manifest["shapes"] if s["py_typeddict"]} | {"JsonValue"}
 
 
 def _py_type(ty: str) -> str:
@@ -114,7 +114,7 @@ def shape_classes(manifest: dict[str, Any]) -> str:
     has both required and optional members), in declaration order."""
     out: list[str] = []
     for shape in manifest["shapes"]:
-        if not shape["python"]:
+        if not shape["py_typeddict"]:
             continue
         name, base = shape["name"], shape["extends"] or "TypedDict"
 
