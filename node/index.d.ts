@@ -1,5 +1,6 @@
-// Type declarations of the ekl-core npm package. The operations (between the markers below) are
-// generated from docs/operations.json and the union `EklErrorCode` from docs/errors.json by
+// Type declarations of the ekl-core npm package. The operations and the interfaces of the result
+// shapes (between the markers below) are generated from docs/operations.json (the shapes are
+// declared once, in bridge/src/shapes.rs) and the union `EklErrorCode` from docs/errors.json by
 // `node scripts/dts.js` (test/api.test.js fails when they are stale); the rest is written by hand.
 // Checked by `tsc` on types-test/, which uses the whole API, and by the test that compares
 // `EklErrorCode` with the core's ErrorCode::ALL.
@@ -173,25 +174,6 @@ type JsonMember<T> = unknown extends T ? T : T extends undefined ? undefined : J
 /** An array element: `undefined` is refused (`JSON.stringify` would write `null`). */
 type JsonElement<T> = unknown extends T ? T : JsonCompatible<T>
 
-/** A commitment (PROTOCOL §9.5), with the protocol's member names: embed it as it is. */
-export interface Commitment {
-  alg: 'sha-256'
-  canon: 'ekl-json-1'
-  /** Lowercase hex SHA-256 of (salt bytes ‖) the canonical bytes. */
-  digest: string
-  /** Present when `saltId` was given. */
-  salt_id?: string
-  /** Present when salted: the disclosed salt, 64 lowercase hex characters. */
-  salt?: string
-}
-
-/** The body of an MCP tool result that the output fingerprint covers. */
-export interface ResultBody {
-  member: 'structuredContent' | 'content'
-  /** The selected body, as plain JS data. */
-  value: unknown
-}
-
 /** `v1` or `v2`, as the protocol's `endpoint_proof` writes it. */
 export type ProofVersion = 'v1' | 'v2'
 
@@ -251,123 +233,6 @@ export interface SignedReceiptCall {
   received_at: Seconds
 }
 
-/** One named check of a verdict. Names are stable snake_case strings, like error codes. */
-export interface Check {
-  name: string
-  outcome: 'pass' | 'fail' | 'mismatch'
-  /** Why it did not pass (never a secret, tag or payload). */
-  detail?: string
-  /** What the verifier expected, as a short display text (never a secret, tag or signature). */
-  expected?: string
-  /** What the receipt holds, as a short display text (never a tag or signature). */
-  received?: string
-}
-
-/** A verdict: every check; accepted only when every check passed. A mismatch is a dispute, not an error. */
-export interface Verdict {
-  accepted: boolean
-  checks: Check[]
-  /** The digest to report (`collaboration_report`), when it could be computed. */
-  receipt_digest?: string
-}
-
-/** One line of a receipt archive in brief (`summarizeReceiptLines`): its ids as written in the receipt (a JWS's claims; any JSON value, null when absent), its verdict in short, or the error of an item that cannot be verified (`accepted` is then null). */
-export interface ReceiptLineSummary {
-  line: number
-  kind: 'mac' | 'jws' | 'object' | 'unknown'
-  label: unknown
-  receipt_id: unknown
-  execution_id: unknown
-  provider_agent_id: unknown
-  capability_id: unknown
-  issued_at: unknown
-  accepted: boolean | null
-  receipt_digest: string | null
-  passed: number
-  failing: Array<{ name: string, outcome: 'fail' | 'mismatch', detail?: string }>
-  error: { code: EklErrorCode, message: string } | null
-}
-
-/** A receipt archive verified as `ekl receipt verify-archive` writes it (`verifyArchive`): `output` the JSON lines `{"line": N, "verdict": V}` or `{"error": {code, message}, "line": N}`, and the items counted. */
-export interface ArchiveOutput {
-  output: string
-  accepted: number
-  not_accepted: number
-  refused: number
-}
-
-/** A MAC receipt as `signReceipt` returns it (plain data, wire names): its members, `auth_tag` last. */
-export interface Receipt {
-  [member: string]: unknown
-  key_id: string
-  auth_tag: string
-}
-/** A MAC receipt as `issueMacReceipt` returns it: every member of §9.5, both commitments salted; the reservation, grant and admission ids for a customer call only. */
-export interface IssuedReceipt extends Receipt {
-  receipt_version: string
-  receipt_id: string
-  execution_kind: string
-  requester_agent_id: string
-  provider_agent_id: string
-  collaboration_id: string
-  connection_id: string
-  execution_id: string
-  capability_id: string
-  capability_version: string
-  rel_ver_at_admission: number
-  dsc_ver: number
-  terms_hash: string
-  /** Salted: `salt` is the salt to commit to what was sent with. */
-  input_commitment: Commitment & { salt: string }
-  /** Salted: `salt` is the salt to commit to what was received with. */
-  output_commitment: Commitment & { salt: string }
-  status: string
-  issued_at: string
-  auth_profile: string
-  reservation_id?: string
-  grant_id?: string
-  admission_id?: string
-}
-/** A network-signed receipt object as `issueReceipt` returns it (`receipt_jws`, `key_id` and `signature` included). */
-export interface SignedReceipt {
-  [member: string]: unknown
-  receipt_jws: string
-  key_id: string
-  signature: string
-}
-
-/** A safety flag (§15.5, §6.8): never the matched text. */
-export interface SafetyFlag {
-  category: string
-  rules_version: string
-  /** The first matching rule (network rules only). */
-  rule_id?: string
-}
-
-/** Validated screening rules: what `screen` takes as `rules`. */
-export interface ScreeningRules {
-  rules_version: string
-  rules: Array<{ rule_id: string; category: string; phrases: string[] }>
-}
-
-/** A verified screening-rules token. */
-export interface ScreeningRulesToken extends ScreeningRules {
-  iss: string
-  iat: number
-  exp: number
-}
-
-/** A public P-256 JWK as this library writes it (`publicJwk`, the keys of `Jwks#toJSON`). */
-export interface Jwk {
-  kty: 'EC'
-  crv: 'P-256'
-  alg: 'ES256'
-  use: 'sig'
-  kid: string
-  x: string
-  y: string
-}
-
 /** The signed types of EKP 1.2; a token is accepted only as the type the caller expects. */
 export type JwsTyp =
   | 'ekl-relationship+jwt'
@@ -378,7 +243,35 @@ export type JwsTyp =
   | 'ekl-screening-rules+jwt'
   | 'ekl-access+jwt'
 
-/** A verified compact JWS. */
+/** The purpose of a platform call credential (§3, §4, §4.1). */
+export type PlatformCallPurpose = 'enroll' | 'validation' | 'revalidation' | 'deliver'
+
+// @generated shapes: begin (node scripts/dts.js, from the shapes of docs/operations.json; do not edit)
+
+/**
+ * A commitment (PROTOCOL §9.5), `{"alg": "sha-256", "canon": "ekl-json-1", "digest": hex}`, plus
+ * `salt_id` and the disclosed `salt` when salted, with the protocol's member names: embed it as it
+ * is.
+ */
+export interface Commitment {
+  alg: 'sha-256'
+  canon: 'ekl-json-1'
+  /** Lowercase hex SHA-256 of (salt bytes ‖) the canonical bytes. */
+  digest: string
+  /** Present when a salt id was given (`salt_id`, JS `saltId`). */
+  salt_id?: string
+  /** Present when salted: the disclosed salt, 64 lowercase hex characters. */
+  salt?: string
+}
+
+/** The body of an MCP tool result that its output fingerprint covers, and which member it is. */
+export interface ResultBody {
+  member: 'structuredContent' | 'content'
+  /** The selected body, as plain data. */
+  value: unknown
+}
+
+/** A verified compact JWS: its header and claims, the kid used, its typ and its SHA-256. */
 export interface VerifiedJws {
   header: Record<string, unknown>
   claims: Record<string, unknown>
@@ -387,9 +280,6 @@ export interface VerifiedJws {
   /** SHA-256 hex of the token's ASCII bytes. */
   token_sha256: string
 }
-
-/** The purpose of a platform call credential (§3, §4, §4.1). */
-export type PlatformCallPurpose = 'enroll' | 'validation' | 'revalidation' | 'deliver'
 
 /** One capability of a relationship assertion's `caps`. */
 export interface AssertionCap {
@@ -432,7 +322,7 @@ export interface VerifiedPlatformCall extends VerifiedJws {
 export interface VerifiedRevocationFeed extends VerifiedJws {
   iss: string
   iat: number
-  /** `null` when the token has none. */
+  /** `null` (Python: `None`) when the token has none. */
   exp: number | null
 }
 
@@ -442,6 +332,163 @@ export interface VerifiedAccessToken extends VerifiedJws {
   iat: number
   exp: number
 }
+
+/** One rule of screening rules: its id, its category and its phrases. */
+export interface ScreeningRule {
+  rule_id: string
+  category: string
+  phrases: string[]
+}
+
+/** Validated screening rules (§15.5): what `screen` takes as `rules`. */
+export interface ScreeningRules {
+  rules_version: string
+  rules: ScreeningRule[]
+}
+
+/** A verified screening rules token; also accepted as the `rules` of `screen`. */
+export interface ScreeningRulesToken extends ScreeningRules {
+  iss: string
+  iat: number
+  exp: number
+}
+
+/** A safety flag of a screened result (§15.5, §6.8): never the matched text. */
+export interface SafetyFlag {
+  category: string
+  rules_version: string
+  /** The first matching rule (network rules only). */
+  rule_id?: string
+}
+
+/**
+ * A MAC receipt (profile ekl-evidence-mac-1.1, §9.5) as `sign_receipt` returns it (plain data, wire
+ * names): the members it was given, with its `key_id` and `auth_tag` always.
+ */
+export interface Receipt {
+  [member: string]: unknown
+  key_id: string
+  auth_tag: string
+}
+
+/**
+ * A MAC receipt as `issue_mac_receipt` returns it: every member of §9.5, both commitments salted;
+ * `reservation_id`, `grant_id` and `admission_id` for a customer call only.
+ */
+export interface IssuedReceipt {
+  [member: string]: unknown
+  receipt_version: string
+  receipt_id: string
+  execution_kind: string
+  requester_agent_id: string
+  provider_agent_id: string
+  collaboration_id: string
+  connection_id: string
+  execution_id: string
+  capability_id: string
+  capability_version: string
+  rel_ver_at_admission: number
+  dsc_ver: number
+  terms_hash: string
+  /** Salted: `salt` is the salt to commit to what was sent with. */
+  input_commitment: Commitment & { salt: string }
+  /** Salted: `salt` is the salt to commit to what was received with. */
+  output_commitment: Commitment & { salt: string }
+  status: string
+  issued_at: string
+  key_id: string
+  auth_profile: string
+  auth_tag: string
+  reservation_id?: string
+  grant_id?: string
+  admission_id?: string
+}
+
+/** One named check of a verdict. Names are stable snake_case strings, like error codes. */
+export interface Check {
+  name: string
+  outcome: 'pass' | 'fail' | 'mismatch'
+  /** Why it did not pass (never a secret, tag or payload). */
+  detail?: string
+  /** What the verifier expected, as a short display text (never a secret, tag or signature). */
+  expected?: string
+  /** What the receipt holds, as a short display text (never a tag or signature). */
+  received?: string
+}
+
+/**
+ * A verdict: every check; accepted only when every check passed. A mismatch is a dispute, not an
+ * error.
+ */
+export interface Verdict {
+  accepted: boolean
+  checks: Check[]
+  /** The digest to report (`collaboration_report`), when it could be computed. */
+  receipt_digest?: string
+}
+
+/** A check of a verdict that did not pass, in brief: `name` and `outcome` always. */
+export interface FailingCheck {
+  name: string
+  outcome: 'fail' | 'mismatch'
+  detail?: string
+}
+
+/**
+ * One line of a receipt archive in brief (`summarize_receipt_lines`): its ids as written in the
+ * receipt (a JWS's claims; any JSON value, null when absent), its verdict in short, or the error of
+ * an item that cannot be verified (`accepted` is then null).
+ */
+export interface ReceiptLineSummary {
+  line: number
+  kind: 'mac' | 'jws' | 'object' | 'unknown'
+  label: unknown
+  receipt_id: unknown
+  execution_id: unknown
+  provider_agent_id: unknown
+  capability_id: unknown
+  issued_at: unknown
+  accepted: boolean | null
+  receipt_digest: string | null
+  passed: number
+  failing: FailingCheck[]
+  error: { code: EklErrorCode, message: string } | null
+}
+
+/**
+ * A receipt archive verified as `ekl receipt verify-archive` writes it (`verify_archive`): `output`
+ * the JSON lines `{"line": N, "verdict": V}` or `{"error": {code, message}, "line": N}`, and the
+ * items counted.
+ */
+export interface ArchiveOutput {
+  output: string
+  accepted: number
+  not_accepted: number
+  refused: number
+}
+
+/**
+ * A network-signed receipt (profile ekl-evidence-sig-1.2, §9.5.1) as `issue_receipt` returns it:
+ * its fields, then `receipt_jws`, `key_id` and `signature` (always present).
+ */
+export interface SignedReceipt {
+  [member: string]: unknown
+  receipt_jws: string
+  key_id: string
+  signature: string
+}
+
+/** A public P-256 JWK as this library writes it (`public_jwk`, the keys of a JWKS). */
+export interface Jwk {
+  kty: 'EC'
+  crv: 'P-256'
+  alg: 'ES256'
+  use: 'sig'
+  kid: string
+  x: string
+  y: string
+}
+// @generated shapes: end
 
 /** An ES256 signing key from a seed (deterministic; for tests, vectors and local networks). */
 export declare class SigningKey {

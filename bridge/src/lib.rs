@@ -25,6 +25,7 @@ mod args;
 mod credential;
 pub mod manifest;
 mod ops;
+pub mod shapes;
 
 pub use args::{seconds_of, Arg, Args, Out, MAX_CACHED_JWKS_BYTES, MILLISECONDS_FROM};
 use ekl_core::{Error, ErrorCode, Result};
@@ -88,7 +89,8 @@ pub enum Returns {
     /// Canonical JSON bytes ([`Out::Bytes`]).
     Bytes,
     /// A JSON value ([`Out::Value`] or [`Out::Json`]) of the named shape (a type name every host
-    /// declares: `Commitment`, `Receipt`, `ResultBody`, `VerifiedJws`, …, or `JsonValue`).
+    /// declares: `Commitment`, `Receipt`, `ResultBody`, `VerifiedJws`, …, declared once in
+    /// [`shapes::SHAPES`]; `Name[]` a list of them; or `JsonValue`).
     Value(&'static str),
     /// A verdict (`{accepted, checks, receipt_digest?}`) as [`Out::Value`].
     Verdict,

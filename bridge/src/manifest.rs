@@ -1,5 +1,6 @@
 //! `docs/operations.json`, generated from the registry (docs/decisions.md#bridge), and
-//! `docs/errors.json` / `docs/errors.md`, generated from the core's error table.
+//! `docs/errors.json` / `docs/errors.md`, generated from the core's error table. The manifest
+//! also holds the result shapes of [`crate::shapes`].
 //!
 //! The bindings' tests read this file to prove that every operation is bound and declared (in
 //! the `.pyi` stubs and the `.d.ts` declarations); `cargo test -p ekl-bridge` fails when the
@@ -26,7 +27,11 @@ pub fn operations_json() -> String {
         "Generated from the registry of the ekl-bridge crate (bridge/src/ops/): do not edit. \
          Every operation every surface binds: its wire name (the Python name and the name of \
          `ekl call`), its JS name, its parameters (required ones positional; optional ones as \
-         Python keywords and JS options, camelCase) and what it returns.",
+         Python keywords and JS options, camelCase) and what it returns; and every result shape \
+         (bridge/src/shapes.rs) a `returns` names: its members with their wire names, types \
+         (str, int, bool, null, json, object, error, 'literal', a shape, T[], alternatives \
+         joined by ' | '), whether they are always present, and the hosts' own types where \
+         they differ (ts, py).",
     );
     out.extend_from_slice(b",\n  \"operations\": [");
     for (i, op) in OPERATIONS.iter().enumerate() {
@@ -93,8 +98,57 @@ pub fn operations_json() -> String {
             b"\n     ]}"
         });
     }
+    out.extend_from_slice(b"\n  ],\n  \"shapes\": [");
+    write_shapes(&mut out);
     out.extend_from_slice(b"\n  ]\n}\n");
     String::from_utf8(out).unwrap_or_default()
+}
+
+/// The `shapes` of the manifest: one block per shape of [`crate::shapes::SHAPES`], in order.
+fn write_shapes(out: &mut Vec<u8>) {
+    let flag = |out: &mut Vec<u8>, key: &[u8], on: bool| {
+        out.extend_from_slice(key);
+        out.extend_from_slice(if on { b"true" } else { b"false" });
+    };
+    for (i, shape) in crate::shapes::SHAPES.iter().enumerate() {
+        out.extend_from_slice(if i == 0 { b"\n    {" } else { b",\n    {" });
+        out.extend_from_slice(b"\"name\": ");
+        push_str(out, shape.name);
+        out.extend_from_slice(b", \"extends\": ");
+        match shape.extends {
+            Some(base) => push_str(out, base),
+            None => out.extend_from_slice(b"null"),
+        }
+        flag(out, b", \"open\": ", shape.open);
+        flag(out, b", \"ts_open\": ", shape.ts_open);
+        flag(out, b", \"py_typeddict\": ", shape.py_typeddict);
+        out.extend_from_slice(b",\n     \"doc\": ");
+        push_str(out, shape.doc);
+        out.extend_from_slice(b",\n     \"members\": [");
+        for (j, m) in shape.members.iter().enumerate() {
+            out.extend_from_slice(if j == 0 { b"\n      {" } else { b",\n      {" });
+            out.extend_from_slice(b"\"name\": ");
+            push_str(out, m.name);
+            out.extend_from_slice(b", \"type\": ");
+            push_str(out, m.ty);
+            flag(out, b", \"required\": ", m.required);
+            out.extend_from_slice(b", \"doc\": ");
+            push_str(out, m.doc);
+            if let Some(ts) = m.ts {
+                out.extend_from_slice(b", \"ts\": ");
+                push_str(out, ts);
+            }
+            if let Some(py) = m.py {
+                out.extend_from_slice(b", \"py\": ");
+                push_str(out, py);
+            }
+            if m.ts_index {
+                out.extend_from_slice(b", \"ts_index\": true");
+            }
+            out.push(b'}');
+        }
+        out.extend_from_slice(b"\n     ]}");
+    }
 }
 
 /// `docs/errors.json`: every stable error code of the core in declaration order, with the Rust

@@ -67,3 +67,75 @@ fn names_are_unique_and_params_ordered() {
         );
     }
 }
+
+/// Every `returns` of the registry that names a JSON object is a declared shape, every type a
+/// member names is one the hosts translate, and a shape comes after those it names.
+#[test]
+fn every_result_shape_is_declared_and_its_types_are_known() {
+    use ekl_bridge::shapes::{find, SHAPES};
+    let not_shapes = [
+        "str",
+        "bool",
+        "bytes",
+        "Verdicts",
+        "Jwks",
+        "SigningKey",
+        "KeySet",
+        "JsonValue",
+    ];
+    for op in ekl_bridge::OPERATIONS {
+        let name = op.returns.as_str().trim_end_matches("[]");
+        assert!(
+            not_shapes.contains(&name) || find(name).is_some(),
+            "{}: returns {name}, which bridge/src/shapes.rs does not declare",
+            op.name
+        );
+    }
+    let mut seen = std::collections::HashSet::new();
+    for shape in SHAPES {
+        if let Some(base) = shape.extends {
+            assert!(
+                seen.contains(base),
+                "{} extends {base}, declared after it",
+                shape.name
+            );
+        }
+        for m in shape.members {
+            for alt in m.ty.split(" | ") {
+                let t = alt.trim_end_matches("[]");
+                let builtin = ["str", "int", "bool", "null", "json", "object", "error"];
+                let literal = t.len() > 2 && t.starts_with('\'') && t.ends_with('\'');
+                assert!(
+                    builtin.contains(&t) || literal || seen.contains(t),
+                    "{}.{}: unknown type {alt:?}",
+                    shape.name,
+                    m.name
+                );
+            }
+        }
+        assert!(seen.insert(shape.name), "{} declared twice", shape.name);
+    }
+}
+
+/// The check of a result against its declared shape refuses an undeclared member, a missing
+/// required one and a value of another type.
+#[test]
+fn a_result_that_differs_from_its_shape_is_refused() {
+    use ekl_core::Value;
+    let body = |extra: Option<(&str, Value<'static>)>| {
+        let mut m = vec![
+            ("member".into(), Value::String("content".into())),
+            ("value".into(), Value::Null),
+        ];
+        m.extend(extra.map(|(k, v)| (k.to_owned().into(), v)));
+        Value::Object(m)
+    };
+    let check = |v: &Value<'_>| ekl_bridge::shapes::check("ResultBody", v, "$");
+    assert_eq!(check(&body(None)), Ok(()));
+    let err = check(&body(Some(("extra", Value::Bool(true))))).unwrap_err();
+    assert!(err.contains("$.extra: not a member of ResultBody"), "{err}");
+    let wrong = Value::Object(vec![("member".into(), Value::String("other".into()))]);
+    assert!(check(&wrong).is_err());
+    let missing = Value::Object(vec![("member".into(), Value::String("content".into()))]);
+    assert!(check(&missing).unwrap_err().contains("missing"));
+}

@@ -1,7 +1,8 @@
 'use strict'
-// Generates the operation declarations of index.d.ts, the export list of index.mjs and the type
-// test types-test/generic.mts from docs/operations.json (the registry of the bridge crate), and the
-// union EklErrorCode of index.d.ts from docs/errors.json (the core's error table).
+// Generates the operation declarations and the interfaces of the result shapes (the manifest's
+// `shapes`, declared in bridge/src/shapes.rs) of index.d.ts, the export list of index.mjs and the
+// type test types-test/generic.mts from docs/operations.json (the registry of the bridge crate),
+// and the union EklErrorCode of index.d.ts from docs/errors.json (the core's error table).
 //   node scripts/dts.js           rewrite the three files
 //   node scripts/dts.js --check   exit 1 when one is stale (test/api.test.js runs this check)
 const fs = require('node:fs')
@@ -12,6 +13,8 @@ const MANIFEST = path.resolve(PKG, '..', 'docs', 'operations.json')
 const BEGIN = '// @generated operations: begin (node scripts/dts.js, from docs/operations.json; do not edit)\n'
 const END = '// @generated operations: end\n'
 const ERRORS = path.resolve(PKG, '..', 'docs', 'errors.json')
+const SHAPES_BEGIN = '// @generated shapes: begin (node scripts/dts.js, from the shapes of docs/operations.json; do not edit)\n'
+const SHAPES_END = '// @generated shapes: end\n'
 
 /** index.d.ts with its `EklErrorCode` union written from docs/errors.json. */
 function errorUnion(dts) {
@@ -116,6 +119,58 @@ function declarations(ops) {
   return out
 }
 
+/** The TS type of each type of the shapes' language (bridge/src/shapes.rs). */
+const SHAPE_TYPES = {
+  str: 'string',
+  int: 'number',
+  bool: 'boolean',
+  null: 'null',
+  json: 'unknown',
+  object: 'Record<string, unknown>',
+  error: '{ code: EklErrorCode, message: string }',
+}
+
+/** The TS type of a member's type: literals as they are, `T[]` and alternatives translated. */
+const tsType = (ty) =>
+  ty
+    .split(' | ')
+    .map((alt) => (alt.startsWith("'") ? alt : alt.endsWith('[]') ? `${tsType(alt.slice(0, -2))}[]` : (SHAPE_TYPES[alt] ?? alt)))
+    .join(' | ')
+
+/** A doc comment: on one line when it fits in 100 columns, else wrapped at 100. */
+function docBlock(text, indent = '') {
+  text = text.replace(/\*\//g, '*\\/')
+  const one = `${indent}/** ${text} */`
+  if (one.length <= 100) return `${one}\n`
+  const lines = []
+  let line = ''
+  for (const word of text.split(' ')) {
+    if (line && `${indent} * ${line} ${word}`.length > 100) {
+      lines.push(line)
+      line = word
+    } else line = line ? `${line} ${word}` : word
+  }
+  lines.push(line)
+  return `${indent}/**\n${lines.map((l) => `${indent} * ${l}\n`).join('')}${indent} */\n`
+}
+
+/**
+ * The interfaces of the result shapes, in declaration order: an open shape with an index
+ * signature; the members TS covers by it (`ts_index`) left out; a member's `ts` type when given.
+ */
+function shapeInterfaces(shapes) {
+  return shapes
+    .map((s) => {
+      const members = s.members
+        .filter((m) => !m.ts_index)
+        .map((m) => `${m.doc ? docBlock(m.doc, '  ') : ''}  ${m.name}${m.required ? '' : '?'}: ${m.ts ?? tsType(m.type)}\n`)
+      const index = s.ts_open ? '  [member: string]: unknown\n' : ''
+      const ext = s.extends ? ` extends ${s.extends}` : ''
+      return `${docBlock(s.doc)}export interface ${s.name}${ext} {\n${index}${members.join('')}}\n`
+    })
+    .join('\n')
+}
+
 /**
  * types-test/generic.mts: for every generic parameter of every operation, a wrapper generic in an
  * unconstrained `T` that passes its argument there (issue 26.4: `function f<T>(x: T) { return
@@ -164,9 +219,13 @@ import * as ekl from 'ekl-evidence'
 
 /** The files as they should be: [path, text]. */
 function render() {
-  const ops = JSON.parse(fs.readFileSync(MANIFEST, 'utf8')).operations
+  const manifest = JSON.parse(fs.readFileSync(MANIFEST, 'utf8'))
+  const ops = manifest.operations
   const dtsPath = path.join(PKG, 'index.d.ts')
-  const dts = errorUnion(fs.readFileSync(dtsPath, 'utf8'))
+  let dts = errorUnion(fs.readFileSync(dtsPath, 'utf8'))
+  const [c, d] = [dts.indexOf(SHAPES_BEGIN), dts.indexOf(SHAPES_END)]
+  if (c < 0 || d < c) throw new Error('index.d.ts: the @generated shapes markers are missing')
+  dts = dts.slice(0, c + SHAPES_BEGIN.length) + '\n' + shapeInterfaces(manifest.shapes) + dts.slice(d)
   const [a, b] = [dts.indexOf(BEGIN), dts.indexOf(END)]
   if (a < 0 || b < a) throw new Error('index.d.ts: the @generated markers are missing')
   const newDts = dts.slice(0, a + BEGIN.length) + declarations(ops) + dts.slice(b)
@@ -207,4 +266,4 @@ if (require.main === module) {
   }
 }
 
-module.exports = { render, stale }
+module.exports = { render, stale, shapeInterfaces }

@@ -1,6 +1,9 @@
 """Shapes of the values that go in and the dicts that come out (documented, and typed for mypy).
 
-Results are wire-shaped: the names below are the ``returns`` names of docs/operations.json.
+Results are wire-shaped: the names below are the ``returns`` names of docs/operations.json. The
+result shapes are declared once, in bridge/src/shapes.rs (the manifest's ``shapes``):
+python/tools/gen_stubs.py writes their TypedDicts below the ``begin: result shapes`` line (do not
+edit them); the argument types above it are written by hand.
 """
 
 from __future__ import annotations
@@ -9,14 +12,16 @@ import datetime
 from typing import Any, Literal, TypedDict, Union
 
 __all__ = [
+    "HostValue",
+    "JsonValue",
+    "KeyRingEntry",
+    # begin: result shapes (python/tools/gen_stubs.py)
+    "ArchiveOutput",
     "AssertionCap",
     "Commitment",
     "FailingCheck",
-    "HostValue",
     "IssuedReceipt",
-    "JsonValue",
     "Jwk",
-    "KeyRingEntry",
     "Receipt",
     "ReceiptLineSummary",
     "ResultBody",
@@ -30,6 +35,7 @@ __all__ = [
     "VerifiedPlatformCall",
     "VerifiedRelationshipAssertion",
     "VerifiedRevocationFeed",
+    # end
 ]
 
 #: A Python value for the strict conversion: None, bool, int, float, str, list, tuple, dict with
@@ -39,27 +45,6 @@ HostValue = Any
 
 #: A JSON value as results give it: None, bool, int, float, str, list, dict.
 JsonValue = Any
-
-
-class _CommitmentRequired(TypedDict):
-    alg: Literal["sha-256"]
-    canon: Literal["ekl-json-1"]
-    digest: str
-
-
-class Commitment(_CommitmentRequired, total=False):
-    """``{"alg": "sha-256", "canon": "ekl-json-1", "digest": hex}``, plus ``salt_id`` and the
-    disclosed ``salt`` (64 lowercase hex) when the commitment is salted."""
-
-    salt_id: str
-    salt: str
-
-
-class ResultBody(TypedDict):
-    """The body of a tool result that its fingerprint covers, and which member it is."""
-
-    member: Literal["structuredContent", "content"]
-    value: JsonValue
 
 
 class _KeyRingEntryRequired(TypedDict):
@@ -76,6 +61,34 @@ class KeyRingEntry(_KeyRingEntryRequired, total=False):
     valid_until: Union[str, datetime.datetime, None]
 
 
+# begin: result shapes (python/tools/gen_stubs.py writes this block from docs/operations.json)
+
+class _CommitmentRequired(TypedDict):
+    alg: Literal["sha-256"]
+    canon: Literal["ekl-json-1"]
+    #: Lowercase hex SHA-256 of (salt bytes ‖) the canonical bytes.
+    digest: str
+
+
+class Commitment(_CommitmentRequired, total=False):
+    """A commitment (PROTOCOL §9.5), ``{"alg": "sha-256", "canon": "ekl-json-1", "digest": hex}``,
+    plus ``salt_id`` and the disclosed ``salt`` when salted, with the protocol's member names: embed
+    it as it is."""
+
+    #: Present when a salt id was given (``salt_id``, JS ``saltId``).
+    salt_id: str
+    #: Present when salted: the disclosed salt, 64 lowercase hex characters.
+    salt: str
+
+
+class ResultBody(TypedDict):
+    """The body of an MCP tool result that its output fingerprint covers, and which member it is."""
+
+    member: Literal["structuredContent", "content"]
+    #: The selected body, as plain data.
+    value: JsonValue
+
+
 class VerifiedJws(TypedDict):
     """A verified compact JWS: its header and claims, the kid used, its typ and its SHA-256."""
 
@@ -83,6 +96,7 @@ class VerifiedJws(TypedDict):
     claims: dict[str, JsonValue]
     kid: str
     typ: str
+    #: SHA-256 hex of the token's ASCII bytes.
     token_sha256: str
 
 
@@ -95,8 +109,8 @@ class AssertionCap(TypedDict):
 
 class VerifiedRelationshipAssertion(VerifiedJws):
     """A verified relationship assertion (§9.1): the token, its registered claims and its own
-    members. ``aud`` is the token endpoint it was verified for. Consuming ``jti`` once per
-    (issuer, token endpoint, jti) is the caller's (§9.2)."""
+    members. ``aud`` is the token endpoint it was verified for. Consuming ``jti`` once per (issuer,
+    token endpoint, jti) is the caller's (§9.2)."""
 
     iss: str
     iat: int
@@ -123,11 +137,11 @@ class VerifiedPlatformCall(VerifiedJws):
 
 
 class VerifiedRevocationFeed(VerifiedJws):
-    """A verified revocation feed page or snapshot (§9.3.1); its items are in ``claims``. ``exp``
-    is None when the token has none."""
+    """A verified revocation feed page or snapshot (§9.3.1); its items are in ``claims``."""
 
     iss: str
     iat: int
+    #: ``null`` (Python: ``None``) when the token has none.
     exp: Union[int, None]
 
 
@@ -140,26 +154,26 @@ class VerifiedAccessToken(VerifiedJws):
 
 
 class ScreeningRule(TypedDict):
+    """One rule of screening rules: its id, its category and its phrases."""
+
     rule_id: str
     category: str
     phrases: list[str]
 
 
 class ScreeningRules(TypedDict):
-    """Validated screening rules (§15.5), the ``rules`` argument of ``screen``."""
+    """Validated screening rules (§15.5): what ``screen`` takes as ``rules``."""
 
     rules_version: str
     rules: list[ScreeningRule]
 
 
-class ScreeningRulesToken(TypedDict):
+class ScreeningRulesToken(ScreeningRules):
     """A verified screening rules token; also accepted as the ``rules`` of ``screen``."""
 
     iss: str
     iat: int
     exp: int
-    rules_version: str
-    rules: list[ScreeningRule]
 
 
 class _SafetyFlagRequired(TypedDict):
@@ -168,8 +182,9 @@ class _SafetyFlagRequired(TypedDict):
 
 
 class SafetyFlag(_SafetyFlagRequired, total=False):
-    """One safety flag of a screened result (never the matched text)."""
+    """A safety flag of a screened result (§15.5, §6.8): never the matched text."""
 
+    #: The first matching rule (network rules only).
     rule_id: str
 
 
@@ -179,8 +194,8 @@ class _ReceiptRequired(TypedDict):
 
 
 class Receipt(_ReceiptRequired, total=False):
-    """A MAC receipt (profile ekl-evidence-mac-1.1, §9.5) as ``sign_receipt`` returns it: with its
-    ``key_id`` and ``auth_tag`` always, and the members it was given."""
+    """A MAC receipt (profile ekl-evidence-mac-1.1, §9.5) as ``sign_receipt`` returns it (plain
+    data, wire names): the members it was given, with its ``key_id`` and ``auth_tag`` always."""
 
     receipt_version: str
     receipt_id: str
@@ -219,7 +234,9 @@ class _IssuedReceiptRequired(TypedDict):
     rel_ver_at_admission: int
     dsc_ver: int
     terms_hash: str
+    #: Salted: ``salt`` is the salt to commit to what was sent with.
     input_commitment: Commitment
+    #: Salted: ``salt`` is the salt to commit to what was received with.
     output_commitment: Commitment
     status: str
     issued_at: str
@@ -237,18 +254,21 @@ class IssuedReceipt(_IssuedReceiptRequired, total=False):
     admission_id: str
 
 
-class FailingCheck(TypedDict, total=False):
-    """A check of a verdict that did not pass, in brief: ``name`` and ``outcome`` always."""
-
+class _FailingCheckRequired(TypedDict):
     name: str
     outcome: Literal["fail", "mismatch"]
+
+
+class FailingCheck(_FailingCheckRequired, total=False):
+    """A check of a verdict that did not pass, in brief: ``name`` and ``outcome`` always."""
+
     detail: str
 
 
 class ReceiptLineSummary(TypedDict):
     """One line of a receipt archive in brief (``summarize_receipt_lines``): its ids as written in
-    the receipt (a JWS's claims; any JSON value, None when absent), its verdict in short, or the
-    error of an item that cannot be verified (``accepted`` is then None)."""
+    the receipt (a JWS's claims; any JSON value, null when absent), its verdict in short, or the
+    error of an item that cannot be verified (``accepted`` is then null)."""
 
     line: int
     kind: Literal["mac", "jws", "object", "unknown"]
@@ -267,8 +287,8 @@ class ReceiptLineSummary(TypedDict):
 
 class ArchiveOutput(TypedDict):
     """A receipt archive verified as ``ekl receipt verify-archive`` writes it (``verify_archive``):
-    ``output`` the JSON lines ``{"line": N, "verdict": V}`` or ``{"error": {code, message},
-    "line": N}``, and the items counted."""
+    ``output`` the JSON lines ``{"line": N, "verdict": V}`` or ``{"error": {code, message}, "line":
+    N}``, and the items counted."""
 
     output: str
     accepted: int
@@ -283,8 +303,8 @@ class _SignedReceiptRequired(TypedDict):
 
 
 class SignedReceipt(_SignedReceiptRequired, total=False):
-    """A network-signed receipt (profile ekl-evidence-sig-1.2, §9.5.1): its fields, then
-    ``receipt_jws``, ``key_id`` and ``signature`` (always present)."""
+    """A network-signed receipt (profile ekl-evidence-sig-1.2, §9.5.1) as ``issue_receipt`` returns
+    it: its fields, then ``receipt_jws``, ``key_id`` and ``signature`` (always present)."""
 
     issued_at: str
     execution_id: str
@@ -295,7 +315,7 @@ class SignedReceipt(_SignedReceiptRequired, total=False):
 
 
 class Jwk(TypedDict):
-    """A public P-256 JWK as this library writes it (``public_jwk``, the keys of a ``Jwks``)."""
+    """A public P-256 JWK as this library writes it (``public_jwk``, the keys of a JWKS)."""
 
     kty: str
     crv: str

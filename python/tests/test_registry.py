@@ -48,6 +48,14 @@ def test_the_stub_and_all_are_fresh() -> None:
     assert gen.STUB.read_text(encoding="utf-8") == stub, "stale: run python3 python/tools/gen_stubs.py"
     init = gen.INIT.read_text(encoding="utf-8")
     assert gen.package_init(manifest, init) == init, "stale: run python3 python/tools/gen_stubs.py"
+    # The TypedDicts of the result shapes are those the manifest's ``shapes`` declare (a shape
+    # declared with one more member gives another module).
+    types = gen.TYPES.read_text(encoding="utf-8")
+    assert gen.types_module(manifest, types) == types, "stale: run python3 python/tools/gen_stubs.py"
+    shapes = [dict(s, members=[*s["members"], {"name": "new_member", "type": "str", "required": True, "doc": ""}]) for s in manifest["shapes"]]
+    grown_types = gen.types_module(dict(manifest, shapes=shapes), types)
+    assert "    new_member: str\n" in grown_types and grown_types != types
+    assert (INSTALLED / "_types.py").read_text(encoding="utf-8") == types
     # The installed package carries the same stub.
     assert (INSTALLED / "_api.pyi").read_text(encoding="utf-8") == stub
     # A registry entry the stub lacks is seen: the stub of a manifest with one more operation differs.

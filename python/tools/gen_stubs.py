@@ -1,19 +1,22 @@
 #!/usr/bin/env python3
 """Generates python/ekl_evidence/_api.pyi, the types of the registry's operations, from
-docs/operations.json (the manifest of ekl-bridge), and the ``ErrorCode`` Literal of
-python/ekl_evidence/_errors.py from docs/errors.json (the core's error table). Standard library only.
+docs/operations.json (the manifest of ekl-bridge), the TypedDicts of the result shapes in
+python/ekl_evidence/_types.py from the manifest's ``shapes`` (declared in bridge/src/shapes.rs), and
+the ``ErrorCode`` Literal of python/ekl_evidence/_errors.py from docs/errors.json (the core's error
+table). Standard library only.
 
     python3 python/tools/gen_stubs.py           # rewrite the stub
     python3 python/tools/gen_stubs.py --check   # exit 1 when the checked-in stub is stale
 
 The runtime functions are built from the same manifest at import (ekl_evidence/_api.py);
-python/tests/test_registry.py fails when this stub is stale or misses an operation;
-python/tests/test_errors.py when the Literal is stale.
+python/tests/test_registry.py fails when this stub or the shapes of _types.py are stale or miss an
+operation; python/tests/test_errors.py when the Literal is stale.
 """
 
 from __future__ import annotations
 
 import json
+import re
 import sys
 import textwrap
 from pathlib import Path
@@ -27,6 +30,9 @@ ERRORS_JSON = ROOT / "docs" / "errors.json"
 ERRORS = ROOT / "python" / "ekl_evidence" / "_errors.py"
 ERRORS_BEGIN = "# begin: ErrorCode (python/tools/gen_stubs.py writes this block from docs/errors.json)\n"
 ERRORS_END = "]\n# end\n"
+TYPES = ROOT / "python" / "ekl_evidence" / "_types.py"
+SHAPES_BEGIN = "# begin: result shapes (python/tools/gen_stubs.py writes this block from docs/operations.json)\n"
+SHAPES_ALL_BEGIN = "    # begin: result shapes (python/tools/gen_stubs.py)\n"
 BEGIN = "    # begin: the registry's operations (python/tools/gen_stubs.py writes this block)\n"
 END = "    # end\n"
 
@@ -57,35 +63,96 @@ RETURNS = {
     "KeySet": "Tuple[Jwks, list[SigningKey]]",
 }
 
-#: The shapes declared in ekl_evidence/_types.py (a `returns` name must be one of these).
-SHAPES = {
-    "Commitment",
-    "IssuedReceipt",
-    "JsonValue",
-    "Jwk",
-    "Receipt",
-    "ReceiptLineSummary",
-    "ArchiveOutput",
-    "ResultBody",
-    "SafetyFlag",
-    "ScreeningRules",
-    "ScreeningRulesToken",
-    "SignedReceipt",
-    "VerifiedAccessToken",
-    "VerifiedJws",
-    "VerifiedPlatformCall",
-    "VerifiedRelationshipAssertion",
-    "VerifiedRevocationFeed",
+#: The Python type of each type of the shapes' language (bridge/src/shapes.rs); literals, ``T[]``,
+#: shape names and alternatives are translated by ``_py_type``.
+TYPES_PY = {
+    "str": "str",
+    "int": "int",
+    "bool": "bool",
+    "null": "None",
+    "json": "JsonValue",
+    "object": "dict[str, JsonValue]",
+    "error": "dict[str, str]",
 }
 
 
-def _returns(name: str, shapes: set[str]) -> str:
+def _shapes(manifest: dict[str, Any]) -> set[str]:
+    """The names _types.py declares: the TypedDicts of the result shapes, and ``JsonValue``."""
+    return {s["name"] for s in manifest["shapes"] if s["py_typeddict"]} | {"JsonValue"}
+
+
+def _py_type(ty: str) -> str:
+    """The Python type of a member's type."""
+    literals: list[str] = []
+    parts: list[str] = []
+    for alt in ty.split(" | "):
+        if alt.startswith("'") and alt.endswith("'"):
+            if not literals:
+                parts.append("")  # where the Literal goes
+            literals.append(json.dumps(alt[1:-1]))
+        elif alt.endswith("[]"):
+            parts.append(f"list[{_py_type(alt[:-2])}]")
+        else:
+            parts.append(TYPES_PY.get(alt, alt))
+    parts = [p or f"Literal[{', '.join(literals)}]" for p in parts]
+    return parts[0] if len(parts) == 1 else f"Union[{', '.join(parts)}]"
+
+
+def _rst(text: str) -> str:
+    """A doc of the manifest (`code` in single backquotes) with ``code`` in double ones."""
+    return re.sub(r"`([^`]+)`", r"``\1``", text)
+
+
+def _py_doc(text: str, indent: str = "    ") -> list[str]:
+    """A docstring, wrapped at 100 columns."""
+    text = _rst(text)
+    return [indent + line for line in textwrap.wrap(f'"""{text}"""', 100 - len(indent), break_on_hyphens=False, break_long_words=False)]
+
+
+def shape_classes(manifest: dict[str, Any]) -> str:
+    """The TypedDicts of the result shapes (a required part ``_NameRequired`` first when a shape
+    has both required and optional members), in declaration order."""
+    out: list[str] = []
+    for shape in manifest["shapes"]:
+        if not shape["py_typeddict"]:
+            continue
+        name, base = shape["name"], shape["extends"] or "TypedDict"
+
+        def body(members: list[dict[str, Any]]) -> list[str]:
+            lines = []
+            for m in members:
+                if m["doc"]:
+                    lines.append("    #: " + _rst(m["doc"]))
+                lines.append(f"    {m['name']}: {m.get('py') or _py_type(m['type'])}")
+            return lines
+
+        required = [m for m in shape["members"] if m["required"]]
+        optional = [m for m in shape["members"] if not m["required"]]
+        doc = _py_doc(shape["doc"])
+        if required and optional:
+            out.append("\n".join([f"class _{name}Required({base}):", *body(required)]))
+            out.append("\n".join([f"class {name}(_{name}Required, total=False):", *doc, "", *body(optional)]))
+        else:
+            total = "" if required else ", total=False"
+            out.append("\n".join([f"class {name}({base}{total}):", *doc, "", *body(required or optional)]))
+    return "\n\n\n".join(out) + "\n"
+
+
+def types_module(manifest: dict[str, Any], module: str) -> str:
+    """``_types.py`` with its blocks of result shapes (the classes, and their names in
+    ``__all__``) rewritten from the manifest's ``shapes``."""
+    module = _names_block(module, SHAPES_ALL_BEGIN, sorted(_shapes(manifest) - {"JsonValue"}))
+    head, _ = module.split(SHAPES_BEGIN, 1)
+    return head + SHAPES_BEGIN + "\n" + shape_classes(manifest)
+
+
+def _returns(name: str, shapes: set[str], declared: set[str]) -> str:
     if name.endswith("[]"):
-        return f"list[{_returns(name[:-2], shapes)}]"
+        return f"list[{_returns(name[:-2], shapes, declared)}]"
     if name in RETURNS:
         return RETURNS[name]
-    if name not in SHAPES:
-        raise SystemExit(f"gen_stubs: no Python type for the result {name!r} (add it to _types.py)")
+    if name not in declared:
+        raise SystemExit(f"gen_stubs: no Python type for the result {name!r} (declare it in bridge/src/shapes.rs)")
     shapes.add(name)
     return name
 
@@ -123,7 +190,7 @@ def generate(manifest: dict[str, Any]) -> str:
                     args.append("    *,")
                     star = True
                 args.append(f"    {p['name']}: Optional[{kind}] = None,")
-        result = _returns(op["returns"], shapes)
+        result = _returns(op["returns"], shapes, _shapes(manifest))
         defs.append("\n".join([f"def {op['name']}(", *args, f") -> {result}:", *_docstring(op)]))
     header = [
         "# Generated by python/tools/gen_stubs.py from docs/operations.json: do not edit.",
@@ -150,12 +217,17 @@ def generate(manifest: dict[str, Any]) -> str:
 
 
 def package_init(manifest: dict[str, Any], init: str) -> str:
-    """The package's __init__.py with the operations' block of its ``__all__`` rewritten (mypy
-    reads ``__all__`` statically)."""
-    head, rest = init.split(BEGIN, 1)
+    """The package's __init__.py with the blocks of its ``__all__`` rewritten: the result shapes
+    and the operations (mypy reads ``__all__`` statically)."""
+    init = _names_block(init, SHAPES_ALL_BEGIN, sorted(_shapes(manifest) - {"JsonValue"}))
+    return _names_block(init, BEGIN, sorted(op["python"] for op in manifest["operations"]))
+
+
+def _names_block(text: str, begin: str, names: list[str]) -> str:
+    """``text`` with the names between ``begin`` and the next ``# end`` line rewritten."""
+    head, rest = text.split(begin, 1)
     _, tail = rest.split(END, 1)
-    names = sorted(op["python"] for op in manifest["operations"])
-    return head + BEGIN + "".join(f'    "{n}",\n' for n in names) + END + tail
+    return head + begin + "".join(f'    "{n}",\n' for n in names) + END + tail
 
 
 def error_codes(errors: dict[str, Any], module: str) -> str:
@@ -172,6 +244,7 @@ def main(argv: list[str]) -> int:
     outputs = {
         STUB: generate(manifest),
         INIT: package_init(manifest, INIT.read_text(encoding="utf-8")),
+        TYPES: types_module(manifest, TYPES.read_text(encoding="utf-8")),
         ERRORS: error_codes(errors, ERRORS.read_text(encoding="utf-8")),
     }
     stale = [p for p, text in outputs.items() if p.read_text(encoding="utf-8") != text]

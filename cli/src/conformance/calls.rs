@@ -1729,6 +1729,48 @@ mod tests {
         }
     }
 
+    /// The result shapes declared in the bridge (bridge/src/shapes.rs, the one declaration the
+    /// Python TypedDicts and the TS interfaces are generated from) are true: every result of the
+    /// call requests, real results of every operation, has the members its shape declares (the
+    /// required ones present, no undeclared one unless the shape is open) with values of the
+    /// declared types; and every operation gives at least one.
+    #[test]
+    fn every_result_has_its_declared_shape() {
+        use ekl_bridge::Returns;
+        let dir = Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/../vectors"));
+        let mut checked = std::collections::BTreeMap::<&str, usize>::new();
+        for case in call_cases(dir)
+            .into_iter()
+            .filter(|c| c.rule.starts_with("call/"))
+        {
+            let req = case.request(1);
+            let name = req.get("name").and_then(Value::as_str).unwrap_or_default();
+            let op = ekl_bridge::find(name).expect("a registry operation");
+            let Ok(text) = ops::answer(&req) else {
+                continue;
+            };
+            let value = canonical::parse(text.as_bytes()).expect("an answer is JSON");
+            // Handles are answered as their JSON: a key as its public JWK, a key set as its JWKS.
+            let ty = match op.returns {
+                Returns::Bytes => "str",
+                Returns::Jwks | Returns::KeySet => "object",
+                Returns::Key => "Jwk",
+                other => other.as_str(),
+            };
+            if let Err(e) = ekl_bridge::shapes::check(ty, &value, "$") {
+                panic!("{} ({}): {e}", case.rule, case.label);
+            }
+            *checked.entry(op.name).or_default() += 1;
+        }
+        for op in ekl_bridge::OPERATIONS {
+            assert!(
+                checked.contains_key(op.name),
+                "no result of {} checked",
+                op.name
+            );
+        }
+    }
+
     #[test]
     fn every_host_helper_has_requests_and_every_twin_answers_as_its_original() {
         let dir = Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/../vectors"));
