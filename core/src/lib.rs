@@ -13,6 +13,20 @@
 //!
 //! The core never reads a clock or a random source: time is always an argument.
 //!
+//! ## The crypto path: what is this crate's own
+//!
+//! Every secret operation and every hash is RustCrypto's: SHA-256 and HMAC (`sha2`, `hmac`), ES256
+//! signing with RFC 6979 nonces, private keys and public-key validation, and the scalars mod n
+//! (`p256`). ES256 **verification** runs on arithmetic written here, on public data only (variable
+//! time is correct there): the point arithmetic (Jacobian coordinates, mixed addition with the
+//! exceptional cases, doubling, fixed-base tables, signed-radix recoding, the x(R) ≡ r (mod n)
+//! check), the base field on 64-bit targets (four 64-bit limbs) and on 32-bit targets, wasm32
+//! above all (nine 29-bit limbs); and the constant-time comparison of MACs, tags and proofs. Both
+//! fields are tested operation by operation against `p256`'s field, the verifier against `p256`'s
+//! own on edge, constructed and random signatures, and against Project Wycheproof; every JWS
+//! vector is re-derived with OpenSSL. SECURITY.md in the repository lists the parts and the
+//! commands.
+//!
 //! ```
 //! use ekl_core::{canonical, digest, fingerprint};
 //! let value = canonical::parse(br#"{"min_beds": 3, "area_ref": "loc:ca:dublin"}"#).unwrap();
