@@ -25,6 +25,7 @@ mod args;
 mod credential;
 pub mod manifest;
 mod ops;
+pub mod refinements;
 pub mod shapes;
 
 pub use args::{seconds_of, Arg, Args, Out, MAX_CACHED_JWKS_BYTES, MILLISECONDS_FROM};
@@ -140,6 +141,11 @@ pub struct Param {
     /// How long the canonical form of a value argument may be while a host converts it (the
     /// walk stops with `BODY_TOO_LARGE` as soon as it passes). [`Limit::Value`] for most.
     pub limit: Limit,
+    /// A narrower type than the kind's, for the hosts' declarations only (the call accepts what
+    /// the kind accepts; the core checks the value): a name of
+    /// [`refinements::REFINEMENTS`] or of [`shapes::SHAPES`], `Name[]` a list of them, and
+    /// alternatives joined by ` | `, where `json` is any value of the kind. `None` for most.
+    pub refine: Option<&'static str>,
 }
 
 /// The bound on a value argument's canonical form while a host converts it ([`Param::limit`]):
@@ -204,6 +210,10 @@ pub struct Op {
     pub params: &'static [Param],
     /// What it returns.
     pub returns: Returns,
+    /// A narrower type of the result than [`Op::returns`] names, for the hosts' declarations
+    /// only: a name of [`refinements::REFINEMENTS`] (`ProofVersion` for a `"v1"` or `"v2"`
+    /// string). `None` for most.
+    pub refine: Option<&'static str>,
     /// The implementation (checked arguments in, result out).
     pub run: fn(&Args<'_>) -> Result<Out>,
 }

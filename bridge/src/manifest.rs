@@ -1,6 +1,7 @@
 //! `docs/operations.json`, generated from the registry (docs/decisions.md#bridge), and
 //! `docs/errors.json` / `docs/errors.md`, generated from the core's error table. The manifest
-//! also holds the result shapes of [`crate::shapes`].
+//! also holds the result shapes of [`crate::shapes`] and the named refinements of
+//! [`crate::refinements`].
 //!
 //! The bindings' tests read this file to prove that every operation is bound and declared (in
 //! the `.pyi` stubs and the `.d.ts` declarations); `cargo test -p ekl-bridge` fails when the
@@ -31,7 +32,11 @@ pub fn operations_json() -> String {
          (bridge/src/shapes.rs) a `returns` names: its members with their wire names, types \
          (str, int, bool, null, json, object, error, 'literal', a shape, T[], alternatives \
          joined by ' | '), whether they are always present, and the hosts' own types where \
-         they differ (ts, py).",
+         they differ (ts, py). A parameter's `type` and an operation's `returns_type` narrow \
+         its kind or its result for the hosts' declarations only (the call accepts what the \
+         kind accepts): a name of `refinements` (string literals each host writes as a union, \
+         a structured input each host declares, or a shape), `T[]`, alternatives joined by \
+         ' | ', `json` any value of the kind.",
     );
     out.extend_from_slice(b",\n  \"operations\": [");
     for (i, op) in OPERATIONS.iter().enumerate() {
@@ -52,6 +57,10 @@ pub fn operations_json() -> String {
         push_str(&mut out, op.section);
         out.extend_from_slice(b", \"returns\": ");
         push_str(&mut out, op.returns.as_str());
+        if let Some(ty) = op.refine {
+            out.extend_from_slice(b", \"returns_type\": ");
+            push_str(&mut out, ty);
+        }
         out.extend_from_slice(b",\n     \"doc\": ");
         push_str(&mut out, op.doc);
         out.extend_from_slice(b",\n     \"params\": [");
@@ -67,6 +76,10 @@ pub fn operations_json() -> String {
             out.extend_from_slice(if p.required { b"true" } else { b"false" });
             out.extend_from_slice(b", \"doc\": ");
             push_str(&mut out, p.doc);
+            if let Some(ty) = p.refine {
+                out.extend_from_slice(b", \"type\": ");
+                push_str(&mut out, ty);
+            }
             match p.limit {
                 crate::Limit::Value => {}
                 crate::Limit::Bytes(n) => {
@@ -100,6 +113,8 @@ pub fn operations_json() -> String {
     }
     out.extend_from_slice(b"\n  ],\n  \"shapes\": [");
     write_shapes(&mut out);
+    out.extend_from_slice(b"\n  ],\n  \"refinements\": [");
+    write_refinements(&mut out);
     out.extend_from_slice(b"\n  ]\n}\n");
     String::from_utf8(out).unwrap_or_default()
 }
@@ -148,6 +163,31 @@ fn write_shapes(out: &mut Vec<u8>) {
             out.push(b'}');
         }
         out.extend_from_slice(b"\n     ]}");
+    }
+}
+
+/// The `refinements` of the manifest: one line per refinement of
+/// [`crate::refinements::REFINEMENTS`], in order, with its strings when it is a union of them.
+fn write_refinements(out: &mut Vec<u8>) {
+    for (i, r) in crate::refinements::REFINEMENTS.iter().enumerate() {
+        out.extend_from_slice(if i == 0 { b"\n    {" } else { b",\n    {" });
+        out.extend_from_slice(b"\"name\": ");
+        push_str(out, r.name);
+        out.extend_from_slice(b", \"is\": ");
+        push_str(out, r.is.as_str());
+        if let crate::refinements::Refined::Literals(values) = r.is {
+            out.extend_from_slice(b", \"values\": [");
+            for (k, v) in values.iter().enumerate() {
+                if k > 0 {
+                    out.extend_from_slice(b", ");
+                }
+                push_str(out, v);
+            }
+            out.push(b']');
+        }
+        out.extend_from_slice(b", \"doc\": ");
+        push_str(out, r.doc);
+        out.push(b'}');
     }
 }
 

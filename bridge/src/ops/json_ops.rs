@@ -18,6 +18,7 @@ pub(super) const OPS: &[Op] = &[
             ),
         ],
         returns: Returns::Bytes,
+        refine: None,
         run: |a| {
             canonical::canonicalize_with(a.text("text")?, max_bytes(a, "max_bytes")?)
                 .map(Out::Bytes)
@@ -37,6 +38,7 @@ pub(super) const OPS: &[Op] = &[
             ),
         ],
         returns: Returns::Bytes,
+        refine: None,
         run: |a| {
             let options = max_bytes(a, "max_bytes")?;
             let bytes = canonical::canonicalize_value(&*a.value("value")?)?;
@@ -56,6 +58,7 @@ pub(super) const OPS: &[Op] = &[
         doc: "Lowercase hex SHA-256 of bytes (a string: of its UTF-8 bytes).",
         params: &[req("data", Bytes, "the bytes")],
         returns: Returns::Str,
+        refine: None,
         run: |a| s(digest::sha256_hex(a.bytes("data")?)),
     },
     Op {
@@ -69,6 +72,7 @@ pub(super) const OPS: &[Op] = &[
             opt("salt_id", Str, "the salt's identifier"),
         ],
         returns: Returns::Value("Commitment"),
+        refine: None,
         run: |a| {
             commitment_value(digest::commitment(
                 &*a.value("value")?,
@@ -89,6 +93,7 @@ pub(super) const OPS: &[Op] = &[
             opt("salt_id", Str, "the salt's identifier"),
         ],
         returns: Returns::Value("Commitment"),
+        refine: None,
         run: |a| {
             commitment_value(digest::input_commitment(
                 &*a.value("input")?,
@@ -104,6 +109,7 @@ pub(super) const OPS: &[Op] = &[
         doc: "The terms hash: 64 lowercase hex.",
         params: &[req("terms", Value, "the terms object")],
         returns: Returns::Str,
+        refine: None,
         run: |a| s(digest::terms_hash(&*a.value("terms")?)?),
     },
     Op {
@@ -113,6 +119,7 @@ pub(super) const OPS: &[Op] = &[
         doc: "SHA-256 of (salt ‖) a value's ekl-json-1 bytes: 64 lowercase hex.",
         params: &[req("value", Value, "the value"), opt("salt", Str, SALT_DOC)],
         returns: Returns::Str,
+        refine: None,
         run: |a| {
             s(digest::value_digest(
                 &*a.value("value")?,
@@ -127,6 +134,7 @@ pub(super) const OPS: &[Op] = &[
         doc: "The salted fingerprint SHA-256(salt ‖ ekl-json-1(value)).",
         params: &[req("salt", Str, SALT_DOC), req("value", Value, "the value")],
         returns: Returns::Str,
+        refine: None,
         run: |a| {
             let salt = Salt::from_hex(a.str("salt")?)?;
             s(fp::fingerprint(&salt, &*a.value("value")?)?)
@@ -143,6 +151,7 @@ pub(super) const OPS: &[Op] = &[
             req("result", Value, "the tool result"),
         ],
         returns: Returns::Str,
+        refine: None,
         run: |a| {
             let salt = Salt::from_hex(a.str("salt")?)?;
             s(fp::output_fingerprint(&salt, &*a.value("result")?)?)
@@ -155,6 +164,7 @@ pub(super) const OPS: &[Op] = &[
         doc: "The body of a tool result that its fingerprint covers: {member, value}.",
         params: &[req("result", Value, "the tool result")],
         returns: Returns::Value("ResultBody"),
+        refine: None,
         run: |a| {
             let result = a.value("result")?;
             // The whole result must be ekl-json-1, as for the fingerprint.
@@ -177,6 +187,7 @@ pub(super) const OPS: &[Op] = &[
             opt("offered", StrList, "the names of the tools offered"),
         ],
         returns: Returns::Str,
+        refine: None,
         run: |a| {
             s(fp::upstream_fingerprint(
                 &*a.value("tools")?,
@@ -194,6 +205,7 @@ pub(super) const OPS: &[Op] = &[
             opt("offered", StrList, "the names of the tools offered"),
         ],
         returns: Returns::Value("JsonValue[]"),
+        refine: None,
         run: |a| {
             let tools = a.value("tools")?;
             let projection = fp::upstream_projection(&tools, a.opt_str_list("offered")?)?;

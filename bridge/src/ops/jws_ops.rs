@@ -11,6 +11,7 @@ pub(super) const OPS: &[Op] = &[
         doc: "A validated JWKS of P-256 keys, parsed once for many verifications.",
         params: &[req("jwks", Jwks, "the key set")],
         returns: Returns::Jwks,
+        refine: None,
         run: |a| Ok(Out::Jwks((*a.jwks("jwks")?).clone())),
     },
     Op {
@@ -21,7 +22,7 @@ pub(super) const OPS: &[Op] = &[
               {header, claims, kid, typ, token_sha256}.",
         params: &[
             req("token", Str, "the compact JWS"),
-            req("typ", Str, "the expected token type"),
+            req("typ", Str, "the expected token type").refine("JwsTyp"),
             req("jwks", Jwks, "the key set"),
             opt("now", Now, "the time to check against (default: now)"),
             opt("issuer", Str, "the expected iss"),
@@ -32,6 +33,7 @@ pub(super) const OPS: &[Op] = &[
             opt("require_iat", Bool, "whether iat is required (default true)"),
         ],
         returns: Returns::Value("VerifiedJws"),
+        refine: None,
         run: |a| {
             let typ = typ(a.str("typ")?)?;
             let now = a.int("now")?;
@@ -56,11 +58,12 @@ pub(super) const OPS: &[Op] = &[
         doc: "Signs claims as a compact ES256 JWS of an EKP type. Refuses what verify_jws would \
               refuse.",
         params: &[
-            req("typ", Str, "the token type"),
+            req("typ", Str, "the token type").refine("JwsTyp"),
             req("claims", Value, "the claims").times(CLAIM_TIMES),
             req("key", Key, "the signing key"),
         ],
         returns: Returns::Str,
+        refine: None,
         run: |a| s(jws::sign(typ(a.str("typ")?)?, &*a.value("claims")?, a.key("key")?)?),
     },
     Op {
@@ -74,6 +77,7 @@ pub(super) const OPS: &[Op] = &[
             req("kid", Str, "the key id"),
         ],
         returns: Returns::Key,
+        refine: None,
         run: |a| Ok(Out::Key(SigningKey::from_seed(&*seed(a.str("seed")?)?, a.str("kid")?)?)),
     },
     Op {
@@ -84,6 +88,7 @@ pub(super) const OPS: &[Op] = &[
               x and y (checked against d).",
         params: &[req("jwk", Value, "the private JWK (kty EC, crv P-256, kid, d)")],
         returns: Returns::Key,
+        refine: None,
         run: |a| Ok(Out::Key(SigningKey::from_jwk_value(&*a.value("jwk")?)?)),
     },
     Op {
@@ -97,6 +102,7 @@ pub(super) const OPS: &[Op] = &[
             req("kid", Str, "the key id it signs under"),
         ],
         returns: Returns::Key,
+        refine: None,
         run: |a| Ok(Out::Key(SigningKey::from_pem(a.str("pem")?, a.str("kid")?)?)),
     },
     Op {
@@ -106,6 +112,7 @@ pub(super) const OPS: &[Op] = &[
         doc: "The public JWK of a signing key (for the key set a verifier fetches).",
         params: &[req("key", Key, "the signing key")],
         returns: Returns::Value("Jwk"),
+        refine: None,
         run: |a| Ok(Out::Value(a.key("key")?.public_jwk().to_value())),
     },
     Op {
@@ -118,6 +125,7 @@ pub(super) const OPS: &[Op] = &[
             req("kids", StrList, "the key ids"),
         ],
         returns: Returns::KeySet,
+        refine: None,
         run: |a| {
             let (jwks, keys) = jwk::jwks_from_seed(&*seed(a.str("seed")?)?, a.str_list("kids")?)?;
             Ok(Out::KeySet(jwks, keys))
@@ -131,9 +139,10 @@ pub(super) const OPS: &[Op] = &[
         params: &[
             req("token", Str, "the receipt_jws"),
             req("jwks", Jwks, "the network's key set"),
-            req("call", Value, "the call: {execution_id, provider_agent_id, requester_agent_id, capability_id, input_fingerprint, own_agent_id, network_issuer, sent_at, received_at}").times(CALL_TIMES),
+            req("call", Value, "the call: {execution_id, provider_agent_id, requester_agent_id, capability_id, input_fingerprint, own_agent_id, network_issuer, sent_at, received_at}").times(CALL_TIMES).refine("SignedReceiptCall"),
         ],
         returns: Returns::Verdict,
+        refine: None,
         run: |a| {
             let call = a.value("call")?;
             let context = CallContext::from_value(&call)?;
@@ -153,9 +162,10 @@ pub(super) const OPS: &[Op] = &[
         params: &[
             req("receipt", Value, "the receipt object"),
             req("jwks", Jwks, "the network's key set"),
-            req("call", Value, "the call (as for verify_receipt_jws)").times(CALL_TIMES),
+            req("call", Value, "the call (as for verify_receipt_jws)").times(CALL_TIMES).refine("SignedReceiptCall"),
         ],
         returns: Returns::Verdict,
+        refine: None,
         run: |a| {
             let call = a.value("call")?;
             let context = CallContext::from_value(&call)?;
@@ -179,6 +189,7 @@ pub(super) const OPS: &[Op] = &[
             req("audience", Str, "the consumer's agent id (aud)"),
         ],
         returns: Returns::Value("SignedReceipt"),
+        refine: None,
         run: |a| {
             Ok(Out::Value(receipt_sig::issue_receipt(
                 &*a.value("fields")?,
@@ -203,6 +214,7 @@ pub(super) const OPS: &[Op] = &[
             opt("now", Now, "the time to check against (default: now)"),
         ],
         returns: Returns::Value("VerifiedJws"),
+        refine: None,
         run: |a| {
             let grant = ekl_core::credential::verify_execution_grant(
                 a.str("token")?,
@@ -232,6 +244,7 @@ pub(super) const OPS: &[Op] = &[
             opt("now", Now, "the time to check against (default: now)"),
         ],
         returns: Returns::Value("VerifiedRelationshipAssertion"),
+        refine: None,
         run: |a| {
             crate::credential::relationship_assertion(
                 ekl_core::credential::verify_relationship_assertion(
@@ -261,11 +274,13 @@ pub(super) const OPS: &[Op] = &[
                 "purpose",
                 Str,
                 "the purpose the tool accepts: enroll, validation, revalidation or deliver",
-            ),
+            )
+            .refine("PlatformCallPurpose"),
             opt("audience", Str, "the expected aud (default: not checked)"),
             opt("now", Now, "the time to check against (default: now)"),
         ],
         returns: Returns::Value("VerifiedPlatformCall"),
+        refine: None,
         run: |a| {
             let purpose = ekl_core::credential::Purpose::from_claim(a.str("purpose")?).ok_or_else(|| {
                 invalid("purpose must be enroll, validation, revalidation or deliver")
@@ -295,6 +310,7 @@ pub(super) const OPS: &[Op] = &[
             opt("now", Now, "the time to check against (default: now)"),
         ],
         returns: Returns::Value("VerifiedRevocationFeed"),
+        refine: None,
         run: |a| {
             crate::credential::registered(&ekl_core::credential::verify_revocation_feed(
                 a.str("token")?,
@@ -320,6 +336,7 @@ pub(super) const OPS: &[Op] = &[
             opt("now", Now, "the time to check against (default: now)"),
         ],
         returns: Returns::Value("VerifiedAccessToken"),
+        refine: None,
         run: |a| {
             crate::credential::registered(&ekl_core::credential::verify_access_token(
                 a.str("token")?,
@@ -342,6 +359,7 @@ pub(super) const OPS: &[Op] = &[
             opt("now", Now, "the time to check against (default: now)"),
         ],
         returns: Returns::Value("ScreeningRulesToken"),
+        refine: None,
         run: |a| {
             let t = screening_rules::verify_screening_rules(
                 a.str("token")?,

@@ -26,6 +26,7 @@ const fn req(name: &'static str, kind: crate::Kind, doc: &'static str) -> Param 
         doc,
         times: &[],
         limit: Limit::Value,
+        refine: None,
     }
 }
 
@@ -37,6 +38,7 @@ const fn opt(name: &'static str, kind: crate::Kind, doc: &'static str) -> Param 
         doc,
         times: &[],
         limit: Limit::Value,
+        refine: None,
     }
 }
 
@@ -49,6 +51,14 @@ impl Param {
     /// The same parameter with its own bound on the converted value ([`Param::limit`]).
     const fn limit(self, limit: Limit) -> Param {
         Param { limit, ..self }
+    }
+
+    /// The same parameter with a narrower type in the hosts' declarations ([`Param::refine`]).
+    const fn refine(self, refine: &'static str) -> Param {
+        Param {
+            refine: Some(refine),
+            ..self
+        }
     }
 }
 
@@ -215,10 +225,15 @@ fn jobs(args: &Args<'_>, name: &str) -> Result<usize> {
     }
 }
 
+/// The `keys` of the receipt-archive operations; `verify_archive` takes it unrefined (its TS
+/// declaration never narrowed it).
+const ARCHIVE_KEYS: Param =
+    opt("keys", Value, "the key ring of MAC receipts").times(KEY_RING_TIMES);
+
 /// The parameters of the receipt-archive operations.
 const ARCHIVE_PARAMS: &[Param] = &[
     req("lines", Text, "the archive: JSON lines text"),
-    opt("keys", Value, "the key ring of MAC receipts").times(KEY_RING_TIMES),
+    ARCHIVE_KEYS.refine("ReceiptKeys"),
     opt(
         "jwks",
         Jwks,

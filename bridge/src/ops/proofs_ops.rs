@@ -11,6 +11,7 @@ pub(super) const OPS: &[Op] = &[
         doc: "The proof key of an agent key: 64 lowercase hex.",
         params: &[req("agent_key", Str, "the agent key")],
         returns: Returns::Str,
+        refine: None,
         run: |a| s(ProofKey::derive(a.str("agent_key")?).to_hex()),
     },
     Op {
@@ -24,6 +25,7 @@ pub(super) const OPS: &[Op] = &[
             req("endpoint", Str, "the endpoint URL"),
         ],
         returns: Returns::Str,
+        refine: None,
         run: |a| {
             s(proof::challenge_proof_v1(
                 a.str("credential")?,
@@ -43,6 +45,7 @@ pub(super) const OPS: &[Op] = &[
             req("endpoint", Str, "the endpoint URL"),
         ],
         returns: Returns::Str,
+        refine: None,
         run: |a| {
             s(proof::challenge_proof_v2(
                 &proof_key(a, "proof_key")?,
@@ -63,6 +66,7 @@ pub(super) const OPS: &[Op] = &[
             req("endpoint", Str, "the endpoint URL"),
         ],
         returns: Returns::Str,
+        refine: None,
         run: |a| {
             s(proof::enroll_authority_v1(
                 a.str("agent_key")?,
@@ -84,6 +88,7 @@ pub(super) const OPS: &[Op] = &[
             req("endpoint", Str, "the endpoint URL"),
         ],
         returns: Returns::Str,
+        refine: None,
         run: |a| {
             s(proof::enroll_authority_v2(
                 &proof_key(a, "proof_key")?,
@@ -105,6 +110,7 @@ pub(super) const OPS: &[Op] = &[
             req("challenge", Str, "the challenge"),
         ],
         returns: Returns::Str,
+        refine: None,
         run: |a| {
             s(proof::verify_signature(
                 a.str("registration_secret")?,
@@ -127,6 +133,7 @@ pub(super) const OPS: &[Op] = &[
             req("signature", Str, "the signature received"),
         ],
         returns: Returns::Bool,
+        refine: None,
         run: |a| {
             Ok(Out::Bool(proof::check_verify_signature(
                 a.str("registration_secret")?,
@@ -161,6 +168,7 @@ pub(super) const OPS: &[Op] = &[
             ),
         ],
         returns: Returns::Str,
+        refine: Some("ProofVersion"),
         run: |a| {
             let holds = match (a.opt_str("proof_key")?, a.opt_str("credential_hash")?) {
                 (Some(k), None) => NetworkHolds::ProofKey(ProofKey::from_hex(k)?),
@@ -191,7 +199,8 @@ pub(super) const OPS: &[Op] = &[
                 "announced",
                 Str,
                 "the endpoint_proof its last announcement answered: v1 or v2",
-            ),
+            )
+            .refine("ProofVersion"),
             req("agent_key", Str, "the agent key"),
             req("enrollment_id", Str, "the enrollment id"),
             req("nonce", Str, "the nonce"),
@@ -200,6 +209,7 @@ pub(super) const OPS: &[Op] = &[
             opt("authority_version", Int, "the authority's version"),
         ],
         returns: Returns::Str,
+        refine: Some("ProofVersion"),
         run: |a| {
             let announced = match a.str("announced")? {
                 "v1" => ProofVersion::V1,

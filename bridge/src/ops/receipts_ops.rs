@@ -11,6 +11,7 @@ pub(super) const OPS: &[Op] = &[
         doc: "The protocol's UTC timestamp form (YYYY-MM-DDTHH:MM:SSZ) of a time in seconds.",
         params: &[req("time", Now, "the time (seconds since the epoch, or the host's date type)")],
         returns: Returns::Str,
+        refine: None,
         run: |a| s(ekl_core::timestamp::Timestamp::from_unix(a.int("time")?, 0)?.format()?),
     },
     Op {
@@ -23,6 +24,7 @@ pub(super) const OPS: &[Op] = &[
             req("key_id", Str, "the key id"),
         ],
         returns: Returns::Str,
+        refine: None,
         run: |a| s(hex::encode(&*Zeroizing::new(receipt::receipt_key(a.str("secret")?, a.str("key_id")?)))),
     },
     Op {
@@ -35,6 +37,7 @@ pub(super) const OPS: &[Op] = &[
             req("secret", Str, "the registration secret"),
         ],
         returns: Returns::Str,
+        refine: None,
         run: |a| s(receipt::auth_tag(&*a.value("receipt")?, a.str("secret")?)?),
     },
     Op {
@@ -44,6 +47,7 @@ pub(super) const OPS: &[Op] = &[
         doc: "The receipt digest: SHA-256 of ekl-json-1 of the whole receipt.",
         params: &[req("receipt", Value, "the receipt")],
         returns: Returns::Str,
+        refine: None,
         run: |a| s(receipt::receipt_digest(&*a.value("receipt")?)?),
     },
     Op {
@@ -56,6 +60,7 @@ pub(super) const OPS: &[Op] = &[
             req("secret", Str, "the registration secret"),
         ],
         returns: Returns::Value("Receipt"),
+        refine: None,
         run: |a| Ok(Out::Value(receipt::sign_receipt(&*a.value("receipt")?, a.str("secret")?)?)),
     },
     Op {
@@ -67,7 +72,7 @@ pub(super) const OPS: &[Op] = &[
               the output with fresh salts, issued_at now, the auth_tag. Refuses what \
               verify_receipt would refuse, and verifies the receipt before returning it.",
         params: &[
-            req("call", Value, "the call answered, as verify_receipt takes it; it must name execution_kind, connection_id, capability_version and terms_hash, and for a customer call reservation_id, grant_id and admission_id"),
+            req("call", Value, "the call answered, as verify_receipt takes it; it must name execution_kind, connection_id, capability_version and terms_hash, and for a customer call reservation_id, grant_id and admission_id").refine("ReceiptCall"),
             req("input", Value, "the call's input object (at most 256 KB as ekl-json-1)"),
             req("output", Value, "the result answered"),
             req("status", Str, "the execution status: accepted, running, succeeded, failed_before_effect, cancelled or outcome_unknown"),
@@ -81,6 +86,7 @@ pub(super) const OPS: &[Op] = &[
             opt("output_salt", Salt, "the output commitment's salt, 64 lowercase hex (default: fresh from the host's CSPRNG)"),
         ],
         returns: Returns::Value("IssuedReceipt"),
+        refine: None,
         run: |a| {
             let call = CallExpectation::from_value(&*a.value("call")?)?;
             let (input, output) = (a.value("input")?, a.value("output")?);
@@ -108,12 +114,13 @@ pub(super) const OPS: &[Op] = &[
         doc: "The verdict on a MAC receipt: every check, pass, fail or mismatch.",
         params: &[
             req("receipt", Value, "the receipt"),
-            req("keys", Value, "the key ring: the registration secret, or a list of {key_id, secret, valid_from, valid_until?}").times(KEY_RING_TIMES),
-            req("call", Value, "the call: {execution_id, collaboration_id, capability_id, requester_agent_id, provider_agent_id, …}"),
-            opt("input_commitment", Value, "the consumer's own input commitment"),
-            opt("output_commitment", Value, "the consumer's own output commitment"),
+            req("keys", Value, "the key ring: the registration secret, or a list of {key_id, secret, valid_from, valid_until?}").times(KEY_RING_TIMES).refine("ReceiptKeys"),
+            req("call", Value, "the call: {execution_id, collaboration_id, capability_id, requester_agent_id, provider_agent_id, …}").refine("ReceiptCall"),
+            opt("input_commitment", Value, "the consumer's own input commitment").refine("Commitment"),
+            opt("output_commitment", Value, "the consumer's own output commitment").refine("Commitment"),
         ],
         returns: Returns::Verdict,
+        refine: None,
         run: |a| {
             let ring = KeyRing::from_value(&*a.value("keys")?)?;
             let call = CallExpectation::from_value(&*a.value("call")?)?;
@@ -134,11 +141,12 @@ pub(super) const OPS: &[Op] = &[
         doc: "Verdicts on many MAC receipts under one key ring; an item that cannot be read gives \
               {error: {code, message}} in its place.",
         params: &[
-            req("items", Value, "a list of {receipt, call, input_commitment?, output_commitment?}"),
-            req("keys", Value, "the key ring: the registration secret, or a list of keys").times(KEY_RING_TIMES),
+            req("items", Value, "a list of {receipt, call, input_commitment?, output_commitment?}").refine("ReceiptToVerify[]"),
+            req("keys", Value, "the key ring: the registration secret, or a list of keys").times(KEY_RING_TIMES).refine("ReceiptKeys"),
             opt("jobs", Int, JOBS_DOC),
         ],
         returns: Returns::Verdicts,
+        refine: None,
         run: |a| {
             let ring = KeyRing::from_value(&*a.value("keys")?)?;
             let jobs = jobs(a, "jobs")?;
@@ -166,6 +174,7 @@ pub(super) const OPS: &[Op] = &[
               verified.",
         params: ARCHIVE_PARAMS,
         returns: Returns::Verdicts,
+        refine: None,
         run: |a| {
             archive(a, |text, keys, jobs| {
                 batch::verify_lines(text, keys, jobs)
@@ -186,6 +195,7 @@ pub(super) const OPS: &[Op] = &[
               short; an item that cannot be verified has accepted null and error {code, message}.",
         params: ARCHIVE_PARAMS,
         returns: Returns::Value("ReceiptLineSummary[]"),
+        refine: None,
         run: |a| archive(a, batch::summarize_lines),
     },
     Op {
@@ -199,7 +209,7 @@ pub(super) const OPS: &[Op] = &[
               verdicts never become host objects (the form for large archives, Dask workers).",
         params: &[
             ARCHIVE_PARAMS[0],
-            ARCHIVE_PARAMS[1],
+            ARCHIVE_KEYS,
             ARCHIVE_PARAMS[2],
             ARCHIVE_PARAMS[3],
             ARCHIVE_PARAMS[4],
@@ -216,6 +226,7 @@ pub(super) const OPS: &[Op] = &[
             ),
         ],
         returns: Returns::Value("ArchiveOutput"),
+        refine: None,
         run: |a| {
             let failures_only = a.opt_bool("failures_only")?.unwrap_or(false);
             let first_line = match a.opt_int("first_line")? {

@@ -11,6 +11,7 @@ pub(super) const OPS: &[Op] = &[
         doc: "The screening rules of a rules token's claims, validated: {rules_version, rules}.",
         params: &[req("claims", Value, "the claims (rules_version, rules)")],
         returns: Returns::Value("ScreeningRules"),
+        refine: None,
         run: |a| {
             Ok(Out::Value(rules_value(&ScreeningRules::from_claims(
                 &*a.value("claims")?,
@@ -29,9 +30,11 @@ pub(super) const OPS: &[Op] = &[
                 "rules",
                 Value,
                 "the screening rules ({rules_version, rules})",
-            ),
+            )
+            .refine("ScreeningRules | json"),
         ],
         returns: Returns::Value("SafetyFlag[]"),
+        refine: None,
         run: |a| {
             let rules = a
                 .opt_value("rules")?
@@ -52,6 +55,7 @@ pub(super) const OPS: &[Op] = &[
         doc: "The screening fold of a text (NFKC, full case folding).",
         params: &[req("text", Str, "the text")],
         returns: Returns::Str,
+        refine: None,
         run: |a| s(screening::fold(a.str("text")?)),
     },
 ];
