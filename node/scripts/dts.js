@@ -1,8 +1,9 @@
 'use strict'
-// Generates the operation declarations and the interfaces of the result shapes (the manifest's
-// `shapes`, declared in bridge/src/shapes.rs) of index.d.ts, the export list of index.mjs and the
-// type test types-test/generic.mts from docs/operations.json (the registry of the bridge crate),
-// and the union EklErrorCode of index.d.ts from docs/errors.json (the core's error table).
+// Generates the operation declarations, the interfaces of the result shapes (the manifest's
+// `shapes`, declared in bridge/src/shapes.rs) and the string unions of the refinements (the
+// manifest's `refinements`: JwsTyp, ProofVersion, ...) of index.d.ts, the export list of index.mjs
+// and the type test types-test/generic.mts from docs/operations.json (the registry of the bridge
+// crate), and the union EklErrorCode of index.d.ts from docs/errors.json (the core's error table).
 //   node scripts/dts.js           rewrite the three files
 //   node scripts/dts.js --check   exit 1 when one is stale (test/api.test.js runs this check)
 const fs = require('node:fs')
@@ -15,6 +16,21 @@ const END = '// @generated operations: end\n'
 const ERRORS = path.resolve(PKG, '..', 'docs', 'errors.json')
 const SHAPES_BEGIN = '// @generated shapes: begin (node scripts/dts.js, from the shapes of docs/operations.json; do not edit)\n'
 const SHAPES_END = '// @generated shapes: end\n'
+
+/**
+ * index.d.ts with the union of each string refinement of the manifest (`is: literals`) written
+ * from its `values`, on one line when it fits in 100 columns (its doc comment stays by hand).
+ */
+function literalUnions(dts, refinements) {
+  for (const r of refinements.filter((r) => r.is === 'literals')) {
+    const union = new RegExp(`export type ${r.name} =(?: '| \\| '|\\n {2}\\| ')[^'\\n]*'(?:(?: \\| '|\\n {2}\\| ')[^'\\n]*')*\n`)
+    if (!union.test(dts)) throw new Error(`index.d.ts: the union ${r.name} is missing`)
+    const one = `export type ${r.name} = ${r.values.map((v) => `'${v}'`).join(' | ')}`
+    const text = one.length <= 100 ? `${one}\n` : `export type ${r.name} =\n${r.values.map((v) => `  | '${v}'\n`).join('')}`
+    dts = dts.replace(union, () => text)
+  }
+  return dts
+}
 
 /** index.d.ts with its `EklErrorCode` union written from docs/errors.json. */
 function errorUnion(dts) {
@@ -44,28 +60,8 @@ const KINDS = {
   key: 'SigningKey',
   salt: 'string',
 }
-/** Narrower types of some parameters (`operation.parameter`). */
-const PARAMS = {
-  'verify_receipt.keys': 'ReceiptKeys',
-  'verify_receipt.call': 'ReceiptCall',
-  'issue_mac_receipt.call': 'ReceiptCall',
-  'verify_receipt.input_commitment': 'Commitment',
-  'verify_receipt.output_commitment': 'Commitment',
-  'verify_receipts.items': 'readonly ReceiptToVerify[]',
-  'verify_receipts.keys': 'ReceiptKeys',
-  'verify_receipt_lines.keys': 'ReceiptKeys',
-  'summarize_receipt_lines.keys': 'ReceiptKeys',
-  'verify_receipt_jws.call': 'SignedReceiptCall',
-  'verify_signed_receipt.call': 'SignedReceiptCall',
-  'verify_jws.typ': 'JwsTyp',
-  'sign_jws.typ': 'JwsTyp',
-  'verify_platform_call.purpose': 'PlatformCallPurpose',
-  'verify_enroll_authority.announced': 'ProofVersion',
-  'screen.rules': 'ScreeningRules | JsonArg<$>',
-}
-/** TypeScript types of the results. */
+/** TypeScript types of the results (an operation's `returns_type`, a refinement, comes first). */
 const RETURNS = { str: 'string', bool: 'boolean', bytes: 'Buffer', Verdicts: 'Array<Verdict | EklError>' }
-const RESULTS = { verify_challenge_proof: 'ProofVersion', verify_enroll_authority: 'ProofVersion' }
 /**
  * Signatures written whole: `jwksFromSeed` returns one key per kid, typed as a tuple when the kids
  * are a literal list (`keys[0]` is a SigningKey under noUncheckedIndexedAccess).
@@ -76,9 +72,20 @@ const SIGNATURES = {
 
 const doc = (text, indent = '') => `${indent}/** ${text.replace(/\*\//g, '*\\/')} */\n`
 
+/**
+ * The TS type of a parameter's refinement (its `type` in the manifest): each alternative a name
+ * index.d.ts declares (a refinement's or a shape's), `T[]` a readonly array of them, `json` the
+ * kind's own type.
+ */
+const refinedType = (p) =>
+  p.type
+    .split(' | ')
+    .map((alt) => (alt === 'json' ? KINDS[p.kind] : alt.endsWith('[]') ? `readonly ${alt.slice(0, -2)}[]` : alt))
+    .join(' | ')
+
 /** The declared type of parameter `p` of `op`, with `$` where it is generic. */
 function paramType(op, p) {
-  const t = PARAMS[`${op.name}.${p.name}`] ?? KINDS[p.kind]
+  const t = p.type ? refinedType(p) : KINDS[p.kind]
   // Members that hold a time take a Date too (the registry's `times`).
   if (t === KINDS.value && p.times) return `JsonArgWithTimes<$, ${Object.keys(p.times).map((m) => `'${m}'`).join(' | ')}>`
   return t
@@ -112,7 +119,7 @@ function declarations(ops) {
       out += `export interface ${op.js} {\n  readonly kids: string[]\n  toJSON(): { keys: Array<Record<string, string>> }\n}\n`
       out += `export declare const ${op.js}: {\n  new ${generic}(${args.join(', ')}): ${op.js}\n  readonly prototype: ${op.js}\n}\n`
     } else {
-      const ret = RESULTS[op.name] ?? RETURNS[op.returns] ?? op.returns
+      const ret = op.returns_type ?? RETURNS[op.returns] ?? op.returns
       out += `export declare function ${op.js}${SIGNATURES[op.name] ?? `${generic}(${args.join(', ')}): ${ret}`}\n`
     }
   }
@@ -222,7 +229,7 @@ function render() {
   const manifest = JSON.parse(fs.readFileSync(MANIFEST, 'utf8'))
   const ops = manifest.operations
   const dtsPath = path.join(PKG, 'index.d.ts')
-  let dts = errorUnion(fs.readFileSync(dtsPath, 'utf8'))
+  let dts = literalUnions(errorUnion(fs.readFileSync(dtsPath, 'utf8')), manifest.refinements)
   const [c, d] = [dts.indexOf(SHAPES_BEGIN), dts.indexOf(SHAPES_END)]
   if (c < 0 || d < c) throw new Error('index.d.ts: the @generated shapes markers are missing')
   dts = dts.slice(0, c + SHAPES_BEGIN.length) + '\n' + shapeInterfaces(manifest.shapes) + dts.slice(d)
