@@ -49,7 +49,7 @@ TOOLS_LIST: Dict[str, Any] = {
 # The provider's MAC receipt for this call (profile ekl-evidence-mac-1.1). Here the example makes
 # it itself with a test secret, as a provider would; an agent receives it in _meta.ekl.receipt.
 REGISTRATION_SECRET = "rs_example-secret-not-a-real-one"
-CALL: Dict[str, str] = {
+CALL: ekl.ReceiptCall = {
     "execution_id": "ex_19c4",
     "collaboration_id": "col_c3c7b453aa7e",
     "capability_id": "cap_search_listings",
@@ -144,7 +144,7 @@ def main() -> Dict[str, Any]:
         # 4. the network-signed receipt, checked against the network's key set and the call
         jwks, keys = ekl.jwks_from_seed(NETWORK_SEED, ["net-example-1"])
         signed = network_signed_receipt(keys[0])
-        context = {
+        context: ekl.SignedReceiptCall = {
             "execution_id": CALL["execution_id"],
             "provider_agent_id": CALL["provider_agent_id"],
             "requester_agent_id": CALL["requester_agent_id"],

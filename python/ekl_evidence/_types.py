@@ -1,27 +1,37 @@
 """Shapes of the values that go in and the dicts that come out (documented, and typed for mypy).
 
 Results are wire-shaped: the names below are the ``returns`` names of docs/operations.json. The
-result shapes are declared once, in bridge/src/shapes.rs (the manifest's ``shapes``):
-python/tools/gen_stubs.py writes their TypedDicts below the ``begin: result shapes`` line (do not
-edit them); the argument types above it are written by hand.
+result shapes are declared once, in bridge/src/shapes.rs (the manifest's ``shapes``), and the
+string unions of the parameters and results (``JwsTyp``, ``ProofVersion``, ...) in
+bridge/src/refinements.rs (the manifest's ``refinements``): python/tools/gen_stubs.py writes their
+TypedDicts and Literals below the ``begin: result shapes`` line (do not edit them); the argument
+types above it (the registry's ``input`` refinements: ``ReceiptCall``, ...) are written by hand.
 """
 
 from __future__ import annotations
 
 import datetime
+from collections.abc import Sequence
 from typing import Any, Literal, TypedDict, Union
 
 __all__ = [
     "HostValue",
     "JsonValue",
     "KeyRingEntry",
-    # begin: result shapes (python/tools/gen_stubs.py)
+    "ReceiptCall",
+    "ReceiptKeys",
+    "ReceiptToVerify",
+    "SignedReceiptCall",
+    # begin: result shapes and refinements (python/tools/gen_stubs.py)
     "ArchiveOutput",
     "AssertionCap",
     "Commitment",
     "FailingCheck",
     "IssuedReceipt",
     "Jwk",
+    "JwsTyp",
+    "PlatformCallPurpose",
+    "ProofVersion",
     "Receipt",
     "ReceiptLineSummary",
     "ResultBody",
@@ -61,7 +71,85 @@ class KeyRingEntry(_KeyRingEntryRequired, total=False):
     valid_until: Union[str, datetime.datetime, None]
 
 
+#: A receipt key ring: the registration secret (the baseline key ``rk-1``) or a list of keys.
+ReceiptKeys = Union[str, Sequence[KeyRingEntry]]
+
+
+class _ReceiptCallRequired(TypedDict):
+    execution_id: str
+    collaboration_id: str
+    capability_id: str
+    requester_agent_id: str
+    provider_agent_id: str
+
+
+class ReceiptCall(_ReceiptCallRequired, total=False):
+    """The call a MAC receipt must answer, in wire names. The optional members are checked only
+    when given."""
+
+    capability_version: Union[str, None]
+    connection_id: Union[str, None]
+    terms_hash: Union[str, None]
+    execution_kind: Union[str, None]
+    reservation_id: Union[str, None]
+    grant_id: Union[str, None]
+    admission_id: Union[str, None]
+    #: The digest the consumer expects the receipt to have.
+    receipt_digest: Union[str, None]
+
+
+class _ReceiptToVerifyRequired(TypedDict):
+    #: The receipt: any mapping (a ``Receipt``, a parsed response) or a ``JsonText``.
+    receipt: HostValue
+    call: ReceiptCall
+
+
+class ReceiptToVerify(_ReceiptToVerifyRequired, total=False):
+    """One receipt of a batch (``verify_receipts``)."""
+
+    input_commitment: Union[Commitment, None]
+    output_commitment: Union[Commitment, None]
+
+
+class SignedReceiptCall(TypedDict):
+    """The call a network-signed receipt must answer, with the consumer's clock window (seconds
+    since the epoch, or aware datetimes), in wire names."""
+
+    execution_id: str
+    provider_agent_id: str
+    requester_agent_id: str
+    capability_id: str
+    #: The consumer's own input fingerprint (§15.3).
+    input_fingerprint: str
+    #: The consumer's own agent id: the receipt's ``aud``.
+    own_agent_id: str
+    #: The network's issuer: the receipt's ``iss``.
+    network_issuer: str
+    #: When the consumer sent the call.
+    sent_at: Union[int, float, datetime.datetime]
+    #: When the consumer received the answer.
+    received_at: Union[int, float, datetime.datetime]
+
+
 # begin: result shapes (python/tools/gen_stubs.py writes this block from docs/operations.json)
+
+#: ``v1`` or ``v2``, as the protocol's ``endpoint_proof`` writes it.
+ProofVersion = Literal["v1", "v2"]
+
+#: The signed types of EKP 1.2; a token is accepted only as the type the caller expects.
+JwsTyp = Literal[
+    "ekl-relationship+jwt",
+    "ekl-platform-call+jwt",
+    "ekl-execution-grant+jwt",
+    "ekl-revocation-feed+jwt",
+    "ekl-receipt+jwt",
+    "ekl-screening-rules+jwt",
+    "ekl-access+jwt",
+]
+
+#: The purpose of a platform call credential (§3, §4, §4.1).
+PlatformCallPurpose = Literal["enroll", "validation", "revalidation", "deliver"]
+
 
 class _CommitmentRequired(TypedDict):
     alg: Literal["sha-256"]

@@ -1,7 +1,9 @@
 #!/usr/bin/env python3
 """Generates python/ekl_evidence/_api.pyi, the types of the registry's operations, from
 docs/operations.json (the manifest of ekl-bridge), the TypedDicts of the result shapes in
-python/ekl_evidence/_types.py from the manifest's ``shapes`` (declared in bridge/src/shapes.rs), and
+python/ekl_evidence/_types.py from the manifest's ``shapes`` (declared in bridge/src/shapes.rs), the
+Literals of its string refinements there from its ``refinements`` (bridge/src/refinements.rs: a
+parameter's ``type``, an operation's ``returns_type``), and
 the ``ErrorCode`` Literal of python/ekl_evidence/_errors.py from docs/errors.json (the core's error
 table). Standard library only.
 
@@ -32,7 +34,7 @@ ERRORS_BEGIN = "# begin: ErrorCode (python/tools/gen_stubs.py writes this block 
 ERRORS_END = "]\n# end\n"
 TYPES = ROOT / "python" / "ekl_evidence" / "_types.py"
 SHAPES_BEGIN = "# begin: result shapes (python/tools/gen_stubs.py writes this block from docs/operations.json)\n"
-SHAPES_ALL_BEGIN = "    # begin: result shapes (python/tools/gen_stubs.py)\n"
+SHAPES_ALL_BEGIN = "    # begin: result shapes and refinements (python/tools/gen_stubs.py)\n"
 BEGIN = "    # begin: the registry's operations (python/tools/gen_stubs.py writes this block)\n"
 END = "    # end\n"
 
@@ -77,8 +79,55 @@ TYPES_PY = {
 
 
 def _shapes(manifest: dict[str, Any]) -> set[str]:
-    """The names _types.py declares: the TypedDicts of the result shapes, and ``JsonValue``."""
-    return {s["name"] for s in manifest["shapes"] if s["py_typeddict"]} | {"JsonValue"}
+    """The names _types.py declares: the TypedDicts of the result shapes, the Literals and the
+    input types of the refinements, and ``JsonValue``."""
+    refined = {r["name"] for r in manifest.get("refinements", []) if r["is"] != "shape"}
+    return {s["name"] for s in manifest["shapes"] if s["py_typeddict"]} | refined | {"JsonValue"}
+
+
+def _inputs(manifest: dict[str, Any]) -> set[str]:
+    """The input refinements: types _types.py declares (and exports) by hand."""
+    return {r["name"] for r in manifest.get("refinements", []) if r["is"] == "input"}
+
+
+def _generated_names(manifest: dict[str, Any]) -> list[str]:
+    """The names of the generated blocks of ``__all__``: the result shapes and the Literals."""
+    return sorted(_shapes(manifest) - _inputs(manifest) - {"JsonValue"})
+
+
+def _literals(manifest: dict[str, Any]) -> list[dict[str, Any]]:
+    """The refinements that are a union of strings (a ``Literal`` each in _types.py)."""
+    return [r for r in manifest.get("refinements", []) if r["is"] == "literals"]
+
+
+def literal_aliases(manifest: dict[str, Any]) -> str:
+    """The ``Literal`` aliases of the string refinements, each with its doc, in manifest order."""
+    out: list[str] = []
+    for r in _literals(manifest):
+        doc = textwrap.wrap(_rst(r["doc"]), 97, break_on_hyphens=False, break_long_words=False)
+        values = [json.dumps(v) for v in r["values"]]
+        one = f"{r['name']} = Literal[{', '.join(values)}]"
+        alias = one if len(one) <= 100 else "\n".join([f"{r['name']} = Literal[", *[f"    {v}," for v in values], "]"])
+        out.append("\n".join([*("#: " + line for line in doc), alias]))
+    return "\n\n".join(out) + "\n" if out else ""
+
+
+def _param_type(p: dict[str, Any]) -> str:
+    """The Python type of a parameter: its kind's, or its refinement's (``type``): each
+    alternative a name of _types.py, ``T[]`` a sequence of them, ``json`` the kind's own type; a
+    value parameter refined to a structured type still takes a ``JsonText``, as every one does."""
+    if not p.get("type"):
+        return KINDS[p["kind"]]
+    alts = p["type"].split(" | ")
+    parts = [KINDS[p["kind"]] if a == "json" else f"Sequence[{a[:-2]}]" if a.endswith("[]") else a for a in alts]
+    if p["kind"] == "value" and "json" not in alts:
+        parts.append("JsonText")
+    return parts[0] if len(parts) == 1 else f"Union[{', '.join(parts)}]"
+
+
+def _refined_names(p: dict[str, Any]) -> set[str]:
+    """The names of _types.py a parameter's refinement takes."""
+    return {a.removesuffix("[]") for a in p.get("type", "").split(" | ") if a and a != "json"}
 
 
 def _py_type(ty: str) -> str:
@@ -141,9 +190,14 @@ def shape_classes(manifest: dict[str, Any]) -> str:
 def types_module(manifest: dict[str, Any], module: str) -> str:
     """``_types.py`` with its blocks of result shapes (the classes, and their names in
     ``__all__``) rewritten from the manifest's ``shapes``."""
-    module = _names_block(module, SHAPES_ALL_BEGIN, sorted(_shapes(manifest) - {"JsonValue"}))
+    module = _names_block(module, SHAPES_ALL_BEGIN, _generated_names(manifest))
     head, _ = module.split(SHAPES_BEGIN, 1)
-    return head + SHAPES_BEGIN + "\n" + shape_classes(manifest)
+    for name in sorted(_inputs(manifest)):
+        # An input refinement is declared by hand above the generated block, and exported.
+        if not re.search(rf"^(class {name}\(|{name} = )", head, re.M) or f'    "{name}",\n' not in head:
+            raise SystemExit(f"gen_stubs: _types.py does not declare and export the input type {name!r} (bridge/src/refinements.rs)")
+    aliases = literal_aliases(manifest)
+    return head + SHAPES_BEGIN + "\n" + (aliases + "\n\n" if aliases else "") + shape_classes(manifest)
 
 
 def _returns(name: str, shapes: set[str], declared: set[str]) -> str:
@@ -182,7 +236,8 @@ def generate(manifest: dict[str, Any]) -> str:
         args = []
         star = False
         for p in op["params"]:
-            kind = KINDS[p["kind"]]
+            kind = _param_type(p)
+            shapes |= _refined_names(p)
             if p["required"]:
                 args.append(f"    {p['name']}: {kind},")
             else:
@@ -190,13 +245,13 @@ def generate(manifest: dict[str, Any]) -> str:
                     args.append("    *,")
                     star = True
                 args.append(f"    {p['name']}: Optional[{kind}] = None,")
-        result = _returns(op["returns"], shapes, _shapes(manifest))
+        result = _returns(op.get("returns_type") or op["returns"], shapes, _shapes(manifest))
         defs.append("\n".join([f"def {op['name']}(", *args, f") -> {result}:", *_docstring(op)]))
     header = [
         "# Generated by python/tools/gen_stubs.py from docs/operations.json: do not edit.",
         "# The operations of the registry of ekl-bridge, as ekl_evidence._api builds them at import.",
         "import datetime",
-        "from typing import Any, Iterable, List, Mapping, Optional, Tuple, Union",
+        "from typing import Any, Iterable, List, Mapping, Optional, Sequence, Tuple, Union",
         "",
         "from ._errors import EklError",
         "from ._native import JsonText, Jwks as Jwks, SigningKey",
@@ -219,7 +274,7 @@ def generate(manifest: dict[str, Any]) -> str:
 def package_init(manifest: dict[str, Any], init: str) -> str:
     """The package's __init__.py with the blocks of its ``__all__`` rewritten: the result shapes
     and the operations (mypy reads ``__all__`` statically)."""
-    init = _names_block(init, SHAPES_ALL_BEGIN, sorted(_shapes(manifest) - {"JsonValue"}))
+    init = _names_block(init, SHAPES_ALL_BEGIN, _generated_names(manifest))
     return _names_block(init, BEGIN, sorted(op["python"] for op in manifest["operations"]))
 
 
