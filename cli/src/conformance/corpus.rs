@@ -242,324 +242,354 @@ pub(super) fn vector_cases(dir: &Path) -> Result<(Vec<Case>, Vec<String>), Strin
     Ok((out, names))
 }
 
+/// The protocol's own requests from one vector file (`src` names a section of it).
 fn one_file(file: &str, d: &Value<'_>, out: &mut Vec<Case>) {
     let src = |section: &str| format!("vectors/{file}:{section}");
+    let src: &dyn Fn(&str) -> String = &src;
     match file {
-        "ekl-json-1.json" => {
-            for c in items(d, "valid") {
-                let input = str_of(c, "input");
-                out.push(Case::new("canonicalize", &src("valid"), name_of(c)).s("input", input));
-                out.push(Case::new("digest", &src("valid"), name_of(c)).s("input", input));
-            }
-            for c in items(d, "invalid") {
-                out.push(
-                    Case::new("canonicalize", &src("invalid"), name_of(c))
-                        .s("input", str_of(c, "input")),
-                );
-            }
-            for c in items(d, "depth") {
-                let n = c.get("count").and_then(Value::as_f64).unwrap_or(0.0) as usize;
-                let text = format!(
-                    "{}{}{}",
-                    str_of(c, "repeat").repeat(n),
-                    str_of(c, "inner"),
-                    str_of(c, "close").repeat(n)
-                );
-                out.push(Case::new("canonicalize", &src("depth"), name_of(c)).s("input", text));
-            }
-            for c in items(d, "invalid_utf8") {
-                out.push(
-                    Case::new("canonicalize", &src("invalid_utf8"), name_of(c))
-                        .s("input_hex", str_of(c, "input_hex")),
-                );
-            }
-            for c in items(d, "size") {
-                let n = c.get("count").and_then(Value::as_f64).unwrap_or(0.0) as usize;
-                let text = format!(
-                    "{}{}{}",
-                    str_of(c, "prefix"),
-                    str_of(c, "repeat").repeat(n),
-                    str_of(c, "suffix")
-                );
-                let mut case = Case::new("canonicalize", &src("size"), name_of(c)).s("input", text);
-                if let Some(Value::Number(m)) = c.get("max_bytes") {
-                    case = case.int("max_bytes", *m as i64);
-                }
-                out.push(case);
-            }
+        "ekl-json-1.json" => ekl_json(d, out, src),
+        "fingerprints.json" => fingerprints(d, out, src),
+        "upstream-fingerprint.json" => upstream_fingerprints(d, out, src),
+        "duplicate-keys.json" => duplicate_keys(d, out, src),
+        "endpoint-proof-v2.json" => endpoint_proofs(d, out, src),
+        "call-receipt.json" => call_receipts(d, out, src),
+        "receipt-jws.json" => receipt_jws(d, out, src),
+        "screening-rules-jws.json" => screening_rules_jws(d, out, src),
+        "credentials-jws.json" => credentials_jws(d, out, src),
+        "screening-scan.json" => screening_scan(d, out, src),
+        _ => {}
+    }
+}
+
+/// vectors/ekl-json-1.json: its requests.
+fn ekl_json(d: &Value<'_>, out: &mut Vec<Case>, src: &dyn Fn(&str) -> String) {
+    for c in items(d, "valid") {
+        let input = str_of(c, "input");
+        out.push(Case::new("canonicalize", &src("valid"), name_of(c)).s("input", input));
+        out.push(Case::new("digest", &src("valid"), name_of(c)).s("input", input));
+    }
+    for c in items(d, "invalid") {
+        out.push(
+            Case::new("canonicalize", &src("invalid"), name_of(c)).s("input", str_of(c, "input")),
+        );
+    }
+    for c in items(d, "depth") {
+        let n = c.get("count").and_then(Value::as_f64).unwrap_or(0.0) as usize;
+        let text = format!(
+            "{}{}{}",
+            str_of(c, "repeat").repeat(n),
+            str_of(c, "inner"),
+            str_of(c, "close").repeat(n)
+        );
+        out.push(Case::new("canonicalize", &src("depth"), name_of(c)).s("input", text));
+    }
+    for c in items(d, "invalid_utf8") {
+        out.push(
+            Case::new("canonicalize", &src("invalid_utf8"), name_of(c))
+                .s("input_hex", str_of(c, "input_hex")),
+        );
+    }
+    for c in items(d, "size") {
+        let n = c.get("count").and_then(Value::as_f64).unwrap_or(0.0) as usize;
+        let text = format!(
+            "{}{}{}",
+            str_of(c, "prefix"),
+            str_of(c, "repeat").repeat(n),
+            str_of(c, "suffix")
+        );
+        let mut case = Case::new("canonicalize", &src("size"), name_of(c)).s("input", text);
+        if let Some(Value::Number(m)) = c.get("max_bytes") {
+            case = case.int("max_bytes", *m as i64);
         }
-        "fingerprints.json" => {
-            for c in items(d, "cases") {
-                let value = c.get("value").map(canon_text).unwrap_or_default();
-                out.push(
-                    Case::new("fingerprint", &src("cases"), name_of(c))
-                        .s("salt", str_of(c, "salt"))
-                        .s("input", value.clone()),
-                );
-                out.push(Case::new("canonicalize", &src("cases"), name_of(c)).s("input", value));
-            }
-            if let Some(sel) = d.get("result_selection") {
-                // The published file gives no salt here: the first case's salt serves.
-                let salt = items(d, "cases")
-                    .first()
-                    .map(|c| str_of(c, "salt"))
-                    .unwrap_or("");
-                let result = sel.get("result").map(canon_text).unwrap_or_default();
-                out.push(
-                    Case::new("output_fingerprint", &src("result_selection"), "result")
-                        .s("salt", salt)
-                        .s("input", result),
-                );
-            }
-            if let Some(ch) = d.get("challenge") {
-                out.push(
-                    Case::new("challenge_proof_v1", &src("challenge"), "challenge")
-                        .s("credential", str_of(ch, "provider_credential"))
-                        .s("challenge", str_of(ch, "challenge"))
-                        .s("endpoint", str_of(ch, "endpoint")),
-                );
-            }
+        out.push(case);
+    }
+}
+
+/// vectors/fingerprints.json: its requests.
+fn fingerprints(d: &Value<'_>, out: &mut Vec<Case>, src: &dyn Fn(&str) -> String) {
+    for c in items(d, "cases") {
+        let value = c.get("value").map(canon_text).unwrap_or_default();
+        out.push(
+            Case::new("fingerprint", &src("cases"), name_of(c))
+                .s("salt", str_of(c, "salt"))
+                .s("input", value.clone()),
+        );
+        out.push(Case::new("canonicalize", &src("cases"), name_of(c)).s("input", value));
+    }
+    if let Some(sel) = d.get("result_selection") {
+        // The published file gives no salt here: the first case's salt serves.
+        let salt = items(d, "cases")
+            .first()
+            .map(|c| str_of(c, "salt"))
+            .unwrap_or("");
+        let result = sel.get("result").map(canon_text).unwrap_or_default();
+        out.push(
+            Case::new("output_fingerprint", &src("result_selection"), "result")
+                .s("salt", salt)
+                .s("input", result),
+        );
+    }
+    if let Some(ch) = d.get("challenge") {
+        out.push(
+            Case::new("challenge_proof_v1", &src("challenge"), "challenge")
+                .s("credential", str_of(ch, "provider_credential"))
+                .s("challenge", str_of(ch, "challenge"))
+                .s("endpoint", str_of(ch, "endpoint")),
+        );
+    }
+}
+
+/// vectors/upstream-fingerprint.json: its requests.
+fn upstream_fingerprints(d: &Value<'_>, out: &mut Vec<Case>, src: &dyn Fn(&str) -> String) {
+    for section in ["cases", "invalid"] {
+        for c in items(d, section) {
+            let tools = c.get("tools").map(canon_text).unwrap_or_default();
+            let offered = c
+                .get("offered")
+                .cloned()
+                .unwrap_or(Value::Null)
+                .into_owned();
+            out.push(
+                Case::new("upstream_fingerprint", &src(section), name_of(c))
+                    .s("input", tools)
+                    .v("offered", offered),
+            );
         }
-        "upstream-fingerprint.json" => {
-            for section in ["cases", "invalid"] {
-                for c in items(d, section) {
-                    let tools = c.get("tools").map(canon_text).unwrap_or_default();
-                    let offered = c
-                        .get("offered")
+    }
+}
+
+/// vectors/duplicate-keys.json: its requests.
+fn duplicate_keys(d: &Value<'_>, out: &mut Vec<Case>, src: &dyn Fn(&str) -> String) {
+    // The operations the runner offers, on the case's JSON text as written (duplicates
+    // included).
+    let (salt, secret) = (str_of(d, "salt"), str_of(d, "secret"));
+    for c in items(d, "cases") {
+        let input = str_of(c, "input");
+        let case = match str_of(c, "operation") {
+            "upstream_fingerprint" => Case::new("upstream_fingerprint", &src("cases"), name_of(c))
+                .v(
+                    "offered",
+                    c.get("offered")
                         .cloned()
                         .unwrap_or(Value::Null)
-                        .into_owned();
-                    out.push(
-                        Case::new("upstream_fingerprint", &src(section), name_of(c))
-                            .s("input", tools)
-                            .v("offered", offered),
-                    );
+                        .into_owned(),
+                ),
+            op @ ("fingerprint" | "output_fingerprint") => {
+                Case::new(op, &src("cases"), name_of(c)).s("salt", salt)
+            }
+            "receipt_digest" => Case::new("receipt_digest", &src("cases"), name_of(c)),
+            "auth_tag" => {
+                Case::new("receipt_auth_tag", &src("cases"), name_of(c)).s("secret", secret)
+            }
+            _ => continue,
+        };
+        out.push(case.s("input", input));
+    }
+}
+
+/// vectors/endpoint-proof-v2.json: its requests.
+fn endpoint_proofs(d: &Value<'_>, out: &mut Vec<Case>, src: &dyn Fn(&str) -> String) {
+    let key = str_of(d, "agent_key");
+    out.push(Case::new("proof_key", &src("agent_key"), "agent_key").s("agent_key", key));
+    for c in items(d, "challenges") {
+        for op in ["challenge_proof_v1", "challenge_proof_v2"] {
+            let case = Case::new(op, &src("challenges"), name_of(c));
+            let case = if op == "challenge_proof_v1" {
+                case.s("credential", key)
+            } else {
+                case.s("agent_key", key)
+            };
+            out.push(
+                case.s("challenge", str_of(c, "challenge"))
+                    .s("endpoint", str_of(c, "endpoint")),
+            );
+        }
+    }
+    for c in items(d, "enroll") {
+        for op in ["enroll_authority_v1", "enroll_authority_v2"] {
+            out.push(
+                Case::new(op, &src("enroll"), name_of(c))
+                    .s("agent_key", key)
+                    .s("enrollment_id", str_of(c, "enrollment_id"))
+                    .s("nonce", str_of(c, "nonce"))
+                    .s("endpoint", str_of(c, "endpoint")),
+            );
+        }
+    }
+    let ch = items(d, "challenges").first();
+    let proof_key = str_of(d, "proof_key");
+    let hash = str_of(d, "agent_key_sha256");
+    for c in d
+        .get("downgrade")
+        .map(|g| items(g, "network"))
+        .unwrap_or(&[])
+    {
+        let holds = str_of(c, "holds");
+        let mut case = Case::new(
+            "verify_challenge_proof",
+            &src("downgrade.network"),
+            name_of(c),
+        )
+        .s(
+            "challenge",
+            ch.map(|x| str_of(x, "challenge")).unwrap_or(""),
+        )
+        .s("endpoint", ch.map(|x| str_of(x, "endpoint")).unwrap_or(""));
+        case = if holds == "proof_key" {
+            case.s("proof_key", proof_key)
+        } else {
+            case.s("credential_hash", hash)
+        };
+        for m in ["proof", "proof_v2"] {
+            if let Some(Value::String(p)) = c.get(m) {
+                case = case.s(m, p.to_string());
+            }
+        }
+        out.push(case);
+    }
+    for c in items(d, "verify_signature") {
+        out.push(
+            Case::new("verify_signature", &src("verify_signature"), name_of(c))
+                .s("secret", str_of(c, "registration_secret"))
+                .s("agent_id", str_of(c, "agent_id"))
+                .s("enrollment_id", str_of(c, "enrollment_id"))
+                .s("challenge", str_of(c, "challenge")),
+        );
+    }
+}
+
+/// vectors/call-receipt.json: its requests.
+fn call_receipts(d: &Value<'_>, out: &mut Vec<Case>, src: &dyn Fn(&str) -> String) {
+    let secret = str_of(d, "receipt_secret");
+    let mut receipts: Vec<(String, String)> = Vec::new();
+    if let Some(r) = d.get("receipt") {
+        receipts.push(("receipt".into(), canon_text(r)));
+    }
+    for section in ["key_ring", "mismatch", "issue"] {
+        if let Some(s) = d.get(section) {
+            for c in items(s, "cases") {
+                if let Some(r) = c.get("receipt").or_else(|| c.get("expected")) {
+                    receipts.push((format!("{section}: {}", name_of(c)), canon_text(r)));
                 }
             }
         }
-        "duplicate-keys.json" => {
-            // The operations the runner offers, on the case's JSON text as written (duplicates
-            // included).
-            let (salt, secret) = (str_of(d, "salt"), str_of(d, "secret"));
-            for c in items(d, "cases") {
-                let input = str_of(c, "input");
-                let case = match str_of(c, "operation") {
-                    "upstream_fingerprint" => {
-                        Case::new("upstream_fingerprint", &src("cases"), name_of(c)).v(
-                            "offered",
-                            c.get("offered")
-                                .cloned()
-                                .unwrap_or(Value::Null)
-                                .into_owned(),
-                        )
-                    }
-                    op @ ("fingerprint" | "output_fingerprint") => {
-                        Case::new(op, &src("cases"), name_of(c)).s("salt", salt)
-                    }
-                    "receipt_digest" => Case::new("receipt_digest", &src("cases"), name_of(c)),
-                    "auth_tag" => {
-                        Case::new("receipt_auth_tag", &src("cases"), name_of(c)).s("secret", secret)
-                    }
-                    _ => continue,
-                };
-                out.push(case.s("input", input));
-            }
+    }
+    for (label, text) in receipts {
+        out.push(
+            Case::new("receipt_auth_tag", &src("receipts"), label.clone())
+                .s("secret", secret)
+                .s("input", text.clone()),
+        );
+        out.push(Case::new("receipt_digest", &src("receipts"), label).s("input", text));
+    }
+}
+
+/// vectors/receipt-jws.json: its requests.
+fn receipt_jws(d: &Value<'_>, out: &mut Vec<Case>, src: &dyn Fn(&str) -> String) {
+    let jwks = d.get("jwks").map(canon_text).unwrap_or_default();
+    let call = d.get("call");
+    let now = call
+        .and_then(|c| c.get("received_at"))
+        .and_then(Value::as_f64)
+        .unwrap_or(0.0) as i64;
+    let iss = call.map(|c| str_of(c, "network_issuer")).unwrap_or("");
+    for c in items(d, "cases") {
+        let token = str_of(c, "receipt_jws");
+        if token.is_empty() {
+            continue;
         }
-        "endpoint-proof-v2.json" => {
-            let key = str_of(d, "agent_key");
-            out.push(Case::new("proof_key", &src("agent_key"), "agent_key").s("agent_key", key));
-            for c in items(d, "challenges") {
-                for op in ["challenge_proof_v1", "challenge_proof_v2"] {
-                    let case = Case::new(op, &src("challenges"), name_of(c));
-                    let case = if op == "challenge_proof_v1" {
-                        case.s("credential", key)
-                    } else {
-                        case.s("agent_key", key)
-                    };
-                    out.push(
-                        case.s("challenge", str_of(c, "challenge"))
-                            .s("endpoint", str_of(c, "endpoint")),
-                    );
-                }
+        out.push(
+            Case::new("jws_verify", &src("cases"), name_of(c))
+                .s("token", token)
+                .s("typ", Typ::Receipt.as_str())
+                .s("jwks", jwks.clone())
+                .int("now", now)
+                .s("iss", iss)
+                .v("require_exp", Value::Bool(false)),
+        );
+    }
+}
+
+/// vectors/screening-rules-jws.json: its requests.
+fn screening_rules_jws(d: &Value<'_>, out: &mut Vec<Case>, src: &dyn Fn(&str) -> String) {
+    let jwks = d.get("jwks").map(canon_text).unwrap_or_default();
+    let iss = str_of(d, "network_issuer");
+    for c in items(d, "cases") {
+        let now = c.get("now").and_then(Value::as_f64).unwrap_or(0.0).floor() as i64;
+        out.push(
+            Case::new("jws_verify", &src("cases"), name_of(c))
+                .s("token", str_of(c, "token"))
+                .s("typ", Typ::ScreeningRules.as_str())
+                .s("jwks", jwks.clone())
+                .int("now", now)
+                .s("iss", iss),
+        );
+    }
+}
+
+/// vectors/credentials-jws.json: its requests.
+fn credentials_jws(d: &Value<'_>, out: &mut Vec<Case>, src: &dyn Fn(&str) -> String) {
+    // The generic verifier with each type's typ, issuer and audience (the per-type rules
+    // run as `call` cases of the four operations: calls.rs).
+    let jwks = d.get("jwks").map(canon_text).unwrap_or_default();
+    let iss = str_of(d, "network_issuer");
+    for c in items(d, "cases") {
+        let args = c.get("args");
+        let arg = |k: &str| args.map(|a| str_of(a, k)).unwrap_or("");
+        let (typ, aud) = match str_of(c, "op") {
+            "verify_relationship_assertion" => {
+                (Typ::Relationship, Some(arg("token_endpoint").to_owned()))
             }
-            for c in items(d, "enroll") {
-                for op in ["enroll_authority_v1", "enroll_authority_v2"] {
-                    out.push(
-                        Case::new(op, &src("enroll"), name_of(c))
-                            .s("agent_key", key)
-                            .s("enrollment_id", str_of(c, "enrollment_id"))
-                            .s("nonce", str_of(c, "nonce"))
-                            .s("endpoint", str_of(c, "endpoint")),
-                    );
-                }
-            }
-            let ch = items(d, "challenges").first();
-            let proof_key = str_of(d, "proof_key");
-            let hash = str_of(d, "agent_key_sha256");
-            for c in d
-                .get("downgrade")
-                .map(|g| items(g, "network"))
-                .unwrap_or(&[])
-            {
-                let holds = str_of(c, "holds");
-                let mut case = Case::new(
-                    "verify_challenge_proof",
-                    &src("downgrade.network"),
-                    name_of(c),
-                )
-                .s(
-                    "challenge",
-                    ch.map(|x| str_of(x, "challenge")).unwrap_or(""),
-                )
-                .s("endpoint", ch.map(|x| str_of(x, "endpoint")).unwrap_or(""));
-                case = if holds == "proof_key" {
-                    case.s("proof_key", proof_key)
-                } else {
-                    case.s("credential_hash", hash)
-                };
-                for m in ["proof", "proof_v2"] {
-                    if let Some(Value::String(p)) = c.get(m) {
-                        case = case.s(m, p.to_string());
-                    }
-                }
-                out.push(case);
-            }
-            for c in items(d, "verify_signature") {
-                out.push(
-                    Case::new("verify_signature", &src("verify_signature"), name_of(c))
-                        .s("secret", str_of(c, "registration_secret"))
-                        .s("agent_id", str_of(c, "agent_id"))
-                        .s("enrollment_id", str_of(c, "enrollment_id"))
-                        .s("challenge", str_of(c, "challenge")),
-                );
-            }
+            "verify_platform_call" => (
+                Typ::PlatformCall,
+                args.and_then(|a| a.get("audience"))
+                    .and_then(Value::as_str)
+                    .map(str::to_owned),
+            ),
+            "verify_revocation_feed" => (
+                Typ::RevocationFeed,
+                Some(arg("provider_agent_id").to_owned()),
+            ),
+            _ => (
+                Typ::Access,
+                Some(ekl_core::credential::agent_audience(arg("provider_id"))),
+            ),
+        };
+        let now = c.get("now").and_then(Value::as_f64).unwrap_or(0.0).floor() as i64;
+        let mut case = Case::new("jws_verify", &src("cases"), name_of(c))
+            .s("token", str_of(c, "token"))
+            .s("typ", typ.as_str())
+            .s("jwks", jwks.clone())
+            .int("now", now)
+            .s("iss", iss);
+        if let Some(aud) = aud {
+            case = case.s("aud", aud);
         }
-        "call-receipt.json" => {
-            let secret = str_of(d, "receipt_secret");
-            let mut receipts: Vec<(String, String)> = Vec::new();
-            if let Some(r) = d.get("receipt") {
-                receipts.push(("receipt".into(), canon_text(r)));
-            }
-            for section in ["key_ring", "mismatch", "issue"] {
-                if let Some(s) = d.get(section) {
-                    for c in items(s, "cases") {
-                        if let Some(r) = c.get("receipt").or_else(|| c.get("expected")) {
-                            receipts.push((format!("{section}: {}", name_of(c)), canon_text(r)));
-                        }
-                    }
-                }
-            }
-            for (label, text) in receipts {
-                out.push(
-                    Case::new("receipt_auth_tag", &src("receipts"), label.clone())
-                        .s("secret", secret)
-                        .s("input", text.clone()),
-                );
-                out.push(Case::new("receipt_digest", &src("receipts"), label).s("input", text));
-            }
+        if typ == Typ::RevocationFeed {
+            case = case.v("require_exp", Value::Bool(false));
         }
-        "receipt-jws.json" => {
-            let jwks = d.get("jwks").map(canon_text).unwrap_or_default();
-            let call = d.get("call");
-            let now = call
-                .and_then(|c| c.get("received_at"))
-                .and_then(Value::as_f64)
-                .unwrap_or(0.0) as i64;
-            let iss = call.map(|c| str_of(c, "network_issuer")).unwrap_or("");
-            for c in items(d, "cases") {
-                let token = str_of(c, "receipt_jws");
-                if token.is_empty() {
-                    continue;
-                }
-                out.push(
-                    Case::new("jws_verify", &src("cases"), name_of(c))
-                        .s("token", token)
-                        .s("typ", Typ::Receipt.as_str())
-                        .s("jwks", jwks.clone())
-                        .int("now", now)
-                        .s("iss", iss)
-                        .v("require_exp", Value::Bool(false)),
-                );
-            }
+        out.push(case);
+    }
+}
+
+/// vectors/screening-scan.json: its requests.
+fn screening_scan(d: &Value<'_>, out: &mut Vec<Case>, src: &dyn Fn(&str) -> String) {
+    let sets = d.get("rules_sets");
+    for c in items(d, "cases") {
+        let rules = sets.and_then(|s| s.get(str_of(c, "rules"))).map(canon_text);
+        let mut case = Case::new("screen", &src("cases"), name_of(c))
+            .s("input", c.get("result").map(canon_text).unwrap_or_default());
+        if let Some(r) = rules {
+            case = case.s("rules", r);
         }
-        "screening-rules-jws.json" => {
-            let jwks = d.get("jwks").map(canon_text).unwrap_or_default();
-            let iss = str_of(d, "network_issuer");
-            for c in items(d, "cases") {
-                let now = c.get("now").and_then(Value::as_f64).unwrap_or(0.0).floor() as i64;
-                out.push(
-                    Case::new("jws_verify", &src("cases"), name_of(c))
-                        .s("token", str_of(c, "token"))
-                        .s("typ", Typ::ScreeningRules.as_str())
-                        .s("jwks", jwks.clone())
-                        .int("now", now)
-                        .s("iss", iss),
-                );
-            }
-        }
-        "credentials-jws.json" => {
-            // The generic verifier with each type's typ, issuer and audience (the per-type rules
-            // run as `call` cases of the four operations: calls.rs).
-            let jwks = d.get("jwks").map(canon_text).unwrap_or_default();
-            let iss = str_of(d, "network_issuer");
-            for c in items(d, "cases") {
-                let args = c.get("args");
-                let arg = |k: &str| args.map(|a| str_of(a, k)).unwrap_or("");
-                let (typ, aud) = match str_of(c, "op") {
-                    "verify_relationship_assertion" => {
-                        (Typ::Relationship, Some(arg("token_endpoint").to_owned()))
-                    }
-                    "verify_platform_call" => (
-                        Typ::PlatformCall,
-                        args.and_then(|a| a.get("audience"))
-                            .and_then(Value::as_str)
-                            .map(str::to_owned),
-                    ),
-                    "verify_revocation_feed" => (
-                        Typ::RevocationFeed,
-                        Some(arg("provider_agent_id").to_owned()),
-                    ),
-                    _ => (
-                        Typ::Access,
-                        Some(ekl_core::credential::agent_audience(arg("provider_id"))),
-                    ),
-                };
-                let now = c.get("now").and_then(Value::as_f64).unwrap_or(0.0).floor() as i64;
-                let mut case = Case::new("jws_verify", &src("cases"), name_of(c))
-                    .s("token", str_of(c, "token"))
-                    .s("typ", typ.as_str())
-                    .s("jwks", jwks.clone())
-                    .int("now", now)
-                    .s("iss", iss);
-                if let Some(aud) = aud {
-                    case = case.s("aud", aud);
-                }
-                if typ == Typ::RevocationFeed {
-                    case = case.v("require_exp", Value::Bool(false));
-                }
-                out.push(case);
-            }
-        }
-        "screening-scan.json" => {
-            let sets = d.get("rules_sets");
-            for c in items(d, "cases") {
-                let rules = sets.and_then(|s| s.get(str_of(c, "rules"))).map(canon_text);
-                let mut case = Case::new("screen", &src("cases"), name_of(c))
-                    .s("input", c.get("result").map(canon_text).unwrap_or_default());
-                if let Some(r) = rules {
-                    case = case.s("rules", r);
-                }
-                out.push(case);
-            }
-            for c in items(d, "invalid_rules") {
-                out.push(
-                    Case::new("screen", &src("invalid_rules"), name_of(c))
-                        .s("rules", c.get("claims").map(canon_text).unwrap_or_default())
-                        .s("input", r#"{"content":[]}"#),
-                );
-            }
-        }
-        _ => {}
+        out.push(case);
+    }
+    for c in items(d, "invalid_rules") {
+        out.push(
+            Case::new("screen", &src("invalid_rules"), name_of(c))
+                .s("rules", c.get("claims").map(canon_text).unwrap_or_default())
+                .s("input", r#"{"content":[]}"#),
+        );
     }
 }
 
@@ -1014,250 +1044,268 @@ pub(super) fn generated(seed: u64, n: usize) -> Vec<Case> {
     let src = "gen";
     for i in 0..n {
         let label = format!("seed {seed} #{i}");
-        match i % 3 {
-            0 | 1 => {
-                let depth = if rng.chance(3) { 64 } else { 4 };
-                let text = if depth == 64 {
-                    {
-                        let levels = 63 + rng.below(2);
-                        deep_text(&mut rng, levels)
-                    }
-                } else {
-                    doc_text(&mut rng, depth)
-                };
-                let rule = if depth == 64 { "valid/deep" } else { "valid" };
-                out.push(
-                    Case::new("canonicalize", &format!("{src}/{rule}"), label.clone())
-                        .s("input", text.clone()),
-                );
-                if i % 9 == 0 {
-                    out.push(
-                        Case::new("digest", &format!("{src}/valid"), label.clone())
-                            .s("input", text.clone()),
-                    );
-                }
-                if i % 9 == 1 {
-                    let mut case = Case::new("commitment", &format!("{src}/valid"), label.clone())
-                        .s("input", text.clone());
-                    if rng.chance(50) {
-                        case = case.s("salt", rng.hex(32));
-                        if rng.chance(50) {
-                            case = case.s("salt_id", random_id(&mut rng));
-                        }
-                    }
-                    out.push(case);
-                }
-                if i % 9 == 4 {
-                    let salt = if rng.chance(90) {
-                        rng.hex(32)
-                    } else {
-                        rng.pick(&["", "00", "AA".repeat(32).as_str(), &"0g".repeat(32)])
-                            .to_string()
-                    };
-                    out.push(
-                        Case::new("fingerprint", &format!("{src}/valid"), label.clone())
-                            .s("salt", salt)
-                            .s("input", text.clone()),
-                    );
-                }
-                if i % 9 == 7 {
-                    let body = rng.pick(&[
-                        "structuredContent",
-                        "content",
-                        "both",
-                        "null_structured",
-                        "neither",
-                    ]);
-                    let result = match body {
-                        "structuredContent" => {
-                            format!("{{\"structuredContent\":{text},\"isError\":false}}")
-                        }
-                        "content" => format!("{{\"content\":{text}}}"),
-                        "both" => format!("{{\"content\":[],\"structuredContent\":{text}}}"),
-                        "null_structured" => {
-                            format!("{{\"structuredContent\":null,\"content\":{text}}}")
-                        }
-                        _ => format!("{{\"other\":{text}}}"),
-                    };
-                    out.push(
-                        Case::new(
-                            "output_fingerprint",
-                            &format!("{src}/{body}"),
-                            label.clone(),
-                        )
-                        .s("salt", rng.hex(32))
-                        .s("input", result),
-                    );
-                }
-            }
-            _ => {
-                let m = MUTATIONS[(i / 3) % MUTATIONS.len()];
-                let (bytes, max) = mutate(&mut rng, m);
-                let mut case =
-                    Case::new("canonicalize", &format!("{src}/refuse/{m}"), label.clone())
-                        .json("input", &bytes);
-                if let Some(max) = max {
-                    case = case.int("max_bytes", max);
-                }
-                out.push(case);
-                if i % 12 == 2 && max.is_none() {
-                    out.push(
-                        Case::new("digest", &format!("{src}/refuse/{m}"), label.clone())
-                            .json("input", &bytes),
-                    );
-                }
-            }
-        }
+        gen_texts(&mut rng, &mut out, i, &label, src);
         if i % 20 == 0 {
-            let (tools, offered) = tools_text(&mut rng);
-            out.push(
-                Case::new(
-                    "upstream_fingerprint",
-                    &format!("{src}/tools"),
-                    label.clone(),
-                )
-                .s("input", tools)
-                .v("offered", offered),
-            );
+            gen_tool_lists(&mut rng, &mut out, &label, src);
         }
         if i % 20 == 5 {
-            let (a, c, e) = (
-                random_id(&mut rng),
-                rng.hex(32),
-                format!("https://{}.example/mcp", rng.hex(3)),
-            );
-            let op = rng.pick(&[
-                "challenge_proof_v1",
-                "challenge_proof_v2",
-                "enroll_authority_v1",
-                "enroll_authority_v2",
-                "verify_signature",
-                "proof_key",
-            ]);
-            let case = Case::new(op, &format!("{src}/random"), label.clone());
-            out.push(match op {
-                "challenge_proof_v1" => case.s("credential", a).s("challenge", c).s("endpoint", e),
-                "challenge_proof_v2" => case.s("agent_key", a).s("challenge", c).s("endpoint", e),
-                "proof_key" => case.s("agent_key", a),
-                "verify_signature" => case
-                    .s("secret", a)
-                    .s("agent_id", random_id(&mut rng))
-                    .s("enrollment_id", random_id(&mut rng))
-                    .s("challenge", c),
-                _ => case
-                    .s("agent_key", a)
-                    .s("enrollment_id", random_id(&mut rng))
-                    .s("nonce", rng.hex(6))
-                    .s("endpoint", e),
-            });
+            gen_proofs(&mut rng, &mut out, &label, src);
         }
         if i % 20 == 7 {
-            let agent_key = random_id(&mut rng);
-            let (challenge, endpoint) =
-                (rng.hex(32), format!("https://{}.example/mcp", rng.hex(2)));
-            let key = ekl_core::proof::ProofKey::derive(&agent_key);
-            let v1 = ekl_core::proof::challenge_proof_v1(&agent_key, &challenge, &endpoint);
-            let v2 = ekl_core::proof::challenge_proof_v2(&key, &challenge, &endpoint);
-            let alter = |p: &str, rng: &mut Rng| -> Option<String> {
-                match rng.below(6) {
-                    0 => None,
-                    1 => Some(p.to_uppercase()),
-                    2 => Some(tamper_hex(rng, p)),
-                    3 => Some(p[..62].to_owned()),
-                    _ => Some(p.to_owned()),
-                }
-            };
-            let (p1, p2) = (alter(&v1, &mut rng), alter(&v2, &mut rng));
-            let (p1, p2) = if rng.chance(10) { (p2, p1) } else { (p1, p2) };
-            let mut case = Case::new(
-                "verify_challenge_proof",
-                &format!("{src}/proofs"),
-                label.clone(),
-            )
-            .s("challenge", challenge)
-            .s("endpoint", endpoint);
-            case = if rng.chance(50) {
-                case.s("proof_key", key.to_hex())
-            } else {
-                case.s(
-                    "credential_hash",
-                    ekl_core::digest::sha256_hex(agent_key.as_bytes()),
-                )
-            };
-            if let Some(p) = p1 {
-                case = case.s("proof", p);
-            }
-            if let Some(p) = p2 {
-                case = case.s("proof_v2", p);
-            }
-            out.push(case);
+            gen_proof_checks(&mut rng, &mut out, &label, src);
         }
         if i % 20 == 10 {
-            let r = receipt_text(&mut rng);
-            let (rule, text) = match rng.below(4) {
-                0 => (
-                    "refuse/duplicate_key",
-                    r.replacen(
-                        "{\"receipt_version\":\"1.1\"",
-                        "{\"receipt_version\":\"1.1\",\"status\":\"x\"",
-                        1,
-                    ),
-                ),
-                1 => ("refuse/no_key_id", r.replacen("\"key_id\"", "\"kid\"", 1)),
-                _ => ("valid", r),
-            };
-            let signed = receipt::auth_tag(
-                &canonical::parse(text.as_bytes()).unwrap_or(Value::Null),
-                "s",
-            )
-            .map(|tag| format!("{},\"auth_tag\":\"{tag}\"}}", &text[..text.len() - 1]))
-            .unwrap_or(text.clone());
-            out.push(
-                Case::new("receipt_auth_tag", &format!("{src}/{rule}"), label.clone())
-                    .s("secret", random_id(&mut rng))
-                    .s("input", text),
-            );
-            out.push(
-                Case::new("receipt_digest", &format!("{src}/{rule}"), label.clone())
-                    .s("input", signed),
-            );
+            gen_receipts(&mut rng, &mut out, &label, src);
         }
         if i % 20 == 15 {
-            out.push(token_case(&mut rng, seed, i, &label));
+            gen_tokens(&mut rng, &mut out, seed, i, &label);
         }
         if i % 50 == 25 {
-            let len = rng.below(40);
-            let bytes: Vec<u8> = (0..len).map(|_| rng.next() as u8).collect();
-            out.push(
-                Case::new("sha256", &format!("{src}/bytes"), label.clone()).json("input", &bytes),
-            );
+            gen_raw_bytes(&mut rng, &mut out, &label, src);
         }
         if i % 40 == 3 {
-            let rules = format!(
-                "{{\"rules_version\":\"v{}\",\"rules\":[{{\"rule_id\":\"r1\",\"category\":\"{}\",\"phrases\":[\"{}\"]}}]}}",
-                rng.below(9),
-                rng.pick(&["weapons", "credential_leak", "x"]),
-                rng.pick(&["pipe bomb", "ﬁxture", "ÉCOLE", ""])
-            );
-            let result = format!(
-                "{{\"content\":[{{\"type\":\"text\",\"text\":\"{} {}\"}}]}}",
-                rng.pick(&[
-                    "a pipe  bomb",
-                    "fixture",
-                    "école",
-                    "-----BEGIN OPENSSH PRIVATE KEY-----",
-                    "AKIA0123456789ABCDEF"
-                ]),
-                string_text(&mut rng, 3).trim_matches('"')
-            );
-            out.push(
-                Case::new("screen", &format!("{src}/scan"), label.clone())
-                    .s("rules", rules)
-                    .s("input", result),
-            );
+            gen_screening(&mut rng, &mut out, &label, src);
         }
     }
     out
+}
+
+/// One round of [`generated`]: the generated texts: canonicalisation, digests, commitments and fingerprints, mutations included.
+fn gen_texts(rng: &mut Rng, out: &mut Vec<Case>, i: usize, label: &str, src: &str) {
+    match i % 3 {
+        0 | 1 => {
+            let depth = if rng.chance(3) { 64 } else { 4 };
+            let text = if depth == 64 {
+                {
+                    let levels = 63 + rng.below(2);
+                    deep_text(rng, levels)
+                }
+            } else {
+                doc_text(rng, depth)
+            };
+            let rule = if depth == 64 { "valid/deep" } else { "valid" };
+            out.push(
+                Case::new("canonicalize", &format!("{src}/{rule}"), label).s("input", text.clone()),
+            );
+            if i.is_multiple_of(9) {
+                out.push(
+                    Case::new("digest", &format!("{src}/valid"), label).s("input", text.clone()),
+                );
+            }
+            if i % 9 == 1 {
+                let mut case = Case::new("commitment", &format!("{src}/valid"), label)
+                    .s("input", text.clone());
+                if rng.chance(50) {
+                    case = case.s("salt", rng.hex(32));
+                    if rng.chance(50) {
+                        case = case.s("salt_id", random_id(rng));
+                    }
+                }
+                out.push(case);
+            }
+            if i % 9 == 4 {
+                let salt = if rng.chance(90) {
+                    rng.hex(32)
+                } else {
+                    rng.pick(&["", "00", "AA".repeat(32).as_str(), &"0g".repeat(32)])
+                        .to_string()
+                };
+                out.push(
+                    Case::new("fingerprint", &format!("{src}/valid"), label)
+                        .s("salt", salt)
+                        .s("input", text.clone()),
+                );
+            }
+            if i % 9 == 7 {
+                let body = rng.pick(&[
+                    "structuredContent",
+                    "content",
+                    "both",
+                    "null_structured",
+                    "neither",
+                ]);
+                let result = match body {
+                    "structuredContent" => {
+                        format!("{{\"structuredContent\":{text},\"isError\":false}}")
+                    }
+                    "content" => format!("{{\"content\":{text}}}"),
+                    "both" => format!("{{\"content\":[],\"structuredContent\":{text}}}"),
+                    "null_structured" => {
+                        format!("{{\"structuredContent\":null,\"content\":{text}}}")
+                    }
+                    _ => format!("{{\"other\":{text}}}"),
+                };
+                out.push(
+                    Case::new("output_fingerprint", &format!("{src}/{body}"), label)
+                        .s("salt", rng.hex(32))
+                        .s("input", result),
+                );
+            }
+        }
+        _ => {
+            let m = MUTATIONS[(i / 3) % MUTATIONS.len()];
+            let (bytes, max) = mutate(rng, m);
+            let mut case = Case::new("canonicalize", &format!("{src}/refuse/{m}"), label)
+                .json("input", &bytes);
+            if let Some(max) = max {
+                case = case.int("max_bytes", max);
+            }
+            out.push(case);
+            if i % 12 == 2 && max.is_none() {
+                out.push(
+                    Case::new("digest", &format!("{src}/refuse/{m}"), label).json("input", &bytes),
+                );
+            }
+        }
+    }
+}
+
+/// One round of [`generated`]: a generated tool list and its upstream fingerprint.
+fn gen_tool_lists(rng: &mut Rng, out: &mut Vec<Case>, label: &str, src: &str) {
+    let (tools, offered) = tools_text(rng);
+    out.push(
+        Case::new("upstream_fingerprint", &format!("{src}/tools"), label)
+            .s("input", tools)
+            .v("offered", offered),
+    );
+}
+
+/// One round of [`generated`]: proof keys, challenge proofs and enrolment authorities (v1 and v2), and `ekl_verify` signatures.
+fn gen_proofs(rng: &mut Rng, out: &mut Vec<Case>, label: &str, src: &str) {
+    let (a, c, e) = (
+        random_id(rng),
+        rng.hex(32),
+        format!("https://{}.example/mcp", rng.hex(3)),
+    );
+    let op = rng.pick(&[
+        "challenge_proof_v1",
+        "challenge_proof_v2",
+        "enroll_authority_v1",
+        "enroll_authority_v2",
+        "verify_signature",
+        "proof_key",
+    ]);
+    let case = Case::new(op, &format!("{src}/random"), label);
+    out.push(match op {
+        "challenge_proof_v1" => case.s("credential", a).s("challenge", c).s("endpoint", e),
+        "challenge_proof_v2" => case.s("agent_key", a).s("challenge", c).s("endpoint", e),
+        "proof_key" => case.s("agent_key", a),
+        "verify_signature" => case
+            .s("secret", a)
+            .s("agent_id", random_id(rng))
+            .s("enrollment_id", random_id(rng))
+            .s("challenge", c),
+        _ => case
+            .s("agent_key", a)
+            .s("enrollment_id", random_id(rng))
+            .s("nonce", rng.hex(6))
+            .s("endpoint", e),
+    });
+}
+
+/// One round of [`generated`]: the no-downgrade verification of challenge proofs.
+fn gen_proof_checks(rng: &mut Rng, out: &mut Vec<Case>, label: &str, src: &str) {
+    let agent_key = random_id(rng);
+    let (challenge, endpoint) = (rng.hex(32), format!("https://{}.example/mcp", rng.hex(2)));
+    let key = ekl_core::proof::ProofKey::derive(&agent_key);
+    let v1 = ekl_core::proof::challenge_proof_v1(&agent_key, &challenge, &endpoint);
+    let v2 = ekl_core::proof::challenge_proof_v2(&key, &challenge, &endpoint);
+    let alter = |p: &str, rng: &mut Rng| -> Option<String> {
+        match rng.below(6) {
+            0 => None,
+            1 => Some(p.to_uppercase()),
+            2 => Some(tamper_hex(rng, p)),
+            3 => Some(p[..62].to_owned()),
+            _ => Some(p.to_owned()),
+        }
+    };
+    let (p1, p2) = (alter(&v1, rng), alter(&v2, rng));
+    let (p1, p2) = if rng.chance(10) { (p2, p1) } else { (p1, p2) };
+    let mut case = Case::new("verify_challenge_proof", &format!("{src}/proofs"), label)
+        .s("challenge", challenge)
+        .s("endpoint", endpoint);
+    case = if rng.chance(50) {
+        case.s("proof_key", key.to_hex())
+    } else {
+        case.s(
+            "credential_hash",
+            ekl_core::digest::sha256_hex(agent_key.as_bytes()),
+        )
+    };
+    if let Some(p) = p1 {
+        case = case.s("proof", p);
+    }
+    if let Some(p) = p2 {
+        case = case.s("proof_v2", p);
+    }
+    out.push(case);
+}
+
+/// One round of [`generated`]: a generated receipt: its tag and digest.
+fn gen_receipts(rng: &mut Rng, out: &mut Vec<Case>, label: &str, src: &str) {
+    let r = receipt_text(rng);
+    let (rule, text) = match rng.below(4) {
+        0 => (
+            "refuse/duplicate_key",
+            r.replacen(
+                "{\"receipt_version\":\"1.1\"",
+                "{\"receipt_version\":\"1.1\",\"status\":\"x\"",
+                1,
+            ),
+        ),
+        1 => ("refuse/no_key_id", r.replacen("\"key_id\"", "\"kid\"", 1)),
+        _ => ("valid", r),
+    };
+    let signed = receipt::auth_tag(
+        &canonical::parse(text.as_bytes()).unwrap_or(Value::Null),
+        "s",
+    )
+    .map(|tag| format!("{},\"auth_tag\":\"{tag}\"}}", &text[..text.len() - 1]))
+    .unwrap_or(text.clone());
+    out.push(
+        Case::new("receipt_auth_tag", &format!("{src}/{rule}"), label)
+            .s("secret", random_id(rng))
+            .s("input", text),
+    );
+    out.push(Case::new("receipt_digest", &format!("{src}/{rule}"), label).s("input", signed));
+}
+
+/// One round of [`generated`]: a generated token for `jws_verify`.
+fn gen_tokens(rng: &mut Rng, out: &mut Vec<Case>, seed: u64, i: usize, label: &str) {
+    out.push(token_case(rng, seed, i, label));
+}
+
+/// One round of [`generated`]: SHA-256 of random bytes.
+fn gen_raw_bytes(rng: &mut Rng, out: &mut Vec<Case>, label: &str, src: &str) {
+    let len = rng.below(40);
+    let bytes: Vec<u8> = (0..len).map(|_| rng.next() as u8).collect();
+    out.push(Case::new("sha256", &format!("{src}/bytes"), label).json("input", &bytes));
+}
+
+/// One round of [`generated`]: screening with a generated rules token.
+fn gen_screening(rng: &mut Rng, out: &mut Vec<Case>, label: &str, src: &str) {
+    let rules = format!(
+        "{{\"rules_version\":\"v{}\",\"rules\":[{{\"rule_id\":\"r1\",\"category\":\"{}\",\"phrases\":[\"{}\"]}}]}}",
+        rng.below(9),
+        rng.pick(&["weapons", "credential_leak", "x"]),
+        rng.pick(&["pipe bomb", "ﬁxture", "ÉCOLE", ""])
+    );
+    let result = format!(
+        "{{\"content\":[{{\"type\":\"text\",\"text\":\"{} {}\"}}]}}",
+        rng.pick(&[
+            "a pipe  bomb",
+            "fixture",
+            "école",
+            "-----BEGIN OPENSSH PRIVATE KEY-----",
+            "AKIA0123456789ABCDEF"
+        ]),
+        string_text(rng, 3).trim_matches('"')
+    );
+    out.push(
+        Case::new("screen", &format!("{src}/scan"), label)
+            .s("rules", rules)
+            .s("input", result),
+    );
 }
 
 /// `n` random doubles (every bit pattern of a finite double, in several spellings) as arrays of
