@@ -774,6 +774,45 @@ pub fn verify_receipt(
 
     // Key selection and tag. Shown: the ring's key ids (never a key or secret) and the receipt's.
     let issued_at = str_field(receipt, "issued_at").map(Timestamp::parse);
+    key_and_tag_checks(receipt, ring, issued_at.as_ref(), &tagged, &mut checks);
+
+    // Profile and format (the checks the signer runs too), then the kind against the call.
+    kind_checks(receipt, call, issued_at.as_ref(), &mut checks);
+
+    // References against the call.
+    reference_checks(receipt, call, &mut checks);
+
+    // The consumer's own commitments.
+    own_commitment_checks(
+        receipt,
+        own_input_commitment,
+        own_output_commitment,
+        &mut checks,
+    );
+
+    if let Some(want) = &call.receipt_digest {
+        checks.push(
+            if ct_eq(want.as_bytes(), digest.as_bytes()) {
+                Check::pass("receipt_digest")
+            } else {
+                Check::fail("receipt_digest", "differs from the expected digest")
+            }
+            .with_values(Some(str_shown(want)), Some(str_shown(&digest))),
+        );
+    }
+
+    Ok(Verdict::new(checks, Some(digest)))
+}
+
+/// The `key_id` check (the ring's key for the receipt's key id at its `issued_at`) and the
+/// `auth_tag` check with that key, pushed onto `checks`.
+fn key_and_tag_checks(
+    receipt: &Value<'_>,
+    ring: &KeyRing,
+    issued_at: Option<&Result<Timestamp>>,
+    tagged: &[u8],
+    checks: &mut Vec<Check>,
+) {
     let ring_ids = || {
         let ids: Vec<String> = ring.entries.iter().map(|e| str_shown(&e.key_id)).collect();
         if ids.is_empty() {
@@ -783,7 +822,7 @@ pub fn verify_receipt(
         }
     };
     let received_key = member_shown(receipt, "key_id");
-    let key = match (str_field(receipt, "key_id"), &issued_at) {
+    let key = match (str_field(receipt, "key_id"), issued_at) {
         (None, _) => {
             checks.push(
                 Check::fail("key_id", "missing or not a string")
@@ -825,16 +864,24 @@ pub fn verify_receipt(
         (None, _) => Check::fail("auth_tag", "missing or not a string"),
         (Some(_), None) => Check::fail("auth_tag", "no usable key to check it with"),
         (Some(tag), Some(e)) => {
-            if hex_mac_matches(tag, &hmac_sha256(&e.key, &[&tagged])) {
+            if hex_mac_matches(tag, &hmac_sha256(&e.key, &[tagged])) {
                 Check::pass("auth_tag")
             } else {
                 Check::fail("auth_tag", "does not verify")
             }
         }
     });
+}
 
-    // Profile and format (the checks the signer runs too), then the kind against the call.
-    for check in form_checks(receipt, issued_at.as_ref()) {
+/// The format checks the signer runs too ([`form_checks`]), with `execution_kind` compared with the
+/// call's when it gives one.
+fn kind_checks(
+    receipt: &Value<'_>,
+    call: &CallExpectation,
+    issued_at: Option<&Result<Timestamp>>,
+    checks: &mut Vec<Check>,
+) {
+    for check in form_checks(receipt, issued_at) {
         checks.push(match call.execution_kind.as_deref() {
             Some(want) if check.name == "execution_kind" && check.outcome == Outcome::Pass => {
                 match str_field(receipt, "execution_kind") {
@@ -852,8 +899,10 @@ pub fn verify_receipt(
             _ => check,
         });
     }
+}
 
-    // References against the call.
+/// The receipt's references (ids, version, terms) against the call's, for those the call gives.
+fn reference_checks(receipt: &Value<'_>, call: &CallExpectation, checks: &mut Vec<Check>) {
     let references: [(&'static str, Option<&str>); 11] = [
         ("execution_id", Some(&call.execution_id)),
         ("collaboration_id", Some(&call.collaboration_id)),
@@ -878,8 +927,15 @@ pub fn verify_receipt(
             .with_values(Some(str_shown(want)), member_shown(receipt, name)),
         );
     }
+}
 
-    // The consumer's own commitments.
+/// The receipt's commitments against the consumer's own, for those given.
+fn own_commitment_checks(
+    receipt: &Value<'_>,
+    own_input_commitment: Option<&Commitment>,
+    own_output_commitment: Option<&Commitment>,
+    checks: &mut Vec<Check>,
+) {
     for (name, own) in [
         ("input_commitment", own_input_commitment),
         ("output_commitment", own_output_commitment),
@@ -911,19 +967,6 @@ pub fn verify_receipt(
             .with_values(expected, received),
         );
     }
-
-    if let Some(want) = &call.receipt_digest {
-        checks.push(
-            if ct_eq(want.as_bytes(), digest.as_bytes()) {
-                Check::pass("receipt_digest")
-            } else {
-                Check::fail("receipt_digest", "differs from the expected digest")
-            }
-            .with_values(Some(str_shown(want)), Some(str_shown(&digest))),
-        );
-    }
-
-    Ok(Verdict::new(checks, Some(digest)))
 }
 
 /// One receipt to verify with [`verify_receipts`].
