@@ -329,55 +329,66 @@ pub(crate) fn verify_receipt_jws_with(
         }
         Err(e) => return Err(e),
     });
-    checks.push(str_check(
-        &claims,
-        "iss",
-        call.network_issuer,
-        Outcome::Fail,
-    ));
+    call_claim_checks(&claims, call, &mut checks);
+    let iat = time_claim(&claims, "iat");
+    let iat_shown = member_shown(&claims, "iat");
+    checks.push(iat_matches_issued_at(&claims, &iat, &iat_shown));
+    checks.push(iat_in_call_window(call, iat, iat_shown));
+    Ok(Verdict::new(checks, Some(receipt_digest)))
+}
+
+/// The checks of the claims that name the call: `iss`, `aud`, the ids and `input_fingerprint`.
+fn call_claim_checks(claims: &Value<'_>, call: &CallContext<'_>, checks: &mut Vec<Check>) {
+    checks.push(str_check(claims, "iss", call.network_issuer, Outcome::Fail));
     checks.push(
-        match jws::check_iss_aud(&claims, None, Some(call.own_agent_id)) {
+        match jws::check_iss_aud(claims, None, Some(call.own_agent_id)) {
             Ok(()) => Check::pass("aud"),
             Err(e) => Check::new("aud", Outcome::Fail, e.message()),
         }
         .with_values(
             Some(str_shown(call.own_agent_id)),
-            member_shown(&claims, "aud"),
+            member_shown(claims, "aud"),
         ),
     );
     checks.push(str_check(
-        &claims,
+        claims,
         "execution_id",
         call.execution_id,
         Outcome::Fail,
     ));
     checks.push(str_check(
-        &claims,
+        claims,
         "provider_agent_id",
         call.provider_agent_id,
         Outcome::Fail,
     ));
     checks.push(str_check(
-        &claims,
+        claims,
         "requester_agent_id",
         call.requester_agent_id,
         Outcome::Fail,
     ));
     checks.push(str_check(
-        &claims,
+        claims,
         "capability_id",
         call.capability_id,
         Outcome::Fail,
     ));
     checks.push(str_check(
-        &claims,
+        claims,
         "input_fingerprint",
         call.input_fingerprint,
         Outcome::Mismatch,
     ));
-    let iat = time_claim(&claims, "iat");
-    let iat_shown = member_shown(&claims, "iat");
-    checks.push(match (&iat, claims.get("issued_at")) {
+}
+
+/// `iat_matches_issued_at`: `iat` is the second of `issued_at`.
+fn iat_matches_issued_at(
+    claims: &Value<'_>,
+    iat: &Result<Option<i64>>,
+    iat_shown: &Option<String>,
+) -> Check {
+    match (iat, claims.get("issued_at")) {
         (Ok(Some(iat)), Some(Value::String(issued_at))) => match parse_rfc3339_utc(issued_at) {
             Ok(seconds) => {
                 let by = match iat.saturating_sub(seconds) {
@@ -402,7 +413,7 @@ pub(crate) fn verify_receipt_jws_with(
             }
             Err(e) => Check::new("iat_matches_issued_at", Outcome::Fail, e.message()).with_values(
                 Some("issued_at as RFC 3339 UTC, YYYY-MM-DDTHH:MM:SS[.f]Z".to_owned()),
-                member_shown(&claims, "issued_at"),
+                member_shown(claims, "issued_at"),
             ),
         },
         (Err(e), _) => Check::new("iat_matches_issued_at", Outcome::Fail, e.message()).with_values(
@@ -415,7 +426,15 @@ pub(crate) fn verify_receipt_jws_with(
             Outcome::Fail,
             "issued_at is missing or not a string",
         ),
-    });
+    }
+}
+
+/// `iat_in_call_window`: `iat` between `sent_at` and `received_at`, 60 s of skew either side.
+fn iat_in_call_window(
+    call: &CallContext<'_>,
+    iat: Result<Option<i64>>,
+    iat_shown: Option<String>,
+) -> Check {
     let (lo, hi) = (
         call.sent_at.saturating_sub(SKEW_SECONDS),
         call.received_at.saturating_add(SKEW_SECONDS),
@@ -425,7 +444,7 @@ pub(crate) fn verify_receipt_jws_with(
         seconds_shown(lo),
         seconds_shown(hi)
     ));
-    checks.push(match iat {
+    match iat {
         Ok(Some(iat)) => Check::when(
             "iat_in_call_window",
             lo <= iat && iat <= hi,
@@ -444,8 +463,7 @@ pub(crate) fn verify_receipt_jws_with(
             .with_values(window, None),
         Err(e) => Check::new("iat_in_call_window", Outcome::Fail, e.message())
             .with_values(window, iat_shown),
-    });
-    Ok(Verdict::new(checks, Some(receipt_digest)))
+    }
 }
 
 /// Seconds since the Unix epoch of an RFC 3339 UTC timestamp `YYYY-MM-DDTHH:MM:SS[.fraction]Z`
