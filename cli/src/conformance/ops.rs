@@ -201,27 +201,7 @@ pub(super) fn answer(req: &Value<'_>) -> Answer {
             field(req, "enrollment_id")?,
             field(req, "challenge")?,
         )),
-        "verify_challenge_proof" => {
-            let holds = match (
-                opt_field(req, "proof_key")?,
-                opt_field(req, "credential_hash")?,
-            ) {
-                (Some(k), None) => {
-                    proof::NetworkHolds::ProofKey(ProofKey::from_hex(k).map_err(code)?)
-                }
-                (None, Some(h)) => proof::NetworkHolds::credential_hash_hex(h).map_err(code)?,
-                _ => return Err(bad("proof_key or credential_hash")),
-            };
-            proof::verify_challenge_proof(
-                &holds,
-                field(req, "challenge")?,
-                field(req, "endpoint")?,
-                opt_field(req, "proof")?,
-                opt_field(req, "proof_v2")?,
-            )
-            .map(|v| v.as_str().to_owned())
-            .map_err(code)
-        }
+        "verify_challenge_proof" => verify_challenge_proof(req),
         "receipt_auth_tag" => {
             let secret = field(req, "secret")?;
             let bytes = input_bytes(req, "input")?;
@@ -231,43 +211,8 @@ pub(super) fn answer(req: &Value<'_>) -> Answer {
             let bytes = input_bytes(req, "input")?;
             with_value(&bytes, |v| receipt::receipt_digest(v).map_err(code))
         }
-        "jws_verify" => {
-            let token = field(req, "token")?;
-            let typ = Typ::from_header(field(req, "typ")?).ok_or_else(|| bad("typ"))?;
-            let jwks = Jwks::parse(field(req, "jwks")?.as_bytes()).map_err(code)?;
-            let now = int_field(req, "now")?.ok_or_else(|| bad("now"))?;
-            let checks = ClaimChecks {
-                issuer: opt_field(req, "iss")?,
-                audience: opt_field(req, "aud")?,
-                require_exp: match req.get("require_exp") {
-                    None | Some(Value::Null) => true,
-                    Some(Value::Bool(b)) => *b,
-                    Some(_) => return Err(bad("require_exp")),
-                },
-                ..ClaimChecks::at(now)
-            };
-            let verified = jws::verify(token, typ, &jwks, &checks).map_err(code)?;
-            text(canonical::canonicalize_value(&verified.claims).map_err(code)?)
-        }
-        "screen" => {
-            let rules = match input_bytes(req, "rules") {
-                Ok(b) => Some(with_value(&b, |c| {
-                    ScreeningRules::from_claims(c).map_err(code)
-                })?),
-                Err(_) if req.get("rules").is_none() && req.get("rules_hex").is_none() => None,
-                Err(e) => return Err(e),
-            };
-            let bytes = input_bytes(req, "input")?;
-            with_value(&bytes, |v| {
-                let flags = screening::scan(rules.as_ref(), v);
-                text(
-                    canonical::canonicalize_value(&Value::Array(
-                        flags.iter().map(|f| f.to_value()).collect(),
-                    ))
-                    .map_err(code)?,
-                )
-            })
-        }
+        "jws_verify" => jws_verify(req),
+        "screen" => screen(req),
         "canonicalize_host" => {
             let desc = req.get("value").ok_or_else(|| bad("value"))?;
             let value = host_value(desc, 0)?;
@@ -277,6 +222,68 @@ pub(super) fn answer(req: &Value<'_>) -> Answer {
         "host" => host(req),
         _ => Err(UNSUPPORTED_OP.to_owned()),
     }
+}
+
+/// `verify_challenge_proof`: the version that verified (no-downgrade), or the refusal.
+fn verify_challenge_proof(req: &Value<'_>) -> Answer {
+    let holds = match (
+        opt_field(req, "proof_key")?,
+        opt_field(req, "credential_hash")?,
+    ) {
+        (Some(k), None) => proof::NetworkHolds::ProofKey(ProofKey::from_hex(k).map_err(code)?),
+        (None, Some(h)) => proof::NetworkHolds::credential_hash_hex(h).map_err(code)?,
+        _ => return Err(bad("proof_key or credential_hash")),
+    };
+    proof::verify_challenge_proof(
+        &holds,
+        field(req, "challenge")?,
+        field(req, "endpoint")?,
+        opt_field(req, "proof")?,
+        opt_field(req, "proof_v2")?,
+    )
+    .map(|v| v.as_str().to_owned())
+    .map_err(code)
+}
+
+/// `jws_verify`: the canonical claims of a token that passes.
+fn jws_verify(req: &Value<'_>) -> Answer {
+    let token = field(req, "token")?;
+    let typ = Typ::from_header(field(req, "typ")?).ok_or_else(|| bad("typ"))?;
+    let jwks = Jwks::parse(field(req, "jwks")?.as_bytes()).map_err(code)?;
+    let now = int_field(req, "now")?.ok_or_else(|| bad("now"))?;
+    let checks = ClaimChecks {
+        issuer: opt_field(req, "iss")?,
+        audience: opt_field(req, "aud")?,
+        require_exp: match req.get("require_exp") {
+            None | Some(Value::Null) => true,
+            Some(Value::Bool(b)) => *b,
+            Some(_) => return Err(bad("require_exp")),
+        },
+        ..ClaimChecks::at(now)
+    };
+    let verified = jws::verify(token, typ, &jwks, &checks).map_err(code)?;
+    text(canonical::canonicalize_value(&verified.claims).map_err(code)?)
+}
+
+/// `screen`: the canonical array of safety flags.
+fn screen(req: &Value<'_>) -> Answer {
+    let rules = match input_bytes(req, "rules") {
+        Ok(b) => Some(with_value(&b, |c| {
+            ScreeningRules::from_claims(c).map_err(code)
+        })?),
+        Err(_) if req.get("rules").is_none() && req.get("rules_hex").is_none() => None,
+        Err(e) => return Err(e),
+    };
+    let bytes = input_bytes(req, "input")?;
+    with_value(&bytes, |v| {
+        let flags = screening::scan(rules.as_ref(), v);
+        text(
+            canonical::canonicalize_value(&Value::Array(
+                flags.iter().map(|f| f.to_value()).collect(),
+            ))
+            .map_err(code)?,
+        )
+    })
 }
 
 /// `{"op": "call", "name": NAME, "args": {...}}`: any operation of the registry, its result as
