@@ -19,8 +19,8 @@ SECRET = "rs_example-secret"
 CALL_INPUT = {"area_ref": "loc:ca:dublin", "min_beds": 3}
 TOOL_RESULT = {"structuredContent": {"total": 41.0, "city": "Dublin"},
                "content": [{"type": "text", "text": "41 in Dublin"}], "isError": False}
-CALL = {"execution_id": "ex_1", "collaboration_id": "col_1", "capability_id": "cap_1",
-        "requester_agent_id": "agt_c", "provider_agent_id": "agt_p"}
+CALL: ekl.ReceiptCall = {"execution_id": "ex_1", "collaboration_id": "col_1", "capability_id": "cap_1",
+                        "requester_agent_id": "agt_c", "provider_agent_id": "agt_p"}
 
 # 1. canonicalise
 canonical = ekl.canonicalize_value({"b": 1.0, "a": [True, None, "é"], "n": 1e21}).decode()
