@@ -10,6 +10,8 @@
 # conversion against the text path, a seeded generator under a time budget).
 set -euo pipefail
 cd "$(dirname "$0")/.."
+# The python test step's outputs: under $CARGO_TARGET_DIR when set (absolute: the loop runs in fuzz/).
+py_test="$(realpath -m "${CARGO_TARGET_DIR:-target}")/python-test"
 secs=${1:-600}
 # shellcheck source=scripts/lib/venv.sh
 source scripts/lib/venv.sh
@@ -28,9 +30,9 @@ host_target() {
     py_convert)
       # The wheel of the python test step (scripts/test/30-python.sh), with atheris beside it (a
       # venv kept while atheris's pin is the same: the wheel is installed anew each time).
-      local venv=../target/python-test/venv-fuzz wheel
-      wheel=$(ls ../target/python-test/wheels/ekl_evidence-*.whl 2>/dev/null | head -n 1)
-      if [ -z "$wheel" ]; then (cd .. && EKL_PY_QUICK=1 bash scripts/test/30-python.sh >/dev/null); wheel=$(ls ../target/python-test/wheels/ekl_evidence-*.whl | head -n 1); fi
+      local venv=$py_test/venv-fuzz wheel
+      wheel=$(ls "$py_test"/wheels/ekl_evidence-*.whl 2>/dev/null | head -n 1)
+      if [ -z "$wheel" ]; then (cd .. && EKL_PY_QUICK=1 bash scripts/test/30-python.sh >/dev/null); wheel=$(ls "$py_test"/wheels/ekl_evidence-*.whl | head -n 1); fi
       ekl_venv --python python3 "$venv" atheris==3.0.0
       "$venv/bin/python" -m pip install -q --disable-pip-version-check --force-reinstall --no-deps "$wheel"
       mkdir -p corpus/py_convert

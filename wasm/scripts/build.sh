@@ -13,7 +13,8 @@ bash wasm/scripts/tools.sh --no-browser
 # wasm (no widening multiply instruction); the 32-bit backend multiplies with one i64.mul each.
 export RUSTFLAGS="${RUSTFLAGS:-} --cfg cpubits=\"32\""
 cargo build -q --profile wasm-release --target wasm32-unknown-unknown -p ekl-wasm
-raw=target/wasm32-unknown-unknown/wasm-release/ekl_wasm.wasm
+# Where cargo put it: $CARGO_TARGET_DIR when set (the tools stay linked under target/tools).
+raw=${CARGO_TARGET_DIR:-$root/target}/wasm32-unknown-unknown/wasm-release/ekl_wasm.wasm
 out=wasm/dist
 rm -rf "$out.tmp" && mkdir -p "$out.tmp"
 for t in web nodejs; do
