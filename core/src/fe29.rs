@@ -484,18 +484,6 @@ mod tests {
     use crate::field_tests::{be_sub_small, small, ElementRng};
     use crate::test_rng::SplitMix64 as Rng;
 
-    fn ours(b: &[u8; 32]) -> Fe {
-        Option::<Fe>::from(Fe::from_repr(FieldBytes::from(*b))).expect("below p")
-    }
-
-    fn theirs(b: &[u8; 32]) -> Reference {
-        Option::<Reference>::from(Reference::from_repr(FieldBytes::from(*b))).expect("below p")
-    }
-
-    fn same(a: Fe, b: Reference, what: &str) {
-        assert_eq!(a.to_repr(), b.to_repr(), "{what}");
-    }
-
     #[test]
     fn constants() {
         let mut one = [0u8; 32];
@@ -515,37 +503,7 @@ mod tests {
         );
     }
 
-    /// Every operation agrees with p256's field on random and edge elements, including chains
-    /// that leave values weakly reduced (sums of sums, differences of products).
-    #[test]
-    fn agrees_with_p256_field() {
-        let cases = std::env::var("EKL_ES256_DIFF_CASES")
-            .ok()
-            .and_then(|v| v.parse().ok())
-            .unwrap_or(20_000u64);
-        let mut rng = Rng(0x0f29_5eed);
-        for _ in 0..cases {
-            let (ab, bb) = (rng.element(), rng.element());
-            let (a, b) = (ours(&ab), ours(&bb));
-            let (x, y) = (theirs(&ab), theirs(&bb));
-            assert_eq!(a.to_repr(), FieldBytes::from(ab), "round trip");
-            same(a + b, x + y, "add");
-            same(a - b, x - y, "sub");
-            same(a * b, x * y, "mul");
-            same(a.square(), x.square(), "square");
-            same(a.double(), x.double(), "double");
-            same(-a, -x, "neg");
-            // Weakly reduced inputs: the sums and differences feed products unreduced.
-            let (s, t) = (a + b + a.double(), a - b - b);
-            let (u, v) = (x + y + x.double(), x - y - y);
-            same(s * t, u * v, "mul of sums");
-            same(s.square() - t, u.square() - v, "square of sums");
-            same((s * t) * (s - t), (u * v) * (u - v), "chain");
-            assert_eq!(a == b, ab == bb, "eq");
-            assert!(bool::from((a - a).is_zero()), "a - a");
-            assert_eq!(bool::from(a.is_zero()), ab == [0; 32], "is_zero");
-        }
-    }
+    crate::field_tests::differential_field_tests!(0x0f29_5eed);
 
     #[test]
     fn inversion() {

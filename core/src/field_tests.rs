@@ -67,3 +67,58 @@ pub(crate) fn be_sub_small(b: &[u8; 32], v: u64) -> [u8; 32] {
     }
     out
 }
+
+/// In a field's test module (which defines `Fe` and `Reference`, `p256`'s field element): the
+/// helpers `ours`, `theirs` and `same`, and the test `agrees_with_p256_field` — every operation
+/// against `p256`'s field on random and edge elements and on chains of unreduced sums and
+/// differences, `EKL_ES256_DIFF_CASES` cases (default 20,000) from the given seed.
+macro_rules! differential_field_tests {
+    ($seed:expr) => {
+        fn ours(b: &[u8; 32]) -> Fe {
+            Option::<Fe>::from(Fe::from_repr(p256::FieldBytes::from(*b))).expect("below p")
+        }
+
+        fn theirs(b: &[u8; 32]) -> Reference {
+            use p256::elliptic_curve::PrimeField;
+            Option::<Reference>::from(Reference::from_repr(p256::FieldBytes::from(*b)))
+                .expect("below p")
+        }
+
+        fn same(a: Fe, b: Reference, what: &str) {
+            assert_eq!(a.to_repr(), b.to_repr(), "{what}");
+        }
+
+        /// Every operation agrees with p256's field on random and edge elements, including chains
+        /// that leave values unreduced (sums of sums, differences of products).
+        #[test]
+        fn agrees_with_p256_field() {
+            use $crate::field_tests::ElementRng;
+            let cases = std::env::var("EKL_ES256_DIFF_CASES")
+                .ok()
+                .and_then(|v| v.parse().ok())
+                .unwrap_or(20_000u64);
+            let mut rng = $crate::test_rng::SplitMix64($seed);
+            for _ in 0..cases {
+                let (ab, bb) = (rng.element(), rng.element());
+                let (a, b) = (ours(&ab), ours(&bb));
+                let (x, y) = (theirs(&ab), theirs(&bb));
+                assert_eq!(a.to_repr(), p256::FieldBytes::from(ab), "round trip");
+                same(a + b, x + y, "add");
+                same(a - b, x - y, "sub");
+                same(a * b, x * y, "mul");
+                same(a.square(), x.square(), "square");
+                same(a.double(), x.double(), "double");
+                same(-a, -x, "neg");
+                let (s, t) = (a + b + a.double(), a - b - b);
+                let (u, v) = (x + y + x.double(), x - y - y);
+                same(s * t, u * v, "mul of sums");
+                same(s.square() - t, u.square() - v, "square of sums");
+                same((s * t) * (s - t), (u * v) * (u - v), "chain");
+                assert_eq!(a == b, ab == bb, "eq");
+                assert!(bool::from((a - a).is_zero()), "a - a");
+                assert_eq!(bool::from(a.is_zero()), ab == [0; 32], "is_zero");
+            }
+        }
+    };
+}
+pub(crate) use differential_field_tests;
