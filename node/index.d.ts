@@ -853,11 +853,11 @@ export declare function summarizeReceiptLines<T>(lines: JsonTextInput, options?:
  * @param failuresOnly only the items not accepted, each verdict with its failing checks alone (option)
  * @param firstLine the number of the text's first line (default 1): a block of a larger archive (option)
  */
-export declare function verifyArchive<T, U>(lines: JsonTextInput, options?: {
+export declare function verifyArchive<T>(lines: JsonTextInput, options?: {
   /** the key ring of MAC receipts */
-  keys?: JsonArgWithTimes<T, 'valid_from' | 'valid_until'> | null
+  keys?: ReceiptKeys | null
   /** the network's key set, for network-signed receipts */
-  jwks?: Jwks | JsonArg<U> | null
+  jwks?: Jwks | JsonArg<T> | null
   /** your agent id: a call's own_agent_id and requester_agent_id when the item has none */
   ownAgentId?: string | null
   /** the network's issuer: a signed call's network_issuer when the item has none */

@@ -212,7 +212,8 @@ pub static SHAPES: &[Shape] = &[
             req("exp", "int"),
             req("jti", "str"),
             req("purpose", "'enroll' | 'validation' | 'revalidation' | 'deliver'")
-                .ts("PlatformCallPurpose"),
+                .ts("PlatformCallPurpose")
+                .py("PlatformCallPurpose"),
         ],
     )
     .extends("VerifiedJws"),

@@ -152,6 +152,8 @@ test('inputCommitment: the 256 KB limit of §2.5 on the canonical form', () => {
   throwsCode(assert, () => ekl.canonicalizeValue([1], { maxBytes: -1 }), 'INVALID_ARGUMENT')
   throwsCode(assert, () => ekl.canonicalizeValue([1], { maxBytes: 1.5 }), 'INVALID_ARGUMENT')
   throwsCode(assert, () => ekl.canonicalizeValue([1], { maxBytes: '2' }), 'INVALID_ARGUMENT')
+  throwsCode(assert, () => ekl.canonicalizeValue([1], { maxBytes: true }), 'INVALID_ARGUMENT')
+  throwsCode(assert, () => ekl.canonicalizeValue([1], { maxBytes: false }), 'INVALID_ARGUMENT')
   assert.equal(ekl.canonicalizeValue([1], { maxBytes: 3 }).length, 3)
   throwsCode(assert, () => ekl.canonicalizeValue([1], { maxBytes: 2 }), 'BODY_TOO_LARGE')
 })

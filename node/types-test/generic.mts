@@ -269,19 +269,6 @@ export function summarizeReceiptLines_jwks<T>(x: T, a: Parameters<typeof ekl.sum
   return ekl.summarizeReceiptLines(a[0], { ...a[1], jwks: x })
 }
 
-/** `verifyArchive`, parameter `keys` (option). */
-export function verifyArchive_keys<T>(x: T, a: Parameters<typeof ekl.verifyArchive>) {
-  // @ts-expect-error: a function member
-  ekl.verifyArchive(a[0], { ...a[1], keys: { f: () => 1 } })
-  // @ts-expect-error: a function
-  ekl.verifyArchive(a[0], { ...a[1], keys: () => 1 })
-  // @ts-expect-error: a Map
-  ekl.verifyArchive(a[0], { ...a[1], keys: new Map<string, number>() })
-  // @ts-expect-error: a symbol
-  ekl.verifyArchive(a[0], { ...a[1], keys: Symbol('s') })
-  return ekl.verifyArchive(a[0], { ...a[1], keys: x })
-}
-
 /** `verifyArchive`, parameter `jwks` (option). */
 export function verifyArchive_jwks<T>(x: T, a: Parameters<typeof ekl.verifyArchive>) {
   // @ts-expect-error: a function member

@@ -568,7 +568,7 @@ def summarize_receipt_lines(
 def verify_archive(
     lines: _Text,
     *,
-    keys: Optional[_Value] = None,
+    keys: Optional[Union[ReceiptKeys, JsonText]] = None,
     jwks: Optional[_JwksLike] = None,
     own_agent_id: Optional[str] = None,
     network_issuer: Optional[str] = None,

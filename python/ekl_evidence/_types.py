@@ -221,7 +221,7 @@ class VerifiedPlatformCall(VerifiedJws):
     iat: int
     exp: int
     jti: str
-    purpose: Literal["enroll", "validation", "revalidation", "deliver"]
+    purpose: PlatformCallPurpose
 
 
 class VerifiedRevocationFeed(VerifiedJws):

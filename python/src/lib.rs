@@ -521,11 +521,18 @@ fn value_limit(op: &Op, param: &ekl_bridge::Param, args: &[Bound<'_, PyAny>]) ->
         ekl_bridge::Limit::Param(name) => op
             .param_index(name)
             .and_then(|i| args.get(i))
-            .filter(|a| !a.is_none())
-            .and_then(|a| a.extract::<u64>().ok()),
+            .and_then(|a| given_limit(a)),
         _ => None,
     };
     param.value_limit(given)
+}
+
+/// The bound a `max_bytes` argument gives a value's conversion: only a valid one (an `int`, not a
+/// `bool`, in range); anything else is left to [`int_arg`] to refuse as such after the value (a
+/// `True` read as 1 would refuse the value as BODY_TOO_LARGE instead).
+fn given_limit(obj: &Bound<'_, PyAny>) -> Option<u64> {
+    let int = obj.is_instance_of::<PyInt>() && !obj.is_instance_of::<PyBool>();
+    int.then(|| obj.extract::<u64>().ok()).flatten()
 }
 
 /// Runs `op` on one Python argument per parameter (None for an optional one left out).
@@ -617,7 +624,7 @@ fn canonicalize_value<'py>(
     } else {
         // The registry's bound of `value` (its `max_bytes`), as `call` applies it.
         let op = find(py, "canonicalize_value")?;
-        let limit = op.params[0].value_limit(max_bytes.and_then(|m| m.extract::<u64>().ok()));
+        let limit = op.params[0].value_limit(max_bytes.and_then(given_limit));
         let mut keep = Vec::new();
         let (v, weight) = convert::to_value(py, value, limit, &mut keep)?;
         let v = &v;

@@ -86,6 +86,18 @@ try {
           if (!(await crypto.subtle.verify(alg, key, sig, input))) throw new Error('WebCrypto does not verify the token')
           return [{ name: 'WebCrypto subtle.verify (BoringSSL)', fn: () => crypto.subtle.verify(alg, key, sig, input) }]
         },
+        es256FreshPeer: async (items) => {
+          const alg = { name: 'ECDSA', hash: 'SHA-256' }
+          const keys = await Promise.all(items.map((it) => crypto.subtle.importKey('jwk', it.jwk, { name: 'ECDSA', namedCurve: 'P-256' }, false, ['verify'])))
+          return {
+            name: 'WebCrypto subtle.verify (BoringSSL)',
+            run: async () => {
+              for (let i = 0; i < items.length; i++) {
+                if (!(await crypto.subtle.verify(alg, keys[i], items[i].sig, items[i].input))) throw new Error('WebCrypto does not verify a token')
+              }
+            },
+          }
+        },
       })
       return { records, lines, agent: navigator.userAgent }
     }, { texts, bigText, rounds, iterations, peerNames })

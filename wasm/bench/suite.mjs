@@ -6,7 +6,8 @@
 // `ekl-bench --write-corpus`): every implementation runs once per round over all small documents and
 // once over the big one, interleaved; one warm-up round, then the median of `rounds`.
 // ES256: one token signed through WebCrypto, verified by ekl's verifyJws (signature, typ, kid, iss,
-// aud, times) and by the peers the caller passes (node:crypto in Node, WebCrypto in Chromium).
+// aud, times) and by the peers the caller passes (node:crypto in Node, WebCrypto in Chromium); and
+// 200 keys never seen, one token each (no key table), against the same peers.
 //
 // Returns the figures as records of the common bench report (scripts/bench/report.py):
 //   { surface, operation, unit, ours_name, ours, peer, peer_value, ratio }
@@ -32,6 +33,9 @@ const b64url = (bytes) => {
  * @param {number} o.rounds
  * @param {number} o.es256Iterations
  * @param {(jwt: string, jwk: object, key: CryptoKey) => Promise<{name: string, fn: () => any}[]>} o.es256Peers
+ * @param {(items: {jwk: object, input: Uint8Array, sig: Uint8Array}[]) => Promise<{name: string, run: () => any}>} [o.es256FreshPeer]
+ *   the peer of the keys-without-a-table row: imports the keys (outside the clock), then `run` verifies each token once
+ * @param {() => number} [o.cpuMicros] the process's CPU time in µs, where the host has it
  * @param {(line: string) => void} o.log
  */
 export async function runSuite(o) {
@@ -130,5 +134,60 @@ export async function runSuite(o) {
     surface, operation: 'ES256 verify', unit: 'µs', ours_name: 'ekl-wasm verifyJws', ours: oursUs,
     peer: best ? best[0] : null, peer_value: best ? best[1] : null, ratio: best ? best[1] / oursUs : null,
   })
+  if (o.es256FreshPeer) records.push(...(await freshKeys(o, opts)))
   return records
+}
+
+/**
+ * ES256 with keys never seen before (issue 28's "key without a table"): `o.freshKeys` keys (200),
+ * one token each, so every verification is a key's first and builds no table; each round has new
+ * keys (a key's second verification would build its table). Ours: `verifyJws` with a `Jwks` of
+ * the one key, made outside the clock; the peer's keys are imported outside the clock too
+ * (`o.es256FreshPeer(items)` → {name, run}). Best of `o.freshRounds` (5) rounds, wall time per
+ * verification, and CPU time where the host has it (`o.cpuMicros`, Node): a record each.
+ */
+async function freshKeys(o, opts) {
+  const { ekl, surface, log } = o
+  const subtle = globalThis.crypto.subtle
+  const enc = new TextEncoder()
+  const keys = o.freshKeys || 200
+  const typ = 'ekl-receipt+jwt'
+  const payload = b64url(enc.encode(JSON.stringify({ iss: opts.issuer, aud: opts.audience, iat: opts.now, exp: opts.now + 300, n: 'x'.repeat(200) })))
+  const ours = { wall: Infinity, cpu: NaN }
+  const peer = { wall: Infinity, cpu: NaN, name: null }
+  const timed = async (f) => {
+    const c0 = o.cpuMicros ? o.cpuMicros() : NaN
+    const t0 = performance.now()
+    await f()
+    return { wall: ((performance.now() - t0) * 1000) / keys, cpu: ((o.cpuMicros ? o.cpuMicros() : NaN) - c0) / keys }
+  }
+  for (let round = 0; round < (o.freshRounds || 5); round++) {
+    const items = []
+    for (let i = 0; i < keys; i++) {
+      const kid = `fresh-${round}-${i}`
+      const pair = await subtle.generateKey({ name: 'ECDSA', namedCurve: 'P-256' }, true, ['sign', 'verify'])
+      const jwk = await subtle.exportKey('jwk', pair.publicKey)
+      const input = `${b64url(enc.encode(JSON.stringify({ alg: 'ES256', kid, typ })))}.${payload}`
+      const sig = new Uint8Array(await subtle.sign({ name: 'ECDSA', hash: 'SHA-256' }, pair.privateKey, enc.encode(input)))
+      items.push({ jwk: { kty: 'EC', crv: 'P-256', kid, x: jwk.x, y: jwk.y }, input: enc.encode(input), sig, jwt: `${input}.${b64url(sig)}` })
+    }
+    const sets = items.map((it) => new ekl.Jwks({ keys: [it.jwk] }))
+    const a = await timed(() => {
+      for (let i = 0; i < keys; i++) ekl.verifyJws(items[i].jwt, typ, sets[i], opts)
+    })
+    if (a.wall < ours.wall) Object.assign(ours, a)
+    const theirs = await o.es256FreshPeer(items)
+    const b = await timed(theirs.run)
+    if (b.wall < peer.wall) Object.assign(peer, b, { name: theirs.name })
+  }
+  const cpu = (x) => (Number.isNaN(x.cpu) ? '' : `  (CPU ${x.cpu.toFixed(1)})`)
+  log(`ES256, keys without a table (${keys} keys, one token each, best of ${o.freshRounds || 5} rounds, µs per verification)`)
+  log(`  ${'ekl-wasm verifyJws, a key never seen'.padEnd(48)} ${ours.wall.toFixed(1).padStart(8)}${cpu(ours)}`)
+  log(`  ${peer.name.padEnd(48)} ${peer.wall.toFixed(1).padStart(8)}${cpu(peer)}`)
+  const row = (operation, a, b) => ({
+    surface, operation, unit: 'µs', ours_name: 'ekl-wasm verifyJws, a key never seen', ours: a, peer: peer.name, peer_value: b, ratio: b / a,
+  })
+  const rows = [row('ES256 verify, key without a table', ours.wall, peer.wall)]
+  if (!Number.isNaN(ours.cpu)) rows.push(row('ES256 verify, key without a table (CPU)', ours.cpu, peer.cpu))
+  return rows
 }

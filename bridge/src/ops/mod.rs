@@ -225,15 +225,16 @@ fn jobs(args: &Args<'_>, name: &str) -> Result<usize> {
     }
 }
 
-/// The `keys` of the receipt-archive operations; `verify_archive` takes it unrefined (its TS
-/// declaration never narrowed it).
-const ARCHIVE_KEYS: Param =
-    opt("keys", Value, "the key ring of MAC receipts").times(KEY_RING_TIMES);
+/// The `keys` of the receipt-archive operations (`verify_archive` too: a key ring, as
+/// `verify_receipt` takes it).
+const ARCHIVE_KEYS: Param = opt("keys", Value, "the key ring of MAC receipts")
+    .times(KEY_RING_TIMES)
+    .refine("ReceiptKeys");
 
 /// The parameters of the receipt-archive operations.
 const ARCHIVE_PARAMS: &[Param] = &[
     req("lines", Text, "the archive: JSON lines text"),
-    ARCHIVE_KEYS.refine("ReceiptKeys"),
+    ARCHIVE_KEYS,
     opt(
         "jwks",
         Jwks,
