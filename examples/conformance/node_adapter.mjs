@@ -6,11 +6,13 @@
 //
 // The package is loaded by name when installed, else from this repository's node/ folder;
 // EKL_NODE_PACKAGE=path overrides both (the wasm package has the same API: pointing it at wasm/
-// runs the protocol over wasm in Node). The operations themselves are in ops.mjs.
+// runs the protocol over wasm in Node). The operations themselves are in ops.mjs, the legacy ones
+// as calls of the registry in legacy-ops.json.
 import { createRequire } from 'node:module';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import path from 'node:path';
+import { readFileSync } from 'node:fs';
 import { makeAnswer, answerLine, hostileOptions, nullPrototypes } from './ops.mjs';
 
 const require = createRequire(import.meta.url);
@@ -30,10 +32,11 @@ const ekl = load();
 // surface node-polluted).
 const pollute = process.env.EKL_ADAPTER_POLLUTE === '1';
 let reviver;
-let mode = {};
+const legacy = JSON.parse(readFileSync(new URL('./legacy-ops.json', import.meta.url), 'utf8'));
+let mode = { legacy };
 if (pollute) {
   const hostile = hostileOptions(ekl);
-  mode = { optionsProto: { ...hostile } };
+  mode = { legacy, optionsProto: { ...hostile } };
   Object.assign(Object.prototype, hostile);
   reviver = nullPrototypes;
 }

@@ -26,19 +26,12 @@ function host(d) {
 class Unsupported extends Error {}
 
 /**
- * `answer(request object) -> answer object` for the package `ekl`. `optionsProto`, when given, is
+ * `answer(request object) -> answer object` for the package `ekl`. `legacy` is the table of the
+ * legacy operations (examples/conformance/legacy-ops.json, parsed). `optionsProto`, when given, is
  * the prototype of every options object the adapter passes (Object.create(optionsProto)): its
  * members must change nothing (options are read as own properties only).
  */
-export function makeAnswer(ekl, { optionsProto } = {}) {
-  // The JSON text of a request member: `name` (a string) or `name_hex` (bytes).
-  const raw = (r, name) => {
-    if (typeof r[name] === 'string') return r[name];
-    if (typeof r[`${name}_hex`] === 'string') return hexBytes(r[`${name}_hex`]);
-    throw new Error(`BAD_REQUEST: no ${name}`);
-  };
-  const json = (r, name) => new ekl.JsonText(raw(r, name));
-
+export function makeAnswer(ekl, { legacy, optionsProto } = {}) {
   // `call` (docs/conformance-protocol.md#call): any operation of the registry, dispatched from the
   // package's own manifest: required parameters positional, optional ones in the options object.
   const MANIFEST = new Map(ekl.operations().map((op) => [op.name, op]));
@@ -100,7 +93,34 @@ export function makeAnswer(ekl, { optionsProto } = {}) {
     core_version: () => ekl.coreVersion(),
   };
 
+  // The legacy operations: calls of the registry, as the table says (legacy-ops.json).
+  const fromRequest = (r, spec, kind) => {
+    if (typeof spec === 'object') return legacyCall(r, spec);
+    const own = (name) => (Object.prototype.hasOwnProperty.call(r, name) ? r[name] : undefined);
+    const v = own(spec) ?? (typeof own(`${spec}_hex`) === 'string' ? hexBytes(own(`${spec}_hex`)) : null);
+    return v === null ? null : argument(kind, v);
+  };
+  const legacyCall = (r, spec) => {
+    const op = MANIFEST.get(spec.call);
+    const positional = [];
+    const options = optionsProto === undefined ? {} : Object.create(optionsProto);
+    for (const p of op.params) {
+      const from = spec.args[p.name];
+      const a = from === undefined ? null : fromRequest(r, from, p.kind);
+      if (p.required) positional.push(a);
+      else if (a !== null) options[p.js] = a;
+    }
+    return op.params.some((p) => !p.required) ? ekl[op.js](...positional, options) : ekl[op.js](...positional);
+  };
+  const legacyAnswer = (spec) => (r) => {
+    let out = legacyCall(r, spec);
+    if (spec.pick) out = out[spec.pick];
+    if (typeof out === 'string') return out;
+    return text(out instanceof Uint8Array ? out : ekl.canonicalizeValue(out));
+  };
+
   const OPS = {
+    ...Object.fromEntries(Object.entries(legacy.ops).map(([name, spec]) => [name, legacyAnswer(spec)])),
     host: (r) => {
       const f = HOST[r.name];
       if (!f) throw new Unsupported();
@@ -111,46 +131,7 @@ export function makeAnswer(ekl, { optionsProto } = {}) {
       if (out === undefined) throw new Unsupported();
       return out;
     },
-    canonicalize: (r) => text(ekl.canonicalize(raw(r, 'input'), { maxBytes: r.max_bytes ?? null })),
-    digest: (r) => ekl.sha256Hex(ekl.canonicalize(raw(r, 'input'))),
-    sha256: (r) => {
-      const input = raw(r, 'input');
-      return ekl.sha256Hex(typeof input === 'string' ? new TextEncoder().encode(input) : input);
-    },
-    commitment: (r) =>
-      text(ekl.canonicalizeValue(ekl.commitment(json(r, 'input'), { salt: r.salt ?? null, saltId: r.salt_id ?? null }))),
-    fingerprint: (r) => ekl.fingerprint(r.salt, json(r, 'input')),
-    output_fingerprint: (r) => ekl.outputFingerprint(r.salt, json(r, 'input')),
-    upstream_fingerprint: (r) => ekl.upstreamFingerprint(json(r, 'input'), { offered: r.offered ?? null }),
-    proof_key: (r) => ekl.proofKey(r.agent_key),
-    challenge_proof_v1: (r) => ekl.challengeProofV1(r.credential, r.challenge, r.endpoint),
-    challenge_proof_v2: (r) => ekl.challengeProofV2(ekl.proofKey(r.agent_key), r.challenge, r.endpoint),
-    enroll_authority_v1: (r) => ekl.enrollAuthorityV1(r.agent_key, r.enrollment_id, r.nonce, r.endpoint),
-    enroll_authority_v2: (r) => ekl.enrollAuthorityV2(ekl.proofKey(r.agent_key), r.enrollment_id, r.nonce, r.endpoint),
-    verify_signature: (r) => ekl.verifySignature(r.secret, r.agent_id, r.enrollment_id, r.challenge),
-    verify_challenge_proof: (r) =>
-      ekl.verifyChallengeProof(r.challenge, r.endpoint, {
-        proof: r.proof ?? null,
-        proofV2: r.proof_v2 ?? null,
-        proofKey: r.proof_key ?? null,
-        credentialHash: r.proof_key != null ? null : (r.credential_hash ?? null),
-      }),
-    receipt_auth_tag: (r) => ekl.authTag(json(r, 'input'), r.secret),
-    receipt_digest: (r) => ekl.receiptDigest(json(r, 'input')),
-    jws_verify: (r) => {
-      const v = ekl.verifyJws(r.token, r.typ, new ekl.Jwks(new ekl.JsonText(r.jwks)), {
-        now: r.now,
-        issuer: r.iss ?? null,
-        audience: r.aud ?? null,
-        requireExp: r.require_exp ?? null,
-      });
-      return text(ekl.canonicalizeValue(v.claims));
-    },
     canonicalize_host: (r) => text(ekl.canonicalizeValue(host(r.value))),
-    screen: (r) => {
-      const rules = r.rules !== undefined || r.rules_hex !== undefined ? json(r, 'rules') : null;
-      return text(ekl.canonicalizeValue(ekl.screen(json(r, 'input'), { rules })));
-    },
   };
   const refusal = (req, e) => {
     if (e instanceof Unsupported) return { id: req.id, error: 'UNSUPPORTED_OP' };

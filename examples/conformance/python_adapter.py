@@ -21,26 +21,6 @@ import ekl_evidence as ekl
 Req = Dict[str, Any]
 
 
-def raw(req: Req, name: str) -> Union[str, bytes]:
-    """The JSON text of a request member: ``name`` (a string) or ``name_hex`` (bytes)."""
-    value: Any = req.get(name)
-    if isinstance(value, str):
-        return value
-    hex_value: Any = req.get(name + "_hex")
-    if isinstance(hex_value, str):
-        return bytes.fromhex(hex_value)
-    raise KeyError(name)
-
-
-def utf8(t: Union[str, bytes]) -> bytes:
-    return t.encode("utf-8") if isinstance(t, str) else t
-
-
-def json_text(req: Req, name: str) -> ekl.JsonText:
-    """The request member as a JsonText: the core parses it with every ekl-json-1 rule."""
-    return ekl.JsonText(raw(req, name))
-
-
 def text(data: bytes) -> str:
     return bytes(data).decode("utf-8")
 
@@ -69,31 +49,6 @@ def host(d: Desc) -> Any:
     if "$obj" in d:
         return {(k if isinstance(k, str) else units_str(k["$str"])): host(v) for k, v in d["$obj"]}
     raise ValueError("bad description")
-
-
-def jws_verify(r: Req) -> str:
-    verified = ekl.verify_jws(
-        r["token"],
-        r["typ"],
-        ekl.Jwks(r["jwks"]),
-        now=r["now"],
-        issuer=r.get("iss"),
-        audience=r.get("aud"),
-        require_exp=r.get("require_exp", True),
-    )
-    return text(ekl.canonicalize_value(verified["claims"]))
-
-
-def screen(r: Req) -> str:
-    rules = None
-    if "rules" in r or "rules_hex" in r:
-        rules = ekl.screening_rules(json_text(r, "rules"))
-    return text(ekl.canonicalize_value(ekl.screen(json_text(r, "input"), rules=rules)))
-
-
-def commitment(r: Req) -> str:
-    c = ekl.commitment(json_text(r, "input"), salt=r.get("salt"), salt_id=r.get("salt_id"))
-    return text(ekl.canonicalize_value(dict(c)))
 
 
 # `call` (docs/conformance-protocol.md#call): any operation of the registry, dispatched from the
@@ -198,32 +153,53 @@ def call(r: Req) -> str:
     return wire(op["returns"], getattr(ekl, op["python"])(*positional, **keywords))
 
 
+#: The legacy operations as calls of the registry (legacy-ops.json, shared with the JS adapters).
+LEGACY: Dict[str, Req] = json.loads((Path(__file__).resolve().parent / "legacy-ops.json").read_text(encoding="utf-8"))["ops"]
+
+
+def from_request(r: Req, spec: Union[str, Req], kind: str) -> Any:
+    """A parameter of a legacy call: a request member (or its ``_hex`` form, as bytes), or a nested call."""
+    if not isinstance(spec, str):
+        return legacy_call(r, spec)
+    v: Any = r.get(spec)
+    if v is None and isinstance(r.get(spec + "_hex"), str):
+        v = bytes.fromhex(r[spec + "_hex"])
+    return None if v is None else argument(kind, v)
+
+
+def legacy_call(r: Req, spec: Req) -> Any:
+    """The package's result of the registry call a legacy operation stands for."""
+    op = MANIFEST[spec["call"]]
+    positional: List[Any] = []
+    keywords: Dict[str, Any] = {}
+    for p in op["params"]:
+        source = spec["args"].get(p["name"])
+        v = None if source is None else from_request(r, source, p["kind"])
+        if p["required"]:
+            positional.append(v)
+        elif v is not None:
+            keywords[p["name"]] = v
+    return getattr(ekl, op["python"])(*positional, **keywords)
+
+
+def legacy_answer(spec: Req) -> Callable[[Req], str]:
+    """A legacy operation's answer: the result when a string (bytes: their text), else canonical JSON."""
+
+    def answer(r: Req) -> str:
+        out = legacy_call(r, spec)
+        if "pick" in spec:
+            out = out[spec["pick"]]
+        if isinstance(out, str):
+            return out
+        return text(out if isinstance(out, bytes) else ekl.canonicalize_value(out))
+
+    return answer
+
+
 OPS: Dict[str, Callable[[Req], Any]] = {
+    **{name: legacy_answer(spec) for name, spec in LEGACY.items()},
     "call": call,
     "host": host_call,
-    "canonicalize": lambda r: text(ekl.canonicalize(raw(r, "input"), max_bytes=r.get("max_bytes"))),
-    "digest": lambda r: ekl.sha256_hex(ekl.canonicalize(raw(r, "input"))),
-    "sha256": lambda r: ekl.sha256_hex(utf8(raw(r, "input"))),
-    "commitment": commitment,
-    "fingerprint": lambda r: ekl.fingerprint(r["salt"], json_text(r, "input")),
-    "output_fingerprint": lambda r: ekl.output_fingerprint(r["salt"], json_text(r, "input")),
-    "upstream_fingerprint": lambda r: ekl.upstream_fingerprint(json_text(r, "input"), offered=r.get("offered")),
-    "proof_key": lambda r: ekl.proof_key(r["agent_key"]),
-    "challenge_proof_v1": lambda r: ekl.challenge_proof_v1(r["credential"], r["challenge"], r["endpoint"]),
-    "challenge_proof_v2": lambda r: ekl.challenge_proof_v2(ekl.proof_key(r["agent_key"]), r["challenge"], r["endpoint"]),
-    "enroll_authority_v1": lambda r: ekl.enroll_authority_v1(r["agent_key"], r["enrollment_id"], r["nonce"], r["endpoint"]),
-    "enroll_authority_v2": lambda r: ekl.enroll_authority_v2(
-        ekl.proof_key(r["agent_key"]), r["enrollment_id"], r["nonce"], r["endpoint"]
-    ),
-    "verify_signature": lambda r: ekl.verify_signature(r["secret"], r["agent_id"], r["enrollment_id"], r["challenge"]),
-    "verify_challenge_proof": lambda r: ekl.verify_challenge_proof(
-        r["challenge"], r["endpoint"], proof=r.get("proof"), proof_v2=r.get("proof_v2"),
-        proof_key=r.get("proof_key"), credential_hash=r.get("credential_hash"),
-    ),
-    "receipt_auth_tag": lambda r: ekl.auth_tag(json_text(r, "input"), r["secret"]),
-    "receipt_digest": lambda r: ekl.receipt_digest(json_text(r, "input")),
-    "jws_verify": jws_verify,
-    "screen": screen,
     "canonicalize_host": lambda r: text(ekl.canonicalize_value(host(r["value"]))),
 }
 

@@ -32,8 +32,8 @@ const server = http.createServer(async (req, res) => {
     res.writeHead(200, { 'content-type': 'text/html' });
     res.end('<!doctype html><meta charset="utf-8"><title>ekl conformance</title>');
     return;
-  } else if (url.pathname === '/ops.mjs') {
-    file = path.join(repo, 'examples', 'conformance', 'ops.mjs');
+  } else if (url.pathname === '/ops.mjs' || url.pathname === '/legacy-ops.json') {
+    file = path.join(repo, 'examples', 'conformance', url.pathname.slice(1));
   } else if (url.pathname.startsWith('/pkg/')) {
     file = path.join(wasmDir, path.normalize(url.pathname.slice('/pkg/'.length)));
     if (!file.startsWith(wasmDir)) file = null;
@@ -63,7 +63,8 @@ await page.goto(`${base}/blank.html`);
 const agent = await page.evaluate(async () => {
   const ekl = await import('/pkg/dist/index.web.mjs');
   const { makeAnswer, answerLine } = await import('/ops.mjs');
-  const answer = makeAnswer(ekl);
+  const legacy = await (await fetch('/legacy-ops.json')).json();
+  const answer = makeAnswer(ekl, { legacy });
   globalThis.eklAnswerLines = (lines) => Promise.all(lines.map((l) => answerLine(answer, l)));
   return navigator.userAgent;
 });
