@@ -60,6 +60,20 @@ export function makeAnswer(ekl, { legacy, optionsProto } = {}) {
     else if (returns === 'bytes') result = text(result);
     return text(ekl.canonicalizeValue(result));
   };
+  // A member of a request object that is its own (never one of a polluted prototype's).
+  const own = (o, name) => (Object.prototype.hasOwnProperty.call(o, name) ? o[name] : undefined);
+  // Calls `f` (the operation `op` of the package) with `arg(p)` for each parameter (null: left
+  // out): required ones positional, optional ones in the options object.
+  const invoke = (op, arg, f = ekl[op.js]) => {
+    const positional = [];
+    const options = optionsProto === undefined ? {} : Object.create(optionsProto);
+    for (const p of op.params) {
+      const a = arg(p);
+      if (p.required) positional.push(a);
+      else if (a !== null) options[p.js] = a;
+    }
+    return op.params.some((p) => !p.required) ? f(...positional, options) : f(...positional);
+  };
   const call = (r) => {
     const op = MANIFEST.get(r.name);
     if (!op) return undefined;
@@ -67,18 +81,11 @@ export function makeAnswer(ekl, { legacy, optionsProto } = {}) {
     for (const k of Object.keys(args)) {
       if (!op.params.some((p) => p.name === k)) throw new ekl.EklError('INVALID_ARGUMENT', 'unknown argument');
     }
-    const own = (name) => (Object.prototype.hasOwnProperty.call(args, name) ? args[name] : undefined);
-    const positional = [];
-    const options = optionsProto === undefined ? {} : Object.create(optionsProto);
-    for (const p of op.params) {
-      const v = own(p.name) ?? null;
-      const a = v === null ? null : argument(p.kind, v);
-      if (p.required) positional.push(a);
-      else if (a !== null) options[p.js] = a;
-    }
     const f = op.class ? (...a) => new ekl[op.js](...a) : r.async === true && ASYNC[op.name] ? ekl[ASYNC[op.name]] : ekl[op.js];
-    const hasOptions = op.params.some((p) => !p.required);
-    const result = hasOptions ? f(...positional, options) : f(...positional);
+    const result = invoke(op, (p) => {
+      const v = own(args, p.name) ?? null;
+      return v === null ? null : argument(p.kind, v);
+    }, f);
     return result instanceof Promise ? result.then((x) => wire(op.returns, x)) : wire(op.returns, result);
   };
 
@@ -96,22 +103,12 @@ export function makeAnswer(ekl, { legacy, optionsProto } = {}) {
   // The legacy operations: calls of the registry, as the table says (legacy-ops.json).
   const fromRequest = (r, spec, kind) => {
     if (typeof spec === 'object') return legacyCall(r, spec);
-    const own = (name) => (Object.prototype.hasOwnProperty.call(r, name) ? r[name] : undefined);
-    const v = own(spec) ?? (typeof own(`${spec}_hex`) === 'string' ? hexBytes(own(`${spec}_hex`)) : null);
+    const hex = own(r, `${spec}_hex`);
+    const v = own(r, spec) ?? (typeof hex === 'string' ? hexBytes(hex) : null);
     return v === null ? null : argument(kind, v);
   };
-  const legacyCall = (r, spec) => {
-    const op = MANIFEST.get(spec.call);
-    const positional = [];
-    const options = optionsProto === undefined ? {} : Object.create(optionsProto);
-    for (const p of op.params) {
-      const from = spec.args[p.name];
-      const a = from === undefined ? null : fromRequest(r, from, p.kind);
-      if (p.required) positional.push(a);
-      else if (a !== null) options[p.js] = a;
-    }
-    return op.params.some((p) => !p.required) ? ekl[op.js](...positional, options) : ekl[op.js](...positional);
-  };
+  const legacyCall = (r, spec) =>
+    invoke(MANIFEST.get(spec.call), (p) => (spec.args[p.name] === undefined ? null : fromRequest(r, spec.args[p.name], p.kind)));
   const legacyAnswer = (spec) => (r) => {
     let out = legacyCall(r, spec);
     if (spec.pick) out = out[spec.pick];

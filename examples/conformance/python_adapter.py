@@ -133,6 +133,20 @@ def wire(returns: str, result: Any) -> str:
     return text(ekl.canonicalize_value(result))
 
 
+def invoke(op: Req, arg: Callable[[Req], Any]) -> Any:
+    """Calls the package's function of ``op`` with ``arg(p)`` for each parameter (None: left out):
+    required ones positional, optional ones by keyword."""
+    positional: List[Any] = []
+    keywords: Dict[str, Any] = {}
+    for p in op["params"]:
+        v = arg(p)
+        if p["required"]:
+            positional.append(v)
+        elif v is not None:
+            keywords[p["name"]] = v
+    return getattr(ekl, op["python"])(*positional, **keywords)
+
+
 def call(r: Req) -> str:
     op = MANIFEST.get(str(r.get("name")))
     if op is None:
@@ -141,16 +155,12 @@ def call(r: Req) -> str:
     names = [p["name"] for p in op["params"]]
     if any(k not in names for k in args):
         raise ekl.EklError("INVALID_ARGUMENT", "unknown argument")
-    positional: List[Any] = []
-    keywords: Dict[str, Any] = {}
-    for p in op["params"]:
+
+    def arg(p: Req) -> Any:
         v: Any = args.get(p["name"])
-        v = None if v is None else argument(p["kind"], v)
-        if p["required"]:
-            positional.append(v)
-        elif v is not None:
-            keywords[p["name"]] = v
-    return wire(op["returns"], getattr(ekl, op["python"])(*positional, **keywords))
+        return None if v is None else argument(p["kind"], v)
+
+    return wire(op["returns"], invoke(op, arg))
 
 
 #: The legacy operations as calls of the registry (legacy-ops.json, shared with the JS adapters).
@@ -169,17 +179,12 @@ def from_request(r: Req, spec: Union[str, Req], kind: str) -> Any:
 
 def legacy_call(r: Req, spec: Req) -> Any:
     """The package's result of the registry call a legacy operation stands for."""
-    op = MANIFEST[spec["call"]]
-    positional: List[Any] = []
-    keywords: Dict[str, Any] = {}
-    for p in op["params"]:
+
+    def arg(p: Req) -> Any:
         source = spec["args"].get(p["name"])
-        v = None if source is None else from_request(r, source, p["kind"])
-        if p["required"]:
-            positional.append(v)
-        elif v is not None:
-            keywords[p["name"]] = v
-    return getattr(ekl, op["python"])(*positional, **keywords)
+        return None if source is None else from_request(r, source, p["kind"])
+
+    return invoke(MANIFEST[spec["call"]], arg)
 
 
 def legacy_answer(spec: Req) -> Callable[[Req], str]:
