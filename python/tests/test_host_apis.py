@@ -14,7 +14,8 @@ from ekl_evidence import _native
 
 REPO = Path(__file__).resolve().parents[2]
 TABLE: list[dict[str, Any]] = json.loads((REPO / "docs" / "host-apis.json").read_text(encoding="utf-8"))["apis"]
-OPS = json.loads(_native.operations())["operations"]
+MANIFEST: dict[str, Any] = json.loads(_native.operations())
+OPS = MANIFEST["operations"]
 LISTED: set[str] = {name for api in TABLE if "module" not in api for name in api["python"]}
 #: The handle classes whose public members are host APIs.
 HANDLES = {"Jwks": ekl.Jwks, "SigningKey": ekl.SigningKey, "RemoteJwks": ekl.RemoteJwks}
@@ -31,10 +32,9 @@ def _declared_type(name: str) -> bool:
     return typing.get_origin(obj) is not None
 
 
-_MANIFEST = json.loads(_native.operations())
 DECLARED: set[str] = {
     n
-    for n in {s["name"] for s in _MANIFEST["shapes"]} | {r["name"] for r in _MANIFEST["refinements"]}
+    for n in {s["name"] for s in MANIFEST["shapes"]} | {r["name"] for r in MANIFEST["refinements"]}
     if n in ekl.__all__ and _declared_type(n)
 }
 
