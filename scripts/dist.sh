@@ -276,12 +276,12 @@ if [[ "$only" == *" npm "* ]]; then
   cp -r node/test "$fresh/test"
   check_backend() { (cd "$1" && "${@:3}" -e 'const e=require("ekl-evidence"); if (e.backend!==process.argv[1]) throw new Error("backend "+e.backend); console.log(e.backend)' "$2"); }
   check_backend "$fresh" native node >/dev/null
-  (cd "$fresh" && EKL_REPO_ROOT=$root node --test test/vectors.test.js >/dev/null)
+  (cd "$fresh" && EKL_REPO_ROOT=$root node --test test/vectors.test.js test/vector-calls.test.js >/dev/null)
   native_how="RUN natively (Node $(node -v), npm install --offline of the two tarballs in ${it} ms): backend native, every vector file"
   # The same folder without the platform package: the bundled wasm, the same vectors.
   rm -rf "$fresh/node_modules/ekl-evidence-linux-x64-gnu"
   check_backend "$fresh" wasm node >/dev/null
-  (cd "$fresh" && EKL_REPO_ROOT=$root node --test test/vectors.test.js >/dev/null)
+  (cd "$fresh" && EKL_REPO_ROOT=$root node --test test/vectors.test.js test/vector-calls.test.js >/dev/null)
   gz=$(gzip -9c node/wasm/web/ekl_wasm_bg.wasm | wc -c)
   [ "$gz" -le "$BUDGET_WASM_GZ" ] || over=$((over + 1))
   row "$(basename "$main")" "$(budget "$main" $BUDGET_MAIN_TGZ)" "any (Node >= 20, browsers)" \
@@ -300,8 +300,9 @@ if [[ "$only" == *" npm "* ]]; then
           cp -r node/test "$a/test"
           nodebin=$sysroot/usr/bin/node
           res=$(cd "$a" && "$qemu" -L "$sysroot" "$nodebin" -e 'const e=require("ekl-evidence"); if (e.backend!=="native") throw new Error(e.backend); console.log(process.arch, process.version, e.backend)' 2>&1) || { say "qemu node: $res"; exit 1; }
-          (cd "$a" && EKL_REPO_ROOT=$root "$qemu" -L "$sysroot" "$nodebin" test/vectors.test.js >/dev/null 2>&1) \
-            && vec="every vector file (727 checks, in-process: node --test would spawn an arm64 child outside qemu)" || vec="vectors: FAILED"
+          (cd "$a" && EKL_REPO_ROOT=$root "$qemu" -L "$sysroot" "$nodebin" test/vectors.test.js >/dev/null 2>&1 \
+            && EKL_REPO_ROOT=$root "$qemu" -L "$sysroot" "$nodebin" test/vector-calls.test.js >/dev/null 2>&1) \
+            && vec="every vector file (vectors.test.js and vector-calls.test.js, in-process: node --test would spawn an arm64 child outside qemu)" || vec="vectors: FAILED"
           [[ "$vec" == every* ]] || over=$((over + 1))
           how="RUN under qemu-aarch64 (Debian Node $(echo "$res" | awk '{print $2}') arm64): backend native, $vec; $(cat "$addons/ekl-evidence.$plat.node.inspected")"
         fi ;;

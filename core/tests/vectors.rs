@@ -3,7 +3,9 @@
 //! Each file has one loader (`fn(&Path) -> Result<Vec<Case>, String>`) listed in [`FILES`]; a loader
 //! refuses a file with a section it does not know, so nothing is skipped silently. To add a vector
 //! file, write its loader and add a line to [`FILES`]. A file of `vectors/` without a loader shows
-//! up as an ignored test named `<file>::no runner in tests/vectors.rs`.
+//! up as an ignored test named `<file>::no runner in tests/vectors.rs`, unless vectors/calls.jsonl
+//! checks it: the one test-data format the files move to (vectors/README.md#calls), run through the
+//! bridge by the CLI's tests and by one generic runner on every other surface.
 //!
 //! The meta-tests (`meta::…`) copy a file to a temporary folder, change one expected value, run the
 //! same loader and checks on the copy and require exactly the changed case to fail.
@@ -14,8 +16,8 @@ use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
 use ekl_core::canonical::{self, Options};
-use ekl_core::digest::{sha256_hex, Salt};
-use ekl_core::{digest, fingerprint, proof, receipt, screening, ErrorCode};
+use ekl_core::digest::sha256_hex;
+use ekl_core::ErrorCode;
 use libtest_mimic::{Arguments, Failed, Trial};
 use serde_json::value::RawValue;
 use serde_json::Value as Json;
@@ -34,12 +36,8 @@ type Loader = fn(&Path) -> Result<Vec<Case>, String>;
 /// Every vector file with its loader, run in this order.
 const FILES: &[(&str, Loader)] = &[
     ("ekl-json-1.json", ekl_json_1),
-    ("fingerprints.json", fingerprints),
-    ("upstream-fingerprint.json", upstream_fingerprint),
-    ("duplicate-keys.json", duplicate_keys),
     ("call-receipt.json", call_receipt),
     ("endpoint-proof-v2.json", endpoint_proof_v2),
-    ("screening-scan.json", screening_scan),
 ];
 
 // The receipt, endpoint-proof and screening files: their checks live in `receipts_vectors/`.
@@ -60,8 +58,16 @@ fn endpoint_proof_v2(path: &Path) -> Result<Vec<Case>, String> {
     adapt(receipts_vectors::endpoint_proof_v2(path))
 }
 
-fn screening_scan(path: &Path) -> Result<Vec<Case>, String> {
-    adapt(receipts_vectors::screening_scan(path))
+/// The vector files named by vectors/calls.jsonl (vectors/README.md#calls).
+fn pinned_files(dir: &Path) -> Vec<String> {
+    let text = std::fs::read_to_string(dir.join("calls.jsonl")).unwrap_or_default();
+    let mut files: Vec<String> = text
+        .split('\n')
+        .filter_map(|l| serde_json::from_str::<Json>(l).ok())
+        .filter_map(|l| l.get("file")?.as_str().map(str::to_owned))
+        .collect();
+    files.dedup();
+    files
 }
 
 fn vectors_dir() -> PathBuf {
@@ -85,10 +91,21 @@ fn main() {
             })),
         }
     }
+    // The files checked through vectors/calls.jsonl (the CLI's generic runner, on every surface)
+    // have no loader here; a file in both is an error.
+    let pinned = pinned_files(&dir);
+    for (file, _) in FILES.iter().filter(|(f, _)| pinned.iter().any(|p| p == f)) {
+        trials.push(Trial::test(format!("{file}::also in calls.jsonl"), || {
+            Err(Failed::from(
+                "a file is checked by a loader here or through calls.jsonl, not both",
+            ))
+        }));
+    }
     if let Ok(entries) = std::fs::read_dir(&dir) {
         let mut names: Vec<String> = entries
             .filter_map(|e| e.ok()?.file_name().into_string().ok())
             .filter(|n| n.ends_with(".json") && !FILES.iter().any(|(f, _)| f == n))
+            .filter(|n| !pinned.contains(n))
             .collect();
         names.sort();
         for name in names {
@@ -131,13 +148,6 @@ fn span_of(text: &str, pointer: &str) -> Option<std::ops::Range<usize>> {
     }
     let start = cur.as_ptr() as usize - text.as_ptr() as usize;
     Some(start..start + cur.len())
-}
-
-/// The JSON text of the value at a pointer.
-fn raw_at(text: &str, pointer: &str) -> Result<String, String> {
-    span_of(text, pointer)
-        .map(|r| text[r].to_owned())
-        .ok_or_else(|| format!("no value at {pointer}"))
 }
 
 /// The top-level object, after checking that it has a description and only known sections.
@@ -402,214 +412,6 @@ fn generated(v: &Json) -> Result<impl FnOnce() -> Vec<u8> + Send + 'static, Stri
 }
 
 // ---------------------------------------------------------------------------------------------
-// vectors/fingerprints.json (published, byte for byte)
-// ---------------------------------------------------------------------------------------------
-
-fn fingerprints(path: &Path) -> Result<Vec<Case>, String> {
-    let (src, doc) = read_json(path)?;
-    let doc = top(
-        &doc,
-        &[
-            "description",
-            "algorithm",
-            "cases",
-            "result_selection",
-            "challenge",
-        ],
-    )?;
-    let mut cases = Vec::new();
-    let mut first_salt = None;
-    for (i, v) in list(doc, "cases")?.iter().enumerate() {
-        let (salt, jcs, fp) = (text(v, "salt")?, text(v, "jcs")?, text(v, "fingerprint")?);
-        first_salt.get_or_insert_with(|| salt.clone());
-        let value = raw_at(&src, &format!("/cases/{i}/value"))?;
-        cases.push(case(format!("cases::{}", text(v, "name")?), move || {
-            let salt = Salt::from_hex(&salt).map_err(|e| e.to_string())?;
-            let value = canonical::parse(value.as_bytes()).map_err(|e| e.to_string())?;
-            let canon = canonical::canonicalize_value(&value).map_err(|e| e.to_string())?;
-            expect_eq("jcs of value", &utf8(canon), &jcs)?;
-            let again = canonical::canonicalize(jcs.as_bytes()).map_err(|e| e.to_string())?;
-            expect_eq("jcs text is canonical", &utf8(again), &jcs)?;
-            let got = fingerprint::fingerprint(&salt, &value).map_err(|e| e.to_string())?;
-            expect_eq("fingerprint", &got, &fp)?;
-            let prefixed = [salt.bytes().as_slice(), jcs.as_bytes()].concat();
-            expect_eq("sha256(salt || jcs)", &sha256_hex(&prefixed), &fp)
-        }));
-    }
-    if let Some(sel) = doc.get("result_selection") {
-        // The section has no salt of its own: it uses the salt of the first case.
-        let salt = first_salt
-            .clone()
-            .ok_or("result_selection needs a case for its salt")?;
-        let (result, chosen, fp) = (
-            raw_at(&src, "/result_selection/result")?,
-            text(sel, "fingerprinted")?,
-            text(sel, "fingerprint")?,
-        );
-        cases.push(case("result_selection".into(), move || {
-            let salt = Salt::from_hex(&salt).map_err(|e| e.to_string())?;
-            let result = canonical::parse(result.as_bytes()).map_err(|e| e.to_string())?;
-            let (body, _) = fingerprint::select_result_body(&result).map_err(|e| e.to_string())?;
-            expect_eq("fingerprinted body", body.as_str(), &chosen)?;
-            let got = fingerprint::output_fingerprint(&salt, &result).map_err(|e| e.to_string())?;
-            expect_eq("output fingerprint", &got, &fp)
-        }));
-    }
-    if let Some(ch) = doc.get("challenge") {
-        let (cred, cred_sha) = (
-            text(ch, "provider_credential")?,
-            text(ch, "credential_sha256")?,
-        );
-        let (challenge, endpoint, expected) = (
-            text(ch, "challenge")?,
-            text(ch, "endpoint")?,
-            text(ch, "proof")?,
-        );
-        cases.push(case("challenge".into(), move || {
-            expect_eq("credential sha256", &sha256_hex(cred.as_bytes()), &cred_sha)?;
-            let got = proof::challenge_proof_v1(&cred, &challenge, &endpoint);
-            expect_eq("proof", &got, &expected)
-        }));
-    }
-    Ok(cases)
-}
-
-// ---------------------------------------------------------------------------------------------
-// vectors/upstream-fingerprint.json
-// ---------------------------------------------------------------------------------------------
-
-fn offered(v: &Json) -> Result<Option<Vec<String>>, String> {
-    match field(v, "offered")? {
-        Json::Null => Ok(None),
-        Json::Array(items) => items
-            .iter()
-            .map(|i| {
-                i.as_str()
-                    .map(str::to_owned)
-                    .ok_or("offered names must be strings".to_owned())
-            })
-            .collect::<Result<Vec<_>, _>>()
-            .map(Some),
-        _ => Err("offered must be null or an array".into()),
-    }
-}
-
-fn upstream_fingerprint(path: &Path) -> Result<Vec<Case>, String> {
-    let (src, doc) = read_json(path)?;
-    let doc = top(&doc, &["description", "algorithm", "cases", "invalid"])?;
-    let mut cases = Vec::new();
-    for (i, v) in list(doc, "cases")?.iter().enumerate() {
-        let (tools, offered) = (raw_at(&src, &format!("/cases/{i}/tools"))?, offered(v)?);
-        let (projection, fp) = (text(v, "projection")?, text(v, "fingerprint")?);
-        cases.push(case(format!("cases::{}", text(v, "name")?), move || {
-            let tools = canonical::parse(tools.as_bytes()).map_err(|e| e.to_string())?;
-            let names: Option<Vec<&str>> = offered
-                .as_ref()
-                .map(|o| o.iter().map(String::as_str).collect());
-            let projected = fingerprint::upstream_projection(&tools, names.as_deref())
-                .map_err(|e| e.to_string())?;
-            let canon = canonical::canonicalize_value(&projected).map_err(|e| e.to_string())?;
-            expect_eq("projection", &utf8(canon), &projection)?;
-            let again =
-                canonical::canonicalize(projection.as_bytes()).map_err(|e| e.to_string())?;
-            expect_eq("projection is canonical", &utf8(again), &projection)?;
-            let got = fingerprint::upstream_fingerprint(&tools, names.as_deref())
-                .map_err(|e| e.to_string())?;
-            expect_eq("fingerprint", &got, &fp)?;
-            expect_eq(
-                "sha256(projection)",
-                &sha256_hex(projection.as_bytes()),
-                &fp,
-            )
-        }));
-    }
-    for (i, v) in list(doc, "invalid")?.iter().enumerate() {
-        let tools = raw_at(&src, &format!("/invalid/{i}/tools"))?;
-        let (offered, code) = (offered(v)?, code(v)?);
-        cases.push(case(format!("invalid::{}", text(v, "name")?), move || {
-            let names: Option<Vec<&str>> = offered
-                .as_ref()
-                .map(|o| o.iter().map(String::as_str).collect());
-            let result = canonical::parse(tools.as_bytes())
-                .and_then(|t| fingerprint::upstream_fingerprint(&t, names.as_deref()));
-            match result {
-                Ok(fp) => Err(format!("accepted with fingerprint {fp}, expected {code}")),
-                Err(e) => expect_eq("error code", e.code().as_str(), code),
-            }
-        }));
-    }
-    Ok(cases)
-}
-
-// ---------------------------------------------------------------------------------------------
-// vectors/duplicate-keys.json
-// ---------------------------------------------------------------------------------------------
-
-/// Runs the operation a duplicate-keys.json case names on its input text (read with
-/// `canonical::parse`, as every surface reads JSON text).
-fn duplicate_operation(
-    op: &str,
-    input: &str,
-    offered: Option<&[&str]>,
-    salt: &Salt,
-    secret: &str,
-) -> Result<String, ekl_core::Error> {
-    let value = canonical::parse(input.as_bytes())?;
-    match op {
-        "upstream_fingerprint" => fingerprint::upstream_fingerprint(&value, offered),
-        "output_fingerprint" => fingerprint::output_fingerprint(salt, &value),
-        "select_result_body" => {
-            fingerprint::select_result_body(&value).map(|(which, _)| which.as_str().to_owned())
-        }
-        "terms_hash" => digest::terms_hash(&value),
-        "fingerprint" => fingerprint::fingerprint(salt, &value),
-        "value_digest" => digest::value_digest(&value, None),
-        "receipt_digest" => receipt::receipt_digest(&value),
-        "auth_tag" => receipt::auth_tag(&value, secret),
-        "screening_rules" => screening::ScreeningRules::from_claims(&value).map(|_| "rules".into()),
-        other => panic!("unknown operation {other:?} in duplicate-keys.json"),
-    }
-}
-
-fn duplicate_keys(path: &Path) -> Result<Vec<Case>, String> {
-    let (_, doc) = read_json(path)?;
-    let doc = top(&doc, &["description", "salt", "secret", "cases"])?;
-    let salt = Salt::from_hex(doc.get("salt").and_then(Json::as_str).ok_or("no salt")?)
-        .map_err(|e| e.to_string())?;
-    let secret = doc
-        .get("secret")
-        .and_then(Json::as_str)
-        .ok_or("no secret")?
-        .to_owned();
-    let mut cases = Vec::new();
-    for v in list(doc, "cases")? {
-        let (op, input) = (text(v, "operation")?, text(v, "input")?);
-        let offered = match v.get("offered") {
-            Some(_) => offered(v)?,
-            None => None,
-        };
-        let expected = match v.get("code") {
-            Some(_) => Err(code(v)?),
-            None => Ok(text(v, "expected")?),
-        };
-        let secret = secret.clone();
-        cases.push(case(format!("cases::{}", text(v, "name")?), move || {
-            let names: Option<Vec<&str>> = offered
-                .as_ref()
-                .map(|o| o.iter().map(String::as_str).collect());
-            let got = duplicate_operation(&op, &input, names.as_deref(), &salt, &secret);
-            match (got, expected) {
-                (Ok(got), Ok(want)) => expect_eq(&op, &got, &want),
-                (Err(e), Err(code)) => expect_eq("error code", e.code().as_str(), code),
-                (Ok(got), Err(code)) => Err(format!("accepted with {got}, expected {code}")),
-                (Err(e), Ok(want)) => Err(format!("refused with {e}, expected {want}")),
-            }
-        }));
-    }
-    Ok(cases)
-}
-
-// ---------------------------------------------------------------------------------------------
 // Meta-tests: a changed expectation must make exactly that case fail.
 // ---------------------------------------------------------------------------------------------
 
@@ -676,19 +478,6 @@ const MUTATIONS: &[(&str, &str, &str, &str)] = &[
         "downgrade::agent::announced v2, v1 authority without version",
     ),
     (
-        "screening-scan.json",
-        "/cases/1/expected",
-        "[]",
-        "cases::case-insensitive match",
-    ),
-    (
-        "screening-scan.json",
-        "/invalid_rules/0/error",
-        r#""CLAIM_INVALID""#,
-        "invalid_rules::claims not an object",
-    ),
-    ("screening-scan.json", "/extra_section", "[]", "load"),
-    (
         "ekl-json-1.json",
         "/valid/0/sha256",
         r#""0000000000000000000000000000000000000000000000000000000000000000""#,
@@ -731,72 +520,6 @@ const MUTATIONS: &[(&str, &str, &str, &str)] = &[
         "size::canonical form of 262,145 bytes refused",
     ),
     ("ekl-json-1.json", "/extra", "[]", "load"),
-    (
-        "fingerprints.json",
-        "/cases/0/fingerprint",
-        r#""46839dcf7511e1b9789e56ccbce9a4e7a562adc9aa9b1088337802fec1018a3d""#,
-        "cases::simple object",
-    ),
-    (
-        "fingerprints.json",
-        "/cases/2/value/zero",
-        "-1",
-        "cases::numbers: integers, negative zero, exponents, edges",
-    ),
-    (
-        "fingerprints.json",
-        "/result_selection/fingerprinted",
-        r#""content""#,
-        "result_selection",
-    ),
-    (
-        "fingerprints.json",
-        "/challenge/proof",
-        r#""53d2cef6a77ddb2c0c41485276e84217bb9b878ce200fa1e64c321990d91dd8b""#,
-        "challenge",
-    ),
-    (
-        "upstream-fingerprint.json",
-        "/cases/0/projection",
-        r#""[]""#,
-        "cases::one complete tool",
-    ),
-    (
-        "upstream-fingerprint.json",
-        "/cases/4/offered",
-        r#"["get_quote"]"#,
-        "cases::unsorted tools list sorted by name",
-    ),
-    (
-        "upstream-fingerprint.json",
-        "/invalid/6/tools/tools/0/inputSchema/maximum",
-        "9007199254740992",
-        "invalid::an integer beyond 2^53 in a schema",
-    ),
-    (
-        "upstream-fingerprint.json",
-        "/invalid/0/code",
-        r#""DUPLICATE_KEY""#,
-        "invalid::two offered tools share a name",
-    ),
-    (
-        "duplicate-keys.json",
-        "/cases/0/code",
-        r#""INVALID_SHAPE""#,
-        "cases::upstream: an offered tool with two name members",
-    ),
-    (
-        "duplicate-keys.json",
-        "/cases/14/expected",
-        r#""0000000000000000000000000000000000000000000000000000000000000000""#,
-        "cases::output: without the duplicates",
-    ),
-    (
-        "duplicate-keys.json",
-        "/cases/17/input",
-        r#""{\"price\": 1, \"hash\": \"y\"}""#,
-        "cases::terms: two hash members",
-    ),
 ];
 
 fn meta_trials() -> Vec<Trial> {

@@ -3,9 +3,10 @@
 //
 // One runner per file name (RUNNERS below): it turns the file into checks, each with the path of
 // its expected value inside the file, the expected value and a thunk computing the actual one.
-// A file without a runner fails (bind the new vector file here). The meta-test changes each
-// expected value in a copy of the file and requires the runner to fail on it, so no check can
-// silently ignore what the file says.
+// A file without a runner fails (bind the new vector file here), unless vectors/calls.jsonl checks
+// it (vector-calls.test.js: the one format the remaining runners move to, vectors/README.md#calls).
+// The meta-test changes each expected value in a copy of the file and requires the runner to fail
+// on it, so no check can silently ignore what the file says.
 const test = require('node:test')
 const assert = require('node:assert/strict')
 const fs = require('node:fs')
@@ -23,67 +24,7 @@ function canon(f) {
  * Runners: (parsed file, file text) => [{ name, path, expected, actual: () => any }]. `path`
  * locates `expected` inside the parsed file (for the meta-test, which changes it in a copy).
  */
-const RUNNERS = {
-  'fingerprints.json'(v) {
-    const checks = []
-    v.cases.forEach((c, i) => {
-      const at = ['cases', i]
-      checks.push(
-        {
-          name: `${c.name}: ekl-json-1 of the value`,
-          path: [...at, 'jcs'],
-          expected: c.jcs,
-          actual: () => canon(() => ekl.canonicalizeValue(c.value)),
-        },
-        {
-          name: `${c.name}: ekl-json-1 of the value's JSON text`,
-          path: [...at, 'jcs'],
-          expected: c.jcs,
-          actual: () => canon(() => ekl.canonicalize(JSON.stringify(c.value, null, 1))),
-        },
-        {
-          name: `${c.name}: fingerprint`,
-          path: [...at, 'fingerprint'],
-          expected: c.fingerprint,
-          actual: () => ekl.fingerprint(c.salt, c.value),
-        },
-      )
-    })
-    const rs = v.result_selection
-    // The result selection case uses the salt of the cases (the file does not repeat it).
-    const salt = v.cases[0].salt
-    checks.push(
-      {
-        name: 'result_selection: the body fingerprinted',
-        path: ['result_selection', 'fingerprinted'],
-        expected: rs.fingerprinted,
-        actual: () => ekl.selectResultBody(rs.result).member,
-      },
-      {
-        name: 'result_selection: output fingerprint',
-        path: ['result_selection', 'fingerprint'],
-        expected: rs.fingerprint,
-        actual: () => ekl.outputFingerprint(salt, rs.result),
-      },
-    )
-    const ch = v.challenge
-    checks.push(
-      {
-        name: 'challenge: SHA-256 of the provider credential',
-        path: ['challenge', 'credential_sha256'],
-        expected: ch.credential_sha256,
-        actual: () => ekl.sha256Hex(ch.provider_credential),
-      },
-      {
-        name: 'challenge: v1 proof',
-        path: ['challenge', 'proof'],
-        expected: ch.proof,
-        actual: () => ekl.challengeProofV1(ch.provider_credential, ch.challenge, ch.endpoint),
-      },
-    )
-    return checks
-  },
-}
+const RUNNERS = {}
 
 RUNNERS['ekl-json-1.json'] = (v) => {
   const checks = []
@@ -157,122 +98,6 @@ RUNNERS['ekl-json-1.json'] = (v) => {
   v.invalid_utf8.forEach((c, i) => textCase('invalid_utf8', i, c, Buffer.from(c.input_hex, 'hex')))
   v.size.forEach((c, i) => textCase('size', i, c, generated(c), { maxBytes: c.max_bytes }))
   return checks
-}
-
-/**
- * The exact text of the value at `at` inside JSON text `text` (JSON.parse loses what the core must
- * see: integer literals beyond 2^53, duplicate keys). A small scanner for well-formed files.
- */
-function rawAt(text, at) {
-  let i = 0
-  const ws = () => {
-    while (' \t\n\r'.includes(text[i])) i++
-  }
-  const skipString = () => {
-    i++
-    while (text[i] !== '"') i += text[i] === '\\' ? 2 : 1
-    i++
-  }
-  const readString = () => {
-    const start = i
-    skipString()
-    return JSON.parse(text.slice(start, i))
-  }
-  // Skips one value; when `want` (a path) is not empty, descends into it instead.
-  function value(want) {
-    ws()
-    const start = i
-    if (text[i] === '{' || text[i] === '[') {
-      const isObject = text[i] === '{'
-      i++
-      ws()
-      let index = 0
-      while (text[i] !== '}' && text[i] !== ']') {
-        let key = index
-        if (isObject) {
-          key = readString()
-          ws()
-          i++ // ':'
-        }
-        if (want.length > 0 && String(want[0]) === String(key)) return value(want.slice(1))
-        value([])
-        ws()
-        if (text[i] === ',') i++
-        ws()
-        index++
-      }
-      i++
-      if (want.length > 0) throw new Error(`no ${want.join('.')} in the file`)
-    } else if (text[i] === '"') {
-      skipString()
-    } else {
-      while (i < text.length && !',]} \t\n\r'.includes(text[i])) i++
-    }
-    return want.length === 0 ? text.slice(start, i) : undefined
-  }
-  return value(at)
-}
-
-RUNNERS['upstream-fingerprint.json'] = (v, fileText) => {
-  const checks = []
-  // The tools through the text path: the file's own text of them, in a JsonText.
-  const tools = (section, i) => new ekl.JsonText(rawAt(fileText, [section, i, 'tools']))
-  v.cases.forEach((c, i) => {
-    checks.push(
-      {
-        name: `${c.name}: fingerprint`,
-        path: ['cases', i, 'fingerprint'],
-        expected: c.fingerprint,
-        actual: () => canon(() => ekl.upstreamFingerprint(tools('cases', i), { offered: c.offered })),
-      },
-      {
-        name: `${c.name}: fingerprint of the parsed value`,
-        path: ['cases', i, 'fingerprint'],
-        expected: c.fingerprint,
-        actual: () => canon(() => ekl.upstreamFingerprint(c.tools, { offered: c.offered })),
-      },
-      {
-        // The API gives the digest, not the projection: the file's projection must hash to it.
-        name: `${c.name}: the projection is what is hashed`,
-        path: ['cases', i, 'projection'],
-        expected: c.projection,
-        actual: () => (ekl.sha256Hex(c.projection) === ekl.upstreamFingerprint(c.tools, { offered: c.offered }) ? c.projection : '<another projection>'),
-      },
-    )
-  })
-  v.invalid.forEach((c, i) => {
-    checks.push({
-      name: `invalid: ${c.name}`,
-      path: ['invalid', i, 'code'],
-      expected: c.code,
-      actual: () => canon(() => ekl.upstreamFingerprint(tools('invalid', i), { offered: c.offered })).replace(/^error:/, ''),
-    })
-  })
-  return checks
-}
-
-// Every operation that reads JSON text refuses a duplicate member anywhere in it: each case hands
-// its `input` to the named operation as JSON text.
-RUNNERS['duplicate-keys.json'] = (v) => {
-  const ops = {
-    upstream_fingerprint: (t, c) => ekl.upstreamFingerprint(t, { offered: c.offered }),
-    output_fingerprint: (t) => ekl.outputFingerprint(v.salt, t),
-    select_result_body: (t) => ekl.selectResultBody(t).member,
-    terms_hash: (t) => ekl.termsHash(t),
-    fingerprint: (t) => ekl.fingerprint(v.salt, t),
-    value_digest: (t) => ekl.valueDigest(t),
-    receipt_digest: (t) => ekl.receiptDigest(t),
-    auth_tag: (t) => ekl.authTag(t, v.secret),
-    screening_rules: (t) => (ekl.screeningRules(t), 'rules'),
-  }
-  return v.cases.map((c, i) => {
-    const op = ops[c.operation]
-    if (!op) throw new Error(`unknown operation ${c.operation} in duplicate-keys.json`)
-    const run = () => canon(() => op(new ekl.JsonText(c.input), c))
-    return c.code !== undefined
-      ? { name: c.name, path: ['cases', i, 'code'], expected: c.code, actual: () => run().replace(/^error:/, '') }
-      : { name: c.name, path: ['cases', i, 'expected'], expected: c.expected, actual: run }
-  })
 }
 
 /**
@@ -510,31 +335,6 @@ RUNNERS['endpoint-proof-v2.json'] = (v) => {
   return checks
 }
 
-RUNNERS['screening-scan.json'] = (v) => {
-  const checks = []
-  v.cases.forEach((c, i) => {
-    const rules = c.rules === null || c.rules === undefined ? null : v.rules_sets[c.rules]
-    checks.push({
-      name: c.name,
-      path: ['cases', i, 'expected'],
-      expected: c.expected,
-      actual: () => {
-        const r = outcome(() => ekl.screen(c.result, { rules: rules === null ? null : ekl.screeningRules(rules) }))
-        return r.ok ? r.value : `error:${r.code}`
-      },
-    })
-  })
-  v.invalid_rules.forEach((c, i) => {
-    checks.push({
-      name: `invalid rules: ${c.name}`,
-      path: ['invalid_rules', i, 'error'],
-      expected: c.error,
-      actual: () => canon(() => ekl.screeningRules(c.claims)).replace(/^error:/, ''),
-    })
-  })
-  return checks
-}
-
 RUNNERS['receipt-jws.json'] = (v) => {
   const jwks = new ekl.Jwks(v.jwks)
   return v.cases.map((c, i) => {
@@ -557,54 +357,6 @@ RUNNERS['receipt-jws.json'] = (v) => {
       },
     }
   })
-}
-
-RUNNERS['screening-rules-jws.json'] = (v) => {
-  const jwks = new ekl.Jwks(v.jwks)
-  return v.cases.map((c, i) => ({
-    name: `${c.name}: ${c.description}`,
-    path: ['cases', i, 'expected'],
-    expected: c.expected,
-    actual: () => {
-      try {
-        return ekl.verifyScreeningRules(c.token, jwks, v.network_issuer, { now: c.now })
-      } catch (e) {
-        if (!ekl.isEklError(e)) throw e
-        return { error: e.code }
-      }
-    },
-  }))
-}
-
-/** The function of each operation of credentials-jws.json and its arguments after (token, jwks, issuer). */
-const CREDENTIAL_OPS = {
-  verify_relationship_assertion: (c) => [ekl.verifyRelationshipAssertion, [c.args.token_endpoint], {}],
-  verify_platform_call: (c) => [ekl.verifyPlatformCall, [c.args.purpose], c.args.audience === undefined ? {} : { audience: c.args.audience }],
-  verify_revocation_feed: (c) => [ekl.verifyRevocationFeed, [c.args.provider_agent_id], {}],
-  verify_access_token: (c) => [ekl.verifyAccessToken, [c.args.provider_id], {}],
-}
-
-RUNNERS['credentials-jws.json'] = (v) => {
-  const jwks = new ekl.Jwks(v.jwks)
-  return v.cases.map((c, i) => ({
-    name: `${c.name}: ${c.description}`,
-    path: ['cases', i, 'expected'],
-    expected: c.expected,
-    actual: () => {
-      const [fn, args, options] = CREDENTIAL_OPS[c.op](c)
-      let got
-      try {
-        got = fn(c.token, jwks, v.network_issuer, ...args, { ...options, now: c.now })
-      } catch (e) {
-        if (!ekl.isEklError(e)) throw e
-        return { error: e.code }
-      }
-      // The verified token is verifyJws's result, the type's members added.
-      const base = ekl.verifyJws(c.token, got.typ, jwks, { now: c.now, issuer: v.network_issuer, requireExp: false })
-      assert.deepStrictEqual(Object.fromEntries(Object.keys(base).map((k) => [k, got[k]])), base)
-      return got
-    },
-  }))
 }
 
 /** Folders of vectors/ that hold no vectors (the checking scripts of the vectors helper). */
@@ -663,7 +415,19 @@ function getAt(obj, p) {
   return p.reduce((o, k) => o[k], obj)
 }
 
-const files = vectorFiles()
+/** The files checked through vectors/calls.jsonl (vector-calls.test.js): no runner here. */
+function pinnedFiles() {
+  const calls = path.join(VECTORS_DIR, 'calls.jsonl')
+  if (!fs.existsSync(calls)) return new Set()
+  return new Set(fs.readFileSync(calls, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l).file))
+}
+
+const PINNED = pinnedFiles()
+const files = vectorFiles()?.filter((f) => !PINNED.has(f)) ?? null
+
+test('a vector file is checked through vectors/calls.jsonl or by a runner here, not both', () => {
+  for (const f of PINNED) assert.ok(!RUNNERS[f], `${f}: both in vectors/calls.jsonl and in RUNNERS`)
+})
 
 test('vectors/ exists and holds vector files', (t) => {
   if (files === null) {

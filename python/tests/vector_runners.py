@@ -136,107 +136,6 @@ def run_ekl_json_1(data: dict[str, Any]) -> list[Check]:
     return checks
 
 
-# --- fingerprints.json -------------------------------------------------------------------------
-
-
-def run_fingerprints(data: dict[str, Any]) -> list[Check]:
-    checks: list[Check] = []
-    for case in data.get("cases", []):
-
-        def fp(case: dict[str, Any] = case) -> None:
-            value, salt = case["value"], case["salt"]
-            if "jcs" in case:
-                assert ekl.canonicalize_value(value) == case["jcs"].encode("utf-8")
-            assert ekl.fingerprint(salt, value) == case["fingerprint"]
-            assert ekl.fingerprint(salt, ekl.JsonText(json.dumps(value))) == case["fingerprint"]
-
-        checks.append((f"cases: {case['name']}", fp))
-    sel = data.get("result_selection")
-    if sel is not None:
-        salt = data["cases"][0]["salt"]
-
-        def selection() -> None:
-            selected = ekl.select_result_body(sel["result"])
-            which, body = selected["member"], selected["value"]
-            assert which == sel["fingerprinted"], which
-            assert body == sel["result"][which]
-            assert ekl.output_fingerprint(salt, sel["result"]) == sel["fingerprint"]
-            assert ekl.fingerprint(salt, body) == sel["fingerprint"]
-
-        checks.append(("result_selection", selection))
-    ch = data.get("challenge")
-    if ch is not None:
-
-        def challenge() -> None:
-            assert ekl.sha256_hex(ch["provider_credential"]) == ch["credential_sha256"]
-            got = ekl.challenge_proof_v1(ch["provider_credential"], ch["challenge"], ch["endpoint"])
-            assert got == ch["proof"], got
-
-        checks.append(("challenge", challenge))
-    return checks
-
-
-# --- upstream-fingerprint.json -----------------------------------------------------------------
-
-
-def run_upstream_fingerprint(data: dict[str, Any]) -> list[Check]:
-    checks: list[Check] = []
-    for case in data.get("cases", []):
-
-        def up(case: dict[str, Any] = case) -> None:
-            tools, offered = case["tools"], case.get("offered")
-            if "projection" in case:
-                projected = ekl.upstream_projection(tools, offered=offered)
-                assert ekl.canonicalize_value(projected) == case["projection"].encode("utf-8")
-            assert ekl.upstream_fingerprint(tools, offered=offered) == case["fingerprint"]
-            text = ekl.JsonText(json.dumps(tools))
-            assert ekl.upstream_fingerprint(text, offered=offered) == case["fingerprint"]
-
-        checks.append((f"cases: {case['name']}", up))
-    for case in data.get("invalid", []):
-
-        def bad(case: dict[str, Any] = case) -> None:
-            refused(case["code"], ekl.upstream_fingerprint, case["tools"], offered=case.get("offered"))
-
-        checks.append((f"invalid: {case['name']}", bad))
-    return checks
-
-
-# --- duplicate-keys.json -------------------------------------------------------------------------
-
-
-def _duplicate_operation(data: dict[str, Any], case: dict[str, Any]) -> Any:
-    """The operation a case names, on its input handed over as JSON text."""
-    text, salt, op = ekl.JsonText(case["input"]), data["salt"], case["operation"]
-    calls: dict[str, Callable[[], Any]] = {
-        "upstream_fingerprint": lambda: ekl.upstream_fingerprint(text, offered=case.get("offered")),
-        "output_fingerprint": lambda: ekl.output_fingerprint(salt, text),
-        "select_result_body": lambda: ekl.select_result_body(text)["member"],
-        "terms_hash": lambda: ekl.terms_hash(text),
-        "fingerprint": lambda: ekl.fingerprint(salt, text),
-        "value_digest": lambda: ekl.value_digest(text),
-        "receipt_digest": lambda: ekl.receipt_digest(text),
-        "auth_tag": lambda: ekl.auth_tag(text, data["secret"]),
-        "screening_rules": lambda: ekl.screening_rules(text),
-    }
-    return calls[op]()
-
-
-def run_duplicate_keys(data: dict[str, Any]) -> list[Check]:
-    checks: list[Check] = []
-    for case in data.get("cases", []):
-
-        def dup(case: dict[str, Any] = case) -> None:
-            if "code" in case:
-                refused(case["code"], _duplicate_operation, data, case)
-            else:
-                got = _duplicate_operation(data, case)
-                assert got == case["expected"], got
-
-        checks.append((f"cases: {case['name']}", dup))
-    return checks
-
-
 # --- rfc8785-testdata/ (a folder: input/*.json -> output/*.json, and the ES6 number file) --------
 
 
@@ -472,30 +371,7 @@ def run_call_receipt(data: dict[str, Any]) -> list[Check]:
     return checks
 
 
-# --- screening-scan.json -----------------------------------------------------------------------
-
-
-def run_screening_scan(data: dict[str, Any]) -> list[Check]:
-    checks: list[Check] = []
-    sets = {name: ekl.screening_rules(claims) for name, claims in data.get("rules_sets", {}).items()}
-    for case in data.get("cases", []):
-
-        def scan(case: dict[str, Any] = case) -> None:
-            rules = sets[case["rules"]] if case["rules"] is not None else None
-            got = ekl.screen(case["result"], rules=rules)
-            assert got == case["expected"], got
-
-        checks.append((f"cases: {case['name']}", scan))
-    for case in data.get("invalid_rules", []):
-
-        def invalid(case: dict[str, Any] = case) -> None:
-            refused(case["error"], ekl.screening_rules, case["claims"])
-
-        checks.append((f"invalid_rules: {case['name']}", invalid))
-    return checks
-
-
-# --- receipt-jws.json and screening-rules-jws.json ----------------------------------------------
+# --- receipt-jws.json ----------------------------------------------
 
 
 def _verdict_outcomes(v: ekl.Verdict) -> dict[str, str]:
@@ -536,99 +412,22 @@ def run_receipt_jws(data: dict[str, Any]) -> list[Check]:
     return checks
 
 
-def run_screening_rules_jws(data: dict[str, Any]) -> list[Check]:
-    checks: list[Check] = []
-    jwks = ekl.Jwks(data["jwks"])
-    issuer = data["network_issuer"]
-    for case in data.get("cases", []):
-
-        def token(case: dict[str, Any] = case) -> None:
-            exp = case["expected"]
-            fn = lambda: ekl.verify_screening_rules(case["token"], jwks, issuer, now=case["now"])  # noqa: E731
-            if "error" in exp:
-                refused(exp["error"], fn)
-                return
-            got = fn()
-            assert got == exp, got
-            # the verified token is the rules of screen()
-            assert ekl.screen({"content": []}, rules=got) == []
-
-        checks.append((f"cases: {case['name']}", token))
-    return checks
-
-
-# --- credentials-jws.json -----------------------------------------------------------------------
-
-#: The function of each operation of credentials-jws.json (the registry's names).
-_CREDENTIAL_OPS: dict[str, Callable[..., Any]] = {
-    "verify_relationship_assertion": ekl.verify_relationship_assertion,
-    "verify_platform_call": ekl.verify_platform_call,
-    "verify_revocation_feed": ekl.verify_revocation_feed,
-    "verify_access_token": ekl.verify_access_token,
-}
-
-#: The arguments of each operation after (token, jwks, issuer): positional, then keywords.
-_CREDENTIAL_ARGS: dict[str, tuple[list[str], list[str]]] = {
-    "verify_relationship_assertion": (["token_endpoint"], []),
-    "verify_platform_call": (["purpose"], ["audience"]),
-    "verify_revocation_feed": (["provider_agent_id"], []),
-    "verify_access_token": (["provider_id"], []),
-}
-
-
-def run_credentials_jws(data: dict[str, Any]) -> list[Check]:
-    checks: list[Check] = []
-    jwks = ekl.Jwks(data["jwks"])
-    issuer = data["network_issuer"]
-    for case in data.get("cases", []):
-
-        def credential(case: dict[str, Any] = case) -> None:
-            op = case["op"]
-            positional, keywords = _CREDENTIAL_ARGS[op]
-            args = [case["args"][k] for k in positional]
-            kwargs = {k: case["args"][k] for k in keywords if k in case["args"]}
-            fn = lambda: _CREDENTIAL_OPS[op](case["token"], jwks, issuer, *args, now=case["now"], **kwargs)  # noqa: E731
-            exp = case["expected"]
-            if "error" in exp:
-                refused(exp["error"], fn)
-                return
-            got = fn()
-            assert got == exp, got
-            # the verified token is verify_jws's result, the type's members added
-            base = ekl.verify_jws(case["token"], got["typ"], jwks, now=case["now"], issuer=issuer, require_exp=False)
-            assert {k: got[k] for k in base} == base
-
-        checks.append((f"cases: {case['name']}", credential))
-    return checks
-
-
-#: The runner of each vector file. A file in vectors/ without a runner is reported by
-#: test_vectors.py::test_every_vector_file_has_a_runner.
+#: The runner of each vector file not checked through vectors/calls.jsonl (test_vector_calls.py,
+#: the one format these runners move to: vectors/README.md#calls). A file in vectors/ with
+#: neither is reported by test_vectors.py::test_every_vector_file_has_a_runner.
 RUNNERS: dict[str, Callable[[dict[str, Any]], list[Check]]] = {
     "ekl-json-1.json": run_ekl_json_1,
-    "fingerprints.json": run_fingerprints,
-    "upstream-fingerprint.json": run_upstream_fingerprint,
-    "duplicate-keys.json": run_duplicate_keys,
     "endpoint-proof-v2.json": run_endpoint_proof_v2,
     "call-receipt.json": run_call_receipt,
-    "screening-scan.json": run_screening_scan,
     "receipt-jws.json": run_receipt_jws,
-    "screening-rules-jws.json": run_screening_rules_jws,
-    "credentials-jws.json": run_credentials_jws,
 }
 
 #: Where the meta-test changes one expected value: (section, case index, member); an empty
 #: section names a top-level member, a dotted member one inside it (``expected.jti``).
 MUTATIONS: dict[str, tuple[str, int, str]] = {
     "ekl-json-1.json": ("valid", 0, "canonical"),
-    "fingerprints.json": ("cases", 0, "fingerprint"),
-    "upstream-fingerprint.json": ("cases", 0, "fingerprint"),
-    "duplicate-keys.json": ("cases", 0, "code"),
     "endpoint-proof-v2.json": ("challenges", 0, "proof_v2"),
-    "screening-scan.json": ("invalid_rules", 0, "error"),
     "call-receipt.json": ("", 0, "receipt_digest"),  # "": a top-level member
-    "screening-rules-jws.json": ("cases", 0, "now"),
-    "credentials-jws.json": ("cases", 0, "expected.jti"),
 }
 
 

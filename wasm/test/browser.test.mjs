@@ -1,4 +1,5 @@
-// The wasm package in headless Chromium, as plain ESM (no bundler): every vector file, with the
+// The wasm package in headless Chromium, as plain ESM (no bundler): every vector file (and
+// vectors/calls.jsonl through the conformance adapter's generic dispatch), with the
 // result set equal to the one in Node (itself equal to the native one), every refusal followed
 // by a good call on the same instance, and the hardening cases shared with Node
 // (node/test/hardening-cases.mjs).
@@ -25,9 +26,18 @@ test('vectors and refusals in Chromium equal Node', { timeout: 180_000 }, async 
         const t0 = performance.now();
         const r = runVectors(api, files);
         const ms = performance.now() - t0;
+        // vectors/calls.jsonl, dispatched generically (the conformance adapter's ops.mjs).
+        const { makeAnswer } = await import('/examples/conformance/ops.mjs');
+        const { runVectorCalls } = await import('/examples/conformance/vector-calls.mjs');
+        const legacy = await (await fetch('/examples/conformance/legacy-ops.json')).json();
+        const parsed = Object.fromEntries(files.filter((f) => f.name.endsWith('.json')).map((f) => [f.name, JSON.parse(f.text)]));
+        const calls = runVectorCalls(makeAnswer(api, { legacy }), files.find((f) => f.name === 'calls.jsonl').text, (n) => parsed[n], {
+          sha256: (s) => api.sha256Hex(s),
+        });
         return {
           records: r.records.map(({ file, case: kase, result }) => ({ file, case: kase, result })),
           failures: r.failures, unknown: r.unknown, refusals: checkRefusals(api), ms,
+          calls: calls.length, callFailures: calls.filter((c) => !c.pass || c.tamperedPasses),
           hardening: hardeningProblems(api.default), // the API object (the namespace has no symbol keys)
           userAgent: navigator.userAgent,
         };
@@ -35,6 +45,8 @@ test('vectors and refusals in Chromium equal Node', { timeout: 180_000 }, async 
       console.log(`chromium: ${got.userAgent}; ${got.records.length} vector cases in ${got.ms.toFixed(0)} ms`);
       assert.deepEqual(got.unknown, []);
       assert.deepEqual(got.failures, []);
+      assert.ok(got.calls > 0, 'no line of vectors/calls.jsonl ran');
+      assert.deepEqual(got.callFailures, []);
       assert.deepEqual(got.refusals, []);
       // The hardening cases shared with Node (accessors, Proxies, bounds, deep JWS claims, keys,
       // panics: the web glue's factory restarts the instance after each trap).

@@ -8,7 +8,7 @@ use std::path::Path;
 
 use ekl_core::{canonical, digest, Value};
 
-use super::corpus::{canon_text, protect_big_integers, Case};
+use super::corpus::{canon_text, protect_big_integers, Case, Golden};
 
 fn load(dir: &Path, file: &str) -> Option<Value<'static>> {
     let bytes = std::fs::read(dir.join(file)).ok()?;
@@ -41,6 +41,37 @@ fn s(x: impl Into<String>) -> Value<'static> {
 /// An argument of kind value/text/jwks: the canonical text of `v` as a string.
 fn t(v: &Value<'static>) -> Value<'static> {
     s(canon_text(v))
+}
+
+/// An argument of kind value: `v` as JSON text in the file's member order, with spaces (not
+/// canonical, so that canonicalising it is a real check).
+fn g(v: &Value<'static>) -> Value<'static> {
+    fn text(v: &Value<'_>, out: &mut String) {
+        match v {
+            Value::Object(members) => {
+                out.push_str("{ ");
+                for (i, (k, x)) in members.iter().enumerate() {
+                    out.push_str(if i == 0 { "" } else { ", " });
+                    out.push_str(&canon_text(&Value::String(k.clone())));
+                    out.push_str(": ");
+                    text(x, out);
+                }
+                out.push_str(" }");
+            }
+            Value::Array(items) => {
+                out.push_str("[ ");
+                for (i, x) in items.iter().enumerate() {
+                    out.push_str(if i == 0 { "" } else { ", " });
+                    text(x, out);
+                }
+                out.push_str(" ]");
+            }
+            other => out.push_str(&canon_text(other)),
+        }
+    }
+    let mut out = String::new();
+    text(v, &mut out);
+    s(out)
 }
 
 fn n(x: i64) -> Value<'static> {
@@ -82,6 +113,52 @@ impl Calls {
         );
         self.out.push(Case::call(op, source, label, args));
     }
+
+    /// Pins the last request to the value at `pointer` of its vector file (the `source` it was
+    /// added with): `take` of its outcome must equal it (vectors/calls.jsonl).
+    fn pin(&mut self, pointer: impl Into<String>, take: &[&'static str]) {
+        if let Some(case) = self.out.last_mut() {
+            let file = case.rule.split_once("/vectors/").map(|(_, f)| f.to_owned());
+            case.golden = file.map(|file| Golden {
+                file,
+                pointer: pointer.into(),
+                take: take.to_vec(),
+            });
+        }
+    }
+}
+
+/// A member name as a JSON pointer token (RFC 6901: `~` as `~0`, `/` as `~1`).
+#[cfg(test)]
+fn token(name: &str) -> String {
+    name.replace('~', "~0").replace('/', "~1")
+}
+
+/// vectors/calls.jsonl: the `call` requests pinned to a vector file's value, one canonical JSON
+/// object a line: `{"file", "pointer", "request", "take"}` (vectors/README.md#calls). Each
+/// surface runs them with one generic runner; the expected values stay in the vector files.
+/// Written and run by this module's tests (`EKL_BLESS=1` rewrites the file).
+#[cfg(test)]
+pub(super) fn vector_calls(dir: &Path) -> String {
+    let mut out = String::new();
+    for case in call_cases(dir) {
+        let Some(g) = &case.golden else { continue };
+        let request = Value::Object(
+            case.fields
+                .iter()
+                .map(|(k, v)| (Cow::Owned(k.clone()), v.clone()))
+                .collect(),
+        );
+        let line = Value::Object(vec![
+            ("file".into(), s(&g.file)),
+            ("pointer".into(), s(&g.pointer)),
+            ("request".into(), request),
+            ("take".into(), strs(&g.take)),
+        ]);
+        out.push_str(&canon_text(&line));
+        out.push('\n');
+    }
+    out
 }
 
 /// The salt of the cases that need one and do not take it from their vector file.
@@ -189,31 +266,43 @@ fn ekl_json(c: &mut Calls, dir: &Path) {
 fn fingerprints(c: &mut Calls, dir: &Path) {
     if let Some(d) = load(dir, "fingerprints.json") {
         let src = "vectors/fingerprints.json";
-        for case in list(&d, &["cases"]) {
+        for (i, case) in list(&d, &["cases"]).iter().enumerate() {
             let label = st(case, &["name"]);
+            let value = g(get(case, &["value"]));
+            c.add(
+                "canonicalize_value",
+                src,
+                &label,
+                vec![("value", value.clone())],
+            );
+            c.pin(format!("/cases/{i}/jcs"), &[]);
+            let salt = s(st(case, &["salt"]));
             c.add(
                 "fingerprint",
                 src,
                 &label,
-                vec![
-                    ("salt", s(st(case, &["salt"]))),
-                    ("value", t(get(case, &["value"]))),
-                ],
+                vec![("salt", salt), ("value", value)],
             );
+            c.pin(format!("/cases/{i}/fingerprint"), &[]);
         }
-        let result = t(get(&d, &["result_selection", "result"]));
+        // The result selection has no salt of its own: it uses the first case's.
+        let first = list(&d, &["cases"]).first();
+        let salt = s(first.map(|c| st(c, &["salt"])).unwrap_or_default());
+        let result = g(get(&d, &["result_selection", "result"]));
         c.add(
             "output_fingerprint",
             src,
             "result_selection",
-            vec![("salt", s(SALT)), ("result", result.clone())],
+            vec![("salt", salt), ("result", result.clone())],
         );
+        c.pin("/result_selection/fingerprint", &[]);
         c.add(
             "select_result_body",
             src,
             "result_selection",
             vec![("result", result.clone())],
         );
+        c.pin("/result_selection/fingerprinted", &["/member"]);
         c.add("screen", src, "result_selection", vec![("result", result)]);
         let ch = get(&d, &["challenge"]);
         c.add(
@@ -226,12 +315,14 @@ fn fingerprints(c: &mut Calls, dir: &Path) {
                 ("endpoint", s(st(ch, &["endpoint"]))),
             ],
         );
+        c.pin("/challenge/proof", &[]);
         c.add(
             "sha256_hex",
             src,
             "credential",
             vec![("data", s(st(ch, &["provider_credential"])))],
         );
+        c.pin("/challenge/credential_sha256", &[]);
     }
 }
 
@@ -878,7 +969,7 @@ fn duplicate_keys(c: &mut Calls, dir: &Path) {
     if let Some(d) = load(dir, "duplicate-keys.json") {
         let src = "vectors/duplicate-keys.json";
         let (salt, secret) = (st(&d, &["salt"]), st(&d, &["secret"]));
-        for case in list(&d, &["cases"]) {
+        for (i, case) in list(&d, &["cases"]).iter().enumerate() {
             let label = st(case, &["name"]);
             let op = st(case, &["operation"]);
             let Some(reg) = ekl_bridge::find(&op) else {
@@ -899,6 +990,13 @@ fn duplicate_keys(c: &mut Calls, dir: &Path) {
                 args.push(("offered", get(case, &["offered"]).clone()));
             }
             c.add(&op, src, &label, args);
+            if get(case, &["code"]).as_str().is_some() {
+                c.pin(format!("/cases/{i}/code"), &["/error"]);
+            } else if op == "select_result_body" {
+                c.pin(format!("/cases/{i}/expected"), &["/member"]);
+            } else {
+                c.pin(format!("/cases/{i}/expected"), &[]);
+            }
         }
     }
 }
@@ -907,14 +1005,24 @@ fn duplicate_keys(c: &mut Calls, dir: &Path) {
 fn upstream_fingerprints(c: &mut Calls, dir: &Path) {
     if let Some(d) = load(dir, "upstream-fingerprint.json") {
         let src = "vectors/upstream-fingerprint.json";
-        for case in list(&d, &["cases"]).iter().chain(list(&d, &["invalid"])) {
-            let label = st(case, &["name"]);
-            let mut args = vec![("tools", t(get(case, &["tools"])))];
-            if get(case, &["offered"]).as_array().is_some() {
-                args.push(("offered", get(case, &["offered"]).clone()));
+        for section in ["cases", "invalid"] {
+            for (i, case) in list(&d, &[section]).iter().enumerate() {
+                let label = st(case, &["name"]);
+                let mut args = vec![("tools", g(get(case, &["tools"])))];
+                if get(case, &["offered"]).as_array().is_some() {
+                    args.push(("offered", get(case, &["offered"]).clone()));
+                }
+                let at = format!("/{section}/{i}");
+                c.add("upstream_fingerprint", src, &label, args.clone());
+                match section {
+                    "cases" => c.pin(format!("{at}/fingerprint"), &[]),
+                    _ => c.pin(format!("{at}/code"), &["/error"]),
+                }
+                c.add("upstream_projection", src, &label, args);
+                if section == "cases" {
+                    c.pin(format!("{at}/projection"), &["json"]);
+                }
             }
-            c.add("upstream_fingerprint", src, &label, args.clone());
-            c.add("upstream_projection", src, &label, args);
         }
     }
 }
@@ -923,14 +1031,15 @@ fn upstream_fingerprints(c: &mut Calls, dir: &Path) {
 fn screening_scan(c: &mut Calls, dir: &Path) {
     if let Some(d) = load(dir, "screening-scan.json") {
         let src = "vectors/screening-scan.json";
-        for case in list(&d, &["cases"]) {
+        for (i, case) in list(&d, &["cases"]).iter().enumerate() {
             let label = st(case, &["name"]);
             let rules = get(&d, &["rules_sets", &st(case, &["rules"])]);
-            let mut args = vec![("result", t(get(case, &["result"])))];
+            let mut args = vec![("result", g(get(case, &["result"])))];
             if rules.as_object().is_some() {
                 args.push(("rules", t(rules)));
             }
             c.add("screen", src, &label, args);
+            c.pin(format!("/cases/{i}/expected"), &[]);
             if let Some(text) = get(case, &["result", "content"])
                 .as_array()
                 .and_then(|l| l.first())
@@ -948,13 +1057,14 @@ fn screening_scan(c: &mut Calls, dir: &Path) {
                 vec![("claims", t(rules))],
             );
         }
-        for case in list(&d, &["invalid_rules"]) {
+        for (i, case) in list(&d, &["invalid_rules"]).iter().enumerate() {
             c.add(
                 "screening_rules",
                 src,
                 st(case, &["name"]),
                 vec![("claims", t(get(case, &["claims"])))],
             );
+            c.pin(format!("/invalid_rules/{i}/error"), &["/error"]);
         }
     }
 }
@@ -1227,7 +1337,7 @@ fn screening_rules_jws(c: &mut Calls, dir: &Path) {
 fn screening_rules_cases(c: &mut Calls, d: &Value<'static>, src: &str) {
     let jwks = t(get(d, &["jwks"]));
     let issuer = st(d, &["network_issuer"]);
-    for case in list(d, &["cases"]) {
+    for (i, case) in list(d, &["cases"]).iter().enumerate() {
         let label = st(case, &["name"]);
         let (token, now) = (get(case, &["token"]).clone(), get(case, &["now"]).clone());
         c.add(
@@ -1241,6 +1351,7 @@ fn screening_rules_cases(c: &mut Calls, d: &Value<'static>, src: &str) {
                 ("now", now.clone()),
             ],
         );
+        c.pin(format!("/cases/{i}/expected"), &[]);
         c.add(
             "verify_jws",
             src,
@@ -1451,7 +1562,7 @@ fn credentials_jws(c: &mut Calls, dir: &Path) {
         let src = "vectors/credentials-jws.json";
         let jwks = t(get(&d, &["jwks"]));
         let issuer = st(&d, &["network_issuer"]);
-        for case in list(&d, &["cases"]) {
+        for (i, case) in list(&d, &["cases"]).iter().enumerate() {
             let op = st(case, &["op"]);
             let mut args = vec![
                 ("token", get(case, &["token"]).clone()),
@@ -1473,6 +1584,7 @@ fn credentials_jws(c: &mut Calls, dir: &Path) {
                 }
             }
             c.add(&op, src, st(case, &["name"]), args);
+            c.pin(format!("/cases/{i}/expected"), &[]);
         }
         // The key set as a Jwks handle comes from handle_twins; here a `now` in milliseconds
         // (INVALID_ARGUMENT).
@@ -1857,6 +1969,170 @@ mod tests {
             ops::answer(&ms.request(1)),
             Err("INVALID_ARGUMENT".to_owned())
         );
+    }
+
+    fn vectors() -> &'static Path {
+        Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/../vectors"))
+    }
+
+    /// vectors/calls.jsonl is generated from the vector files (`vector_calls`):
+    /// `EKL_BLESS=1 cargo test --release -p ekl-cli --bin ekl vector_calls` rewrites it.
+    #[test]
+    fn vector_calls_file_is_current() {
+        let want = vector_calls(vectors());
+        let path = vectors().join("calls.jsonl");
+        if std::env::var_os("EKL_BLESS").is_some() {
+            std::fs::write(&path, &want).expect("write vectors/calls.jsonl");
+        }
+        let have = std::fs::read_to_string(&path).unwrap_or_default();
+        assert!(
+            have == want,
+            "vectors/calls.jsonl is stale: run \
+             `EKL_BLESS=1 cargo test --release -p ekl-cli --bin ekl vector_calls`"
+        );
+    }
+
+    /// `take` (vectors/README.md#calls) of an answer: the outcome (the parsed answer, or
+    /// `{"error": CODE}`), then each step; `None` where a step finds nothing.
+    fn taken(
+        answer: &Result<String, String>,
+        take: &[serde_json::Value],
+    ) -> Option<serde_json::Value> {
+        use serde_json::Value as J;
+        let (first, rest) = match take.split_first() {
+            Some((f, rest)) if f == "json" => (J::from(answer.clone().ok()?), rest),
+            _ => match answer {
+                Ok(text) => (serde_json::from_str(text).ok()?, take),
+                Err(code) => (serde_json::json!({ "error": code }), take),
+            },
+        };
+        let mut v = first;
+        for step in rest {
+            v = match step.as_str()? {
+                "length" => J::from(v.as_str()?.len()),
+                "sha256" => J::from(digest::sha256_hex(v.as_str()?.as_bytes())),
+                pointer => v.pointer(pointer)?.clone(),
+            };
+        }
+        Some(v)
+    }
+
+    /// Another value of the same type (the meta-test's change).
+    fn tamper(v: &serde_json::Value) -> serde_json::Value {
+        use serde_json::Value as J;
+        match v {
+            J::String(s) => {
+                let mut t = s.clone();
+                let last = t.pop();
+                t.push(if last == Some('0') { '1' } else { '0' });
+                J::from(t)
+            }
+            J::Number(n) => J::from(n.as_f64().unwrap_or(0.0) + 1.0),
+            J::Bool(b) => J::from(!b),
+            J::Null => J::from(0),
+            other => serde_json::json!({ "tampered": other }),
+        }
+    }
+
+    /// The Rust runner of vectors/calls.jsonl: each request, answered by the reference (the
+    /// bridge's registry), gives the value its vector file holds at its pointer; the same value
+    /// changed (a copy of the file, in memory) fails, so no line compares nothing.
+    #[test]
+    fn every_vector_call_gives_its_files_value() {
+        let text =
+            std::fs::read_to_string(vectors().join("calls.jsonl")).expect("vectors/calls.jsonl");
+        let mut files = std::collections::BTreeMap::<String, serde_json::Value>::new();
+        let mut seen = 0;
+        for line in text.lines() {
+            let l: serde_json::Value = serde_json::from_str(line).expect("a JSON line");
+            let (file, pointer) = (
+                l["file"].as_str().unwrap_or(""),
+                l["pointer"].as_str().unwrap_or(""),
+            );
+            let doc = files.entry(file.to_owned()).or_insert_with(|| {
+                let t = std::fs::read_to_string(vectors().join(file)).expect("the vector file");
+                serde_json::from_str(&t).expect("JSON")
+            });
+            let want = doc
+                .pointer(pointer)
+                .unwrap_or_else(|| panic!("{file}#{pointer}: nothing there"));
+            let req = canonical::parse(line.as_bytes()).expect("a line parses");
+            let req = req.get("request").expect("a request");
+            let take = l["take"].as_array().cloned().unwrap_or_default();
+            let got = taken(&ops::answer(req), &take);
+            assert_eq!(got.as_ref(), Some(want), "{file}#{pointer}");
+            assert_ne!(
+                got,
+                Some(tamper(want)),
+                "{file}#{pointer}: a changed value passes"
+            );
+            seen += 1;
+        }
+        assert!(seen > 0, "vectors/calls.jsonl holds no line");
+    }
+
+    /// The members of a vector file that hold an expected value (not an input).
+    const EXPECTED: [&str; 9] = [
+        "jcs",
+        "fingerprint",
+        "fingerprinted",
+        "proof",
+        "credential_sha256",
+        "projection",
+        "code",
+        "expected",
+        "error",
+    ];
+
+    /// A vector file with lines in vectors/calls.jsonl has every expected value pinned: each member
+    /// named in `EXPECTED` (within three levels of the top: `/cases/3/expected`) is a line's
+    /// pointer or lies inside one. A case added to the file without a pinned call fails here.
+    #[test]
+    fn every_expected_value_of_a_pinned_file_is_pinned() {
+        let text = vector_calls(vectors());
+        let mut pinned = std::collections::BTreeMap::<String, Vec<String>>::new();
+        for line in text.split('\n').filter(|l| !l.is_empty()) {
+            let l: serde_json::Value = serde_json::from_str(line).expect("a JSON line");
+            let (file, pointer) = (
+                l["file"].as_str().unwrap_or(""),
+                l["pointer"].as_str().unwrap_or(""),
+            );
+            pinned
+                .entry(file.to_owned())
+                .or_default()
+                .push(pointer.to_owned());
+        }
+        for (file, pointers) in &pinned {
+            let t = std::fs::read_to_string(vectors().join(file)).expect("the vector file");
+            let doc: serde_json::Value = serde_json::from_str(&t).expect("JSON");
+            let mut stack = vec![(String::new(), &doc, 0usize)];
+            let mut expected = 0;
+            while let Some((at, v, depth)) = stack.pop() {
+                let children: Vec<(String, &serde_json::Value)> = match v {
+                    serde_json::Value::Object(m) => m.iter().map(|(k, x)| (token(k), x)).collect(),
+                    serde_json::Value::Array(a) => a
+                        .iter()
+                        .enumerate()
+                        .map(|(i, x)| (i.to_string(), x))
+                        .collect(),
+                    _ => continue,
+                };
+                for (k, x) in children {
+                    let here = format!("{at}/{k}");
+                    if EXPECTED.contains(&k.as_str()) {
+                        expected += 1;
+                        assert!(
+                            pointers.iter().any(|p| here == *p || here.starts_with(&format!("{p}/"))),
+                            "{file}#{here}: an expected value no line of vectors/calls.jsonl checks"
+                        );
+                    } else if depth < 2 {
+                        stack.push((here, x, depth + 1));
+                    }
+                }
+            }
+            assert!(expected > 0, "{file}: no expected value found");
+        }
+        assert!(pinned.len() >= 6, "{} files pinned", pinned.len());
     }
 
     #[test]

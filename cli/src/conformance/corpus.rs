@@ -17,6 +17,25 @@ pub(super) struct Case {
     pub label: String,
     /// The request members other than `id`.
     pub fields: Vec<(String, Value<'static>)>,
+    /// Where a vector file holds this request's expected value (vectors/calls.jsonl).
+    pub golden: Option<Golden>,
+}
+
+/// The value of a vector file a `call` request must give: the member at JSON pointer `pointer` of
+/// `file` (a name in vectors/) equals `take` applied to the request's outcome (the parsed answer,
+/// or `{"error": CODE}`). `take`'s steps: a JSON pointer (`/member`), `length` (UTF-8 bytes of a
+/// string), `sha256` (hex SHA-256 of a string's UTF-8); `json` first: the answer's own canonical
+/// JSON text instead of its value. vectors/README.md#calls.
+/// Read only by the tests that write and run vectors/calls.jsonl (calls.rs).
+#[derive(Clone)]
+#[cfg_attr(not(test), allow(dead_code))]
+pub(super) struct Golden {
+    /// The vector file, e.g. `fingerprints.json`.
+    pub file: String,
+    /// The JSON pointer (RFC 6901) of the expected value inside it.
+    pub pointer: String,
+    /// The steps from the outcome to the value compared.
+    pub take: Vec<&'static str>,
 }
 
 impl Case {
@@ -25,6 +44,7 @@ impl Case {
             rule: format!("{op}/{rule}"),
             label: label.into(),
             fields: vec![("op".into(), Value::String(Cow::Owned(op.into())))],
+            golden: None,
         }
     }
     /// A `call` request of operation `op` (rule `call/OP/SOURCE`).
@@ -42,6 +62,7 @@ impl Case {
                 ("name".into(), Value::String(Cow::Owned(op.into()))),
                 ("args".into(), args),
             ],
+            golden: None,
         }
     }
     /// A `host` request of helper `name` (rule `host/NAME/SOURCE`).
@@ -59,6 +80,7 @@ impl Case {
                 ("name".into(), Value::String(Cow::Owned(name.into()))),
                 ("args".into(), args),
             ],
+            golden: None,
         }
     }
     /// The operation name and arguments of a `call` request.

@@ -9,7 +9,6 @@ use ekl_core::canonical;
 use ekl_core::digest::{self, Commitment, Salt};
 use ekl_core::proof::{self, NetworkHolds, ProofKey, ProofVersion};
 use ekl_core::receipt::{self, CallExpectation, KeyRing};
-use ekl_core::screening::{self, ScreeningRules};
 use ekl_core::verdict::Outcome;
 use ekl_core::Value;
 
@@ -454,42 +453,6 @@ fn check_agent_downgrade(doc: &Doc, case: &Value<'static>) -> R {
     )
 }
 
-// ------------------------------------------------------------------ screening-scan.json
-
-fn check_scan(doc: &Doc, case: &Value<'static>) -> R {
-    let rules = match opt_s(case, "rules") {
-        Some(name) => Some(
-            ScreeningRules::from_claims(get(get(doc, "rules_sets"), name))
-                .map_err(|e| format!("rules refused: {e}"))?,
-        ),
-        None => None,
-    };
-    let flags = screening::scan(rules.as_ref(), get(case, "result"));
-    let got: Vec<String> = flags
-        .iter()
-        .map(|f| {
-            String::from_utf8(canonical::canonicalize_value(&f.to_value()).expect("flag"))
-                .expect("utf8")
-        })
-        .collect();
-    let want: Vec<String> = arr(case, "expected")
-        .iter()
-        .map(|f| String::from_utf8(canonical::canonicalize_value(f).expect("flag")).expect("utf8"))
-        .collect();
-    if got == want {
-        Ok(())
-    } else {
-        Err(format!("flags: got {got:?}, want {want:?}"))
-    }
-}
-
-fn check_bad_rules(case: &Value<'static>) -> R {
-    match ScreeningRules::from_claims(get(case, "claims")) {
-        Ok(_) => Err("accepted".into()),
-        Err(e) => eq("code", e.code().as_str().to_owned(), s(case, "error")),
-    }
-}
-
 // ------------------------------------------------------------------ loaders
 
 /// One check per case of a list: `f(doc, index)`.
@@ -611,25 +574,6 @@ pub(crate) fn endpoint_proof_v2(path: &Path) -> Result<Vec<NamedCheck>, String> 
         "downgrade::agent",
         check_agent_downgrade,
         |d| arr(get(d, "downgrade"), "agent"),
-    )?);
-    Ok(out)
-}
-
-/// `vectors/screening-scan.json`: scans and refused rules.
-pub(crate) fn screening_scan(path: &Path) -> Result<Vec<NamedCheck>, String> {
-    let doc = load(
-        path,
-        &["description", "rules_sets", "cases", "invalid_rules"],
-    )?;
-    let mut out = per_case(&doc, need_arr(&doc, "cases")?, "cases", check_scan, |d| {
-        arr(d, "cases")
-    })?;
-    out.extend(per_case(
-        &doc,
-        need_arr(&doc, "invalid_rules")?,
-        "invalid_rules",
-        |_, c| check_bad_rules(c),
-        |d| arr(d, "invalid_rules"),
     )?);
     Ok(out)
 }

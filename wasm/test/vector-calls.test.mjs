@@ -1,0 +1,23 @@
+// vectors/calls.jsonl through the wasm build in Node (vectors/README.md#calls): each line's `call`
+// request, dispatched generically from the package's manifest (examples/conformance/ops.mjs),
+// gives the value its vector file holds at its pointer; the value changed does not.
+import test from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { join } from 'node:path';
+import { loadCjs, repo } from './helpers.mjs';
+import { makeAnswer } from '../../examples/conformance/ops.mjs';
+import { runVectorCalls } from '../../examples/conformance/vector-calls.mjs';
+
+const read = (...p) => readFileSync(join(repo, ...p), 'utf8');
+
+test('vectors/calls.jsonl: every line gives its vector file value (wasm in Node)', () => {
+  const legacy = JSON.parse(read('examples', 'conformance', 'legacy-ops.json'));
+  const results = runVectorCalls(makeAnswer(loadCjs(), { legacy }), read('vectors', 'calls.jsonl'), (name) => JSON.parse(read('vectors', name)), {
+    sha256: (s) => createHash('sha256').update(s, 'utf8').digest('hex'),
+  });
+  assert.ok(results.length > 0, 'vectors/calls.jsonl holds no line');
+  assert.deepEqual(results.filter((r) => !r.pass), []);
+  assert.deepEqual(results.filter((r) => r.tamperedPasses), [], 'a changed expected value passes');
+});
