@@ -1,12 +1,11 @@
-//! Runs `vectors/receipt-jws.json` in place through the Rust API (the two other token files,
-//! `screening-rules-jws.json` and `credentials-jws.json`, are checked through vectors/calls.jsonl),
-//! checks that regenerating all three changes no byte, and (meta-test) that the runner fails when
-//! an expected value is changed.
+//! The token vector files (`receipt-jws.json`, `screening-rules-jws.json`, `credentials-jws.json`)
+//! are what their generator (examples/gen_jws_vectors.rs) writes, byte for byte, and the credential
+//! file covers each operation and refusal code. Every surface checks their expected values through
+//! vectors/calls.jsonl (vectors/README.md#calls).
 
 #[path = "../examples/gen_jws_vectors.rs"]
 mod gen;
 
-use ekl_core::jwk::Jwks;
 use serde_json::Value as Json;
 
 fn read(name: &str) -> (String, Json) {
@@ -14,32 +13,6 @@ fn read(name: &str) -> (String, Json) {
     let text = std::fs::read_to_string(&path).expect("vector file");
     let doc = serde_json::from_str(&text).expect("vector json");
     (text, doc)
-}
-
-fn jwks_of(doc: &Json) -> Jwks {
-    Jwks::parse(doc["jwks"].to_string().as_bytes()).expect("the vector's jwks is valid")
-}
-
-/// Every case whose result differs from its `expected`, by name.
-fn receipt_failures(doc: &Json) -> Vec<String> {
-    let jwks = jwks_of(doc);
-    let mut failures = Vec::new();
-    let cases = doc["cases"].as_array().expect("cases");
-    assert!(cases.len() >= 25, "the receipt vectors hold every case");
-    for case in cases {
-        let got = gen::run_receipt_case(&jwks, &doc["call"], case);
-        if got != case["expected"] {
-            failures.push(format!("{}: got {got}", case["name"]));
-        }
-    }
-    failures
-}
-
-#[test]
-fn receipt_jws_vectors_pass() {
-    let (_, doc) = read("receipt-jws.json");
-    let failures = receipt_failures(&doc);
-    assert!(failures.is_empty(), "{failures:#?}");
 }
 
 /// Each of the four operations has accepted and refused cases, and every refusal code the
@@ -107,15 +80,4 @@ fn regenerating_changes_nothing() {
         credentials == gen::credentials_vectors(),
         "vectors/credentials-jws.json differs from the generator"
     );
-}
-
-#[test]
-fn runner_fails_on_a_changed_expectation() {
-    let (_, mut doc) = read("receipt-jws.json");
-    doc["cases"][0]["expected"]["accepted"] = Json::Bool(false);
-    assert_eq!(receipt_failures(&doc).len(), 1);
-    let (_, mut doc) = read("receipt-jws.json");
-    let last = doc["cases"].as_array().expect("cases").len() - 1;
-    doc["cases"][last]["expected"]["checks"]["object_matches_jws"] = Json::from("pass");
-    assert_eq!(receipt_failures(&doc).len(), 1);
 }

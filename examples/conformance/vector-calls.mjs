@@ -17,20 +17,49 @@ export function at(v, p) {
 
 /**
  * `take` of an answer object ({ok: text} or {error: CODE}): the outcome (the parsed answer, or
- * {error: CODE}), then each step (a JSON pointer, `length`, `sha256`); undefined where a step finds
- * nothing.
+ * {error: CODE}), then each step (a JSON pointer, `length`, `sha256`, `code`, a verdict step);
+ * undefined where a step finds nothing.
  */
 export function taken(answer, take, sha256) {
-  // `json` first: the answer's own canonical JSON text instead of its value.
-  const text = take[0] === 'json';
-  let v = text ? answer.ok : 'ok' in answer ? JSON.parse(answer.ok) : { error: answer.error };
+  // `text` first: the answer's own text instead of its parsed value.
+  const text = take[0] === 'text';
+  let v;
+  if (text) v = answer.ok;
+  else if ('ok' in answer) {
+    try {
+      v = JSON.parse(answer.ok);
+    } catch {
+      return undefined; // a legacy operation's answer that is not JSON (a hex digest)
+    }
+  } else v = { error: answer.error };
   for (const step of text ? take.slice(1) : take) {
     if (step === 'length') v = typeof v === 'string' ? new TextEncoder().encode(v).length : undefined;
     else if (step === 'sha256') v = typeof v === 'string' ? sha256(v) : undefined;
+    else if (['checks', 'not_pass', 'outcomes', 'verdict'].includes(step)) v = verdictStep(step, v);
+    else if (step === 'code') v = v !== null && typeof v === 'object' && Object.keys(v).length === 1 && 'error' in v ? v.error : v;
     else v = at(v, step);
     if (v === undefined) return undefined;
   }
   return v;
+}
+
+/**
+ * The verdict steps: `checks` {name: check}, `not_pass` {name: outcome} of the checks that did not
+ * pass, `outcomes` {name: outcome}, `verdict` {accepted, checks: outcomes, receipt_digest} (the
+ * digest only when not null; a refusal's outcome passes through).
+ */
+function verdictStep(step, v) {
+  if (step === 'verdict' && v !== null && typeof v === 'object' && 'error' in v) return v;
+  if (!Array.isArray(v?.checks)) return undefined;
+  const out = {};
+  for (const c of v.checks) {
+    if (step === 'checks') out[c.name] = c;
+    else if (step !== 'not_pass' || c.outcome !== 'pass') out[c.name] = c.outcome;
+  }
+  if (step !== 'verdict') return out;
+  const verdict = { accepted: v.accepted, checks: out };
+  if (v.receipt_digest !== null && v.receipt_digest !== undefined) verdict.receipt_digest = v.receipt_digest;
+  return verdict;
 }
 
 /** JSON text with sorted members: two values are the same JSON value when theirs are equal. */
@@ -51,20 +80,39 @@ export function tamper(x) {
 }
 
 /**
- * Runs every line of `text` (vectors/calls.jsonl) with `answer` (ops.mjs's makeAnswer), reading
- * expected values with `vectorFile(name)` (the parsed file). Returns one result a line:
- * {file, pointer, got, want, pass, tamperedPasses}; `pass` is got equal to want, `tamperedPasses`
- * is got equal to a changed want (must be false: the line compares what the file says).
+ * The request with each `{"$generated": {prefix, repeat, count, inner, close, suffix}}` member
+ * written out: prefix + repeat × count + inner + close × count + suffix (a missing part is empty).
  */
-export function runVectorCalls(answer, text, vectorFile, { sha256 } = {}) {
-  const files = new Map();
+export function expand(request) {
+  const out = { ...request };
+  for (const [k, v] of Object.entries(request)) {
+    const g = v !== null && typeof v === 'object' ? v.$generated : undefined;
+    if (g) out[k] = (g.prefix ?? '') + (g.repeat ?? '').repeat(g.count) + (g.inner ?? '') + (g.close ?? '').repeat(g.count) + (g.suffix ?? '');
+  }
+  return out;
+}
+
+/**
+ * Runs every line of `text` (vectors/calls.jsonl) with `answer` (ops.mjs's makeAnswer), reading
+ * the vector files with `vectorText(name)` (a file's text; `name` relative to vectors/). Returns
+ * one result a line: {file, pointer, got, want, pass, tamperedPasses}; `pass` is got equal to
+ * want, `tamperedPasses` is got equal to a changed want (must be false: the line compares what
+ * the file says). The expected value is the value at `pointer` of the parsed file, or with
+ * `"as": "text"` the file's whole text.
+ */
+export function runVectorCalls(answer, text, vectorText, { sha256 } = {}) {
+  const parsed = new Map();
   const out = [];
   for (const line of text.split('\n')) {
     if (!line) continue;
-    const { file, pointer, request, take } = JSON.parse(line);
-    if (!files.has(file)) files.set(file, vectorFile(file));
-    const want = at(files.get(file), pointer);
-    const got = taken(answer(request), take, sha256);
+    const { file, pointer, request, take, as } = JSON.parse(line);
+    let want;
+    if (as === 'text') want = vectorText(file);
+    else {
+      if (!parsed.has(file)) parsed.set(file, JSON.parse(vectorText(file)));
+      want = at(parsed.get(file), pointer);
+    }
+    const got = taken(answer({ id: 1, ...expand(request) }), take, sha256);
     out.push({ file, pointer, got, want, pass: want !== undefined && sorted(got) === sorted(want), tamperedPasses: sorted(got) === sorted(tamper(want)) });
   }
   return out;

@@ -19,7 +19,7 @@ test('vectors/calls.jsonl: every line gives its vector file value', async () => 
   const results = runVectorCalls(
     makeAnswer(ekl, { legacy }),
     fs.readFileSync(CALLS, 'utf8'),
-    (name) => JSON.parse(fs.readFileSync(path.join(VECTORS_DIR, name), 'utf8')),
+    (name) => fs.readFileSync(path.join(VECTORS_DIR, name), 'utf8'),
     { sha256: (s) => crypto.createHash('sha256').update(s, 'utf8').digest('hex') },
   )
   assert.ok(results.length > 0, 'vectors/calls.jsonl holds no line')

@@ -95,8 +95,7 @@ if [ -n "$py39" ] && [ "${EKL_PY_QUICK:-0}" != "1" ]; then
   ekl_venv --python "$py39" "$venv39" pytest==8.3.5 hypothesis==6.141.1
   "$venv39/bin/python" -m pip install -q --disable-pip-version-check --force-reinstall --no-deps "$wheel"
   (cd "$run_dir" && "$venv39/bin/python" -m pytest -q -p no:cacheprovider \
-    "$repo/python/tests/test_conversion.py" "$repo/python/tests/test_vectors.py" \
-    "$repo/python/tests/test_vector_calls.py" "$repo/python/tests/test_errors.py")
+    "$repo/python/tests/test_conversion.py" "$repo/python/tests/test_vectors.py" "$repo/python/tests/test_errors.py")
 else
   echo "no CPython 3.9 here: the abi3 floor is not exercised"
 fi
@@ -130,8 +129,7 @@ if [ "${EKL_PY_QUICK:-0}" != "1" ]; then
   (
     cd "$run_dir"
     "$venv2/bin/python" -m pytest -q -p no:cacheprovider \
-      "$repo/python/tests/test_vectors.py" "$repo/python/tests/test_vector_calls.py" \
-      "$repo/python/tests/test_readme.py" "$repo/python/tests/test_api.py"
+      "$repo/python/tests/test_vectors.py" "$repo/python/tests/test_readme.py" "$repo/python/tests/test_api.py"
     "$venv2/bin/python" "$repo/examples/python/agent.py" > /dev/null
   )
 fi

@@ -122,7 +122,7 @@ EKL_REPO_ROOT="$ROOT" RUST_BACKTRACE=0 node --test test/
 #    (not the native-only ones: addon panics, the async thread pool, bounds measured in the addon).
 rm -rf node_modules/ekl-evidence-linux-x64-gnu
 smoke wasm
-EKL_REPO_ROOT="$ROOT" node --test test/vectors.test.js test/convert.test.js test/corpus.test.js test/host.test.js test/issuing.test.js test/remote-jwks.test.js test/remote-jwks-scenarios.test.js test/replay.test.js test/host-apis.test.js test/readme.test.js test/result-types.test.js
+EKL_REPO_ROOT="$ROOT" node --test test/vectors.test.js test/vector-calls.test.js test/convert.test.js test/corpus.test.js test/host.test.js test/issuing.test.js test/remote-jwks.test.js test/remote-jwks-scenarios.test.js test/replay.test.js test/host-apis.test.js test/readme.test.js test/result-types.test.js
 # 7. EKL_CORE_BACKEND=native there: the honest one-line message, not napi-rs's generic one.
 if msg=$(EKL_CORE_BACKEND=native node -e 'require("ekl-evidence")' 2>&1); then echo "EKL_CORE_BACKEND=native loaded without an addon?" >&2; exit 1; fi
 grep -q "^Error: ekl-evidence: EKL_CORE_BACKEND=native but the native addon ekl-evidence-linux-x64-gnu is not installed" <<< "$msg" || { echo "$msg" >&2; exit 1; }

@@ -4,7 +4,7 @@ the case lists below.
 Expected outputs come from code that is not ours: the guide's canonical.py (vectors/check/guide/) and
 Node's JSON.parse + String(x) + default (UTF-16) key sort. Every valid canonical form must be the same
 from both, every `invalid` case must be refused by the guide's canonical.py, and the expected error
-codes are the project's decisions (docs/decisions.md#vectors). The Rust runner (core/tests/vectors.rs)
+codes are the project's decisions (docs/decisions.md#vectors). Every surface (vectors/calls.jsonl)
 and vectors/check/check_vectors.py then check the files; neither is used here.
 
     python3 vectors/check/generate.py          # rewrite both files

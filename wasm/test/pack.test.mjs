@@ -81,16 +81,25 @@ try { canonicalize('x'); } catch (e) { if (isEklError(e)) { const c: EklErrorCod
         try { e.canonicalize('{"a":1,"a":2}'); } catch (x) { code = `${x.name} ${x.code} ${x instanceof Error}`; }
         const files = await Promise.all(names.map(async (name) => ({ name, text: await (await fetch(`/vectors/${name}`)).text() })));
         const r = runVectors(e, files);
+        // vectors/calls.jsonl, dispatched generically (the conformance adapter's ops.mjs).
+        const { makeAnswer } = await import('/examples/conformance/ops.mjs');
+        const { runVectorCalls } = await import('/examples/conformance/vector-calls.mjs');
+        const legacy = await (await fetch('/examples/conformance/legacy-ops.json')).json();
+        const texts = Object.fromEntries(files.map((f) => [f.name, f.text]));
+        const calls = runVectorCalls(makeAnswer(e, { legacy }), texts['calls.jsonl'], (n) => texts[n], { sha256: (x) => e.sha256Hex(x) });
         return {
           fp: e.fingerprint(salt, { area_ref: 'loc:ca:dublin', min_beds: 3 }), code, backend: e.backend,
           records: r.records.map(({ file, case: kase, result }) => ({ file, case: kase, result })), failures: r.failures, unknown: r.unknown,
+          calls: calls.length, callFailures: calls.filter((c) => !c.pass || c.tamperedPasses),
         };
       }, [SALT, names]);
       assert.deepEqual([got.fp, got.code, got.backend], [FP, 'EklError DUPLICATE_KEY true', 'wasm']);
       assert.deepEqual(got.unknown, []);
       assert.deepEqual(got.failures, []);
+      assert.ok(got.calls > 0, 'no line of vectors/calls.jsonl ran');
+      assert.deepEqual(got.callFailures, []);
       assert.deepEqual(got.records, node.records.map(({ file, case: kase, result }) => ({ file, case: kase, result })));
-      console.log(`chromium: ${got.records.length} vector cases through the browser entry of the installed package`);
+      console.log(`chromium: ${got.calls} lines of vectors/calls.jsonl and the number file through the browser entry of the installed package`);
       assert.deepEqual(errors, []);
     });
   } finally {

@@ -17,15 +17,18 @@ pub(super) struct Case {
     pub label: String,
     /// The request members other than `id`.
     pub fields: Vec<(String, Value<'static>)>,
-    /// Where a vector file holds this request's expected value (vectors/calls.jsonl).
-    pub golden: Option<Golden>,
+    /// Where vector files hold this request's expected values (vectors/calls.jsonl: a line each).
+    pub golden: Vec<Golden>,
+    /// Request members written in another form in vectors/calls.jsonl (a long generated input as
+    /// its `{"$generated": {...}}` description).
+    pub compact: Vec<(String, Value<'static>)>,
 }
 
 /// The value of a vector file a `call` request must give: the member at JSON pointer `pointer` of
 /// `file` (a name in vectors/) equals `take` applied to the request's outcome (the parsed answer,
 /// or `{"error": CODE}`). `take`'s steps: a JSON pointer (`/member`), `length` (UTF-8 bytes of a
-/// string), `sha256` (hex SHA-256 of a string's UTF-8); `json` first: the answer's own canonical
-/// JSON text instead of its value. vectors/README.md#calls.
+/// string), `sha256` (hex SHA-256 of a string's UTF-8), `code` (a refusal's `{"error": CODE}` as
+/// CODE); `text` first: the answer's own text instead of its parsed value. vectors/README.md#calls.
 /// Read only by the tests that write and run vectors/calls.jsonl (calls.rs).
 #[derive(Clone)]
 #[cfg_attr(not(test), allow(dead_code))]
@@ -35,7 +38,10 @@ pub(super) struct Golden {
     /// The JSON pointer (RFC 6901) of the expected value inside it.
     pub pointer: String,
     /// The steps from the outcome to the value compared.
-    pub take: Vec<&'static str>,
+    pub take: Vec<String>,
+    /// The expected value is the file's whole text (`"as": "text"`, pointer empty), not a value
+    /// inside it: RFC 8785's output files, compared byte for byte.
+    pub whole_text: bool,
 }
 
 impl Case {
@@ -44,7 +50,8 @@ impl Case {
             rule: format!("{op}/{rule}"),
             label: label.into(),
             fields: vec![("op".into(), Value::String(Cow::Owned(op.into())))],
-            golden: None,
+            golden: Vec::new(),
+            compact: Vec::new(),
         }
     }
     /// A `call` request of operation `op` (rule `call/OP/SOURCE`).
@@ -62,7 +69,8 @@ impl Case {
                 ("name".into(), Value::String(Cow::Owned(op.into()))),
                 ("args".into(), args),
             ],
-            golden: None,
+            golden: Vec::new(),
+            compact: Vec::new(),
         }
     }
     /// A `host` request of helper `name` (rule `host/NAME/SOURCE`).
@@ -80,7 +88,8 @@ impl Case {
                 ("name".into(), Value::String(Cow::Owned(name.into()))),
                 ("args".into(), args),
             ],
-            golden: None,
+            golden: Vec::new(),
+            compact: Vec::new(),
         }
     }
     /// The operation name and arguments of a `call` request.
@@ -105,6 +114,17 @@ impl Case {
         twin.fields.push(("async".into(), Value::Bool(true)));
         twin
     }
+    /// Pins this request to the value at `pointer` of vector file `file` (see [`Golden`]).
+    fn pin(mut self, file: &str, pointer: String, take: &[&str]) -> Case {
+        self.golden.push(Golden {
+            file: file.to_owned(),
+            pointer,
+            take: take.iter().map(|x| x.to_string()).collect(),
+            whole_text: false,
+        });
+        self
+    }
+
     fn s(mut self, name: &str, value: impl Into<String>) -> Case {
         self.fields
             .push((name.into(), Value::String(Cow::Owned(value.into()))));
@@ -285,46 +305,104 @@ fn one_file(file: &str, d: &Value<'_>, out: &mut Vec<Case>) {
 
 /// vectors/ekl-json-1.json: its requests.
 fn ekl_json(d: &Value<'_>, out: &mut Vec<Case>, src: &dyn Fn(&str) -> String) {
-    for c in items(d, "valid") {
+    const F: &str = "ekl-json-1.json";
+    for (i, c) in items(d, "valid").iter().enumerate() {
         let input = str_of(c, "input");
-        out.push(Case::new("canonicalize", &src("valid"), name_of(c)).s("input", input));
-        out.push(Case::new("digest", &src("valid"), name_of(c)).s("input", input));
+        let case = Case::new("canonicalize", &src("valid"), name_of(c)).s("input", input);
+        out.push(pinned(case, c, &format!("/valid/{i}")));
+        let digest = Case::new("digest", &src("valid"), name_of(c)).s("input", input);
+        out.push(digest.pin(F, format!("/valid/{i}/sha256"), &["text"]));
+        // The value path: the input parsed, given as the host's own value (canonicalize_host).
+        if let Ok(value) = canonical::parse(input.as_bytes()) {
+            let host = Case::new("canonicalize_host", &src("valid"), name_of(c))
+                .v("value", describe(&value));
+            out.push(host.pin(F, format!("/valid/{i}/canonical"), &["text"]));
+        }
     }
-    for c in items(d, "invalid") {
-        out.push(
-            Case::new("canonicalize", &src("invalid"), name_of(c)).s("input", str_of(c, "input")),
-        );
+    for (i, c) in items(d, "invalid").iter().enumerate() {
+        let case =
+            Case::new("canonicalize", &src("invalid"), name_of(c)).s("input", str_of(c, "input"));
+        out.push(pinned(case, c, &format!("/invalid/{i}")));
     }
-    for c in items(d, "depth") {
-        let n = c.get("count").and_then(Value::as_f64).unwrap_or(0.0) as usize;
-        let text = format!(
-            "{}{}{}",
-            str_of(c, "repeat").repeat(n),
-            str_of(c, "inner"),
-            str_of(c, "close").repeat(n)
-        );
-        out.push(Case::new("canonicalize", &src("depth"), name_of(c)).s("input", text));
+    for (i, c) in items(d, "depth").iter().enumerate() {
+        let case = with_generated_input(Case::new("canonicalize", &src("depth"), name_of(c)), c);
+        out.push(pinned(case, c, &format!("/depth/{i}")));
     }
-    for c in items(d, "invalid_utf8") {
-        out.push(
-            Case::new("canonicalize", &src("invalid_utf8"), name_of(c))
-                .s("input_hex", str_of(c, "input_hex")),
-        );
+    for (i, c) in items(d, "invalid_utf8").iter().enumerate() {
+        let case = Case::new("canonicalize", &src("invalid_utf8"), name_of(c))
+            .s("input_hex", str_of(c, "input_hex"));
+        out.push(pinned(case, c, &format!("/invalid_utf8/{i}")));
     }
-    for c in items(d, "size") {
-        let n = c.get("count").and_then(Value::as_f64).unwrap_or(0.0) as usize;
-        let text = format!(
-            "{}{}{}",
-            str_of(c, "prefix"),
-            str_of(c, "repeat").repeat(n),
-            str_of(c, "suffix")
-        );
-        let mut case = Case::new("canonicalize", &src("size"), name_of(c)).s("input", text);
+    for (i, c) in items(d, "size").iter().enumerate() {
+        let mut case = with_generated_input(Case::new("canonicalize", &src("size"), name_of(c)), c);
         if let Some(Value::Number(m)) = c.get("max_bytes") {
             case = case.int("max_bytes", *m as i64);
         }
-        out.push(case);
+        out.push(pinned(case, c, &format!("/size/{i}")));
     }
+}
+
+/// `case` with the `input` of ekl-json-1.json case `c` written out: prefix + repeat × count +
+/// inner + close × count + suffix. Megabytes at times: vectors/calls.jsonl holds the description
+/// (`{"$generated": {...}}`), which each runner writes out.
+fn with_generated_input(case: Case, c: &Value<'_>) -> Case {
+    const PARTS: [&str; 6] = ["prefix", "repeat", "count", "inner", "close", "suffix"];
+    let n = c.get("count").and_then(Value::as_f64).unwrap_or(0.0) as usize;
+    let text = [
+        str_of(c, "prefix").to_owned(),
+        str_of(c, "repeat").repeat(n),
+        str_of(c, "inner").to_owned(),
+        str_of(c, "close").repeat(n),
+        str_of(c, "suffix").to_owned(),
+    ]
+    .concat();
+    let parts = PARTS
+        .iter()
+        .filter_map(|k| Some((Cow::Borrowed(*k), c.get(k)?.clone().into_owned())))
+        .collect();
+    let mut case = case.s("input", text);
+    let description = Value::Object(vec![("$generated".into(), Value::Object(parts))]);
+    case.compact.push(("input".into(), description));
+    case
+}
+
+/// A parsed JSON value as a host-value description of `canonicalize_host`
+/// (docs/conformance-protocol.md#canonicalize_host): numbers as `$num` (their shortest text),
+/// objects as `$obj` pairs in the order given; depth bounded by the parser's limit.
+fn describe(v: &Value<'_>) -> Value<'static> {
+    match v {
+        Value::Number(_) => tagged("$num", Value::String(Cow::Owned(canon_text(v)))),
+        Value::Array(items) => Value::Array(items.iter().map(describe).collect()),
+        Value::Object(members) => tagged(
+            "$obj",
+            Value::Array(
+                members
+                    .iter()
+                    .map(|(k, x)| {
+                        Value::Array(vec![Value::String(Cow::Owned(k.to_string())), describe(x)])
+                    })
+                    .collect(),
+            ),
+        ),
+        other => other.clone().into_owned(),
+    }
+}
+
+/// A `canonicalize` request of ekl-json-1.json case `c` (at `at`), pinned to each expected value
+/// the case has: `canonical`, `sha256`, `canonical_length` of the answer's text, or the `code`.
+fn pinned(mut case: Case, c: &Value<'_>, at: &str) -> Case {
+    const F: &str = "ekl-json-1.json";
+    for (member, take) in [
+        ("canonical", &["text"][..]),
+        ("sha256", &["text", "sha256"][..]),
+        ("canonical_length", &["text", "length"][..]),
+        ("code", &["/error"][..]),
+    ] {
+        if c.get(member).is_some() {
+            case = case.pin(F, format!("{at}/{member}"), take);
+        }
+    }
+    case
 }
 
 /// vectors/fingerprints.json: its requests.
