@@ -1,7 +1,10 @@
-//! `call` requests for every operation of the bridge's registry (docs/operations.json), built
-//! from the vector files: each surface's adapter dispatches them generically through its public
-//! API, so a divergence between two surfaces on any operation fails the cross-surface run.
-//! A unit test proves that every registry entry has cases.
+//! The requests built from the vector files, one builder per file ([`FILES`], each file read
+//! once): the legacy operations' requests (corpus.rs), `call` requests for every operation of the
+//! bridge's registry (docs/operations.json), which each surface's adapter dispatches generically
+//! through its public API, so a divergence between two surfaces on any operation fails the
+//! cross-surface run; and the pins of vectors/calls.jsonl, the test data every surface runs
+//! against the vector files' own expected values (vectors/README.md#calls). Unit tests prove
+//! that every registry entry has cases and that every expected value of a file is pinned.
 
 use std::borrow::Cow;
 use std::path::Path;
@@ -138,11 +141,8 @@ impl Calls {
 /// (`EKL_BLESS=1` rewrites the file).
 #[cfg(test)]
 pub(super) fn vector_calls(dir: &Path) -> String {
-    let legacy = super::corpus::vector_cases(dir)
-        .map(|(c, _)| c)
-        .unwrap_or_default();
     let mut out = String::new();
-    for case in legacy.iter().chain(call_cases(dir).iter()) {
+    for case in &call_cases(dir) {
         let request = Value::Object(
             case.fields
                 .iter()
@@ -186,172 +186,212 @@ const ARCHIVE_OPS: [&str; 3] = [
     "verify_archive",
 ];
 
-/// The `call` cases of every operation, from the vector files of `dir`.
-pub(super) fn call_cases(dir: &Path) -> Vec<Case> {
+/// The builder of one vector file's requests: its `call`s and the pins of vectors/calls.jsonl
+/// (its legacy operations' requests come from corpus.rs, called first).
+type Builder = fn(&mut Calls, &Value<'static>, &str);
+
+/// Every vector file of vectors/ and its builder: a new file without one is an error.
+const FILES: [(&str, Builder); 10] = [
+    ("call-receipt.json", call_receipts),
+    ("credentials-jws.json", credentials_jws),
+    ("duplicate-keys.json", duplicate_keys),
+    ("ekl-json-1.json", ekl_json),
+    ("endpoint-proof-v2.json", endpoint_proofs),
+    ("fingerprints.json", fingerprints),
+    ("receipt-jws.json", receipt_jws),
+    ("screening-rules-jws.json", screening_rules_jws),
+    ("screening-scan.json", screening_scan),
+    ("upstream-fingerprint.json", upstream_fingerprints),
+];
+
+/// Every request built from the vector files of `dir`, each file read once: its legacy
+/// operations' requests, its `call`s (with their handle and async twins) and its pins; then the
+/// times and keys, and RFC 8785's input files. Also the names of the files read. A `*.json` file
+/// of `dir` without a builder, or one that cannot be read or parsed, is an error (a new file
+/// cannot be skipped silently).
+pub(super) fn vector_requests(dir: &Path) -> Result<(Vec<Case>, Vec<String>), String> {
+    let mut names: Vec<String> = std::fs::read_dir(dir)
+        .map_err(|e| format!("cannot read {}: {e}", dir.display()))?
+        .filter_map(|e| e.ok()?.file_name().into_string().ok())
+        .filter(|n| n.ends_with(".json"))
+        .collect();
+    names.sort();
     let mut c = Calls { out: Vec::new() };
-    ekl_json(&mut c, dir);
-    fingerprints(&mut c, dir);
-    endpoint_proofs(&mut c, dir);
+    for name in &names {
+        let Some((_, build)) = FILES.iter().find(|(f, _)| f == name) else {
+            return Err(format!(
+                "vectors/{name}: no case of this file is known to the runner"
+            ));
+        };
+        let path = dir.join(name);
+        let bytes = crate::input::read_file_capped(
+            &path,
+            crate::input::MAX_DOCUMENT_BYTES,
+            "a vector file",
+        )
+        .map_err(|_| {
+            format!(
+                "{}: cannot read it (or it holds more than 64 MiB)",
+                path.display()
+            )
+        })?;
+        let doc = canonical::parse(&protect_big_integers(&bytes))
+            .map_err(|e| format!("{}: {e}", path.display()))?
+            .into_owned();
+        super::corpus::legacy_requests(name, &doc, &mut c.out);
+        build(&mut c, &doc, &format!("vectors/{name}"));
+    }
     times_and_keys(&mut c, dir);
-    call_receipts(&mut c, dir);
-    duplicate_keys(&mut c, dir);
-    upstream_fingerprints(&mut c, dir);
-    screening_scan(&mut c, dir);
-    receipt_jws(&mut c, dir);
-    screening_rules_jws(&mut c, dir);
-    credentials_jws(&mut c, dir);
     rfc8785_testdata(&mut c, dir);
     let mut out = c.out;
     let twins = handle_twins(&out);
     out.extend(twins);
-    out
+    Ok((out, names))
+}
+
+/// [`vector_requests`] of the repository's vectors (the tests), none when they cannot be read.
+#[cfg(test)]
+fn call_cases(dir: &Path) -> Vec<Case> {
+    vector_requests(dir)
+        .map(|(cases, _)| cases)
+        .unwrap_or_default()
 }
 
 /// vectors/ekl-json-1.json: canonicalisation, digests, commitments and fingerprints of every case.
-fn ekl_json(c: &mut Calls, dir: &Path) {
-    if let Some(d) = load(dir, "ekl-json-1.json") {
-        let src = "vectors/ekl-json-1.json";
-        for (i, case) in list(&d, &["valid"])
-            .iter()
-            .chain(list(&d, &["invalid"]).iter().take(40))
-            .enumerate()
-        {
-            let input = s(st(case, &["input"]));
-            let label = st(case, &["name"]);
-            c.add("canonicalize", src, &label, vec![("text", input.clone())]);
-            c.add(
-                "canonicalize_value",
-                src,
-                &label,
-                vec![("value", input.clone())],
-            );
-            if i % 4 == 0 {
-                c.add(
-                    "canonicalize",
-                    src,
-                    &label,
-                    vec![("text", input.clone()), ("max_bytes", n(16))],
-                );
-                c.add("sha256_hex", src, &label, vec![("data", input.clone())]);
-                c.add(
-                    "input_commitment",
-                    src,
-                    &label,
-                    vec![("input", input.clone())],
-                );
-            }
-            if i % 4 == 1 {
-                c.add(
-                    "commitment",
-                    src,
-                    &label,
-                    vec![
-                        ("value", input.clone()),
-                        ("salt", s(SALT)),
-                        ("salt_id", s("s-1")),
-                    ],
-                );
-                c.add("value_digest", src, &label, vec![("value", input.clone())]);
-            }
-            if i % 4 == 2 {
-                c.add("commitment", src, &label, vec![("value", input.clone())]);
-                c.add(
-                    "value_digest",
-                    src,
-                    &label,
-                    vec![("value", input.clone()), ("salt", s(SALT))],
-                );
-                c.add(
-                    "fingerprint",
-                    src,
-                    &label,
-                    vec![("salt", s(SALT)), ("value", input.clone())],
-                );
-            }
-        }
+fn ekl_json(c: &mut Calls, d: &Value<'static>, src: &str) {
+    for (i, case) in list(d, &["valid"])
+        .iter()
+        .chain(list(d, &["invalid"]).iter().take(40))
+        .enumerate()
+    {
+        let input = s(st(case, &["input"]));
+        let label = st(case, &["name"]);
+        c.add("canonicalize", src, &label, vec![("text", input.clone())]);
         c.add(
-            "commitment",
+            "canonicalize_value",
             src,
-            "bad salt",
-            vec![("value", s("{}")), ("salt", s("00"))],
+            &label,
+            vec![("value", input.clone())],
         );
-    }
-}
-
-/// vectors/fingerprints.json: fingerprints, result selection, screening and challenge proofs.
-fn fingerprints(c: &mut Calls, dir: &Path) {
-    if let Some(d) = load(dir, "fingerprints.json") {
-        let src = "vectors/fingerprints.json";
-        for (i, case) in list(&d, &["cases"]).iter().enumerate() {
-            let label = st(case, &["name"]);
-            let value = g(get(case, &["value"]));
+        if i % 4 == 0 {
             c.add(
-                "canonicalize_value",
+                "canonicalize",
                 src,
                 &label,
-                vec![("value", value.clone())],
+                vec![("text", input.clone()), ("max_bytes", n(16))],
             );
-            c.pin(format!("/cases/{i}/jcs"), &[]);
-            let salt = s(st(case, &["salt"]));
+            c.add("sha256_hex", src, &label, vec![("data", input.clone())]);
+            c.add(
+                "input_commitment",
+                src,
+                &label,
+                vec![("input", input.clone())],
+            );
+        }
+        if i % 4 == 1 {
+            c.add(
+                "commitment",
+                src,
+                &label,
+                vec![
+                    ("value", input.clone()),
+                    ("salt", s(SALT)),
+                    ("salt_id", s("s-1")),
+                ],
+            );
+            c.add("value_digest", src, &label, vec![("value", input.clone())]);
+        }
+        if i % 4 == 2 {
+            c.add("commitment", src, &label, vec![("value", input.clone())]);
+            c.add(
+                "value_digest",
+                src,
+                &label,
+                vec![("value", input.clone()), ("salt", s(SALT))],
+            );
             c.add(
                 "fingerprint",
                 src,
                 &label,
-                vec![("salt", salt), ("value", value)],
+                vec![("salt", s(SALT)), ("value", input.clone())],
             );
-            c.pin(format!("/cases/{i}/fingerprint"), &[]);
         }
-        // The result selection has no salt of its own: it uses the first case's.
-        let first = list(&d, &["cases"]).first();
-        let salt = s(first.map(|c| st(c, &["salt"])).unwrap_or_default());
-        let result = g(get(&d, &["result_selection", "result"]));
-        c.add(
-            "output_fingerprint",
-            src,
-            "result_selection",
-            vec![("salt", salt), ("result", result.clone())],
-        );
-        c.pin("/result_selection/fingerprint", &[]);
-        c.add(
-            "select_result_body",
-            src,
-            "result_selection",
-            vec![("result", result.clone())],
-        );
-        c.pin("/result_selection/fingerprinted", &["/member"]);
-        c.add("screen", src, "result_selection", vec![("result", result)]);
-        let ch = get(&d, &["challenge"]);
-        c.add(
-            "challenge_proof_v1",
-            src,
-            "challenge",
-            vec![
-                ("credential", s(st(ch, &["provider_credential"]))),
-                ("challenge", s(st(ch, &["challenge"]))),
-                ("endpoint", s(st(ch, &["endpoint"]))),
-            ],
-        );
-        c.pin("/challenge/proof", &[]);
-        c.add(
-            "sha256_hex",
-            src,
-            "credential",
-            vec![("data", s(st(ch, &["provider_credential"])))],
-        );
-        c.pin("/challenge/credential_sha256", &[]);
     }
+    c.add(
+        "commitment",
+        src,
+        "bad salt",
+        vec![("value", s("{}")), ("salt", s("00"))],
+    );
+}
+
+/// vectors/fingerprints.json: fingerprints, result selection, screening and challenge proofs.
+fn fingerprints(c: &mut Calls, d: &Value<'static>, src: &str) {
+    for (i, case) in list(d, &["cases"]).iter().enumerate() {
+        let label = st(case, &["name"]);
+        let value = g(get(case, &["value"]));
+        c.add(
+            "canonicalize_value",
+            src,
+            &label,
+            vec![("value", value.clone())],
+        );
+        c.pin(format!("/cases/{i}/jcs"), &[]);
+        let salt = s(st(case, &["salt"]));
+        c.add(
+            "fingerprint",
+            src,
+            &label,
+            vec![("salt", salt), ("value", value)],
+        );
+        c.pin(format!("/cases/{i}/fingerprint"), &[]);
+    }
+    // The result selection has no salt of its own: it uses the first case's.
+    let first = list(d, &["cases"]).first();
+    let salt = s(first.map(|c| st(c, &["salt"])).unwrap_or_default());
+    let result = g(get(d, &["result_selection", "result"]));
+    c.add(
+        "output_fingerprint",
+        src,
+        "result_selection",
+        vec![("salt", salt), ("result", result.clone())],
+    );
+    c.pin("/result_selection/fingerprint", &[]);
+    c.add(
+        "select_result_body",
+        src,
+        "result_selection",
+        vec![("result", result.clone())],
+    );
+    c.pin("/result_selection/fingerprinted", &["/member"]);
+    c.add("screen", src, "result_selection", vec![("result", result)]);
+    let ch = get(d, &["challenge"]);
+    c.add(
+        "challenge_proof_v1",
+        src,
+        "challenge",
+        vec![
+            ("credential", s(st(ch, &["provider_credential"]))),
+            ("challenge", s(st(ch, &["challenge"]))),
+            ("endpoint", s(st(ch, &["endpoint"]))),
+        ],
+    );
+    c.pin("/challenge/proof", &[]);
+    c.add(
+        "sha256_hex",
+        src,
+        "credential",
+        vec![("data", s(st(ch, &["provider_credential"])))],
+    );
+    c.pin("/challenge/credential_sha256", &[]);
 }
 
 /// vectors/endpoint-proof-v2.json: proof keys and endpoint proofs, v1 and v2.
-fn endpoint_proofs(c: &mut Calls, dir: &Path) {
-    let Some(d) = load(dir, "endpoint-proof-v2.json") else {
-        return;
-    };
-    let src = "vectors/endpoint-proof-v2.json";
-    endpoint_proof_challenges(c, &d, src);
-    endpoint_proof_enrolment(c, &d, src);
-    endpoint_proof_signatures(c, &d, src);
-    endpoint_proof_values(c, &d, src);
+fn endpoint_proofs(c: &mut Calls, d: &Value<'static>, src: &str) {
+    endpoint_proof_challenges(c, d, src);
+    endpoint_proof_enrolment(c, d, src);
+    endpoint_proof_signatures(c, d, src);
+    endpoint_proof_values(c, d, src);
 }
 
 /// vectors/endpoint-proof-v2.json: each expected value, pinned (vectors/calls.jsonl).
@@ -699,16 +739,12 @@ fn times_and_keys(c: &mut Calls, dir: &Path) {
 }
 
 /// vectors/call-receipt.json: MAC receipts, their digests, tags, issuing and verification.
-fn call_receipts(c: &mut Calls, dir: &Path) {
-    let Some(d) = load(dir, "call-receipt.json") else {
-        return;
-    };
-    let src = "vectors/call-receipt.json";
-    call_receipt_basics(c, &d, src);
-    call_receipt_values(c, &d, src);
-    call_receipt_issuing(c, &d, src);
-    call_receipt_key_ring(c, &d, src);
-    call_receipt_mismatches(c, &d, src);
+fn call_receipts(c: &mut Calls, d: &Value<'static>, src: &str) {
+    call_receipt_basics(c, d, src);
+    call_receipt_values(c, d, src);
+    call_receipt_issuing(c, d, src);
+    call_receipt_key_ring(c, d, src);
+    call_receipt_mismatches(c, d, src);
 }
 
 /// vectors/call-receipt.json: the receipt's key, digest, tag, signing and verification, and their refusals.
@@ -1224,119 +1260,105 @@ fn call_receipt_mismatches(c: &mut Calls, d: &Value<'static>, src: &str) {
 }
 
 /// vectors/duplicate-keys.json: the refusal of duplicate member names.
-fn duplicate_keys(c: &mut Calls, dir: &Path) {
-    if let Some(d) = load(dir, "duplicate-keys.json") {
-        let src = "vectors/duplicate-keys.json";
-        let (salt, secret) = (st(&d, &["salt"]), st(&d, &["secret"]));
-        for (i, case) in list(&d, &["cases"]).iter().enumerate() {
-            let label = st(case, &["name"]);
-            let op = st(case, &["operation"]);
-            let Some(reg) = ekl_bridge::find(&op) else {
-                continue;
+fn duplicate_keys(c: &mut Calls, d: &Value<'static>, src: &str) {
+    let (salt, secret) = (st(d, &["salt"]), st(d, &["secret"]));
+    for (i, case) in list(d, &["cases"]).iter().enumerate() {
+        let label = st(case, &["name"]);
+        let op = st(case, &["operation"]);
+        let Some(reg) = ekl_bridge::find(&op) else {
+            continue;
+        };
+        let mut args = Vec::new();
+        for p in reg.params.iter().filter(|p| p.required) {
+            let v = match (p.name, p.kind) {
+                ("salt", _) => s(&salt),
+                ("secret", _) => s(&secret),
+                (_, ekl_bridge::Kind::Value) => s(st(case, &["input"])),
+                _ => continue,
             };
-            let mut args = Vec::new();
-            for p in reg.params.iter().filter(|p| p.required) {
-                let v = match (p.name, p.kind) {
-                    ("salt", _) => s(&salt),
-                    ("secret", _) => s(&secret),
-                    (_, ekl_bridge::Kind::Value) => s(st(case, &["input"])),
-                    _ => continue,
-                };
-                args.push((p.name, v));
-            }
-            if reg.param_index("offered").is_some() && get(case, &["offered"]).as_array().is_some()
-            {
-                args.push(("offered", get(case, &["offered"]).clone()));
-            }
-            c.add(&op, src, &label, args);
-            if get(case, &["code"]).as_str().is_some() {
-                c.pin(format!("/cases/{i}/code"), &["/error"]);
-            } else if op == "select_result_body" {
-                c.pin(format!("/cases/{i}/expected"), &["/member"]);
-            } else {
-                c.pin(format!("/cases/{i}/expected"), &[]);
-            }
+            args.push((p.name, v));
+        }
+        if reg.param_index("offered").is_some() && get(case, &["offered"]).as_array().is_some() {
+            args.push(("offered", get(case, &["offered"]).clone()));
+        }
+        c.add(&op, src, &label, args);
+        if get(case, &["code"]).as_str().is_some() {
+            c.pin(format!("/cases/{i}/code"), &["/error"]);
+        } else if op == "select_result_body" {
+            c.pin(format!("/cases/{i}/expected"), &["/member"]);
+        } else {
+            c.pin(format!("/cases/{i}/expected"), &[]);
         }
     }
 }
 
 /// vectors/upstream-fingerprint.json: upstream (tool list) fingerprints.
-fn upstream_fingerprints(c: &mut Calls, dir: &Path) {
-    if let Some(d) = load(dir, "upstream-fingerprint.json") {
-        let src = "vectors/upstream-fingerprint.json";
-        for section in ["cases", "invalid"] {
-            for (i, case) in list(&d, &[section]).iter().enumerate() {
-                let label = st(case, &["name"]);
-                let mut args = vec![("tools", g(get(case, &["tools"])))];
-                if get(case, &["offered"]).as_array().is_some() {
-                    args.push(("offered", get(case, &["offered"]).clone()));
-                }
-                let at = format!("/{section}/{i}");
-                c.add("upstream_fingerprint", src, &label, args.clone());
-                match section {
-                    "cases" => c.pin(format!("{at}/fingerprint"), &[]),
-                    _ => c.pin(format!("{at}/code"), &["/error"]),
-                }
-                c.add("upstream_projection", src, &label, args);
-                if section == "cases" {
-                    c.pin(format!("{at}/projection"), &["text"]);
-                }
+fn upstream_fingerprints(c: &mut Calls, d: &Value<'static>, src: &str) {
+    for section in ["cases", "invalid"] {
+        for (i, case) in list(d, &[section]).iter().enumerate() {
+            let label = st(case, &["name"]);
+            let mut args = vec![("tools", g(get(case, &["tools"])))];
+            if get(case, &["offered"]).as_array().is_some() {
+                args.push(("offered", get(case, &["offered"]).clone()));
+            }
+            let at = format!("/{section}/{i}");
+            c.add("upstream_fingerprint", src, &label, args.clone());
+            match section {
+                "cases" => c.pin(format!("{at}/fingerprint"), &[]),
+                _ => c.pin(format!("{at}/code"), &["/error"]),
+            }
+            c.add("upstream_projection", src, &label, args);
+            if section == "cases" {
+                c.pin(format!("{at}/projection"), &["text"]);
             }
         }
     }
 }
 
 /// vectors/screening-scan.json: the screening scan.
-fn screening_scan(c: &mut Calls, dir: &Path) {
-    if let Some(d) = load(dir, "screening-scan.json") {
-        let src = "vectors/screening-scan.json";
-        for (i, case) in list(&d, &["cases"]).iter().enumerate() {
-            let label = st(case, &["name"]);
-            let rules = get(&d, &["rules_sets", &st(case, &["rules"])]);
-            let mut args = vec![("result", g(get(case, &["result"])))];
-            if rules.as_object().is_some() {
-                args.push(("rules", t(rules)));
-            }
-            c.add("screen", src, &label, args);
-            c.pin(format!("/cases/{i}/expected"), &[]);
-            if let Some(text) = get(case, &["result", "content"])
-                .as_array()
-                .and_then(|l| l.first())
-                .and_then(|x| x.get("text"))
-                .and_then(Value::as_str)
-            {
-                c.add("screening_fold", src, &label, vec![("text", s(text))]);
-            }
+fn screening_scan(c: &mut Calls, d: &Value<'static>, src: &str) {
+    for (i, case) in list(d, &["cases"]).iter().enumerate() {
+        let label = st(case, &["name"]);
+        let rules = get(d, &["rules_sets", &st(case, &["rules"])]);
+        let mut args = vec![("result", g(get(case, &["result"])))];
+        if rules.as_object().is_some() {
+            args.push(("rules", t(rules)));
         }
-        for (name, rules) in get(&d, &["rules_sets"]).as_object().unwrap_or(&[]) {
-            c.add(
-                "screening_rules",
-                src,
-                name.as_ref(),
-                vec![("claims", t(rules))],
-            );
+        c.add("screen", src, &label, args);
+        c.pin(format!("/cases/{i}/expected"), &[]);
+        if let Some(text) = get(case, &["result", "content"])
+            .as_array()
+            .and_then(|l| l.first())
+            .and_then(|x| x.get("text"))
+            .and_then(Value::as_str)
+        {
+            c.add("screening_fold", src, &label, vec![("text", s(text))]);
         }
-        for (i, case) in list(&d, &["invalid_rules"]).iter().enumerate() {
-            c.add(
-                "screening_rules",
-                src,
-                st(case, &["name"]),
-                vec![("claims", t(get(case, &["claims"])))],
-            );
-            c.pin(format!("/invalid_rules/{i}/error"), &["/error"]);
-        }
+    }
+    for (name, rules) in get(d, &["rules_sets"]).as_object().unwrap_or(&[]) {
+        c.add(
+            "screening_rules",
+            src,
+            name.as_ref(),
+            vec![("claims", t(rules))],
+        );
+    }
+    for (i, case) in list(d, &["invalid_rules"]).iter().enumerate() {
+        c.add(
+            "screening_rules",
+            src,
+            st(case, &["name"]),
+            vec![("claims", t(get(case, &["claims"])))],
+        );
+        c.pin(format!("/invalid_rules/{i}/error"), &["/error"]);
     }
 }
 
 /// vectors/receipt-jws.json: network-signed receipts and JWS verification.
-fn receipt_jws(c: &mut Calls, dir: &Path) {
-    let Some(d) = load(dir, "receipt-jws.json") else {
-        return;
-    };
-    let src = "vectors/receipt-jws.json";
-    receipt_jws_cases(c, &d, src);
-    receipt_jws_archive(c, &d, src);
-    receipt_jws_issuing(c, &d, src);
+fn receipt_jws(c: &mut Calls, d: &Value<'static>, src: &str) {
+    receipt_jws_cases(c, d, src);
+    receipt_jws_archive(c, d, src);
+    receipt_jws_issuing(c, d, src);
 }
 
 /// vectors/receipt-jws.json: the key set, the token cases and their verification.
@@ -1591,14 +1613,10 @@ fn receipt_jws_issuing(c: &mut Calls, d: &Value<'static>, src: &str) {
 }
 
 /// vectors/screening-rules-jws.json: the screening rules token.
-fn screening_rules_jws(c: &mut Calls, dir: &Path) {
-    let Some(d) = load(dir, "screening-rules-jws.json") else {
-        return;
-    };
-    let src = "vectors/screening-rules-jws.json";
-    screening_rules_cases(c, &d, src);
-    screening_rules_key_sets(c, &d, src);
-    execution_grants(c, &d, src);
+fn screening_rules_jws(c: &mut Calls, d: &Value<'static>, src: &str) {
+    screening_rules_cases(c, d, src);
+    screening_rules_key_sets(c, d, src);
+    execution_grants(c, d, src);
 }
 
 /// vectors/screening-rules-jws.json: the token cases.
@@ -1823,53 +1841,50 @@ fn execution_grants(c: &mut Calls, d: &Value<'static>, src: &str) {
 }
 
 /// vectors/credentials-jws.json: the per-type credential verifiers.
-fn credentials_jws(c: &mut Calls, dir: &Path) {
-    if let Some(d) = load(dir, "credentials-jws.json") {
-        // The per-type credential verifiers (§3, §4, §9.1, §9.3.1, §15.1): every case, accepted
-        // and refused, with the arguments the file names.
-        let src = "vectors/credentials-jws.json";
-        let jwks = t(get(&d, &["jwks"]));
-        let issuer = st(&d, &["network_issuer"]);
-        for (i, case) in list(&d, &["cases"]).iter().enumerate() {
-            let op = st(case, &["op"]);
-            let mut args = vec![
-                ("token", get(case, &["token"]).clone()),
+fn credentials_jws(c: &mut Calls, d: &Value<'static>, src: &str) {
+    // The per-type credential verifiers (§3, §4, §9.1, §9.3.1, §15.1): every case, accepted
+    // and refused, with the arguments the file names.
+    let jwks = t(get(d, &["jwks"]));
+    let issuer = st(d, &["network_issuer"]);
+    for (i, case) in list(d, &["cases"]).iter().enumerate() {
+        let op = st(case, &["op"]);
+        let mut args = vec![
+            ("token", get(case, &["token"]).clone()),
+            ("jwks", jwks.clone()),
+            ("issuer", s(&issuer)),
+            ("now", get(case, &["now"]).clone()),
+        ];
+        if let Some(members) = get(case, &["args"]).as_object() {
+            for (k, v) in members {
+                let name = match k.as_ref() {
+                    "token_endpoint" => "token_endpoint",
+                    "purpose" => "purpose",
+                    "audience" => "audience",
+                    "provider_agent_id" => "provider_agent_id",
+                    "provider_id" => "provider_id",
+                    _ => continue,
+                };
+                args.push((name, v.clone()));
+            }
+        }
+        c.add(&op, src, st(case, &["name"]), args);
+        c.pin(format!("/cases/{i}/expected"), &[]);
+    }
+    // The key set as a Jwks handle comes from handle_twins; here a `now` in milliseconds
+    // (INVALID_ARGUMENT).
+    if let Some(first) = list(d, &["cases"]).first() {
+        c.add(
+            "verify_revocation_feed",
+            src,
+            "now in milliseconds",
+            vec![
+                ("token", get(first, &["token"]).clone()),
                 ("jwks", jwks.clone()),
                 ("issuer", s(&issuer)),
-                ("now", get(case, &["now"]).clone()),
-            ];
-            if let Some(members) = get(case, &["args"]).as_object() {
-                for (k, v) in members {
-                    let name = match k.as_ref() {
-                        "token_endpoint" => "token_endpoint",
-                        "purpose" => "purpose",
-                        "audience" => "audience",
-                        "provider_agent_id" => "provider_agent_id",
-                        "provider_id" => "provider_id",
-                        _ => continue,
-                    };
-                    args.push((name, v.clone()));
-                }
-            }
-            c.add(&op, src, st(case, &["name"]), args);
-            c.pin(format!("/cases/{i}/expected"), &[]);
-        }
-        // The key set as a Jwks handle comes from handle_twins; here a `now` in milliseconds
-        // (INVALID_ARGUMENT).
-        if let Some(first) = list(&d, &["cases"]).first() {
-            c.add(
-                "verify_revocation_feed",
-                src,
-                "now in milliseconds",
-                vec![
-                    ("token", get(first, &["token"]).clone()),
-                    ("jwks", jwks.clone()),
-                    ("issuer", s(&issuer)),
-                    ("provider_agent_id", s("agt_provider_19c2")),
-                    ("now", n(1_780_000_000_000)),
-                ],
-            );
-        }
+                ("provider_agent_id", s("agt_provider_19c2")),
+                ("now", n(1_780_000_000_000)),
+            ],
+        );
     }
 }
 

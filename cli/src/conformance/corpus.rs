@@ -1,8 +1,8 @@
-//! The request stream of the conformance runner: every vector file of `vectors/` (read in place)
-//! and a seeded generated corpus (valid documents and one family of mutations per refusal rule).
+//! The request stream of the conformance runner: the legacy operations' requests of each vector
+//! file of `vectors/` (read in place by calls.rs, which adds the file's `call`s) and a seeded
+//! generated corpus (valid documents and one family of mutations per refusal rule).
 
 use std::borrow::Cow;
-use std::path::Path;
 
 use ekl_core::canonical;
 use ekl_core::jwk::{jwks_from_seed, SigningKey};
@@ -243,49 +243,9 @@ fn name_of(v: &Value<'_>) -> String {
     str_of(v, "name").to_owned()
 }
 
-/// Reads every `*.json` file of `dir` and turns the cases it knows into requests. Returns the
-/// cases and the names of files it read.
-pub(super) fn vector_cases(dir: &Path) -> Result<(Vec<Case>, Vec<String>), String> {
-    let mut files: Vec<_> = std::fs::read_dir(dir)
-        .map_err(|e| format!("cannot read {}: {e}", dir.display()))?
-        .filter_map(|e| e.ok().map(|e| e.path()))
-        .filter(|p| p.extension().is_some_and(|x| x == "json"))
-        .collect();
-    files.sort();
-    let mut out = Vec::new();
-    let mut names = Vec::new();
-    for path in files {
-        let bytes = crate::input::read_file_capped(
-            &path,
-            crate::input::MAX_DOCUMENT_BYTES,
-            "a vector file",
-        )
-        .map_err(|_| {
-            format!(
-                "{}: cannot read it (or it holds more than 64 MiB)",
-                path.display()
-            )
-        })?;
-        let bytes = protect_big_integers(&bytes);
-        let doc = canonical::parse(&bytes).map_err(|e| format!("{}: {e}", path.display()))?;
-        let file = path
-            .file_name()
-            .map(|f| f.to_string_lossy().into_owned())
-            .unwrap_or_default();
-        let before = out.len();
-        one_file(&file, &doc, &mut out);
-        if out.len() == before {
-            return Err(format!(
-                "vectors/{file}: no case of this file is known to the runner"
-            ));
-        }
-        names.push(file);
-    }
-    Ok((out, names))
-}
-
-/// The protocol's own requests from one vector file (`src` names a section of it).
-fn one_file(file: &str, d: &Value<'_>, out: &mut Vec<Case>) {
+/// The legacy operations' requests of one vector file (their rules name the file's sections);
+/// calls.rs reads the file and adds its `call`s.
+pub(super) fn legacy_requests(file: &str, d: &Value<'_>, out: &mut Vec<Case>) {
     let src = |section: &str| format!("vectors/{file}:{section}");
     let src: &dyn Fn(&str) -> String = &src;
     match file {

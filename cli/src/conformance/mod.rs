@@ -177,21 +177,17 @@ fn build_cases(opts: &Opts) -> Result<Vec<Case>, String> {
     let mut cases = Vec::new();
     if !opts.no_vectors {
         let dir = opts.vectors.clone().unwrap_or_else(default_vectors);
-        let (v, files) = corpus::vector_cases(&dir)?;
+        let (v, files) = calls::vector_requests(&dir)?;
+        let calls = v.iter().filter(|c| c.rule.starts_with("call/")).count();
         eprintln!(
-            "ekl conformance: {} requests from {} vector files in {}",
+            "ekl conformance: {} requests from {} vector files in {} ({calls} of them calls over \
+             the {} operations of docs/operations.json)",
             v.len(),
             files.len(),
-            dir.display()
-        );
-        cases.extend(v);
-        let calls = calls::call_cases(&dir);
-        eprintln!(
-            "ekl conformance: {} call requests over the {} operations of docs/operations.json",
-            calls.len(),
+            dir.display(),
             ekl_bridge::OPERATIONS.len()
         );
-        cases.extend(calls);
+        cases.extend(v);
     }
     cases.extend(corpus::generated(opts.seed, opts.corpus));
     cases.extend(corpus::doubles(opts.seed, opts.doubles));
