@@ -1,8 +1,9 @@
 // The generic runner of vectors/calls.jsonl (vectors/README.md#calls) for the JS surfaces: Node,
 // wasm in Node and wasm in a browser page. No Node built-ins.
 //
-// Each line is a `call` request of the conformance protocol and the place of its expected value
-// in a vector file ({file, pointer, request, take}); the expected values stay in the vector files.
+// Each line is a request of the conformance protocol (mostly a `call`) and the place of its
+// expected value in a vector file ({file, pointer, request, take, as?}); the expected values stay
+// in the vector files.
 
 /** The value at JSON pointer `p` (RFC 6901) of `v`, or undefined. */
 export function at(v, p) {
