@@ -28,3 +28,18 @@ test('vectors/calls.jsonl: every line gives its vector file value', async () => 
   const blind = results.filter((r) => r.tamperedPasses)
   assert.deepEqual(blind, [], 'a changed expected value passes')
 })
+
+test('meta: the runner fails on a copy of a vector file with one expected value changed', async () => {
+  const { makeAnswer } = await import(path.join(CONFORMANCE, 'ops.mjs'))
+  const { runVectorCalls, tamper } = await import(path.join(CONFORMANCE, 'vector-calls.mjs'))
+  const legacy = JSON.parse(fs.readFileSync(path.join(CONFORMANCE, 'legacy-ops.json'), 'utf8'))
+  const line = fs.readFileSync(CALLS, 'utf8').split('\n').find((l) => l.includes('"file":"fingerprints.json"'))
+  const { pointer } = JSON.parse(line)
+  const doc = JSON.parse(fs.readFileSync(path.join(VECTORS_DIR, 'fingerprints.json'), 'utf8'))
+  const keys = pointer.slice(1).split('/')
+  const holder = keys.slice(0, -1).reduce((o, k) => o[k], doc)
+  holder[keys.at(-1)] = tamper(holder[keys.at(-1)])
+  const run = (text) => runVectorCalls(makeAnswer(ekl, { legacy }), line, () => text, {})
+  assert.equal(run(fs.readFileSync(path.join(VECTORS_DIR, 'fingerprints.json'), 'utf8'))[0].pass, true)
+  assert.equal(run(JSON.stringify(doc))[0].pass, false)
+})
