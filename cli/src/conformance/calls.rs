@@ -747,7 +747,6 @@ fn call_receipts(c: &mut Calls, d: &Value<'static>, src: &str) {
     call_receipt_mismatches(c, d, src);
 }
 
-/// vectors/call-receipt.json: the receipt's key, digest, tag, signing and verification, and their refusals.
 /// vectors/call-receipt.json: each expected value, pinned (vectors/calls.jsonl).
 fn call_receipt_values(c: &mut Calls, d: &Value<'static>, src: &str) {
     let secret = s(st(d, &["receipt_secret"]));
@@ -882,6 +881,7 @@ fn token_of(name: &str) -> String {
     name.replace('~', "~0").replace('/', "~1")
 }
 
+/// vectors/call-receipt.json: the receipt's key, digest, tag, signing and verification, and their refusals.
 fn call_receipt_basics(c: &mut Calls, d: &Value<'static>, src: &str) {
     let secret = st(d, &["receipt_secret"]);
     let receipt = get(d, &["receipt"]).clone();
@@ -1036,7 +1036,7 @@ fn call_receipt_basics(c: &mut Calls, d: &Value<'static>, src: &str) {
 fn call_receipt_issuing(c: &mut Calls, d: &Value<'static>, src: &str) {
     // Receipts issued from the call answered: explicit salts and time, so every surface
     // gives the same bytes (a salt or time left out would be each host's own).
-    for case in list(d, &["issue", "cases"]) {
+    for (i, case) in list(d, &["issue", "cases"]).iter().enumerate() {
         let label = st(case, &["name"]);
         let mut args = vec![
             ("call", t(get(case, &["call"]))),
@@ -1060,10 +1060,7 @@ fn call_receipt_issuing(c: &mut Calls, d: &Value<'static>, src: &str) {
         }
         let base = args.clone();
         c.add("issue_mac_receipt", src, &label, args);
-        let i = list(d, &["issue", "cases"])
-            .iter()
-            .position(|x| std::ptr::eq(x, case));
-        let at = format!("/issue/cases/{}", i.unwrap_or(0));
+        let at = format!("/issue/cases/{i}");
         match case.get("error") {
             Some(_) => c.pin(format!("{at}/error"), &["/error"]),
             None => c.pin(format!("{at}/expected"), &[]),
@@ -1400,7 +1397,7 @@ fn receipt_jws_cases(c: &mut Calls, d: &Value<'static>, src: &str) {
         "equal kids",
         vec![("seed", s(&seed)), ("kids", strs(&["a", "a"]))],
     );
-    for case in list(d, &["cases"]) {
+    for (i, case) in list(d, &["cases"]).iter().enumerate() {
         let label = st(case, &["name"]);
         // The token cases, and the object cases (a whole network-signed receipt object).
         let (op, first) = match (get(case, &["receipt_jws"]), get(case, &["receipt"])) {
@@ -1422,10 +1419,7 @@ fn receipt_jws_cases(c: &mut Calls, d: &Value<'static>, src: &str) {
             &label,
             vec![first, ("jwks", jwks.clone()), ("call", t(&own))],
         );
-        let i = list(d, &["cases"])
-            .iter()
-            .position(|x| std::ptr::eq(x, case));
-        c.pin(format!("/cases/{}/expected", i.unwrap_or(0)), &["verdict"]);
+        c.pin(format!("/cases/{i}/expected"), &["verdict"]);
     }
 }
 
@@ -2385,7 +2379,8 @@ mod tests {
     fn every_vector_call_gives_its_files_value() {
         let text =
             std::fs::read_to_string(vectors().join("calls.jsonl")).expect("vectors/calls.jsonl");
-        let mut files = std::collections::BTreeMap::<String, String>::new();
+        // Each vector file's text and parsed value, read once.
+        let mut files = std::collections::BTreeMap::<String, (String, serde_json::Value)>::new();
         let mut seen = 0;
         for line in text.lines() {
             let l: serde_json::Value = serde_json::from_str(line).expect("a JSON line");
@@ -2393,14 +2388,16 @@ mod tests {
                 l["file"].as_str().unwrap_or(""),
                 l["pointer"].as_str().unwrap_or(""),
             );
-            let text = files.entry(file.to_owned()).or_insert_with(|| {
-                std::fs::read_to_string(vectors().join(file)).expect("the vector file")
+            let (text, doc) = files.entry(file.to_owned()).or_insert_with(|| {
+                let text = std::fs::read_to_string(vectors().join(file)).expect("the vector file");
+                // A file compared only as text (`"as": "text"`) need not parse: null then.
+                let doc = serde_json::from_str(&text).unwrap_or(serde_json::Value::Null);
+                (text, doc)
             });
             // The whole file's text (`"as": "text"`), or the value at the pointer.
             let want = if l["as"] == "text" {
                 serde_json::Value::from(text.clone())
             } else {
-                let doc: serde_json::Value = serde_json::from_str(text).expect("JSON");
                 doc.pointer(pointer)
                     .unwrap_or_else(|| panic!("{file}#{pointer}: nothing there"))
                     .clone()
