@@ -81,6 +81,18 @@ export function tamper(x) {
 }
 
 /**
+ * The meta-test's copy of a vector file: its JSON `text` with the value at `pointer` changed
+ * (tamper), as JSON text.
+ */
+export function changedCopy(text, pointer) {
+  const doc = JSON.parse(text);
+  const keys = pointer.slice(1).split('/').map((k) => k.replace(/~1/g, '/').replace(/~0/g, '~'));
+  const holder = keys.slice(0, -1).reduce((o, k) => o[k], doc);
+  holder[keys.at(-1)] = tamper(holder[keys.at(-1)]);
+  return JSON.stringify(doc);
+}
+
+/**
  * The request with each `{"$generated": {prefix, repeat, count, inner, close, suffix}}` member
  * written out: prefix + repeat × count + inner + close × count + suffix (a missing part is empty).
  */

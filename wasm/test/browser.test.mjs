@@ -28,16 +28,20 @@ test('vectors and refusals in Chromium equal Node', { timeout: 180_000 }, async 
         const ms = performance.now() - t0;
         // vectors/calls.jsonl, dispatched generically (the conformance adapter's ops.mjs).
         const { makeAnswer } = await import('/examples/conformance/ops.mjs');
-        const { runVectorCalls } = await import('/examples/conformance/vector-calls.mjs');
+        const { runVectorCalls, changedCopy } = await import('/examples/conformance/vector-calls.mjs');
         const legacy = await (await fetch('/examples/conformance/legacy-ops.json')).json();
         const texts = Object.fromEntries(files.map((f) => [f.name, f.text]));
         const calls = runVectorCalls(makeAnswer(api, { legacy }), texts['calls.jsonl'], (n) => texts[n], {
           sha256: (s) => api.sha256Hex(s),
         });
+        // The meta-test on a copy: fingerprints.json with the first line's value changed.
+        const first = texts['calls.jsonl'].split('\n').find((l) => l.includes('"file":"fingerprints.json"'));
+        const copy = changedCopy(texts['fingerprints.json'], JSON.parse(first).pointer);
+        const changedPasses = runVectorCalls(makeAnswer(api, { legacy }), first, () => copy, {})[0].pass;
         return {
           records: r.records.map(({ file, case: kase, result }) => ({ file, case: kase, result })),
           failures: r.failures, unknown: r.unknown, refusals: checkRefusals(api), ms,
-          calls: calls.length, callFailures: calls.filter((c) => !c.pass || c.tamperedPasses),
+          calls: calls.length, callFailures: calls.filter((c) => !c.pass || c.tamperedPasses), changedPasses,
           hardening: hardeningProblems(api.default), // the API object (the namespace has no symbol keys)
           userAgent: navigator.userAgent,
         };
@@ -47,6 +51,7 @@ test('vectors and refusals in Chromium equal Node', { timeout: 180_000 }, async 
       assert.deepEqual(got.failures, []);
       assert.ok(got.calls > 0, 'no line of vectors/calls.jsonl ran');
       assert.deepEqual(got.callFailures, []);
+      assert.equal(got.changedPasses, false, 'a changed copy of fingerprints.json passes');
       assert.deepEqual(got.refusals, []);
       // The hardening cases shared with Node (accessors, Proxies, bounds, deep JWS claims, keys,
       // panics: the web glue's factory restarts the instance after each trap).

@@ -8,7 +8,7 @@ import { createHash } from 'node:crypto';
 import { join } from 'node:path';
 import { loadCjs, repo } from './helpers.mjs';
 import { makeAnswer } from '../../examples/conformance/ops.mjs';
-import { runVectorCalls } from '../../examples/conformance/vector-calls.mjs';
+import { runVectorCalls, changedCopy } from '../../examples/conformance/vector-calls.mjs';
 
 const read = (...p) => readFileSync(join(repo, ...p), 'utf8');
 
@@ -20,4 +20,13 @@ test('vectors/calls.jsonl: every line gives its vector file value (wasm in Node)
   assert.ok(results.length > 0, 'vectors/calls.jsonl holds no line');
   assert.deepEqual(results.filter((r) => !r.pass), []);
   assert.deepEqual(results.filter((r) => r.tamperedPasses), [], 'a changed expected value passes');
+});
+
+test('meta: a copy of a vector file with one expected value changed fails (wasm in Node)', () => {
+  const legacy = JSON.parse(read('examples', 'conformance', 'legacy-ops.json'));
+  const line = read('vectors', 'calls.jsonl').split('\n').find((l) => l.includes('"file":"fingerprints.json"'));
+  const original = read('vectors', 'fingerprints.json');
+  const run = (text) => runVectorCalls(makeAnswer(loadCjs(), { legacy }), line, () => text, {});
+  assert.equal(run(original)[0].pass, true);
+  assert.equal(run(changedCopy(original, JSON.parse(line).pointer))[0].pass, false);
 });

@@ -2372,16 +2372,13 @@ mod tests {
         }
     }
 
-    /// The Rust runner of vectors/calls.jsonl: each request, answered by the reference (the
-    /// bridge's registry), gives the value its vector file holds at its pointer; the same value
-    /// changed (a copy of the file, in memory) fails, so no line compares nothing.
-    #[test]
-    fn every_vector_call_gives_its_files_value() {
-        let text =
-            std::fs::read_to_string(vectors().join("calls.jsonl")).expect("vectors/calls.jsonl");
+    /// Runs the lines of `text` (vectors/calls.jsonl) against the vector files of `dir`: each
+    /// request, answered by the reference (the bridge's registry), must give the value its file
+    /// holds at its pointer, and that value changed must not pass. Returns the lines that fail.
+    fn run_lines(dir: &Path, text: &str) -> Vec<String> {
         // Each vector file's text and parsed value, read once.
         let mut files = std::collections::BTreeMap::<String, (String, serde_json::Value)>::new();
-        let mut seen = 0;
+        let mut failed = Vec::new();
         for line in text.lines() {
             let l: serde_json::Value = serde_json::from_str(line).expect("a JSON line");
             let (file, pointer) = (
@@ -2389,34 +2386,67 @@ mod tests {
                 l["pointer"].as_str().unwrap_or(""),
             );
             let (text, doc) = files.entry(file.to_owned()).or_insert_with(|| {
-                let text = std::fs::read_to_string(vectors().join(file)).expect("the vector file");
+                let text = std::fs::read_to_string(dir.join(file)).expect("the vector file");
                 // A file compared only as text (`"as": "text"`) need not parse: null then.
                 let doc = serde_json::from_str(&text).unwrap_or(serde_json::Value::Null);
                 (text, doc)
             });
             // The whole file's text (`"as": "text"`), or the value at the pointer.
             let want = if l["as"] == "text" {
-                serde_json::Value::from(text.clone())
+                Some(serde_json::Value::from(text.clone()))
             } else {
-                doc.pointer(pointer)
-                    .unwrap_or_else(|| panic!("{file}#{pointer}: nothing there"))
-                    .clone()
+                doc.pointer(pointer).cloned()
             };
-            let want = &want;
             let line_value = canonical::parse(line.as_bytes()).expect("a line parses");
             let req = expand(line_value.get("request").expect("a request"));
-            let req = &req;
             let take = l["take"].as_array().cloned().unwrap_or_default();
-            let got = taken(&ops::answer(req), &take);
-            assert_eq!(got.as_ref(), Some(want), "{file}#{pointer}");
-            assert_ne!(
-                got,
-                Some(tamper(want)),
-                "{file}#{pointer}: a changed value passes"
-            );
-            seen += 1;
+            let got = taken(&ops::answer(&req), &take);
+            if want.is_none() || got != want {
+                failed.push(format!("{file}#{pointer}: got {got:?}, want {want:?}"));
+            } else if got == want.as_ref().map(tamper) {
+                failed.push(format!("{file}#{pointer}: a changed value passes"));
+            }
         }
-        assert!(seen > 0, "vectors/calls.jsonl holds no line");
+        failed
+    }
+
+    /// The Rust runner of vectors/calls.jsonl: every line passes ([`run_lines`]).
+    #[test]
+    fn every_vector_call_gives_its_files_value() {
+        let text =
+            std::fs::read_to_string(vectors().join("calls.jsonl")).expect("vectors/calls.jsonl");
+        assert!(
+            text.lines().count() > 0,
+            "vectors/calls.jsonl holds no line"
+        );
+        let failed = run_lines(vectors(), &text);
+        assert!(failed.is_empty(), "{failed:#?}");
+    }
+
+    /// The meta-test on a copy: fingerprints.json with the first line's expected value changed,
+    /// in a temporary folder, fails that line (and the unchanged file passes it).
+    #[test]
+    fn a_changed_copy_of_a_vector_file_fails() {
+        let text =
+            std::fs::read_to_string(vectors().join("calls.jsonl")).expect("vectors/calls.jsonl");
+        let line = text
+            .lines()
+            .find(|l| l.contains(r#""file":"fingerprints.json""#))
+            .expect("a fingerprints.json line");
+        let l: serde_json::Value = serde_json::from_str(line).expect("a JSON line");
+        let file = std::fs::read_to_string(vectors().join("fingerprints.json")).expect("the file");
+        let mut doc: serde_json::Value = serde_json::from_str(&file).expect("JSON");
+        let at = doc
+            .pointer_mut(l["pointer"].as_str().unwrap_or(""))
+            .expect("the pinned value");
+        *at = tamper(at);
+        let dir = std::env::temp_dir().join(format!("ekl-vector-calls-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).expect("a temporary folder");
+        std::fs::write(dir.join("fingerprints.json"), doc.to_string()).expect("the copy");
+        let failed = run_lines(&dir, line);
+        let _ = std::fs::remove_dir_all(&dir);
+        assert_eq!(failed.len(), 1, "{failed:?}");
+        assert!(run_lines(vectors(), line).is_empty());
     }
 
     /// The members of a vector file that hold an expected value (not an input).
