@@ -36,18 +36,25 @@ bench_es256() {
 }
 
 # --- step: python ------------------------------------------------------------------------------
-# ekl_evidence (the installed wheel) against rfc8785, jcs and canonicaljson (issue 4).
+# ekl_evidence (the installed wheel) against rfc8785, jcs, canonicaljson and jcs-admit (issue 4).
+# Also issue 28's rows on the shared corpus's receipts documents against jcs-admit.
 bench_python() {
-  bash "$root/scripts/bench-python.sh" --json "$reports/python.raw.json"
+  bench_corpus
+  bash "$root/scripts/bench-python.sh" --json "$reports/python.raw.json" \
+    --receipts "$root/target/bench-corpus/small"
 }
 
-# The shared corpus (bench/src/corpus.rs) in target/bench-corpus and node/node_modules (the JS peers),
-# as scripts/bench-node.sh makes them.
-wasm_inputs() {
+# The shared corpus (bench/src/corpus.rs) in target/bench-corpus, as scripts/bench-node.sh makes it.
+bench_corpus() {
   if [ ! -f "$root/target/bench-corpus/big.json" ]; then
     (cd bench && CARGO_TARGET_DIR="$root/target/bench" cargo build --release --quiet)
     "$root/target/bench/release/ekl-bench" --write-corpus "$root/target/bench-corpus" >/dev/null
   fi
+}
+
+# The shared corpus and node/node_modules (the JS peers), as scripts/bench-node.sh makes them.
+wasm_inputs() {
+  bench_corpus
   local want
   want=$(sha256sum node/package-lock.json | cut -d' ' -f1)
   if [ "$(cat node/node_modules/.ekl-lock-sha256 2>/dev/null)" != "$want" ]; then

@@ -1,17 +1,25 @@
 """Speed of ekl_evidence against the Python RFC 8785 / canonical JSON packages, one run, one corpus.
 
-    python python/bench/bench.py [--quick] [--json OUT]
+    python python/bench/bench.py [--quick] [--json OUT] [--receipts DIR]
 
 Text path: JSON text in, canonical bytes out (peers: json.loads + their encoder, as their users
 do; json.loads cannot see duplicate keys). Value path: a dict in, canonical bytes out. Each peer's
 output is compared with ekl's on the corpus and on RFC 8785 edge cases first, and the table says
-which peers are not RFC 8785-correct. Peers that are not installed are skipped.
+which peers are not RFC 8785-correct. Peers that are not installed are skipped. jcs-admit
+(the Python package of the Rust crate) takes bytes only: its text path is `admit(bytes)` (no
+json.loads), its value path `admit(json.dumps(value).encode())`.
+
+--receipts DIR (the shared corpus's `small/` folder, target/bench-corpus/small) adds issue 28's
+rows: for each document's text, `canonicalize_value(json.loads(text))` and `canonicalize(text)`
+against `jcs_admit.admit(text)`, five runs alternated, CPU time, each run's ratio printed and the
+worst of the five recorded; and json.loads alone, the ceiling of the first ratio.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import os
 import platform
 import random
 import sys
@@ -21,6 +29,9 @@ from typing import Any, Callable, Dict, List, Optional, Tuple
 import ekl_evidence as ekl
 
 Encoder = Callable[[Any], bytes]
+
+#: Peers that read JSON text themselves (bytes in): their text path skips json.loads.
+TEXT_PEERS: Dict[str, Callable[[bytes], bytes]] = {}
 
 
 def _peers() -> Dict[str, Encoder]:
@@ -41,6 +52,14 @@ def _peers() -> Dict[str, Encoder]:
         import canonicaljson
 
         peers["canonicaljson"] = canonicaljson.encode_canonical_json
+    except ImportError:
+        pass
+    try:
+        import jcs_admit
+
+        admit: Callable[[bytes], bytes] = jcs_admit.admit
+        peers["jcs-admit"] = lambda v: admit(json.dumps(v, ensure_ascii=False).encode("utf-8"))
+        TEXT_PEERS["jcs-admit"] = admit
     except ImportError:
         pass
     return peers
@@ -159,6 +178,57 @@ def _time(fn: Callable[[], Any], budget: float) -> float:
     return best
 
 
+def _bench_receipts(folder: str, runs: int) -> List[Dict[str, Any]]:
+    """Issue 28's Python rows on the shared corpus (the receipts documents of the Rust, Node and
+    wasm benches): CPU microseconds a document over the whole folder, our two paths and
+    jcs-admit's `admit(text)` alternated run by run, each run's ratio printed; the row records
+    the median time and the worst run's ratio ("in every run")."""
+    texts = [open(os.path.join(folder, f), "rb").read() for f in sorted(os.listdir(folder))]
+    try:
+        import jcs_admit
+    except ImportError:
+        print(f"  (jcs-admit not installed: the receipts rows of {folder} skipped)")
+        return []
+    for t in texts:
+        if ekl.canonicalize(t) != jcs_admit.admit(t):
+            raise SystemExit("jcs-admit and ekl_evidence disagree on a receipts document")
+    loads, value, text = json.loads, ekl.canonicalize_value, ekl.canonicalize
+    fns: List[Tuple[str, str, Callable[[bytes], Any]]] = [
+        ("loads+value", "ekl_evidence", lambda t: value(loads(t))),
+        ("text", "ekl_evidence", text),
+        ("peer", "jcs-admit", jcs_admit.admit),
+        ("loads", "json.loads", loads),
+    ]
+    times: Dict[str, List[float]] = {path: [] for path, _, _ in fns}
+    for _ in range(runs):
+        for path, _, fn in fns:
+            best = float("inf")
+            for _ in range(3):
+                t0 = CLOCK()
+                for t in texts:
+                    fn(t)
+                best = min(best, (CLOCK() - t0) / len(texts))
+            times[path].append(best)
+    size = sum(len(t) for t in texts) / len(texts)
+    label = f"receipts ({len(texts)} docs, {size:.0f} B)"
+    peer = times["peer"]
+    rows = []
+    for path in ("loads+value", "text"):
+        ratios = [p / o for p, o in zip(peer, times[path])]
+        ours = sorted(times[path])[len(times[path]) // 2]
+        theirs = sorted(peer)[len(peer) // 2]
+        print(f"{label}: {path:<11} ekl_evidence {ours * 1e6:.2f} us, jcs-admit admit(text) "
+              f"{theirs * 1e6:.2f} us; ratio by run: " + ", ".join(f"{r:.2f}x" for r in ratios))
+        rows.append({"corpus": label, "path": path, "library": "ekl_evidence", "us_per_call": ours * 1e6,
+                     "mb_per_s": size / ours / 1e6, "ekl_speedup": 1.0, "bytes": size})
+        rows.append({"corpus": label, "path": path, "library": "jcs-admit", "us_per_call": theirs * 1e6,
+                     "mb_per_s": size / theirs / 1e6, "ekl_speedup": min(ratios), "bytes": size})
+    alone = sorted(times["loads"])[len(times["loads"]) // 2]
+    print(f"{label}: json.loads alone {alone * 1e6:.2f} us = {alone / theirs:.2f} of jcs-admit's time: "
+          f"the loads+value ratio cannot pass {theirs / alone:.2f}x")
+    return rows
+
+
 def _bench_es256(budget: float) -> List[Dict[str, Any]]:
     """ES256 verification of one token: ekl's verify_jws (header, typ, kid, signature, claims)
     against cryptography (the signature alone, OpenSSL) and PyJWT (decode with claims)."""
@@ -221,6 +291,7 @@ def main(argv: Optional[List[str]] = None) -> int:
     ap.add_argument("--quick", action="store_true", help="shorter timing budget")
     ap.add_argument("--json", help="also write the figures as JSON here")
     ap.add_argument("--wall", action="store_true", help="wall-clock time instead of CPU time")
+    ap.add_argument("--receipts", help="the shared corpus's small/ folder: issue 28's rows")
     args = ap.parse_args(argv)
     global CLOCK
     if args.wall:
@@ -238,7 +309,7 @@ def main(argv: Optional[List[str]] = None) -> int:
         print(f"  {name}: {verdict}" + ("".join(f"\n    - {p}" for p in wrong[name][:4])))
         for n in notes[name]:
             print(f"    note: {n}")
-    missing = {"rfc8785", "jcs", "canonicaljson"} - set(peers)
+    missing = {"rfc8785", "jcs", "canonicaljson", "jcs-admit"} - set(peers)
     if missing:
         print(f"  (not installed, skipped: {', '.join(sorted(missing))})")
 
@@ -257,8 +328,10 @@ def main(argv: Optional[List[str]] = None) -> int:
             t_ekl = _time(ekl_fn, budget)
             results = [("ekl_evidence", t_ekl)]
             for name, enc in peers.items():
-                if path == "text":
-                    fn: Callable[[], Any] = lambda enc=enc, text=text: enc(json.loads(text))  # noqa: E731
+                if path == "text" and name in TEXT_PEERS:
+                    fn: Callable[[], Any] = lambda f=TEXT_PEERS[name], raw=raw: f(raw)  # noqa: E731
+                elif path == "text":
+                    fn = lambda enc=enc, text=text: enc(json.loads(text))  # noqa: E731
                 else:
                     fn = lambda enc=enc, doc=doc: enc(doc)  # noqa: E731
                 results.append((name, _time(fn, budget)))
@@ -270,6 +343,8 @@ def main(argv: Optional[List[str]] = None) -> int:
                 )
                 rows.append({"corpus": label, "path": path, "library": name, "us_per_call": t * 1e6,
                              "mb_per_s": size / t / 1e6, "ekl_speedup": ratio, "bytes": size})
+    if args.receipts:
+        rows.extend(_bench_receipts(args.receipts, 1 if args.quick else 5))
     es256 = _bench_es256(budget)
     rows.extend(es256)
     # targets of issue 4
@@ -280,7 +355,7 @@ def main(argv: Optional[List[str]] = None) -> int:
         return min(vals) if vals else None
 
     for path, peer, target in (("text", "rfc8785", 15), ("text", "canonicaljson", 3),
-                               ("value", "canonicaljson", 2)):
+                               ("value", "canonicaljson", 2), ("loads+value", "jcs-admit", 1.5)):
         s = speedup(path, peer)
         if s is None:
             continue

@@ -34,6 +34,8 @@ TARGETS: Dict[Tuple[str, str], Tuple[str, float, str]] = {
     ("python", "text vs rfc8785 (worst corpus)"): ("ratio", 15.0, "#4"),
     ("python", "text vs canonicaljson (worst corpus)"): ("ratio", 3.0, "#4"),
     ("python", "value vs canonicaljson (worst corpus)"): ("ratio", 2.0, "#4"),
+    # issue 28: canonicalize_value(json.loads(text)) against jcs-admit's admit(text), every run
+    ("python", "loads+value vs jcs-admit (worst corpus)"): ("ratio", 1.5, "#28"),
     ("python", "ES256 verify"): ("ratio", 0.5, "#4"),
     # issue 6: 10,000 network-signed receipts in at most 5 s, i.e. 500 µs per verification
     ("wasm-node", "ES256 verify"): ("max_us", 500.0, "#6"),
@@ -70,7 +72,8 @@ def python_records(raw: Dict[str, Any]) -> List[Dict[str, Any]]:
                     "peer": best["library"] if best else None,
                     "peer_value": best["mb_per_s"] if best else None,
                     "ratio": best["ekl_speedup"] if best else None})
-    for path, peer in (("text", "rfc8785"), ("text", "canonicaljson"), ("value", "canonicaljson")):
+    for path, peer in (("text", "rfc8785"), ("text", "canonicaljson"), ("value", "canonicaljson"),
+                       ("loads+value", "jcs-admit")):
         rs = [r for r in rows if r["path"] == path and r["library"] == peer]
         if not rs:
             continue
