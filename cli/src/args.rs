@@ -210,7 +210,7 @@ pub(crate) enum Command {
     #[command(after_help = MCP_HELP)]
     Mcp(McpArgs),
     /// Check another implementation over the JSON-lines protocol of docs/conformance-protocol.md
-    #[command(after_help = crate::conformance::HELP)]
+    #[command(after_help = ekl_conformance::HELP)]
     Conformance(ConformanceArgs),
     /// Every stable error code, one a line
     ErrorCodes,

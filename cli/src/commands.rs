@@ -16,9 +16,9 @@ use crate::args::{
     AgentKeySource, Command, Input, JwksCommand, JwsCommand, KeyRingSource, ProofCommand,
     ReceiptCommand, SecretArgs, TokenArgs,
 };
-use crate::call::{self as reg, Owned};
 use crate::input::{Inputs, SecretSource, MAX_DOCUMENT_BYTES};
 use crate::Failure;
+use ekl_conformance::call::{self as reg, Owned};
 
 /// The bytes to print, or why not.
 pub(crate) type CmdResult = Result<Vec<u8>, Failure>;
@@ -306,7 +306,7 @@ fn operation_list() -> String {
     out
 }
 
-/// `ekl call NAME`: any operation of the registry (cli/src/call.rs). An argument given twice
+/// `ekl call NAME`: any operation of the registry (conformance/src/call.rs). An argument given twice
 /// (by any two of --args, --arg, --arg-file, --arg-env) is a usage error, found before any value
 /// is read from a file or the environment.
 fn call(io: &Inputs, a: crate::args::CallArgs) -> CmdResult {

@@ -11,9 +11,7 @@
 mod aliases;
 mod archive;
 mod args;
-mod call;
 mod commands;
-mod conformance;
 mod human;
 mod input;
 mod mcp;
@@ -66,7 +64,7 @@ fn main() -> ExitCode {
     let hint = help_hint(&argv);
     let format = human::chosen(cli.format);
     let result = match cli.command {
-        Command::Conformance(a) => return conformance::main(a, &hint),
+        Command::Conformance(a) => return conformance(a, &hint),
         Command::Mcp(a) => return mcp::main(a, &hint),
         Command::Receipt(args::ReceiptCommand::VerifyArchive(a)) => {
             archive::main(a, &input::Inputs::default(), format)
@@ -130,6 +128,27 @@ fn help_hint(argv: &[OsString]) -> String {
 }
 
 /// Help and version go to stdout (exit 0); every other parse error is one line on stderr (exit 64).
+/// `ekl conformance`: the runner of crate ekl-conformance, with the tool's progress line (on
+/// stderr when it is a terminal: cli/src/progress.rs).
+fn conformance(a: args::ConformanceArgs, hint: &str) -> ExitCode {
+    let opts = ekl_conformance::Options {
+        ops: a.ops,
+        serve: a.serve,
+        emit: a.emit,
+        corpus: a.corpus,
+        seed: a.seed,
+        only: a.only,
+        timeout_ms: a.timeout,
+        show: a.show,
+        window: a.window,
+        doubles: a.doubles,
+        vectors: a.vectors,
+        no_vectors: a.no_vectors,
+        command: a.command,
+    };
+    ekl_conformance::main(opts, hint, &mut progress::Requests(None))
+}
+
 fn clap_failure(e: &clap::Error, argv: &[OsString]) -> ExitCode {
     use clap::error::ErrorKind;
     if matches!(e.kind(), ErrorKind::DisplayHelp | ErrorKind::DisplayVersion) {

@@ -121,6 +121,25 @@ pub(crate) fn line(items: usize, done: u64, total: Option<u64>, elapsed: Duratio
     }
 }
 
+/// The progress line of `ekl conformance`: requests answered, with the time left.
+pub(crate) struct Requests(pub(crate) Option<Progress>);
+
+impl ekl_conformance::Progress for Requests {
+    fn start(&mut self, total: u64) {
+        self.0 = Some(Progress::new(wanted(false), "ekl conformance", Some(total)));
+    }
+    fn answered(&self) {
+        if let Some(p) = &self.0 {
+            p.tick(1, 1);
+        }
+    }
+    fn finish(&self) {
+        if let Some(p) = &self.0 {
+            p.clear();
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

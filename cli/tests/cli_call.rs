@@ -1,4 +1,4 @@
-//! `ekl call NAME`: any operation of the registry (cli/src/call.rs), with the same results as the
+//! `ekl call NAME`: any operation of the registry (conformance/src/call.rs), with the same results as the
 //! dedicated commands.
 
 mod common;

@@ -1,13 +1,15 @@
 #!/usr/bin/env bash
 # The Rust crates as the Rust registry would get them (docs/decisions.md#rust-registry):
-#  1. `cargo package --list` of ekl-core, ekl-bridge and ekl-cli: sources, README, licences, the
-#     manifest and the lock only (no tests, test data, vectors, examples or target dirs);
-#  2. `cargo publish --dry-run` of the three together (unpublished path dependencies are packaged
+#  1. `cargo package --list` of ekl-core, ekl-bridge, ekl-conformance and ekl-cli: sources, README,
+#     licences, the manifest and the lock only (no tests, test data, vectors, examples or target
+#     dirs);
+#  2. `cargo publish --dry-run` of the four together (unpublished path dependencies are packaged
 #     together and verified against a local overlay registry: nothing of ours needs to be on the
 #     registry); the verification builds share target/ (dev profile), so a warm run takes seconds;
 #  3. each .crate under its size bound;
-#  4. `cargo install` of the packaged ekl-cli (its packaged ekl-core and ekl-bridge patched in, as the
-#     registry would serve them) gives `ekl`, which prints its version and canonicalises;
+#  4. `cargo install` of the packaged ekl-cli (its packaged ekl-core, ekl-bridge and ekl-conformance
+#     patched in, as the registry would serve them) gives `ekl`, which prints its version,
+#     canonicalises and answers a conformance request;
 #  5. the README's Rust quick start runs as a doc test of ekl-core (`--doc`);
 #  6. cli/Cargo.toml's binstall templates name the release workflow's archives for its 7 targets,
 #     and the host's archive, unpacked as binstall does, runs (scripts/dist/check_binstall.py).
@@ -16,11 +18,11 @@ cd "$(dirname "$0")/../.."
 root=$PWD
 target=${CARGO_TARGET_DIR:-$root/target}
 export CARGO_TARGET_DIR=$target
-crates=(ekl-core ekl-bridge ekl-cli)
-pflags=(-p ekl-core -p ekl-bridge -p ekl-cli)
+crates=(ekl-core ekl-bridge ekl-conformance ekl-cli)
+pflags=(-p ekl-core -p ekl-bridge -p ekl-conformance -p ekl-cli)
 version=$(sed -n 's/^version = "\(.*\)"/\1/p' Cargo.toml | head -1)
-# Upper bounds of the compressed .crate files, bytes (0.1.0: 147, 28 and 95 KB).
-declare -A bound=([ekl-core]=200000 [ekl-bridge]=48000 [ekl-cli]=140000)
+# Upper bounds of the compressed .crate files, bytes (0.1.0: 156, 41, 59 and 63 KB).
+declare -A bound=([ekl-core]=200000 [ekl-bridge]=48000 [ekl-conformance]=90000 [ekl-cli]=80000)
 
 # 1. What each package carries.
 for c in "${crates[@]}"; do
@@ -34,7 +36,7 @@ for c in "${crates[@]}"; do
   echo "package $c: $(wc -l <<< "$list") files, sources/README/licences only"
 done
 # Our path dependencies carry the workspace's version, exactly (what the published crates ask for).
-for c in ekl-core ekl-bridge; do
+for c in ekl-core ekl-bridge ekl-conformance; do
   grep -Eq "^$c = \{ path = \"[a-z]+\", version = \"=$version\" \}" Cargo.toml \
     || { echo "Cargo.toml: [workspace.dependencies] $c must be { path, version = \"=$version\" }"; exit 1; }
 done
@@ -43,7 +45,7 @@ for c in python node wasm; do
   grep -qx 'publish = false' "$c/Cargo.toml" || { echo "$c/Cargo.toml: publish = false missing"; exit 1; }
 done
 
-# 2. The dry run of the release's `cargo publish` (packages and verifies all three).
+# 2. The dry run of the release's `cargo publish` (packages and verifies all four).
 t0=$(date +%s)
 cargo publish -q --dry-run --allow-dirty "${pflags[@]}"
 echo "cargo publish --dry-run ${crates[*]}: $(( $(date +%s) - t0 )) s"
@@ -63,16 +65,20 @@ for c in "${crates[@]}"; do
 done
 
 # 4. `cargo install ekl-cli`, from the packaged crates (cargo's config name of the registry is
-# `crates-io`: the patch stands in for the registry serving ekl-core and ekl-bridge).
+# `crates-io`: the patch stands in for the registry serving ekl-core, ekl-bridge and ekl-conformance).
 src=$work/src
 cargo install -q --offline --debug --force --path "$src/ekl-cli-$version" --root "$work/root" \
   --config "patch.crates-io.ekl-core.path=\"$src/ekl-core-$version\"" \
-  --config "patch.crates-io.ekl-bridge.path=\"$src/ekl-bridge-$version\""
+  --config "patch.crates-io.ekl-bridge.path=\"$src/ekl-bridge-$version\"" \
+  --config "patch.crates-io.ekl-conformance.path=\"$src/ekl-conformance-$version\""
 got=$("$work/root/bin/ekl" --version)
 [ "$got" = "ekl $version" ] || { echo "installed ekl --version: $got"; exit 1; }
 canon=$(printf '{"b":1,"a":[1.0,"\\u00e9"]}' | "$work/root/bin/ekl" canon)
 [ "$canon" = '{"a":[1,"é"],"b":1}' ] || { echo "installed ekl canon: $canon"; exit 1; }
-echo "cargo install (packaged ekl-cli): $got, canon ok"
+answer=$(printf '{"id":1,"op":"digest","input":"[1.0]"}\n' | "$work/root/bin/ekl" conformance --serve)
+[ "$answer" = "{\"id\":1,\"ok\":\"$(printf '[1]' | sha256sum | cut -d' ' -f1)\"}" ] \
+  || { echo "installed ekl conformance --serve: $answer"; exit 1; }
+echo "cargo install (packaged ekl-cli): $got, canon ok, conformance --serve ok"
 
 # 5. The README's quick start, a doc test of ekl-core.
 out=$(cargo test -q --release -p ekl-core --doc ReadmeQuickStart 2>&1)

@@ -204,6 +204,21 @@ const FILES: [(&str, Builder); 10] = [
     ("upstream-fingerprint.json", upstream_fingerprints),
 ];
 
+/// The bytes of a vector file, at most the core's bound on JSON text (64 MiB,
+/// `limits::MAX_INPUT_BYTES`): a longer file is refused after reading one byte past it.
+fn read_capped(path: &Path) -> std::io::Result<Vec<u8>> {
+    use std::io::Read;
+    let limit = ekl_core::limits::MAX_INPUT_BYTES as u64;
+    let mut bytes = Vec::new();
+    std::fs::File::open(path)?
+        .take(limit + 1)
+        .read_to_end(&mut bytes)?;
+    if bytes.len() as u64 > limit {
+        return Err(std::io::Error::other("longer than the bound"));
+    }
+    Ok(bytes)
+}
+
 /// Every request built from the vector files of `dir`, each file read once: its legacy
 /// operations' requests, its `call`s (with their handle and async twins) and its pins; then the
 /// times and keys, and RFC 8785's input files. Also the names of the files read. A `*.json` file
@@ -224,12 +239,7 @@ pub(super) fn vector_requests(dir: &Path) -> Result<(Vec<Case>, Vec<String>), St
             ));
         };
         let path = dir.join(name);
-        let bytes = crate::input::read_file_capped(
-            &path,
-            crate::input::MAX_DOCUMENT_BYTES,
-            "a vector file",
-        )
-        .map_err(|_| {
+        let bytes = read_capped(&path).map_err(|_| {
             format!(
                 "{}: cannot read it (or it holds more than 64 MiB)",
                 path.display()
@@ -2253,7 +2263,7 @@ mod tests {
     }
 
     /// vectors/calls.jsonl is generated from the vector files (`vector_calls`):
-    /// `EKL_BLESS=1 cargo test --release -p ekl-cli --bin ekl vector_calls` rewrites it.
+    /// `EKL_BLESS=1 cargo test --release -p ekl-conformance --lib vector_calls` rewrites it.
     #[test]
     fn vector_calls_file_is_current() {
         let want = vector_calls(vectors());
@@ -2265,7 +2275,7 @@ mod tests {
         assert!(
             have == want,
             "vectors/calls.jsonl is stale: run \
-             `EKL_BLESS=1 cargo test --release -p ekl-cli --bin ekl vector_calls`"
+             `EKL_BLESS=1 cargo test --release -p ekl-conformance --lib vector_calls`"
         );
     }
 

@@ -1,11 +1,14 @@
-//! `ekl conformance`: checks another implementation of ekl-json-1 and the EKP evidence bytes
-//! against this core, over the JSON-lines protocol of `docs/conformance-protocol.md`.
+//! The conformance runner of ekl-evidence (`ekl conformance`, crate `ekl-cli`): checks another
+//! implementation of ekl-json-1 and the EKP evidence bytes against this core, over the JSON-lines
+//! protocol of `docs/conformance-protocol.md` (PROTOCOL-1.2 §2 canonical JSON, §5–§9 the evidence
+//! bytes, through the registry's operations).
 //!
 //! `ekl conformance [OPTIONS] -- COMMAND ARGS…` starts COMMAND, sends it every vector of `vectors/`
 //! and a seeded generated corpus, one request per line, compares each answer with the core's own
 //! ([`ops::answer`]) and prints the agreement per rule, with the first differing cases in full.
 //! `ekl conformance --serve` answers the protocol itself (the Rust surface).
 
+pub mod call;
 mod calls;
 mod corpus;
 mod ops;
@@ -18,12 +21,11 @@ use std::process::{Child, ChildStdin, Command, ExitCode, Stdio};
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
 use std::time::{Duration, Instant};
 
-use crate::args::ConformanceArgs;
 use corpus::Case;
 use ekl_core::{canonical, Value};
 
 /// The details of `ekl conformance --help` (after the generated option list).
-pub(crate) const HELP: &str = "\
+pub const HELP: &str = "\
 Modes:
   ekl conformance [OPTIONS] -- COMMAND [ARGS..]   check COMMAND
   ekl conformance --serve                         answer the protocol with this core
@@ -47,22 +49,56 @@ Exit status:
   74   stdout could not be written
 ";
 
-/// The options of one run.
-struct Opts {
-    corpus: usize,
-    seed: u64,
-    only: Vec<String>,
-    timeout: Duration,
-    show: usize,
-    window: usize,
-    doubles: usize,
-    vectors: Option<PathBuf>,
-    no_vectors: bool,
-    command: Vec<OsString>,
+/// The options of one run (`ekl conformance --help` describes each).
+#[derive(Debug, Clone, Default)]
+pub struct Options {
+    /// `--ops`: print the operation names, one a line.
+    pub ops: bool,
+    /// `--serve`: answer the protocol on stdin/stdout with this core.
+    pub serve: bool,
+    /// `--emit`: print the request stream with the expected answers.
+    pub emit: bool,
+    /// The number of generated JSON texts.
+    pub corpus: usize,
+    /// The seed of the generated corpus.
+    pub seed: u64,
+    /// Keep the requests whose rule name contains one of these.
+    pub only: Vec<String>,
+    /// How long to wait for one answer, in milliseconds.
+    pub timeout_ms: u64,
+    /// How many differing cases to print per rule.
+    pub show: usize,
+    /// How many requests to send before reading their answers.
+    pub window: usize,
+    /// The number of random doubles (1000 to a request).
+    pub doubles: usize,
+    /// The folder of the vector files (default: EKL_VECTORS, ./vectors, or the checkout's).
+    pub vectors: Option<PathBuf>,
+    /// Send no vector file.
+    pub no_vectors: bool,
+    /// The implementation under test: a command and its arguments.
+    pub command: Vec<OsString>,
 }
 
-/// Entry point of `ekl conformance ARGS…` (`hint`: where to find the help, for usage errors).
-pub(crate) fn main(a: ConformanceArgs, hint: &str) -> ExitCode {
+/// What the runner reports while it checks an implementation (`ekl` draws it as its progress
+/// line on a terminal). Every method does nothing by default.
+pub trait Progress {
+    /// `total` requests are about to be sent.
+    fn start(&mut self, total: u64) {
+        let _ = total;
+    }
+    /// One more request was answered (or given up).
+    fn answered(&self) {}
+    /// The run is over: erase whatever was drawn.
+    fn finish(&self) {}
+}
+
+/// A [`Progress`] that shows nothing.
+impl Progress for () {}
+
+/// Runs `ekl conformance` with `a` (`hint`: where to find the help, for usage errors), reporting
+/// the run's progress to `progress`; the exit status is as `HELP` lists.
+pub fn main(a: Options, hint: &str, progress: &mut dyn Progress) -> ExitCode {
     if a.ops {
         println!("{}", ops::OPS.join("\n"));
         return ExitCode::SUCCESS;
@@ -74,17 +110,10 @@ pub(crate) fn main(a: ConformanceArgs, hint: &str) -> ExitCode {
         eprintln!("ekl: usage: no implementation command (after --) ({hint})");
         return ExitCode::from(64);
     }
+    let emit = a.emit;
     let opts = Opts {
-        corpus: a.corpus,
-        seed: a.seed,
-        only: a.only,
-        timeout: Duration::from_millis(a.timeout),
-        show: a.show,
-        window: a.window,
-        doubles: a.doubles,
-        vectors: a.vectors,
-        no_vectors: a.no_vectors,
-        command: a.command,
+        timeout: Duration::from_millis(a.timeout_ms),
+        a,
     };
     let cases = match build_cases(&opts) {
         Ok(c) => c,
@@ -93,10 +122,16 @@ pub(crate) fn main(a: ConformanceArgs, hint: &str) -> ExitCode {
             return ExitCode::from(66);
         }
     };
-    if a.emit {
-        return emit(&cases);
+    if emit {
+        return emit_cases(&cases);
     }
-    run(&opts, &cases)
+    run(&opts, &cases, progress)
+}
+
+/// The options of one run, with the timeout as a duration.
+struct Opts {
+    a: Options,
+    timeout: Duration,
 }
 
 /// The longest request line `--serve` reads (a 64 MiB input as hex, with room for the envelope);
@@ -175,8 +210,8 @@ fn default_vectors() -> PathBuf {
 
 fn build_cases(opts: &Opts) -> Result<Vec<Case>, String> {
     let mut cases = Vec::new();
-    if !opts.no_vectors {
-        let dir = opts.vectors.clone().unwrap_or_else(default_vectors);
+    if !opts.a.no_vectors {
+        let dir = opts.a.vectors.clone().unwrap_or_else(default_vectors);
         let (v, files) = calls::vector_requests(&dir)?;
         let calls = v.iter().filter(|c| c.rule.starts_with("call/")).count();
         eprintln!(
@@ -189,11 +224,11 @@ fn build_cases(opts: &Opts) -> Result<Vec<Case>, String> {
         );
         cases.extend(v);
     }
-    cases.extend(corpus::generated(opts.seed, opts.corpus));
-    cases.extend(corpus::doubles(opts.seed, opts.doubles));
-    cases.extend(corpus::host(opts.seed, opts.corpus / 10));
-    if !opts.only.is_empty() {
-        cases.retain(|c| opts.only.iter().any(|o| c.rule.contains(o.as_str())));
+    cases.extend(corpus::generated(opts.a.seed, opts.a.corpus));
+    cases.extend(corpus::doubles(opts.a.seed, opts.a.doubles));
+    cases.extend(corpus::host(opts.a.seed, opts.a.corpus / 10));
+    if !opts.a.only.is_empty() {
+        cases.retain(|c| opts.a.only.iter().any(|o| c.rule.contains(o.as_str())));
     }
     Ok(cases)
 }
@@ -228,7 +263,7 @@ fn expected_json(expected: &Result<String, String>) -> String {
     String::from_utf8(out).expect("utf-8")
 }
 
-fn emit(cases: &[Case]) -> ExitCode {
+fn emit_cases(cases: &[Case]) -> ExitCode {
     let mut out = std::io::BufWriter::new(std::io::stdout().lock());
     for (i, case) in cases.iter().enumerate() {
         let (req, line) = request_line(case, i as u64 + 1);
@@ -407,23 +442,18 @@ fn show_text(s: &str) -> String {
     format!("{}… ({} bytes in all)", &s[..cut], s.len())
 }
 
-fn run(opts: &Opts, cases: &[Case]) -> ExitCode {
+fn run(opts: &Opts, cases: &[Case], progress: &mut dyn Progress) -> ExitCode {
     let mut imp = Implementation {
-        command: opts.command.clone(),
+        command: opts.a.command.clone(),
         child: None,
         restarts: 0,
     };
     const MAX_RESTARTS: usize = 20;
     let started = Instant::now();
-    // Requests answered, with the time left, on stderr when it is a terminal (cli/src/progress.rs).
-    let progress = crate::progress::Progress::new(
-        crate::progress::wanted(false),
-        "ekl conformance",
-        Some(cases.len() as u64),
-    );
+    progress.start(cases.len() as u64);
     let mut tallies: BTreeMap<String, Tally> = BTreeMap::new();
     let mut gave_up = None;
-    let window = opts.window.max(1);
+    let window = opts.a.window.max(1);
     let mut start = 0;
     while start < cases.len() {
         let end = (start + window).min(cases.len());
@@ -474,13 +504,13 @@ fn run(opts: &Opts, cases: &[Case]) -> ExitCode {
             if imp.restarts > MAX_RESTARTS && gave_up.is_none() {
                 gave_up = Some(start + k);
             }
-            progress.tick(1, 1);
+            progress.answered();
             let tally = tallies.entry(case.rule.clone()).or_default();
             if matches!(&got, Ok(answer) if *answer == expected) {
                 tally.pass += 1;
             } else {
                 tally.fail += 1;
-                if tally.failures.len() < opts.show {
+                if tally.failures.len() < opts.a.show {
                     tally.failures.push(Failure {
                         label: case.label.clone(),
                         request: line,
@@ -496,7 +526,7 @@ fn run(opts: &Opts, cases: &[Case]) -> ExitCode {
         start = end;
     }
     imp.stop();
-    progress.clear();
+    progress.finish();
     report(
         opts,
         cases.len(),
@@ -548,7 +578,7 @@ fn report(
     if !failing.is_empty() {
         out.push_str(&format!(
             "\nfirst differing cases (up to {} per rule):\n",
-            opts.show
+            opts.a.show
         ));
         for (rule, t) in &failing {
             for f in &t.failures {
@@ -579,8 +609,8 @@ fn report(
         100.0 * agree as f64 / total.max(1) as f64,
         failing.len(),
         tallies.len(),
-        opts.seed,
-        opts.corpus,
+        opts.a.seed,
+        opts.a.corpus,
         elapsed.as_secs_f64()
     ));
     print!("{out}");

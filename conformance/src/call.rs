@@ -1,5 +1,6 @@
-//! `ekl call NAME`: any operation of the bridge's registry (docs/operations.json), and the
-//! argument decoding that the conformance protocol's `call` requests share with it.
+//! The JSON form of a registry call's arguments (docs/conformance-protocol.md, `call`), shared by
+//! the protocol's `call` requests and `ekl call NAME` (crate `ekl-cli`): any operation of the
+//! bridge's registry (docs/operations.json).
 //!
 //! Arguments are given by wire name. In a conformance request (and `--args FILE`) they are one
 //! JSON object whose members are, by the parameter's kind: a JSON **string holding the JSON
@@ -19,7 +20,7 @@ use zeroize::Zeroizing;
 
 /// One argument, owned, before it is lent to the bridge.
 #[allow(clippy::large_enum_variant)] // a handful per call
-pub(crate) enum Owned {
+pub enum Owned {
     /// Left out.
     Absent,
     /// JSON text (or bytes).
@@ -41,7 +42,7 @@ fn invalid(message: String) -> Error {
 }
 
 /// A signing key from a seed (hex) and a kid: the `signing_key` operation.
-pub(crate) fn key_of(seed: &str, kid: &str) -> Result<Owned, Error> {
+pub fn key_of(seed: &str, kid: &str) -> Result<Owned, Error> {
     key_from(
         "signing_key",
         &[("seed", Arg::Str(seed)), ("kid", Arg::Str(kid))],
@@ -57,7 +58,7 @@ fn key_from(op: &str, args: &[(&str, Arg<'_>)]) -> Result<Owned, Error> {
 }
 
 /// The argument of kind `kind` from its JSON form in a request's `args` object.
-pub(crate) fn from_json(name: &str, kind: Kind, v: &Value<'_>) -> Result<Owned, Error> {
+pub fn from_json(name: &str, kind: Kind, v: &Value<'_>) -> Result<Owned, Error> {
     let bad = || {
         invalid(format!(
             "argument {name} must be given as {}",
@@ -120,7 +121,7 @@ pub(crate) fn from_json(name: &str, kind: Kind, v: &Value<'_>) -> Result<Owned, 
 }
 
 /// The argument of kind `kind` from command-line text.
-pub(crate) fn from_text(name: &str, kind: Kind, text: String) -> Result<Owned, Error> {
+pub fn from_text(name: &str, kind: Kind, text: String) -> Result<Owned, Error> {
     let text = Zeroizing::new(text);
     Ok(match kind {
         Kind::Value | Kind::Text | Kind::Jwks => Owned::Text(text.as_bytes().to_vec()),
@@ -153,7 +154,7 @@ pub(crate) fn from_text(name: &str, kind: Kind, text: String) -> Result<Owned, E
 /// JSON reader reads it and floored (`ekl_bridge::seconds_of`, the rule of every surface); NaN,
 /// infinities, magnitudes beyond 2^53 and anything else are `INVALID_ARGUMENT`. The bridge's
 /// milliseconds check (|now| ≥ 10^11) applies to the result.
-pub(crate) fn now_of_text(name: &str, text: &str) -> Result<i64, Error> {
+pub fn now_of_text(name: &str, text: &str) -> Result<i64, Error> {
     if let Ok(n) = text.parse::<i64>() {
         return Ok(n);
     }
@@ -174,7 +175,7 @@ pub(crate) fn now_of_text(name: &str, text: &str) -> Result<i64, Error> {
 }
 
 /// How an argument of `kind` is written in a request's `args` object.
-pub(crate) fn json_form(kind: Kind) -> &'static str {
+pub fn json_form(kind: Kind) -> &'static str {
     match kind {
         Kind::Value | Kind::Text | Kind::Jwks => "a string holding JSON text",
         Kind::Str | Kind::Bytes => "a string",
@@ -190,7 +191,7 @@ pub(crate) fn json_form(kind: Kind) -> &'static str {
 }
 
 /// Runs `op` on owned arguments (one per parameter); a `now` left out is `clock` when given.
-pub(crate) fn run(op: &Op, owned: &[Owned], clock: Option<i64>) -> Result<Out, Error> {
+pub fn run(op: &Op, owned: &[Owned], clock: Option<i64>) -> Result<Out, Error> {
     let args: Vec<Arg<'_>> = op
         .params
         .iter()
@@ -213,7 +214,7 @@ pub(crate) fn run(op: &Op, owned: &[Owned], clock: Option<i64>) -> Result<Out, E
 }
 
 /// Decodes a request's `args` object for `op` (unknown names refused, naming the allowed ones).
-pub(crate) fn decode_args(op: &Op, args: &Value<'_>) -> Result<Vec<Owned>, Error> {
+pub fn decode_args(op: &Op, args: &Value<'_>) -> Result<Vec<Owned>, Error> {
     let allowed: Vec<&str> = op.params.iter().map(|p| p.name).collect();
     let members = ekl_core::shape::members(args, "args", &allowed)?;
     let mut owned: Vec<Owned> = op.params.iter().map(|_| Owned::Absent).collect();
