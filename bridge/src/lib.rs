@@ -148,7 +148,7 @@ pub struct Param {
     pub refine: Option<&'static str>,
 }
 
-/// The bound on a value argument's canonical form while a host converts it ([`Param::limit`]):
+/// The bound on a value argument's canonical form while a host converts it (a parameter's `limit`):
 /// declared here once, applied by every host the same way.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Limit {

@@ -1,4 +1,4 @@
-//! The named refinements of parameter and result types ([`crate::Param::refine`],
+//! The named refinements of parameter and result types (a parameter's `refine`,
 //! [`crate::Op::refine`]): narrower types than a parameter's kind for the hosts' declarations
 //! (`verify_jws`'s `typ` is one of the EKP token types, not any string), written into
 //! docs/operations.json (`refinements`). They change no call: the bridge accepts what the kind

@@ -5,7 +5,7 @@
 //!
 //! `ekl conformance [OPTIONS] -- COMMAND ARGS…` starts COMMAND, sends it every vector of `vectors/`
 //! and a seeded generated corpus, one request per line, compares each answer with the core's own
-//! ([`ops::answer`]) and prints the agreement per rule, with the first differing cases in full.
+//! (its reference answers) and prints the agreement per rule, with the first differing cases in full.
 //! `ekl conformance --serve` answers the protocol itself (the Rust surface).
 
 pub mod call;
