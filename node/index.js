@@ -74,7 +74,7 @@ function platformName() {
   const { platform, arch } = process
   if (platform === 'win32') return `win32-${arch}-msvc`
   if (platform !== 'linux') return `${platform}-${arch}`
-  let glibc = false
+  let glibc
   try {
     glibc = Boolean(process.report && process.report.getReport().header.glibcVersionRuntime)
   } catch {

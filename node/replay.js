@@ -302,7 +302,7 @@ class SqliteStore {
       let Database
       try {
         Database = require('better-sqlite3')
-      } catch (e) {
+      } catch {
         throw invalid('SqliteStore: a path needs the optional dependency better-sqlite3 (npm install better-sqlite3@12), or pass an open database')
       }
       try {
@@ -401,7 +401,7 @@ class RedisStore {
     return reply !== null && reply !== undefined && String(reply) === 'OK'
   }
 
-  async restoreMoment(now) {
+  async restoreMoment(_now) {
     const value = await this.#command(['GET', this.prefix + 'restore'])
     return value === null || value === undefined ? null : Number(String(value))
   }

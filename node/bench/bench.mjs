@@ -183,7 +183,7 @@ for (const [what, text] of probes) {
   }
   const theirs = impls
     .filter(([, kind, , isOurs]) => kind === 'text' && !isOurs)
-    .map(([name, , run]) => {
+    .map(([name]) => {
       let out
       try {
         const fn = name.startsWith('canonicalize') ? erdtman : name.startsWith('json-') ? jsonCanonicalize : canonify

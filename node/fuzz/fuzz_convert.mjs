@@ -28,10 +28,10 @@ const int = (n) => Math.floor(rand() * n)
 const pick = (xs) => xs[int(xs.length)]
 
 const NUMBERS = [0, -0, 1, -1, 0.1, 1e21, 1e-7, 5e-324, Number.MAX_VALUE, 2 ** 53, -(2 ** 53), 2 ** 53 + 2, 2e20, NaN, Infinity, -Infinity]
-let unfaithful = false // JSON.stringify would not keep this value's meaning
+let unfaithful // JSON.stringify would not keep this value's meaning (set by each case)
 // An integer-valued double beyond 2^53 (2e20): accepted by the conversion (a double, as in Python
 // and the core), but JSON.stringify writes it as an integer literal, which ekl-json-1 text refuses.
-let loose = false
+let loose
 
 function str() {
   let s = ''
@@ -104,7 +104,7 @@ function outcome(f) {
   try {
     return { ok: Buffer.from(f()).toString('hex') }
   } catch (e) {
-    if (e && e.code === 'INTERNAL_ERROR') throw new Error('a panic reached JS')
+    if (e && e.code === 'INTERNAL_ERROR') throw new Error('a panic reached JS', { cause: e })
     if (!e || typeof e.code !== 'string') throw e
     return { error: e.code }
   }

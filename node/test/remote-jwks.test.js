@@ -195,7 +195,7 @@ test('options are read as own properties only', async () => {
       assert.equal(remote.maxStale, 86400)
       assert.deepEqual((await remote.jwks()).kids, ['k1'])
     }
-    for (const k of names) Object.prototype[k] = hostile[k] // eslint-disable-line no-extend-native
+    for (const k of names) Object.prototype[k] = hostile[k]
     try {
       await check(() => new ekl.RemoteJwks(s.url))
       await check(() => new ekl.RemoteJwks(s.url, {}))

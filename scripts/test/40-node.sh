@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Node package (node/): install the dev tools, type-check (tsc --strict, checkJs) and lint (ESLint)
-# the JS shared with the browser build (node/js), build the napi addon (release, the workspace's
+# Node package (node/): install the dev tools, type-check (tsc --strict, checkJs) the JS shared with
+# the browser build (node/js) and lint (ESLint) all of the package's JS, build the napi addon (release, the workspace's
 # target/ so the core is not rebuilt), check the generated loader and declarations are the ones
 # checked in, type-check the declarations (tsc --noEmit on types-test/, which uses the whole API),
 # run node --test, then pack the npm packages (scripts/npm-pack.sh), install the main tarball and
@@ -23,12 +23,13 @@ if [ ! -f "$stamp" ] || [ "$(cat "$stamp")" != "$want" ]; then
 fi
 
 # 1b. the JS shared with the browser build (js/*.js): type-checked (tsc --strict, checkJs, with
-#     the JSDoc types; tsconfig.check.json) and linted (ESLint, eslint.config.mjs); a finding fails
-#     the step before anything builds
+#     the JSDoc types; tsconfig.check.json); all of the package's JS linted (ESLint,
+#     eslint.config.mjs: js/ with the globals browsers have, the rest — entry points, tests,
+#     benches, scripts — with Node's); a finding fails the step before anything builds
 t0=$(date +%s%N)
 npx tsc -p tsconfig.check.json
-npx eslint --max-warnings 0 js/
-echo "tsc --checkJs and eslint of node/js: clean in $(( ($(date +%s%N) - t0) / 1000000 )) ms"
+npx eslint --max-warnings 0 .
+echo "tsc --checkJs of node/js and eslint of node/: clean in $(( ($(date +%s%N) - t0) / 1000000 )) ms"
 
 # 2. build: the addon (this machine's platform) and the wasm build the package bundles (node/wasm/)
 npx napi build --platform --release --js native.js --dts native.d.ts
