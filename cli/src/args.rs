@@ -820,10 +820,10 @@ impl KeyRingSource {
 #[derive(Args, Debug)]
 pub(crate) struct ConformanceArgs {
     /// The number of generated JSON texts
-    #[arg(long, value_name = "N", default_value_t = 3000)]
+    #[arg(long, value_name = "N", default_value_t = ekl_conformance::Options::CORPUS)]
     pub corpus: usize,
     /// The seed of the generated corpus
-    #[arg(long, value_name = "S", default_value_t = 1)]
+    #[arg(long, value_name = "S", default_value_t = ekl_conformance::Options::SEED)]
     pub seed: u64,
     /// The number of random doubles (1000 to a request)
     #[arg(long, value_name = "N", default_value_t = 0)]
@@ -832,13 +832,13 @@ pub(crate) struct ConformanceArgs {
     #[arg(long, value_name = "RULE")]
     pub only: Vec<String>,
     /// How long to wait for one answer, in milliseconds
-    #[arg(long, value_name = "MS", default_value_t = 10_000)]
+    #[arg(long, value_name = "MS", default_value_t = ekl_conformance::Options::TIMEOUT_MS)]
     pub timeout: u64,
     /// How many differing cases to print per rule
-    #[arg(long, value_name = "K", default_value_t = 3)]
+    #[arg(long, value_name = "K", default_value_t = ekl_conformance::Options::SHOW)]
     pub show: usize,
     /// How many requests to send before reading their answers
-    #[arg(long, value_name = "N", default_value_t = 64)]
+    #[arg(long, value_name = "N", default_value_t = ekl_conformance::Options::WINDOW)]
     pub window: usize,
     /// The vector files' folder (default: $EKL_VECTORS, ./vectors, the repository's)
     #[arg(long, value_name = "DIR")]

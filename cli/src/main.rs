@@ -127,11 +127,15 @@ fn help_hint(argv: &[OsString]) -> String {
     format!("see '{} --help'", names.join(" "))
 }
 
-/// Help and version go to stdout (exit 0); every other parse error is one line on stderr (exit 64).
 /// `ekl conformance`: the runner of crate ekl-conformance, with the tool's progress line (on
 /// stderr when it is a terminal: cli/src/progress.rs).
 fn conformance(a: args::ConformanceArgs, hint: &str) -> ExitCode {
-    let opts = ekl_conformance::Options {
+    ekl_conformance::main(options_of(a), hint, &mut progress::Requests(None))
+}
+
+/// The runner's options from the command line's, field by field.
+fn options_of(a: args::ConformanceArgs) -> ekl_conformance::Options {
+    ekl_conformance::Options {
         ops: a.ops,
         serve: a.serve,
         emit: a.emit,
@@ -145,9 +149,10 @@ fn conformance(a: args::ConformanceArgs, hint: &str) -> ExitCode {
         vectors: a.vectors,
         no_vectors: a.no_vectors,
         command: a.command,
-    };
-    ekl_conformance::main(opts, hint, &mut progress::Requests(None))
+    }
 }
+
+/// Help and version go to stdout (exit 0); every other parse error is one line on stderr (exit 64).
 
 fn clap_failure(e: &clap::Error, argv: &[OsString]) -> ExitCode {
     use clap::error::ErrorKind;
@@ -224,6 +229,20 @@ fn clap_message(e: &clap::Error) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn conformance_options_default_as_the_runners() {
+        let cli = Cli::try_parse_from(["ekl", "conformance", "--emit"]).expect("parses");
+        let Command::Conformance(a) = cli.command else {
+            panic!("not the conformance command")
+        };
+        let given = options_of(a);
+        let want = ekl_conformance::Options {
+            emit: true,
+            ..ekl_conformance::Options::default()
+        };
+        assert_eq!(format!("{given:?}"), format!("{want:?}"));
+    }
 
     /// Every leaf command, as its words (`["receipt", "verify"]`).
     fn leaves(cmd: &clap::Command, prefix: &[String], out: &mut Vec<Vec<String>>) {

@@ -49,8 +49,11 @@ Exit status:
   74   stdout could not be written
 ";
 
-/// The options of one run (`ekl conformance --help` describes each).
-#[derive(Debug, Clone, Default)]
+/// The options of one run (`ekl conformance --help` describes each). `Options::default()` is the
+/// command's defaults: no mode, 3,000 generated texts of seed 1, no doubles, a 10 s timeout, 3
+/// differing cases shown per rule, 64 requests in flight, the vectors found as `--vectors`'s help
+/// says, no command.
+#[derive(Debug, Clone)]
 pub struct Options {
     /// `--ops`: print the operation names, one a line.
     pub ops: bool,
@@ -78,6 +81,39 @@ pub struct Options {
     pub no_vectors: bool,
     /// The implementation under test: a command and its arguments.
     pub command: Vec<OsString>,
+}
+
+impl Options {
+    /// The default number of generated JSON texts.
+    pub const CORPUS: usize = 3000;
+    /// The default seed of the generated corpus.
+    pub const SEED: u64 = 1;
+    /// The default wait for one answer, in milliseconds.
+    pub const TIMEOUT_MS: u64 = 10_000;
+    /// The default number of differing cases printed per rule.
+    pub const SHOW: usize = 3;
+    /// The default number of requests sent before their answers are read.
+    pub const WINDOW: usize = 64;
+}
+
+impl Default for Options {
+    fn default() -> Options {
+        Options {
+            ops: false,
+            serve: false,
+            emit: false,
+            corpus: Options::CORPUS,
+            seed: Options::SEED,
+            only: Vec::new(),
+            timeout_ms: Options::TIMEOUT_MS,
+            show: Options::SHOW,
+            window: Options::WINDOW,
+            doubles: 0,
+            vectors: None,
+            no_vectors: false,
+            command: Vec::new(),
+        }
+    }
 }
 
 /// What the runner reports while it checks an implementation (`ekl` draws it as its progress
