@@ -153,7 +153,6 @@ fn options_of(a: args::ConformanceArgs) -> ekl_conformance::Options {
 }
 
 /// Help and version go to stdout (exit 0); every other parse error is one line on stderr (exit 64).
-
 fn clap_failure(e: &clap::Error, argv: &[OsString]) -> ExitCode {
     use clap::error::ErrorKind;
     if matches!(e.kind(), ErrorKind::DisplayHelp | ErrorKind::DisplayVersion) {
