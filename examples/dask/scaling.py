@@ -11,6 +11,7 @@ import json
 import os
 import sys
 import time
+from typing import Any, Callable, Dict, Tuple
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import ekl_evidence as ekl  # noqa: E402
@@ -33,14 +34,15 @@ def main() -> None:
             item.pop("label")
             item["call"]["requester_agent_id"] = ctx["agent"]
             mac.append(item)
-    kw = dict(keys=ekl.JsonText(ctx["keys"]), jwks=ekl.JsonText(ctx["jwks"]),
-              own_agent_id=ctx["agent"], network_issuer=ctx["issuer"])
+    kw: Dict[str, Any] = dict(keys=ekl.JsonText(ctx["keys"]), jwks=ekl.JsonText(ctx["jwks"]),
+                              own_agent_id=ctx["agent"], network_issuer=ctx["issuer"])
     for r in range(rounds):
         for jobs in (1, 2):
-            for name, f, count in (
+            runs: Tuple[Tuple[str, Callable[[], object], int], ...] = (
                 ("verify_receipt_lines", lambda: ekl.verify_receipt_lines(text, jobs=jobs, **kw), len(lines)),
                 ("verify_receipts (MAC)", lambda: ekl.verify_receipts(mac, keys, jobs=jobs), len(mac)),
-            ):
+            )
+            for name, f, count in runs:
                 load = os.getloadavg()[0]
                 w0, c0 = time.perf_counter(), time.process_time()
                 f()

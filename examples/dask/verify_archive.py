@@ -38,7 +38,10 @@ import json
 import os
 import sys
 import time
-from typing import Any, Dict, Iterator, List, Optional, Sequence, Tuple, Union
+from typing import TYPE_CHECKING, Any, Dict, Iterator, List, Optional, Sequence, Tuple, Union
+
+if TYPE_CHECKING:  # the package is imported where it runs (on the workers), for the types only here
+    import ekl_evidence
 
 #: The most bytes a line may hold (the core's ``limits::MAX_INPUT_BYTES``, as the CLI).
 MAX_LINE_BYTES = 64 * 1024 * 1024
@@ -46,7 +49,7 @@ MAX_LINE_BYTES = 64 * 1024 * 1024
 #: last line end within it): a worker holds about this much input and its output at a time.
 BLOCK_BYTES = 4 << 20
 
-_q = json.encoder.encode_basestring  # type: ignore[attr-defined]  # a JSON string, as RFC 8785
+_q = json.encoder.encode_basestring  # a JSON string, as RFC 8785
 _ROW = json.JSONEncoder(sort_keys=True, separators=(",", ":"), ensure_ascii=False).encode
 
 
@@ -101,7 +104,7 @@ class _Writer:
         self.accepted = self.not_accepted = self.refused = 0
 
     @staticmethod
-    def _check(c: Any) -> str:
+    def _check(c: ekl_evidence.Check) -> str:
         """A check as canonical JSON (members in sorted order; ``outcome`` is one of three
         plain words)."""
         s = "{"
@@ -159,9 +162,9 @@ class _Writer:
         parts = block.split(b"\n")
         numbers = [number + i for i, line in enumerate(parts) if line.strip(b" \t\r")]
         results = ekl.verify_receipt_lines(block, **kw)
-        verdict, error, Verdict = self.verdict, self.error, ekl.Verdict
+        verdict, error, EklError = self.verdict, self.error, ekl.EklError
         return [
-            verdict(n, r) if type(r) is Verdict else error(n, r.code, r.message)
+            error(n, r.code, r.message) if isinstance(r, EklError) else verdict(n, r)
             for n, r in zip(numbers, results)
         ]
 
@@ -187,7 +190,7 @@ class _Writer:
             texts = b"\n".join(parts[out[i] - number] for i in again)
             for i, v in zip(again, ekl.verify_receipt_lines(texts, **kw)):
                 n = out[i]
-                out[i] = self.verdict(n, v) if type(v) is ekl.Verdict else self.error(n, v.code, v.message)
+                out[i] = self.error(n, v.code, v.message) if isinstance(v, ekl.EklError) else self.verdict(n, v)
         return out
 
     def too_long(self, n: int, length: int) -> str:
@@ -441,7 +444,8 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         if url is None:
             return None
         with fsspec.open(url, "r", encoding="utf-8", **options) as f:
-            return f.read()
+            text: str = f.read()
+            return text
 
     partitions = expand(a.partitions, options)
     args = (read(a.jwks), read(a.key_ring), a.agent_id, a.issuer, a.jobs or None,

@@ -6,14 +6,15 @@
 # verdicts and the CLI's output byte for byte; the README's sh blocks run as written. The Python
 # wheel of the python step is reused (built here when missing or older than the sources); the CLI
 # is built (release, as the rust step); examples/dask/requirements.txt (every version pinned) is
-# installed into a venv of its own (scripts/lib/venv.sh: re-created when the file changes).
+# installed into a venv of its own (scripts/lib/venv.sh: re-created when the file changes); the
+# recipe's scripts are type-checked there first (mypy --strict, examples/dask/mypy.ini).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 repo=$(pwd)
 export CARGO_TARGET_DIR="${CARGO_TARGET_DIR:-$repo/target}"
 work="$CARGO_TARGET_DIR/dask-test"
 mkdir -p "$work"
-PYTEST=9.2.0 MATURIN=1.16.0 ZIGLANG=0.17.1
+PYTEST=9.2.0 MATURIN=1.16.0 ZIGLANG=0.17.1 MYPY=2.4.1
 # shellcheck source=scripts/lib/venv.sh
 source scripts/lib/venv.sh
 
@@ -32,8 +33,12 @@ cargo build --release -q -p ekl-cli
 export EKL_BIN="$CARGO_TARGET_DIR/release/ekl"
 
 venv="$work/venv"
-ekl_venv "$venv" -r examples/dask/requirements.txt "pytest==$PYTEST"
+ekl_venv "$venv" -r examples/dask/requirements.txt "pytest==$PYTEST" "mypy==$MYPY"
 "$venv/bin/python" -m pip install -q --disable-pip-version-check --force-reinstall --no-deps "$wheel"
+# The recipe's three scripts under mypy --strict (examples/dask/mypy.ini), against the installed
+# package's stubs and the pinned dask.
+"$venv/bin/python" -m mypy --config-file examples/dask/mypy.ini --no-incremental \
+  examples/dask/make_archive.py examples/dask/verify_archive.py examples/dask/scaling.py
 run_dir="$work/run"
 rm -rf "$run_dir" && mkdir -p "$run_dir"
 cd "$run_dir"
