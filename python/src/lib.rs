@@ -630,7 +630,10 @@ fn canonicalize_value<'py>(
         let v = &v;
         let options = options()?;
         run(py, weight >= DETACH_THRESHOLD, || {
-            canonical::canonicalize_value_with(v, options)
+            // The conversion's weight (the text's bytes and 8 a value) is about the canonical
+            // form's length: reserved at once, the output is not grown step by step.
+            let mut out = Vec::with_capacity(weight.min(limit.saturating_add(1)));
+            canonical::write_value(v, &mut out, options).map(|()| out)
         })?
     };
     Ok(PyBytes::new(py, &out))
