@@ -95,15 +95,22 @@ struct Meter {
 
 impl Meter {
     /// Adds a node whose text is `text` bytes (of a string or key) plus at least `fixed` bytes.
+    #[inline]
     fn add(&mut self, py: Python<'_>, text: usize, fixed: usize) -> PyResult<()> {
         self.weight = self.weight.saturating_add(8 + text);
         self.floor = self.floor.saturating_add(text + fixed + 1);
         // The root has no separator: `floor` is one more than the text's lower bound.
         if self.floor > self.limit.saturating_add(1) {
-            let e = ekl_core::limits::too_large(self.limit, "the value's canonical form");
-            return Err(ekl_err(py, e.code(), e.message()));
+            return Err(self.too_large(py));
         }
         Ok(())
+    }
+
+    /// The refusal of a value whose canonical form passes the bound.
+    #[cold]
+    fn too_large(&self, py: Python<'_>) -> PyErr {
+        let e = ekl_core::limits::too_large(self.limit, "the value's canonical form");
+        ekl_err(py, e.code(), e.message())
     }
 }
 
