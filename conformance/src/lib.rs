@@ -7,6 +7,18 @@
 //! and a seeded generated corpus, one request per line, compares each answer with the core's own
 //! (its reference answers) and prints the agreement per rule, with the first differing cases in full.
 //! `ekl conformance --serve` answers the protocol itself (the Rust surface).
+//!
+//! From Rust, the same run as `ekl conformance -- python my_adapter.py`, without a progress line:
+//!
+//! ```no_run
+//! use ekl_conformance::{main, Options};
+//!
+//! let options = Options {
+//!     command: vec!["python".into(), "my_adapter.py".into()],
+//!     ..Options::default()
+//! };
+//! let status = main(options, "see docs/conformance-protocol.md", &mut ());
+//! ```
 
 pub mod call;
 mod calls;
