@@ -158,28 +158,17 @@ pub fn main(a: Options, hint: &str, progress: &mut dyn Progress) -> ExitCode {
         eprintln!("ekl: usage: no implementation command (after --) ({hint})");
         return ExitCode::from(64);
     }
-    let emit = a.emit;
-    let opts = Opts {
-        timeout: Duration::from_millis(a.timeout_ms),
-        a,
-    };
-    let cases = match build_cases(&opts) {
+    let cases = match build_cases(&a) {
         Ok(c) => c,
         Err(m) => {
             eprintln!("ekl conformance: {m}");
             return ExitCode::from(66);
         }
     };
-    if emit {
+    if a.emit {
         return emit_cases(&cases);
     }
-    run(&opts, &cases, progress)
-}
-
-/// The options of one run, with the timeout as a duration.
-struct Opts {
-    a: Options,
-    timeout: Duration,
+    run(&a, &cases, progress)
 }
 
 /// The longest request line `--serve` reads (a 64 MiB input as hex, with room for the envelope);
@@ -256,10 +245,10 @@ fn default_vectors() -> PathBuf {
     PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/../vectors"))
 }
 
-fn build_cases(opts: &Opts) -> Result<Vec<Case>, String> {
+fn build_cases(opts: &Options) -> Result<Vec<Case>, String> {
     let mut cases = Vec::new();
-    if !opts.a.no_vectors {
-        let dir = opts.a.vectors.clone().unwrap_or_else(default_vectors);
+    if !opts.no_vectors {
+        let dir = opts.vectors.clone().unwrap_or_else(default_vectors);
         let (v, files) = calls::vector_requests(&dir)?;
         let calls = v.iter().filter(|c| c.rule.starts_with("call/")).count();
         eprintln!(
@@ -272,11 +261,11 @@ fn build_cases(opts: &Opts) -> Result<Vec<Case>, String> {
         );
         cases.extend(v);
     }
-    cases.extend(corpus::generated(opts.a.seed, opts.a.corpus));
-    cases.extend(corpus::doubles(opts.a.seed, opts.a.doubles));
-    cases.extend(corpus::host(opts.a.seed, opts.a.corpus / 10));
-    if !opts.a.only.is_empty() {
-        cases.retain(|c| opts.a.only.iter().any(|o| c.rule.contains(o.as_str())));
+    cases.extend(corpus::generated(opts.seed, opts.corpus));
+    cases.extend(corpus::doubles(opts.seed, opts.doubles));
+    cases.extend(corpus::host(opts.seed, opts.corpus / 10));
+    if !opts.only.is_empty() {
+        cases.retain(|c| opts.only.iter().any(|o| c.rule.contains(o.as_str())));
     }
     Ok(cases)
 }
@@ -490,9 +479,9 @@ fn show_text(s: &str) -> String {
     format!("{}… ({} bytes in all)", &s[..cut], s.len())
 }
 
-fn run(opts: &Opts, cases: &[Case], progress: &mut dyn Progress) -> ExitCode {
+fn run(opts: &Options, cases: &[Case], progress: &mut dyn Progress) -> ExitCode {
     let mut imp = Implementation {
-        command: opts.a.command.clone(),
+        command: opts.command.clone(),
         child: None,
         restarts: 0,
     };
@@ -501,7 +490,7 @@ fn run(opts: &Opts, cases: &[Case], progress: &mut dyn Progress) -> ExitCode {
     progress.start(cases.len() as u64);
     let mut tallies: BTreeMap<String, Tally> = BTreeMap::new();
     let mut gave_up = None;
-    let window = opts.a.window.max(1);
+    let window = opts.window.max(1);
     let mut start = 0;
     while start < cases.len() {
         let end = (start + window).min(cases.len());
@@ -528,12 +517,11 @@ fn run(opts: &Opts, cases: &[Case], progress: &mut dyn Progress) -> ExitCode {
             let got = match &broken {
                 Some(m) => Err(m.clone()),
                 None => {
-                    let reply = match imp.recv(opts.timeout) {
+                    let reply = match imp.recv(Duration::from_millis(opts.timeout_ms)) {
                         Reply::Line(l) => Ok(l),
-                        Reply::Timeout => Err(format!(
-                            "TIMEOUT: no answer within {} ms",
-                            opts.timeout.as_millis()
-                        )),
+                        Reply::Timeout => {
+                            Err(format!("TIMEOUT: no answer within {} ms", opts.timeout_ms))
+                        }
                         Reply::Crashed(m) => Err(format!("CRASH: {m}")),
                     };
                     match reply {
@@ -558,7 +546,7 @@ fn run(opts: &Opts, cases: &[Case], progress: &mut dyn Progress) -> ExitCode {
                 tally.pass += 1;
             } else {
                 tally.fail += 1;
-                if tally.failures.len() < opts.a.show {
+                if tally.failures.len() < opts.show {
                     tally.failures.push(Failure {
                         label: case.label.clone(),
                         request: line,
@@ -586,7 +574,7 @@ fn run(opts: &Opts, cases: &[Case], progress: &mut dyn Progress) -> ExitCode {
 }
 
 fn report(
-    opts: &Opts,
+    opts: &Options,
     total: usize,
     tallies: &BTreeMap<String, Tally>,
     restarts: usize,
@@ -626,7 +614,7 @@ fn report(
     if !failing.is_empty() {
         out.push_str(&format!(
             "\nfirst differing cases (up to {} per rule):\n",
-            opts.a.show
+            opts.show
         ));
         for (rule, t) in &failing {
             for f in &t.failures {
@@ -657,8 +645,8 @@ fn report(
         100.0 * agree as f64 / total.max(1) as f64,
         failing.len(),
         tallies.len(),
-        opts.a.seed,
-        opts.a.corpus,
+        opts.seed,
+        opts.corpus,
         elapsed.as_secs_f64()
     ));
     print!("{out}");
