@@ -32,8 +32,8 @@ export interface CredentialTimes {
   iat: number
   /** `exp`, an integer */
   exp: number
-  /** the time to check against, seconds (default: the guard's clock) */
-  now?: number
+  /** the time to check against: seconds (milliseconds refused) or a Date (default: the guard's clock) */
+  now?: number | Date
 }
 
 /**
@@ -66,7 +66,7 @@ export declare class ReplayGuard {
    * Records a restore from an older backup detected at `now`: for `restoreWindow` seconds every
    * credential whose iat is earlier than now + skew is refused, on every guard sharing the store.
    */
-  recordRestore(options?: { now?: number }): Promise<void>
+  recordRestore(options?: { now?: number | Date }): Promise<void>
 }
 
 /**

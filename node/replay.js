@@ -57,10 +57,16 @@ function time(name, v) {
   return v
 }
 
+/**
+ * `now` in seconds since the epoch (a Date's time), fraction kept: the guard keeps milliseconds.
+ * Milliseconds given as seconds are refused, as on every surface (10^11 s is the year 5138).
+ */
 function seconds(v) {
+  if (v instanceof Date) v = v.getTime() / 1000
   if (typeof v !== 'number' || !Number.isFinite(v) || Math.abs(v) > MAX_TIME) {
-    throw invalid('now must be a finite number of seconds within ±2^53')
+    throw invalid('now must be a finite number of seconds within ±2^53 (or a Date)')
   }
+  if (Math.abs(v) >= 1e11) throw invalid('now must be seconds since the epoch, not milliseconds (Date.now() / 1000)')
   return v
 }
 

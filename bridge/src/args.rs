@@ -159,6 +159,16 @@ impl<'a> Args<'a> {
                     ),
                 ));
             }
+            if let (Kind::Int | Kind::Now, Arg::Int(n)) = (p.kind, v) {
+                // JSON's exact integers, and JS's: a larger one would be written rounded into a
+                // result (a line number, a time) and is refused on every surface alike.
+                if n.unsigned_abs() > ekl_core::MAX_SAFE_INTEGER_BOUND {
+                    return Err(Error::new(
+                        ErrorCode::InvalidArgument,
+                        format!("{}: {} must be an integer within ±2^53", op.name, p.name),
+                    ));
+                }
+            }
             if let (Kind::Now, Arg::Int(n)) = (p.kind, v) {
                 // 10^11 s is the year 5138; such a number is a time in milliseconds.
                 if n.unsigned_abs() >= MILLISECONDS_FROM {

@@ -195,10 +195,7 @@ pub(crate) fn main(a: ArchiveArgs, io: &Inputs, format: Format) -> CmdResult {
             }
             if stdout.write_all(&text).is_err() {
                 progress.clear();
-                return Err(Failure::Refused(Error::new(
-                    ErrorCode::InvalidArgument,
-                    "stdout could not be written",
-                )));
+                return Err(Failure::Io("stdout could not be written".into()));
             }
         }
     }
@@ -213,23 +210,17 @@ pub(crate) fn main(a: ArchiveArgs, io: &Inputs, format: Format) -> CmdResult {
         }
         if stdout.write_all(text.as_bytes()).is_err() {
             progress.clear();
-            return Err(Failure::Refused(Error::new(
-                ErrorCode::InvalidArgument,
-                "stdout could not be written",
-            )));
+            return Err(Failure::Io("stdout could not be written".into()));
         }
     }
     if stdout.flush().is_err() {
         progress.clear();
-        return Err(Failure::Refused(Error::new(
-            ErrorCode::InvalidArgument,
-            "stdout could not be written",
-        )));
+        return Err(Failure::Io("stdout could not be written".into()));
     }
     progress.clear();
     let secs = progress.started().elapsed().as_secs_f64();
     let items = accepted + rejected + refused;
-    eprintln!(
+    say!(
         "ekl: {items} items: {accepted} accepted, {rejected} not accepted, {refused} refused; \
          {secs:.2} s on {jobs} thread{} ({:.0} items/s)",
         if jobs == 1 { "" } else { "s" },

@@ -56,7 +56,9 @@ Secrets (--secret, --seed, --agent-key, --proof-key, key rings):
   --NAME-file FILE    from a file (`-`: stdin)
   --NAME-env VAR      from the environment variable VAR
   --NAME-stdin        from stdin
-  One trailing line ending of a file or stdin is dropped. A key ring is a file (--key-ring FILE),
+  One trailing line ending of a file or stdin is dropped; an empty secret is refused
+  (INVALID_ARGUMENT: a failed `vault ... | ekl ... --secret-stdin` must not sign). A value that
+  starts with `-` is given as --NAME=VALUE. A key ring is a file (--key-ring FILE),
   --key-ring-env VAR or --key-ring-stdin. No message repeats a token, a secret or a path.
 
 Time: --now SECS (seconds since the Unix epoch) defaults to the system clock. A fraction is
@@ -230,7 +232,8 @@ Arguments go by their wire names (docs/operations.json). By the parameter's kind
   salt                64 lowercase hex (default: fresh from the operating system's random source)
   key                 SEED_HEX:KID (a signing key from a 32-byte seed)
 --arg-file and --arg-env read the text from a file (`-`: stdin) or an environment variable
-(secrets). --args FILE gives all arguments as one JSON object, as a conformance `call` request
+(secrets); --arg-file drops one trailing line ending, except for a bytes argument, which is the
+file's bytes as they are (sha256_hex of a file is sha256sum's). --args FILE gives all arguments as one JSON object, as a conformance `call` request
 does (JSON values as strings holding their text; a key as {\"seed\", \"kid\"}). An argument given
 twice (by --arg, --arg-file, --arg-env or --args, in any mix) is a usage error.
 The result is printed as JSON (canonical bytes as they are); a verdict that is not accepted
@@ -460,7 +463,8 @@ pub(crate) enum ReceiptCommand {
         /// Your own copy of the result (JSON file), compared with the output commitment
         #[arg(long, value_name = "OUT")]
         own_result: Option<PathBuf>,
-        /// The salt of the commitments (64 lowercase hex characters)
+        /// The salt of both own commitments (64 lowercase hex characters); without it each side
+        /// takes the salt (and salt id) of the receipt's own commitment, as the consumer does
         #[arg(long, value_name = "HEX")]
         salt: Option<String>,
         #[command(flatten)]

@@ -376,6 +376,13 @@ fn call(io: &Inputs, a: crate::args::CallArgs) -> CmdResult {
         }
     }
     for (source, i, v) in pairs {
+        if source == 2 && op.params[i].kind == Kind::Bytes {
+            // bytes as the file holds them: no UTF-8 needed, no line ending dropped (the hash of
+            // a file is `sha256sum`'s)
+            let bytes = io.path(Path::new(&v), "an --arg-file file", MAX_DOCUMENT_BYTES)?;
+            owned[i] = Owned::Text(bytes);
+            continue;
+        }
         let text = match source {
             1 => v,
             2 => {
@@ -619,22 +626,33 @@ fn receipt(c: ReceiptCommand, io: &Inputs) -> CmdResult {
                 )
             })?;
             let call = io.option_file(&call, "the --call file")?;
-            // Your own copy of the input or result: its commitment (the commitment operation).
+            let receipt = doc(io, &input)?;
+            // Your own copy of the input or result: its commitment (the commitment operation),
+            // salted with --salt, else with the salt (and salt id) of the receipt's own
+            // commitment on that side, as the consumer takes it (each side has its own salt).
             let own = |path: &Option<std::path::PathBuf>,
+                       side: &str,
                        what: &'static str|
              -> Result<Option<Owned>, Failure> {
                 let Some(p) = path else { return Ok(None) };
                 let bytes = io.option_file(p, what)?;
                 let mut args = vec![("value", ekl_bridge::Arg::Text(&bytes))];
-                if let Some(s) = &salt {
+                let (given_salt, given_id) = match &salt {
+                    Some(s) => (Some(s.clone()), None),
+                    None => receipt_salt(&receipt, side),
+                };
+                if let Some(s) = &given_salt {
                     args.push(("salt", ekl_bridge::Arg::Str(s)));
+                }
+                if let (Some(_), Some(id)) = (&given_salt, &given_id) {
+                    args.push(("salt_id", ekl_bridge::Arg::Str(id)));
                 }
                 Ok(Some(text(step("commitment", &args)?.to_json()?)))
             };
-            let own_in = own(&own_input, "the --own-input file")?;
-            let own_out = own(&own_result, "the --own-result file")?;
+            let own_in = own(&own_input, "input_commitment", "the --own-input file")?;
+            let own_out = own(&own_result, "output_commitment", "the --own-result file")?;
             Via::new("receipt verify", "verify_receipt", Output::Json)?
-                .set("receipt", text(doc(io, &input)?))?
+                .set("receipt", text(receipt))?
                 .set("keys", text(keys.to_vec()))?
                 .set("call", text(call))?
                 .opt("input_commitment", own_in)?
@@ -671,6 +689,23 @@ fn receipt(c: ReceiptCommand, io: &Inputs) -> CmdResult {
 }
 
 // --- endpoint proofs (SPEC §5) ---------------------------------------------------------------------
+
+/// The salt and salt id of the receipt's commitment `side` (`input_commitment`,
+/// `output_commitment`), when the receipt reads and that commitment has them; a receipt that does
+/// not read is left to the verifier, which refuses it with its own code.
+fn receipt_salt(receipt: &[u8], side: &str) -> (Option<String>, Option<String>) {
+    let Ok(value) = canonical::parse(receipt) else {
+        return (None, None);
+    };
+    let member = |name: &str| {
+        value
+            .get(side)
+            .and_then(|c| c.get(name))
+            .and_then(|v| v.as_str())
+            .map(str::to_owned)
+    };
+    (member("salt"), member("salt_id"))
+}
 
 /// The agent key from its options, or (for `proof key` only) from FILE or stdin.
 fn agent_key(

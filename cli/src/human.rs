@@ -172,7 +172,7 @@ pub(crate) fn verdict(v: &Value<'_>) -> String {
                 ("received", c.received),
             ] {
                 if let Some(t) = text {
-                    out.push_str(&format!("{pad}{label}: {t}\n"));
+                    out.push_str(&format!("{pad}{label}: {}\n", safe(t)));
                 }
             }
         }
@@ -210,7 +210,11 @@ fn verdicts(items: &[Value<'_>]) -> Option<String> {
             refused += 1;
             let code = e.get("code").and_then(Value::as_str).unwrap_or("?");
             let message = e.get("message").and_then(Value::as_str).unwrap_or("");
-            lines.push_str(&format!("item {n}: REFUSED: {code}: {message}\n"));
+            lines.push_str(&format!(
+                "item {n}: REFUSED: {}: {}\n",
+                safe(code),
+                safe(message)
+            ));
         } else if is_verdict(item) {
             let checks = checks_of(item);
             if item.get("accepted") == Some(&Value::Bool(true)) {
@@ -238,6 +242,21 @@ fn verdicts(items: &[Value<'_>]) -> Option<String> {
     ))
 }
 
+/// `text` as a terminal may show it: control characters (C0, DEL, C1: escape sequences, carriage
+/// returns, a bell) and the bidirectional overrides and isolates written as `\u{…}`, so a token's
+/// claims or kid cannot move the cursor, recolour or forge a line of the verdict.
+fn safe(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for c in text.chars() {
+        if c.is_control() || matches!(c, '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}') {
+            out.push_str(&format!("\\u{{{:04x}}}", c as u32));
+        } else {
+            out.push(c);
+        }
+    }
+    out
+}
+
 /// Members holding seconds since the epoch, shown with their UTC time.
 const TIMES: [&str; 4] = ["iat", "exp", "nbf", "auth_time"];
 
@@ -246,23 +265,24 @@ fn member_text(key: &str, v: &Value<'_>) -> String {
         Value::Number(x) if TIMES.contains(&key) && x.fract() == 0.0 && x.abs() < 1e15 => {
             seconds_shown(*x as i64)
         }
-        Value::String(s) => s.to_string(),
-        other => json_shown(other),
+        Value::String(s) => safe(s),
+        other => safe(&json_shown(other)),
     }
 }
 
 fn members_text(out: &mut String, members: &[(std::borrow::Cow<'_, str>, Value<'_>)]) {
     let width = members.iter().map(|(k, _)| k.len()).max().unwrap_or(0);
     for (k, v) in members {
-        out.push_str(&format!("  {k:width$}  {}\n", member_text(k, v)));
+        let k = safe(k);
+        out.push_str(&format!("  {k:width$}  {}\n", member_text(&k, v)));
     }
 }
 
 /// A verified token for people: `VERIFIED: typ, signed by key kid`, then its members (times with
 /// their UTC time), then its claims one a line.
 fn verified(v: &Value<'_>) -> String {
-    let typ = v.get("typ").and_then(Value::as_str);
-    let kid = v.get("kid").and_then(Value::as_str);
+    let typ = v.get("typ").and_then(Value::as_str).map(safe);
+    let kid = v.get("kid").and_then(Value::as_str).map(safe);
     let mut out = String::from("VERIFIED");
     match (typ, kid) {
         (Some(t), Some(k)) => out.push_str(&format!(": {t}, signed by key {k}")),
@@ -345,5 +365,30 @@ mod tests {
         assert!(render(b"\"v2\"\n").is_none());
         assert!(render(b"[1]").is_none());
         assert!(render(b"not json").is_none());
+    }
+
+    #[test]
+    fn what_a_token_or_an_item_says_cannot_drive_the_terminal() {
+        // claims, keys and the kid come from whoever signed the token: escape sequences, a
+        // carriage return and line feed forging a line, a bell, a C1 CSI, a bidi override
+        let json = br#"{"claims":{"iss":"n\u001b[31mRED","\u001b[2Jk":"v\r\nFAKE: ACCEPTED\u0007","x":["\u009b1m"],"y":"\u202eevil"},"kid":"k\u001b]0;t\u0007","typ":"ekl-access+jwt"}"#;
+        let text = String::from_utf8(render(json).expect("a token")).expect("utf-8");
+        assert!(
+            !text
+                .chars()
+                .any(|c| (c.is_control() && c != '\n') || c == '\u{202e}'),
+            "{text:?}"
+        );
+        assert!(!text.contains("\nFAKE"), "{text}");
+        assert!(
+            text.contains(r"n\u{001b}[31mRED") && text.contains(r"\u{000d}\u{000a}FAKE"),
+            "{text}"
+        );
+        let json = br#"[{"error":{"code":"INVALID_JSON","message":"m\u001b[2J"}}]"#;
+        let text = String::from_utf8(render(json).expect("a list")).expect("utf-8");
+        assert!(
+            text.ends_with("item 1: REFUSED: INVALID_JSON: m\\u{001b}[2J\n"),
+            "{text}"
+        );
     }
 }

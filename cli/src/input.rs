@@ -142,7 +142,7 @@ impl Inputs {
     ) -> Result<Option<String>, Failure> {
         let bytes = match src {
             SecretSource::None => return Ok(None),
-            SecretSource::Value(v) => return Ok(Some(v.to_owned())),
+            SecretSource::Value(v) => return not_empty(v.to_owned(), name).map(Some),
             SecretSource::Env(var) => {
                 let value = std::env::var_os(var).ok_or_else(|| {
                     Failure::Refused(Error::new(
@@ -159,7 +159,9 @@ impl Inputs {
                         ),
                     )));
                 }
-                return utf8_secret(bytes, name).map(Some);
+                return utf8_secret(bytes, name)
+                    .and_then(|s| not_empty(s, name))
+                    .map(Some);
             }
             SecretSource::File(p) => self.path(p, secret_file_what(name), MAX_SECRET_BYTES)?,
             SecretSource::Stdin => self.stdin(secret_stdin_what(name), MAX_SECRET_BYTES)?,
@@ -171,8 +173,22 @@ impl Inputs {
                 bytes.pop();
             }
         }
-        utf8_secret(bytes, name).map(Some)
+        utf8_secret(bytes, name)
+            .and_then(|s| not_empty(s, name))
+            .map(Some)
     }
+}
+
+/// A secret, key or seed that is not empty: an empty one is what a failed upstream of
+/// `--secret-stdin` or an unset variable gives, and a receipt MAC'd under it would look valid.
+fn not_empty(secret: String, name: &str) -> Result<String, Failure> {
+    if secret.is_empty() {
+        return Err(Failure::Refused(Error::new(
+            ErrorCode::InvalidArgument,
+            format!("the {name} is empty"),
+        )));
+    }
+    Ok(secret)
 }
 
 fn utf8_secret(bytes: Vec<u8>, name: &str) -> Result<String, Failure> {

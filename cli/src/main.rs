@@ -8,6 +8,23 @@
 //! the exit statuses; the choices are in docs/decisions.md#cli. A verdict or a verified token is
 //! printed for people when stdout is a terminal and as JSON otherwise (`--format`; cli/src/human.rs).
 
+/// `eprintln!` that never panics: a message stderr cannot take (closed, full) is dropped, and the
+/// exit status still says what happened (`eprintln!` panicked: exit 101).
+macro_rules! say {
+    ($($t:tt)*) => {{
+        use std::io::Write as _;
+        let _ = writeln!(std::io::stderr(), $($t)*);
+    }};
+}
+
+/// `eprint!` that never panics (the progress line).
+macro_rules! say_part {
+    ($($t:tt)*) => {{
+        use std::io::Write as _;
+        let _ = write!(std::io::stderr(), $($t)*);
+    }};
+}
+
 mod aliases;
 mod archive;
 mod args;
@@ -34,6 +51,8 @@ pub enum Failure {
     Usage(String),
     /// A verdict or check that is not accepted: printed to stdout, exit status 1.
     NotAccepted(Vec<u8>),
+    /// Stdout could not be written (exit 74, `ekl: message`).
+    Io(String),
 }
 
 impl From<Error> for Failure {
@@ -88,11 +107,11 @@ fn main() -> ExitCode {
             ExitCode::SUCCESS
         }
         Err(Failure::Refused(e)) => {
-            eprintln!("ekl: {}: {}", e.code().as_str(), e.message());
+            say!("ekl: {}: {}", e.code().as_str(), e.message());
             ExitCode::from(EXIT_REFUSED)
         }
         Err(Failure::Usage(m)) => {
-            eprintln!("ekl: usage: {m} ({hint})");
+            say!("ekl: usage: {m} ({hint})");
             ExitCode::from(EXIT_USAGE)
         }
         Err(Failure::NotAccepted(out)) => {
@@ -101,6 +120,10 @@ fn main() -> ExitCode {
                 return ExitCode::from(EXIT_IO);
             }
             ExitCode::from(1)
+        }
+        Err(Failure::Io(m)) => {
+            say!("ekl: {m}");
+            ExitCode::from(EXIT_IO)
         }
     }
 }
@@ -161,8 +184,38 @@ fn clap_failure(e: &clap::Error, argv: &[OsString]) -> ExitCode {
             Err(_) => ExitCode::from(EXIT_IO),
         };
     }
-    eprintln!("ekl: usage: {} ({})", clap_message(e), help_hint(argv));
+    let message = after_a_secret_option(e, argv).unwrap_or_else(|| clap_message(e));
+    say!("ekl: usage: {message} ({})", help_hint(argv));
     ExitCode::from(EXIT_USAGE)
+}
+
+/// The options whose value is a secret or a token: a value of theirs that starts with `-` reads
+/// as an unknown option, which must not be repeated in the message.
+const SECRET_OPTIONS: [&str; 7] = [
+    "--secret",
+    "--seed",
+    "--agent-key",
+    "--proof-key",
+    "--key-ring",
+    "--token",
+    "--proof-v2",
+];
+
+/// The message of an unknown option that stands right after a secret-valued option (its value,
+/// most likely, starting with `-`): named by the option it follows, never repeated.
+fn after_a_secret_option(e: &clap::Error, argv: &[OsString]) -> Option<String> {
+    use clap::error::{ContextKind as K, ErrorKind as E};
+    if e.kind() != E::UnknownArgument {
+        return None;
+    }
+    let arg = e.get(K::InvalidArg)?.to_string();
+    let at = argv.iter().position(|a| a.to_str() == Some(arg.as_str()))?;
+    let before = argv.get(at.checked_sub(1)?)?.to_str()?;
+    SECRET_OPTIONS.contains(&before).then(|| {
+        format!(
+            "the value of '{before}' starts with '-' (not repeated here): give it as {before}=VALUE"
+        )
+    })
 }
 
 /// One line for a parse error, built from the error's context so that no value the user typed is

@@ -425,7 +425,7 @@ pub(crate) fn main(a: McpArgs, hint: &str) -> ExitCode {
                 r
             }
             Err(m) => {
-                eprintln!("ekl: usage: --url: {m} ({hint})");
+                say!("ekl: usage: --url: {m} ({hint})");
                 return ExitCode::from(crate::EXIT_USAGE);
             }
         },
@@ -434,7 +434,7 @@ pub(crate) fn main(a: McpArgs, hint: &str) -> ExitCode {
             Err(f) => Err(f),
         },
         _ => {
-            eprintln!(
+            say!(
                 "ekl: usage: give the server as -- COMMAND ARGS... (stdio) or --url URL \
                  (Streamable HTTP) ({hint})"
             );
@@ -451,7 +451,7 @@ pub(crate) fn main(a: McpArgs, hint: &str) -> ExitCode {
     }
     match a.expect {
         Some(want) if want != fingerprint => {
-            eprintln!(
+            say!(
                 "ekl: mcp: the server's tools changed: upstream fingerprint {fingerprint}, \
                  expected {want} (§5.1: report it with the presence of §15.3; the network \
                  validates the agent again)"
@@ -472,7 +472,7 @@ fn fail(f: McpFailure) -> ExitCode {
         McpFailure::Timeout(m) => (EXIT_TIMEOUT, format!("ekl: mcp: timeout: {m}")),
         McpFailure::Protocol(m) => (EXIT_PROTOCOL, format!("ekl: mcp: not MCP: {m}")),
     };
-    eprintln!("{line}");
+    say!("{line}");
     ExitCode::from(status)
 }
 

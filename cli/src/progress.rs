@@ -62,7 +62,7 @@ impl Progress {
             return;
         }
         *last = Instant::now();
-        eprint!(
+        say_part!(
             "\r\x1b[K{}: {}",
             self.label,
             line(
@@ -77,7 +77,7 @@ impl Progress {
     /// Erases the line (before the summary is printed).
     pub(crate) fn clear(&self) {
         if self.on {
-            eprint!("\r\x1b[K");
+            say_part!("\r\x1b[K");
         }
     }
 }

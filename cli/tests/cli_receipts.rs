@@ -400,6 +400,37 @@ fn receipt_issue_from_the_call() {
         );
         assert_eq!(code, 0, "{out}{err}");
         assert!(out.contains("\"accepted\":true"), "{out}");
+        // The named command, as the README shows it: each own commitment takes the salt of the
+        // receipt's commitment on its side (two salts; one --salt could not match both).
+        let named = |own_input: &str| {
+            common::ekl_text_env(
+                &[
+                    "receipt",
+                    "verify",
+                    "--secret-env",
+                    "EKL_TEST_RECEIPT_SECRET",
+                    "--call",
+                    &call,
+                    "--own-input",
+                    own_input,
+                    "--own-result",
+                    &output,
+                    &receipt,
+                ],
+                b"",
+                &env,
+            )
+        };
+        let (code, out, err) = named(&input);
+        assert_eq!(code, 0, "{out}{err}");
+        assert!(out.contains("\"accepted\":true"), "{out}");
+        let other = tmp(
+            "issue-other-in.json",
+            &serde_json::json!({"currency": "USD"}),
+        );
+        let (code, out, _) = named(&other);
+        assert_eq!(code, 1, "another input is a dispute: {out}");
+        assert!(out.contains("\"accepted\":false"), "{out}");
     }
     // Given salts and time (--now is --issued-at): the vector's bytes.
     let (code, given, err) = issue(&[

@@ -23,7 +23,7 @@ use zeroize::Zeroizing;
 pub enum Owned {
     /// Left out.
     Absent,
-    /// JSON text (or bytes).
+    /// JSON text, or the exact bytes of a `bytes` argument (a file's, as it is).
     Text(Vec<u8>),
     /// A string (wiped when dropped: it may be a secret).
     Str(Zeroizing<String>),
@@ -201,6 +201,7 @@ pub fn run(op: &Op, owned: &[Owned], clock: Option<i64>) -> Result<Out, Error> {
                 Arg::Int(clock.unwrap_or_default())
             }
             Owned::Absent => Arg::Absent,
+            Owned::Text(t) if p.kind == Kind::Bytes => Arg::Bytes(t),
             Owned::Text(t) => Arg::Text(t),
             Owned::Str(s) if p.kind == Kind::Bytes => Arg::Bytes(s.as_bytes()),
             Owned::Str(s) => Arg::Str(s),

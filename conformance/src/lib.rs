@@ -20,6 +20,15 @@
 //! let status = main(options, "see docs/conformance-protocol.md", &mut ());
 //! ```
 
+/// `eprintln!` that never panics: a message stderr cannot take (closed, full) is dropped, and the
+/// exit status still says what happened.
+macro_rules! say {
+    ($($t:tt)*) => {{
+        use std::io::Write as _;
+        let _ = writeln!(std::io::stderr(), $($t)*);
+    }};
+}
+
 pub mod call;
 mod calls;
 mod corpus;
@@ -46,9 +55,10 @@ Modes:
 
   Runs COMMAND as an implementation speaking the JSON-lines protocol of
   docs/conformance-protocol.md, feeds it every vector file and a generated corpus of N texts
-  (--corpus, default 3000, seed 1) and N random doubles (--doubles, 1000 to a request; default
-  0), sending up to --window requests (default 64) before reading their answers, and compares its
-  answers with this core's. RULE keeps the requests whose rule name contains it (e.g.
+  (--corpus, default 3000, at most 200000, seed 1) and N random doubles (--doubles, 1000 to a
+  request; default 0, at most 1000000), sending up to --window requests (default 64) before
+  reading their answers, each awaited --timeout ms (1 to 3600000), and compares its answers with
+  this core's. RULE keeps the requests whose rule name contains it (e.g.
   canonicalize, refuse/duplicate_key, vectors/fingerprints). --serve answers the protocol on
   stdin/stdout with this core; --emit prints one JSON object a line:
   {\"request\":..,\"expect\":{\"ok\"|\"error\":..},\"rule\":..,\"label\":..}.
@@ -106,6 +116,33 @@ impl Options {
     pub const SHOW: usize = 3;
     /// The default number of requests sent before their answers are read.
     pub const WINDOW: usize = 64;
+    /// The most generated JSON texts a run builds (its requests are held in memory: about
+    /// 1.2 KB a text).
+    pub const MAX_CORPUS: usize = 200_000;
+    /// The most random doubles a run sends.
+    pub const MAX_DOUBLES: usize = 1_000_000;
+    /// The longest wait for one answer, in milliseconds (an hour); the shortest is 1.
+    pub const MAX_TIMEOUT_MS: u64 = 3_600_000;
+
+    /// Why these options cannot run (a usage error), if they cannot.
+    fn refused(&self) -> Option<String> {
+        if self.corpus > Self::MAX_CORPUS {
+            return Some(format!("--corpus is at most {}", Self::MAX_CORPUS));
+        }
+        if self.doubles > Self::MAX_DOUBLES {
+            return Some(format!("--doubles is at most {}", Self::MAX_DOUBLES));
+        }
+        if self.timeout_ms == 0 || self.timeout_ms > Self::MAX_TIMEOUT_MS {
+            return Some(format!(
+                "--timeout is at least 1 and at most {} ms",
+                Self::MAX_TIMEOUT_MS
+            ));
+        }
+        if self.window == 0 {
+            return Some("--window is at least 1".to_owned());
+        }
+        None
+    }
 }
 
 impl Default for Options {
@@ -148,20 +185,27 @@ impl Progress for () {}
 /// the run's progress to `progress`; the exit status is as `HELP` lists.
 pub fn main(a: Options, hint: &str, progress: &mut dyn Progress) -> ExitCode {
     if a.ops {
-        println!("{}", ops::OPS.join("\n"));
-        return ExitCode::SUCCESS;
+        let mut out = std::io::stdout().lock();
+        return match writeln!(out, "{}", ops::OPS.join("\n")).and_then(|_| out.flush()) {
+            Ok(()) => ExitCode::SUCCESS,
+            Err(_) => ExitCode::from(74),
+        };
     }
     if a.serve {
         return serve();
     }
+    if let Some(m) = a.refused() {
+        say!("ekl: usage: {m} ({hint})");
+        return ExitCode::from(64);
+    }
     if !a.emit && a.command.is_empty() {
-        eprintln!("ekl: usage: no implementation command (after --) ({hint})");
+        say!("ekl: usage: no implementation command (after --) ({hint})");
         return ExitCode::from(64);
     }
     let cases = match build_cases(&a) {
         Ok(c) => c,
         Err(m) => {
-            eprintln!("ekl conformance: {m}");
+            say!("ekl conformance: {m}");
             return ExitCode::from(66);
         }
     };
@@ -251,7 +295,7 @@ fn build_cases(opts: &Options) -> Result<Vec<Case>, String> {
         let dir = opts.vectors.clone().unwrap_or_else(default_vectors);
         let (v, files) = calls::vector_requests(&dir)?;
         let calls = v.iter().filter(|c| c.rule.starts_with("call/")).count();
-        eprintln!(
+        say!(
             "ekl conformance: {} requests from {} vector files in {} ({calls} of them calls over \
              the {} operations of docs/operations.json)",
             v.len(),
@@ -649,8 +693,14 @@ fn report(
         opts.corpus,
         elapsed.as_secs_f64()
     ));
-    print!("{out}");
-    let _ = std::io::stdout().flush();
+    let mut stdout = std::io::stdout().lock();
+    if stdout
+        .write_all(out.as_bytes())
+        .and_then(|_| stdout.flush())
+        .is_err()
+    {
+        return ExitCode::from(74);
+    }
     if failing.is_empty() && total > 0 {
         ExitCode::SUCCESS
     } else {

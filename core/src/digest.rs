@@ -135,12 +135,26 @@ pub fn value_digest(value: &Value<'_>, salt: Option<&Salt>) -> Result<String> {
     ))
 }
 
-/// The commitment to a value: its digest, optionally salted (`salt_id` is only recorded).
+/// A `salt_id` names the salt a commitment is salted with: without a salt it would name one
+/// the digest does not use (`INVALID_ARGUMENT`; docs/decisions/receipts.md).
+fn salt_id_needs_a_salt(salt: Option<&Salt>, salt_id: Option<&str>) -> Result<()> {
+    if salt.is_none() && salt_id.is_some() {
+        return Err(Error::new(
+            ErrorCode::InvalidArgument,
+            "salt_id names the salt of a salted commitment: give the salt too",
+        ));
+    }
+    Ok(())
+}
+
+/// The commitment to a value: its digest, optionally salted (`salt_id` is only recorded, and
+/// only with a salt).
 pub fn commitment(
     value: &Value<'_>,
     salt: Option<&Salt>,
     salt_id: Option<&str>,
 ) -> Result<Commitment> {
+    salt_id_needs_a_salt(salt, salt_id)?;
     Ok(Commitment {
         alg: "sha-256",
         canon: "ekl-json-1",
@@ -157,6 +171,7 @@ pub fn input_commitment(
     salt: Option<&Salt>,
     salt_id: Option<&str>,
 ) -> Result<Commitment> {
+    salt_id_needs_a_salt(salt, salt_id)?;
     let bytes = canonical::canonicalize_value_with(input, Options::capability_input())?;
     Ok(Commitment {
         alg: "sha-256",

@@ -95,6 +95,23 @@ fn commitment_form() {
     assert!(Commitment::from_value(&parse(alg).unwrap()).is_err());
 }
 
+/// A `salt_id` names the salt of a salted commitment: given without the salt, the commitment
+/// would name a salt its digest does not use (the CLI's `commit` refused it; `call commitment`
+/// wrote it).
+#[test]
+fn a_salt_id_needs_a_salt() {
+    let v = parse(b"[1]").unwrap();
+    for e in [
+        ekl_core::digest::commitment(&v, None, Some("s1")).unwrap_err(),
+        ekl_core::digest::input_commitment(&v, None, Some("s1")).unwrap_err(),
+    ] {
+        assert_eq!(e.code(), ErrorCode::InvalidArgument);
+    }
+    let salt = ekl_core::digest::Salt::from_hex(&"ab".repeat(32)).unwrap();
+    let c = ekl_core::digest::commitment(&v, Some(&salt), Some("s1")).unwrap();
+    assert_eq!(c.salt_id.as_deref(), Some("s1"));
+}
+
 #[test]
 fn unknown_member_names_are_bounded_and_escaped() {
     let long = format!(r#"{{"{}\n":1}}"#, "x".repeat(500));

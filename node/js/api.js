@@ -125,7 +125,8 @@ function str(x, what) {
  * @returns {number}
  */
 function integer(x, what) {
-  if (typeof x !== 'number' || !Number.isSafeInteger(x)) throw invalid(`${what} must be an integer`)
+  // within ±2^53, as the bridge checks on every surface (JSON's exact integers)
+  if (typeof x !== 'number' || !Number.isInteger(x) || Math.abs(x) > 2 ** 53) throw invalid(`${what} must be an integer within ±2^53`)
   return x
 }
 
@@ -147,6 +148,8 @@ function seconds(x, what) {
 
 const TEXT_KINDS = new Set(['value', 'text', 'jwks'])
 const HANDLE = Symbol('ekl-core handle')
+/** The token only this module holds: `new SigningKey(...)` from outside is refused. */
+const MINT = Symbol('ekl-core signing key')
 const TEXT = Symbol('ekl-core JWKS text')
 /**
  * The hidden slots of a Jwks (defined with Object.defineProperty, so not declared by the class).
@@ -221,9 +224,12 @@ function makeApi(binding, info) {
 
   /** An ES256 signing key (tests, vectors, local networks): its secret never reaches JS. */
   class SigningKey {
-    /** @param {KeyHandle} handle what the binding returned (not made by users) */
-    constructor(handle) {
-      if (handle === undefined || handle === null || typeof handle.kid !== 'function') throw invalid('make a SigningKey with signingKey(seed, kid)')
+    /**
+     * @param {KeyHandle} handle what the binding returned (not made by users)
+     * @param {symbol} [mint] this module's own token: a SigningKey is made by the operations only
+     */
+    constructor(handle, mint) {
+      if (mint !== MINT || handle === undefined || handle === null || typeof handle.kid !== 'function') throw invalid('make a SigningKey with signingKey(seed, kid) or signingKeyFromJwk(jwk)')
       Object.defineProperty(this, HANDLE, { value: handle })
       Object.freeze(this)
     }
@@ -331,6 +337,8 @@ function makeApi(binding, info) {
         return jsonTextOf(x, what)
       case 'jwks':
         if (x instanceof Jwks) return /** @type {Jwks & JwksSlots} */ (x)[HANDLE]
+        // JSON text as text (a key set is never a JSON string), as in Python; a value as a value
+        if (typeof x === 'string' || x instanceof Uint8Array) return jsonTextOf(x, what)
         return toJsonText(x)
       case 'str':
       case 'salt':
@@ -409,7 +417,14 @@ function makeApi(binding, info) {
         if (!p.required) return null
         if (p.kind !== 'value') throw invalid(`${op.js}: ${p.js} is required`)
       }
-      return convert(op, p, x, valueLimit(op, p, options))
+      try {
+        return convert(op, p, x, valueLimit(op, p, options))
+      } catch (e) {
+        if (isEklError(e)) throw e
+        // Only a Proxy trap runs code here (instanceof, typeof checks): what it threw is not ours
+        // to pass on, and its message may hold anything.
+        throw new EklError(p.kind === 'value' || p.kind === 'jwks' ? 'UNSUPPORTED_TYPE' : 'INVALID_ARGUMENT', `${op.js}: reading ${p.js} threw (a Proxy trap)`)
+      }
     })
     // JSON text to UTF-8 once every argument is read (a Proxy trap that calls the API while one
     // is read cannot overwrite the reusable buffer, which the first text of the call takes).
@@ -439,9 +454,9 @@ function makeApi(binding, info) {
       case 'Jwks':
         return jwksOf(r)
       case 'SigningKey':
-        return new SigningKey(r)
+        return new SigningKey(r, MINT)
       case 'KeySet':
-        return { jwks: jwksOf(r.jwks), keys: r.keys.map((/** @type {KeyHandle} */ k) => new SigningKey(k)) }
+        return { jwks: jwksOf(r.jwks), keys: r.keys.map((/** @type {KeyHandle} */ k) => new SigningKey(k, MINT)) }
       case 'Verdicts':
         return JSON.parse(r).map((/** @type {{error?: {code: string, message: string}}} */ v) => (v.error ? new EklError(v.error.code, v.error.message) : v))
       default:

@@ -202,7 +202,11 @@ function describe(v) {
 
 /** @param {unknown} v */
 function unsupported(v) {
-  return new EklError('UNSUPPORTED_TYPE', `${describe(v)} has no JSON form`)
+  const what = describe(v)
+  // a handle of the other build in this process (the native addon's and the wasm build's classes
+  // differ): say so, rather than leave the caller wondering why a JsonText is refused
+  const other = /^an? (JsonText|Jwks|SigningKey)$/.test(what) ? ' (one of another copy of ekl-evidence: the native addon and the wasm build each take their own)' : ''
+  return new EklError('UNSUPPORTED_TYPE', `${what} has no JSON form${other}`)
 }
 
 /**
@@ -234,6 +238,16 @@ class JsonText {
     /** @readonly */
     this.text = text
     Object.freeze(this)
+  }
+
+  /**
+   * What console.log and util.inspect show: the length, never the text (it may be a private
+   * JWK or a secret), as Python's repr.
+   * @returns {string}
+   */
+  [Symbol.for('nodejs.util.inspect.custom')]() {
+    const n = typeof this.text === 'string' ? new TextEncoder().encode(this.text).length : this.text.length
+    return `JsonText(<${n} bytes>)`
   }
 }
 
@@ -269,6 +283,8 @@ function jsonTextOf(input, what = 'json') {
  * @returns {Uint8Array}
  */
 function stableBytes(u8) {
+  // empty, or a view of a detached buffer (which the wasm glue cannot copy): empty input alike
+  if (u8.length === 0) return new Uint8Array(0)
   const buffer = bufferOf(u8)
   try {
     abByteLength(buffer)
@@ -316,9 +332,10 @@ function boundedText(t) {
  * @returns {string | Uint8Array}
  */
 function toJsonText(value, limit) {
-  if (value instanceof JsonText) return boundedText(value.text)
   const max = limit === undefined || limit === null || limit > MAX_VALUE_BYTES ? MAX_VALUE_BYTES : limit
   try {
+    // (instanceof runs a Proxy's getPrototypeOf trap: inside the try too)
+    if (value instanceof JsonText) return boundedText(value.text)
     return walk(value, max)
   } catch (e) {
     if (e instanceof EklError) throw e
@@ -565,13 +582,21 @@ function ownOptions(fn, options, allowed) {
   /** @type {Record<string, unknown>} */
   const out = Object.create(null)
   if (options === undefined || options === null) return out
-  if (typeof options !== 'object' || Array.isArray(options) || options instanceof JsonText) {
-    throw new EklError('INVALID_ARGUMENT', `${fn}: options must be an object (${allowed.join(', ')})`)
-  }
-  for (const k of Object.keys(options)) {
-    if (!allowed.includes(k)) throw new EklError('INVALID_ARGUMENT', `${fn}: unknown option ${JSON.stringify(k)} (allowed: ${allowed.join(', ')})`)
-    const v = /** @type {Record<string, unknown>} */ (options)[k]
-    if (v !== undefined) out[k] = v
+  try {
+    // a plain object (or a class instance): not an array, a Map, a Date, bytes, a JsonText...,
+    // whose members would silently be no options
+    if (typeof options !== 'object' || Array.isArray(options) || options instanceof JsonText || Object.prototype.toString.call(options) !== '[object Object]') {
+      throw new EklError('INVALID_ARGUMENT', `${fn}: options must be an object (${allowed.join(', ')})`)
+    }
+    for (const k of Object.keys(options)) {
+      if (!allowed.includes(k)) throw new EklError('INVALID_ARGUMENT', `${fn}: unknown option ${JSON.stringify(k)} (allowed: ${allowed.join(', ')})`)
+      const v = /** @type {Record<string, unknown>} */ (options)[k]
+      if (v !== undefined) out[k] = v
+    }
+  } catch (e) {
+    if (e instanceof EklError) throw e
+    // a Proxy trap (or a getter) threw: its error is not ours to pass on
+    throw new EklError('INVALID_ARGUMENT', `${fn}: reading the options threw`)
   }
   return out
 }

@@ -18,8 +18,10 @@
 //   for at most `maxStale` seconds past its freshness (default 1 day); then, as with no good set,
 //   JWKS_UNAVAILABLE (messages name neither the URL nor the body);
 // * options are read as own enumerable properties only; unknown ones, wrong types and values out
-//   of range are INVALID_ARGUMENT at construction;
-// * concurrent callers share the one fetch in progress; a caller with a fresh set never waits.
+//   of range, and a URL holding a user name or password, are INVALID_ARGUMENT at construction;
+// * concurrent callers share the one fetch in progress; a caller with a fresh set never waits; the
+//   deadline holds even for a `fetch` option that ignores its abort signal.
+// The state is private (`#`): the public surface is `jwks()`, `jwksFor(token)` and `fetches`.
 
 const { ownOptions } = require('./convert.js')
 
@@ -69,23 +71,40 @@ function tokenKid(token) {
  * @returns {Promise<Uint8Array | null>}
  */
 async function readCapped(response, max) {
-  if (!response.body || typeof response.body.getReader !== 'function') {
-    const buf = new Uint8Array(await response.arrayBuffer())
+  /** @type {any} a web stream, a Node stream (a `fetch` option such as node-fetch), or none */
+  const body = response.body
+  if (!body) {
+    const buf = new Uint8Array(await response.arrayBuffer()) // no stream: the fetch holds it whole
     return buf.length > max ? null : buf
   }
-  const reader = response.body.getReader()
   /** @type {Uint8Array[]} */
   const parts = []
   let total = 0
-  for (;;) {
-    const { done, value } = await reader.read()
-    if (done) break
-    total += value.length
-    if (total > max) {
-      try { await reader.cancel() } catch { /* already closed */ }
-      return null
+  if (typeof body.getReader === 'function') {
+    const reader = body.getReader()
+    for (;;) {
+      const { done, value } = await reader.read()
+      if (done) break
+      total += value.length
+      if (total > max) {
+        try { await reader.cancel() } catch { /* already closed */ }
+        return null
+      }
+      parts.push(value)
     }
-    parts.push(value)
+  } else if (typeof body[Symbol.asyncIterator] === 'function') {
+    for await (const chunk of body) {
+      const value = typeof chunk === 'string' ? new TextEncoder().encode(chunk) : new Uint8Array(chunk)
+      total += value.length
+      if (total > max) {
+        try { body.destroy?.() } catch { /* already closed */ }
+        return null
+      }
+      parts.push(value)
+    }
+  } else {
+    const buf = new Uint8Array(await response.arrayBuffer()) // a body of another kind: read whole
+    return buf.length > max ? null : buf
   }
   const out = new Uint8Array(total)
   let at = 0
@@ -154,6 +173,28 @@ function makeRemoteJwks({ Jwks, EklError }) {
   }
 
   class RemoteJwks {
+    #url
+    #timeoutMs
+    #maxBytes
+    #cooldown
+    #defaultMaxAge
+    #maxStale
+    /** @type {() => number} */
+    #clock
+    /** @type {typeof fetch} */
+    #fetch
+    /** @type {JwksLike | null} the last good set */
+    #current = null
+    /** @type {Set<string>} every kid of its body, skipped keys too */
+    #allKids = new Set()
+    #freshUntil = -Infinity
+    #lastFailure = -Infinity
+    /** @type {unknown} */
+    #lastError = null
+    #lastKidRefetch = -Infinity
+    /** @type {Promise<JwksLike> | null} */
+    #inFlight = null
+
     /**
      * @param {string} url the key set's URL (https in production)
      * @param {{timeoutMs?: number, maxBytes?: number, cooldown?: number, defaultMaxAge?: number,
@@ -163,38 +204,24 @@ function makeRemoteJwks({ Jwks, EklError }) {
      *   (86400); clock in seconds (default: a monotonic clock)
      */
     constructor(url, options) {
-      if (typeof url !== 'string' || !/^https?:\/\//.test(url) || httpUrl(url) === null) {
-        throw new EklError('INVALID_ARGUMENT', 'url must be an http(s) URL (https in production)')
-      }
+      const parsed = typeof url === 'string' && /^https?:\/\//.test(url) ? httpUrl(url) : null
+      if (parsed === null) throw new EklError('INVALID_ARGUMENT', 'url must be an http(s) URL (https in production)')
+      if (parsed.username !== '' || parsed.password !== '') throw new EklError('INVALID_ARGUMENT', 'url must not hold a user name or password')
       const o = ownOptions('RemoteJwks', options, OPTIONS)
-      this.url = url
-      this.timeoutMs = 'timeoutMs' in o ? number('timeoutMs', o.timeoutMs, 0, 600000, true) : 5000
+      this.#url = url
+      this.#timeoutMs = 'timeoutMs' in o ? number('timeoutMs', o.timeoutMs, 0, 600000, true) : 5000
       if ('maxBytes' in o) {
         if (typeof o.maxBytes !== 'number') throw invalid('maxBytes must be an integer')
         if (!Number.isInteger(o.maxBytes) || o.maxBytes < 1 || o.maxBytes > 2 ** 26) throw invalid('maxBytes must be an integer in [1, 67108864]')
       }
-      /** @type {number} */
-      this.maxBytes = 'maxBytes' in o ? /** @type {number} */ (o.maxBytes) : 1 << 20
-      this.cooldown = 'cooldown' in o ? number('cooldown', o.cooldown, 0, ONE_DAY) : 30
-      this.defaultMaxAge = 'defaultMaxAge' in o ? number('defaultMaxAge', o.defaultMaxAge, 0, ONE_DAY) : 300
-      this.maxStale = 'maxStale' in o ? number('maxStale', o.maxStale, 0, 365 * ONE_DAY) : ONE_DAY
+      this.#maxBytes = 'maxBytes' in o ? /** @type {number} */ (o.maxBytes) : 1 << 20
+      this.#cooldown = 'cooldown' in o ? number('cooldown', o.cooldown, 0, ONE_DAY) : 30
+      this.#defaultMaxAge = 'defaultMaxAge' in o ? number('defaultMaxAge', o.defaultMaxAge, 0, ONE_DAY) : 300
+      this.#maxStale = 'maxStale' in o ? number('maxStale', o.maxStale, 0, 365 * ONE_DAY) : ONE_DAY
       if ('clock' in o && typeof o.clock !== 'function') throw invalid('clock must be a function')
       if ('fetch' in o && typeof o.fetch !== 'function') throw invalid('fetch must be a function')
-      /** @type {() => number} */
-      this.clock = /** @type {(() => number) | undefined} */ (o.clock) ?? (() => performance.now() / 1000)
-      /** @type {typeof fetch} */
-      this.fetchImpl = /** @type {typeof fetch | undefined} */ (o.fetch) ?? ((...a) => fetch(...a))
-      /** @type {JwksLike | null} */
-      this.current = null
-      /** @type {Set<string>} */
-      this.allKids = new Set() // every kid of the body, skipped keys too
-      this.freshUntil = -Infinity
-      this.lastFailure = -Infinity
-      /** @type {unknown} */
-      this.lastError = null
-      this.lastKidRefetch = -Infinity
-      /** @type {Promise<JwksLike> | null} */
-      this.inFlight = null
+      this.#clock = /** @type {(() => number) | undefined} */ (o.clock) ?? (() => performance.now() / 1000)
+      this.#fetch = /** @type {typeof fetch | undefined} */ (o.fetch) ?? ((...a) => fetch(...a))
       /** Fetches attempted (tests, metrics). */
       this.fetches = 0
     }
@@ -203,12 +230,12 @@ function makeRemoteJwks({ Jwks, EklError }) {
      * The body and Cache-Control of the key set, redirects checked; within `signal`.
      * @param {AbortSignal} signal
      */
-    async download(signal) {
+    async #download(signal) {
       // an http(s) URL: the constructor checked it
-      let url = /** @type {URL} */ (httpUrl(this.url))
+      let url = /** @type {URL} */ (httpUrl(this.#url))
       const first = originOf(url)
       for (let hop = 0; hop <= MAX_REDIRECTS; hop++) {
-        const response = await this.fetchImpl(url.href, { headers: { accept: 'application/json' }, signal, redirect: 'manual' })
+        const response = await this.#fetch(url.href, { headers: { accept: 'application/json' }, signal, redirect: 'manual' })
         if (response.type === 'opaqueredirect') throw unavailable("the key set's server redirected (this runtime hides where: use the final URL)")
         if (REDIRECTS.includes(response.status)) {
           try { await response.body?.cancel() } catch { /* closed */ }
@@ -226,28 +253,47 @@ function makeRemoteJwks({ Jwks, EklError }) {
           throw unavailable(`the key set's server answered ${response.status}`)
         }
         const cacheControl = response.headers.get('cache-control')
-        const body = await readCapped(response, this.maxBytes)
-        if (body === null) throw unavailable(`the key set is larger than ${this.maxBytes} bytes`)
+        const body = await readCapped(response, this.#maxBytes)
+        if (body === null) throw unavailable(`the key set is larger than ${this.#maxBytes} bytes`)
         return { body, cacheControl }
       }
       throw unavailable(`the key set's server redirected more than ${MAX_REDIRECTS} times`)
     }
 
+    /**
+     * The download within the deadline: the signal aborts it, and the deadline ends the wait even
+     * when the fetch does not heed the signal.
+     * @returns {Promise<{body: Uint8Array, cacheControl: string | null}>}
+     */
+    async #downloadInTime() {
+      const abort = new AbortController()
+      /** @type {ReturnType<typeof setTimeout> | undefined} */
+      let timer
+      const deadline = new Promise((_resolve, reject) => {
+        timer = setTimeout(() => {
+          abort.abort()
+          reject(unavailable('the key set timed out'))
+        }, this.#timeoutMs)
+      })
+      const download = this.#download(abort.signal)
+      download.catch(() => { /* settled after the deadline: nobody waits for it */ })
+      try {
+        return await Promise.race([download, deadline])
+      } catch (e) {
+        if (e instanceof EklError && !abort.signal.aborted) throw e
+        throw unavailable(abort.signal.aborted ? 'the key set timed out' : 'the key set could not be fetched')
+      } finally {
+        clearTimeout(timer)
+      }
+    }
+
     /** The fetch in progress, or a new one: its set, or a rejection with JWKS_UNAVAILABLE. */
-    fetchNow() {
-      if (this.inFlight) return this.inFlight
+    #fetchNow() {
+      if (this.#inFlight) return this.#inFlight
       this.fetches++
-      this.inFlight = (async () => {
-        const abort = new AbortController()
-        const timer = setTimeout(() => abort.abort(), this.timeoutMs)
+      this.#inFlight = (async () => {
         try {
-          let got
-          try {
-            got = await this.download(abort.signal)
-          } catch (e) {
-            if (e instanceof EklError && !abort.signal.aborted) throw e
-            throw unavailable(abort.signal.aborted ? 'the key set timed out' : 'the key set could not be fetched')
-          }
+          const got = await this.#downloadInTime()
           let value, jwks
           try {
             value = JSON.parse(new TextDecoder('utf-8', { fatal: true }).decode(got.body))
@@ -262,31 +308,30 @@ function makeRemoteJwks({ Jwks, EklError }) {
           /** @type {any[]} the key set's keys as parsed (JSON: anything) */
           const keys = value !== null && typeof value === 'object' && Array.isArray(value.keys) ? value.keys : []
           const every = new Set(keys.filter((k) => k !== null && typeof k === 'object' && typeof k.kid === 'string').map((k) => k.kid))
-          this.current = jwks
-          this.allKids = every
-          this.freshUntil = this.clock() + Math.max(this.cooldown, maxAgeOf(got.cacheControl, this.defaultMaxAge))
-          this.lastFailure = -Infinity
-          this.lastError = null
+          this.#current = jwks
+          this.#allKids = every
+          this.#freshUntil = this.#clock() + Math.max(this.#cooldown, maxAgeOf(got.cacheControl, this.#defaultMaxAge))
+          this.#lastFailure = -Infinity
+          this.#lastError = null
           return jwks
         } catch (e) {
-          this.lastFailure = this.clock()
-          this.lastError = e
+          this.#lastFailure = this.#clock()
+          this.#lastError = e
           throw e
         } finally {
-          clearTimeout(timer)
-          this.inFlight = null
+          this.#inFlight = null
         }
       })()
-      return this.inFlight
+      return this.#inFlight
     }
 
     /**
      * Whether the last good set may still serve at `now` (within `maxStale` past its freshness).
      * @param {number} now
-     * @returns {this is {current: JwksLike}}
+     * @returns {boolean}
      */
-    usable(now) {
-      return this.current !== null && now - this.freshUntil <= this.maxStale
+    #usable(now) {
+      return this.#current !== null && now - this.#freshUntil <= this.#maxStale
     }
 
     /** The key set: cached while fresh, else fetched again; the last good set serves after a
@@ -294,19 +339,19 @@ function makeRemoteJwks({ Jwks, EklError }) {
      * @returns {Promise<JwksLike>}
      */
     async jwks() {
-      const now = this.clock()
-      if (this.current && now < this.freshUntil) return this.current
-      if (now - this.lastFailure < this.cooldown) { // no new attempt within the cooldown
-        if (this.usable(now)) return this.current
-        const base = this.lastError ? detail(this.lastError) : 'the key set could not be fetched'
-        const stale = this.current ? ' (the last good set is older than max_stale)' : ''
-        throw unavailable(`${base}${stale}; the next attempt may happen in ${Math.ceil(this.lastFailure + this.cooldown - now)} s`)
+      const now = this.#clock()
+      if (this.#current && now < this.#freshUntil) return this.#current
+      if (now - this.#lastFailure < this.#cooldown) { // no new attempt within the cooldown
+        if (this.#current && this.#usable(now)) return this.#current
+        const base = this.#lastError ? detail(this.#lastError) : 'the key set could not be fetched'
+        const stale = this.#current ? ' (the last good set is older than max_stale)' : ''
+        throw unavailable(`${base}${stale}; the next attempt may happen in ${Math.ceil(this.#lastFailure + this.#cooldown - now)} s`)
       }
       try {
-        return await this.fetchNow()
+        return await this.#fetchNow()
       } catch (e) {
-        if (this.usable(this.clock())) return this.current
-        if (this.current) throw unavailable(`${detail(e)} (the last good set is older than max_stale)`)
+        if (this.#current && this.#usable(this.#clock())) return this.#current
+        if (this.#current) throw unavailable(`${detail(e)} (the last good set is older than max_stale)`)
         throw e
       }
     }
@@ -320,20 +365,24 @@ function makeRemoteJwks({ Jwks, EklError }) {
       let jwks = await this.jwks()
       const kid = tokenKid(token)
       if (kid === null || jwks.kids.includes(kid)) return jwks
-      if (this.allKids.has(kid)) return jwks // a key of another kind: the verifier says UNSUPPORTED_KEY
-      const now = this.clock()
-      const last = this.lastKidRefetch
-      if (now - last < this.cooldown) {
-        throw new EklError('UNKNOWN_KID', `kid is not in the key set, refetched for an unknown kid ${Math.floor(now - last)} s ago; the next refetch may happen in ${Math.ceil(last + this.cooldown - now)} s`)
+      if (this.#allKids.has(kid)) return jwks // a key of another kind: the verifier says UNSUPPORTED_KEY
+      const now = this.#clock()
+      const failed = this.#lastFailure
+      if (now - failed < this.#cooldown) { // no new attempt within the cooldown after a failure
+        throw new EklError('UNKNOWN_KID', `kid is not in the key set, and the last fetch failed ${Math.floor(now - failed)} s ago; the next refetch may happen in ${Math.ceil(failed + this.#cooldown - now)} s`)
       }
-      this.lastKidRefetch = now
+      const last = this.#lastKidRefetch
+      if (now - last < this.#cooldown) {
+        throw new EklError('UNKNOWN_KID', `kid is not in the key set, refetched for an unknown kid ${Math.floor(now - last)} s ago; the next refetch may happen in ${Math.ceil(last + this.#cooldown - now)} s`)
+      }
+      this.#lastKidRefetch = now
       try {
-        jwks = await this.fetchNow()
+        jwks = await this.#fetchNow()
       } catch (e) {
-        throw new EklError('UNKNOWN_KID', `kid is not in the key set, and refetching it failed (${detail(e)}); the next refetch may happen in ${Math.ceil(this.cooldown)} s`)
+        throw new EklError('UNKNOWN_KID', `kid is not in the key set, and refetching it failed (${detail(e)}); the next refetch may happen in ${Math.ceil(this.#cooldown)} s`)
       }
-      if (jwks.kids.includes(kid) || this.allKids.has(kid)) return jwks
-      throw new EklError('UNKNOWN_KID', `kid is not in the key set, refetched just now; the next refetch may happen in ${Math.ceil(this.cooldown)} s`)
+      if (jwks.kids.includes(kid) || this.#allKids.has(kid)) return jwks
+      throw new EklError('UNKNOWN_KID', `kid is not in the key set, refetched just now; the next refetch may happen in ${Math.ceil(this.#cooldown)} s`)
     }
   }
   return RemoteJwks

@@ -11,9 +11,15 @@
 //   reads it.
 // Each response is read through `canonicalize` (every ekl-json-1 rule: a duplicate key or an
 // integer beyond 2^53 is refused, never silently changed). docs/decisions.md, B10.
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+//
+// A response is found among the messages recorded since its own call began: the last request of
+// that method the SDK sent for it (the same tool name, the same cursor) and the response with its
+// id (a message with `result` or `error`, not a server's own request). The calls of one Session
+// run one at a time, so each finds its own. A kept `log` may hold earlier sessions (whose request
+// ids start again at 0): a session reads only what the relay appends after it began.
+import { closeSync, fstatSync, mkdtempSync, openSync, readSync, rmSync, statSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
-import { join } from 'node:path'
+import { join, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { canonicalize, outputFingerprint, upstreamFingerprint } from '../index.mjs'
 
@@ -34,29 +40,112 @@ const RELAY = fileURLToPath(new URL('./relay.mjs', import.meta.url))
 /** The most tools/list pages followed before giving up (a server whose cursors never end). */
 export const MAX_PAGES = 1000
 
+/**
+ * The messages of one connection, in the order they crossed, each parsed once. Over stdio they are
+ * read from the relay's log as it grows (HTTP adds them as they cross): from where the log ended
+ * when the connection began, whole lines only (the last may be half written), each line once; a
+ * line that is not UTF-8 keeps its bytes, which canonicalize refuses (INVALID_UTF8) if it is ever
+ * the response asked for.
+ */
 class Wire {
   constructor(log) {
-    this.log = log // stdio: the relay's log file; HTTP: kept in memory
+    this.log = log // stdio: the relay's log file (an absolute path); HTTP: kept in memory
     this.list = []
+    this.raw = [] // a log line's bytes, as canonicalize reads them
+    this.parsed = []
+    this.readTo = log === undefined ? 0 : sizeOf(log)
+    this.pending = Buffer.alloc(0)
   }
-  add(direction, text) {
+  add(direction, text, raw) {
     this.list.push(Object.freeze({ direction, text }))
+    this.raw.push(raw)
+    this.parsed.push(members(text))
+  }
+  sync() {
+    if (this.log === undefined) return
+    const fd = openSync(this.log, 'r')
+    let data
+    try {
+      const size = fstatSync(fd).size
+      data = Buffer.alloc(Math.max(0, size - this.readTo))
+      let at = 0
+      while (at < data.length) {
+        const n = readSync(fd, data, at, data.length - at, this.readTo + at)
+        if (n === 0) break
+        at += n
+      }
+      data = data.subarray(0, at)
+    } finally {
+      closeSync(fd)
+    }
+    this.readTo += data.length
+    data = this.pending.length ? Buffer.concat([this.pending, data]) : data
+    const cut = data.lastIndexOf(10) + 1
+    this.pending = Buffer.from(data.subarray(cut))
+    let from = 0
+    while (from < cut) {
+      const end = data.indexOf(10, from)
+      const line = data.subarray(from, end)
+      from = end + 1
+      if (line.length >= 2 && (line[0] === 0x3e || line[0] === 0x3c) && line[1] === 0x20) {
+        const raw = Buffer.from(line.subarray(2))
+        this.add(line[0] === 0x3e ? 'sent' : 'received', raw.toString('utf8'), raw)
+      }
+    }
+  }
+  count() {
+    this.sync()
+    return this.list.length
   }
   messages() {
-    if (this.log === undefined) return this.list.slice()
-    const text = new TextDecoder('utf-8', { fatal: true }).decode(readFileSync(this.log))
-    const out = []
-    for (const line of text.split('\n')) {
-      if (line.startsWith('> ')) out.push(Object.freeze({ direction: 'sent', text: line.slice(2) }))
-      else if (line.startsWith('< ')) out.push(Object.freeze({ direction: 'received', text: line.slice(2) }))
+    this.sync()
+    return this.list.slice()
+  }
+  /** The id of the last `method` request sent from message `start` on whose params `accept` takes. */
+  requestId(start, method, accept) {
+    this.sync()
+    const found = []
+    for (let i = start; i < this.list.length; i++) {
+      if (this.list[i].direction !== 'sent') continue
+      for (const m of this.parsed[i]) if (isObject(m) && m.method === method && 'id' in m && accept(m.params)) found.push(m.id)
     }
-    return out
+    if (found.length === 0) throw new Error(`the SDK sent no ${method} request`)
+    return found[found.length - 1]
+  }
+  /** The text of the response to `id` (received from message `start` on) and its result, read through canonicalize. */
+  response(start, id) {
+    this.sync()
+    for (let i = start; i < this.list.length; i++) {
+      const m = this.list[i]
+      if (m.direction !== 'received') continue
+      const lenient = this.parsed[i]
+      for (let j = 0; j < lenient.length; j++) {
+        const msg = lenient[j]
+        if (isObject(msg) && !('method' in msg) && ('result' in msg || 'error' in msg) && msg.id === id) {
+          // canonicalize reads the text with every ekl-json-1 rule (throws EklError on a duplicate
+          // key, an integer beyond 2^53 or invalid UTF-8); its output parses back to the same value.
+          const strict = JSON.parse(canonicalize(this.raw[i] ?? m.text).toString())
+          const one = Array.isArray(strict) ? strict[j] : strict
+          if (!isObject(one.result)) throw new Error(`the response to request ${JSON.stringify(id)} has no result object`)
+          return { text: m.text, result: one.result }
+        }
+      }
+    }
+    throw new Error(`no response to request ${JSON.stringify(id)} was recorded`)
   }
   freeze() {
     if (this.log !== undefined) {
-      this.list = this.messages()
+      this.sync()
       this.log = undefined
     }
+  }
+}
+
+function sizeOf(file) {
+  try {
+    return statSync(file).size
+  } catch {
+    return 0
   }
 }
 
@@ -73,35 +162,6 @@ function members(text) {
 
 const isObject = (v) => typeof v === 'object' && v !== null && !Array.isArray(v)
 
-function sentIds(messages, method) {
-  const ids = []
-  for (const m of messages) {
-    if (m.direction !== 'sent') continue
-    for (const msg of members(m.text)) if (isObject(msg) && msg.method === method && 'id' in msg) ids.push(msg.id)
-  }
-  return ids
-}
-
-/** The text of the response to `id` and its result, read through canonicalize. */
-function response(messages, id) {
-  for (const m of messages) {
-    if (m.direction !== 'received') continue
-    const lenient = members(m.text)
-    for (let i = 0; i < lenient.length; i++) {
-      const msg = lenient[i]
-      if (isObject(msg) && 'id' in msg && msg.id === id) {
-        // canonicalize reads the text with every ekl-json-1 rule (throws EklError on a duplicate
-        // key or an integer beyond 2^53); its output parses back to the same value.
-        const strict = JSON.parse(canonicalize(m.text).toString())
-        const one = Array.isArray(strict) ? strict[i] : strict
-        if (!isObject(one.result)) throw new Error(`the response to request ${JSON.stringify(id)} has no result object`)
-        return { text: m.text, result: one.result }
-      }
-    }
-  }
-  throw new Error(`no response to request ${JSON.stringify(id)} was recorded`)
-}
-
 /** Every page of one tools/list as it crossed the wire. */
 export class ToolsListing {
   constructor(texts, results, sdkPages) {
@@ -117,12 +177,14 @@ export class ToolsListing {
   get tools() {
     return this.results.flatMap((r) => (Array.isArray(r.tools) ? r.tools : []))
   }
-  /** PROTOCOL §5.1 over the tools of every page (a name listed on two pages is refused when offered). */
-  upstreamFingerprint(options = {}) {
-    const offered = Object.hasOwn(options, 'offered') ? options.offered : undefined
-    const opts = offered === undefined ? {} : { offered }
-    for (const r of this.results) if (!Array.isArray(r.tools)) upstreamFingerprint(r, opts) // the core's own refusal
-    return upstreamFingerprint({ tools: this.tools }, opts)
+  /**
+   * PROTOCOL §5.1 over the tools of every page (a name listed on two pages is refused when
+   * offered). `options` as upstreamFingerprint's: `{ offered }`, checked as there (an unknown
+   * option or `offered` that is not an array of strings is INVALID_ARGUMENT).
+   */
+  upstreamFingerprint(options) {
+    for (const r of this.results) if (!Array.isArray(r.tools)) upstreamFingerprint(r, options) // the core's own refusal
+    return upstreamFingerprint({ tools: this.tools }, options)
   }
 }
 
@@ -147,6 +209,7 @@ export class ToolCall {
 export class Session {
   #wire
   #cleanup
+  #turn = Promise.resolve()
   constructor(client, wire, cleanup) {
     /** The official SDK's client, connected. */
     this.client = client
@@ -157,6 +220,12 @@ export class Session {
   get wire() {
     return this.#wire.messages()
   }
+  /** Runs `f` after the calls before it (each call finds its own response among the messages since it began). */
+  #inTurn(f) {
+    const run = this.#turn.then(f)
+    this.#turn = run.then(() => {}, () => {})
+    return run
+  }
   /** tools/list, every page, each asked with the nextCursor of the page before as it crossed the wire. */
   async listTools() {
     const texts = []
@@ -165,12 +234,13 @@ export class Session {
     const seen = new Set()
     let cursor
     for (let n = 0; n < MAX_PAGES; n++) {
-      const before = sentIds(this.#wire.messages(), 'tools/list').length
-      const page = await this.client.listTools(cursor === undefined ? undefined : { cursor })
-      const messages = this.#wire.messages()
-      const ids = sentIds(messages, 'tools/list').slice(before)
-      if (ids.length === 0) throw new Error('the SDK sent no tools/list request')
-      const { text, result } = response(messages, ids[ids.length - 1])
+      const asked = cursor
+      const { page, text, result } = await this.#inTurn(async () => {
+        const start = this.#wire.count()
+        const page = await this.client.listTools(asked === undefined ? undefined : { cursor: asked })
+        const id = this.#wire.requestId(start, 'tools/list', (p) => (isObject(p) ? p.cursor : undefined) === asked)
+        return { page, ...this.#wire.response(start, id) }
+      })
       texts.push(text)
       results.push(result)
       pages.push(page)
@@ -188,14 +258,14 @@ export class Session {
   }
   /** tools/call through the SDK, with the response as it crossed the wire (the last tools/call it sent). */
   async callTool(name, args, options) {
-    const before = sentIds(this.#wire.messages(), 'tools/call').length
-    const params = args === undefined ? { name } : { name, arguments: args }
-    const result = await this.client.callTool(params, undefined, options)
-    const messages = this.#wire.messages()
-    const ids = sentIds(messages, 'tools/call').slice(before)
-    if (ids.length === 0) throw new Error('the SDK sent no tools/call request')
-    const { text, result: wireResult } = response(messages, ids[ids.length - 1])
-    return new ToolCall(text, wireResult, result)
+    return this.#inTurn(async () => {
+      const start = this.#wire.count()
+      const params = args === undefined ? { name } : { name, arguments: args }
+      const result = await this.client.callTool(params, undefined, options)
+      const id = this.#wire.requestId(start, 'tools/call', (p) => isObject(p) && p.name === name)
+      const { text, result: wireResult } = this.#wire.response(start, id)
+      return new ToolCall(text, wireResult, result)
+    })
   }
   /** Closes the client (and the server process over stdio); the recorded messages stay readable. */
   async close() {
@@ -266,8 +336,9 @@ function tapFetch(wire, inner) {
       transform = {
         transform: (chunk, c) => (parts.push(chunk), c.enqueue(chunk)),
         flush: () => {
-          const text = new TextDecoder('utf-8', { fatal: true }).decode(Buffer.concat(parts))
-          if (text.trim()) wire.add('received', text)
+          const raw = Buffer.concat(parts)
+          const text = raw.toString('utf8')
+          if (text.trim()) wire.add('received', text, raw)
         },
       }
     }
@@ -300,6 +371,8 @@ export async function connect(server, options = {}) {
       const dir = mkdtempSync(join(tmpdir(), 'ekl-mcp-'))
       log = join(dir, 'wire.log')
       cleanup = () => rmSync(dir, { recursive: true, force: true })
+    } else {
+      log = resolve(log) // the relay may run in the server's own cwd
     }
     writeFileSync(log, '', { flag: 'a' })
     wire = new Wire(log)

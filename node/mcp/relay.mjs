@@ -21,21 +21,25 @@ const child = spawn(command, args, { stdio: ['pipe', 'pipe', 'inherit'] })
 
 function pump(src, dst, prefix, done) {
   const head = Buffer.from(prefix)
-  let buf = Buffer.alloc(0)
+  let parts = [] // the pieces of the line not yet ended (each chunk is scanned once)
   src.on('data', (chunk) => {
-    buf = buf.length ? Buffer.concat([buf, chunk]) : chunk
+    let from = 0
     let i
-    while ((i = buf.indexOf(10)) >= 0) {
-      const line = buf.subarray(0, i + 1)
-      buf = buf.subarray(i + 1)
+    while ((i = chunk.indexOf(10, from)) >= 0) {
+      parts.push(chunk.subarray(from, i + 1))
+      const line = parts.length === 1 ? parts[0] : Buffer.concat(parts)
+      parts = []
+      from = i + 1
       writeSync(fd, Buffer.concat([head, line])) // recorded before it is passed on
       dst.write(line)
     }
+    if (from < chunk.length) parts.push(chunk.subarray(from))
   })
   src.on('end', () => {
-    if (buf.length) {
-      writeSync(fd, Buffer.concat([head, buf, Buffer.from('\n')]))
-      dst.write(buf)
+    if (parts.length) {
+      const rest = Buffer.concat(parts)
+      writeSync(fd, Buffer.concat([head, rest, Buffer.from('\n')]))
+      dst.write(rest)
     }
     done()
   })

@@ -277,3 +277,49 @@ test('large inputs and outputs (beyond the reusable buffers) are exact', () => {
   // Small calls after a large one still use the reusable buffers correctly.
   assert.equal(cv({ b: 1, a: 2 }), '{"a":2,"b":1}')
 })
+
+// A review of the edges users hold (2026-12-03): each of these was refused with another code, or
+// accepted, or let a Proxy's own error out; the same in the native and the wasm backend.
+test('edges of the argument forms: key sets as text, integers to ±2^53, detached bytes, Proxies, options', () => {
+  const util = require('node:util')
+  const TYP = 'ekl-screening-rules+jwt'
+  const { jwks, keys } = ekl.jwksFromSeed('11'.repeat(32), ['k1'])
+  const claims = { iss: 'https://net.example', iat: 1_800_000_000, exp: 1_800_003_600, rules_version: '1', rules: [] }
+  const tok = ekl.signJws(TYP, claims, keys[0])
+  const text = JSON.stringify(jwks.toJSON())
+  const opts = { now: 1_800_000_100, issuer: 'https://net.example' }
+  // a key set as JSON text (a string or bytes), as in Python: the same verdict as the Jwks
+  const want = JSON.stringify(ekl.verifyJws(tok, TYP, jwks, opts))
+  for (const form of [text, Buffer.from(text), new ekl.JsonText(text)]) {
+    assert.equal(JSON.stringify(ekl.verifyJws(tok, TYP, form, opts)), want)
+    assert.deepEqual(new ekl.Jwks(form).kids, ['k1'])
+  }
+  // integers: within ±2^53 (2^53 itself included), as the bridge checks on every surface
+  assert.equal(ekl.canonicalizeValue(1, { maxBytes: 2 ** 53 }).toString(), '1')
+  throwsCode(assert, () => ekl.canonicalizeValue(1, { maxBytes: 2 ** 53 + 2 }), 'INVALID_ARGUMENT')
+  // a view of a detached buffer is empty input, as native reads it (the wasm glue threw)
+  const b = new ArrayBuffer(3)
+  const u = new Uint8Array(b)
+  u.set([91, 49, 93])
+  structuredClone(b, { transfer: [b] })
+  throwsCode(assert, () => ekl.canonicalize(u), 'INVALID_JSON')
+  assert.equal(ekl.sha256Hex(u), 'e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855')
+  // a Proxy whose trap throws, at the top of an argument: a code, never the trap's own error
+  const trap = new Proxy({}, { getPrototypeOf() { throw new Error('trap payload') } })
+  for (const f of [() => ekl.canonicalizeValue(trap), () => ekl.commitment(trap), () => ekl.verifyJws(tok, TYP, trap, opts)]) {
+    const e = throwsCode(assert, f, 'UNSUPPORTED_TYPE')
+    assert.ok(!e.message.includes('payload'))
+  }
+  const { proxy, revoke } = Proxy.revocable({}, {})
+  revoke()
+  throwsCode(assert, () => ekl.canonicalizeValue(1, proxy), 'INVALID_ARGUMENT')
+  // options that are not a plain object are refused, not read as no options
+  for (const bad of [new Map([['maxBytes', 1]]), new Date(), new Uint8Array(1)]) {
+    throwsCode(assert, () => ekl.canonicalizeValue(1, bad), 'INVALID_ARGUMENT', util.inspect(bad))
+  }
+  // a SigningKey is made by the operations only
+  throwsCode(assert, () => new ekl.SigningKey({ kid: () => 'k1' }), 'INVALID_ARGUMENT')
+  // a JsonText shows its length, never its text (it may be a private JWK)
+  const shown = util.inspect(new ekl.JsonText('{"d":"secret"}'))
+  assert.equal(shown, 'JsonText(<14 bytes>)')
+})

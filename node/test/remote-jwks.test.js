@@ -186,14 +186,14 @@ test('options are read as own properties only', async () => {
     const [body] = keys('k1')
     s.serve(body)
     const hostile = { timeoutMs: 1, maxBytes: 1, cooldown: 86400, defaultMaxAge: 86400, maxStale: 0, clock: () => 0, fetch: () => Promise.reject(new Error('polluted')) }
+    // the options are private: what they do shows it (a 1 ms deadline, a 1-byte bound or the
+    // hostile fetch would fail the fetch; the hostile clock stands still)
     const check = async (make) => {
       const remote = make()
-      assert.equal(remote.timeoutMs, 5000)
-      assert.equal(remote.maxBytes, 1 << 20)
-      assert.equal(remote.cooldown, 30)
-      assert.equal(remote.defaultMaxAge, 300)
-      assert.equal(remote.maxStale, 86400)
+      assert.deepEqual(Object.keys(remote), ['fetches'])
       assert.deepEqual((await remote.jwks()).kids, ['k1'])
+      assert.deepEqual((await remote.jwks()).kids, ['k1'])
+      assert.equal(remote.fetches, 1)
     }
     for (const k of names) Object.prototype[k] = hostile[k]
     try {
@@ -204,7 +204,10 @@ test('options are read as own properties only', async () => {
     }
     await check(() => new ekl.RemoteJwks(s.url, Object.create(hostile)))
     // own properties are read; unknown ones, and options that are not an object, refused
-    assert.equal(new ekl.RemoteJwks(s.url, { maxStale: 60 }).maxStale, 60)
+    let asked = 0
+    const counting = new ekl.RemoteJwks(s.url, { fetch: (...a) => { asked++; return fetch(...a) } })
+    assert.deepEqual((await counting.jwks()).kids, ['k1'])
+    assert.equal(asked, 1)
     assert.throws(() => new ekl.RemoteJwks(s.url, { bogus: 1 }), { code: 'INVALID_ARGUMENT', message: /unknown option "bogus"/ })
     assert.throws(() => new ekl.RemoteJwks(s.url, 5), { code: 'INVALID_ARGUMENT' })
     assert.throws(() => new ekl.RemoteJwks(s.url, [1]), { code: 'INVALID_ARGUMENT' })
@@ -213,4 +216,69 @@ test('options are read as own properties only', async () => {
   } finally {
     s.http.close()
   }
+})
+
+test('a URL holding a user name or password is refused', () => {
+  for (const url of ['https://user:pw@net.example/jwks.json', 'https://user@net.example/jwks.json']) {
+    assert.throws(() => new ekl.RemoteJwks(url), (e) => e.code === 'INVALID_ARGUMENT' && !e.message.includes('pw'))
+  }
+})
+
+test('the deadline holds for a fetch that ignores its abort signal', async () => {
+  const [body] = keys('k1')
+  let calls = 0
+  const fetch = () => {
+    calls++
+    if (calls === 1) return new Promise(() => {}) // never settles, whatever the signal says
+    return Promise.resolve(new Response(JSON.stringify(body)))
+  }
+  const c = clock()
+  const remote = new ekl.RemoteJwks('https://net.example/jwks.json', { fetch, timeoutMs: 100, clock: c })
+  const t0 = performance.now()
+  await assert.rejects(remote.jwks(), (e) => e.code === 'JWKS_UNAVAILABLE' && /timed out/.test(e.message))
+  assert.ok(performance.now() - t0 < 2000)
+  c.t += 31 // past the cooldown: a new fetch, not the hung one
+  assert.deepEqual((await remote.jwks()).kids, ['k1'])
+  assert.equal(calls, 2)
+})
+
+test('a Node stream body is read within maxBytes', async () => {
+  const { Readable } = require('node:stream')
+  const [body] = keys('k1')
+  const text = JSON.stringify(body)
+  const answer = (b) => ({ status: 200, type: 'basic', headers: new Headers(), body: b, arrayBuffer: () => { throw new Error('read whole') } })
+  const small = new ekl.RemoteJwks('https://net.example/jwks.json', { fetch: async () => answer(Readable.from([Buffer.from(text)])) })
+  assert.deepEqual((await small.jwks()).kids, ['k1'])
+  const endless = Readable.from((function * () { for (;;) yield Buffer.alloc(65536, 32) })())
+  const big = new ekl.RemoteJwks('https://net.example/jwks.json', { fetch: async () => answer(endless), maxBytes: 1 << 20 })
+  await assert.rejects(big.jwks(), (e) => e.code === 'JWKS_UNAVAILABLE' && /larger than 1048576 bytes/.test(e.message))
+})
+
+test('an unknown kid within the cooldown after a failure is not refetched', async () => {
+  const s = await server()
+  try {
+    const [body] = keys('k1')
+    s.serve(body, 'max-age=60')
+    const c = clock()
+    const remote = new ekl.RemoteJwks(s.url, { clock: c })
+    assert.deepEqual((await remote.jwks()).kids, ['k1'])
+    s.status = 500
+    c.t += 61
+    assert.deepEqual((await remote.jwks()).kids, ['k1']) // the fetch failed: the last good set serves
+    assert.equal(s.hits, 2)
+    c.t += 5
+    const [, signing] = keys('k2')
+    await assert.rejects(remote.jwksFor(token(signing.k2)), {
+      code: 'UNKNOWN_KID',
+      message: 'UNKNOWN_KID: kid is not in the key set, and the last fetch failed 5 s ago; the next refetch may happen in 25 s',
+    })
+    assert.equal(s.hits, 2)
+  } finally {
+    s.http.close()
+  }
+})
+
+test('a token header nested deep is no kid', () => {
+  assert.equal(tokenKid(`${Buffer.from('['.repeat(5000)).toString('base64url')}.e30.c2ln`), null)
+  assert.equal(tokenKid(`${Buffer.from('\ufeff{"kid":"k1"}').toString('base64url')}.e30.c2ln`), 'k1')
 })

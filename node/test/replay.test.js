@@ -208,8 +208,8 @@ async function play(h, scenario) {
   for (const step of scenario.steps) {
     const guard = h.guards[step.guard ?? 0]
     if ('restore' in step) {
-      await guard.recordRestore({ now: step.restore })
-      got.push('restore')
+      const done = await outcome(() => guard.recordRestore({ now: step.restore }))
+      got.push(done === 'ok' ? 'restore' : done)
     } else if ('restart' in step) {
       await h.restart()
       got.push('restart')
@@ -232,7 +232,7 @@ for (const scenario of FILE.scenarios) {
       } finally {
         await h.close()
       }
-      const want = scenario.steps.map((s) => ('restore' in s ? 'restore' : 'restart' in s ? 'restart' : s.expect))
+      const want = scenario.steps.map((s) => ('restore' in s ? s.expect ?? 'restore' : 'restart' in s ? 'restart' : s.expect))
       OUTCOMES[`${kind}/${scenario.name}`] = got
       assert.deepEqual(got, want)
     })
@@ -513,4 +513,15 @@ test('ekl-evidence/replay is the same module from ESM and not part of the main e
   assert.equal(esm.ReplayGuard, ReplayGuard)
   assert.equal(esm.default.RedisStore, RedisStore)
   assert.equal(ekl.ReplayGuard, undefined)
+})
+
+test('now: milliseconds refused, a Date accepted', async () => {
+  const guard = new ReplayGuard(new MemoryStore())
+  const e = await guard.recordRestore({ now: Date.now() }).catch((x) => x)
+  assert.equal(e.code, 'INVALID_ARGUMENT')
+  assert.match(e.message, /milliseconds/)
+  assert.equal(await outcome(() => guard.consumeAssertion('i', 'a', 'j', { iat: T, exp: T + 60, now: T * 1000 })), 'INVALID_ARGUMENT')
+  const at = new Date((T + 1) * 1000)
+  assert.equal(await outcome(() => guard.consumeAssertion('i', 'a', 'j', { iat: T, exp: T + 60, now: at })), 'ok')
+  assert.equal(await outcome(() => guard.consumeAssertion('i', 'a', 'j', { iat: T, exp: T + 60, now: at })), 'ASSERTION_REPLAY')
 })

@@ -20,7 +20,10 @@ Standard library only (``http.client``). The rules, the same as the JS package's
   for at most ``max_stale`` seconds past its freshness (default 1 day), then, as when there is no
   good set, the call raises :class:`EklError` ``JWKS_UNAVAILABLE`` (messages name neither the
   URL's query nor the body);
-* options out of range or of the wrong type are ``INVALID_ARGUMENT`` at construction.
+* the body and a token's header are read as JSON does in JS: strict UTF-8 (one leading byte-order
+  mark skipped), no ``NaN``/``Infinity``, nesting beyond what the key set allows is unusable;
+* options out of range or of the wrong type, and a URL holding a user name or password, are
+  ``INVALID_ARGUMENT`` at construction.
 
 Thread-safe: a short lock guards the cache and is never held across network I/O. A fetch runs in
 a daemon thread; concurrent callers that need a fetch wait for the one in progress (single flight),
@@ -72,6 +75,17 @@ def _kids(jwks: Any) -> list[str]:
     return list(kids() if callable(kids) else kids)
 
 
+def _no_constant(name: str) -> Any:
+    raise ValueError(f"{name} is not JSON")
+
+
+def _json(data: bytes) -> Any:
+    """JSON as JS's ``JSON.parse(new TextDecoder('utf-8', {fatal: true}).decode(data))`` reads it:
+    strict UTF-8, one leading byte-order mark skipped, no ``NaN``/``Infinity``. ValueError when it
+    is not; RecursionError when it nests beyond the interpreter's limit."""
+    return json.loads(data.decode("utf-8-sig"), parse_constant=_no_constant)
+
+
 def _token_kid(token: str) -> Optional[str]:
     """The ``kid`` of a compact JWS header, or None when it cannot be read (the verifier refuses)."""
     if not isinstance(token, str):
@@ -80,8 +94,8 @@ def _token_kid(token: str) -> Optional[str]:
     if len(head) > 8192 or not re.fullmatch(r"[A-Za-z0-9_-]*", head):
         return None
     try:
-        header = json.loads(base64.urlsafe_b64decode(head + "=" * (-len(head) % 4)))
-    except (ValueError, UnicodeDecodeError):
+        header = _json(base64.urlsafe_b64decode(head + "=" * (-len(head) % 4)))
+    except (ValueError, RecursionError):  # UnicodeDecodeError is a ValueError
         return None
     kid = header.get("kid") if isinstance(header, dict) else None
     return kid if isinstance(kid, str) else None
@@ -101,10 +115,33 @@ def _number(name: str, value: Any, low: float, high: float, *, low_open: bool = 
     return v
 
 
+def _port(url: urllib.parse.SplitResult) -> int:
+    """The URL's port, defaulted by its scheme (always given to ``http.client``, which would
+    otherwise read an IPv6 address's last group as the port)."""
+    return url.port or (443 if url.scheme.lower() == "https" else 80)
+
+
+def _host(url: urllib.parse.SplitResult) -> str:
+    """The URL's host as the request connects to it: lowercase, an international name in its
+    ASCII (IDNA) form, as WHATWG URLs write it."""
+    host = (url.hostname or "").lower()
+    return host if host.isascii() else host.encode("idna").decode("ascii")
+
+
 def _origin(url: urllib.parse.SplitResult) -> tuple[str, str, int]:
-    scheme = url.scheme.lower()
-    port = url.port or (443 if scheme == "https" else 80)
-    return (scheme, (url.hostname or "").lower(), port)
+    return (url.scheme.lower(), _host(url), _port(url))
+
+
+# The characters a WHATWG URL writes as they are in a path and in a query (the rest, spaces and
+# non-ASCII among them, percent-encoded as UTF-8), so a URL is requested as the JS package does.
+_PATH_SAFE = "/%!$&'()*+,;=:@-._~[]|^`{}"
+_QUERY_SAFE = "/%!$&'()*+,;=:@-._~[]|^`{}?\\"
+
+
+def _target(url: urllib.parse.SplitResult) -> str:
+    """The request target: the path and query, percent-encoded as a WHATWG URL does."""
+    path = urllib.parse.quote(url.path or "/", safe=_PATH_SAFE)
+    return path + ("?" + urllib.parse.quote(url.query, safe=_QUERY_SAFE) if url.query else "")
 
 
 def _split(url: str) -> urllib.parse.SplitResult:
@@ -112,6 +149,7 @@ def _split(url: str) -> urllib.parse.SplitResult:
     parts.port  # noqa: B018 (raises ValueError for a bad port)
     if parts.scheme.lower() not in ("http", "https") or not parts.hostname:
         raise ValueError("not an http(s) URL")
+    _host(parts)  # raises UnicodeError (a ValueError) for a name IDNA cannot write
     return parts
 
 
@@ -179,9 +217,11 @@ class RemoteJwks:
         if not isinstance(url, str) or not url.startswith(("https://", "http://")):
             raise EklError("INVALID_ARGUMENT", "url must be an http(s) URL (https in production)")
         try:
-            _split(url)
+            parts = _split(url)
         except ValueError:
             raise EklError("INVALID_ARGUMENT", "url must be an http(s) URL (https in production)") from None
+        if parts.username is not None or parts.password is not None:
+            raise EklError("INVALID_ARGUMENT", "url must not hold a user name or password")
         self._timeout = _number("timeout", timeout, 0.0, 600.0, low_open=True)
         if isinstance(max_bytes, bool) or not isinstance(max_bytes, int):
             raise EklError("INVALID_ARGUMENT", "RemoteJwks: max_bytes must be an integer")
@@ -221,11 +261,10 @@ class RemoteJwks:
             if remaining <= 0:
                 raise _unavailable("the key set timed out")
             cls = http.client.HTTPSConnection if parts.scheme.lower() == "https" else http.client.HTTPConnection
-            conn = cls(parts.hostname or "", parts.port, timeout=remaining)
+            conn = cls(_host(parts), _port(parts), timeout=remaining)
             flight.use(conn)
             try:
-                target = (parts.path or "/") + ("?" + parts.query if parts.query else "")
-                conn.request("GET", target, headers={"Accept": "application/json", "Connection": "close"})
+                conn.request("GET", _target(parts), headers={"Accept": "application/json", "Connection": "close"})
                 response = conn.getresponse()
                 status = response.status
                 if status in _REDIRECTS:
@@ -269,9 +308,11 @@ class RemoteJwks:
         try:
             body, cache_control = self._download(flight)
             try:
-                value = json.loads(body)
+                value = _json(body)
             except ValueError:
                 raise _unavailable("the fetched key set is not JSON") from None
+            except RecursionError:  # deeper than the interpreter parses: far beyond the set's bound
+                raise _unavailable("the fetched key set is not usable (INPUT_TOO_DEEP)") from None
             try:
                 jwks = JwksClass(value)
             except EklError as e:
@@ -288,7 +329,10 @@ class RemoteJwks:
             error = _unavailable("the key set timed out" if flight.aborted else "the key set could not be fetched")
         except Exception:  # noqa: BLE001 (a worker must always finish its flight)
             error = _unavailable("the key set could not be fetched")
-        self._finish(flight, result, error)
+        try:
+            self._finish(flight, result, error)
+        except Exception:  # noqa: BLE001 (the clock failed: the flight ended all the same, and the callers' own clock calls raise it)
+            pass
 
     def _finish(
         self,
@@ -300,21 +344,24 @@ class RemoteJwks:
             if self._flight is not flight:  # already ended by its deadline
                 return
             self._flight = None
-            now = self._clock()
-            if result is not None:
-                jwks, every, cache_control = result
-                self._jwks = jwks
-                self._all_kids = every
-                age = max(self._cooldown, _max_age(cache_control, self._default_max_age))
-                self._fresh_until = now + age
-                self._last_failure = float("-inf")
-                self._last_error = None
-                flight.result = result
-            else:
-                self._last_failure = now
-                self._last_error = error
-                flight.error = error
-            flight.done.set()
+            try:
+                now = self._clock()
+                if result is not None:
+                    jwks, every, cache_control = result
+                    self._jwks = jwks
+                    self._all_kids = every
+                    age = max(self._cooldown, _max_age(cache_control, self._default_max_age))
+                    self._fresh_until = now + age
+                    self._last_failure = float("-inf")
+                    self._last_error = None
+                    flight.result = result
+                else:
+                    self._last_failure = now
+                    self._last_error = error
+            finally:  # whatever the clock does, no caller waits on this flight forever
+                if flight.result is None:
+                    flight.error = error or _unavailable("the key set could not be fetched")
+                flight.done.set()
 
     def _fetch(self) -> Jwks:
         """The fetch in progress, or a new one; its set, or EklError JWKS_UNAVAILABLE."""
@@ -384,6 +431,12 @@ class RemoteJwks:
             if kid in self._all_kids:  # a key of another kind: the verifier says UNSUPPORTED_KEY
                 return jwks
             now = self._clock()
+            if now - self._last_failure < self._cooldown:  # no new attempt within the cooldown
+                raise EklError(
+                    "UNKNOWN_KID",
+                    f"kid is not in the key set, and the last fetch failed {math.floor(now - self._last_failure)} s ago; "
+                    f"the next refetch may happen in {math.ceil(self._last_failure + self._cooldown - now)} s",
+                )
             last = self._last_kid_refetch
             if now - last < self._cooldown:
                 ago = math.floor(now - last)

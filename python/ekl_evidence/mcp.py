@@ -28,10 +28,17 @@ key or an integer beyond 2^53 is refused, never silently changed).
 
 ``connect("http://127.0.0.1:8000/mcp")`` speaks Streamable HTTP. ``s.client`` is the SDK's
 ``mcp.Client`` for everything else; ``s.wire`` the messages recorded so far.
+
+A response is found among the messages recorded since its own call began: the last request of
+that method the SDK sent for it (the same tool name, the same cursor) and the response with its
+id (a message with ``result`` or ``error``, not a server's own request). The calls of one
+``Session`` run one at a time, so each finds its own. A kept ``log`` may hold earlier sessions
+(whose request ids start again at 0): a session reads only what the relay appends after it began.
 """
 
 from __future__ import annotations
 
+import asyncio
 import codecs
 import contextlib
 import json
@@ -41,7 +48,7 @@ import tempfile
 from collections.abc import AsyncIterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Literal, Optional, Union
+from typing import Any, Callable, Literal, Optional, Union
 
 try:
     import httpx2
@@ -74,31 +81,90 @@ class WireMessage:
 
 
 class _Wire:
-    """The messages of one connection, in the order they crossed."""
+    """The messages of one connection, in the order they crossed, each parsed once.
+
+    Over stdio they are read from the relay's log as it grows (HTTP adds them as they cross):
+    from where the log ended when the connection began, whole lines only (the last may be half
+    written), each line once; a line that is not UTF-8 is kept as its bytes, which canonicalize
+    refuses (``INVALID_UTF8``) if it is ever the response asked for."""
 
     def __init__(self, log: Optional[str] = None) -> None:
-        self._log = log  # stdio: the relay's log file; HTTP: kept in memory
+        self._log = log  # stdio: the relay's log file (an absolute path); HTTP: kept in memory
         self._messages: list[WireMessage] = []
+        self._raw: list[Optional[bytes]] = []  # a log line's bytes, as canonicalize reads them
+        self._members: list[list[Any]] = []
+        self._read_to = os.path.getsize(log) if log is not None and os.path.exists(log) else 0
+        self._pending = b""
 
-    def add(self, direction: Literal["sent", "received"], text: str) -> None:
+    def add(self, direction: Literal["sent", "received"], text: str, raw: Optional[bytes] = None) -> None:
         self._messages.append(WireMessage(direction, text))
+        self._raw.append(raw)
+        self._members.append(_members(text))
+
+    def _sync(self) -> None:
+        if self._log is None:
+            return
+        with open(self._log, "rb") as f:
+            f.seek(self._read_to)
+            data = f.read()
+        self._read_to += len(data)
+        data = self._pending + data
+        cut = data.rfind(b"\n") + 1
+        self._pending = data[cut:]
+        for line in data[:cut].split(b"\n")[:-1]:
+            if line.startswith((b"> ", b"< ")):
+                raw = line[2:]
+                self.add("sent" if line[:1] == b">" else "received", raw.decode("utf-8", "replace"), raw)
+
+    def count(self) -> int:
+        """The messages recorded so far."""
+        self._sync()
+        return len(self._messages)
 
     def messages(self) -> list[WireMessage]:
-        if self._log is None:
-            return list(self._messages)
-        data = Path(self._log).read_bytes().decode("utf-8")  # strict: invalid UTF-8 is an error
-        out = []
-        for line in data.split("\n"):
-            if line.startswith("> "):
-                out.append(WireMessage("sent", line[2:]))
-            elif line.startswith("< "):
-                out.append(WireMessage("received", line[2:]))
-        return out
+        self._sync()
+        return list(self._messages)
+
+    def request_id(self, start: int, method: str, params: Callable[[Any], bool]) -> Any:
+        """The id of the last ``method`` request sent from message ``start`` on whose params
+        ``params`` accepts."""
+        self._sync()
+        found: list[Any] = []
+        for i in range(start, len(self._messages)):
+            if self._messages[i].direction == "sent":
+                found += [
+                    m["id"] for m in self._members[i]
+                    if isinstance(m, dict) and m.get("method") == method and "id" in m and params(m.get("params"))
+                ]
+        if not found:
+            raise LookupError(f"the SDK sent no {method} request (served from a cache?)")
+        return found[-1]
+
+    def response(self, start: int, request_id: Any) -> tuple[str, dict[str, Any]]:
+        """The text of the response to ``request_id`` (received from message ``start`` on) and its
+        ``result``, read through canonicalize."""
+        self._sync()
+        for i in range(start, len(self._messages)):
+            m = self._messages[i]
+            if m.direction != "received":
+                continue
+            for j, msg in enumerate(self._members[i]):
+                if _answers(msg, request_id):
+                    # canonicalize reads the text with every ekl-json-1 rule (a duplicate key, an
+                    # integer beyond 2^53 or invalid UTF-8 raises EklError); its output parses
+                    # back to the same value.
+                    raw = self._raw[i]
+                    strict = json.loads(canonicalize(raw if raw is not None else m.text))
+                    one = strict[j] if isinstance(strict, list) else strict
+                    if "result" not in one or not isinstance(one["result"], dict):
+                        raise ValueError(f"the response to request {request_id!r} has no result object")
+                    return m.text, one["result"]
+        raise LookupError(f"no response to request {request_id!r} was recorded")
 
     def freeze(self) -> None:
         """Reads the log once more and keeps its messages in memory (the file is then removed)."""
         if self._log is not None:
-            self._messages = self.messages()
+            self._sync()
             self._log = None
 
 
@@ -106,41 +172,26 @@ def _members(text: str) -> list[Any]:
     """The message(s) of one wire text, parsed leniently (only to find ids and methods)."""
     try:
         v = json.loads(text)
-    except ValueError:
+    except (ValueError, RecursionError):
         return []
     return v if isinstance(v, list) else [v]
 
 
-def _same_id(a: Any, b: Any) -> bool:
-    return type(a) is type(b) and a == b
+def _cursor_is(cursor: Optional[str]) -> Callable[[Any], bool]:
+    """Whether a tools/list request's params ask for the page of ``cursor`` (None: the first)."""
+    return lambda params: (params.get("cursor") if isinstance(params, dict) else None) == cursor
 
 
-def _sent_ids(messages: Sequence[WireMessage], method: str) -> list[Any]:
-    ids = []
-    for m in messages:
-        if m.direction == "sent":
-            for msg in _members(m.text):
-                if isinstance(msg, dict) and msg.get("method") == method and "id" in msg:
-                    ids.append(msg["id"])
-    return ids
-
-
-def _response(messages: Sequence[WireMessage], request_id: Any) -> tuple[str, dict[str, Any]]:
-    """The text of the response to ``request_id`` and its ``result``, read through canonicalize."""
-    for m in messages:
-        if m.direction != "received":
-            continue
-        lenient = _members(m.text)
-        for i, msg in enumerate(lenient):
-            if isinstance(msg, dict) and "id" in msg and _same_id(msg["id"], request_id):
-                # canonicalize reads the text with every ekl-json-1 rule (a duplicate key or an
-                # integer beyond 2^53 raises EklError); its output parses back to the same value.
-                strict = json.loads(canonicalize(m.text))
-                msg = strict[i] if isinstance(strict, list) else strict
-                if "result" not in msg or not isinstance(msg["result"], dict):
-                    raise ValueError(f"the response to request {request_id!r} has no result object")
-                return m.text, msg["result"]
-    raise LookupError(f"no response to request {request_id!r} was recorded")
+def _answers(msg: Any, request_id: Any) -> bool:
+    """Whether ``msg`` is the response to ``request_id``: its id (of the same type), a result or
+    an error, and no method (a server's own request, numbered by the server, is not)."""
+    return (
+        isinstance(msg, dict)
+        and "method" not in msg
+        and ("result" in msg or "error" in msg)
+        and type(msg.get("id")) is type(request_id)
+        and msg.get("id") == request_id
+    )
 
 
 @dataclass(frozen=True)
@@ -161,14 +212,16 @@ class ToolsListing:
 
     def upstream_fingerprint(self, offered: Optional[Sequence[str]] = None) -> str:
         """PROTOCOL §5.1 over the tools of every page: a name listed on two pages is refused
-        (``INVALID_SHAPE``) when offered, as within one page."""
+        (``INVALID_SHAPE``) when offered, as within one page. ``offered``: an iterable of
+        ``str`` (one ``str`` is a ``TypeError``, as in :func:`ekl_evidence.upstream_fingerprint`)."""
+        if isinstance(offered, (str, bytes)):
+            raise TypeError("offered must be an iterable of str (not a str)")
+        offered = list(offered) if offered is not None else None
         for r in self.results:
             if not isinstance(r.get("tools"), list):
                 # one page without a tools array: the core's own refusal, with its code
-                upstream_fingerprint(r, offered=list(offered) if offered is not None else None)
-        return upstream_fingerprint(
-            {"tools": self.tools}, offered=list(offered) if offered is not None else None
-        )
+                upstream_fingerprint(r, offered=offered)
+        return upstream_fingerprint({"tools": self.tools}, offered=offered)
 
 
 @dataclass(frozen=True)
@@ -194,6 +247,7 @@ class Session:
     client: Client
     """The official SDK's client, connected."""
     _wire: _Wire = field(repr=False)
+    _turn: asyncio.Lock = field(default_factory=asyncio.Lock, repr=False)
 
     @property
     def wire(self) -> list[WireMessage]:
@@ -210,13 +264,11 @@ class Session:
         cursor: Optional[str] = None
         seen: set[str] = set()
         for _ in range(MAX_PAGES):
-            before = len(_sent_ids(self._wire.messages(), "tools/list"))
-            page = await self.client.list_tools(cursor=cursor, cache_mode="refresh")
-            messages = self._wire.messages()
-            ids = _sent_ids(messages, "tools/list")[before:]
-            if not ids:
-                raise LookupError("the SDK sent no tools/list request (served from a cache?)")
-            text, result = _response(messages, ids[-1])
+            async with self._turn:
+                start = self._wire.count()
+                page = await self.client.list_tools(cursor=cursor, cache_mode="refresh")
+                asked = self._wire.request_id(start, "tools/list", _cursor_is(cursor))
+                text, result = self._wire.response(start, asked)
             texts.append(text)
             results.append(result)
             sdk.append(page)
@@ -235,14 +287,13 @@ class Session:
 
     async def call_tool(self, name: str, arguments: Optional[Mapping[str, Any]] = None, **kwargs: Any) -> ToolCall:
         """``tools/call`` through the SDK (``kwargs`` are the SDK's), with the response as it
-        crossed the wire (the last ``tools/call`` the SDK sent for it: the SDK may resend)."""
-        before = len(_sent_ids(self._wire.messages(), "tools/call"))
-        result = await self.client.call_tool(name, dict(arguments) if arguments is not None else None, **kwargs)
-        messages = self._wire.messages()
-        ids = _sent_ids(messages, "tools/call")[before:]
-        if not ids:
-            raise LookupError("the SDK sent no tools/call request")
-        text, wire_result = _response(messages, ids[-1])
+        crossed the wire (the last ``tools/call`` of this tool the SDK sent for it: the SDK may
+        resend)."""
+        async with self._turn:
+            start = self._wire.count()
+            result = await self.client.call_tool(name, dict(arguments) if arguments is not None else None, **kwargs)
+            asked = self._wire.request_id(start, "tools/call", lambda p: isinstance(p, dict) and p.get("name") == name)
+            text, wire_result = self._wire.response(start, asked)
         return ToolCall(text, wire_result, result)
 
 
@@ -308,7 +359,7 @@ class _TapStream(httpx2.AsyncByteStream):
         if self._sse is not None:
             self._sse.feed(b"", final=True)
         elif self._body.strip():
-            self._wire.add("received", self._body.decode("utf-8"))
+            self._wire.add("received", self._body.decode("utf-8", "replace"), bytes(self._body))
 
     async def aclose(self) -> None:
         await self._inner.aclose()
@@ -368,7 +419,7 @@ async def connect(
                 os.close(fd)
                 stack.callback(_remove, path)
             else:
-                path = log
+                path = os.path.abspath(log)  # the relay may run in the server's own cwd
             wire = _Wire(path)
             relayed = server.model_copy(
                 update={"command": sys.executable, "args": [RELAY, path, "--", server.command, *server.args]}

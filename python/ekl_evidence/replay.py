@@ -36,7 +36,9 @@ one ``SET key 1 NX PX ttl``, over a redis-py client). Any object with the three 
 
 from __future__ import annotations
 
+import datetime
 import heapq
+import inspect
 import math
 import sqlite3
 import threading
@@ -79,6 +81,8 @@ _KINDS: dict[str, tuple[int, ErrorCode]] = {
 }
 _KEY_VERSION = "ekl-replay-1"
 _MAX_TIME = 2**53
+#: Times from here on are milliseconds given as seconds (the bound of every surface's ``now``).
+_MILLISECONDS_FROM = 10**11
 
 
 class ReplayStore(Protocol):
@@ -120,12 +124,21 @@ def _time(name: str, value: Any) -> int:
 
 
 def _now(value: Any, clock: Callable[[], float]) -> float:
+    """``now`` in seconds since the epoch (the clock's for None; an aware datetime's timestamp),
+    as a float: the guard keeps milliseconds. Milliseconds given as seconds are refused, as on
+    every surface (10^11 s is the year 5138)."""
     if value is None:
         value = clock()
+    if isinstance(value, datetime.datetime):
+        if value.utcoffset() is None:
+            raise EklError("INVALID_ARGUMENT", "now is a naive datetime (give it a tzinfo, e.g. UTC)")
+        value = value.timestamp()
     if isinstance(value, bool) or not isinstance(value, (int, float)):
-        raise TypeError(f"now must be a number of seconds, not {type(value).__name__}")
-    if not (math.isfinite(value) and -_MAX_TIME <= value <= _MAX_TIME):
+        raise TypeError(f"now must be a number of seconds or an aware datetime, not {type(value).__name__}")
+    if isinstance(value, float) and not math.isfinite(value) or not -_MAX_TIME <= value <= _MAX_TIME:
         raise EklError("INVALID_ARGUMENT", "now must be a finite number of seconds within ±2^53")
+    if abs(value) >= _MILLISECONDS_FROM:
+        raise EklError("INVALID_ARGUMENT", "now must be seconds since the epoch, not milliseconds (time.time())")
     return float(value)
 
 
@@ -171,7 +184,7 @@ class ReplayGuard:
         return ASSERTION_MAX_LIFETIME + 2 * self._skew
 
     def consume_assertion(
-        self, issuer: str, token_endpoint: str, jti: str, *, iat: int, exp: int, now: Optional[float] = None
+        self, issuer: str, token_endpoint: str, jti: str, *, iat: int, exp: int, now: Union[float, datetime.datetime, None] = None
     ) -> None:
         """Consumes a verified relationship assertion (§9.2), keyed (issuer, token_endpoint, jti).
 
@@ -186,7 +199,7 @@ class ReplayGuard:
         self._consume("relationship_assertion", issuer, token_endpoint, jti, iat, exp, now)
 
     def consume_platform_call(
-        self, issuer: str, audience: str, jti: str, *, iat: int, exp: int, now: Optional[float] = None
+        self, issuer: str, audience: str, jti: str, *, iat: int, exp: int, now: Union[float, datetime.datetime, None] = None
     ) -> None:
         """Consumes a verified platform call credential (§3, §4), keyed (issuer, audience, jti):
         ``audience`` is the credential's ``aud`` you checked, or your agent's own endpoint.
@@ -199,7 +212,7 @@ class ReplayGuard:
         """
         self._consume("platform_call", issuer, audience, jti, iat, exp, now)
 
-    def record_restore(self, *, now: Optional[float] = None) -> None:
+    def record_restore(self, *, now: Union[float, datetime.datetime, None] = None) -> None:
         """Records that this provider's state was restored from an older backup, detected at
         ``now`` (default: the clock). For :attr:`restore_window` seconds after it every
         credential whose ``iat`` is earlier than ``now`` + skew is refused, on every guard
@@ -214,11 +227,19 @@ class ReplayGuard:
 
     def _call(self, method: Callable[..., Any], *args: Any) -> Any:
         try:
-            return method(*args)
+            answer = method(*args)
         except EklError:
             raise
         except Exception as e:  # noqa: BLE001 (any failure of the store: fail closed)
             raise EklError("REPLAY_STORE_UNAVAILABLE", f"the replay store failed ({type(e).__name__})") from e
+        if inspect.isawaitable(answer):  # an async store: its answer is not known here (fail closed)
+            close = getattr(answer, "close", None)
+            if callable(close):
+                close()
+            raise EklError(
+                "REPLAY_STORE_UNAVAILABLE", "the replay store answered with an awaitable: ReplayGuard needs a synchronous store"
+            )
+        return answer
 
     def _consume(self, kind: str, issuer: Any, audience: Any, jti: Any, iat: Any, exp: Any, now: Any) -> None:
         max_lifetime, replay = _KINDS[kind]

@@ -23,7 +23,8 @@ use pyo3::exceptions::PyTypeError;
 use pyo3::prelude::*;
 use pyo3::sync::PyOnceLock;
 use pyo3::types::{
-    PyBool, PyByteArray, PyBytes, PyDict, PyInt, PyList, PyMemoryView, PyString, PyTuple, PyType,
+    PyBool, PyByteArray, PyBytes, PyDict, PyFrozenSet, PyInt, PyList, PyMemoryView, PySet,
+    PyString, PyTuple, PyType,
 };
 
 /// Inputs at least this large (bytes of text, or the conversion's size estimate) are processed
@@ -370,6 +371,7 @@ fn hold<'py>(
             obj.cast::<PyBool>().map_err(|_| wrong(obj))?.is_true(),
         )),
         Kind::StrList => {
+            // one str is not a list of its characters
             if obj.is_instance_of::<PyString>() || obj.is_instance_of::<PyBytes>() {
                 return Err(wrong(obj));
             }
@@ -379,6 +381,11 @@ fn hold<'py>(
                 let s = item.cast::<PyString>().map_err(|_| wrong(&item))?;
                 list.push(zero_copy_str(py, s, keep, weight)?);
             }
+            // a set has no order of its own (its iteration changes from run to run with the
+            // strings' hashes): taken in code point order, so the kids of jwks_from_seed do not
+            if obj.is_instance_of::<PySet>() || obj.is_instance_of::<PyFrozenSet>() {
+                list.sort_unstable();
+            }
             Held::Ready(Arg::StrList(list))
         }
         Kind::Key => Held::Key(obj.cast::<SigningKey>().map_err(|_| wrong(obj))?.clone()),
@@ -386,15 +393,19 @@ fn hold<'py>(
 }
 
 /// An `int` argument (not a `bool`) of the function `func`: a `TypeError` for another type,
-/// `INVALID_ARGUMENT` outside the range of i64.
+/// `INVALID_ARGUMENT` beyond ±2^53 (JSON's exact integers, and JS's: the bound the bridge holds
+/// every surface to).
 fn int_arg(py: Python<'_>, func: &str, p: &Param, obj: &Bound<'_, PyAny>) -> PyResult<i64> {
     if obj.is_instance_of::<PyBool>() || !obj.is_instance_of::<PyInt>() {
         return Err(wrong_type_in(func, p, obj));
     }
-    obj.extract::<i64>().map_err(|_| {
-        let what = format!("{func}: {} is out of range", p.name);
-        ekl_err(py, ErrorCode::InvalidArgument, &what)
-    })
+    obj.extract::<i64>()
+        .ok()
+        .filter(|n| n.unsigned_abs() <= ekl_core::MAX_SAFE_INTEGER_BOUND)
+        .ok_or_else(|| {
+            let what = format!("{func}: {} must be an integer within ±2^53", p.name);
+            ekl_err(py, ErrorCode::InvalidArgument, &what)
+        })
 }
 
 /// The `max_bytes` option of a direct binding (`func`), converted as `call` converts the

@@ -394,3 +394,23 @@ def test_jws_round_trip() -> None:
         ekl.sign_jws("application/jwt", claims, keys[0])
     assert info.value.code == "INVALID_ARGUMENT"
     assert ekl.Jwks(jwks.to_json()).kids() == ["k1", "k2"]
+
+
+def test_edges_of_the_argument_forms():
+    """A review of the edges users hold (2026-12-03): the same forms as in JS."""
+    # a list of strings keeps its order; a set has none of its own: taken in code point order,
+    # so the kids do not change from run to run with the strings' hashes
+    jwks, _ = ekl.jwks_from_seed("11" * 32, ("b", "a"))
+    assert jwks.kids() == ["b", "a"]
+    for kids in ({"b", "é", "a", "B"}, frozenset({"b", "é", "a", "B"})):
+        jwks, _ = ekl.jwks_from_seed("11" * 32, kids)
+        assert jwks.kids() == ["B", "a", "b", "é"]
+    # integers within ±2^53 (2^53 itself included), as the bridge checks on every surface
+    assert ekl.canonicalize_value(1, max_bytes=2**53) == b"1"
+    for call in (
+        lambda: ekl.canonicalize_value(1, max_bytes=2**53 + 1),
+        lambda: ekl.verify_archive("{}\n", keys="s", first_line=2**62),
+    ):
+        with pytest.raises(ekl.EklError) as e:
+            call()
+        assert e.value.code == "INVALID_ARGUMENT"

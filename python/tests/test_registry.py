@@ -228,7 +228,7 @@ def test_direct_bindings_refuse_a_malformed_max_bytes_as_call_does() -> None:
             if isinstance(wrong, bool):
                 with pytest.raises(TypeError, match=f"{name}: max_bytes must be an int, got bool"):
                     getattr(ekl, name)(arg, max_bytes=wrong)
-        assert getattr(ekl, name)(arg, max_bytes=2**63 - 1) == b"[1]"
+        assert getattr(ekl, name)(arg, max_bytes=2**53) == b"[1]"
         assert getattr(ekl, name)(arg, max_bytes=3) == b"[1]"
     for bad in (-1, 2**64):
         with pytest.raises(EklError) as many:

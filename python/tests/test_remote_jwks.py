@@ -197,3 +197,92 @@ def test_url_must_be_http():
     with pytest.raises(EklError) as e:
         RemoteJwks("file:///etc/passwd")
     assert e.value.code == "INVALID_ARGUMENT"
+
+
+def test_url_with_credentials_is_refused():
+    for url in ("https://user:pw@net.example/jwks.json", "https://user@net.example/jwks.json"):
+        with pytest.raises(EklError) as e:
+            RemoteJwks(url)
+        assert e.value.code == "INVALID_ARGUMENT" and "pw" not in e.value.message
+
+
+def test_a_token_header_nested_past_the_interpreter_is_no_kid():
+    import base64
+
+    from ekl_evidence._remote import _token_kid
+
+    head = base64.urlsafe_b64encode(b"[" * 5000).rstrip(b"=").decode()
+    assert _token_kid(head + ".e30.c2ln") is None
+    # read as JS reads it: strict UTF-8 (a BOM skipped), no NaN
+    for raw, kid in ((b'\xef\xbb\xbf{"kid":"k1"}', "k1"), ('{"kid":"k1"}'.encode("utf-16"), None),
+                     (b'{"kid":"k1","x":NaN}', None)):
+        head = base64.urlsafe_b64encode(raw).rstrip(b"=").decode()
+        assert _token_kid(head + ".e30.c2ln") == kid, raw
+
+
+def test_the_connection_gets_an_explicit_port_and_an_encoded_target(monkeypatch):
+    """http.client would read an IPv6 address's last group as the port when none is given, and
+    sends a path as written: both as a WHATWG URL (the JS package) does."""
+    import http.client
+
+    seen = []
+
+    class Refused(http.client.HTTPConnection):
+        def __init__(self, host, port=None, **kw):
+            seen.append((host, port))
+            super().__init__(host, port, **kw)
+
+        def request(self, method, target, *a, **kw):
+            seen.append(target)
+            raise OSError("refused")
+
+    monkeypatch.setattr(http.client, "HTTPSConnection", Refused)
+    monkeypatch.setattr(http.client, "HTTPConnection", Refused)
+    for url, host, port, target in (
+        ("https://[::1]/jwks.json", "::1", 443, "/jwks.json"),
+        ("http://[2001:db8::1]/a b/é.json?q=a b", "2001:db8::1", 80, "/a%20b/%C3%A9.json?q=a%20b"),
+        ("https://BÜCHER.example:8443/k", "xn--bcher-kva.example", 8443, "/k"),
+    ):
+        seen.clear()
+        with pytest.raises(EklError) as e:
+            RemoteJwks(url, clock=Clock()).jwks()
+        assert e.value.code == "JWKS_UNAVAILABLE"
+        assert seen == [(host, port), target]
+
+
+def test_a_clock_that_fails_leaves_no_caller_waiting(server):
+    """The clock raising while a fetch ends: the callers get an answer, none waits forever."""
+    jwks, _ = keys("k1")
+    server.serve(jwks)
+    calls = [0]
+
+    def clock():
+        calls[0] += 1
+        if calls[0] >= 2:
+            raise RuntimeError("clock broken")
+        return 1000.0
+
+    remote = RemoteJwks(server.url, clock=clock, timeout=1)
+    t0 = time.monotonic()
+    with pytest.raises((RuntimeError, EklError)):
+        remote.jwks()
+    assert time.monotonic() - t0 < 3
+
+
+def test_an_unknown_kid_within_the_cooldown_after_a_failure_is_not_refetched(server):
+    jwks, _ = keys("k1")
+    server.serve(jwks, "max-age=60")
+    clock = Clock()
+    remote = RemoteJwks(server.url, clock=clock)
+    assert remote.jwks().kids() == ["k1"]
+    server.status = 500
+    clock.t += 61
+    assert remote.jwks().kids() == ["k1"]  # the fetch failed: the last good set serves
+    assert server.hits == 2
+    clock.t += 5
+    newer, signing = keys("k2")
+    with pytest.raises(EklError) as e:
+        remote.jwks_for(token(signing["k2"]))
+    assert e.value.code == "UNKNOWN_KID"
+    assert e.value.message == "kid is not in the key set, and the last fetch failed 5 s ago; the next refetch may happen in 25 s"
+    assert server.hits == 2

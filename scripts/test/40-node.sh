@@ -65,14 +65,15 @@ version=$(node -p 'require("./node/package.json").version')
 main="$work/packs/ekl-evidence-$version.tgz"
 plat="$work/packs/ekl-evidence-linux-x64-gnu-$version.tgz"
 for f in "$main" "$plat"; do
-  n=$(stat -c %s "$f"); budget=$(( $([ "$f" = "$main" ] && echo 768 || echo 1536) * 1024 ))
+  n=$(stat -c %s "$f"); budget=$(( $([ "$f" = "$main" ] && echo 512 || echo 1536) * 1024 ))
   echo "packed $(basename "$f"): $((n / 1024)) KB (budget $((budget / 1024)) KB)"
   [ "$n" -le "$budget" ] || { echo "$(basename "$f") is over its size budget (docs/decisions.md#packaging)" >&2; exit 1; }
   tar -tzf "$f" | grep -x package/LICENSE-MIT >/dev/null && tar -tzf "$f" | grep -x package/LICENSE-APACHE >/dev/null \
     || { echo "$(basename "$f") lacks a license file" >&2; exit 1; }
 done
 if tar -tzf "$main" | grep '\.node$' >/dev/null; then echo "the main tarball holds a .node file" >&2; exit 1; fi
-for f in wasm/index.web.mjs wasm/binding.cjs wasm/web/ekl_wasm_bg.wasm wasm/node/ekl_wasm_bg.wasm wasm/index.d.mts index.d.ts native.js replay.js replay.mjs replay.d.ts replay.d.mts mcp/index.mjs mcp/index.d.mts mcp/relay.mjs; do
+[ "$(tar -tzf "$main" | grep -c '\.wasm$')" = 1 ] || { echo "the main tarball should hold the wasm module once (both glues read wasm/web/)" >&2; exit 1; }
+for f in wasm/index.web.mjs wasm/binding.cjs wasm/web/ekl_wasm_bg.wasm wasm/index.d.mts index.d.ts native.js replay.js replay.mjs replay.d.ts replay.d.mts mcp/index.mjs mcp/index.d.mts mcp/relay.mjs; do
   tar -tzf "$main" | grep -x "package/$f" >/dev/null || { echo "the main tarball lacks $f" >&2; exit 1; }
 done
 if tar -tzf "$main" | grep -E '^package/(test|src|types-test|bench|npm)/' >/dev/null; then echo "tests or sources in the main tarball" >&2; exit 1; fi
@@ -129,3 +130,21 @@ if msg=$(EKL_CORE_BACKEND=native node -e 'require("ekl-evidence")' 2>&1); then e
 grep -q "^Error: ekl-evidence: EKL_CORE_BACKEND=native but the native addon ekl-evidence-linux-x64-gnu is not installed" <<< "$msg" || { echo "$msg" >&2; exit 1; }
 if grep -q "npm has a bug" <<< "$msg"; then echo "napi-rs's generic message leaked: $msg" >&2; exit 1; fi
 echo "without the platform package: backend wasm, vectors pass; forced native: $(grep '^Error: ekl-evidence' <<< "$msg")"
+# 8. the host-only helpers' two implementations side by side, when the Python step ran before this
+#    one (./run test): every RemoteJwks scenario's full outcome (messages included) and every
+#    replay scenario's outcome on each store, the same in Python and JS.
+tgt="${CARGO_TARGET_DIR:-$ROOT/target}"
+if [ -f "$tgt/remote-jwks/python.json" ] && [ -f "$tgt/replay/python.json" ]; then
+  python3 "$ROOT/tools/remote-jwks/table.py" > "$tgt/remote-jwks/table.md" || { cat "$tgt/remote-jwks/table.md" >&2; exit 1; }
+  python3 - "$tgt/replay/python.json" "$tgt/replay/node.json" <<'PY'
+import json, sys
+py, js = (json.load(open(f)) for f in sys.argv[1:])
+diff = sorted(k for k in py.keys() | js.keys() if py.get(k) != js.get(k))
+if diff:
+    sys.exit(f"the replay scenarios differ between Python and JS: {diff}")
+print(f"replay guard: {len(py)} scenario runs, the same outcomes in Python and JS")
+PY
+  echo "RemoteJwks: $(grep -c '| yes |' "$tgt/remote-jwks/table.md") scenarios, the same outcomes in Python and JS"
+else
+  echo "the Python step did not run before this one: the side-by-side comparison of the helpers is skipped"
+fi

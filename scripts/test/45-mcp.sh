@@ -14,7 +14,10 @@
 #      server the fingerprints of every transport and client agree, and equal independent.py's from
 #      the wire each client recorded;
 #   5. the Python SDK's objects given to the fingerprint operations (sdk_objects.py): the wire's
-#      fingerprint or a refusal naming the right call, never another fingerprint;
+#      fingerprint or a refusal naming the right call, never another fingerprint; and the edges of
+#      the modules' wire recording (edges.py, edges.mjs, against edge_server.py, written by hand):
+#      a log kept across sessions, a server's own requests numbered like the call, concurrent
+#      calls on one session, `offered` in a wrong form, a relative log with the server elsewhere;
 #   6. the CLI, `ekl mcp`, against the same three servers over stdio (behind wiretap.py) and
 #      Streamable HTTP: its upstream fingerprint equals independent.py's from the wire it spoke and
 #      the modules' of step 4 for that server, every page read; --expect with the fingerprint
@@ -155,6 +158,8 @@ for server in py ts paged; do
   esac
   timeout 120 "$EX_PYTHON" examples/mcp/sdk_objects.py -- "${cmd[@]}"
 done
+timeout 120 "$EX_PYTHON" examples/mcp/edges.py
+(cd examples/mcp && EKL_PYTHON="$EX_PYTHON" timeout 120 node --preserve-symlinks edges.mjs)
 
 # 6. the CLI: ekl mcp, 3 servers x stdio and Streamable HTTP
 cargo build --release -q -p ekl-cli --bin ekl

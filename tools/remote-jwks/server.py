@@ -9,9 +9,9 @@ SSL_CERT_FILE / NODE_EXTRA_CA_CERTS). It prints one JSON line when ready:
 {"http": PORT, "other": PORT, "https": PORT, "cert": PATH}, then serves until stdin closes.
 
 A request to /s/NAME/... gets the scenario NAME's next response (responses[i], the last one
-repeated): a key set of the file, a raw body, a status, Cache-Control, a delay, a redirect
-(same origin, another origin, https to http), a close without an answer, or one part (status
-line, headers, body) drip-fed a byte at a time. GET /hits/NAME answers how many requests the
+repeated): a key set of the file, a raw body (in an `encoding`), arrays nested `nest` deep, a
+status, Cache-Control, a delay, a redirect (same origin, another origin, https to http), a close
+without an answer, or one part (status line, headers, body) drip-fed a byte at a time. GET /hits/NAME answers how many requests the
 scenario got, on any port. Standard library only.
 """
 
@@ -42,8 +42,10 @@ ports: dict = {}
 def body_of(r: dict) -> bytes:
     if "set" in r:
         body = json.dumps(SETS[r["set"]]).encode()
+    elif "nest" in r:
+        body = b"[" * r["nest"] + b"]" * r["nest"]
     else:
-        body = r.get("body", "").encode()
+        body = r.get("body", "").encode(r.get("encoding", "utf-8"))
     return b" " * r.get("pad", 0) + body
 
 

@@ -24,6 +24,17 @@ for t in web nodejs; do
     --enable-sign-ext --enable-mutable-globals --enable-reference-types --enable-multivalue \
     "$dir/ekl_wasm_bg.wasm" -o "$dir/ekl_wasm_bg.wasm"
 done
+# One module for both glues: wasm-bindgen writes the same module for both targets, so the nodejs
+# glue reads the web one and the package holds it once (docs/decisions/packaging.md, budgets).
+cmp -s "$out.tmp/web/ekl_wasm_bg.wasm" "$out.tmp/node/ekl_wasm_bg.wasm" || { echo "the web and nodejs modules differ: they cannot share one file" >&2; exit 1; }
+rm "$out.tmp/node/ekl_wasm_bg.wasm"
+node -e '
+  const fs = require("fs"), f = process.argv[1]
+  const from = "const wasmPath = `${__dirname}/ekl_wasm_bg.wasm`;"
+  const s = fs.readFileSync(f, "utf8")
+  if (s.split(from).length !== 2) { console.error("the nodejs glue does not read its module as expected: " + f); process.exit(1) }
+  fs.writeFileSync(f, s.replace(from, "const wasmPath = `${__dirname}/../web/ekl_wasm_bg.wasm`;"))
+' "$out.tmp/node/ekl_wasm.js"
 node wasm/scripts/glue-factory.mjs "$out.tmp/web"
 node wasm/scripts/esm.mjs "$out.tmp" node/js/errors.js node/js/convert.js node/js/remote.js node/js/api.js wasm/js/binding.js
 cp wasm/js/index.cjs wasm/js/binding.cjs "$out.tmp/"
