@@ -56,8 +56,9 @@ Secrets (--secret, --seed, --agent-key, --proof-key, key rings):
   --NAME-file FILE    from a file (`-`: stdin)
   --NAME-env VAR      from the environment variable VAR
   --NAME-stdin        from stdin
-  One trailing line ending of a file or stdin is dropped; an empty secret is refused
-  (INVALID_ARGUMENT: a failed `vault ... | ekl ... --secret-stdin` must not sign). A value that
+  One trailing line ending of a file or stdin is dropped; an empty secret from a file, a
+  variable or stdin is refused (INVALID_ARGUMENT: a failed `vault ... | ekl ... --secret-stdin`
+  must not sign). A value that
   starts with `-` is given as --NAME=VALUE. A key ring is a file (--key-ring FILE),
   --key-ring-env VAR or --key-ring-stdin. No message repeats a token, a secret or a path.
 

@@ -142,7 +142,9 @@ impl Inputs {
     ) -> Result<Option<String>, Failure> {
         let bytes = match src {
             SecretSource::None => return Ok(None),
-            SecretSource::Value(v) => return not_empty(v.to_owned(), name).map(Some),
+            // typed on the command line: as given (an empty value is the operation's to judge,
+            // as `ekl call` gives it)
+            SecretSource::Value(v) => return Ok(Some(v.to_owned())),
             SecretSource::Env(var) => {
                 let value = std::env::var_os(var).ok_or_else(|| {
                     Failure::Refused(Error::new(
@@ -179,8 +181,9 @@ impl Inputs {
     }
 }
 
-/// A secret, key or seed that is not empty: an empty one is what a failed upstream of
-/// `--secret-stdin` or an unset variable gives, and a receipt MAC'd under it would look valid.
+/// A secret, key or seed read from a file, a variable or stdin that is not empty: an empty one is
+/// what a failed upstream of `--secret-stdin` or an empty variable gives, and a receipt MAC'd
+/// under it would look valid.
 fn not_empty(secret: String, name: &str) -> Result<String, Failure> {
     if secret.is_empty() {
         return Err(Failure::Refused(Error::new(

@@ -542,8 +542,32 @@ fn secrets_from_a_file_the_environment_or_stdin() {
     assert_eq!(out.code, 0);
     assert_ne!(out.stdout, want.stdout);
     // Stdin can serve one input only.
-    let e = usage_line(&["receipt", "sign", "--secret-stdin"]);
-    assert!(e.contains("stdin"), "{e}");
+    let out = ekl(&["receipt", "sign", "--secret-stdin"], b"s3cret\n");
+    assert_eq!(out.code, 64, "{}", out.stderr);
+    assert!(
+        out.stderr.starts_with("ekl: usage: ") && out.stderr.contains("stdin"),
+        "{}",
+        out.stderr
+    );
+    // An empty secret (a failed `vault ... |` upstream) from a file, a variable or stdin is refused.
+    let empty = temp("secret-empty", b"\n");
+    for (args, stdin) in [
+        (vec!["receipt", "sign", "--secret-stdin", &input], &b""[..]),
+        (
+            vec!["receipt", "sign", "--secret-file", &empty, &input],
+            &b""[..],
+        ),
+        (vec!["proof", "key"], &b""[..]),
+    ] {
+        let out = ekl(&args, stdin);
+        assert_eq!(out.code, 2, "{args:?}: {}", out.stderr);
+        assert!(
+            out.stderr.starts_with("ekl: INVALID_ARGUMENT: the ")
+                && out.stderr.contains("is empty"),
+            "{}",
+            out.stderr
+        );
+    }
     // An environment variable that is not set.
     let out = ekl(
         &["receipt", "sign", "--secret-env", "EKL_TEST_SECRET", &input],

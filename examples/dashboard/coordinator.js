@@ -100,7 +100,8 @@ function slotOpened() {
 function onRows(msg) {
   slotOpened();
   const r = run;
-  if (!r || msg.run !== r.id) return;
+  // a cancelled run counts nothing more: the "cancelled" summary and the table stay as they were
+  if (!r || msg.run !== r.id || !r.active) return;
   for (const row of msg.rows) {
     count(summary, row);
     if (rows.set(row.n, row)) summary.listed = rows.stored;

@@ -186,6 +186,9 @@ export function byteOfMessage(message) {
   return m ? Number(m[1]) : null;
 }
 
+/** The deepest level `pretty` indents (the library refuses nesting deeper than 64). */
+export const PRETTY_MAX_DEPTH = 64;
+
 /**
  * JSON text re-indented with `indent` spaces, every token kept exactly as written (numbers, escapes
  * and duplicate keys included: this shows what the file holds, not what a parser makes of it).
@@ -196,7 +199,11 @@ export function pretty(text, indent = 2) {
   let depth = 0;
   let i = 0;
   const n = text.length;
-  const pad = () => '\n' + ' '.repeat(depth * indent);
+  // Bounded: indentation stops growing past PRETTY_MAX_DEPTH levels (a deep item would be
+  // re-indented into hundreds of millions of characters), and a text the layout would make more
+  // than four times longer is shown as it is.
+  const pad = () => '\n' + ' '.repeat(Math.min(depth, PRETTY_MAX_DEPTH) * indent);
+  const limit = 4 * n + 65536;
   let chunkStart = 0;
   const flush = (to) => { out += text.slice(chunkStart, to); };
   while (i < n) {
@@ -232,6 +239,7 @@ export function pretty(text, indent = 2) {
       flush(i + 1);
       depth++;
       out += pad();
+      if (out.length > limit) return text;
       i++;
       chunkStart = i;
       continue;

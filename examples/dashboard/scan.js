@@ -91,6 +91,7 @@ export class Splitter {
     const items = [];
     if (this.mode === null) {
       const decided = this.decide(buf, base, eof);
+      if (decided === 'blank') return items; // nothing kept: its lines are counted
       if (!decided) {
         this.keep(buf, base, 0);
         return items;
@@ -117,11 +118,19 @@ export class Splitter {
    */
   decide(buf, base, eof) {
     let i = 0;
-    if (buf.length >= 3 && buf[0] === 0xef && buf[1] === 0xbb && buf[2] === 0xbf) i = 3;
-    else if (!eof && buf.length < 3 && buf.length > 0 && buf[0] === 0xef) return false;
+    if (!this.started) {
+      if (buf.length >= 3 && buf[0] === 0xef && buf[1] === 0xbb && buf[2] === 0xbf) i = 3;
+      else if (!eof && buf.length < 3 && buf.length > 0 && buf[0] === 0xef) return false;
+    }
     const bomEnd = i;
     while (i < buf.length && isWs(buf[i])) i++;
-    if (i === buf.length && !eof) return false;
+    if (i === buf.length && !eof) {
+      // Only blanks so far: not kept (held and scanned again with every slice, a file of blanks
+      // was quadratic in time and held whole); their lines are counted, the scan goes on after.
+      for (let k = bomEnd; k < buf.length; k++) if (buf[k] === LF) this.line++;
+      this.started = true;
+      return 'blank';
+    }
     this.modeStart = base + bomEnd;
     if (i === buf.length || buf[i] === LBRACKET) {
       this.mode = 'array';

@@ -181,16 +181,34 @@ function claimsOf(token, limit = MAX_DEPTH) {
   return { header: decode(parts[0]), claims: decode(parts[1]), headerText: parts[0], claimsText: parts[1] };
 }
 
-/** Runs the core's verification of an item; returns {verdict, fields} or throws. */
+/** The members an archive item may have (the core's `batch::ITEM_MEMBERS`). */
+const ITEM_MEMBERS = ['receipt', 'receipt_jws', 'call', 'input_commitment', 'output_commitment', 'label'];
+
+/**
+ * Runs the core's verification of an item; returns {verdict, fields} or throws. The item's own
+ * rules are the core's reading of an archive item (batch::verify_item), in its order: known
+ * members only, a receipt or a receipt_jws (not both), a call, own commitments for MAC receipts.
+ */
 function check(api, item, bytes, ctx) {
   const call = item.call;
-  if (item.kind === 'unknown') {
-    throw new ItemError('INVALID_RECEIPT', 'the item has neither "receipt" nor "receipt_jws"');
+  for (const name of item.members.keys()) {
+    if (!ITEM_MEMBERS.includes(name)) {
+      throw new ItemError('INVALID_ARGUMENT', `item has an unknown member ${JSON.stringify(name.slice(0, 40))} (allowed: ${ITEM_MEMBERS.join(', ')})`, item.members.get(name)[1]);
+    }
+  }
+  if (item.members.has('receipt') && item.members.has('receipt_jws')) {
+    throw new ItemError('INVALID_ARGUMENT', 'an item has a receipt or a receipt_jws, not both');
   }
   if (call === null || typeof call !== 'object' || Array.isArray(call)) {
     throw new ItemError('INVALID_ARGUMENT', 'the item has no "call" object');
   }
+  if (item.kind === 'unknown') {
+    throw new ItemError('INVALID_RECEIPT', 'the item has neither "receipt" nor "receipt_jws"');
+  }
   if (item.kind === 'jws' || item.kind === 'object') {
+    if (item.members.has('input_commitment') || item.members.has('output_commitment')) {
+      throw new ItemError('INVALID_ARGUMENT', 'own commitments are for MAC receipts (a signed receipt has input_fingerprint)');
+    }
     if (!ctx.jwks) throw new Unchecked('jwks', 'not checked: load the network\'s JWKS to check network-signed receipts');
     if (!ctx.agentId) throw new Unchecked('agent_id', 'not checked: enter your agent id (Settings) to check network-signed receipts');
     if (!ctx.issuer) throw new Unchecked('issuer', 'not checked: enter the network issuer (Settings) to check network-signed receipts');
@@ -222,7 +240,7 @@ function check(api, item, bytes, ctx) {
   if (ctx.keys.length === 0) throw new Unchecked('secrets', 'not checked: enter your receipt secrets (Settings) to check MAC receipts');
   callMembers(call, REQUIRED_MAC, CALL_MAC, 'a MAC receipt');
   const expectation = { ...call };
-  if (expectation.requester_agent_id === undefined) {
+  if (expectation.requester_agent_id === undefined || expectation.requester_agent_id === null) { // as the core: null is absent
     if (!ctx.agentId) throw new Unchecked('agent_id', 'not checked: enter your agent id (Settings) or give call.requester_agent_id');
     expectation.requester_agent_id = ctx.agentId;
   }
@@ -302,6 +320,8 @@ function rowOfSummary(sm) {
  */
 export function checkBatch(api, buf, spans, ctx) {
   const rows = new Array(spans.length).fill(null);
+  /** The core's refusal of an item of one line, by index: {code, message}. */
+  const refused = new Array(spans.length).fill(null);
   const complete = ctx.agentId && (ctx.jwks ? ctx.issuer : ctx.keys.length > 0);
   const lines = [];
   if (complete) {
@@ -328,12 +348,22 @@ export function checkBatch(api, buf, spans, ctx) {
     }
     for (const sm of summaries) {
       const k = lines[sm.line - 1];
-      if (k !== undefined && sm.error === null) rows[k] = rowOfSummary(sm);
+      if (k === undefined) continue;
+      if (sm.error === null) rows[k] = rowOfSummary(sm);
+      else refused[k] = sm.error;
     }
   }
   for (let k = 0; k < spans.length; k++) {
     const { s, e } = spans[k];
-    if (rows[k] === null && !spans[k].skip) rows[k] = checkItem(api, buf.subarray(s, e), ctx);
+    if (rows[k] !== null || spans[k].skip) continue;
+    const row = checkItem(api, buf.subarray(s, e), ctx);
+    // The core's refusal stands: the page's own reading only places it. Should the page find
+    // nothing to refuse where the core did (a rule it does not repeat), the core's code and
+    // message are the row's, never a verdict.
+    const core = refused[k];
+    rows[k] = core && row.status !== 'unreadable'
+      ? { ...row, status: 'unreadable', code: core.code, message: String(core.message).replace(/^[A-Z0-9_]+: /, ''), failing: [], passed: 0, digest: null }
+      : row;
   }
   return rows;
 }

@@ -30,8 +30,10 @@ function batch(msg) {
   const checked = checkBatch(api, buf, msg.items.map((it) => (it.tooLarge ? { skip: true } : it)), ctx);
   const rows = msg.items.map((it, k) => {
     const row = boundRow(it) || checked[k];
-    if (it.incomplete && row.status === 'unreadable' && row.code === 'INVALID_JSON') {
-      row.message = `${row.message} (the item runs to the end of the file: is the file cut off?)`;
+    // A value that never closes runs to the end of the file, taking every item after it: say so,
+    // whatever else is wrong with it (too large, or not JSON).
+    if (it.incomplete && row.status === 'unreadable' && (row.code === 'INVALID_JSON' || it.tooLarge)) {
+      row.message = `${row.message} (the item never closes and runs to the end of the file: a bracket missing, or the file cut off? the items after it are not counted)`;
     }
     row.n = it.n;
     row.offset = it.offset;

@@ -282,6 +282,57 @@ test('items: a batch checked by the core in one call gives the rows of checkItem
   assert.equal(calls, 1);
 });
 
+test('items: the item rules are the core\'s (a review, 2026-12-03): the table, the inspector and the core agree', () => {
+  const sampleLines = readFileSync(join(sample, 'receipts.jsonl'), 'utf8').trim().split('\n');
+  const mac = JSON.parse(sampleLines[0]);
+  const jws = JSON.parse(sampleLines[10]);
+  const wrong = { alg: 'sha-256', canon: 'ekl-json-1', digest: '00'.repeat(32) };
+  const cases = [
+    // a mistyped own commitment with a wrong digest: the core refuses the member (it was "verified")
+    [JSON.stringify({ ...mac, input_comitment: wrong }), 'unreadable', 'INVALID_ARGUMENT'],
+    [JSON.stringify({ ...jws, input_commitment: wrong }), 'unreadable', 'INVALID_ARGUMENT'],
+    [JSON.stringify({ ...jws, receipt: mac.receipt }), 'unreadable', 'INVALID_ARGUMENT'],
+    // a null requester is absent, as in the core: your agent id (it was "unreadable" in the inspector)
+    [JSON.stringify({ ...mac, call: { ...mac.call, requester_agent_id: null } }), checkItem(api, bytesOf(sampleLines[0]), ctx).status, null],
+  ];
+  const texts = cases.map(([t]) => t);
+  const { buf, spans } = batchOf(texts);
+  const rows = checkBatch(api, buf, spans, ctx);
+  cases.forEach(([t, status, code], i) => {
+    assert.equal(rows[i].status, status, `${i}: ${rows[i].message}`);
+    assert.equal(rows[i].code, code, `${i}`);
+    assert.deepEqual(rows[i], checkItem(api, bytesOf(t), ctx), `${i}: the table's row is the inspector's`);
+    const pretty = checkItem(api, bytesOf(JSON.stringify(JSON.parse(t), null, 2)), ctx);
+    assert.equal(pretty.status, status, `${i}: pretty`);
+  });
+  // the core's own reading of each line agrees
+  const summary = api.summarizeReceiptLines(texts.join('\n'), { jwks: ctx.jwks, keys: ctx.keys, ownAgentId: ctx.agentId, networkIssuer: ctx.issuer });
+  cases.forEach(([, status], i) => assert.equal(summary[i].error !== null, status === 'unreadable', `${i}`));
+});
+
+test('json: pretty is bounded (a deep item is not re-indented into hundreds of millions of characters)', () => {
+  const deep = '['.repeat(14000) + ']'.repeat(14000);
+  const shown = pretty(deep);
+  assert.ok(shown.length <= 4 * deep.length + 65536, `${shown.length}`);
+  assert.equal(pretty('{"a":[1,{"b":2}]}'), '{\n  "a": [\n    1,\n    {\n      "b": 2\n    }\n  ]\n}');
+});
+
+test('splitter: leading blanks are counted, not kept (a file of blanks was held whole and scanned again a slice at a time)', () => {
+  const s = new Splitter({ maxItemBytes: MAX_ITEM_BYTES });
+  const blank = new Uint8Array(1 << 16).fill(32);
+  blank[100] = 10;
+  blank[200] = 10;
+  for (let i = 0; i < 64; i++) assert.deepEqual(s.push(blank), []);
+  assert.equal(s.carry, null, 'nothing kept');
+  const items = [...s.push(bytesOf('\n{"a":1}\n{"b":2}\n')), ...s.finish()];
+  assert.deepEqual(items.map((it) => [it.line, it.offset, new TextDecoder().decode(it.bytes)]), [
+    [2 * 64 + 2, 64 * 65536 + 1, '{"a":1}'], [2 * 64 + 3, 64 * 65536 + 9, '{"b":2}'],
+  ]);
+  // a byte-order mark then blanks, the first item in a later chunk
+  const t = splitAll(bytesOf('\uFEFF   \n  \n{"a":1}'), { chunkSize: 2 });
+  assert.deepEqual(t.items.map((it) => [it.line, it.offset]), [[3, 10]]);
+});
+
 test('items: without the JWKS or the secrets an item is "not checked", not a failure', () => {
   const { items } = splitAll(readFileSync(join(sample, 'receipts.jsonl')));
   const bare = makeContext(api, {}, null);
