@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import json
 import sys
-from typing import Any, Dict
+from typing import Any, Dict, cast
 
 
 def send(message: Dict[str, Any]) -> None:
@@ -24,10 +24,16 @@ def send(message: Dict[str, Any]) -> None:
 
 def main(tag: str) -> None:
     for line in sys.stdin:
-        msg = json.loads(line)
-        if not isinstance(msg, dict) or "method" not in msg or "id" not in msg:
+        raw: Any = json.loads(line)
+        if not isinstance(raw, dict):
+            continue
+        msg = cast(Dict[str, Any], raw)
+        if "method" not in msg or "id" not in msg:
             continue  # notifications, and the client's answers to our pings
-        rid, method, params = msg["id"], msg["method"], msg.get("params") or {}
+        rid: Any = msg["id"]
+        method: Any = msg["method"]
+        given: Any = msg.get("params")
+        params = cast(Dict[str, Any], given) if isinstance(given, dict) else {}
         if method == "initialize":
             result: Dict[str, Any] = {
                 "protocolVersion": params.get("protocolVersion", "2025-06-18"),
@@ -41,7 +47,8 @@ def main(tag: str) -> None:
             if isinstance(rid, int):
                 for own in (rid - 1, rid, rid + 1):
                     send({"jsonrpc": "2.0", "id": own, "method": "ping"})
-            text = str((params.get("arguments") or {}).get("text", ""))
+            arguments: Any = params.get("arguments")
+            text = str(cast(Dict[str, Any], arguments).get("text", "")) if isinstance(arguments, dict) else ""
             result = {"content": [{"type": "text", "text": text}]}
         elif method == "ping":
             result = {}

@@ -52,7 +52,7 @@ async def main() -> None:
             check(texts == ["x", "y", "z"], "concurrent calls on one session: each gets its own answer", texts)
             listing = await s.list_tools()
             try:
-                listing.upstream_fingerprint("echo")  # type: ignore[arg-type]
+                listing.upstream_fingerprint("echo")  # a str is a Sequence[str]: refused at run time
                 refused: Any = None
             except TypeError as e:
                 refused = e
