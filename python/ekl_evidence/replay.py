@@ -135,7 +135,7 @@ def _now(value: Any, clock: Callable[[], float]) -> float:
         value = value.timestamp()
     if isinstance(value, bool) or not isinstance(value, (int, float)):
         raise TypeError(f"now must be a number of seconds or an aware datetime, not {type(value).__name__}")
-    if isinstance(value, float) and not math.isfinite(value) or not -_MAX_TIME <= value <= _MAX_TIME:
+    if (isinstance(value, float) and not math.isfinite(value)) or not -_MAX_TIME <= value <= _MAX_TIME:
         raise EklError("INVALID_ARGUMENT", "now must be a finite number of seconds within ±2^53")
     if abs(value) >= _MILLISECONDS_FROM:
         raise EklError("INVALID_ARGUMENT", "now must be seconds since the epoch, not milliseconds (time.time())")
