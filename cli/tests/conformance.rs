@@ -162,3 +162,43 @@ fn a_crashing_and_a_hanging_implementation_are_reported() {
         "the runner waited for the hanging process"
     );
 }
+
+/// The run's sizes are bounded (its requests are held in memory: `--corpus 2000000` took 2.4 GB
+/// before anything was written): past a bound, a usage error at once, nothing on stdout.
+#[test]
+fn the_runs_sizes_and_deadline_are_bounded() {
+    for args in [
+        &["--emit", "--no-vectors", "--corpus", "200001"][..],
+        &["--emit", "--no-vectors", "--doubles", "1000001"],
+        &["--emit", "--no-vectors", "--timeout", "0"],
+        &["--emit", "--no-vectors", "--timeout", "3600001"],
+        &["--emit", "--no-vectors", "--window", "0"],
+    ] {
+        let t0 = std::time::Instant::now();
+        let out = Command::new(ekl())
+            .arg("conformance")
+            .args(args)
+            .output()
+            .expect("run ekl conformance");
+        assert_eq!(out.status.code(), Some(64), "{args:?}");
+        assert!(out.stdout.is_empty(), "{args:?}");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(err.starts_with("ekl: usage: --"), "{args:?}: {err}");
+        assert!(t0.elapsed().as_secs() < 5, "{args:?}: refused at once");
+    }
+    // at the bounds: accepted (a small corpus, so the test stays quick)
+    let out = Command::new(ekl())
+        .args([
+            "conformance",
+            "--emit",
+            "--no-vectors",
+            "--corpus",
+            "10",
+            "--timeout",
+            "3600000",
+        ])
+        .output()
+        .expect("run ekl conformance");
+    assert_eq!(out.status.code(), Some(0));
+    assert!(!out.stdout.is_empty());
+}
