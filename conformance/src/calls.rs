@@ -191,10 +191,11 @@ const ARCHIVE_OPS: [&str; 3] = [
 type Builder = fn(&mut Calls, &Value<'static>, &str);
 
 /// Every vector file of vectors/ and its builder: a new file without one is an error.
-const FILES: [(&str, Builder); 10] = [
+const FILES: [(&str, Builder); 11] = [
     ("call-receipt.json", call_receipts),
     ("credentials-jws.json", credentials_jws),
     ("duplicate-keys.json", duplicate_keys),
+    ("empty-values.json", empty_values),
     ("ekl-json-1.json", ekl_json),
     ("endpoint-proof-v2.json", endpoint_proofs),
     ("fingerprints.json", fingerprints),
@@ -1296,6 +1297,31 @@ fn duplicate_keys(c: &mut Calls, d: &Value<'static>, src: &str) {
         } else {
             c.pin(format!("/cases/{i}/expected"), &[]);
         }
+    }
+}
+
+/// vectors/empty-values.json: an empty secret or identifier, refused with its code (each case's
+/// `args` in the call form: a value argument as its JSON text, the others as they are).
+fn empty_values(c: &mut Calls, d: &Value<'static>, src: &str) {
+    for (i, case) in list(d, &["cases"]).iter().enumerate() {
+        let label = st(case, &["name"]);
+        let op = st(case, &["operation"]);
+        let Some(reg) = ekl_bridge::find(&op) else {
+            continue;
+        };
+        let mut args = Vec::new();
+        for p in reg.params {
+            let Some(v) = get(case, &["args"]).get(p.name) else {
+                continue;
+            };
+            let v = match p.kind {
+                ekl_bridge::Kind::Value => t(v),
+                _ => v.clone(),
+            };
+            args.push((p.name, v));
+        }
+        c.add(&op, src, &label, args);
+        c.pin(format!("/cases/{i}/code"), &["/error"]);
     }
 }
 
