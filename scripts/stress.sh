@@ -19,8 +19,8 @@
 #
 #   usage: scripts/stress.sh [--quick] [--reps N] [--unit-reps N] [--threads N] [--py-reps N]
 #                            [--py-workers N] [--node-reps N] [--node-conc N] [--burn N] [SUITE...]
-#   --quick  the CI form (scripts/test/90-stress.sh): 2 repetitions of the Rust integration tests
-#            (no unit tests: the rust step ran them), 1 Python, 1 Node, no burner (about 3 minutes
+#   --quick  the CI form (scripts/test/90-stress.sh): 3 repetitions of the Rust integration tests
+#            (no unit tests: the rust step ran them), 1 Python, 1 Node, no burner (1 to 3 minutes
 #            on 2 cores); the defaults are the full form: 20 repetitions of each Rust integration
 #            test binary and 3 of the unit tests at 8 threads, 5 Python at 4 workers, 5 Node at
 #            concurrency 8, 1 burner.
@@ -34,7 +34,7 @@ reps=20 unit_reps=3 threads=8 py_reps=5 py_workers=4 node_reps=5 node_conc=8 bur
 suites=()
 while [ $# -gt 0 ]; do
   case $1 in
-    --quick) reps=2 unit_reps=0 py_reps=1 node_reps=1 burn=0; shift ;;
+    --quick) reps=3 unit_reps=0 py_reps=1 node_reps=1 burn=0; shift ;;
     --reps) reps=$2; shift 2 ;;
     --unit-reps) unit_reps=$2; shift 2 ;;
     --threads) threads=$2; shift 2 ;;
@@ -150,6 +150,8 @@ run_python() {
 
 run_node() {
   local rep log rc
+  # The example test compares with examples/python/agent.py through the wheel's venv (as 40-node.sh).
+  if [ -z "${PYTHON:-}" ] && [ -x "$venv/bin/python" ]; then export PYTHON="$venv/bin/python"; fi
   for rep in $(seq "$node_reps"); do
     log="$out/node-$rep.log"
     rc=0
