@@ -1,7 +1,7 @@
 //! The `ekl` command-line tool: outputs, exit statuses and error codes on refusal.
 
 mod common;
-use common::ekl;
+use common::{ekl, TestDir};
 
 const SALT: &str = "00112233445566778899aabbccddeeff00112233445566778899aabbccddeeff";
 
@@ -14,8 +14,7 @@ fn canon_from_stdin() {
 
 #[test]
 fn canon_from_file_and_dash() {
-    let dir = std::env::temp_dir().join(format!("ekl-cli-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).expect("temp dir");
+    let dir = TestDir::new("cli");
     let f = dir.join("in.json");
     std::fs::write(&f, b"[1e21, -0.0]").expect("write input");
     let (code, out, _) = ekl(&["canon", f.to_str().expect("utf-8 path")], b"");
@@ -27,7 +26,7 @@ fn canon_from_file_and_dash() {
     let (code, _, err) = ekl(&["canon", missing.to_str().expect("path")], b"");
     assert_eq!(code, 2, "{err}");
     assert_eq!(err, "ekl: INVALID_ARGUMENT: cannot read the input file\n");
-    let (code, _, err2) = ekl(&["canon", dir.to_str().expect("path")], b"");
+    let (code, _, err2) = ekl(&["canon", dir.path().to_str().expect("path")], b"");
     assert_eq!(
         (code, &err2),
         (2, &err),

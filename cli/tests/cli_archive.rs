@@ -6,7 +6,7 @@ use std::path::PathBuf;
 use serde_json::Value as J;
 
 mod common;
-use common::ekl;
+use common::{ekl, TestDir};
 
 fn sample(name: &str) -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
@@ -14,20 +14,16 @@ fn sample(name: &str) -> PathBuf {
         .join(name)
 }
 
-fn dir() -> PathBuf {
-    let d = std::env::temp_dir().join(format!("ekl-cli-archive-{}", std::process::id()));
-    std::fs::create_dir_all(&d).expect("temp dir");
-    d
-}
-
-/// The key ring file (settings.json's receipt_secrets) and the sample's agent id and issuer.
-fn context() -> (String, String, String) {
+/// The test's own folder, the key ring file in it (settings.json's receipt_secrets), and the
+/// sample's agent id and issuer.
+fn context() -> (TestDir, String, String, String) {
     let settings: J =
         serde_json::from_slice(&std::fs::read(sample("settings.json")).unwrap()).unwrap();
-    let ring = dir().join("ring.json");
-    std::fs::write(&ring, settings["receipt_secrets"].to_string()).unwrap();
+    let dir = TestDir::new("cli-archive");
+    let ring = dir.write("ring.json", settings["receipt_secrets"].to_string());
     (
-        ring.to_str().unwrap().to_owned(),
+        dir,
+        ring,
         settings["agent_id"].as_str().unwrap().to_owned(),
         settings["issuer"].as_str().unwrap().to_owned(),
     )
@@ -50,7 +46,7 @@ fn archive_args<'a>(ring: &'a str, agent: &'a str, issuer: &'a str, jwks: &'a st
 
 #[test]
 fn the_dashboard_sample_gives_its_expected_verdicts() {
-    let (ring, agent, issuer) = context();
+    let (_dir, ring, agent, issuer) = context();
     let jwks = sample("jwks.json");
     let file = sample("receipts.jsonl");
     let mut args = archive_args(&ring, &agent, &issuer, jwks.to_str().unwrap());
@@ -97,7 +93,7 @@ fn the_dashboard_sample_gives_its_expected_verdicts() {
 
 #[test]
 fn any_number_of_jobs_prints_the_same_bytes() {
-    let (ring, agent, issuer) = context();
+    let (dir, ring, agent, issuer) = context();
     let jwks = sample("jwks.json");
     let one = std::fs::read(sample("receipts.jsonl")).unwrap();
     // 50 copies, a blank line between some, a line that is not JSON, no final line end.
@@ -109,7 +105,7 @@ fn any_number_of_jobs_prints_the_same_bytes() {
         }
     }
     big.extend_from_slice(br#"{"call":{}}"#);
-    let file = dir().join("big.jsonl");
+    let file = dir.join("big.jsonl");
     std::fs::write(&file, &big).unwrap();
     let run = |jobs: &str, from_stdin: bool| {
         let mut args = archive_args(&ring, &agent, &issuer, jwks.to_str().unwrap());
@@ -137,7 +133,7 @@ fn any_number_of_jobs_prints_the_same_bytes() {
 
 #[test]
 fn an_archive_of_accepted_receipts_exits_0_and_a_bad_key_ring_is_refused() {
-    let (ring, agent, issuer) = context();
+    let (dir, ring, agent, issuer) = context();
     let jwks = sample("jwks.json");
     let good: Vec<u8> = std::fs::read(sample("receipts.jsonl"))
         .unwrap()
@@ -151,7 +147,7 @@ fn an_archive_of_accepted_receipts_exits_0_and_a_bad_key_ring_is_refused() {
     );
     assert_eq!(code, 0, "{err}");
     assert!(out.starts_with(br#"{"line":1,"verdict":{"accepted":true,"#));
-    let bad = dir().join("bad-ring.json");
+    let bad = dir.join("bad-ring.json");
     std::fs::write(&bad, "[]").unwrap();
     let (code, _, err) = ekl(
         &archive_args(
@@ -168,7 +164,7 @@ fn an_archive_of_accepted_receipts_exits_0_and_a_bad_key_ring_is_refused() {
 
 #[test]
 fn failures_only_keeps_the_items_not_accepted_with_their_failing_checks() {
-    let (ring, agent, issuer) = context();
+    let (_dir, ring, agent, issuer) = context();
     let jwks = sample("jwks.json");
     let file = sample("receipts.jsonl");
     let mut args = archive_args(&ring, &agent, &issuer, jwks.to_str().unwrap());

@@ -2,7 +2,7 @@
 //! dedicated commands.
 
 mod common;
-use common::{ekl_text as ekl, ekl_text_env as ekl_env};
+use common::{ekl_text as ekl, ekl_text_env as ekl_env, TestDir};
 
 const SALT: &str = "00112233445566778899aabbccddeeff00112233445566778899aabbccddeeff";
 
@@ -151,8 +151,7 @@ fn call_list_is_one_line_per_operation_for_people() {
 /// any value is read (a file that does not exist is not opened).
 #[test]
 fn a_repeated_argument_is_a_usage_error() {
-    let dir = std::env::temp_dir().join(format!("ekl-cli-call-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).expect("temp dir");
+    let dir = TestDir::new("cli-call");
     let args = dir.join("args.json");
     std::fs::write(&args, br#"{"now": 100000000000, "typ": "ekl-access+jwt"}"#).expect("write");
     let args = args.to_str().expect("utf-8 path");
@@ -292,8 +291,7 @@ fn a_repeated_argument_is_a_usage_error() {
 /// from --args JSON alike; NaN, infinities and non-numbers are INVALID_ARGUMENT.
 #[test]
 fn a_fractional_now_is_floored() {
-    let dir = std::env::temp_dir().join(format!("ekl-cli-call-now-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).expect("temp dir");
+    let dir = TestDir::new("cli-call-now");
     let time = |text: &str| {
         ekl(
             &["call", "format_timestamp", "--arg", &format!("time={text}")],

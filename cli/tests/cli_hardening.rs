@@ -8,6 +8,9 @@ use std::path::PathBuf;
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
+mod common;
+use common::TestDir;
+
 struct Out {
     code: i32,
     stdout: String,
@@ -41,12 +44,9 @@ fn ekl(args: &[&str], stdin: &[u8]) -> Out {
     run(args, stdin, &[])
 }
 
-fn temp(name: &str, bytes: &[u8]) -> String {
-    let dir = std::env::temp_dir().join(format!("ekl-cli-hardening-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).expect("temp dir");
-    let f = dir.join(name);
-    std::fs::write(&f, bytes).expect("write");
-    f.to_str().expect("utf-8 path").to_owned()
+/// `bytes` written to `name` in the test's own folder: its path.
+fn temp(dir: &TestDir, name: &str, bytes: &[u8]) -> String {
+    dir.write(name, bytes)
 }
 
 const SEED: &str = "656b6c2d636f7265206a777320766563746f72732073656564203230323621ff";
@@ -276,11 +276,12 @@ fn capped(args: &[&str], stdin_file: Option<&str>) -> Out {
 
 #[test]
 fn endless_inputs_are_refused_at_the_cap() {
+    let dir = TestDir::new("cli-hardening");
     if !std::path::Path::new("/dev/zero").exists() {
         return;
     }
     let jwks = ekl(&["jwks", "from-seed", "--seed", SEED, "--kid", "n1"], b"").stdout;
-    let jwks = temp("cap-jwks.json", jwks.as_bytes());
+    let jwks = temp(&dir, "cap-jwks.json", jwks.as_bytes());
     let cases: Vec<(Vec<&str>, Option<&str>, &str)> = vec![
         (vec!["canon", "/dev/zero"], None, "the input file"),
         (vec!["digest"], Some("/dev/zero"), "the input"),
@@ -360,8 +361,8 @@ fn endless_inputs_are_refused_at_the_cap() {
         assert!(out.stdout.is_empty());
     }
     // Just under and just over the documented secret cap (64 KiB).
-    let at = temp("secret-at-cap", &vec![b'k'; 65536]);
-    let over = temp("secret-over-cap", &vec![b'k'; 65537]);
+    let at = temp(&dir, "secret-at-cap", &vec![b'k'; 65536]);
+    let over = temp(&dir, "secret-over-cap", &vec![b'k'; 65537]);
     assert_eq!(ekl(&["proof", "key", "--agent-key-file", &at], b"").code, 0);
     let out = ekl(&["proof", "key", "--agent-key-file", &over], b"");
     assert_eq!(out.code, 2);
@@ -370,10 +371,11 @@ fn endless_inputs_are_refused_at_the_cap() {
 
 #[test]
 fn messages_never_repeat_a_token_a_secret_or_a_path() {
+    let dir = TestDir::new("cli-hardening");
     let token =
         "eyJhbGciOiJFUzI1NiIsImtpZCI6Im4xIn0.eyJzZWNyZXQiOiJ0b2tlbiJ9.c2lnbmF0dXJlLXNlY3JldA";
     let jwks = ekl(&["jwks", "from-seed", "--seed", SEED, "--kid", "n1"], b"").stdout;
-    let jwks = temp("echo-jwks.json", jwks.as_bytes());
+    let jwks = temp(&dir, "echo-jwks.json", jwks.as_bytes());
     let secret_path = "/nonexistent/dir/private-name-of-a-file";
     let secret_option = format!("--secret={SECRET}");
     let mut cases: Vec<Vec<&str>> = vec![
@@ -481,9 +483,8 @@ fn messages_never_repeat_a_token_a_secret_or_a_path() {
     assert_eq!(out.code, 2);
     assert!(out.stderr.contains("--token"), "{}", out.stderr);
     // Missing, a directory, unreadable: the same refusal.
-    let dir = std::env::temp_dir();
     let a = ekl(&["digest", "/nonexistent/x.json"], b"");
-    let b = ekl(&["digest", dir.to_str().expect("utf-8")], b"");
+    let b = ekl(&["digest", dir.path().to_str().expect("utf-8")], b"");
     assert_eq!((a.code, &a.stderr), (b.code, &b.stderr));
     assert_eq!(
         a.stderr,
@@ -501,18 +502,19 @@ fn receipt_vector() -> (serde_json::Value, String) {
 
 #[test]
 fn secrets_from_a_file_the_environment_or_stdin() {
+    let dir = TestDir::new("cli-hardening");
     let (d, receipt) = receipt_vector();
     let secret = d["receipt_secret"].as_str().expect("secret").to_owned();
-    let input = temp("receipt.json", receipt.as_bytes());
+    let input = temp(&dir, "receipt.json", receipt.as_bytes());
     let want = ekl(
         &["receipt", "sign", "--secret", &secret],
         receipt.as_bytes(),
     );
     assert_eq!(want.code, 0, "{}", want.stderr);
     assert!(want.stdout.contains(d["auth_tag"].as_str().expect("tag")));
-    let lf = temp("secret-lf", format!("{secret}\n").as_bytes());
-    let crlf = temp("secret-crlf", format!("{secret}\r\n").as_bytes());
-    let bare = temp("secret-bare", secret.as_bytes());
+    let lf = temp(&dir, "secret-lf", format!("{secret}\n").as_bytes());
+    let crlf = temp(&dir, "secret-crlf", format!("{secret}\r\n").as_bytes());
+    let bare = temp(&dir, "secret-bare", secret.as_bytes());
     for f in [&lf, &crlf, &bare] {
         let out = ekl(&["receipt", "sign", "--secret-file", f], receipt.as_bytes());
         assert_eq!(out.stdout, want.stdout, "{}", out.stderr);
@@ -534,7 +536,7 @@ fn secrets_from_a_file_the_environment_or_stdin() {
     );
     assert_eq!(out.stdout, want.stdout, "{}", out.stderr);
     // A second line is part of the secret: another tag.
-    let two = temp("secret-two-lines", format!("{secret}\n\n").as_bytes());
+    let two = temp(&dir, "secret-two-lines", format!("{secret}\n\n").as_bytes());
     let out = ekl(
         &["receipt", "sign", "--secret-file", &two],
         receipt.as_bytes(),
@@ -550,7 +552,7 @@ fn secrets_from_a_file_the_environment_or_stdin() {
         out.stderr
     );
     // An empty secret (a failed `vault ... |` upstream) from a file, a variable or stdin is refused.
-    let empty = temp("secret-empty", b"\n");
+    let empty = temp(&dir, "secret-empty", b"\n");
     for (args, stdin) in [
         (vec!["receipt", "sign", "--secret-stdin", &input], &b""[..]),
         (
@@ -584,10 +586,10 @@ fn secrets_from_a_file_the_environment_or_stdin() {
     assert!(e.contains("--secret-file"), "{e}");
 
     // The key ring from a file, the environment and stdin.
-    let signed = temp("signed.json", want.stdout.as_bytes());
-    let call = temp("call.json", d["call"].to_string().as_bytes());
+    let signed = temp(&dir, "signed.json", want.stdout.as_bytes());
+    let call = temp(&dir, "call.json", d["call"].to_string().as_bytes());
     let ring = d["key_ring"]["keys"].to_string();
-    let ring_file = temp("ring.json", ring.as_bytes());
+    let ring_file = temp(&dir, "ring.json", ring.as_bytes());
     let base = ["receipt", "verify", "--call", call.as_str()];
     let with = |extra: &[&str], stdin: &[u8], env: &[(&str, &str)]| {
         let mut a = base.to_vec();
@@ -623,7 +625,7 @@ fn secrets_from_a_file_the_environment_or_stdin() {
 
     // Seeds and agent keys.
     let jwks = ekl(&["jwks", "from-seed", "--seed", SEED, "--kid", "k"], b"").stdout;
-    let seed_file = temp("seed", format!("{SEED}\n").as_bytes());
+    let seed_file = temp(&dir, "seed", format!("{SEED}\n").as_bytes());
     let out = ekl(
         &["jwks", "from-seed", "--seed-file", &seed_file, "--kid", "k"],
         b"",
@@ -648,7 +650,7 @@ fn secrets_from_a_file_the_environment_or_stdin() {
     );
     assert_eq!(out.stdout, jwks);
     let key = ekl(&["proof", "key", "--agent-key", "ak_test_agent_key"], b"").stdout;
-    let ak = temp("agent-key", b"ak_test_agent_key\n");
+    let ak = temp(&dir, "agent-key", b"ak_test_agent_key\n");
     assert_eq!(ekl(&["proof", "key", &ak], b"").stdout, key);
     assert_eq!(
         ekl(&["proof", "key", "--agent-key-file", &ak], b"").stdout,
@@ -703,8 +705,9 @@ fn sign(claims: &str) -> Out {
 
 #[test]
 fn now_defaults_to_the_clock() {
+    let dir = TestDir::new("cli-hardening");
     let jwks = ekl(&["jwks", "from-seed", "--seed", SEED, "--kid", "n1"], b"").stdout;
-    let jwks = temp("now-jwks.json", jwks.as_bytes());
+    let jwks = temp(&dir, "now-jwks.json", jwks.as_bytes());
     let verify = |token: &str, extra: &[&str]| {
         let mut a = vec![
             "jws",
@@ -791,6 +794,7 @@ fn deep_claims(depth: usize) -> String {
 
 #[test]
 fn claims_at_the_depth_limit_verify_like_on_every_surface() {
+    let dir = TestDir::new("cli-hardening");
     // The limit itself, as the core applies it to any document.
     assert_eq!(ekl(&["canon"], deep_claims(64).as_bytes()).code, 0);
     let too_deep = ekl(&["canon"], deep_claims(65).as_bytes());
@@ -804,10 +808,10 @@ fn claims_at_the_depth_limit_verify_like_on_every_surface() {
         .starts_with("ekl: INPUT_TOO_DEEP"));
 
     let jwks = ekl(&["jwks", "from-seed", "--seed", SEED, "--kid", "n1"], b"").stdout;
-    let jwks = temp("deep-jwks.json", jwks.as_bytes());
+    let jwks = temp(&dir, "deep-jwks.json", jwks.as_bytes());
     let token = sign(&deep_claims(64));
     assert_eq!(token.code, 0, "{}", token.stderr);
-    let token_file = temp("deep.jwt", token.stdout.as_bytes());
+    let token_file = temp(&dir, "deep.jwt", token.stdout.as_bytes());
     let out = ekl(
         &[
             "jws",

@@ -9,25 +9,13 @@ use std::path::PathBuf;
 use serde_json::Value as J;
 
 mod common;
-use common::ekl;
+use common::{ekl, TestDir};
 
 fn vector(name: &str) -> J {
     let p = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
         .join("../vectors")
         .join(name);
     serde_json::from_slice(&std::fs::read(p).expect("vector")).expect("json")
-}
-
-fn dir() -> PathBuf {
-    let d = std::env::temp_dir().join(format!("ekl-cli-human-{}", std::process::id()));
-    std::fs::create_dir_all(&d).expect("temp dir");
-    d
-}
-
-fn tmp(name: &str, text: &str) -> String {
-    let p = dir().join(name);
-    std::fs::write(&p, text).expect("write");
-    p.to_str().expect("utf-8").to_owned()
 }
 
 fn text(bytes: Vec<u8>) -> String {
@@ -37,7 +25,7 @@ fn text(bytes: Vec<u8>) -> String {
 /// A signed MAC receipt, its secret file, a call that names another execution id and another
 /// result than the one committed to: two checks fail (execution_id fail, output_commitment
 /// mismatch).
-fn receipt_case() -> (String, String, String, String) {
+fn receipt_case(dir: &TestDir) -> (String, String, String, String) {
     let d = vector("call-receipt.json");
     let mut receipt = d["receipt"].clone();
     receipt["auth_tag"] = d["auth_tag"].clone();
@@ -46,16 +34,17 @@ fn receipt_case() -> (String, String, String, String) {
     let mut other = d["result"].clone();
     other["total"] = J::from(41.5);
     (
-        tmp("receipt.json", &receipt.to_string()),
-        tmp("secret", d["receipt_secret"].as_str().expect("secret")),
-        tmp("call.json", &call.to_string()),
-        tmp("other.json", &other.to_string()),
+        dir.write("receipt.json", receipt.to_string()),
+        dir.write("secret", d["receipt_secret"].as_str().expect("secret")),
+        dir.write("call.json", call.to_string()),
+        dir.write("other.json", other.to_string()),
     )
 }
 
 #[test]
 fn a_verdict_for_people_shows_the_failing_checks_first_in_plain_words() {
-    let (receipt, secret, call, other) = receipt_case();
+    let dir = TestDir::new("cli-human");
+    let (receipt, secret, call, other) = receipt_case(&dir);
     let args = [
         "receipt",
         "verify",
@@ -140,7 +129,7 @@ fn a_verdict_for_people_shows_the_failing_checks_first_in_plain_words() {
 
     // An accepted verdict: ACCEPTED first, exit 0 as with JSON.
     let d = vector("call-receipt.json");
-    let good_call = tmp("good-call.json", &d["call"].to_string());
+    let good_call = dir.write("good-call.json", d["call"].to_string());
     let (code, out, _) = ekl(
         &[
             "receipt",
@@ -161,9 +150,10 @@ fn a_verdict_for_people_shows_the_failing_checks_first_in_plain_words() {
 
 #[test]
 fn a_verified_token_and_a_list_of_verdicts_for_people() {
+    let dir = TestDir::new("cli-human");
     let seed = "656b6c2d636f7265206a777320766563746f72732073656564203230323621ff";
     let (_, jwks, _) = ekl(&["jwks", "from-seed", "--seed", seed, "--kid", "n1"], b"");
-    let jwks = tmp("jwks.json", &text(jwks));
+    let jwks = dir.write("jwks.json", text(jwks));
     let claims = br#"{"iss":"https://n","aud":"ekl:agent:p","iat":1000,"exp":1060}"#;
     let (_, token, _) = ekl(
         &[
@@ -233,7 +223,7 @@ fn a_verified_token_and_a_list_of_verdicts_for_people() {
         "[1,]".to_owned(),
     ]
     .join("\n");
-    let archive = tmp("lines.jsonl", &lines);
+    let archive = dir.write("lines.jsonl", &lines);
     let (code, out, err) = ekl(
         &[
             "call",
@@ -277,10 +267,10 @@ fn sample(name: &str) -> String {
 }
 
 /// `receipt verify-archive` on the dashboard's sample: the key ring, agent id, issuer and JWKS.
-fn archive_args() -> Vec<String> {
+fn archive_args(dir: &TestDir) -> Vec<String> {
     let settings: J =
         serde_json::from_slice(&std::fs::read(sample("settings.json")).unwrap()).expect("settings");
-    let ring = tmp("ring.json", &settings["receipt_secrets"].to_string());
+    let ring = dir.write("ring.json", settings["receipt_secrets"].to_string());
     [
         "receipt",
         "verify-archive",
@@ -299,7 +289,8 @@ fn archive_args() -> Vec<String> {
 
 #[test]
 fn an_archive_for_people_is_one_line_an_item_then_the_failing_checks_counted() {
-    let mut args = archive_args();
+    let dir = TestDir::new("cli-human");
+    let mut args = archive_args(&dir);
     args.extend([sample("receipts.jsonl"), "--format".into(), "human".into()]);
     let args: Vec<&str> = args.iter().map(String::as_str).collect();
     let (code, out, err) = ekl(&args, b"");
@@ -333,9 +324,10 @@ fn no_progress_when_stderr_is_not_a_terminal() {
     // Enough items (from a file: its size known) that a progress line would be drawn.
     let one = std::fs::read(sample("receipts.jsonl")).unwrap();
     let big: Vec<u8> = (0..300).flat_map(|_| one.iter().copied()).collect();
-    let file = dir().join("progress.jsonl");
+    let dir = TestDir::new("cli-human");
+    let file = dir.join("progress.jsonl");
     std::fs::write(&file, &big).unwrap();
-    let mut args = archive_args();
+    let mut args = archive_args(&dir);
     args.extend(["--jobs".into(), "1".into()]);
     let args: Vec<&str> = args.iter().map(String::as_str).collect();
     let mut from_file = args.clone();
@@ -385,7 +377,8 @@ fn archive_peak_kb(items: usize) -> u64 {
         .split(|&b| b == b'\n')
         .filter(|l| !l.is_empty())
         .collect();
-    let mut args = archive_args();
+    let dir = TestDir::new("cli-human");
+    let mut args = archive_args(&dir);
     args.extend(["--jobs".into(), "2".into()]);
     let mut child = Command::new(env!("CARGO_BIN_EXE_ekl"))
         .args(&args)

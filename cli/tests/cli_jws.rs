@@ -3,20 +3,13 @@
 
 mod common;
 use common::ekl_text as ekl;
+use common::TestDir;
 
 const SEED: &str = "656b6c2d636f7265206a777320766563746f72732073656564203230323621ff";
 
 fn vectors() -> serde_json::Value {
     let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../vectors/receipt-jws.json");
     serde_json::from_str(&std::fs::read_to_string(path).expect("vectors")).expect("json")
-}
-
-fn temp(name: &str, text: &str) -> String {
-    let dir = std::env::temp_dir().join(format!("ekl-cli-jws-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).expect("temp dir");
-    let f = dir.join(name);
-    std::fs::write(&f, text).expect("write");
-    f.to_str().expect("utf-8").to_owned()
 }
 
 #[test]
@@ -55,8 +48,9 @@ fn jwks_from_seed_matches_the_vectors() {
 
 #[test]
 fn sign_then_verify() {
+    let dir = TestDir::new("cli-jws");
     let (_, jwks, _) = ekl(&["jwks", "from-seed", "--seed", SEED, "--kid", "n1"], b"");
-    let jwks = temp("jwks.json", &jwks);
+    let jwks = dir.write("jwks.json", &jwks);
     let claims = br#"{"iss":"https://n","aud":"ekl:agent:p","iat":1000,"exp":1060}"#;
     let (code, token, _) = ekl(
         &[
@@ -132,9 +126,10 @@ fn sign_then_verify() {
 
 #[test]
 fn receipt_verify_jws_and_signed() {
+    let dir = TestDir::new("cli-jws");
     let v = vectors();
-    let jwks = temp("rjwks.json", &v["jwks"].to_string());
-    let call = temp("call.json", &v["call"].to_string());
+    let jwks = dir.write("rjwks.json", v["jwks"].to_string());
+    let call = dir.write("call.json", v["call"].to_string());
     let case = |name: &str| {
         v["cases"]
             .as_array()
@@ -223,8 +218,9 @@ fn receipt_verify_jws_and_signed() {
 /// surface (it answered TOKEN_EXPIRED), and the output has `typ` as `ekl call verify_jws` has.
 #[test]
 fn verify_refuses_milliseconds_and_prints_typ() {
+    let dir = TestDir::new("cli-jws");
     let (_, jwks, _) = ekl(&["jwks", "from-seed", "--seed", SEED, "--kid", "n1"], b"");
-    let jwks = temp("ms-jwks.json", &jwks);
+    let jwks = dir.write("ms-jwks.json", &jwks);
     let claims = br#"{"iss":"https://n","aud":"ekl:agent:p","iat":1000,"exp":1060}"#;
     let (_, token, _) = ekl(
         &[

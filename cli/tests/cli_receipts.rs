@@ -3,6 +3,7 @@
 
 mod common;
 use common::ekl_text as ekl;
+use common::TestDir;
 
 use std::path::PathBuf;
 
@@ -15,12 +16,9 @@ fn vector(name: &str) -> J {
     serde_json::from_slice(&std::fs::read(path).expect("vector file")).expect("json")
 }
 
-fn tmp(name: &str, v: &J) -> String {
-    let dir = std::env::temp_dir().join(format!("ekl-cli-receipts-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).expect("temp dir");
-    let p = dir.join(name);
-    std::fs::write(&p, serde_json::to_vec(v).expect("json")).expect("write");
-    p.to_str().expect("utf-8 path").to_owned()
+/// `v` written to `name` in the test's own folder: its path.
+fn tmp(dir: &TestDir, name: &str, v: &J) -> String {
+    dir.write(name, serde_json::to_vec(v).expect("json"))
 }
 
 fn st<'a>(v: &'a J, k: &str) -> &'a str {
@@ -29,6 +27,7 @@ fn st<'a>(v: &'a J, k: &str) -> &'a str {
 
 #[test]
 fn receipt_sign_digest_verify() {
+    let dir = TestDir::new("cli-receipts");
     let d = vector("call-receipt.json");
     let secret = st(&d, "receipt_secret");
     let receipt = serde_json::to_vec(&d["receipt"]).expect("json");
@@ -44,9 +43,9 @@ fn receipt_sign_digest_verify() {
     assert_eq!(code, 2);
     assert!(err.starts_with("ekl: INVALID_RECEIPT: "), "{err}");
 
-    let call = tmp("call.json", &d["call"]);
-    let input = tmp("in.json", &d["input"]);
-    let result = tmp("out.json", &d["result"]);
+    let call = tmp(&dir, "call.json", &d["call"]);
+    let input = tmp(&dir, "in.json", &d["input"]);
+    let result = tmp(&dir, "out.json", &d["result"]);
     let (code, out, err) = ekl(
         &[
             "receipt",
@@ -70,7 +69,7 @@ fn receipt_sign_digest_verify() {
     // The consumer received another result: exit 1, a mismatch named.
     let mut other = d["result"].clone();
     other["total"] = J::from(41.5);
-    let other = tmp("other.json", &other);
+    let other = tmp(&dir, "other.json", &other);
     let (code, out, _) = ekl(
         &[
             "receipt",
@@ -96,7 +95,7 @@ fn receipt_sign_digest_verify() {
     assert_eq!(bad, [("output_commitment", "mismatch")]);
 
     // With the rotation ring, rk-1's receipt issued before the rotation verifies.
-    let keys = tmp("keys.json", &d["key_ring"]["keys"]);
+    let keys = tmp(&dir, "keys.json", &d["key_ring"]["keys"]);
     let (code, _, err) = ekl(
         &["receipt", "verify", "--key-ring", &keys, "--call", &call],
         signed.as_bytes(),
@@ -267,8 +266,9 @@ fn proof_verifiers_refuse_downgrades() {
 
 #[test]
 fn screen_reports_flags_without_the_text() {
+    let dir = TestDir::new("cli-receipts");
     let d = vector("screening-scan.json");
-    let rules = tmp("rules.json", &d["rules_sets"]["rules"]);
+    let rules = tmp(&dir, "rules.json", &d["rules_sets"]["rules"]);
     for case in d["cases"].as_array().expect("cases") {
         let result = serde_json::to_vec(&case["result"]).expect("json");
         let mut args = vec!["screen"];
@@ -280,7 +280,7 @@ fn screen_reports_flags_without_the_text() {
         let got: J = serde_json::from_str(&out).expect("flags json");
         assert_eq!(got, case["expected"], "{}", st(case, "name"));
     }
-    let bad = tmp("bad.json", &d["invalid_rules"][0]["claims"]);
+    let bad = tmp(&dir, "bad.json", &d["invalid_rules"][0]["claims"]);
     let (code, _, err) = ekl(&["screen", "--rules", &bad], b"{}");
     assert_eq!(code, 2);
     assert!(err.starts_with("ekl: INVALID_SHAPE: "), "{err}");
@@ -291,12 +291,13 @@ fn screen_reports_flags_without_the_text() {
 /// name the verifier's check.
 #[test]
 fn receipt_issue_from_the_call() {
+    let dir = TestDir::new("cli-receipts");
     let d = vector("call-receipt.json");
     let case = &d["issue"]["cases"][0];
     let secret = st(case, "secret");
-    let call = tmp("issue-call.json", &case["call"]);
-    let input = tmp("issue-in.json", &case["input"]);
-    let output = tmp("issue-out.json", &case["output"]);
+    let call = tmp(&dir, "issue-call.json", &case["call"]);
+    let input = tmp(&dir, "issue-in.json", &case["input"]);
+    let output = tmp(&dir, "issue-out.json", &case["output"]);
     let base = [
         "receipt",
         "issue",
@@ -362,7 +363,7 @@ fn receipt_issue_from_the_call() {
     );
     // Each verifies for the call, with the consumer's own commitments under the receipt's salts.
     for r in [&one, &two] {
-        let receipt = tmp("issued.json", r);
+        let receipt = tmp(&dir, "issued.json", r);
         let own = |value: &J, salt: &J| {
             let salt = salt.as_str().expect("salt");
             let (code, c, e) = ekl(
@@ -425,6 +426,7 @@ fn receipt_issue_from_the_call() {
         assert_eq!(code, 0, "{out}{err}");
         assert!(out.contains("\"accepted\":true"), "{out}");
         let other = tmp(
+            &dir,
             "issue-other-in.json",
             &serde_json::json!({"currency": "USD"}),
         );
@@ -477,7 +479,7 @@ fn receipt_issue_from_the_call() {
     }
     let mut trial_call = case["call"].clone();
     trial_call["execution_kind"] = J::from("trial");
-    let trial_call = tmp("issue-trial-call.json", &trial_call);
+    let trial_call = tmp(&dir, "issue-trial-call.json", &trial_call);
     let args: Vec<&str> = base
         .iter()
         .map(|a| if *a == call { trial_call.as_str() } else { a })

@@ -17,7 +17,7 @@ use std::path::PathBuf;
 use std::sync::Mutex;
 
 use aliases::{Named, Output, NAMED};
-use common::ekl_env;
+use common::{ekl_env, TestDir};
 use serde_json::Value as J;
 
 const SEED: &str = "656b6c2d636f7265206a777320766563746f72732073656564203230323621ff";
@@ -34,24 +34,23 @@ fn vector(name: &str) -> J {
     serde_json::from_slice(&std::fs::read(path).expect("vector file")).expect("json")
 }
 
-/// Files for the inputs, in a folder of this test run.
+/// Files for the inputs, in the test's own folder (removed at its end).
 struct Files {
-    dir: PathBuf,
+    dir: TestDir,
     n: usize,
 }
 
 impl Files {
     fn new(tag: &str) -> Files {
-        let dir = std::env::temp_dir().join(format!("ekl-cli-twins-{tag}-{}", std::process::id()));
-        std::fs::create_dir_all(&dir).expect("temp dir");
-        Files { dir, n: 0 }
+        Files {
+            dir: TestDir::new(&format!("cli-twins-{tag}")),
+            n: 0,
+        }
     }
 
     fn file(&mut self, content: impl AsRef<[u8]>) -> String {
         self.n += 1;
-        let p = self.dir.join(format!("f{}", self.n));
-        std::fs::write(&p, content).expect("write");
-        p.to_str().expect("utf-8 path").to_owned()
+        self.dir.write(&format!("f{}", self.n), content)
     }
 }
 

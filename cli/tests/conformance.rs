@@ -4,6 +4,9 @@
 use std::path::PathBuf;
 use std::process::Command;
 
+mod common;
+use common::TestDir;
+
 fn ekl() -> &'static str {
     env!("CARGO_BIN_EXE_ekl")
 }
@@ -12,12 +15,9 @@ fn vectors() -> PathBuf {
     PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/../vectors"))
 }
 
-fn script(name: &str, text: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("ekl-conformance-test-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).expect("temp dir");
-    let path = dir.join(name);
-    std::fs::write(&path, text).expect("write script");
-    path
+/// `text` written to `name` in the test's own folder: its path.
+fn script(dir: &TestDir, name: &str, text: &str) -> PathBuf {
+    PathBuf::from(dir.write(name, text))
 }
 
 fn run(args: &[&str], command: &[&str]) -> (i32, String) {
@@ -74,7 +74,8 @@ for line in sys.stdin:
 
 #[test]
 fn a_sort_keys_toy_scores_below_100_percent_and_names_the_rules() {
-    let toy = script("toy.py", TOY);
+    let dir = TestDir::new("conformance-test");
+    let toy = script(&dir, "toy.py", TOY);
     let (code, report) = run(
         &[
             "--corpus",
@@ -120,7 +121,9 @@ fn a_sort_keys_toy_scores_below_100_percent_and_names_the_rules() {
 
 #[test]
 fn a_crashing_and_a_hanging_implementation_are_reported() {
+    let dir = TestDir::new("conformance-test");
     let crash = script(
+        &dir,
         "crash.py",
         "import sys, json\nfor i, line in enumerate(sys.stdin):\n    if i == 2: sys.exit(3)\n    print(json.dumps({'id': json.loads(line)['id'], 'error': 'X'}), flush=True)\n",
     );
@@ -136,6 +139,7 @@ fn a_crashing_and_a_hanging_implementation_are_reported() {
     assert!(report.contains("crashed or timed out"), "{report}");
 
     let hang = script(
+        &dir,
         "hang.py",
         "import sys, time\nfor line in sys.stdin:\n    time.sleep(60)\n",
     );

@@ -9,7 +9,6 @@ from __future__ import annotations
 import json
 import os
 import re
-import socket
 import subprocess
 import sys
 from pathlib import Path
@@ -189,23 +188,18 @@ def test_stdout_mode_writes_every_line_in_partition_order(client, parts) -> None
     assert rows == single
 
 
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
 @pytest.fixture
 def s3(monkeypatch):
-    """An S3-compatible server (moto) on 127.0.0.1 and a free port, for this test alone; the
-    environment points boto at it (the workers, spawned later, inherit it)."""
+    """An S3-compatible server (moto) on 127.0.0.1 and a port the OS gives it (port 0: no other
+    process can hold it), for this test alone; the environment points boto at it (monkeypatch:
+    this test's own, restored after it; the workers, spawned later, inherit it)."""
     import s3fs
     from moto.server import ThreadedMotoServer
 
     s3fs.S3FileSystem.clear_instance_cache()  # an instance may point at an earlier server
-    port = free_port()
-    server = ThreadedMotoServer(ip_address="127.0.0.1", port=port, verbose=False)
+    server = ThreadedMotoServer(ip_address="127.0.0.1", port=0, verbose=False)
     server.start()
+    port = server.get_host_and_port()[1]
     env = {"AWS_ACCESS_KEY_ID": "testing", "AWS_SECRET_ACCESS_KEY": "testing",
            "AWS_DEFAULT_REGION": "us-east-1", "AWS_ENDPOINT_URL": f"http://127.0.0.1:{port}"}
     for k, v in env.items():

@@ -18,7 +18,11 @@ function runExample() {
   const link = path.join(EXAMPLE_DIR, 'node_modules', 'ekl-evidence')
   if (!fs.existsSync(link)) {
     fs.mkdirSync(path.dirname(link), { recursive: true })
-    fs.symlinkSync(path.relative(path.dirname(link), SRC_DIR), link, 'dir')
+    try {
+      fs.symlinkSync(path.relative(path.dirname(link), SRC_DIR), link, 'dir')
+    } catch (e) {
+      if (e.code !== 'EEXIST') throw e // another run at the same time made the same link
+    }
   }
   return execFileSync(process.execPath, [path.join(EXAMPLE_DIR, 'agent.mjs')], { cwd: EXAMPLE_DIR, encoding: 'utf8' })
 }

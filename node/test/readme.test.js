@@ -2,7 +2,8 @@
 // Executes the JavaScript code blocks of the READMEs: ```js blocks as CommonJS, ```mjs blocks as
 // ES modules, from the repository's README.md and node/README.md. A block preceded by the line
 // `<!-- not-tested -->` is skipped. The blocks import the package by its name ('ekl-evidence'): they
-// run from test/.readme, where that name resolves to the package under test (see helpers.js).
+// run from a folder of this run's own under test/ (.readme-XXXXXX, removed at the end), where that
+// name resolves to the package under test (see helpers.js).
 const test = require('node:test')
 const assert = require('node:assert/strict')
 const fs = require('node:fs')
@@ -10,7 +11,12 @@ const path = require('node:path')
 const { execFileSync } = require('node:child_process')
 const { SRC_DIR, ROOT } = require('./helpers.js')
 
-const SNIPPET_DIR = path.join(__dirname, '.readme')
+// This run's own folder: two runs at once (a stress run) never write or remove each other's files.
+let snippetDir = null
+const snippets = () => (snippetDir ??= fs.mkdtempSync(path.join(__dirname, '.readme-')))
+test.after(() => {
+  if (snippetDir !== null) fs.rmSync(snippetDir, { recursive: true, force: true })
+})
 
 /** The ```js / ```mjs blocks of a markdown file, with their line numbers. */
 function blocks(file) {
@@ -47,12 +53,12 @@ for (const readme of READMES) {
         t.skip('marked <!-- not-tested -->')
         return
       }
-      fs.mkdirSync(SNIPPET_DIR, { recursive: true })
+      const dir = snippets()
       const name = `${rel.replace(/[^A-Za-z0-9]+/g, '_')}_${b.line}.${b.lang === 'js' ? 'cjs' : 'mjs'}`
-      const file = path.join(SNIPPET_DIR, name)
+      const file = path.join(dir, name)
       fs.writeFileSync(file, b.code + '\n')
       try {
-        execFileSync(process.execPath, [file], { cwd: SNIPPET_DIR, stdio: 'pipe', timeout: 60000 })
+        execFileSync(process.execPath, [file], { cwd: dir, stdio: 'pipe', timeout: 60000 })
       } catch (e) {
         assert.fail(`${rel}:${b.line} failed:\n${e.stderr || e.message}`)
       }

@@ -1,8 +1,8 @@
 'use strict'
 // The replay guard (ekl-evidence/replay) over its three stores, the real things: a MemoryStore, an
 // SQLite file through better-sqlite3 (closed and reopened to simulate a restart) and a Redis server
-// started here on 127.0.0.1 with persistence (appendonly, appendfsync always), killed with SIGKILL
-// and started again to simulate a crash, through the `redis` client. Every scenario of
+// started here on a Unix socket in its own folder, with persistence (appendonly, appendfsync
+// always), killed with SIGKILL and started again to simulate a crash, through the `redis` client. Every scenario of
 // tools/replay/scenarios.json runs against each store it names; python/tests/test_replay.py runs
 // the same file against the Python guard. Outcomes are written to target/replay/node.json.
 // Without redis-server the Redis cases are skipped with a message, unless EKL_REQUIRE_REDIS=1
@@ -32,7 +32,13 @@ const Database = devRequire('better-sqlite3')
 const { createClient } = devRequire('redis')
 const OUTCOMES = {}
 
-const tmp = () => fs.mkdtempSync(path.join(os.tmpdir(), 'ekl-replay-'))
+// A folder of its own for each use (removed when the file's tests end).
+const folders = []
+const tmp = () => {
+  const d = fs.mkdtempSync(path.join(os.tmpdir(), 'ekl-replay-'))
+  folders.push(d)
+  return d
+}
 
 // --- a real Redis server -----------------------------------------------------------------------
 
@@ -44,20 +50,9 @@ function redisBinary() {
   }
 }
 
-async function freePort() {
-  return new Promise((resolve, reject) => {
-    const s = net.createServer()
-    s.listen(0, '127.0.0.1', () => {
-      const { port } = s.address()
-      s.close(() => resolve(port))
-    })
-    s.on('error', reject)
-  })
-}
-
-function ping(port) {
+function ping(socketPath) {
   return new Promise((resolve) => {
-    const s = net.connect({ host: '127.0.0.1', port })
+    const s = net.connect({ path: socketPath })
     s.setTimeout(1000)
     s.on('connect', () => s.write('PING\r\n'))
     s.on('data', (d) => {
@@ -72,20 +67,24 @@ function ping(port) {
   })
 }
 
-/** redis-server on 127.0.0.1 in its own folder, its append-only file fsynced on every write. */
+/**
+ * redis-server in its own folder, listening on a Unix socket there (no TCP port: nothing another
+ * test or process could take or share), its append-only file fsynced on every write.
+ */
 class RedisServer {
-  constructor(binary, folder, port) {
-    Object.assign(this, { binary, folder, port, proc: null })
+  constructor(binary, folder) {
+    Object.assign(this, { binary, folder, socket: path.join(folder, 'redis.sock'), proc: null })
   }
 
   async start() {
-    const args = ['--bind', '127.0.0.1', '--port', String(this.port), '--dir', this.folder, '--appendonly', 'yes',
-      '--appendfsync', 'always', '--save', '', '--daemonize', 'no', '--logfile', path.join(this.folder, 'redis.log')]
+    const args = ['--port', '0', '--unixsocket', this.socket, '--unixsocketperm', '700', '--dir', this.folder,
+      '--appendonly', 'yes', '--appendfsync', 'always', '--save', '', '--daemonize', 'no',
+      '--logfile', path.join(this.folder, 'redis.log')]
     this.proc = spawn(this.binary, args, { stdio: 'ignore' })
     const exited = new Promise((resolve) => this.proc.once('exit', resolve))
     this.exited = exited
     const deadline = Date.now() + 10_000
-    while (!(await ping(this.port))) {
+    while (!(await ping(this.socket))) {
       if (this.proc.exitCode !== null || Date.now() > deadline) {
         throw new Error(`redis-server did not start: ${fs.readFileSync(path.join(this.folder, 'redis.log'), 'utf8').slice(-2000)}`)
       }
@@ -107,7 +106,7 @@ class RedisServer {
   }
 
   async client() {
-    const c = createClient({ socket: { host: '127.0.0.1', port: this.port, connectTimeout: 5000, reconnectStrategy: (n) => Math.min(50 * n, 500) } })
+    const c = createClient({ socket: { path: this.socket, connectTimeout: 5000, reconnectStrategy: (n) => Math.min(50 * n, 500) } })
     c.on('error', () => {}) // disconnections while the server restarts: the client reconnects
     await c.connect()
     return c
@@ -123,11 +122,12 @@ test.before(async () => {
     if (process.env.EKL_REQUIRE_REDIS === '1') throw new Error(`${redisMissing} (EKL_REQUIRE_REDIS=1)`)
     return
   }
-  server = new RedisServer(binary, tmp(), await freePort())
+  server = new RedisServer(binary, tmp())
   await server.start()
 })
 test.after(async () => {
   if (server) await server.stop()
+  for (const d of folders) fs.rmSync(d, { recursive: true, force: true })
   const out = path.join(process.env.CARGO_TARGET_DIR || path.join(ROOT, 'target'), 'replay', 'node.json')
   fs.mkdirSync(path.dirname(out), { recursive: true })
   const sorted = Object.fromEntries(Object.keys(OUTCOMES).sort().map((k) => [k, OUTCOMES[k]]))
@@ -352,8 +352,8 @@ test('redis: one SET NX with its expiry; Redis drops the key at exp + skew', asy
 
 test('redis: a store that does not answer fails closed', async (t) => {
   if (server === null) return t.skip(redisMissing)
-  const port = await freePort()
-  const dead = createClient({ socket: { host: '127.0.0.1', port, connectTimeout: 500, reconnectStrategy: false } })
+  // A socket no server listens on (in this test's own folder: nothing else can start one there).
+  const dead = createClient({ socket: { path: path.join(tmp(), 'none.sock'), connectTimeout: 500, reconnectStrategy: false } })
   dead.on('error', () => {})
   const guard = new ReplayGuard(new RedisStore(dead)) // never connected: the client refuses commands
   const e = await guard.consumeAssertion('i', 'a', 'j', { iat: T, exp: T + 120, now: T }).catch((x) => x)
@@ -374,12 +374,12 @@ test('redis: a jti consumed by another process stays consumed through a SIGKILL 
     const { createClient } = require(process.argv[1])
     const { ReplayGuard, RedisStore } = require(process.argv[2])
     ;(async () => {
-      const c = createClient({ socket: { host: '127.0.0.1', port: Number(process.argv[3]) } })
+      const c = createClient({ socket: { path: process.argv[3] } })
       await c.connect()
       await new ReplayGuard(new RedisStore(c, { prefix: 'crash:' })).consumeAssertion('i', 'a', 'j', { iat: ${T}, exp: ${T + 120}, now: ${T} })
       await c.close()
     })().catch((e) => { console.error(e); process.exit(1) })`
-  execFileSync(process.execPath, ['-e', child, devRequire.resolve('redis'), require.resolve('ekl-evidence/replay'), String(server.port)], { stdio: 'inherit' })
+  execFileSync(process.execPath, ['-e', child, devRequire.resolve('redis'), require.resolve('ekl-evidence/replay'), server.socket], { stdio: 'inherit' })
   await server.crashAndRestart()
   const client = await server.client()
   try {

@@ -325,8 +325,12 @@ class RemoteJwks:
             result = (jwks, every, cache_control)
         except EklError as e:
             error = e
-        except (OSError, http.client.HTTPException, ValueError):
-            error = _unavailable("the key set timed out" if flight.aborted else "the key set could not be fetched")
+        except (OSError, http.client.HTTPException, ValueError) as e:
+            # The socket's own timeout (the time left at connect) may fire here before the caller's
+            # wait ends the flight: that is the deadline too, and reads as such (issue 36: under
+            # load the worker won that race and said "could not be fetched").
+            timed_out = flight.aborted or isinstance(e, socket.timeout) or time.monotonic() >= flight.deadline
+            error = _unavailable("the key set timed out" if timed_out else "the key set could not be fetched")
         except Exception:  # noqa: BLE001 (a worker must always finish its flight)
             error = _unavailable("the key set could not be fetched")
         try:

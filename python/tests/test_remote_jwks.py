@@ -250,6 +250,23 @@ def test_the_connection_gets_an_explicit_port_and_an_encoded_target(monkeypatch)
         assert seen == [(host, port), target]
 
 
+def test_a_socket_timeout_reads_as_the_deadline(monkeypatch):
+    """The socket's own timeout (the time left at connect) may fire in the fetching thread before
+    the caller's wait ends the flight: that is the deadline too (issue 36: under load the scenario
+    "slow answer" got "the key set could not be fetched")."""
+    import http.client
+    import socket
+
+    class TimesOut(http.client.HTTPConnection):
+        def request(self, *args, **kwargs):
+            raise socket.timeout("timed out")
+
+    monkeypatch.setattr(http.client, "HTTPConnection", TimesOut)
+    with pytest.raises(EklError) as e:
+        RemoteJwks("http://127.0.0.1:9/jwks.json", timeout=60, clock=Clock()).jwks()
+    assert (e.value.code, e.value.message) == ("JWKS_UNAVAILABLE", "the key set timed out")
+
+
 def test_a_clock_that_fails_leaves_no_caller_waiting(server):
     """The clock raising while a fetch ends: the callers get an answer, none waits forever."""
     jwks, _ = keys("k1")

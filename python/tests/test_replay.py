@@ -1,6 +1,6 @@
 """The replay guard (ekl_evidence.replay) over its three stores, the real things: a MemoryStore, an
-SQLite file (reopened to simulate a restart) and a Redis server started here on 127.0.0.1 with
-persistence (appendonly, appendfsync always), killed with SIGKILL and started again to simulate a
+SQLite file (reopened to simulate a restart) and a Redis server started here on a Unix socket in
+its own folder, with persistence (appendonly, appendfsync always), killed with SIGKILL and started again to simulate a
 crash. Every scenario of tools/replay/scenarios.json runs against each store it names;
 node/test/replay.test.js runs the same file against the JS guard. Outcomes are written to
 target/replay/python.json.
@@ -48,35 +48,32 @@ T = 1_800_000_000
 # --- a real Redis server -----------------------------------------------------------------------
 
 
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
-
 class RedisServer:
-    """redis-server on 127.0.0.1, in its own folder, with the append-only file fsynced on every
+    """redis-server in its own folder, listening on a Unix socket there (no TCP port: nothing
+    another test or process could take or share), with the append-only file fsynced on every
     write; `crash_and_restart` kills it with SIGKILL and starts it again on the same files."""
 
     def __init__(self, folder: Path) -> None:
         self.binary = shutil.which("redis-server")
         assert self.binary is not None
         self.folder = folder
-        self.port = _free_port()
+        self.socket = str(folder / "redis.sock")
         self.proc: Optional[subprocess.Popen[bytes]] = None
         self.start()
 
     def start(self) -> None:
         args = [
-            str(self.binary), "--bind", "127.0.0.1", "--port", str(self.port), "--dir", str(self.folder),
-            "--appendonly", "yes", "--appendfsync", "always", "--save", "", "--daemonize", "no",
-            "--logfile", str(self.folder / "redis.log"),
+            str(self.binary), "--port", "0", "--unixsocket", self.socket, "--unixsocketperm", "700",
+            "--dir", str(self.folder), "--appendonly", "yes", "--appendfsync", "always", "--save", "",
+            "--daemonize", "no", "--logfile", str(self.folder / "redis.log"),
         ]  # fmt: skip
         self.proc = subprocess.Popen(args, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         deadline = time.monotonic() + 10
         while True:
             try:
-                with socket.create_connection(("127.0.0.1", self.port), timeout=1) as s:
+                with socket.socket(socket.AF_UNIX) as s:
+                    s.settimeout(1)
+                    s.connect(self.socket)
                     s.sendall(b"PING\r\n")
                     if s.recv(16).startswith(b"+PONG"):
                         return
@@ -104,7 +101,7 @@ class RedisServer:
     def client(self) -> Any:
         import redis
 
-        return redis.Redis(host="127.0.0.1", port=self.port, socket_timeout=5, socket_connect_timeout=5)
+        return redis.Redis(unix_socket_path=self.socket, socket_timeout=5, socket_connect_timeout=5)
 
 
 @pytest.fixture(scope="module")
@@ -221,6 +218,8 @@ CASES = [
 @pytest.fixture(scope="module", autouse=True)
 def _write_outcomes() -> Iterator[None]:
     yield
+    if os.environ.get("PYTEST_XDIST_WORKER"):
+        return  # one worker of a parallel run (scripts/stress.sh) played only some scenarios
     out = Path(os.environ.get("CARGO_TARGET_DIR", REPO / "target")) / "replay" / "python.json"
     out.parent.mkdir(parents=True, exist_ok=True)
     out.write_text(json.dumps(OUTCOMES, indent=1, sort_keys=True) + "\n")
@@ -368,10 +367,11 @@ def test_redis_entry_is_one_set_nx_with_its_expiry(redis_server: RedisServer) ->
     client.close()
 
 
-def test_redis_unavailable_fails_closed(redis_server: RedisServer) -> None:
+def test_redis_unavailable_fails_closed(redis_server: RedisServer, tmp_path: Path) -> None:
     import redis
 
-    dead = redis.Redis(host="127.0.0.1", port=_free_port(), socket_timeout=1, socket_connect_timeout=1)
+    # A socket no server listens on (in this test's own folder: nothing else can start one there).
+    dead = redis.Redis(unix_socket_path=str(tmp_path / "none.sock"), socket_timeout=1, socket_connect_timeout=1)
     guard = ReplayGuard(RedisStore(dead))
     with pytest.raises(EklError) as e:
         guard.consume_assertion("i", "a", "j", iat=T, exp=T + 120, now=T)
@@ -387,10 +387,10 @@ def test_redis_keeps_a_jti_through_a_crash_of_another_process(redis_server: Redi
     code = (
         "import sys, redis\n"
         "from ekl_evidence.replay import ReplayGuard, RedisStore\n"
-        "g = ReplayGuard(RedisStore(redis.Redis(port=int(sys.argv[1])), prefix='crash:'))\n"
+        "g = ReplayGuard(RedisStore(redis.Redis(unix_socket_path=sys.argv[1]), prefix='crash:'))\n"
         f"g.consume_assertion('i', 'a', 'j', iat={T}, exp={T + 120}, now={T})\n"
     )
-    subprocess.run([sys.executable, "-c", code, str(redis_server.port)], check=True, timeout=60)
+    subprocess.run([sys.executable, "-c", code, redis_server.socket], check=True, timeout=60)
     redis_server.crash_and_restart()
     client = redis_server.client()
     _wait_ready(client)

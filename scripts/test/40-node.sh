@@ -51,8 +51,8 @@ node scripts/typecheck-flows.js
 # it ran before this one (./run test), so that comparison runs instead of being skipped.
 venv_python="${CARGO_TARGET_DIR:-$ROOT/target}/python-test/venv-wheel/bin/python"
 if [ -z "${PYTHON:-}" ] && [ -x "$venv_python" ]; then export PYTHON="$venv_python"; fi
-# (README snippets a previous run left in test/.readme would run as tests of their own: cleared)
-rm -rf test/.readme
+# (README snippets an interrupted run left in test/.readme-* would run as tests of their own: cleared)
+rm -rf test/.readme test/.readme-*
 RUST_BACKTRACE=0 node --test test/
 
 # 5. the packed tarballs (scripts/npm-pack.sh: the main package with the wasm build inside, and
@@ -116,7 +116,7 @@ grep -q "ekl-evidence/mcp needs the official MCP SDK: npm install @modelcontextp
 echo "ekl-evidence/mcp without the SDK: $(grep -o 'ekl-evidence/mcp needs[^:]*' <<< "$msg" | head -1)"
 # The whole suite against the installed package (the tests resolve "ekl-evidence" from here).
 cp -r "$ROOT/node/test" ./test
-rm -rf ./test/.readme
+rm -rf ./test/.readme ./test/.readme-*
 EKL_REPO_ROOT="$ROOT" RUST_BACKTRACE=0 node --test test/
 
 # 6. the same folder without the platform package (a platform with no native addon): Node loads

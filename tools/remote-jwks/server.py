@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import socket
 import socketserver
 import ssl
@@ -168,6 +169,7 @@ def main() -> None:
     sys.stdin.read()  # until the test suite closes it (or exits)
     for server in servers.values():
         server.shutdown()
+    shutil.rmtree(folder, ignore_errors=True)  # the certificate's folder: this run's own
 
 
 if __name__ == "__main__":

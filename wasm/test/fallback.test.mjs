@@ -4,15 +4,18 @@
 // answers and error identity. Skipped until node/index.js exists.
 import test from 'node:test';
 import assert from 'node:assert/strict';
-import { cpSync, existsSync, rmSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
 import { repo } from './helpers.mjs';
 
 const nodePkg = join(repo, 'node');
-test('the Node package falls back to the wasm binding when its addon cannot load', { skip: !existsSync(join(nodePkg, 'index.js')) && 'no node/index.js on this branch yet' }, () => {
-  const copy = join(repo, 'target', 'wasm-fallback', 'node');
-  rmSync(join(repo, 'target', 'wasm-fallback'), { recursive: true, force: true });
+test('the Node package falls back to the wasm binding when its addon cannot load', { skip: !existsSync(join(nodePkg, 'index.js')) && 'no node/index.js on this branch yet' }, (t) => {
+  // A folder of this run's own (two runs at once never share it), removed at the end.
+  mkdirSync(join(repo, 'target'), { recursive: true });
+  const work = mkdtempSync(join(repo, 'target', 'wasm-fallback-'));
+  t.after(() => rmSync(work, { recursive: true, force: true }));
+  const copy = join(work, 'node');
   cpSync(nodePkg, copy, { recursive: true, filter: (src) => !src.endsWith('.node') && !src.includes('node_modules') && !src.includes(`${join(nodePkg, 'target')}`) });
   assert.ok(existsSync(join(copy, 'wasm', 'binding.cjs')), 'node/wasm/ holds the bundled build');
   const out = execFileSync('node', ['-e', `

@@ -7,7 +7,7 @@
 import test from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, rmSync, writeFileSync, readdirSync, readFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { repo, wasmDir, loadCjs, vectorFiles } from './helpers.mjs';
 import { runVectors } from './vectors.mjs';
@@ -17,9 +17,11 @@ import { serve } from '../scripts/serve.mjs';
 const FP = '46839dcf7511e1b9789e56ccbce9a4e7a562adc9aa9b1088337802fec1018a3c';
 const SALT = '00112233445566778899aabbccddeeff'.repeat(2);
 
-test('the ekl-evidence tarball installs offline and works in Node (wasm) and Chromium (browser entry)', { timeout: 240_000 }, async () => {
-  const work = join(repo, 'target', 'wasm-pack');
-  rmSync(work, { recursive: true, force: true });
+test('the ekl-evidence tarball installs offline and works in Node (wasm) and Chromium (browser entry)', { timeout: 240_000 }, async (t) => {
+  // A folder of this run's own (two runs at once never share it), removed at the end.
+  mkdirSync(join(repo, 'target'), { recursive: true });
+  const work = mkdtempSync(join(repo, 'target', 'wasm-pack-'));
+  t.after(() => rmSync(work, { recursive: true, force: true }));
   const fresh = join(work, 'fresh');
   mkdirSync(fresh, { recursive: true });
   execFileSync('bash', [join(repo, 'scripts', 'npm-pack.sh'), join(work, 'packs')], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] });
