@@ -1,40 +1,23 @@
 """Single use of signed credentials: the replay guard and its stores (PROTOCOL §9.2, §3, §4).
 
-A relationship assertion is single use: the provider "consumes ``jti`` atomically in shared
-durable state keyed (issuer, token_endpoint, jti) and kept through ``exp`` + skew, across restarts
-and replicas; a reuse is ``ASSERTION_REPLAY``" (§9.2). The platform call credential is single use
-too (§3). The rules are the core's, once for every surface (``ekl_core::replay``, the registry's
-``replay_admit``, ``replay_answer``, ``replay_restore`` and ``replay_key``; its SQL and Redis
-commands are the manifest's constant ``replay``); this module is the Python driver: the clock and
+A relationship assertion is single use (§9.2: ``jti`` consumed atomically in shared durable state
+keyed (issuer, token_endpoint, jti), kept through ``exp`` + skew; a reuse is
+``ASSERTION_REPLAY``), and so is the platform call credential (§3: ``CREDENTIAL_REPLAY``). The
+rules are the core's, the same on every surface (``ekl_core::replay`` through the registry's
+``replay_admit``, ``replay_answer``, ``replay_restore``, ``replay_key``; the SQL and Redis
+commands are the manifest's constant ``replay``). This module only drives them: the clock and
 the stores (docs/decisions.md#replay-guard)::
 
     guard = ReplayGuard(SqliteStore("replay.db"))
     guard.consume_assertion(claims["iss"], token_endpoint, claims["jti"],
                             iat=claims["iat"], exp=claims["exp"])
 
-Call it after the credential verified (signature, ``aud``, times). A :class:`ReplayGuard`:
-
-* keys each credential by SHA-256 of the canonical JSON array ``["ekl-replay-1", kind, issuer,
-  audience, jti]`` (:func:`replay_key`): unambiguous, fixed length, the same in every language;
-* keeps it until ``exp`` + skew (60 s): the verifier refuses the token from then on;
-* refuses a reuse with :class:`EklError` ``ASSERTION_REPLAY`` (relationship assertion) or
-  ``CREDENTIAL_REPLAY`` (platform call credential); refuses, without consuming, a credential
-  that is already expired (``TOKEN_EXPIRED``), issued in the future (``TOKEN_NOT_YET_VALID``) or
-  living longer than its type allows (``LIFETIME_TOO_LONG``: 120 s, 60 s), so no entry is kept
-  longer than 120 s + 2 × skew; ``now`` is seconds, not negative, finite, below 10^11;
-* after :meth:`ReplayGuard.record_restore` (a restore from an older backup was detected), for
-  240 s (assertion lifetime plus twice the skew) refuses every credential whose ``iat`` is
-  earlier than that moment plus the skew (§9.2): the moment is kept in the store, so the rule
-  holds across restarts and on every replica sharing it;
-* fails closed: a store that cannot answer (within its deadline) is ``REPLAY_STORE_UNAVAILABLE``
-  (the cause chained), a full :class:`MemoryStore` is ``REPLAY_STORE_FULL``.
-
-Stores: :class:`MemoryStore` (one process, bounded), :class:`SqliteStore` (durable across
-restarts: the embedded default, standard library only), :class:`RedisStore` (shared by replicas:
-one ``SET key 1 NX PX ttl``, over a redis-py client, each command within ``timeout``). An entry
-is forgotten by its own expiry against the latest time the store has seen, never by one call's
-clock, so a far-future ``now`` or a clock stepped back cannot revive a consumed ``jti``. Any
-object with the three methods of :class:`ReplayStore` serves. All are thread-safe.
+Call it after the credential verified. A refused credential that is not a reuse is not consumed;
+:meth:`ReplayGuard.record_restore` records a restore from an older backup in the store (§9.2);
+a store that cannot answer within its deadline is ``REPLAY_STORE_UNAVAILABLE`` (fail closed).
+Stores: :class:`MemoryStore` (one process, bounded), :class:`SqliteStore` (durable, the embedded
+default), :class:`RedisStore` (shared by replicas), or any object with the methods of
+:class:`ReplayStore`. All are thread-safe.
 """
 
 from __future__ import annotations
@@ -86,18 +69,13 @@ RESTORE_WINDOW: int = _C["restore_window"]
 
 
 class ReplayStore(Protocol):
-    """What a store does for :class:`ReplayGuard` (times are integer milliseconds).
-
-    ``add`` must be atomic: of concurrent calls for one key, at most one returns True while an
-    earlier entry is unexpired, across every process sharing the store. An entry expires against
-    the latest ``now`` the store has been given (not one call's), and an entry already expired
-    then is not added (docs/decisions.md#replay-guard).
-    """
+    """What a store does for :class:`ReplayGuard` (times are integer milliseconds; the contract
+    of ``ekl_core::replay``): ``add`` is atomic across every process sharing the store, and an
+    entry expires against the latest ``now`` the store was given, not one call's."""
 
     def add(self, key: str, expires_at: int, now: int) -> bool:
-        """Records ``key`` until ``expires_at`` (exclusive) and returns True, unless it is
-        already recorded and unexpired, or ``expires_at`` is not after the latest ``now`` seen:
-        then False, nothing changed."""
+        """Records ``key`` until ``expires_at`` (exclusive): True, unless it is recorded and
+        unexpired or ``expires_at`` is not after the latest ``now`` seen (False, no change)."""
         ...
 
     def restore_moment(self, now: int) -> Optional[int]:
@@ -105,15 +83,13 @@ class ReplayStore(Protocol):
         ...
 
     def record_restore(self, at: int, until: int, now: int) -> None:
-        """Records a restore detected at ``at``, kept until ``until``; a later moment already
-        recorded stays (the latest wins)."""
+        """Records a restore detected at ``at``, kept until ``until`` (the latest moment wins)."""
         ...
 
 
 def _ms(value: Any, clock: Callable[[], float]) -> int:
-    """``now`` (seconds since the epoch or an aware datetime; the clock's for None) as the
-    core's integer milliseconds. The rules on it (not negative, not milliseconds) are the
-    core's; NaN and ±inf have no integer form and are refused here."""
+    """``now`` (seconds or an aware datetime; None: the clock) as the core's integer
+    milliseconds (NaN and ±inf have none; the other rules on it are the core's)."""
     if value is None:
         value = clock()
     if isinstance(value, datetime.datetime):
@@ -165,11 +141,10 @@ class ReplayGuard:
         """Consumes a verified relationship assertion (§9.2), keyed (issuer, token_endpoint, jti).
 
         Raises:
-            EklError: ``ASSERTION_REPLAY`` for a reuse, or for an assertion issued before a
-                recorded restore (within the window); ``TOKEN_EXPIRED``, ``TOKEN_NOT_YET_VALID``,
-                ``LIFETIME_TOO_LONG`` (over 120 s), ``INVALID_ARGUMENT``, ``LONE_SURROGATE``;
-                ``REPLAY_STORE_FULL``, ``REPLAY_STORE_UNAVAILABLE``. A refused assertion that was
-                not a reuse is not consumed.
+            EklError: ``ASSERTION_REPLAY`` (a reuse, or issued before a recorded restore within
+                its window), ``TOKEN_EXPIRED``, ``TOKEN_NOT_YET_VALID``, ``LIFETIME_TOO_LONG``,
+                ``INVALID_ARGUMENT``, ``LONE_SURROGATE``, ``REPLAY_STORE_FULL``,
+                ``REPLAY_STORE_UNAVAILABLE``.
             TypeError: an argument of the wrong type.
         """
         self._consume("relationship_assertion", issuer, token_endpoint, jti, iat, exp, now)
@@ -177,27 +152,16 @@ class ReplayGuard:
     def consume_platform_call(
         self, issuer: str, audience: str, jti: str, *, iat: int, exp: int, now: Union[float, datetime.datetime, None] = None
     ) -> None:
-        """Consumes a verified platform call credential (§3, §4), keyed (issuer, audience, jti):
-        ``audience`` is the credential's ``aud`` you checked, or your agent's own endpoint.
-
-        Raises:
-            EklError: ``CREDENTIAL_REPLAY`` for a reuse, or for a credential issued before a
-                recorded restore (within the window); otherwise as :meth:`consume_assertion`
-                (``LIFETIME_TOO_LONG`` over 60 s).
-            TypeError: an argument of the wrong type.
-        """
+        """Consumes a verified platform call credential (§3, §4), keyed (issuer, audience, jti)
+        (``audience``: the ``aud`` you checked, or your agent's endpoint). Raises as
+        :meth:`consume_assertion`, a reuse being ``CREDENTIAL_REPLAY``."""
         self._consume("platform_call", issuer, audience, jti, iat, exp, now)
 
     def record_restore(self, *, now: Union[float, datetime.datetime, None] = None) -> None:
-        """Records that this provider's state was restored from an older backup, detected at
-        ``now`` (default: the clock). For :attr:`restore_window` seconds after it every
-        credential whose ``iat`` is earlier than ``now`` + skew is refused, on every guard
-        sharing the store, across restarts.
-
-        Raises:
-            EklError: ``INVALID_ARGUMENT`` for a bad ``now``; ``REPLAY_STORE_UNAVAILABLE`` when
-                the store cannot record it.
-        """
+        """Records a restore of this provider's state from an older backup, detected at ``now``
+        (default: the clock): for :attr:`restore_window` seconds every credential whose ``iat``
+        is before ``now`` + skew is refused, by every guard sharing the store. Raises
+        ``INVALID_ARGUMENT`` (a bad ``now``), ``REPLAY_STORE_UNAVAILABLE``."""
         r = replay_restore(_ms(now, self._clock), skew=self._skew)
         self._call(self._store.record_restore, r["at_ms"], r["until_ms"], r["now_ms"])
 
@@ -226,14 +190,10 @@ class ReplayGuard:
 
 
 class MemoryStore:
-    """Consumed ``jti`` in this process's memory: for one process, lost at exit.
-
-    Bounded: at most ``max_entries`` unexpired entries (default 100 000, about 25 MB in CPython:
-    each key is 64 hex characters whatever the token). Entries expired at the latest ``now`` seen
-    are purged on every ``add``; when the store still holds ``max_entries`` unexpired entries, a
-    new credential is refused with ``REPLAY_STORE_FULL`` and not consumed (fail closed: an
-    unexpired ``jti`` is never forgotten, which would allow a replay). Thread-safe.
-    """
+    """Consumed ``jti`` in this process's memory (lost at exit), at most ``max_entries``
+    unexpired ones (default 100 000, about 25 MB): past it a new credential is
+    ``REPLAY_STORE_FULL`` and not consumed (an unexpired ``jti`` is never evicted). Entries
+    expired at the latest ``now`` seen are purged on every ``add``."""
 
     def __init__(self, max_entries: int = _C["memory_max_entries"]) -> None:
         if isinstance(max_entries, bool) or not isinstance(max_entries, int):
@@ -278,16 +238,10 @@ class MemoryStore:
 
 
 class SqliteStore:
-    """Consumed ``jti`` in an SQLite file (standard library ``sqlite3``): durable across
-    restarts, shared by the processes of one host (Python or Node) that open the same file.
-
-    The schema and statements are the core's (the manifest's ``replay.sqlite``): ``add`` raises
-    the file's high-water mark, then one atomic ``INSERT … ON CONFLICT`` inserts the key, takes
-    over an entry expired at the mark, or changes nothing. WAL journal, ``synchronous=FULL`` (a
-    consumed ``jti`` survives a crash once ``add`` returned), ``busy_timeout`` of ``timeout``
-    seconds (each call's deadline). Expired rows are purged at most once a minute. Thread-safe
-    (one connection behind a lock).
-    """
+    """Consumed ``jti`` in an SQLite file (standard library ``sqlite3``): durable, shared by
+    the processes (Python or Node) that open it. The core's schema and statements (the
+    manifest's ``replay.sqlite``: WAL, ``synchronous=FULL``, one atomic statement per ``add``);
+    ``timeout`` seconds of ``busy_timeout`` is each call's deadline. One connection behind a lock."""
 
     def __init__(self, path: Union[str, os.PathLike[str]], *, timeout: float = _C["timeout_ms"] / 1000) -> None:
         if isinstance(timeout, bool) or not isinstance(timeout, (int, float)):
@@ -335,15 +289,13 @@ class SqliteStore:
             self._conn.close()
 
 
-#: Store calls waiting on a worker thread at most (a hung server holds them): past it, at once
-#: ``REPLAY_STORE_UNAVAILABLE``.
+#: Store calls waiting on a worker thread at most (a hung server holds them).
 _WAITING = threading.BoundedSemaphore(64)
 
 
 def _within(timeout: float, f: Callable[[], Any]) -> Any:
-    """``f()`` on a daemon thread, its answer or its exception within ``timeout`` seconds, else
-    ``REPLAY_STORE_UNAVAILABLE`` (the thread is left to the client's own timeout: a redis-py
-    client without ``socket_timeout`` waits forever on a server that stopped answering)."""
+    """``f()`` on a daemon thread, within ``timeout`` seconds or ``REPLAY_STORE_UNAVAILABLE``
+    (a redis-py client without ``socket_timeout`` waits forever on a stopped server)."""
     if not _WAITING.acquire(blocking=False):
         raise EklError("REPLAY_STORE_UNAVAILABLE", "too many replay store calls are waiting for an answer")
     done = threading.Event()
@@ -368,17 +320,11 @@ def _within(timeout: float, f: Callable[[], Any]) -> Any:
 
 
 class RedisStore:
-    """Consumed ``jti`` in Redis: shared by every replica that uses the same server.
-
-    ``add`` is one command, ``SET prefix+key 1 NX PX ttl`` (set if absent, with its expiry, in
-    one step: Redis drops the key at ``exp`` + skew); the restore moment is the key
-    ``prefix + "restore"``. The commands are the core's (the manifest's ``replay.redis``), sent
-    with ``client.execute_command`` of a redis-py ``Redis`` (``pip install
-    "ekl-evidence[redis]"``). Each command has a deadline, ``timeout`` seconds (default 5): past
-    it the call is ``REPLAY_STORE_UNAVAILABLE``, whatever the client's own timeouts (give the
-    client a ``socket_timeout`` too, so that a command left waiting ends). For durability across
-    a Redis restart, run Redis with ``appendonly yes`` and ``appendfsync always``.
-    """
+    """Consumed ``jti`` in Redis, shared by replicas: the core's commands (the manifest's
+    ``replay.redis``: one ``SET prefix+key 1 NX PX ttl`` per ``add``) sent with
+    ``client.execute_command`` of a redis-py client (``pip install "ekl-evidence[redis]"``), each
+    within ``timeout`` seconds (default 5) or ``REPLAY_STORE_UNAVAILABLE``; give the client a
+    ``socket_timeout`` too. Durable across a crash with ``appendonly yes``, ``appendfsync always``."""
 
     def __init__(self, client: Any, *, prefix: str = "ekl:replay:", timeout: float = _C["timeout_ms"] / 1000) -> None:
         if not callable(getattr(client, "execute_command", None)):
