@@ -1,32 +1,15 @@
 'use strict'
 // ekl-evidence/replay: single use of signed credentials (PROTOCOL §9.2, §3, §4), for Node only
-// (a provider's token endpoint, an agent's server; not part of the browser build).
-//
-// A relationship assertion is single use: the provider "consumes jti atomically in shared durable
-// state keyed (issuer, token_endpoint, jti) and kept through exp + skew, across restarts and
-// replicas; a reuse is ASSERTION_REPLAY" (§9.2). The platform call credential is single use too.
-// The rules are the core's, once for every surface (ekl_core::replay, the registry's replayAdmit,
-// replayAnswer, replayRestore and replayKey; the SQL and Redis commands are the manifest's
-// constant `replay`); this module is the Node driver: the clock and the stores
-// (docs/decisions.md#replay-guard). A ReplayGuard, called after the credential verified:
-// * keys a credential by SHA-256 of the canonical JSON array ["ekl-replay-1", kind, issuer,
-//   audience, jti] (replayKey), the same key as the Python package's;
-// * keeps it until exp + skew (60 s): the verifier refuses the token from then on;
-// * rejects a reuse with ASSERTION_REPLAY (relationship assertion) or CREDENTIAL_REPLAY (platform
-//   call credential); rejects, without consuming, a credential already expired (TOKEN_EXPIRED),
-//   issued in the future (TOKEN_NOT_YET_VALID) or living longer than its type allows
-//   (LIFETIME_TOO_LONG: 120 s, 60 s); `now` is seconds, not negative, finite, below 10^11;
-// * after recordRestore() (a restore from an older backup was detected), for 240 s rejects every
-//   credential whose iat is earlier than that moment plus the skew, on every replica sharing the
-//   store, across restarts;
-// * fails closed: a store that cannot answer is REPLAY_STORE_UNAVAILABLE (the error as `cause`),
-//   a full MemoryStore is REPLAY_STORE_FULL.
-// Stores: MemoryStore (one process, bounded), SqliteStore (durable across restarts: a database
-// handle of better-sqlite3 or node:sqlite, or a path opened with better-sqlite3), RedisStore
-// (shared by replicas: one SET key 1 NX PX ttl, over the `redis` or `ioredis` client, each command
-// within timeoutMs). An entry is forgotten by its own expiry against the latest time the store has
-// seen, never by one call's clock. A store is any object with add, restoreMoment and
-// recordRestore (sync or returning promises).
+// (not part of the browser build). A relationship assertion is single use (§9.2: a reuse is
+// ASSERTION_REPLAY), and so is the platform call credential (CREDENTIAL_REPLAY). The rules are the
+// core's, the same on every surface (ekl_core::replay through the registry's replayAdmit,
+// replayAnswer, replayRestore, replayKey; the SQL and Redis commands are the manifest's constant
+// `replay`). This module only drives them: the clock and the stores (docs/decisions.md#replay-guard).
+// Call a ReplayGuard after the credential verified; a refused credential that is not a reuse is
+// not consumed; a store that cannot answer within its deadline is REPLAY_STORE_UNAVAILABLE.
+// Stores: MemoryStore (one process, bounded), SqliteStore (durable: better-sqlite3 or node:sqlite),
+// RedisStore (shared by replicas: the `redis` or `ioredis` client), or any object with add,
+// restoreMoment and recordRestore (sync or returning promises).
 
 const ekl = require('./index.js')
 const { ownOptions } = require('./js/convert.js')
@@ -125,8 +108,7 @@ class ReplayGuard {
     }
   }
 
-  // The core's machine: admitted (or refused, not consumed), then the store's restore moment, then
-  // its add, each answer judged by the core.
+  // The core's machine: admitted (or refused), the store's restore moment, its add; each judged.
   async #consume(kind, fn, issuer, audience, jti, times) {
     const o = ownOptions(fn, times, ['iat', 'exp', 'now'])
     const a = replayAdmit(kind, issuer, audience, jti, o.iat, o.exp, ms('now' in o ? o.now : this.#clock()), { skew: this.#skew })
@@ -160,11 +142,9 @@ class Expiries {
 }
 
 /**
- * Consumed jti in this process's memory: for one process, lost at exit. At most maxEntries
- * unexpired entries (default 100 000, about 25 MB: each key is 64 hex characters whatever the
- * token). Entries expired at the latest `now` seen are purged on every add; when maxEntries
- * unexpired entries remain, a new credential is rejected with REPLAY_STORE_FULL and not consumed
- * (fail closed: an unexpired jti is never forgotten, which would allow a replay).
+ * Consumed jti in this process's memory (lost at exit), at most maxEntries unexpired ones (default
+ * 100 000, about 25 MB): past it a new credential is REPLAY_STORE_FULL and not consumed (an
+ * unexpired jti is never evicted). Entries expired at the latest `now` seen are purged on every add.
  */
 class MemoryStore {
   #entries = new Map()
@@ -212,12 +192,9 @@ class MemoryStore {
 }
 
 /**
- * Consumed jti in an SQLite database: durable across restarts, shared by the processes of one
- * host (Node or Python) that open the same file. The schema and statements are the core's (the
- * manifest's replay.sqlite): add raises the file's high-water mark, then one atomic INSERT … ON
- * CONFLICT inserts the key, takes over an entry expired at the mark, or changes nothing. WAL
- * journal, synchronous=FULL, busy_timeout (each call's deadline). Expired rows are purged at most
- * once a minute.
+ * Consumed jti in an SQLite database: durable, shared by the processes (Node or Python) that open
+ * the file. The core's schema and statements (the manifest's replay.sqlite: WAL, synchronous=FULL,
+ * one atomic statement per add); the busy timeout is each call's deadline.
  */
 class SqliteStore {
   #db
@@ -292,11 +269,9 @@ class SqliteStore {
 }
 
 /**
- * Consumed jti in Redis: shared by every replica that uses the same server. add is one command,
- * SET prefix+key 1 NX PX ttl (set if absent, with its expiry, in one step: Redis drops the key at
- * exp + skew); the restore moment is the key prefix + 'restore'. The commands are the core's (the
- * manifest's replay.redis). For durability across a Redis restart, run Redis with appendonly yes
- * and appendfsync always.
+ * Consumed jti in Redis, shared by replicas: the core's commands (the manifest's replay.redis: one
+ * SET prefix+key 1 NX PX ttl per add), each within timeoutMs. Durable across a crash with
+ * appendonly yes and appendfsync always.
  */
 class RedisStore {
   #send

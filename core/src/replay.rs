@@ -593,6 +593,40 @@ mod tests {
         assert_eq!(code(restore(-1, 60)), Some(ErrorCode::InvalidArgument));
     }
 
+    /// A store as the hosts' memory stores are (entries expire against the latest `now` seen;
+    /// one expired then is not added), driven with clocks that jump forward, back and far: the
+    /// same credential is never accepted twice (fuzz/fuzz_targets/replay.rs does this with
+    /// arbitrary inputs).
+    #[test]
+    fn no_clock_revives_a_credential() {
+        use std::collections::{HashMap, HashSet};
+        let mut rng = crate::test_rng::SplitMix64(37);
+        for _ in 0..200 {
+            let (mut entries, mut seen) = (HashMap::<String, i64>::new(), i64::MIN);
+            let mut accepted = HashSet::new();
+            for _ in 0..60 {
+                let jti = ["a", "b", "c"][rng.below(3) as usize];
+                let iat = T + rng.below(400) as i64;
+                let now_ms = match rng.below(10) {
+                    0 => (T + 50_000_000) * 1000,
+                    1 => (T - 1000) * 1000,
+                    _ => (T + rng.below(500) as i64) * 1000 + rng.below(1000) as i64,
+                };
+                let c = cred(Kind::RelationshipAssertion, jti, iat, iat + 120);
+                let Ok(a) = admit(&c, now_ms, 60) else { continue };
+                seen = seen.max(a.now_ms);
+                entries.retain(|_, e| *e > seen);
+                let added = !entries.contains_key(&a.key) && a.expires_at_ms > seen;
+                if added {
+                    entries.insert(a.key.clone(), a.expires_at_ms);
+                }
+                if answer(&a, None, Some(added)).is_ok() {
+                    assert!(accepted.insert((a.key.clone(), a.expires_at_ms)), "accepted twice");
+                }
+            }
+        }
+    }
+
     #[test]
     fn an_admission_round_trips_and_a_false_add_is_a_replay() {
         let a = admit(&cred(Kind::PlatformCall, "j", T, T + 60), T * 1000, 60).expect("ok");

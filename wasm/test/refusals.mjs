@@ -124,6 +124,12 @@ export function badCalls(api) {
       ['jwksFromSeed: kids not an array', () => api.jwksFromSeed('11'.repeat(32), 'k'), 'INVALID_ARGUMENT'],
       ['signJws: unknown typ', () => api.signJws('jwt', {}, api.signingKey('11'.repeat(32), 'k')), 'INVALID_ARGUMENT'],
       ['issueReceipt: no issued_at', () => api.issueReceipt({}, api.signingKey('11'.repeat(32), 'k'), 'i', 'a'), 'INVALID_RECEIPT'],
+      ['replayKey: unknown kind', () => api.replayKey('access_token', 'i', 'a', 'j'), 'INVALID_ARGUMENT'],
+      ['replayAdmit: expired', () => api.replayAdmit('platform_call', 'i', 'a', 'j', 1800000000, 1800000060, 1800000120000), 'TOKEN_EXPIRED'],
+      ['replayAdmit: negative now', () => api.replayAdmit('platform_call', 'i', 'a', 'j', 0, 60, -1), 'INVALID_ARGUMENT'],
+      ['replayAnswer: a reuse', () => api.replayAnswer(api.replayAdmit('platform_call', 'i', 'a', 'j', 1800000000, 1800000060, 1800000000000), { added: false }), 'CREDENTIAL_REPLAY'],
+      ['replayAnswer: not an admission', () => api.replayAnswer({ key: 'k' }), 'INVALID_ARGUMENT'],
+      ['replayRestore: skew 301', () => api.replayRestore(1800000000000, { skew: 301 }), 'INVALID_ARGUMENT'],
     );
   }
   return cases;
