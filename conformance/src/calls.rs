@@ -779,8 +779,9 @@ fn replay_guard(c: &mut Calls) {
             ],
         );
     }
-    // (label, kind, iat, exp, now_ms, skew)
-    let admits: [(&str, &str, i64, i64, i64, Option<i64>); 14] = [
+    /// (label, kind, iat, exp, now_ms, skew)
+    type Admit = (&'static str, &'static str, i64, i64, i64, Option<i64>);
+    let admits: [Admit; 14] = [
         (
             "fresh",
             "relationship_assertion",

@@ -613,7 +613,9 @@ mod tests {
                     _ => (T + rng.below(500) as i64) * 1000 + rng.below(1000) as i64,
                 };
                 let c = cred(Kind::RelationshipAssertion, jti, iat, iat + 120);
-                let Ok(a) = admit(&c, now_ms, 60) else { continue };
+                let Ok(a) = admit(&c, now_ms, 60) else {
+                    continue;
+                };
                 seen = seen.max(a.now_ms);
                 entries.retain(|_, e| *e > seen);
                 let added = !entries.contains_key(&a.key) && a.expires_at_ms > seen;
@@ -621,7 +623,10 @@ mod tests {
                     entries.insert(a.key.clone(), a.expires_at_ms);
                 }
                 if answer(&a, None, Some(added)).is_ok() {
-                    assert!(accepted.insert((a.key.clone(), a.expires_at_ms)), "accepted twice");
+                    assert!(
+                        accepted.insert((a.key.clone(), a.expires_at_ms)),
+                        "accepted twice"
+                    );
                 }
             }
         }
