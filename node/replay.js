@@ -9,7 +9,8 @@
 // not consumed; a store that cannot answer within its deadline is REPLAY_STORE_UNAVAILABLE.
 // Stores: MemoryStore (one process, bounded), SqliteStore (durable: better-sqlite3 or node:sqlite),
 // RedisStore (shared by replicas: the `redis` or `ioredis` client), or any object with add,
-// restoreMoment and recordRestore (sync or returning promises).
+// restoreMoment and recordRestore (sync or returning promises). The API is documented in
+// replay.d.ts.
 
 const ekl = require('./index.js')
 const { ownOptions } = require('./js/convert.js')
@@ -46,11 +47,6 @@ class ReplayGuard {
   #clock
   #window
 
-  /**
-   * @param store where consumed jti are kept (MemoryStore, SqliteStore, RedisStore or your own)
-   * @param options skew: an integer in [0, 300] seconds (default 60; every replica sharing a store
-   *   uses the same); clock: seconds since the epoch (default Date.now() / 1000)
-   */
   constructor(store, options) {
     for (const m of ['add', 'restoreMoment', 'recordRestore']) {
       if (store === null || typeof store !== 'object' || typeof store[m] !== 'function') throw invalid(`ReplayGuard: store must have a method ${m}()`)
@@ -63,35 +59,18 @@ class ReplayGuard {
     this.#clock = o.clock ?? (() => Date.now() / 1000)
   }
 
-  /** Seconds after a detected restore during which old credentials are refused: 120 + 2 × skew. */
   get restoreWindow() {
     return this.#window
   }
 
-  /**
-   * Consumes a verified relationship assertion (§9.2), keyed (issuer, tokenEndpoint, jti).
-   * Rejects with ASSERTION_REPLAY for a reuse or for an assertion issued before a recorded restore
-   * (within the window); TOKEN_EXPIRED, TOKEN_NOT_YET_VALID, LIFETIME_TOO_LONG (over 120 s),
-   * INVALID_ARGUMENT, LONE_SURROGATE; REPLAY_STORE_FULL, REPLAY_STORE_UNAVAILABLE.
-   */
   async consumeAssertion(issuer, tokenEndpoint, jti, times) {
     return this.#consume('relationship_assertion', 'consumeAssertion', issuer, tokenEndpoint, jti, times)
   }
 
-  /**
-   * Consumes a verified platform call credential (§3, §4), keyed (issuer, audience, jti): the
-   * aud you checked, or your agent's own endpoint. CREDENTIAL_REPLAY for a reuse; otherwise as
-   * consumeAssertion (LIFETIME_TOO_LONG over 60 s).
-   */
   async consumePlatformCall(issuer, audience, jti, times) {
     return this.#consume('platform_call', 'consumePlatformCall', issuer, audience, jti, times)
   }
 
-  /**
-   * Records that the state was restored from an older backup, detected at `now` (default: the
-   * clock): for restoreWindow seconds every credential whose iat is earlier than now + skew is
-   * refused, on every guard sharing the store, across restarts.
-   */
   async recordRestore(options) {
     const o = ownOptions('recordRestore', options, ['now'])
     const r = replayRestore(ms('now' in o ? o.now : this.#clock()), { skew: this.#skew })
@@ -152,7 +131,6 @@ class MemoryStore {
   #seen = -Infinity // the latest now given to add (the high-water mark)
   #restore = null
 
-  /** @param options maxEntries: an integer in [1, 100000000] (default 100000) */
   constructor(options) {
     const o = ownOptions('MemoryStore', options, ['maxEntries'])
     const max = 'maxEntries' in o ? o.maxEntries : C.memory_max_entries
@@ -160,7 +138,6 @@ class MemoryStore {
     this.maxEntries = max
   }
 
-  /** The entries held (expired ones not yet purged included). */
   get size() {
     return this.#entries.size
   }
@@ -202,12 +179,6 @@ class SqliteStore {
   #statements = {}
   #purgedAt = null
 
-  /**
-   * @param database an open database (better-sqlite3's Database, node:sqlite's DatabaseSync:
-   *   anything with exec() and prepare().run()/get()), or a file path opened with better-sqlite3
-   *   (an optional dependency: npm install better-sqlite3@12)
-   * @param options timeoutMs: the busy timeout, an integer in [0, 600000] (default 5000)
-   */
   constructor(database, options) {
     const o = ownOptions('SqliteStore', options, ['timeoutMs'])
     const timeoutMs = 'timeoutMs' in o ? o.timeoutMs : C.timeout_ms
@@ -262,7 +233,6 @@ class SqliteStore {
     this.#statements.restore_record('run', { at, until, now })
   }
 
-  /** Closes the database when this store opened it from a path. */
   close() {
     if (this.#owned && this.#db.open !== false) this.#db.close()
   }
@@ -277,12 +247,6 @@ class RedisStore {
   #send
   #timeoutMs
 
-  /**
-   * @param client a client of the `redis` package (node-redis: sendCommand), of `ioredis` (call),
-   *   or a function taking a command as an array of strings and returning a promise of its reply
-   * @param options prefix: the key prefix (default 'ekl:replay:'); timeoutMs: how long one command
-   *   may take before REPLAY_STORE_UNAVAILABLE, an integer in [1, 600000] (default 5000)
-   */
   constructor(client, options) {
     const o = ownOptions('RedisStore', options, ['prefix', 'timeoutMs'])
     if (typeof client === 'function') this.#send = (args) => client(args)
