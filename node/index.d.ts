@@ -488,6 +488,35 @@ export interface Jwk {
   x: string
   y: string
 }
+
+/**
+ * What the replay store is asked for an admitted credential (`replay_admit`); handed back to
+ * `replay_answer` with the store's answers.
+ */
+export interface ReplayAdmission {
+  /** relationship_assertion or platform_call */
+  kind: string
+  /** the store key, 64 lowercase hex */
+  key: string
+  /** the now the store is given, milliseconds */
+  now_ms: number
+  /** until when the store keeps the key (exclusive), ms */
+  expires_at_ms: number
+  /** a restore moment later than this refuses the credential, ms */
+  restored_after_ms: number
+}
+
+/** A restore to record in the replay store (`replay_restore`). */
+export interface ReplayRestore {
+  /** the moment of detection, milliseconds */
+  at_ms: number
+  /** until when the store keeps it, milliseconds */
+  until_ms: number
+  /** the now the store is given, milliseconds */
+  now_ms: number
+  /** the window, seconds: 120 + 2 x skew */
+  window: number
+}
 // @generated shapes: end
 
 /** An ES256 signing key from a seed (deterministic; for tests, vectors and local networks). */
@@ -1115,6 +1144,54 @@ export declare function verifyScreeningRules<T>(token: string, jwks: Jwks | Json
   /** the time to check against (default: now) */
   now?: Seconds | null
 }): ScreeningRulesToken
+
+/**
+ * The replay store key of a credential: lowercase hex SHA-256 of the ekl-json-1 array ["ekl-replay-1", kind, issuer, audience, jti]. (PROTOCOL §9.2; `replay_key`)
+ * @param kind relationship_assertion or platform_call
+ * @param issuer the credential's iss
+ * @param audience the token endpoint (assertion) or the audience (platform call)
+ * @param jti the credential's jti
+ */
+export declare function replayKey(kind: string, issuer: string, audience: string, jti: string): string
+
+/**
+ * Admits a verified single-use credential at now_ms, or refuses it before any store is asked (TOKEN_EXPIRED, TOKEN_NOT_YET_VALID, LIFETIME_TOO_LONG, INVALID_ARGUMENT): what the replay store is asked (the key, until when it keeps it, its now, the latest restore moment that lets it in). Hand the store's answers to replay_answer. (PROTOCOL §9.2; `replay_admit`)
+ * @param kind relationship_assertion or platform_call
+ * @param issuer the credential's iss
+ * @param audience the token endpoint (assertion) or the audience (platform call)
+ * @param jti the credential's jti
+ * @param iat the credential's iat, seconds
+ * @param exp the credential's exp, seconds
+ * @param nowMs the time, integer milliseconds since the epoch (not negative; seconds × 1000)
+ * @param skew the clock skew, seconds in [0, 300] (default 60; the same on every replica) (option)
+ */
+export declare function replayAdmit(kind: string, issuer: string, audience: string, jti: string, iat: number, exp: number, nowMs: number, options?: {
+  /** the clock skew, seconds in [0, 300] (default 60; the same on every replica) */
+  skew?: number | null
+}): ReplayAdmission
+
+/**
+ * Checks the replay store's answers for an admission: the restore moment it keeps (read before the add) and whether it added the key. A restore moment later than restored_after_ms, or an add that changed nothing, is the kind's replay code (ASSERTION_REPLAY, CREDENTIAL_REPLAY); else true. (PROTOCOL §9.2; `replay_answer`)
+ * @param admission what replay_admit returned
+ * @param restoreMoment the restore moment the store keeps, milliseconds (left out: none) (option)
+ * @param added whether the store added the key (left out: not asked yet) (option)
+ */
+export declare function replayAnswer(admission: ReplayAdmission, options?: {
+  /** the restore moment the store keeps, milliseconds (left out: none) */
+  restoreMoment?: number | null
+  /** whether the store added the key (left out: not asked yet) */
+  added?: boolean | null
+}): boolean
+
+/**
+ * A restore from an older backup detected at now_ms, to record in the replay store: for the window (120 s + 2 × skew) every credential whose iat is before the moment plus the skew is refused. With now_ms 0 it checks a skew and gives its window. (PROTOCOL §9.2; `replay_restore`)
+ * @param nowMs the time of detection, integer milliseconds since the epoch (not negative)
+ * @param skew the clock skew, seconds in [0, 300] (default 60; the same on every replica) (option)
+ */
+export declare function replayRestore(nowMs: number, options?: {
+  /** the clock skew, seconds in [0, 300] (default 60; the same on every replica) */
+  skew?: number | null
+}): ReplayRestore
 // @generated operations: end
 
 // --- host helpers ---

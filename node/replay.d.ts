@@ -14,11 +14,13 @@ export declare const RESTORE_WINDOW: 240
 export type ReplayKind = 'relationship_assertion' | 'platform_call'
 
 /**
- * What a store does for a ReplayGuard (times are integer milliseconds). `add` must be atomic: of
- * concurrent calls for one key, at most one returns true while an earlier entry is unexpired.
+ * What a store does for a ReplayGuard (times are integer milliseconds; the contract of
+ * ekl_core::replay). `add` must be atomic: of concurrent calls for one key, at most one returns
+ * true while an earlier entry is unexpired; an entry expires against the latest `now` the store
+ * was given (not one call's), and one already expired then is not added.
  */
 export interface ReplayStore {
-  /** Records `key` until `expiresAt` (exclusive) and returns true, unless it is recorded and unexpired (then false). */
+  /** Records `key` until `expiresAt` (exclusive) and returns true, unless it is recorded and unexpired or `expiresAt` is not after the latest `now` seen (then false). */
   add(key: string, expiresAt: number, now: number): boolean | Promise<boolean>
   /** The latest restore moment recorded and still kept at `now`, or null. */
   restoreMoment(now: number): number | null | Promise<number | null>
@@ -32,7 +34,7 @@ export interface CredentialTimes {
   iat: number
   /** `exp`, an integer */
   exp: number
-  /** the time to check against: seconds (milliseconds refused) or a Date (default: the guard's clock) */
+  /** the time to check against: seconds, not negative, finite (milliseconds refused), or a Date (default: the guard's clock) */
   now?: number | Date
 }
 
@@ -71,7 +73,8 @@ export declare class ReplayGuard {
 
 /**
  * Consumed jti in this process's memory, at most `maxEntries` unexpired ones (default 100000);
- * expired entries are purged on every add; past the bound a new credential is `REPLAY_STORE_FULL`.
+ * entries expired at the latest `now` seen are purged on every add; past the bound a new
+ * credential is `REPLAY_STORE_FULL`.
  */
 export declare class MemoryStore implements ReplayStore {
   constructor(options?: {

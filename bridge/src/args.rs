@@ -84,7 +84,7 @@ fn kind_text(kind: Kind) -> &'static str {
 
 /// A `now`-kind argument at least this large (in magnitude) can only be milliseconds (10^11 s is
 /// the year 5138): refused with `INVALID_ARGUMENT` on every surface.
-pub const MILLISECONDS_FROM: u64 = 100_000_000_000;
+pub const MILLISECONDS_FROM: u64 = ekl_core::replay::MILLISECONDS_FROM.unsigned_abs();
 
 /// The seconds of a `now` given as a number (JSON, a command-line decimal, a host's double): a
 /// finite number is floored to whole seconds, toward −∞ (`1800000119.5` is `1800000119`; the

@@ -36,7 +36,8 @@ pub fn operations_json() -> String {
          its kind or its result for the hosts' declarations only (the call accepts what the \
          kind accepts): a name of `refinements` (string literals each host writes as a union, \
          a structured input each host declares, or a shape), `T[]`, alternatives joined by \
-         ' | ', `json` any value of the kind.",
+         ' | ', `json` any value of the kind. `constants`: values the hosts read instead of \
+         restating them (the replay guard's bounds, SQL and Redis commands).",
     );
     out.extend_from_slice(b",\n  \"operations\": [");
     for (i, op) in OPERATIONS.iter().enumerate() {
@@ -115,6 +116,8 @@ pub fn operations_json() -> String {
     write_shapes(&mut out);
     out.extend_from_slice(b"\n  ],\n  \"refinements\": [");
     write_refinements(&mut out);
+    out.extend_from_slice(b"\n  ],\n  \"constants\": [");
+    write_constants(&mut out);
     out.extend_from_slice(b"\n  ]\n}\n");
     String::from_utf8(out).unwrap_or_default()
 }
@@ -187,6 +190,45 @@ fn write_refinements(out: &mut Vec<u8>) {
         }
         out.extend_from_slice(b", \"doc\": ");
         push_str(out, r.doc);
+        out.push(b'}');
+    }
+}
+
+/// A constant of the manifest (`constants`): a value every host reads from the manifest instead of
+/// restating it (bounds, defaults, a store's statements).
+#[derive(Clone, Copy, Debug)]
+pub struct Constant {
+    /// Its name in the manifest.
+    pub name: &'static str,
+    /// One line for the documentation.
+    pub doc: &'static str,
+    /// Its value.
+    pub value: fn() -> ekl_core::Value<'static>,
+}
+
+/// Every constant of the manifest, in order.
+pub static CONSTANTS: &[Constant] = &[Constant {
+    name: "replay",
+    doc: "The replay guard's defaults and bounds (seconds unless named _ms), the SQLite schema \
+          and statements (each with its parameters' names) and the Redis commands of its stores \
+          (ekl_core::replay; docs/decisions.md#replay-guard).",
+    value: ekl_core::replay::constants,
+}];
+
+/// The `constants` of the manifest: one block per constant of [`CONSTANTS`], its value as
+/// canonical JSON on one line.
+fn write_constants(out: &mut Vec<u8>) {
+    for (i, c) in CONSTANTS.iter().enumerate() {
+        out.extend_from_slice(if i == 0 { b"\n    {" } else { b",\n    {" });
+        out.extend_from_slice(b"\"name\": ");
+        push_str(out, c.name);
+        out.extend_from_slice(b", \"doc\": ");
+        push_str(out, c.doc);
+        out.extend_from_slice(b",\n     \"value\": ");
+        match ekl_core::canonical::canonicalize_value(&(c.value)()) {
+            Ok(json) => out.extend_from_slice(&json),
+            Err(_) => out.extend_from_slice(b"null"),
+        }
         out.push(b'}');
     }
 }

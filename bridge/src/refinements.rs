@@ -118,6 +118,11 @@ pub static REFINEMENTS: &[Refinement] = &[
         is: Refined::Shape,
         doc: "Screening rules, as `screening_rules` returns them.",
     },
+    Refinement {
+        name: "ReplayAdmission",
+        is: Refined::Shape,
+        doc: "An admission, as `replay_admit` returns it.",
+    },
 ];
 
 /// The refinement named `name`.

@@ -429,6 +429,29 @@ pub static SHAPES: &[Shape] = &[
             req("y", "str"),
         ],
     ),
+    shape(
+        "ReplayAdmission",
+        "What the replay store is asked for an admitted credential (`replay_admit`); handed \
+         back to `replay_answer` with the store's answers.",
+        &[
+            req("kind", "str").doc("relationship_assertion or platform_call"),
+            req("key", "str").doc("the store key, 64 lowercase hex"),
+            req("now_ms", "int").doc("the now the store is given, milliseconds"),
+            req("expires_at_ms", "int").doc("until when the store keeps the key (exclusive), ms"),
+            req("restored_after_ms", "int")
+                .doc("a restore moment later than this refuses the credential, ms"),
+        ],
+    ),
+    shape(
+        "ReplayRestore",
+        "A restore to record in the replay store (`replay_restore`).",
+        &[
+            req("at_ms", "int").doc("the moment of detection, milliseconds"),
+            req("until_ms", "int").doc("until when the store keeps it, milliseconds"),
+            req("now_ms", "int").doc("the now the store is given, milliseconds"),
+            req("window", "int").doc("the window, seconds: 120 + 2 x skew"),
+        ],
+    ),
 ];
 
 /// The shape named `name`.

@@ -253,6 +253,7 @@ pub(super) fn vector_requests(dir: &Path) -> Result<(Vec<Case>, Vec<String>), St
         build(&mut c, &doc, &format!("vectors/{name}"));
     }
     times_and_keys(&mut c, dir);
+    replay_guard(&mut c);
     rfc8785_testdata(&mut c, dir);
     let mut out = c.out;
     let twins = handle_twins(&out);
@@ -746,6 +747,207 @@ fn times_and_keys(c: &mut Calls, dir: &Path) {
                 vec![("pem", pem.clone()), ("kid", s("k"))],
             );
         }
+    }
+}
+
+/// The replay guard's machine (ekl_core::replay; the transitions tools/replay/scenarios.json
+/// drives through each host's stores): keys, admissions and their refusals, the store's answers,
+/// restores.
+fn replay_guard(c: &mut Calls) {
+    const SRC: &str = "tools/replay";
+    const T: i64 = 1_800_000_000;
+    let (iss, aud) = (
+        "https://network.example",
+        "https://provider.example/oauth/token",
+    );
+    for (kind, jti) in [
+        ("relationship_assertion", "j1"),
+        ("platform_call", "j1"),
+        ("relationship_assertion", "\"],[\"j"),
+        ("relationship_assertion", "j\u{e9}\u{4e2d}\u{1f600}\u{0}"),
+        ("access_token", "j1"),
+        ("platform_call", ""),
+    ] {
+        c.add(
+            "replay_key",
+            SRC,
+            format!("{kind} {jti:?}"),
+            vec![
+                ("kind", s(kind)),
+                ("issuer", s(iss)),
+                ("audience", s(aud)),
+                ("jti", s(jti)),
+            ],
+        );
+    }
+    /// (label, kind, iat, exp, now_ms, skew)
+    type Admit = (&'static str, &'static str, i64, i64, i64, Option<i64>);
+    let admits: [Admit; 14] = [
+        (
+            "fresh",
+            "relationship_assertion",
+            T,
+            T + 120,
+            T * 1000,
+            None,
+        ),
+        (
+            "last ms",
+            "relationship_assertion",
+            T,
+            T + 120,
+            (T + 180) * 1000 - 1,
+            None,
+        ),
+        (
+            "expired",
+            "relationship_assertion",
+            T,
+            T + 120,
+            (T + 180) * 1000,
+            None,
+        ),
+        (
+            "iat at now + skew",
+            "relationship_assertion",
+            T + 60,
+            T + 180,
+            T * 1000,
+            None,
+        ),
+        (
+            "not yet valid",
+            "relationship_assertion",
+            T + 61,
+            T + 181,
+            T * 1000,
+            None,
+        ),
+        (
+            "too long",
+            "relationship_assertion",
+            T,
+            T + 121,
+            T * 1000,
+            None,
+        ),
+        (
+            "platform call too long",
+            "platform_call",
+            T,
+            T + 61,
+            T * 1000,
+            None,
+        ),
+        ("exp before iat", "platform_call", T, T - 1, T * 1000, None),
+        ("negative now", "relationship_assertion", 0, 120, -1, None),
+        (
+            "milliseconds as seconds",
+            "relationship_assertion",
+            T,
+            T + 120,
+            T * 1_000_000,
+            None,
+        ),
+        (
+            "skew 0",
+            "platform_call",
+            T,
+            T + 60,
+            T * 1000 + 500,
+            Some(0),
+        ),
+        ("skew 301", "platform_call", T, T + 60, T * 1000, Some(301)),
+        (
+            "negative iat",
+            "relationship_assertion",
+            -1,
+            100,
+            T * 1000,
+            None,
+        ),
+        ("epoch", "platform_call", 0, 60, 0, Some(300)),
+    ];
+    for (label, kind, iat, exp, now_ms, skew) in admits {
+        let mut args = vec![
+            ("kind", s(kind)),
+            ("issuer", s(iss)),
+            ("audience", s(aud)),
+            ("jti", s("j1")),
+            ("iat", n(iat)),
+            ("exp", n(exp)),
+            ("now_ms", n(now_ms)),
+        ];
+        args.extend(skew.map(|k| ("skew", n(k))));
+        c.add("replay_admit", SRC, label, args);
+    }
+    let credential = |kind, iat| ekl_core::replay::Credential {
+        kind,
+        issuer: iss,
+        audience: aud,
+        jti: "j1",
+        iat,
+        exp: iat + 60,
+    };
+    use ekl_core::replay::{admit, Kind};
+    for (label, kind, iat, restore, added) in [
+        ("no restore", Kind::RelationshipAssertion, T, None, None),
+        ("added", Kind::PlatformCall, T, None, Some(true)),
+        ("reuse", Kind::RelationshipAssertion, T, None, Some(false)),
+        (
+            "reuse of a platform call",
+            Kind::PlatformCall,
+            T,
+            None,
+            Some(false),
+        ),
+        (
+            "issued before a restore",
+            Kind::RelationshipAssertion,
+            T,
+            Some(T * 1000 - 59_999),
+            None,
+        ),
+        (
+            "issued at the restore + skew",
+            Kind::PlatformCall,
+            T,
+            Some(T * 1000 - 60_000),
+            None,
+        ),
+        (
+            "a restore out of its window",
+            Kind::RelationshipAssertion,
+            T,
+            Some(T * 1000 - 240_000),
+            None,
+        ),
+    ] {
+        let Ok(a) = admit(&credential(kind, iat), T * 1000, 60) else {
+            continue;
+        };
+        let mut args = vec![("admission", t(&a.to_value()))];
+        args.extend(restore.map(|m| ("restore_moment", n(m))));
+        args.extend(added.map(|b| ("added", Value::Bool(b))));
+        c.add("replay_answer", SRC, label, args);
+    }
+    c.add(
+        "replay_answer",
+        SRC,
+        "not an admission",
+        vec![("admission", t(&Value::Object(vec![("key".into(), s("k"))])))],
+    );
+    for (label, now_ms, skew) in [
+        ("default skew", T * 1000 + 250, None),
+        ("skew 0", T * 1000, Some(0)),
+        ("skew 300", 0, Some(300)),
+        ("negative now", -5_000, None),
+        ("milliseconds as seconds", T * 1_000_000, None),
+        ("skew -1", T * 1000, Some(-1)),
+    ] {
+        let mut args = vec![("now_ms", n(now_ms))];
+        args.extend(skew.map(|k| ("skew", n(k))));
+        c.add("replay_restore", SRC, label, args);
     }
 }
 

@@ -161,14 +161,14 @@ error_codes! {
         /// A platform call credential whose `purpose` is not the expected one (§3, §4.1).
         PurposeMismatch = "PURPOSE_MISMATCH",
     }
-    "single use (PROTOCOL §9.2, §3): the hosts' replay guard, never the core" {
+    "single use (PROTOCOL §9.2, §3): the replay guard (the core's rules, the hosts' stores)" {
         /// A relationship assertion whose `jti` was already consumed at this token endpoint, or one
         /// issued before a restore from backup within the 240 s after it (§9.2, the protocol's code):
-        /// raised by the hosts' replay guard (docs/decisions.md#replay-guard).
+        /// the replay guard's (`replay_answer`, docs/decisions.md#replay-guard).
         AssertionReplay = "ASSERTION_REPLAY" @ "§9.2",
         /// Another single-use credential (the platform call credential, §3, §4) whose `jti` was
         /// already consumed, or one issued before a restore from backup within the window after it:
-        /// raised by the hosts' replay guard.
+        /// the replay guard's (`replay_answer`).
         CredentialReplay = "CREDENTIAL_REPLAY",
         /// The in-memory replay store holds its maximum of unexpired entries: the credential is
         /// refused, not consumed (fail closed; an unexpired `jti` is never forgotten).

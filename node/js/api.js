@@ -580,6 +580,11 @@ function makeApi(binding, info) {
     // registry's bound of input_commitment's input.
     CAPABILITY_INPUT_MAX_BYTES: /** @type {Op} */ (manifest.find((o) => o.name === 'input_commitment')).params[0].limit,
   })
+  // The manifest's constants by name (hidden, as the test hook below): values the host modules
+  // read instead of restating them (`replay`: the replay guard's bounds, SQL and Redis commands).
+  Object.defineProperty(api, Symbol.for('ekl-core.constants'), {
+    value: Object.freeze(Object.fromEntries((JSON.parse(binding.operations()).constants || []).map((/** @type {{name: string, value: unknown}} */ c) => [c.name, c.value]))),
+  })
   // Test hook, hidden (a registered symbol, not enumerable, not declared): a panic in the native
   // layer, through the same guard as every operation.
   Object.defineProperty(api, Symbol.for('ekl-core.testPanic'), {

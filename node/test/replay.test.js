@@ -323,6 +323,68 @@ test('concurrent: sqlite, 6 worker threads with their own connections, exactly o
   for (let r = 0; r < rounds; r++) exactlyOne(outs.map((o) => o[r]), n)
 })
 
+test('concurrent: a Python process and a Node process on one SQLite file, exactly one consumes each jti', async (t) => {
+  // The Python package of the Python step (scripts/test/40-node.sh sets PYTHON to its venv).
+  const python = process.env.PYTHON || 'python3'
+  try {
+    execFileSync(python, ['-c', 'import ekl_evidence.replay'], { stdio: 'ignore' })
+  } catch {
+    return t.skip(`no Python with ekl_evidence (${python}): run the Python step first (./run test python node)`)
+  }
+  const n = 300
+  const py = `
+import json, sys, time
+from ekl_evidence.replay import ReplayGuard, SqliteStore
+g = ReplayGuard(SqliteStore(sys.argv[1]))
+time.sleep(max(0.0, float(sys.argv[2]) - time.time()))
+now, out, first = int(time.time()), [], time.time()
+for i in range(int(sys.argv[3])):
+    try:
+        g.consume_assertion('i', 'a', f'x-{i}', iat=now, exp=now + 120)
+        out.append('ok')
+    except Exception as e:
+        out.append(getattr(e, 'code', repr(e)))
+print(json.dumps({'out': out, 'first': first, 'last': time.time()}))`
+  const js = `
+    const Database = require(process.argv[1])
+    const { ReplayGuard, SqliteStore } = require(process.argv[2])
+    const g = new ReplayGuard(new SqliteStore(new Database(process.argv[3])))
+    setTimeout(async () => {
+      const now = Math.floor(Date.now() / 1000)
+      const [out, first] = [[], Date.now() / 1000]
+      for (let i = 0; i < Number(process.argv[5]); i++) {
+        try { await g.consumeAssertion('i', 'a', 'x-' + i, { iat: now, exp: now + 120 }); out.push('ok') }
+        catch (e) { out.push(e.code || String(e)) }
+      }
+      console.log(JSON.stringify({ out, first, last: Date.now() / 1000 }))
+    }, Math.max(0, Number(process.argv[4]) * 1000 - Date.now()))`
+  const run = (cmd, args) =>
+    new Promise((resolve, reject) => {
+      const child = spawn(cmd, args, { stdio: ['ignore', 'pipe', 'inherit'] })
+      let text = ''
+      child.stdout.on('data', (d) => (text += d))
+      child.on('error', reject)
+      child.on('close', (code) => (code === 0 ? resolve(JSON.parse(text)) : reject(new Error(`${cmd} exited with ${code}`))))
+    })
+  // Until the two runs overlap in time (a loaded machine may start one late): each round on a
+  // fresh file, and every round must give exactly one accept per jti.
+  let fromPython
+  let fromNode
+  for (let round = 0; round < 4; round++) {
+    const file = path.join(tmp(), 'both.db')
+    const start = String(Date.now() / 1000 + 2 + round)
+    ;[fromPython, fromNode] = await Promise.all([
+      run(python, ['-c', py, file, start, String(n)]),
+      run(process.execPath, ['-e', js, devRequire.resolve('better-sqlite3'), require.resolve('ekl-evidence/replay'), file, start, String(n)]),
+    ])
+    for (let i = 0; i < n; i++) exactlyOne([fromPython.out[i], fromNode.out[i]], 2)
+    if (fromPython.first < fromNode.last && fromNode.first < fromPython.last) break
+  }
+  assert.ok(fromPython.first < fromNode.last && fromNode.first < fromPython.last, 'the two processes never ran at once')
+  const won = fromPython.out.filter((o) => o === 'ok').length
+  t.diagnostic(`Python consumed ${won} of ${n}, Node ${n - won}`)
+})
+
 // --- the stores' own properties -----------------------------------------------------------------------
 
 test('redis: one SET NX with its expiry; Redis drops the key at exp + skew', async (t) => {
@@ -475,6 +537,9 @@ test('arguments: wrong types and values are INVALID_ARGUMENT; options are own pr
     ['i', 'a', 'j', { iat: T, exp: true, now: T }],
     ['i', 'a', 'j', { iat: T, exp: T + 1, now: 'now' }],
     ['i', 'a', 'j', { iat: T, exp: T + 1, now: NaN }],
+    ['i', 'a', 'j', { iat: T, exp: T + 1, now: Infinity }],
+    ['i', 'a', 'j', { iat: T, exp: T + 1, now: -1 }],
+    ['i', 'a', 'j', { iat: T, exp: T + 1, now: -0.001 }],
     ['i', 'a', 'j', { iat: T, exp: T + 1, now: T, extra: 1 }],
     ['i', 'a', 'j', Object.create({ iat: T, exp: T + 1, now: T })],
     ['i', 'a', 'j', { iat: BigInt(T), exp: T + 1, now: T }],

@@ -62,6 +62,10 @@ import ekl, {
   issueExecutionGrant,
   issueRevocationFeed,
   issueAccessToken,
+  replayKey as replayKeyOp,
+  replayAdmit,
+  replayAnswer,
+  replayRestore,
   Jwks,
   SigningKey,
   errorCodes,
@@ -74,6 +78,8 @@ import ekl, {
   MAX_INPUT_BYTES,
   CAPABILITY_INPUT_MAX_BYTES,
   type Commitment,
+  type ReplayAdmission,
+  type ReplayRestore,
   type EklErrorCode,
   type JsonValue,
   type ResultBody,
@@ -237,6 +243,17 @@ const unset: Buffer = canonicalizeValue({ q: 'x', page: undefined, nested: { que
 
 void [v2, v1, ea, rk, tag, rd, verdict, rotated, batchAsync, flags, local, folded]
 void [a, b, c, d, e, f, g, h, digest, saltId, ic, th, fp, of, member, up, up2, p1, p2, e1, e2, ok, codes, version, which, depth, limit, maxInput, made, wrong, viaDefault, unset]
+
+// The replay guard's machine (the registry's operations the replay module drives)
+{
+  const key: string = replayKeyOp('platform_call', 'i', 'a', 'j')
+  const admitted: ReplayAdmission = replayAdmit('platform_call', 'i', 'a', 'j', 1800000000, 1800000060, 1800000000000, { skew: 60 })
+  const expires: number = admitted.expires_at_ms
+  const fine: boolean = replayAnswer(admitted, { restoreMoment: 1, added: true })
+  const restore: ReplayRestore = replayRestore(1800000000000)
+  const window: number = restore.window
+  void [key, expires, fine, window]
+}
 
 // ekl-evidence/replay (Node only): every export, through the ESM subpath
 import replayDefault, { ReplayGuard, MemoryStore, SqliteStore, RedisStore, replayKey, SKEW, ASSERTION_MAX_LIFETIME, PLATFORM_CALL_MAX_LIFETIME, RESTORE_WINDOW } from 'ekl-evidence/replay'

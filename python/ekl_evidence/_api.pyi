@@ -5,7 +5,7 @@ from typing import Any, Iterable, List, Mapping, Optional, Sequence, Tuple, Unio
 
 from ._errors import EklError
 from ._native import JsonText, Jwks as Jwks, SigningKey
-from ._types import ArchiveOutput, Commitment, IssuedReceipt, JsonValue, Jwk, JwsTyp, PlatformCallPurpose, ProofVersion, Receipt, ReceiptCall, ReceiptKeys, ReceiptLineSummary, ReceiptToVerify, ResultBody, SafetyFlag, ScreeningRules, ScreeningRulesToken, SignedReceipt, SignedReceiptCall, VerifiedAccessToken, VerifiedJws, VerifiedPlatformCall, VerifiedRelationshipAssertion, VerifiedRevocationFeed
+from ._types import ArchiveOutput, Commitment, IssuedReceipt, JsonValue, Jwk, JwsTyp, PlatformCallPurpose, ProofVersion, Receipt, ReceiptCall, ReceiptKeys, ReceiptLineSummary, ReceiptToVerify, ReplayAdmission, ReplayRestore, ResultBody, SafetyFlag, ScreeningRules, ScreeningRulesToken, SignedReceipt, SignedReceiptCall, VerifiedAccessToken, VerifiedJws, VerifiedPlatformCall, VerifiedRelationshipAssertion, VerifiedRevocationFeed
 from ._verdict import Verdict
 
 _Value = Any  # a host value (strict conversion) or a JsonText
@@ -41,6 +41,10 @@ __all__ = [
     "public_jwk",
     "receipt_digest",
     "receipt_key",
+    "replay_admit",
+    "replay_answer",
+    "replay_key",
+    "replay_restore",
     "screen",
     "screening_fold",
     "screening_rules",
@@ -993,4 +997,87 @@ def verify_screening_rules(
     now (keyword-only, optional): the time to check against (default: now)
 
     EKP §15.5.
+    """
+
+def replay_key(
+    kind: str,
+    issuer: str,
+    audience: str,
+    jti: str,
+) -> str:
+    """The replay store key of a credential: lowercase hex SHA-256 of the ekl-json-1 array ["ekl-
+    replay-1", kind, issuer, audience, jti].
+
+    kind (required): relationship_assertion or platform_call
+    issuer (required): the credential's iss
+    audience (required): the token endpoint (assertion) or the audience (platform call)
+    jti (required): the credential's jti
+
+    EKP §9.2.
+    """
+
+def replay_admit(
+    kind: str,
+    issuer: str,
+    audience: str,
+    jti: str,
+    iat: int,
+    exp: int,
+    now_ms: int,
+    *,
+    skew: Optional[int] = None,
+) -> ReplayAdmission:
+    """Admits a verified single-use credential at now_ms, or refuses it before any store is asked
+    (TOKEN_EXPIRED, TOKEN_NOT_YET_VALID, LIFETIME_TOO_LONG, INVALID_ARGUMENT): what the replay
+    store is asked (the key, until when it keeps it, its now, the latest restore moment that
+    lets it in). Hand the store's answers to replay_answer.
+
+    kind (required): relationship_assertion or platform_call
+    issuer (required): the credential's iss
+    audience (required): the token endpoint (assertion) or the audience (platform call)
+    jti (required): the credential's jti
+    iat (required): the credential's iat, seconds
+    exp (required): the credential's exp, seconds
+    now_ms (required): the time, integer milliseconds since the epoch (not negative; seconds ×
+        1000)
+    skew (keyword-only, optional): the clock skew, seconds in [0, 300] (default 60; the same on
+        every replica)
+
+    EKP §9.2.
+    """
+
+def replay_answer(
+    admission: Union[ReplayAdmission, JsonText],
+    *,
+    restore_moment: Optional[int] = None,
+    added: Optional[bool] = None,
+) -> bool:
+    """Checks the replay store's answers for an admission: the restore moment it keeps (read before
+    the add) and whether it added the key. A restore moment later than restored_after_ms, or an
+    add that changed nothing, is the kind's replay code (ASSERTION_REPLAY, CREDENTIAL_REPLAY);
+    else true.
+
+    admission (required): what replay_admit returned
+    restore_moment (keyword-only, optional): the restore moment the store keeps, milliseconds
+        (left out: none)
+    added (keyword-only, optional): whether the store added the key (left out: not asked yet)
+
+    EKP §9.2.
+    """
+
+def replay_restore(
+    now_ms: int,
+    *,
+    skew: Optional[int] = None,
+) -> ReplayRestore:
+    """A restore from an older backup detected at now_ms, to record in the replay store: for the
+    window (120 s + 2 × skew) every credential whose iat is before the moment plus the skew is
+    refused. With now_ms 0 it checks a skew and gives its window.
+
+    now_ms (required): the time of detection, integer milliseconds since the epoch (not
+        negative)
+    skew (keyword-only, optional): the clock skew, seconds in [0, 300] (default 60; the same on
+        every replica)
+
+    EKP §9.2.
     """

@@ -34,6 +34,8 @@ __all__ = [
     "ProofVersion",
     "Receipt",
     "ReceiptLineSummary",
+    "ReplayAdmission",
+    "ReplayRestore",
     "ResultBody",
     "SafetyFlag",
     "ScreeningRule",
@@ -412,3 +414,32 @@ class Jwk(TypedDict):
     kid: str
     x: str
     y: str
+
+
+class ReplayAdmission(TypedDict):
+    """What the replay store is asked for an admitted credential (``replay_admit``); handed back to
+    ``replay_answer`` with the store's answers."""
+
+    #: relationship_assertion or platform_call
+    kind: str
+    #: the store key, 64 lowercase hex
+    key: str
+    #: the now the store is given, milliseconds
+    now_ms: int
+    #: until when the store keeps the key (exclusive), ms
+    expires_at_ms: int
+    #: a restore moment later than this refuses the credential, ms
+    restored_after_ms: int
+
+
+class ReplayRestore(TypedDict):
+    """A restore to record in the replay store (``replay_restore``)."""
+
+    #: the moment of detection, milliseconds
+    at_ms: int
+    #: until when the store keeps it, milliseconds
+    until_ms: int
+    #: the now the store is given, milliseconds
+    now_ms: int
+    #: the window, seconds: 120 + 2 x skew
+    window: int

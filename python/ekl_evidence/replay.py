@@ -1,37 +1,23 @@
 """Single use of signed credentials: the replay guard and its stores (PROTOCOL §9.2, §3, §4).
 
-A relationship assertion is single use: the provider "consumes ``jti`` atomically in shared
-durable state keyed (issuer, token_endpoint, jti) and kept through ``exp`` + skew, across restarts
-and replicas; a reuse is ``ASSERTION_REPLAY``" (§9.2). The platform call credential is single use
-too (§3). The core keeps no state, so this module holds that state for Python hosts; the JS
-package's ``ekl-evidence/replay`` has the same rules and codes (one scenario file,
-tools/replay/scenarios.json, runs against both; docs/decisions.md#replay-guard)::
+A relationship assertion is single use (§9.2: ``jti`` consumed atomically in shared durable state
+keyed (issuer, token_endpoint, jti), kept through ``exp`` + skew; a reuse is
+``ASSERTION_REPLAY``), and so is the platform call credential (§3: ``CREDENTIAL_REPLAY``). The
+rules are the core's, the same on every surface (``ekl_core::replay`` through the registry's
+``replay_admit``, ``replay_answer``, ``replay_restore``, ``replay_key``; the SQL and Redis
+commands are the manifest's constant ``replay``). This module only drives them: the clock and
+the stores (docs/decisions.md#replay-guard)::
 
     guard = ReplayGuard(SqliteStore("replay.db"))
     guard.consume_assertion(claims["iss"], token_endpoint, claims["jti"],
                             iat=claims["iat"], exp=claims["exp"])
 
-Call it after the credential verified (signature, ``aud``, times). A :class:`ReplayGuard`:
-
-* keys each credential by SHA-256 of the canonical JSON array ``["ekl-replay-1", kind, issuer,
-  audience, jti]`` (:func:`replay_key`): unambiguous, fixed length, the same in both languages;
-* keeps it until ``exp`` + skew (60 s): the verifier refuses the token from then on;
-* refuses a reuse with :class:`EklError` ``ASSERTION_REPLAY`` (relationship assertion) or
-  ``CREDENTIAL_REPLAY`` (platform call credential); refuses, without consuming, a credential
-  that is already expired (``TOKEN_EXPIRED``), issued in the future (``TOKEN_NOT_YET_VALID``) or
-  living longer than its type allows (``LIFETIME_TOO_LONG``: 120 s, 60 s), so no entry is kept
-  longer than 120 s + 2 × skew;
-* after :meth:`ReplayGuard.record_restore` (a restore from an older backup was detected), for
-  240 s (assertion lifetime plus twice the skew) refuses every credential whose ``iat`` is
-  earlier than that moment plus the skew (§9.2): the moment is kept in the store, so the rule
-  holds across restarts and on every replica sharing it;
-* fails closed: a store that cannot answer is ``REPLAY_STORE_UNAVAILABLE`` (the cause chained),
-  a full :class:`MemoryStore` is ``REPLAY_STORE_FULL``.
-
-Stores: :class:`MemoryStore` (one process, bounded), :class:`SqliteStore` (durable across
-restarts: the embedded default, standard library only), :class:`RedisStore` (shared by replicas:
-one ``SET key 1 NX PX ttl``, over a redis-py client). Any object with the three methods of
-:class:`ReplayStore` serves. All are thread-safe.
+Call it after the credential verified. A refused credential that is not a reuse is not consumed;
+:meth:`ReplayGuard.record_restore` records a restore from an older backup in the store (§9.2);
+a store that cannot answer within its deadline is ``REPLAY_STORE_UNAVAILABLE`` (fail closed).
+Stores: :class:`MemoryStore` (one process, bounded), :class:`SqliteStore` (durable, the embedded
+default), :class:`RedisStore` (shared by replicas), or any object with the methods of
+:class:`ReplayStore`. All are thread-safe.
 """
 
 from __future__ import annotations
@@ -39,14 +25,16 @@ from __future__ import annotations
 import datetime
 import heapq
 import inspect
+import json
 import math
 import sqlite3
 import threading
 import time
 from typing import TYPE_CHECKING, Any, Callable, Optional, Protocol, Union
 
-from ._api import canonicalize_value, sha256_hex
-from ._errors import EklError, ErrorCode
+from . import _native
+from ._api import replay_admit, replay_answer, replay_key, replay_restore
+from ._errors import EklError
 
 if TYPE_CHECKING:
     import os
@@ -64,37 +52,30 @@ __all__ = [
     "replay_key",
 ]
 
+#: The manifest's constant ``replay`` (ekl_core::replay::constants): bounds, SQL, Redis commands.
+_C: dict[str, Any] = next(c["value"] for c in json.loads(_native.operations())["constants"] if c["name"] == "replay")
+_SQL: dict[str, Any] = _C["sqlite"]
+_REDIS: dict[str, Any] = _C["redis"]
+
 #: The clock skew EKP allows (§9.2), seconds: an entry is kept until ``exp`` + this.
-SKEW = 60
+SKEW: int = _C["skew"]
 #: The longest a relationship assertion may live (``exp - iat``, §9.1), seconds.
-ASSERTION_MAX_LIFETIME = 120
+ASSERTION_MAX_LIFETIME: int = _C["assertion_max_lifetime"]
 #: The longest a platform call credential may live (§3), seconds.
-PLATFORM_CALL_MAX_LIFETIME = 60
+PLATFORM_CALL_MAX_LIFETIME: int = _C["platform_call_max_lifetime"]
 #: How long after a detected restore old credentials are refused (assertion lifetime plus twice
 #: the skew, §9.2), seconds, with the default skew.
-RESTORE_WINDOW = ASSERTION_MAX_LIFETIME + 2 * SKEW
-
-#: The kinds of single-use credential: (key name, lifetime bound, the code of a reuse).
-_KINDS: dict[str, tuple[int, ErrorCode]] = {
-    "relationship_assertion": (ASSERTION_MAX_LIFETIME, "ASSERTION_REPLAY"),
-    "platform_call": (PLATFORM_CALL_MAX_LIFETIME, "CREDENTIAL_REPLAY"),
-}
-_KEY_VERSION = "ekl-replay-1"
-_MAX_TIME = 2**53
-#: Times from here on are milliseconds given as seconds (the bound of every surface's ``now``).
-_MILLISECONDS_FROM = 10**11
+RESTORE_WINDOW: int = _C["restore_window"]
 
 
 class ReplayStore(Protocol):
-    """What a store does for :class:`ReplayGuard` (times are integer milliseconds).
-
-    ``add`` must be atomic: of concurrent calls for one key, at most one returns True while an
-    earlier entry is unexpired, across every process sharing the store.
-    """
+    """What a store does for :class:`ReplayGuard` (times are integer milliseconds; the contract
+    of ``ekl_core::replay``): ``add`` is atomic across every process sharing the store, and an
+    entry expires against the latest ``now`` the store was given, not one call's."""
 
     def add(self, key: str, expires_at: int, now: int) -> bool:
-        """Records ``key`` until ``expires_at`` (exclusive) and returns True, unless it is
-        already recorded and unexpired (``expires_at > now``): then False, nothing changed."""
+        """Records ``key`` until ``expires_at`` (exclusive): True, unless it is recorded and
+        unexpired or ``expires_at`` is not after the latest ``now`` seen (False, no change)."""
         ...
 
     def restore_moment(self, now: int) -> Optional[int]:
@@ -102,31 +83,13 @@ class ReplayStore(Protocol):
         ...
 
     def record_restore(self, at: int, until: int, now: int) -> None:
-        """Records a restore detected at ``at``, kept until ``until``; a later moment already
-        recorded stays (the latest wins)."""
+        """Records a restore detected at ``at``, kept until ``until`` (the latest moment wins)."""
         ...
 
 
-def _text(name: str, value: Any) -> str:
-    if not isinstance(value, str):
-        raise TypeError(f"{name} must be a str, not {type(value).__name__}")
-    if not value:
-        raise EklError("INVALID_ARGUMENT", f"{name} must not be empty")
-    return value
-
-
-def _time(name: str, value: Any) -> int:
-    if isinstance(value, bool) or not isinstance(value, int):
-        raise TypeError(f"{name} must be an int (seconds since the epoch), not {type(value).__name__}")
-    if not -_MAX_TIME <= value <= _MAX_TIME:
-        raise EklError("INVALID_ARGUMENT", f"{name} must be within ±2^53")
-    return value
-
-
-def _now(value: Any, clock: Callable[[], float]) -> float:
-    """``now`` in seconds since the epoch (the clock's for None; an aware datetime's timestamp),
-    as a float: the guard keeps milliseconds. Milliseconds given as seconds are refused, as on
-    every surface (10^11 s is the year 5138)."""
+def _ms(value: Any, clock: Callable[[], float]) -> int:
+    """``now`` (seconds or an aware datetime; None: the clock) as the core's integer
+    milliseconds (NaN and ±inf have none; the other rules on it are the core's)."""
     if value is None:
         value = clock()
     if isinstance(value, datetime.datetime):
@@ -135,21 +98,11 @@ def _now(value: Any, clock: Callable[[], float]) -> float:
         value = value.timestamp()
     if isinstance(value, bool) or not isinstance(value, (int, float)):
         raise TypeError(f"now must be a number of seconds or an aware datetime, not {type(value).__name__}")
-    if (isinstance(value, float) and not math.isfinite(value)) or not -_MAX_TIME <= value <= _MAX_TIME:
-        raise EklError("INVALID_ARGUMENT", "now must be a finite number of seconds within ±2^53")
-    if abs(value) >= _MILLISECONDS_FROM:
-        raise EklError("INVALID_ARGUMENT", "now must be seconds since the epoch, not milliseconds (time.time())")
-    return float(value)
-
-
-def replay_key(kind: str, issuer: str, audience: str, jti: str) -> str:
-    """The store key of a credential: lowercase hex SHA-256 of the ekl-json-1 array
-    ``["ekl-replay-1", kind, issuer, audience, jti]``. ``kind`` is ``relationship_assertion``
-    or ``platform_call``. A lone surrogate is ``LONE_SURROGATE``, as everywhere."""
-    if kind not in _KINDS:
-        raise EklError("INVALID_ARGUMENT", "kind must be relationship_assertion or platform_call")
-    parts = [_text("issuer", issuer), _text("audience", audience), _text("jti", jti)]
-    return sha256_hex(canonicalize_value([_KEY_VERSION, kind, *parts]))
+    if isinstance(value, int):
+        return value * 1000
+    if not math.isfinite(value):
+        raise EklError("INVALID_ARGUMENT", "now must be a finite number of seconds")
+    return math.floor(value * 1000)
 
 
 class ReplayGuard:
@@ -169,10 +122,9 @@ class ReplayGuard:
                 raise TypeError(f"store must have a method {method}()")
         if isinstance(skew, bool) or not isinstance(skew, int):
             raise TypeError("skew must be an int (seconds)")
-        if not 0 <= skew <= 300:
-            raise EklError("INVALID_ARGUMENT", "skew must be in [0, 300] seconds")
         if not callable(clock):
             raise TypeError("clock must be callable")
+        self._window: int = replay_restore(0, skew=skew)["window"]  # the core checks the skew
         self._store = store
         self._skew = skew
         self._clock = clock
@@ -181,7 +133,7 @@ class ReplayGuard:
     def restore_window(self) -> int:
         """Seconds after a detected restore during which old credentials are refused:
         120 + 2 × skew (240 with the default skew)."""
-        return ASSERTION_MAX_LIFETIME + 2 * self._skew
+        return self._window
 
     def consume_assertion(
         self, issuer: str, token_endpoint: str, jti: str, *, iat: int, exp: int, now: Union[float, datetime.datetime, None] = None
@@ -189,11 +141,10 @@ class ReplayGuard:
         """Consumes a verified relationship assertion (§9.2), keyed (issuer, token_endpoint, jti).
 
         Raises:
-            EklError: ``ASSERTION_REPLAY`` for a reuse, or for an assertion issued before a
-                recorded restore (within the window); ``TOKEN_EXPIRED``, ``TOKEN_NOT_YET_VALID``,
-                ``LIFETIME_TOO_LONG`` (over 120 s), ``INVALID_ARGUMENT``, ``LONE_SURROGATE``;
-                ``REPLAY_STORE_FULL``, ``REPLAY_STORE_UNAVAILABLE``. A refused assertion that was
-                not a reuse is not consumed.
+            EklError: ``ASSERTION_REPLAY`` (a reuse, or issued before a recorded restore within
+                its window), ``TOKEN_EXPIRED``, ``TOKEN_NOT_YET_VALID``, ``LIFETIME_TOO_LONG``,
+                ``INVALID_ARGUMENT``, ``LONE_SURROGATE``, ``REPLAY_STORE_FULL``,
+                ``REPLAY_STORE_UNAVAILABLE``.
             TypeError: an argument of the wrong type.
         """
         self._consume("relationship_assertion", issuer, token_endpoint, jti, iat, exp, now)
@@ -201,29 +152,18 @@ class ReplayGuard:
     def consume_platform_call(
         self, issuer: str, audience: str, jti: str, *, iat: int, exp: int, now: Union[float, datetime.datetime, None] = None
     ) -> None:
-        """Consumes a verified platform call credential (§3, §4), keyed (issuer, audience, jti):
-        ``audience`` is the credential's ``aud`` you checked, or your agent's own endpoint.
-
-        Raises:
-            EklError: ``CREDENTIAL_REPLAY`` for a reuse, or for a credential issued before a
-                recorded restore (within the window); otherwise as :meth:`consume_assertion`
-                (``LIFETIME_TOO_LONG`` over 60 s).
-            TypeError: an argument of the wrong type.
-        """
+        """Consumes a verified platform call credential (§3, §4), keyed (issuer, audience, jti)
+        (``audience``: the ``aud`` you checked, or your agent's endpoint). Raises as
+        :meth:`consume_assertion`, a reuse being ``CREDENTIAL_REPLAY``."""
         self._consume("platform_call", issuer, audience, jti, iat, exp, now)
 
     def record_restore(self, *, now: Union[float, datetime.datetime, None] = None) -> None:
-        """Records that this provider's state was restored from an older backup, detected at
-        ``now`` (default: the clock). For :attr:`restore_window` seconds after it every
-        credential whose ``iat`` is earlier than ``now`` + skew is refused, on every guard
-        sharing the store, across restarts.
-
-        Raises:
-            EklError: ``REPLAY_STORE_UNAVAILABLE`` when the store cannot record it.
-        """
-        t = _now(now, self._clock)
-        at = math.floor(t * 1000)
-        self._call(self._store.record_restore, at, at + self.restore_window * 1000, at)
+        """Records a restore of this provider's state from an older backup, detected at ``now``
+        (default: the clock): for :attr:`restore_window` seconds every credential whose ``iat``
+        is before ``now`` + skew is refused, by every guard sharing the store. Raises
+        ``INVALID_ARGUMENT`` (a bad ``now``), ``REPLAY_STORE_UNAVAILABLE``."""
+        r = replay_restore(_ms(now, self._clock), skew=self._skew)
+        self._call(self._store.record_restore, r["at_ms"], r["until_ms"], r["now_ms"])
 
     def _call(self, method: Callable[..., Any], *args: Any) -> Any:
         try:
@@ -242,46 +182,28 @@ class ReplayGuard:
         return answer
 
     def _consume(self, kind: str, issuer: Any, audience: Any, jti: Any, iat: Any, exp: Any, now: Any) -> None:
-        max_lifetime, replay = _KINDS[kind]
-        key = replay_key(kind, issuer, audience, jti)
-        iat = _time("iat", iat)
-        exp = _time("exp", exp)
-        t = _now(now, self._clock)
-        skew = self._skew
-        if exp < iat:
-            raise EklError("INVALID_ARGUMENT", "exp must not be before iat")
-        if t >= exp + skew:
-            raise EklError("TOKEN_EXPIRED", "the token expired: nothing to consume")
-        if iat > t + skew:
-            raise EklError("TOKEN_NOT_YET_VALID", "iat is in the future beyond the skew")
-        if exp - iat > max_lifetime:
-            raise EklError("LIFETIME_TOO_LONG", f"exp - iat exceeds {max_lifetime} s")
-        now_ms = math.floor(t * 1000)
-        restored = self._call(self._store.restore_moment, now_ms)
-        if restored is not None and now_ms < restored + self.restore_window * 1000 and iat * 1000 < restored + skew * 1000:
-            raise EklError(replay, "issued before a restore from backup: refused for the window after it")
-        if not self._call(self._store.add, key, (exp + skew) * 1000, now_ms):
-            raise EklError(replay, "this jti was already used")
+        # The core's machine: admitted (or refused, not consumed), then the store's restore
+        # moment, then its add, each answer judged by the core.
+        a = replay_admit(kind, issuer, audience, jti, iat, exp, _ms(now, self._clock), skew=self._skew)
+        replay_answer(a, restore_moment=self._call(self._store.restore_moment, a["now_ms"]))
+        replay_answer(a, added=bool(self._call(self._store.add, a["key"], a["expires_at_ms"], a["now_ms"])))
 
 
 class MemoryStore:
-    """Consumed ``jti`` in this process's memory: for one process, lost at exit.
+    """Consumed ``jti`` in this process's memory (lost at exit), at most ``max_entries``
+    unexpired ones (default 100 000, about 25 MB): past it a new credential is
+    ``REPLAY_STORE_FULL`` and not consumed (an unexpired ``jti`` is never evicted). Entries
+    expired at the latest ``now`` seen are purged on every ``add``."""
 
-    Bounded: at most ``max_entries`` unexpired entries (default 100 000, about 25 MB in CPython:
-    each key is 64 hex characters whatever the token). Expired entries are purged on every
-    ``add``; when the store still holds ``max_entries`` unexpired entries, a new credential is
-    refused with ``REPLAY_STORE_FULL`` and not consumed (fail closed: an unexpired ``jti`` is
-    never forgotten, which would allow a replay). Thread-safe.
-    """
-
-    def __init__(self, max_entries: int = 100_000) -> None:
+    def __init__(self, max_entries: int = _C["memory_max_entries"]) -> None:
         if isinstance(max_entries, bool) or not isinstance(max_entries, int):
             raise TypeError("max_entries must be an int")
-        if not 1 <= max_entries <= 100_000_000:
-            raise EklError("INVALID_ARGUMENT", "max_entries must be in [1, 100000000]")
+        if not 1 <= max_entries <= _C["memory_max_entries_limit"]:
+            raise EklError("INVALID_ARGUMENT", f"max_entries must be in [1, {_C['memory_max_entries_limit']}]")
         self.max_entries = max_entries
         self._entries: dict[str, int] = {}
         self._expiries: list[tuple[int, str]] = []
+        self._seen: Optional[int] = None  # the latest now given to add (the high-water mark)
         self._restore: Optional[tuple[int, int]] = None
         self._lock = threading.Lock()
 
@@ -289,21 +211,17 @@ class MemoryStore:
         """The entries held (expired ones not yet purged included)."""
         return len(self._entries)
 
-    def _purge(self, now: int) -> None:
-        while self._expiries and self._expiries[0][0] <= now:
-            expires, key = heapq.heappop(self._expiries)
-            if self._entries.get(key) == expires:
-                del self._entries[key]
-
     def add(self, key: str, expires_at: int, now: int) -> bool:
         with self._lock:
-            self._purge(now)
-            if key in self._entries:  # unexpired: the purge removed every expired entry
+            seen = self._seen = now if self._seen is None else max(self._seen, now)
+            while self._expiries and self._expiries[0][0] <= seen:
+                expires, k = heapq.heappop(self._expiries)
+                if self._entries.get(k) == expires:
+                    del self._entries[k]
+            if key in self._entries or expires_at <= seen:
                 return False
             if len(self._entries) >= self.max_entries:
-                raise EklError(
-                    "REPLAY_STORE_FULL", f"the memory store holds {self.max_entries} unexpired entries (max_entries)"
-                )
+                raise EklError("REPLAY_STORE_FULL", f"the memory store holds {self.max_entries} unexpired entries (max_entries)")
             self._entries[key] = expires_at
             heapq.heappush(self._expiries, (expires_at, key))
             return True
@@ -320,36 +238,15 @@ class MemoryStore:
 
 
 class SqliteStore:
-    """Consumed ``jti`` in an SQLite file (standard library ``sqlite3``): durable across
-    restarts, shared by the processes of one host that open the same file.
+    """Consumed ``jti`` in an SQLite file (standard library ``sqlite3``): durable, shared by
+    the processes (Python or Node) that open it. The core's schema and statements (the
+    manifest's ``replay.sqlite``: WAL, ``synchronous=FULL``, one atomic statement per ``add``);
+    ``timeout`` seconds of ``busy_timeout`` is each call's deadline. One connection behind a lock."""
 
-    One table ``ekl_replay(key PRIMARY KEY, expires_at)``; ``add`` is one atomic statement
-    (``INSERT … ON CONFLICT(key) DO UPDATE … WHERE expires_at <= now``: inserts, or takes over an
-    expired entry, or changes nothing). WAL journal, ``synchronous=FULL`` (a consumed ``jti``
-    survives a crash once ``add`` returned), ``busy_timeout`` of ``timeout`` seconds. Expired
-    rows are purged at most once a minute. Thread-safe (one connection behind a lock).
-    """
-
-    _SCHEMA = (
-        "CREATE TABLE IF NOT EXISTS ekl_replay (key TEXT PRIMARY KEY, expires_at INTEGER NOT NULL) WITHOUT ROWID",
-        "CREATE INDEX IF NOT EXISTS ekl_replay_expires ON ekl_replay (expires_at)",
-        "CREATE TABLE IF NOT EXISTS ekl_replay_restore "
-        "(id INTEGER PRIMARY KEY CHECK (id = 1), at INTEGER NOT NULL, until INTEGER NOT NULL)",
-    )
-    _ADD = (
-        "INSERT INTO ekl_replay (key, expires_at) VALUES (?, ?) ON CONFLICT (key) DO UPDATE "
-        "SET expires_at = excluded.expires_at WHERE ekl_replay.expires_at <= ?"
-    )
-    _RECORD = (
-        "INSERT INTO ekl_replay_restore (id, at, until) VALUES (1, ?, ?) ON CONFLICT (id) DO UPDATE "
-        "SET at = CASE WHEN ekl_replay_restore.until <= ? THEN excluded.at ELSE max(ekl_replay_restore.at, excluded.at) END, "
-        "until = CASE WHEN ekl_replay_restore.until <= ? THEN excluded.until ELSE max(ekl_replay_restore.until, excluded.until) END"
-    )
-
-    def __init__(self, path: Union[str, os.PathLike[str]], *, timeout: float = 5.0) -> None:
+    def __init__(self, path: Union[str, os.PathLike[str]], *, timeout: float = _C["timeout_ms"] / 1000) -> None:
         if isinstance(timeout, bool) or not isinstance(timeout, (int, float)):
             raise TypeError("timeout must be a number of seconds")
-        if not 0 <= timeout <= 600:
+        if not 0 <= timeout <= _C["timeout_ms_limit"] / 1000:
             raise EklError("INVALID_ARGUMENT", "timeout must be in [0, 600] seconds")
         try:
             conn = sqlite3.connect(path, timeout=timeout, isolation_level=None, check_same_thread=False)
@@ -359,30 +256,32 @@ class SqliteStore:
         self._lock = threading.Lock()
         self._purged_at: Optional[int] = None
         try:
-            conn.execute(f"PRAGMA busy_timeout = {int(timeout * 1000)}")
-            conn.execute("PRAGMA journal_mode = WAL")
-            conn.execute("PRAGMA synchronous = FULL")
-            for statement in self._SCHEMA:
+            for statement in [f"PRAGMA busy_timeout = {int(timeout * 1000)}", *_SQL["pragmas"], *_SQL["schema"]]:
                 conn.execute(statement)
         except sqlite3.Error as e:
             conn.close()
             raise EklError("REPLAY_STORE_UNAVAILABLE", "cannot prepare the SQLite replay store") from e
 
+    def _run(self, name: str, **values: Any) -> sqlite3.Cursor:
+        statement = _SQL[name]
+        return self._conn.execute(statement["sql"], [values[p] for p in statement["params"]])
+
     def add(self, key: str, expires_at: int, now: int) -> bool:
         with self._lock:
-            if self._purged_at is None or now - self._purged_at >= 60_000 or now < self._purged_at:
-                self._conn.execute("DELETE FROM ekl_replay WHERE expires_at <= ?", (now,))
+            self._run("see", now=now)
+            if self._purged_at is None or not 0 <= now - self._purged_at < _C["purge_every_ms"]:
+                self._run("purge")
                 self._purged_at = now
-            return self._conn.execute(self._ADD, (key, expires_at, now)).rowcount == 1
+            return self._run("add", key=key, expires_at=expires_at, now=now).rowcount == 1
 
     def restore_moment(self, now: int) -> Optional[int]:
         with self._lock:
-            row = self._conn.execute("SELECT at, until FROM ekl_replay_restore WHERE id = 1").fetchone()
-        return int(row[0]) if row is not None and row[1] > now else None
+            row = self._run("restore_read", now=now).fetchone()
+        return None if row is None else int(row[0])
 
     def record_restore(self, at: int, until: int, now: int) -> None:
         with self._lock:
-            self._conn.execute(self._RECORD, (at, until, now, now))
+            self._run("restore_record", at=at, until=until, now=now)
 
     def close(self) -> None:
         """Closes the connection (later calls are ``REPLAY_STORE_UNAVAILABLE``)."""
@@ -390,43 +289,70 @@ class SqliteStore:
             self._conn.close()
 
 
+#: Store calls waiting on a worker thread at most (a hung server holds them).
+_WAITING = threading.BoundedSemaphore(64)
+
+
+def _within(timeout: float, f: Callable[[], Any]) -> Any:
+    """``f()`` on a daemon thread, within ``timeout`` seconds or ``REPLAY_STORE_UNAVAILABLE``
+    (a redis-py client without ``socket_timeout`` waits forever on a stopped server)."""
+    if not _WAITING.acquire(blocking=False):
+        raise EklError("REPLAY_STORE_UNAVAILABLE", "too many replay store calls are waiting for an answer")
+    done = threading.Event()
+    out: list[Any] = []
+
+    def run() -> None:
+        try:
+            out.append((True, f()))
+        except BaseException as e:  # noqa: BLE001 (handed to the caller)
+            out.append((False, e))
+        finally:
+            _WAITING.release()
+            done.set()
+
+    threading.Thread(target=run, name="ekl-replay-store", daemon=True).start()
+    if not done.wait(timeout):
+        raise EklError("REPLAY_STORE_UNAVAILABLE", f"the replay store did not answer within {timeout} s")
+    ok, value = out[0]
+    if not ok:
+        raise value
+    return value
+
+
 class RedisStore:
-    """Consumed ``jti`` in Redis: shared by every replica that uses the same server.
+    """Consumed ``jti`` in Redis, shared by replicas: the core's commands (the manifest's
+    ``replay.redis``: one ``SET prefix+key 1 NX PX ttl`` per ``add``) sent with
+    ``client.execute_command`` of a redis-py client (``pip install "ekl-evidence[redis]"``), each
+    within ``timeout`` seconds (default 5) or ``REPLAY_STORE_UNAVAILABLE``; give the client a
+    ``socket_timeout`` too. Durable across a crash with ``appendonly yes``, ``appendfsync always``."""
 
-    ``add`` is one command, ``SET prefix+key 1 NX PX ttl`` (set if absent, with its expiry, in
-    one step: Redis drops the key at ``exp`` + skew). The restore moment is the key
-    ``prefix + "restore"``. ``client`` is a redis-py ``Redis`` (or anything with its ``set(name,
-    value, nx=, px=)`` and ``get(name)``; ``pip install "ekl-evidence[redis]"``). Give it a
-    ``socket_timeout``: a store that does not answer is ``REPLAY_STORE_UNAVAILABLE`` only once
-    the client gives up. For durability across a Redis restart, run Redis with ``appendonly yes``
-    and ``appendfsync always``.
-    """
-
-    def __init__(self, client: Any, *, prefix: str = "ekl:replay:") -> None:
-        for method in ("set", "get"):
-            if not callable(getattr(client, method, None)):
-                raise TypeError(f"client must have a method {method}() (a redis-py client)")
+    def __init__(self, client: Any, *, prefix: str = "ekl:replay:", timeout: float = _C["timeout_ms"] / 1000) -> None:
+        if not callable(getattr(client, "execute_command", None)):
+            raise TypeError("client must have a method execute_command() (a redis-py client)")
         if not isinstance(prefix, str):
             raise TypeError("prefix must be a str")
+        if isinstance(timeout, bool) or not isinstance(timeout, (int, float)):
+            raise TypeError("timeout must be a number of seconds")
+        if not 0 < timeout <= _C["timeout_ms_limit"] / 1000:
+            raise EklError("INVALID_ARGUMENT", "timeout must be in (0, 600] seconds")
         self._client = client
         self.prefix = prefix
+        self.timeout = timeout
+
+    def _command(self, command: list[str], **values: Any) -> Any:
+        args = [str(values[part[1:-1]]) if part.startswith("{") else part for part in command]
+        return _within(self.timeout, lambda: self._client.execute_command(*args))
 
     def add(self, key: str, expires_at: int, now: int) -> bool:
-        ttl = expires_at - now
-        if ttl <= 0:
-            return True  # already expired: nothing to keep (the guard never asks this)
-        return bool(self._client.set(self.prefix + key, b"1", nx=True, px=ttl))
+        return bool(self._command(_REDIS["add"], key=self.prefix + key, ttl_ms=expires_at - now))
 
     def restore_moment(self, now: int) -> Optional[int]:
-        value = self._client.get(self.prefix + "restore")
+        value = self._command(_REDIS["restore_read"], key=self.prefix + _REDIS["restore_key"])
         if value is None:
             return None
         return int(value.decode("ascii") if isinstance(value, (bytes, bytearray)) else value)
 
     def record_restore(self, at: int, until: int, now: int) -> None:
         current = self.restore_moment(now)
-        if current is not None and current >= at:
-            return
-        ttl = until - now
-        if ttl > 0:
-            self._client.set(self.prefix + "restore", str(at).encode("ascii"), px=ttl)
+        if (current is None or current < at) and until > now:
+            self._command(_REDIS["restore_record"], key=self.prefix + _REDIS["restore_key"], at=at, ttl_ms=until - now)

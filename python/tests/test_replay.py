@@ -382,6 +382,38 @@ def test_redis_unavailable_fails_closed(redis_server: RedisServer, tmp_path: Pat
     assert e.value.code == "REPLAY_STORE_UNAVAILABLE"
 
 
+def test_redis_a_server_that_never_answers_is_unavailable_within_the_deadline() -> None:
+    """A default redis-py client (no socket_timeout) on a server that accepts and never answers
+    (a stopped server): each store call has its deadline (``timeout``), then it is
+    REPLAY_STORE_UNAVAILABLE; before, the call waited forever."""
+    try:
+        import redis
+    except ImportError:
+        if os.environ.get("EKL_REQUIRE_REDIS") == "1":
+            pytest.fail("no redis-py client (EKL_REQUIRE_REDIS=1)")
+        pytest.skip("no redis-py client")
+    with socket.socket() as listener:
+        listener.bind(("127.0.0.1", 0))
+        listener.listen(16)  # connections complete in the backlog; nothing is ever read or sent
+        client = redis.Redis(host="127.0.0.1", port=listener.getsockname()[1])
+        assert RedisStore(client).timeout == 5
+        guard = ReplayGuard(RedisStore(client, timeout=0.5))
+        got: list[str] = []
+        calls = [
+            lambda: guard.consume_assertion("i", "a", "j", iat=T, exp=T + 120, now=T),
+            lambda: guard.record_restore(now=T),
+        ]
+        t0 = time.monotonic()
+        worker = threading.Thread(target=lambda: got.extend(outcome(f) for f in calls), daemon=True)
+        worker.start()
+        worker.join(timeout=20)
+        assert got == ["REPLAY_STORE_UNAVAILABLE"] * 2, "a store call did not end within its deadline"
+        assert time.monotonic() - t0 < 5
+    with pytest.raises(EklError) as e:
+        RedisStore(client, timeout=0)
+    assert e.value.code == "INVALID_ARGUMENT"
+
+
 def test_redis_keeps_a_jti_through_a_crash_of_another_process(redis_server: RedisServer) -> None:
     """A guard in another process consumes and the server is SIGKILLed: still consumed after."""
     code = (
@@ -489,9 +521,13 @@ def test_wrong_types_are_type_errors() -> None:
     with pytest.raises(EklError) as e:
         MemoryStore(max_entries=0)
     assert e.value.code == "INVALID_ARGUMENT"
-    with pytest.raises(EklError) as e:
-        guard.consume_assertion("i", "a", "j", iat=T, exp=T + 1, now=float("nan"))
-    assert e.value.code == "INVALID_ARGUMENT"
+    for bad_now in (float("nan"), float("inf"), float("-inf"), -1, -0.001):
+        with pytest.raises(EklError) as e:
+            guard.consume_assertion("i", "a", "j", iat=T, exp=T + 1, now=bad_now)
+        assert e.value.code == "INVALID_ARGUMENT"
+        with pytest.raises(EklError) as e:
+            guard.record_restore(now=bad_now)
+        assert e.value.code == "INVALID_ARGUMENT"
 
 
 def test_a_failing_store_is_unavailable_and_the_clock_is_used() -> None:

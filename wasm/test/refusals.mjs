@@ -129,6 +129,12 @@ export function badCalls(api) {
       ['issueExecutionGrant: another aud form', () => api.issueExecutionGrant({ iss: 'i', aud: 'agt_p', iat: 1, exp: 61 }, api.signingKey('11'.repeat(32), 'k')), 'AUDIENCE_MISMATCH'],
       ['issueRevocationFeed: no aud', () => api.issueRevocationFeed({ iss: 'i', iat: 1 }, api.signingKey('11'.repeat(32), 'k')), 'CLAIM_MISSING'],
       ['issueAccessToken: 901 s', () => api.issueAccessToken({ iss: 'i', aud: 'ekl:agent:p', iat: 1, exp: 902 }, api.signingKey('11'.repeat(32), 'k')), 'LIFETIME_TOO_LONG'],
+      ['replayKey: unknown kind', () => api.replayKey('access_token', 'i', 'a', 'j'), 'INVALID_ARGUMENT'],
+      ['replayAdmit: expired', () => api.replayAdmit('platform_call', 'i', 'a', 'j', 1800000000, 1800000060, 1800000120000), 'TOKEN_EXPIRED'],
+      ['replayAdmit: negative now', () => api.replayAdmit('platform_call', 'i', 'a', 'j', 0, 60, -1), 'INVALID_ARGUMENT'],
+      ['replayAnswer: a reuse', () => api.replayAnswer(api.replayAdmit('platform_call', 'i', 'a', 'j', 1800000000, 1800000060, 1800000000000), { added: false }), 'CREDENTIAL_REPLAY'],
+      ['replayAnswer: not an admission', () => api.replayAnswer({ key: 'k' }), 'INVALID_ARGUMENT'],
+      ['replayRestore: skew 301', () => api.replayRestore(1800000000000, { skew: 301 }), 'INVALID_ARGUMENT'],
     );
   }
   return cases;

@@ -1,5 +1,5 @@
 //! The registry: every operation, its parameters and its implementation over `ekl-core`, its
-//! rows split by domain (json_ops, proofs_ops, receipts_ops, screening_ops, jws_ops); the helpers they share are here.
+//! rows split by domain (json_ops, proofs_ops, receipts_ops, screening_ops, jws_ops, replay_ops); the helpers they share are here.
 
 use ekl_core::canonical::{self, Options};
 use ekl_core::digest::{self, Commitment, Salt};
@@ -291,6 +291,7 @@ mod json_ops;
 mod jws_ops;
 mod proofs_ops;
 mod receipts_ops;
+mod replay_ops;
 mod screening_ops;
 
 /// The number of operations: the domains' rows together.
@@ -298,7 +299,8 @@ const COUNT: usize = json_ops::OPS.len()
     + proofs_ops::OPS.len()
     + receipts_ops::OPS.len()
     + screening_ops::OPS.len()
-    + jws_ops::OPS.len();
+    + jws_ops::OPS.len()
+    + replay_ops::OPS.len();
 
 /// The domains' rows in one array, in manifest order (a `const fn`: the table is built at
 /// compile time, with no allocation and no lookup at run time).
@@ -324,6 +326,7 @@ static TABLE: [Op; COUNT] = concat(&[
     receipts_ops::OPS,
     screening_ops::OPS,
     jws_ops::OPS,
+    replay_ops::OPS,
 ]);
 
 /// Every operation, in the order of `docs/operations.json`.
