@@ -68,6 +68,7 @@ pub mod pem;
 pub mod proof;
 pub mod receipt;
 pub mod receipt_sig;
+pub mod remote_jwks;
 mod scan;
 pub mod screening;
 pub mod screening_rules;
