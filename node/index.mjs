@@ -57,6 +57,7 @@ export const {
   verifyRevocationFeed,
   verifyAccessToken,
   verifyScreeningRules,
+  remoteJwksStep,
   canonicalizeAsync,
   canonicalizeValueAsync,
   verifyReceiptsAsync,

@@ -262,9 +262,9 @@ pub fn max_age(cache_control: Option<&str>, default: f64) -> f64 {
         if !tail.trim().is_empty() {
             continue;
         }
-        let seconds = rest[..digits]
-            .bytes()
-            .fold(0f64, |n, b| (n * 10.0 + f64::from(b - b'0')).min(2.0 * ONE_DAY));
+        let seconds = rest[..digits].bytes().fold(0f64, |n, b| {
+            (n * 10.0 + f64::from(b - b'0')).min(2.0 * ONE_DAY)
+        });
         return seconds.min(ONE_DAY);
     }
     default
@@ -588,7 +588,10 @@ impl State {
         let time = |t: Option<f64>| t.map_or(Value::Null, Value::Number);
         Value::Object(vec![
             ("cooldown".into(), Value::Number(self.cooldown)),
-            ("default_max_age".into(), Value::Number(self.default_max_age)),
+            (
+                "default_max_age".into(),
+                Value::Number(self.default_max_age),
+            ),
             ("fresh_until".into(), time(self.fresh_until)),
             ("has_set".into(), Value::Bool(self.has_set)),
             (
@@ -604,7 +607,10 @@ impl State {
             (
                 "origin".into(),
                 Value::Object(vec![
-                    ("host".into(), Value::String(self.origin.host.clone().into())),
+                    (
+                        "host".into(),
+                        Value::String(self.origin.host.clone().into()),
+                    ),
                     ("https".into(), Value::Bool(self.origin.https)),
                     ("port".into(), Value::Number(f64::from(self.origin.port))),
                 ]),
@@ -757,7 +763,10 @@ mod tests {
     fn failures_cool_down_and_the_last_good_set_serves_until_max_stale() {
         let mut s = state(r#"{"cooldown":10,"max_stale":100}"#);
         s.fetched(1000.0, Some("max-age=60"));
-        let e = s.failed(1061.0, Failure::Refused(unavailable("the key set's server answered 500")));
+        let e = s.failed(
+            1061.0,
+            Failure::Refused(unavailable("the key set's server answered 500")),
+        );
         assert_eq!(s.need_failed(1061.0, &e), Decision::Serve);
         assert_eq!(s.need(1065.0), Decision::Serve);
         assert!(matches!(s.need(1071.0), Decision::Fetch { .. }));
@@ -777,7 +786,10 @@ mod tests {
         let mut s = state("{}");
         s.fetched(1000.0, None);
         assert_eq!(s.kid(1000.0, &KidStatus::Known), Decision::Serve);
-        assert!(matches!(s.kid(1000.0, &KidStatus::Unknown), Decision::Fetch { .. }));
+        assert!(matches!(
+            s.kid(1000.0, &KidStatus::Unknown),
+            Decision::Fetch { .. }
+        ));
         assert_eq!(
             fail(s.kid_fetched(&KidStatus::Unknown)),
             "UNKNOWN_KID: kid is not in the key set, refetched just now; the next refetch may happen in 30 s"
@@ -786,7 +798,10 @@ mod tests {
             fail(s.kid(1012.0, &KidStatus::Unknown)),
             "UNKNOWN_KID: kid is not in the key set, refetched for an unknown kid 12 s ago; the next refetch may happen in 18 s"
         );
-        assert!(matches!(s.kid(1030.0, &KidStatus::Unknown), Decision::Fetch { .. }));
+        assert!(matches!(
+            s.kid(1030.0, &KidStatus::Unknown),
+            Decision::Fetch { .. }
+        ));
         s.failed(1030.0, Failure::Network);
         assert_eq!(
             fail(s.kid(1035.0, &KidStatus::Unknown)),
@@ -798,7 +813,10 @@ mod tests {
     fn redirects_stay_on_the_origin() {
         let s = state("{}");
         let same = parts("https://NET.example:443/moved");
-        assert_eq!(s.response(302, Some("/moved"), Some(&same), 0, false), Hop::Follow);
+        assert_eq!(
+            s.response(302, Some("/moved"), Some(&same), 0, false),
+            Hop::Follow
+        );
         let other = parts("https://other.example/moved");
         let http = parts("http://net.example/moved");
         let msg = |h: Hop| match h {
@@ -810,8 +828,14 @@ mod tests {
         assert!(msg(s.response(307, None, None, 0, false)).contains("without a Location"));
         assert!(msg(s.response(308, Some("x"), None, 0, false)).contains("not http(s)"));
         assert!(msg(s.response(302, Some("/m"), Some(&same), 5, false)).contains("more than 5"));
-        assert_eq!(msg(s.response(500, None, None, 0, false)), "the key set's server answered 500");
-        assert_eq!(s.response(204, None, None, 0, false), Hop::Read { max_bytes: 1 << 20 });
+        assert_eq!(
+            msg(s.response(500, None, None, 0, false)),
+            "the key set's server answered 500"
+        );
+        assert_eq!(
+            s.response(204, None, None, 0, false),
+            Hop::Read { max_bytes: 1 << 20 }
+        );
     }
 
     #[test]
@@ -824,10 +848,23 @@ mod tests {
         let dup = br#"{"keys":[],"keys":[{"kty":"EC","crv":"P-256","kid":"k1","x":"IBPaEMdAdqp6YxXlh70zMSKLxblldoQmMNdSuUfZ6ow","y":"I9B6U2c_y7Iwzk1NQNbXCWZzGpmBvc1Tbvs_CYkL8Ik"}]}"#;
         let e = s.body(dup, false).unwrap_err();
         assert_eq!(e.code(), ErrorCode::JwksUnavailable);
-        assert_eq!(e.message(), "the fetched key set is not usable (DUPLICATE_KEY)");
-        assert_eq!(s.body(b"<html>", false).unwrap_err().message(), "the fetched key set is not JSON");
-        assert_eq!(s.body(b"\xff\xfe{", false).unwrap_err().message(), "the fetched key set is not JSON");
-        assert!(s.body(SET, true).unwrap_err().message().contains("larger than 4096"));
+        assert_eq!(
+            e.message(),
+            "the fetched key set is not usable (DUPLICATE_KEY)"
+        );
+        assert_eq!(
+            s.body(b"<html>", false).unwrap_err().message(),
+            "the fetched key set is not JSON"
+        );
+        assert_eq!(
+            s.body(b"\xff\xfe{", false).unwrap_err().message(),
+            "the fetched key set is not JSON"
+        );
+        assert!(s
+            .body(SET, true)
+            .unwrap_err()
+            .message()
+            .contains("larger than 4096"));
         let deep = [vec![b'['; 100_000], vec![b']'; 100_000]].concat();
         let big = state("{}");
         assert_eq!(
@@ -860,7 +897,10 @@ mod tests {
         }
         assert!(State::new("file:///x", Some(&p), &o("{}")).is_err());
         assert!(State::new(url, None, &o("{}")).is_err());
-        let with_user = UrlParts { credentials: true, ..p.clone() };
+        let with_user = UrlParts {
+            credentials: true,
+            ..p.clone()
+        };
         let e = State::new(url, Some(&with_user), &o("{}")).unwrap_err();
         assert!(e.message().contains("user name or password"));
         let ok = r#"{"timeout_ms":600000,"max_bytes":67108864,"cooldown":0,"default_max_age":86400,"max_stale":31536000}"#;
@@ -875,13 +915,12 @@ mod tests {
         s.failed(2000.0, Failure::Timeout);
         let v = s.to_value();
         assert_eq!(State::from_value(&v).unwrap(), s);
-        for forged in [
-            r#"{}"#,
-            r#"[]"#,
-            r#"{"cooldown":30}"#,
-        ] {
+        for forged in [r#"{}"#, r#"[]"#, r#"{"cooldown":30}"#] {
             let v = canonical::parse(forged.as_bytes()).unwrap();
-            assert_eq!(State::from_value(&v).unwrap_err().code(), ErrorCode::InvalidArgument);
+            assert_eq!(
+                State::from_value(&v).unwrap_err().code(),
+                ErrorCode::InvalidArgument
+            );
         }
     }
 }
