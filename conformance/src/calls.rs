@@ -746,7 +746,7 @@ fn remote_jwks_steps(c: &mut Calls) {
         ("failed, timeout", &fresh, r#"{"on":"failed","now":1000,"cause":"timeout"}"#.into(), vec![]),
         ("need, cooling, stale set serves", &failed, r#"{"on":"need","now":1070}"#.into(), vec![]),
         ("need, cooling, no set", &cold, r#"{"on":"need","now":1001}"#.into(), vec![]),
-        ("need, past max_stale", &failed, r#"{"on":"need","now":87500}"#.into(), vec![]),
+        ("need, long after a failure", &failed, r#"{"on":"need","now":87500}"#.into(), vec![]),
         ("need_failed, stale set serves", &failed, r#"{"on":"need_failed","now":1061,"error":{"code":"JWKS_UNAVAILABLE","message":"the key set timed out"}}"#.into(), vec![]),
         ("need_failed, no set", &cold, r#"{"on":"need_failed","now":1000,"error":{"code":"JWKS_UNAVAILABLE","message":"the key set timed out"}}"#.into(), vec![]),
         ("kid, unknown: refetch", &fetched, r#"{"on":"kid","now":1010}"#.into(), vec![("jwks", s(set.clone())), ("token", s(token))]),

@@ -193,7 +193,7 @@ pub enum Hop {
 }
 
 /// Whether a token's `kid` is in a set.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum KidStatus {
     /// No readable `kid` (the verifier refuses the token: serve the set).
     NoKid,
@@ -542,7 +542,7 @@ impl State {
         }
         let text = body.strip_prefix(b"\xef\xbb\xbf").unwrap_or(body);
         let value = canonical::parse(text).map_err(|e| match e.code() {
-            ErrorCode::InvalidJson | ErrorCode::InvalidUtf8 => {
+            ErrorCode::InvalidJson | ErrorCode::InvalidUtf8 | ErrorCode::NonFiniteNumber => {
                 unavailable("the fetched key set is not JSON")
             }
             code => unavailable(format!(
