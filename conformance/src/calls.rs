@@ -736,7 +736,8 @@ fn remote_jwks_steps(c: &mut Calls) {
     let dup = "eyJraWQiOiJrOSIsImtpZCI6ImsxIn0.e30.c2ln"; // {"kid":"k9","kid":"k1"}
     let st = |x: &State| t(&x.to_value());
     let ev = |text: &str| s(text.to_owned());
-    let steps: Vec<(&str, &State, String, Vec<(&str, Value<'static>)>)> = vec![
+    type Step<'s> = (&'s str, &'s State, String, Vec<(&'s str, Value<'static>)>);
+    let steps: Vec<Step<'_>> = vec![
         ("need, no set", &fresh, r#"{"on":"need","now":1000}"#.into(), vec![]),
         ("fetched, max-age", &fresh, r#"{"on":"fetched","now":1000,"cache_control":"public, max-age=60"}"#.into(), vec![]),
         ("fetched, no-store under the cooldown floor", &fresh, r#"{"on":"fetched","now":1000,"cache_control":"no-store"}"#.into(), vec![]),
