@@ -179,10 +179,13 @@ class RemoteJwks:
                 conn.request("GET", _target(parts), headers={"Accept": "application/json", "Connection": "close"})
                 response = conn.getresponse()
                 location = response.getheader("Location")
-                nxt = urllib.parse.urljoin(url, location.strip()) if location else url
+                try:
+                    nxt = urllib.parse.urljoin(url, location.strip()) if location else None
+                except ValueError:
+                    nxt = None
                 hop = _step({"on": "response", "status": response.status, "location": location,
-                             "next": _parts(nxt) if location else None, "hops": hops}, state)
-                if hop["action"] == "follow":
+                             "next": _parts(nxt) if nxt else None, "hops": hops}, state)
+                if hop["action"] == "follow" and nxt:
                     url, hops = nxt, hops + 1
                     continue
                 if hop["action"] == "fail":
