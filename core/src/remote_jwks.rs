@@ -135,6 +135,8 @@ fn number(v: &Value<'_>, spec: (&str, f64, f64, f64, bool)) -> Result<f64> {
     };
     if !x.is_finite() || x > high || x < low || (low_open && x == low) {
         let open = if low_open { "(" } else { "[" };
+        // the bounds are whole numbers: written as integers (no float formatting in the module)
+        let (low, high) = (low as i64, high as i64);
         return Err(invalid(format!(
             "RemoteJwks: {name} must be a finite number in {open}{low}, {high}]"
         )));

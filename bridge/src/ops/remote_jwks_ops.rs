@@ -53,21 +53,27 @@ fn now(event: &ekl_core::Value<'_>) -> Result<f64> {
     }
 }
 
-/// An error a host passes back (`{code, message}` of an earlier step's refusal).
+/// An error a host passes back (`{code, message}` of an earlier step's refusal): the policy's
+/// own refusals are `JWKS_UNAVAILABLE`; any other is a fetch that could not be done.
 fn error_of(event: &ekl_core::Value<'_>) -> Result<Error> {
     let e = event
         .get("error")
         .ok_or_else(|| invalid("event.error is required"))?;
-    let code = e
-        .get("code")
-        .and_then(ekl_core::Value::as_str)
-        .and_then(ErrorCode::from_str_code)
-        .ok_or_else(|| invalid("event.error.code must be an error code"))?;
-    let message = e
-        .get("message")
-        .and_then(ekl_core::Value::as_str)
-        .ok_or_else(|| invalid("event.error.message must be a string"))?;
-    Ok(Error::new(code, message))
+    let (code, message) = match (
+        e.get("code").and_then(ekl_core::Value::as_str),
+        e.get("message").and_then(ekl_core::Value::as_str),
+    ) {
+        (Some(code), Some(message)) => (code, message),
+        _ => return Err(invalid("event.error must be {code, message}")),
+    };
+    Ok(if code == ErrorCode::JwksUnavailable.as_str() {
+        Error::new(ErrorCode::JwksUnavailable, message)
+    } else {
+        Error::new(
+            ErrorCode::JwksUnavailable,
+            "the key set could not be fetched",
+        )
+    })
 }
 
 fn opt_str<'v>(event: &'v ekl_core::Value<'_>, name: &str) -> Result<Option<&'v str>> {
@@ -98,7 +104,8 @@ fn whole(event: &ekl_core::Value<'_>, name: &str, max: f64) -> Result<f64> {
         None | Some(ekl_core::Value::Null) => Ok(0.0),
         Some(ekl_core::Value::Number(x)) if x.fract() == 0.0 && (0.0..=max).contains(x) => Ok(*x),
         Some(_) => Err(invalid(format!(
-            "event.{name} must be an integer in [0, {max}]"
+            "event.{name} must be an integer in [0, {}]",
+            max as i64
         ))),
     }
 }
@@ -122,14 +129,15 @@ fn error_json(e: &Error) -> ekl_core::Value<'static> {
     ])
 }
 
-/// The result: the state, the action and its members.
+/// The result: the action, its members (given in name order: the object is written as given)
+/// and the state.
 fn answer(state: &State, action: &str, more: Vec<(&str, ekl_core::Value<'static>)>) -> Out {
-    let mut members: Vec<(std::borrow::Cow<'static, str>, ekl_core::Value<'static>)> = vec![
-        ("action".into(), ekl_core::Value::from(action.to_owned())),
-        ("state".into(), state.to_value()),
-    ];
-    members.extend(more.into_iter().map(|(k, v)| (k.to_owned().into(), v)));
-    members.sort_by(|a, b| a.0.cmp(&b.0));
+    let mut members: Vec<(std::borrow::Cow<'static, str>, ekl_core::Value<'static>)> =
+        vec![("action".into(), ekl_core::Value::from(action.to_owned()))];
+    let (before, after): (Vec<_>, Vec<_>) = more.into_iter().partition(|(k, _)| *k < "state");
+    members.extend(before.into_iter().map(|(k, v)| (k.to_owned().into(), v)));
+    members.push(("state".into(), state.to_value()));
+    members.extend(after.into_iter().map(|(k, v)| (k.to_owned().into(), v)));
     Out::Value(ekl_core::Value::Object(members))
 }
 
