@@ -517,6 +517,25 @@ export interface ReplayRestore {
   /** the window, seconds: 120 + 2 x skew */
   window: number
 }
+
+/**
+ * One step of a fetched key set's cache policy (`remote_jwks_step`): the state to keep for the next
+ * step, what the host does now, and its details.
+ */
+export interface RemoteJwksStep {
+  /** serve the set held; fetch it; fail with `error`; follow the redirect; read the body; done */
+  action: 'serve' | 'fetch' | 'fail' | 'follow' | 'read' | 'done'
+  /** the state to pass to the next step */
+  state: Record<string, unknown>
+  /** the refusal (action `fail`) */
+  error?: { code: EklErrorCode, message: string }
+  /** the deadline of the whole fetch in seconds (action `fetch`) */
+  timeout?: number
+  /** the largest body (actions `fetch` and `read`) */
+  max_bytes?: number
+  /** the key set as fetched, read strictly (event `body`) */
+  set?: Record<string, unknown>
+}
 // @generated shapes: end
 
 /** An ES256 signing key from a seed (deterministic; for tests, vectors and local networks). */
@@ -1192,6 +1211,25 @@ export declare function replayRestore(nowMs: number, options?: {
   /** the clock skew, seconds in [0, 300] (default 60; the same on every replica) */
   skew?: number | null
 }): ReplayRestore
+
+/**
+ * One step of a fetched key set's cache policy (the state machine under RemoteJwks: freshness from Cache-Control, cooldown, staleness, unknown-kid refetch, redirects, the body through the strict reader). `event.on` names the event: new {url, parts, options}, need {now}, need_failed {now, error}, kid {now} (with token and jwks), kid_fetched (token, jwks), kid_failed {error}, response {status, location, next, hops, opaque}, body {longer} (with body), fetched {now, cache_control}, failed {now, cause, error}. Returns {state, action, error?, timeout?, max_bytes?, set?}. (PROTOCOL §3; `remote_jwks_step`)
+ * @param event the event: {on, now?, …}
+ * @param state the state the last step returned (absent for `new`) (option)
+ * @param body the fetched body (event `body`) (option)
+ * @param jwks the set the host holds (events `kid`, `kid_fetched`) (option)
+ * @param token the compact JWS whose kid is looked up (events `kid`, `kid_fetched`) (option)
+ */
+export declare function remoteJwksStep<T, U, V>(event: JsonArg<T>, options?: {
+  /** the state the last step returned (absent for `new`) */
+  state?: JsonArg<U> | null
+  /** the fetched body (event `body`) */
+  body?: string | Uint8Array | null
+  /** the set the host holds (events `kid`, `kid_fetched`) */
+  jwks?: Jwks | JsonArg<V> | null
+  /** the compact JWS whose kid is looked up (events `kid`, `kid_fetched`) */
+  token?: string | null
+}): RemoteJwksStep
 // @generated operations: end
 
 // --- host helpers ---

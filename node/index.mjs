@@ -66,6 +66,7 @@ export const {
   replayAdmit,
   replayAnswer,
   replayRestore,
+  remoteJwksStep,
   canonicalizeAsync,
   canonicalizeValueAsync,
   verifyReceiptsAsync,

@@ -254,6 +254,7 @@ pub(super) fn vector_requests(dir: &Path) -> Result<(Vec<Case>, Vec<String>), St
     }
     times_and_keys(&mut c, dir);
     replay_guard(&mut c);
+    remote_jwks_steps(&mut c);
     rfc8785_testdata(&mut c, dir);
     let mut out = c.out;
     let twins = handle_twins(&out);
@@ -668,6 +669,128 @@ fn endpoint_proof_signatures(c: &mut Calls, d: &Value<'static>, src: &str) {
 }
 
 /// Times (format_timestamp) and keys from PEM and JWK files made by node:crypto (OpenSSL).
+/// The steps of a fetched key set's cache policy (`remote_jwks_step`, ekl_core::remote_jwks):
+/// each event from a state reached by earlier events, so every surface's answers to the same
+/// transitions are compared (tools/remote-jwks/scenarios.json plays them over HTTP).
+fn remote_jwks_steps(c: &mut Calls) {
+    use ekl_core::remote_jwks::{Failure, State, UrlParts};
+    const SRC: &str = "core/src/remote_jwks.rs";
+    const KEY: &str = r#"{"alg":"ES256","crv":"P-256","kid":"k1","kty":"EC","use":"sig","x":"IBPaEMdAdqp6YxXlh70zMSKLxblldoQmMNdSuUfZ6ow","y":"I9B6U2c_y7Iwzk1NQNbXCWZzGpmBvc1Tbvs_CYkL8Ik"}"#;
+    let set = format!(r#"{{"keys":[{KEY}]}}"#);
+    let parse = |text: &str| {
+        canonical::parse(text.as_bytes())
+            .map(Value::into_owned)
+            .unwrap_or(Value::Null)
+    };
+    let url = "https://net.example/.well-known/jwks.json";
+    let parts = r#"{"scheme":"https","host":"net.example","port":null,"credentials":false}"#;
+    let new = |options: &str, parts: &str| {
+        format!(r#"{{"on":"new","url":"{url}","parts":{parts},"options":{options}}}"#)
+    };
+    for (label, options, parts) in [
+        ("new", "{}", parts),
+        (
+            "new, every option at its bound",
+            r#"{"timeout_ms":600000,"max_bytes":67108864,"cooldown":0,"default_max_age":86400,"max_stale":31536000}"#,
+            parts,
+        ),
+        ("new, cooldown NaN", r#"{"cooldown":"NaN"}"#, parts),
+        ("new, cooldown a string", r#"{"cooldown":"30"}"#, parts),
+        ("new, max_bytes 1.5", r#"{"max_bytes":1.5}"#, parts),
+        ("new, an unknown option", r#"{"bogus":1}"#, parts),
+        (
+            "new, a user name",
+            "{}",
+            r#"{"scheme":"https","host":"net.example","credentials":true}"#,
+        ),
+        (
+            "new, not http",
+            "{}",
+            r#"{"scheme":"ftp","host":"net.example"}"#,
+        ),
+        ("new, unparsed", "{}", "null"),
+    ] {
+        c.add(
+            "remote_jwks_step",
+            SRC,
+            label,
+            vec![("event", s(new(options, parts)))],
+        );
+    }
+    let p = UrlParts::from_value(&parse(parts)).ok();
+    let Ok(fresh) = State::new(url, p.as_ref(), &Value::Object(vec![])) else {
+        return;
+    };
+    let mut fetched = fresh.clone();
+    fetched.fetched(1000.0, Some("max-age=60"));
+    let mut failed = fetched.clone();
+    failed.failed(
+        1061.0,
+        Failure::Refused(ekl_core::Error::new(
+            ekl_core::ErrorCode::JwksUnavailable,
+            "the key set's server answered 500",
+        )),
+    );
+    let mut cold = fresh.clone();
+    cold.failed(1000.0, Failure::Timeout);
+    let token = "eyJhbGciOiJFUzI1NiIsImtpZCI6Ims5In0.e30.c2ln"; // {"alg":"ES256","kid":"k9"}
+    let known = "eyJhbGciOiJFUzI1NiIsImtpZCI6ImsxIn0.e30.c2ln"; // {"alg":"ES256","kid":"k1"}
+    let dup = "eyJraWQiOiJrOSIsImtpZCI6ImsxIn0.e30.c2ln"; // {"kid":"k9","kid":"k1"}
+    let st = |x: &State| t(&x.to_value());
+    let ev = |text: &str| s(text.to_owned());
+    type Step<'s> = (&'s str, &'s State, String, Vec<(&'s str, Value<'static>)>);
+    let steps: Vec<Step<'_>> = vec![
+        ("need, no set", &fresh, r#"{"on":"need","now":1000}"#.into(), vec![]),
+        ("fetched, max-age", &fresh, r#"{"on":"fetched","now":1000,"cache_control":"public, max-age=60"}"#.into(), vec![]),
+        ("fetched, no-store under the cooldown floor", &fresh, r#"{"on":"fetched","now":1000,"cache_control":"no-store"}"#.into(), vec![]),
+        ("need, fresh", &fetched, r#"{"on":"need","now":1059.5}"#.into(), vec![]),
+        ("need, expired", &fetched, r#"{"on":"need","now":1060}"#.into(), vec![]),
+        ("failed, refused", &fetched, r#"{"on":"failed","now":1061,"cause":"refused","error":{"code":"JWKS_UNAVAILABLE","message":"the key set's server answered 500"}}"#.into(), vec![]),
+        ("failed, timeout", &fresh, r#"{"on":"failed","now":1000,"cause":"timeout"}"#.into(), vec![]),
+        ("need, cooling, stale set serves", &failed, r#"{"on":"need","now":1070}"#.into(), vec![]),
+        ("need, cooling, no set", &cold, r#"{"on":"need","now":1001}"#.into(), vec![]),
+        ("need, long after a failure", &failed, r#"{"on":"need","now":87500}"#.into(), vec![]),
+        ("need_failed, stale set serves", &failed, r#"{"on":"need_failed","now":1061,"error":{"code":"JWKS_UNAVAILABLE","message":"the key set timed out"}}"#.into(), vec![]),
+        ("need_failed, no set", &cold, r#"{"on":"need_failed","now":1000,"error":{"code":"JWKS_UNAVAILABLE","message":"the key set timed out"}}"#.into(), vec![]),
+        ("kid, unknown: refetch", &fetched, r#"{"on":"kid","now":1010}"#.into(), vec![("jwks", s(set.clone())), ("token", s(token))]),
+        ("kid, known", &fetched, r#"{"on":"kid","now":1010}"#.into(), vec![("jwks", s(set.clone())), ("token", s(known))]),
+        ("kid, a header with a duplicate member: no kid", &fetched, r#"{"on":"kid","now":1010}"#.into(), vec![("jwks", s(set.clone())), ("token", s(dup))]),
+        ("kid, unknown after a failure", &failed, r#"{"on":"kid","now":1066}"#.into(), vec![("jwks", s(set.clone())), ("token", s(token))]),
+        ("kid_fetched, still unknown", &fetched, r#"{"on":"kid_fetched"}"#.into(), vec![("jwks", s(set.clone())), ("token", s(token))]),
+        ("kid_failed", &fetched, r#"{"on":"kid_failed","error":{"code":"JWKS_UNAVAILABLE","message":"the key set timed out"}}"#.into(), vec![]),
+        ("response, 200", &fresh, r#"{"on":"response","status":200,"hops":0}"#.into(), vec![]),
+        ("response, 500", &fresh, r#"{"on":"response","status":500,"hops":0}"#.into(), vec![]),
+        ("response, same-origin redirect", &fresh, r#"{"on":"response","status":302,"location":"/moved","next":{"scheme":"https","host":"net.example","port":443},"hops":0}"#.into(), vec![]),
+        ("response, redirect to another origin", &fresh, r#"{"on":"response","status":301,"location":"https://other.example/","next":{"scheme":"https","host":"other.example"},"hops":0}"#.into(), vec![]),
+        ("response, https to http", &fresh, r#"{"on":"response","status":307,"location":"http://net.example/","next":{"scheme":"http","host":"net.example"},"hops":0}"#.into(), vec![]),
+        ("response, redirect without a Location", &fresh, r#"{"on":"response","status":308,"hops":0}"#.into(), vec![]),
+        ("response, the sixth redirect", &fresh, r#"{"on":"response","status":302,"location":"/moved","next":{"scheme":"https","host":"net.example"},"hops":5}"#.into(), vec![]),
+        ("body, a key set", &fresh, r#"{"on":"body"}"#.into(), vec![("body", s(set.clone()))]),
+        ("body, a byte-order mark", &fresh, r#"{"on":"body"}"#.into(), vec![("body", s(format!("\u{feff}{set}")))]),
+        ("body, a duplicate member", &fresh, r#"{"on":"body"}"#.into(), vec![("body", s(format!(r#"{{"keys":[],"keys":[{KEY}]}}"#)))]),
+        ("body, a duplicate member in a key", &fresh, r#"{"on":"body"}"#.into(), vec![("body", s(format!(r#"{{"keys":[{{"kid":"k0",{}]}}"#, &KEY[1..])))]),
+        ("body, not JSON", &fresh, r#"{"on":"body"}"#.into(), vec![("body", s("<html>"))]),
+        ("body, NaN", &fresh, r#"{"on":"body"}"#.into(), vec![("body", s(r#"{"keys":NaN}"#))]),
+        ("body, only RSA", &fresh, r#"{"on":"body"}"#.into(), vec![("body", s(r#"{"keys":[{"kty":"RSA","kid":"r","n":"AQAB","e":"AQAB"}]}"#))]),
+        ("body, longer than max_bytes", &fresh, r#"{"on":"body","longer":true}"#.into(), vec![("body", s(set.clone()))]),
+        ("an unknown event", &fresh, r#"{"on":"tick","now":1}"#.into(), vec![]),
+    ];
+    for (label, state, event, more) in steps {
+        let mut args = vec![("event", ev(&event)), ("state", st(state))];
+        args.extend(more);
+        c.add("remote_jwks_step", SRC, label, args);
+    }
+    c.add(
+        "remote_jwks_step",
+        SRC,
+        "a forged state",
+        vec![
+            ("event", ev(r#"{"on":"need","now":1}"#)),
+            ("state", s("{\"has_set\":true}")),
+        ],
+    );
+}
+
 fn times_and_keys(c: &mut Calls, dir: &Path) {
     // Times (format_timestamp) and keys from PEM and JWK files made by node:crypto (OpenSSL).
     for (label, secs) in [

@@ -69,6 +69,7 @@ pub mod proof;
 pub mod receipt;
 pub mod receipt_sig;
 pub mod replay;
+pub mod remote_jwks;
 mod scan;
 pub mod screening;
 pub mod screening_rules;

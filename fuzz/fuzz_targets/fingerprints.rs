@@ -14,7 +14,9 @@ use ekl_core::{canonical, fingerprint};
 use libfuzzer_sys::fuzz_target;
 
 fn is_hex64(s: &str) -> bool {
-    s.len() == 64 && s.bytes().all(|b| b.is_ascii_digit() || (b'a'..=b'f').contains(&b))
+    s.len() == 64
+        && s.bytes()
+            .all(|b| b.is_ascii_digit() || (b'a'..=b'f').contains(&b))
 }
 
 fuzz_target!(|data: &[u8]| {

@@ -25,9 +25,15 @@ fuzz_target!(|data: &[u8]| {
         let again = SigningKey::from_jwk(text.as_bytes()).expect("a private jwk round-trips");
         assert_eq!(again.to_private_jwk_json(), text);
         let sig = key.sign_es256(b"fuzz");
-        key.public_jwk().verify_es256(b"fuzz", &sig).expect("own signature verifies");
+        key.public_jwk()
+            .verify_es256(b"fuzz", &sig)
+            .expect("own signature verifies");
     }
     if let Ok(bytes) = base64url::decode_bytes(data) {
-        assert_eq!(base64url::encode(&bytes).as_bytes(), data, "one spelling per byte string");
+        assert_eq!(
+            base64url::encode(&bytes).as_bytes(),
+            data,
+            "one spelling per byte string"
+        );
     }
 });

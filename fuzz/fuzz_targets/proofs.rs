@@ -16,7 +16,8 @@ fuzz_target!(|data: &[u8]| {
     let text = String::from_utf8_lossy(data);
     let mut parts = text.split('\0');
     let mut next = || parts.next().unwrap_or("");
-    let (agent_key, challenge, endpoint, presented, nonce) = (next(), next(), next(), next(), next());
+    let (agent_key, challenge, endpoint, presented, nonce) =
+        (next(), next(), next(), next(), next());
     let version = data.first().map_or(0, |b| u32::from(b % 4));
 
     let key = ProofKey::derive(agent_key);
@@ -34,7 +35,11 @@ fuzz_target!(|data: &[u8]| {
         Some(ErrorCode::ProofDowngrade)
     );
     let verdict = proof::verify_challenge_proof(&holds, challenge, endpoint, None, Some(presented));
-    assert_eq!(verdict.is_ok(), presented == v2, "a proof verified without being equal");
+    assert_eq!(
+        verdict.is_ok(),
+        presented == v2,
+        "a proof verified without being equal"
+    );
 
     let authority = proof::enroll_authority_v2(&key, challenge, nonce, endpoint);
     let checked = proof::verify_enroll_authority(
@@ -52,10 +57,15 @@ fuzz_target!(|data: &[u8]| {
             let v1a = proof::enroll_authority_v1(agent_key, challenge, nonce, endpoint);
             assert_eq!(checked.is_ok(), presented == v1a);
         }
-        _ => assert!(checked.is_err(), "an authority of version {version} was accepted"),
+        _ => assert!(
+            checked.is_err(),
+            "an authority of version {version} was accepted"
+        ),
     }
     let sig = proof::verify_signature(agent_key, challenge, nonce, endpoint);
-    assert!(proof::check_verify_signature(agent_key, challenge, nonce, endpoint, &sig));
+    assert!(proof::check_verify_signature(
+        agent_key, challenge, nonce, endpoint, &sig
+    ));
     assert_eq!(
         proof::check_verify_signature(agent_key, challenge, nonce, endpoint, presented),
         presented == sig

@@ -34,10 +34,16 @@ fuzz_target!(|data: &[u8]| {
             );
             if v.accepted {
                 assert_eq!(v.outcome("auth_tag"), Some(Outcome::Pass));
-                let tag = receipt::auth_tag(&value, "fuzz-secret").expect("tag of an accepted receipt");
-                assert_eq!(value.get("auth_tag").and_then(Value::as_str), Some(tag.as_str()));
+                let tag =
+                    receipt::auth_tag(&value, "fuzz-secret").expect("tag of an accepted receipt");
+                assert_eq!(
+                    value.get("auth_tag").and_then(Value::as_str),
+                    Some(tag.as_str())
+                );
             }
-            if value.get("auth_tag").is_none() && value.get("key_id").and_then(Value::as_str) == Some("rk-1") {
+            if value.get("auth_tag").is_none()
+                && value.get("key_id").and_then(Value::as_str) == Some("rk-1")
+            {
                 // The signer refuses what its verifier refuses (docs/decisions.md#issuing); what it
                 // signs carries a valid tag and a valid form.
                 match receipt::sign_receipt(&value, "fuzz-secret") {
@@ -49,14 +55,23 @@ fuzz_target!(|data: &[u8]| {
                             .and_then(Value::as_str)
                             .is_some_and(|t| Timestamp::parse(t).is_ok()));
                         assert_eq!(v2.outcome("auth_tag"), Some(Outcome::Pass));
-                        for form in ["receipt_version", "auth_profile", "required_fields", "kind_fields", "status", "issued_at"] {
+                        for form in [
+                            "receipt_version",
+                            "auth_profile",
+                            "required_fields",
+                            "kind_fields",
+                            "status",
+                            "issued_at",
+                        ] {
                             assert_eq!(v2.outcome(form), Some(Outcome::Pass), "{form}");
                         }
                     }
                     Err(e) => assert!(
                         matches!(
                             e.code(),
-                            ErrorCode::InvalidReceipt | ErrorCode::InvalidTimestamp | ErrorCode::IntegerOutOfRange
+                            ErrorCode::InvalidReceipt
+                                | ErrorCode::InvalidTimestamp
+                                | ErrorCode::IntegerOutOfRange
                         ),
                         "unexpected signer refusal {e}"
                     ),

@@ -29,7 +29,9 @@ fn has_long_integer(out: &[u8]) -> bool {
             }
             b'-' | b'0'..=b'9' => {
                 let start = i;
-                while i < out.len() && matches!(out[i], b'-' | b'+' | b'.' | b'e' | b'E' | b'0'..=b'9') {
+                while i < out.len()
+                    && matches!(out[i], b'-' | b'+' | b'.' | b'e' | b'E' | b'0'..=b'9')
+                {
                     i += 1;
                 }
                 let token = out[start..i].strip_prefix(b"-").unwrap_or(&out[start..i]);
@@ -61,24 +63,35 @@ fuzz_target!(|data: &[u8]| {
         _ => (Options::default(), data),
     };
     let tape = canonical::canonicalize_with(text, options);
-    let value = canonical::parse(text)
-        .and_then(|v| canonical::canonicalize_value_with(&v, options));
+    let value =
+        canonical::parse(text).and_then(|v| canonical::canonicalize_value_with(&v, options));
     match (&tape, &value) {
         (Ok(a), Ok(b)) => assert_eq!(a, b, "the two paths wrote different bytes"),
-        _ => assert_eq!(code(&tape), code(&value), "the two paths refused differently"),
+        _ => assert_eq!(
+            code(&tape),
+            code(&value),
+            "the two paths refused differently"
+        ),
     }
     if let Ok(out) = tape {
         match canonical::canonicalize(&out) {
             Ok(again) => {
                 assert_eq!(again, out, "canonical form is not a fixed point");
                 let reparsed = canonical::parse(&out).expect("a canonical form parses");
-                assert_eq!(canonical::canonicalize_value(&reparsed).expect("writes"), out);
+                assert_eq!(
+                    canonical::canonicalize_value(&reparsed).expect("writes"),
+                    out
+                );
             }
             // The one documented exception (docs/decisions.md#numbers #2): a double that is an
             // integer beyond 2^53 (`1e16`) is written as ECMAScript writes it, as digits, which
             // ekl-json-1 text refuses as an integer literal.
             Err(e) => {
-                assert_eq!(e.code(), ErrorCode::IntegerOutOfRange, "output refused: {e:?}");
+                assert_eq!(
+                    e.code(),
+                    ErrorCode::IntegerOutOfRange,
+                    "output refused: {e:?}"
+                );
                 assert!(has_long_integer(&out), "output refused: {e:?}");
             }
         }

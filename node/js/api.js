@@ -545,7 +545,7 @@ function makeApi(binding, info) {
   api.Jwks = Jwks
   api.SigningKey = SigningKey
   // A network's key set fetched and cached (node/js/remote.js, docs/decisions.md#remote-jwks).
-  api.RemoteJwks = makeRemoteJwks({ Jwks, EklError })
+  api.RemoteJwks = makeRemoteJwks({ Jwks, EklError, step: /** @type {import('./remote.js').StepFn} */ (api.remoteJwksStep) })
 
   // Host helpers: the thread pool (Node; elsewhere they run in place).
   /** @param {string} name */

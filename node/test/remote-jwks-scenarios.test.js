@@ -15,7 +15,7 @@ const FILE = JSON.parse(fs.readFileSync(path.join(TOOL, 'scenarios.json'), 'utf8
 
 const num = (v) => (v !== null && typeof v === 'object' && '$' in v ? Number(v.$) : v)
 const options = (o) => Object.fromEntries(Object.entries(o ?? {}).map(([k, v]) => [k, num(v)]))
-const token = (kid) => `${Buffer.from(JSON.stringify({ alg: 'ES256', kid })).toString('base64url')}.e30.c2ln`
+const token = (step) => `${Buffer.from(step.header ?? JSON.stringify({ alg: 'ES256', kid: step.kid })).toString('base64url')}.e30.c2ln`
 const expected = (e) => ('kids' in e ? `kids ${e.kids.join(',')}` : e.error + ('message' in e ? `: ${e.message}` : ''))
 const matches = (got, want) => ('kids' in want || 'message' in want ? got === expected(want) : got.split(':', 1)[0] === want.error)
 const sleep = (s) => new Promise((resolve) => setTimeout(resolve, s * 1000))
@@ -58,7 +58,7 @@ async function child() {
         } else {
           remote ??= new ekl.RemoteJwks(url, { clock: () => now, ...options(s.options) })
           const r = remote
-          const call = step.call === 'jwks' ? () => r.jwks() : () => r.jwksFor(token(step.kid))
+          const call = step.call === 'jwks' ? () => r.jwks() : () => r.jwksFor(token(step))
           if ('background' in step) { background[step.background] = outcome(call, ekl); continue }
           const all = await Promise.all(Array.from({ length: step.concurrent ?? 1 }, () => outcome(call, ekl)))
           if (new Set(all).size !== 1) throw new Error(`${where}: the concurrent callers disagree: ${[...new Set(all)]}`)

@@ -5,9 +5,6 @@ const test = require('node:test')
 const assert = require('node:assert/strict')
 const http = require('node:http')
 const { ekl } = require('./helpers.js')
-const path = require('node:path')
-const { PKG_DIR } = require('./helpers.js')
-const { maxAgeOf, tokenKid } = require(path.join(PKG_DIR, 'js', 'remote.js'))
 
 const SEED = '11'.repeat(32)
 const TYP = 'ekl-screening-rules+jwt'
@@ -166,14 +163,20 @@ test('mixed sets from the wild are used', async () => {
   }
 })
 
-test('Cache-Control and token headers are read strictly', () => {
-  assert.equal(maxAgeOf(null, 300), 300)
-  assert.equal(maxAgeOf('public, max-age=120', 300), 120)
-  assert.equal(maxAgeOf('max-age=99999999', 300), 86400)
-  assert.equal(maxAgeOf('no-store', 300), 0)
-  assert.equal(maxAgeOf('s-maxage=5', 300), 300)
-  assert.equal(tokenKid('eyJraWQiOiJrMSJ9.x.y'), 'k1')
-  assert.equal(tokenKid('not a token'), null)
+// The policy is the core's (remote_jwks_step): how long a set fetched with a Cache-Control stays fresh.
+function freshFor(cacheControl) {
+  const parts = { scheme: 'https', host: 'net.example' }
+  let { state } = ekl.remoteJwksStep({ on: 'new', url: 'https://net.example/j', parts, options: { cooldown: 0 } })
+  state = ekl.remoteJwksStep({ on: 'fetched', now: 0, cache_control: cacheControl }, { state }).state
+  return state.fresh_until
+}
+
+test('Cache-Control is read by the core', () => {
+  assert.equal(freshFor(null), 300)
+  assert.equal(freshFor('public, max-age=120'), 120)
+  assert.equal(freshFor('max-age=99999999'), 86400)
+  assert.equal(freshFor('no-store'), 0)
+  assert.equal(freshFor('s-maxage=5'), 300)
   assert.throws(() => new ekl.RemoteJwks('file:///etc/passwd'), { code: 'INVALID_ARGUMENT' })
 })
 
@@ -278,7 +281,15 @@ test('an unknown kid within the cooldown after a failure is not refetched', asyn
   }
 })
 
-test('a token header nested deep is no kid', () => {
-  assert.equal(tokenKid(`${Buffer.from('['.repeat(5000)).toString('base64url')}.e30.c2ln`), null)
-  assert.equal(tokenKid(`${Buffer.from('\ufeff{"kid":"k1"}').toString('base64url')}.e30.c2ln`), 'k1')
+test('a token header is read by the core: no kid when the verifier could not read it', () => {
+  const [body] = keys('k1')
+  const jwks = new ekl.Jwks(body)
+  let { state } = ekl.remoteJwksStep({ on: 'new', url: 'https://net.example/j', parts: { scheme: 'https', host: 'net.example' } })
+  state = ekl.remoteJwksStep({ on: 'fetched', now: 0 }, { state }).state
+  const action = (raw) => ekl.remoteJwksStep({ on: 'kid', now: 1 }, { state, jwks, token: `${Buffer.from(raw).toString('base64url')}.e30.c2ln` }).action
+  assert.equal(action('{"kid":"k2"}'), 'fetch')
+  assert.equal(action('{"kid":"k1"}'), 'serve')
+  for (const raw of ['['.repeat(5000), '{"kid":"k2","kid":"k1"}', '\ufeff{"kid":"k2"}', '{"kid":"k2","x":NaN}']) {
+    assert.equal(action(raw), 'serve', raw)
+  }
 })

@@ -54,6 +54,7 @@ import ekl, {
   verifyRevocationFeed,
   verifyAccessToken,
   RemoteJwks,
+  remoteJwksStep,
   jwksFromSeed,
   signJws,
   issueReceipt,
@@ -89,6 +90,7 @@ import ekl, {
   type SafetyFlag,
   type ProofVersion,
   type VerifiedJws,
+  type RemoteJwksStep,
   type ScreeningRulesToken,
   type ScreeningRules,
   type VerifiedRelationshipAssertion,
@@ -209,6 +211,12 @@ const asJws: VerifiedJws = access
 void [capVer, relVer, callJti, feedExp, feedExpNumber, accessExp, asJws]
 const remote = new RemoteJwks('https://n.example/.well-known/jwks.json', { cooldown: 30 })
 const fetched: Promise<Jwks> = remote.jwksFor(token)
+// The policy under RemoteJwks, one step per call (the state passed back as it came).
+const policy: RemoteJwksStep = remoteJwksStep({ on: 'new', url: 'https://n.example/j', parts: { scheme: 'https', host: 'n.example' } })
+const step: RemoteJwksStep = remoteJwksStep({ on: 'kid', now: 12.5 }, { state: policy.state, jwks, token })
+const stepAction: 'serve' | 'fetch' | 'fail' | 'follow' | 'read' | 'done' = step.action
+const stepTimeout: number | undefined = step.timeout
+void [fetched, stepAction, stepTimeout]
 const flags2: SafetyFlag[] = screen({ content: [] }, { rules: { rules_version: sr.rules_version, rules: sr.rules } })
 void [verifiedNow, kids, verified, vj, vs2, flags2, vd, proj, proj2, seededKids]
 

@@ -5,7 +5,7 @@ from typing import Any, Iterable, List, Mapping, Optional, Sequence, Tuple, Unio
 
 from ._errors import EklError
 from ._native import JsonText, Jwks as Jwks, SigningKey
-from ._types import ArchiveOutput, Commitment, IssuedReceipt, JsonValue, Jwk, JwsTyp, PlatformCallPurpose, ProofVersion, Receipt, ReceiptCall, ReceiptKeys, ReceiptLineSummary, ReceiptToVerify, ReplayAdmission, ReplayRestore, ResultBody, SafetyFlag, ScreeningRules, ScreeningRulesToken, SignedReceipt, SignedReceiptCall, VerifiedAccessToken, VerifiedJws, VerifiedPlatformCall, VerifiedRelationshipAssertion, VerifiedRevocationFeed
+from ._types import ArchiveOutput, Commitment, IssuedReceipt, JsonValue, Jwk, JwsTyp, PlatformCallPurpose, ProofVersion, Receipt, ReceiptCall, ReceiptKeys, ReceiptLineSummary, ReceiptToVerify, RemoteJwksStep, ReplayAdmission, ReplayRestore, ResultBody, SafetyFlag, ScreeningRules, ScreeningRulesToken, SignedReceipt, SignedReceiptCall, VerifiedAccessToken, VerifiedJws, VerifiedPlatformCall, VerifiedRelationshipAssertion, VerifiedRevocationFeed
 from ._verdict import Verdict
 
 _Value = Any  # a host value (strict conversion) or a JsonText
@@ -41,6 +41,7 @@ __all__ = [
     "public_jwk",
     "receipt_digest",
     "receipt_key",
+    "remote_jwks_step",
     "replay_admit",
     "replay_answer",
     "replay_key",
@@ -1080,4 +1081,30 @@ def replay_restore(
         every replica)
 
     EKP §9.2.
+    """
+
+def remote_jwks_step(
+    event: _Value,
+    *,
+    state: Optional[_Value] = None,
+    body: Optional[_Bytes] = None,
+    jwks: Optional[_JwksLike] = None,
+    token: Optional[str] = None,
+) -> RemoteJwksStep:
+    """One step of a fetched key set's cache policy (the state machine under RemoteJwks: freshness
+    from Cache-Control, cooldown, staleness, unknown-kid refetch, redirects, the body through
+    the strict reader). `event.on` names the event: new {url, parts, options}, need {now},
+    need_failed {now, error}, kid {now} (with token and jwks), kid_fetched (token, jwks),
+    kid_failed {error}, response {status, location, next, hops, opaque}, body {longer} (with
+    body), fetched {now, cache_control}, failed {now, cause, error}. Returns {state, action,
+    error?, timeout?, max_bytes?, set?}.
+
+    event (required): the event: {on, now?, …}
+    state (keyword-only, optional): the state the last step returned (absent for `new`)
+    body (keyword-only, optional): the fetched body (event `body`)
+    jwks (keyword-only, optional): the set the host holds (events `kid`, `kid_fetched`)
+    token (keyword-only, optional): the compact JWS whose kid is looked up (events `kid`,
+        `kid_fetched`)
+
+    EKP §3.
     """

@@ -1,42 +1,21 @@
 """A network's key set fetched over HTTPS and cached (docs/decisions.md#remote-jwks).
 
-Standard library only (``http.client``). The rules, the same as the JS package's ``RemoteJwks``
-(one scenario file, tools/remote-jwks/scenarios.json, runs against both):
-
-* the set is fetched on first use and cached for the response's ``Cache-Control: max-age``
-  (``no-store``/``no-cache`` mean 0; without one, ``default_max_age``), clamped to
-  [``cooldown``, 1 day]: the cooldown is the floor, so a server saying ``no-store`` cannot make
-  every verification a fetch;
-* a token whose ``kid`` the cached set does not hold triggers one refetch, at most once per
-  ``cooldown`` seconds; when the kid is still unknown, or the refetch is declined,
-  :meth:`RemoteJwks.jwks_for` raises :class:`EklError` ``UNKNOWN_KID`` saying when the set was
-  refetched and when the next refetch may happen;
-* one fetch is bounded by ``timeout`` seconds in all (a deadline over connect, status line,
-  headers, redirects and body, however slowly the server sends them) and ``max_bytes``; a larger
-  body, a non-2xx status, a redirect to another origin (https to http included), a network error
-  or a body that is not a usable JWKS is a failed fetch; same-origin redirects are followed (at
-  most 5);
-* after a failed fetch no new attempt is made within ``cooldown``; the last good set keeps serving
-  for at most ``max_stale`` seconds past its freshness (default 1 day), then, as when there is no
-  good set, the call raises :class:`EklError` ``JWKS_UNAVAILABLE`` (messages name neither the
-  URL's query nor the body);
-* the body and a token's header are read as JSON does in JS: strict UTF-8 (one leading byte-order
-  mark skipped), no ``NaN``/``Infinity``, nesting beyond what the key set allows is unusable;
-* options out of range or of the wrong type, and a URL holding a user name or password, are
-  ``INVALID_ARGUMENT`` at construction.
-
-Thread-safe: a short lock guards the cache and is never held across network I/O. A fetch runs in
-a daemon thread; concurrent callers that need a fetch wait for the one in progress (single flight),
-each until its deadline; a caller with a fresh set never waits.
+The cache policy is the core's: ``remote_jwks_step`` (ekl_core::remote_jwks), a sans-I/O state
+machine the JS package drives too (tools/remote-jwks/scenarios.json runs against both). It holds
+every rule: the options' bounds, the URL rules, freshness from ``Cache-Control``, the cooldown
+after a failure, ``max_stale``, the refetch for an unknown ``kid``, the redirect rules, the
+body's bound and its reading by the core's strict JSON reader (a duplicate member is
+``DUPLICATE_KEY``), and every message. This module only does the I/O, with the standard
+library: ``http.client`` within one deadline over the whole fetch (a daemon thread; at the
+deadline its socket is shut down), the URL parsed by ``urllib.parse`` and requested as a WHATWG
+URL is, and the threads: a short lock guards the state and is never held across network I/O;
+callers that need a fetch share the one in progress (single flight), each until its deadline.
 """
 
 from __future__ import annotations
 
-import base64
 import http.client
-import json
 import math
-import re
 import socket
 import threading
 import time
@@ -50,75 +29,26 @@ if TYPE_CHECKING:
 
 __all__ = ["RemoteJwks"]
 
-_MAX_AGE = re.compile(r"(?:^|,)\s*max-age\s*=\s*\"?(\d+)\"?\s*(?:,|$)", re.IGNORECASE)
-_NO_CACHE = re.compile(r"(?:^|,)\s*(?:no-store|no-cache)\s*(?:,|=|$)", re.IGNORECASE)
-_ONE_DAY = 86400.0
-_MAX_REDIRECTS = 5
-_REDIRECTS = (301, 302, 303, 307, 308)
+
+def _step(event: dict[str, Any], state: Any = None, **more: Any) -> dict[str, Any]:
+    """One step of the core's policy (``remote_jwks_step``)."""
+    from ._api import remote_jwks_step  # built at import from the registry
+
+    return dict(remote_jwks_step(event, state=state, **more))
 
 
-def _max_age(cache_control: Optional[str], default: float) -> float:
-    """The response's max-age in seconds (before the floor): 0 for no-store/no-cache, at most
-    1 day, ``default`` without one."""
-    if not cache_control:
-        return default
-    if _NO_CACHE.search(cache_control):
-        return 0.0
-    m = _MAX_AGE.search(cache_control)
-    if not m:
-        return default
-    return min(float(m.group(1)), _ONE_DAY)
+def _raise(step: dict[str, Any]) -> EklError:
+    return EklError(step["error"]["code"], step["error"]["message"])
 
 
-def _kids(jwks: Any) -> list[str]:
-    kids = jwks.kids
-    return list(kids() if callable(kids) else kids)
-
-
-def _no_constant(name: str) -> Any:
-    raise ValueError(f"{name} is not JSON")
-
-
-def _json(data: bytes) -> Any:
-    """JSON as JS's ``JSON.parse(new TextDecoder('utf-8', {fatal: true}).decode(data))`` reads it:
-    strict UTF-8, one leading byte-order mark skipped, no ``NaN``/``Infinity``. ValueError when it
-    is not; RecursionError when it nests beyond the interpreter's limit."""
-    return json.loads(data.decode("utf-8-sig"), parse_constant=_no_constant)
-
-
-def _token_kid(token: str) -> Optional[str]:
-    """The ``kid`` of a compact JWS header, or None when it cannot be read (the verifier refuses)."""
-    if not isinstance(token, str):
-        return None
-    head = token.split(".", 1)[0]
-    if len(head) > 8192 or not re.fullmatch(r"[A-Za-z0-9_-]*", head):
-        return None
-    try:
-        header = _json(base64.urlsafe_b64decode(head + "=" * (-len(head) % 4)))
-    except (ValueError, RecursionError):  # UnicodeDecodeError is a ValueError
-        return None
-    kid = header.get("kid") if isinstance(header, dict) else None
-    return kid if isinstance(kid, str) else None
-
-
-def _number(name: str, value: Any, low: float, high: float, *, low_open: bool = False) -> float:
-    """A finite real number in [low, high] (or (low, high]); bools and other types refused."""
-    if isinstance(value, bool) or not isinstance(value, (int, float)):
-        raise EklError("INVALID_ARGUMENT", f"RemoteJwks: {name} must be a number")
-    try:
-        v = float(value)
-    except OverflowError:
-        v = math.inf
-    if not math.isfinite(v) or v > high or v < low or (low_open and v == low):
-        where = f"({low:.0f}, {high:.0f}]" if low_open else f"[{low:.0f}, {high:.0f}]"
-        raise EklError("INVALID_ARGUMENT", f"RemoteJwks: {name} must be a finite number in {where}")
-    return v
-
-
-def _port(url: urllib.parse.SplitResult) -> int:
-    """The URL's port, defaulted by its scheme (always given to ``http.client``, which would
-    otherwise read an IPv6 address's last group as the port)."""
-    return url.port or (443 if url.scheme.lower() == "https" else 80)
+def _option(value: Any) -> Any:
+    """An option as JSON holds it: a non-finite number as its name, another type by its name (the
+    core refuses both with the option's bounds)."""
+    if isinstance(value, float) and not math.isfinite(value):
+        return "NaN" if math.isnan(value) else ("Infinity" if value > 0 else "-Infinity")
+    if isinstance(value, int) and not isinstance(value, bool) and abs(value) > 1 << 53:
+        return "Infinity"
+    return value if value is None or isinstance(value, (bool, int, float, str)) else type(value).__name__
 
 
 def _host(url: urllib.parse.SplitResult) -> str:
@@ -128,8 +58,16 @@ def _host(url: urllib.parse.SplitResult) -> str:
     return host if host.isascii() else host.encode("idna").decode("ascii")
 
 
-def _origin(url: urllib.parse.SplitResult) -> tuple[str, str, int]:
-    return (url.scheme.lower(), _host(url), _port(url))
+def _parts(url: str) -> Optional[dict[str, Any]]:
+    """The URL as ``urllib.parse`` reads it, for the core's URL rules; None when it cannot."""
+    try:
+        p = urllib.parse.urlsplit(url)
+        port = p.port  # ValueError for a bad port
+        host = _host(p)  # UnicodeError (a ValueError) for a name IDNA cannot write
+    except ValueError:
+        return None
+    return {"scheme": p.scheme, "host": host, "port": port,
+            "credentials": p.username is not None or p.password is not None}
 
 
 # The characters a WHATWG URL writes as they are in a path and in a query (the rest, spaces and
@@ -144,26 +82,13 @@ def _target(url: urllib.parse.SplitResult) -> str:
     return path + ("?" + urllib.parse.quote(url.query, safe=_QUERY_SAFE) if url.query else "")
 
 
-def _split(url: str) -> urllib.parse.SplitResult:
-    parts = urllib.parse.urlsplit(url)
-    parts.port  # noqa: B018 (raises ValueError for a bad port)
-    if parts.scheme.lower() not in ("http", "https") or not parts.hostname:
-        raise ValueError("not an http(s) URL")
-    _host(parts)  # raises UnicodeError (a ValueError) for a name IDNA cannot write
-    return parts
-
-
-def _unavailable(why: str) -> EklError:
-    return EklError("JWKS_UNAVAILABLE", why)
-
-
 class _Flight:
     """One fetch in progress, shared by every caller that needs it."""
 
     def __init__(self, deadline: float) -> None:
         self.deadline = deadline
         self.done = threading.Event()
-        self.result: Optional[tuple[Jwks, frozenset[str], Optional[str]]] = None
+        self.result: Optional[Jwks] = None
         self.error: Optional[EklError] = None
         self.aborted = False
         self.conn: Optional[http.client.HTTPConnection] = None
@@ -172,7 +97,7 @@ class _Flight:
     def use(self, conn: http.client.HTTPConnection) -> None:
         with self.guard:
             if self.aborted:
-                raise _unavailable("the key set timed out")
+                raise TimeoutError
             self.conn = conn
 
     def abort(self) -> None:
@@ -197,7 +122,8 @@ class RemoteJwks:
     in [0, 86400] (default 30); ``default_max_age`` without Cache-Control max-age, in [0, 86400]
     (default 300); ``max_stale`` how long past its freshness the last good set serves while
     refetches fail, in [0, 31536000] (default 86400); ``clock`` a monotonic clock in seconds
-    (tests).
+    (tests). Options out of range or of the wrong type, and a URL that is not http(s) or holds a
+    user name or password, are ``INVALID_ARGUMENT``.
 
     >>> remote = RemoteJwks("https://network.example/.well-known/jwks.json")  # doctest: +SKIP
     >>> verify_jws(token, "ekl-access+jwt", remote.jwks_for(token), issuer=...)  # doctest: +SKIP
@@ -214,213 +140,155 @@ class RemoteJwks:
         max_stale: float = 86400.0,
         clock: Callable[[], float] = time.monotonic,
     ) -> None:
-        if not isinstance(url, str) or not url.startswith(("https://", "http://")):
-            raise EklError("INVALID_ARGUMENT", "url must be an http(s) URL (https in production)")
-        try:
-            parts = _split(url)
-        except ValueError:
-            raise EklError("INVALID_ARGUMENT", "url must be an http(s) URL (https in production)") from None
-        if parts.username is not None or parts.password is not None:
-            raise EklError("INVALID_ARGUMENT", "url must not hold a user name or password")
-        self._timeout = _number("timeout", timeout, 0.0, 600.0, low_open=True)
-        if isinstance(max_bytes, bool) or not isinstance(max_bytes, int):
-            raise EklError("INVALID_ARGUMENT", "RemoteJwks: max_bytes must be an integer")
-        if not 1 <= max_bytes <= 1 << 26:
-            raise EklError("INVALID_ARGUMENT", "RemoteJwks: max_bytes must be an integer in [1, 67108864]")
-        self._max_bytes = max_bytes
-        self._cooldown = _number("cooldown", cooldown, 0.0, _ONE_DAY)
-        self._default_max_age = _number("default_max_age", default_max_age, 0.0, _ONE_DAY)
-        self._max_stale = _number("max_stale", max_stale, 0.0, 365 * _ONE_DAY)
+        options = {"timeout": timeout, "max_bytes": max_bytes, "cooldown": cooldown,
+                   "default_max_age": default_max_age, "max_stale": max_stale}
+        given = url if isinstance(url, str) else ""
+        event = {"on": "new", "url": given, "parts": _parts(given),
+                 "options": {k: _option(v) for k, v in options.items()}}
+        self._state: Any = _step(event)["state"]
         if not callable(clock):
             raise EklError("INVALID_ARGUMENT", "RemoteJwks: clock must be a function")
         self._url = url
         self._clock = clock
         self._lock = threading.Lock()  # short: never held across network I/O
         self._jwks: Optional[Jwks] = None  # the last good set
-        self._all_kids: frozenset[str] = frozenset()  # every kid of its body, skipped keys too
-        self._fresh_until = float("-inf")
-        self._last_failure = float("-inf")
-        self._last_error: Optional[EklError] = None
-        self._last_kid_refetch = float("-inf")
         self._flight: Optional[_Flight] = None
         #: Number of fetches attempted (for tests and metrics).
         self.fetches = 0
 
     def __repr__(self) -> str:
-        kids: list[str] = _kids(self._jwks) if self._jwks is not None else []
+        kids: list[str] = self._jwks.kids() if self._jwks is not None else []
         return f"RemoteJwks({self._url.split('?', 1)[0]!r}, kids={kids!r})"
 
     # -- the download (in a worker thread, no lock held) ------------------------------------
 
-    def _download(self, flight: _Flight) -> tuple[bytes, Optional[str]]:
-        url = self._url
-        first = _origin(_split(url))
-        for _ in range(_MAX_REDIRECTS + 1):
-            parts = _split(url)
+    def _download(self, flight: _Flight, state: Any) -> tuple[Any, Optional[str]]:
+        """The set as the core read it and the Cache-Control header, redirects checked."""
+        url, hops = self._url, 0
+        while True:
+            parts = urllib.parse.urlsplit(url)
             remaining = flight.deadline - time.monotonic()
             if remaining <= 0:
-                raise _unavailable("the key set timed out")
-            cls = http.client.HTTPSConnection if parts.scheme.lower() == "https" else http.client.HTTPConnection
-            conn = cls(_host(parts), _port(parts), timeout=remaining)
+                raise TimeoutError
+            https = parts.scheme.lower() == "https"
+            cls = http.client.HTTPSConnection if https else http.client.HTTPConnection
+            # the port always given: http.client would read an IPv6 address's last group as one
+            conn = cls(_host(parts), parts.port or (443 if https else 80), timeout=remaining)
             flight.use(conn)
             try:
                 conn.request("GET", _target(parts), headers={"Accept": "application/json", "Connection": "close"})
                 response = conn.getresponse()
-                status = response.status
-                if status in _REDIRECTS:
-                    location = response.getheader("Location")
-                    if not location:
-                        raise _unavailable(f"the key set's server answered {status} without a Location")
-                    try:
-                        url = urllib.parse.urljoin(url, location.strip())
-                        nxt = _origin(_split(url))
-                    except ValueError:
-                        raise _unavailable("the key set's server redirected to a URL that is not http(s)") from None
-                    if first[0] == "https" and nxt[0] == "http":
-                        raise _unavailable("the key set's server redirected from https to http (refused)")
-                    if nxt != first:
-                        raise _unavailable("the key set's server redirected to another origin (refused)")
+                location = response.getheader("Location")
+                try:
+                    nxt = urllib.parse.urljoin(url, location.strip()) if location else None
+                except ValueError:
+                    nxt = None
+                hop = _step({"on": "response", "status": response.status, "location": location,
+                             "next": _parts(nxt) if nxt else None, "hops": hops}, state)
+                if hop["action"] == "follow" and nxt:
+                    url, hops = nxt, hops + 1
                     continue
-                if not 200 <= status < 300:
-                    raise _unavailable(f"the key set's server answered {status}")
-                cache_control = response.getheader("Cache-Control")
-                chunks = []
-                total = 0
-                while True:
+                if hop["action"] == "fail":
+                    raise _raise(hop)
+                limit: int = hop["max_bytes"]
+                chunks, total = [], 0
+                while total <= limit:
                     chunk = response.read1(65536) if hasattr(response, "read1") else response.read(65536)
                     if not chunk:
                         break
                     total += len(chunk)
-                    if total > self._max_bytes:
-                        raise _unavailable(f"the key set is larger than {self._max_bytes} bytes")
                     chunks.append(chunk)
-                return b"".join(chunks), cache_control
+                longer = total > limit
+                body = _step({"on": "body", "longer": longer}, state, body=b"" if longer else b"".join(chunks))
+                if body["action"] == "fail":
+                    raise _raise(body)
+                return body["set"], response.getheader("Cache-Control")
             finally:
                 conn.close()
-        raise _unavailable(f"the key set's server redirected more than {_MAX_REDIRECTS} times")
 
-    def _run(self, flight: _Flight) -> None:
-        """The worker: one download, then the cache updated (under the short lock)."""
+    def _run(self, flight: _Flight, state: Any) -> None:
+        """The worker: one download, then the state updated (under the short lock)."""
+        try:
+            got = self._download(flight, state)
+            self._finish(flight, got, {})
+        except EklError as e:
+            self._finish(flight, None, {"cause": "refused", "error": {"code": e.code, "message": e.message}})
+        except Exception as e:  # noqa: BLE001 (a worker must always finish its flight: network, HTTP or URL errors)
+            # The socket's own timeout (the time left at connect) may fire before the caller's
+            # wait ends the flight: that is the deadline too (issue 36: under load the worker won
+            # that race and said "could not be fetched").
+            timed_out = flight.aborted or isinstance(e, socket.timeout) or time.monotonic() >= flight.deadline
+            self._finish(flight, None, {"cause": "timeout" if timed_out else "network"})
+
+    def _finish(self, flight: _Flight, got: Optional[tuple[Any, Optional[str]]], failure: dict[str, Any]) -> None:
         from . import Jwks as JwksClass  # the package's class (imported late: no import cycle)
 
-        result: Optional[tuple[Jwks, frozenset[str], Optional[str]]] = None
-        error: Optional[EklError] = None
-        try:
-            body, cache_control = self._download(flight)
-            try:
-                value = _json(body)
-            except ValueError:
-                raise _unavailable("the fetched key set is not JSON") from None
-            except RecursionError:  # deeper than the interpreter parses: far beyond the set's bound
-                raise _unavailable("the fetched key set is not usable (INPUT_TOO_DEEP)") from None
-            try:
-                jwks = JwksClass(value)
-            except EklError as e:
-                raise _unavailable(f"the fetched key set is not usable ({e.code})") from None
-            keys = value.get("keys") if isinstance(value, dict) else None
-            every = frozenset(
-                k["kid"] for k in (keys if isinstance(keys, list) else [])
-                if isinstance(k, dict) and isinstance(k.get("kid"), str)
-            )
-            result = (jwks, every, cache_control)
-        except EklError as e:
-            error = e
-        except (OSError, http.client.HTTPException, ValueError) as e:
-            # The socket's own timeout (the time left at connect) may fire here before the caller's
-            # wait ends the flight: that is the deadline too, and reads as such (issue 36: under
-            # load the worker won that race and said "could not be fetched").
-            timed_out = flight.aborted or isinstance(e, socket.timeout) or time.monotonic() >= flight.deadline
-            error = _unavailable("the key set timed out" if timed_out else "the key set could not be fetched")
-        except Exception:  # noqa: BLE001 (a worker must always finish its flight)
-            error = _unavailable("the key set could not be fetched")
-        try:
-            self._finish(flight, result, error)
-        except Exception:  # noqa: BLE001 (the clock failed: the flight ended all the same, and the callers' own clock calls raise it)
-            pass
-
-    def _finish(
-        self,
-        flight: _Flight,
-        result: Optional[tuple[Jwks, frozenset[str], Optional[str]]],
-        error: Optional[EklError],
-    ) -> None:
         with self._lock:
             if self._flight is not flight:  # already ended by its deadline
                 return
             self._flight = None
             try:
                 now = self._clock()
-                if result is not None:
-                    jwks, every, cache_control = result
-                    self._jwks = jwks
-                    self._all_kids = every
-                    age = max(self._cooldown, _max_age(cache_control, self._default_max_age))
-                    self._fresh_until = now + age
-                    self._last_failure = float("-inf")
-                    self._last_error = None
-                    flight.result = result
-                else:
-                    self._last_failure = now
-                    self._last_error = error
+                if got is not None:
+                    try:
+                        jwks = JwksClass(got[0])  # the set as the core read it
+                    except EklError as e:
+                        failure = {"cause": "refused", "error": {"code": e.code, "message": e.message}}
+                    else:
+                        self._state = _step({"on": "fetched", "now": now, "cache_control": got[1]}, self._state)["state"]
+                        self._jwks = flight.result = jwks
+                        return
+                step = _step({"on": "failed", "now": now, **failure}, self._state)
+                self._state = step["state"]
+                flight.error = _raise(step)
             finally:  # whatever the clock does, no caller waits on this flight forever
-                if flight.result is None:
-                    flight.error = error or _unavailable("the key set could not be fetched")
+                if flight.result is None and flight.error is None:
+                    flight.error = EklError("JWKS_UNAVAILABLE", "the key set could not be fetched (the clock failed)")
                 flight.done.set()
 
-    def _fetch(self) -> Jwks:
+    def _fetch(self, timeout: float) -> Jwks:
         """The fetch in progress, or a new one; its set, or EklError JWKS_UNAVAILABLE."""
         with self._lock:
             flight = self._flight
             if flight is None:
-                flight = self._flight = _Flight(time.monotonic() + self._timeout)
+                flight = self._flight = _Flight(time.monotonic() + timeout)
                 self.fetches += 1
-                threading.Thread(target=self._run, args=(flight,), name="ekl-remote-jwks", daemon=True).start()
+                threading.Thread(target=self._run, args=(flight, self._state), name="ekl-remote-jwks", daemon=True).start()
         flight.done.wait(max(0.0, flight.deadline - time.monotonic()))
         if not flight.done.is_set():
-            self._finish(flight, None, _unavailable("the key set timed out"))
+            self._finish(flight, None, {"cause": "timeout"})
             flight.abort()
             flight.done.wait()  # set by whoever finished it
         if flight.result is not None:
-            return flight.result[0]
+            return flight.result
         assert flight.error is not None
         raise flight.error
 
     # -- the public API ---------------------------------------------------------------------
 
-    def _usable(self, now: float) -> bool:
-        return self._jwks is not None and now - self._fresh_until <= self._max_stale
-
-    def _held_back(self, now: float) -> EklError:
-        """Why no set is served within the cooldown after a failure."""
-        base = self._last_error.message if self._last_error is not None else "the key set could not be fetched"
-        wait = math.ceil(self._last_failure + self._cooldown - now)
-        stale = " (the last good set is older than max_stale)" if self._jwks is not None else ""
-        return _unavailable(f"{base}{stale}; the next attempt may happen in {wait} s")
+    def _serve(self) -> Jwks:
+        assert self._jwks is not None  # the core serves only when a set was fetched
+        return self._jwks
 
     def jwks(self) -> Jwks:
         """The key set: the cached one while fresh, else fetched again; after a failed fetch the
         last good set keeps serving for up to ``max_stale`` past its freshness; raises EklError
         JWKS_UNAVAILABLE when there is none to serve."""
         with self._lock:
-            now = self._clock()
-            if self._jwks is not None and now < self._fresh_until:
-                return self._jwks
-            if now - self._last_failure < self._cooldown:  # no new attempt within the cooldown
-                if self._usable(now):
-                    assert self._jwks is not None
-                    return self._jwks
-                raise self._held_back(now)
+            step = _step({"on": "need", "now": self._clock()}, self._state)
+            if step["action"] == "serve":
+                return self._serve()
+            if step["action"] == "fail":
+                raise _raise(step)
         try:
-            return self._fetch()
+            return self._fetch(step["timeout"])
         except EklError as e:
             with self._lock:
-                now = self._clock()
-                if self._usable(now):
-                    assert self._jwks is not None
-                    return self._jwks
-                if self._jwks is not None:
-                    raise _unavailable(f"{e.message} (the last good set is older than max_stale)") from None
-            raise
+                error = {"code": e.code, "message": e.message}
+                step = _step({"on": "need_failed", "now": self._clock(), "error": error}, self._state)
+                if step["action"] == "serve":
+                    return self._serve()
+            raise _raise(step) from None
 
     def jwks_for(self, token: str) -> Jwks:
         """The key set to verify ``token`` with: as :meth:`jwks`, fetched again once (at most once
@@ -428,40 +296,19 @@ class RemoteJwks:
         the kid is still unknown or the refetch is declined (the message says when the set was
         refetched and when the next refetch may happen)."""
         jwks = self.jwks()
-        kid = _token_kid(token)
-        if kid is None or kid in _kids(jwks):
-            return jwks
+        tok = token if isinstance(token, str) else None
         with self._lock:
-            if kid in self._all_kids:  # a key of another kind: the verifier says UNSUPPORTED_KEY
-                return jwks
-            now = self._clock()
-            if now - self._last_failure < self._cooldown:  # no new attempt within the cooldown
-                raise EklError(
-                    "UNKNOWN_KID",
-                    f"kid is not in the key set, and the last fetch failed {math.floor(now - self._last_failure)} s ago; "
-                    f"the next refetch may happen in {math.ceil(self._last_failure + self._cooldown - now)} s",
-                )
-            last = self._last_kid_refetch
-            if now - last < self._cooldown:
-                ago = math.floor(now - last)
-                wait = math.ceil(last + self._cooldown - now)
-                raise EklError(
-                    "UNKNOWN_KID",
-                    f"kid is not in the key set, refetched for an unknown kid {ago} s ago; "
-                    f"the next refetch may happen in {wait} s",
-                )
-            self._last_kid_refetch = now
-        try:
-            jwks = self._fetch()
-        except EklError as e:
-            raise EklError(
-                "UNKNOWN_KID",
-                f"kid is not in the key set, and refetching it failed ({e.message}); "
-                f"the next refetch may happen in {math.ceil(self._cooldown)} s",
-            ) from None
-        if kid in _kids(jwks) or kid in self._all_kids:
+            step = _step({"on": "kid", "now": self._clock()}, self._state, jwks=jwks, token=tok)
+            self._state = step["state"]
+        if step["action"] == "serve":
             return jwks
-        raise EklError(
-            "UNKNOWN_KID",
-            f"kid is not in the key set, refetched just now; the next refetch may happen in {math.ceil(self._cooldown)} s",
-        )
+        if step["action"] == "fail":
+            raise _raise(step)
+        try:
+            jwks = self._fetch(step["timeout"])
+        except EklError as e:
+            raise _raise(_step({"on": "kid_failed", "error": {"code": e.code, "message": e.message}}, self._state)) from None
+        step = _step({"on": "kid_fetched"}, self._state, jwks=jwks, token=tok)
+        if step["action"] == "serve":
+            return jwks
+        raise _raise(step)

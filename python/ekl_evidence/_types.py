@@ -34,6 +34,7 @@ __all__ = [
     "ProofVersion",
     "Receipt",
     "ReceiptLineSummary",
+    "RemoteJwksStep",
     "ReplayAdmission",
     "ReplayRestore",
     "ResultBody",
@@ -443,3 +444,24 @@ class ReplayRestore(TypedDict):
     now_ms: int
     #: the window, seconds: 120 + 2 x skew
     window: int
+
+
+class _RemoteJwksStepRequired(TypedDict):
+    #: serve the set held; fetch it; fail with ``error``; follow the redirect; read the body; done
+    action: Literal["serve", "fetch", "fail", "follow", "read", "done"]
+    #: the state to pass to the next step
+    state: dict[str, JsonValue]
+
+
+class RemoteJwksStep(_RemoteJwksStepRequired, total=False):
+    """One step of a fetched key set's cache policy (``remote_jwks_step``): the state to keep for
+    the next step, what the host does now, and its details."""
+
+    #: the refusal (action ``fail``)
+    error: dict[str, str]
+    #: the deadline of the whole fetch in seconds (action ``fetch``)
+    timeout: float
+    #: the largest body (actions ``fetch`` and ``read``)
+    max_bytes: int
+    #: the key set as fetched, read strictly (event ``body``)
+    set: dict[str, JsonValue]

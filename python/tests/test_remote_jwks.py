@@ -11,7 +11,7 @@ import pytest
 
 import ekl_evidence as ekl
 from ekl_evidence import EklError
-from ekl_evidence._remote import RemoteJwks, _max_age
+from ekl_evidence._remote import RemoteJwks
 
 SEED = "11" * 32
 TYP = "ekl-screening-rules+jwt"
@@ -184,13 +184,22 @@ def test_mixed_sets_from_the_wild_are_used(server):
     verify(tok, remote.jwks_for(tok))
 
 
+def _fresh_for(cache_control):
+    """How long the core's policy keeps a set fetched with this Cache-Control (no cooldown)."""
+    parts = {"scheme": "https", "host": "net.example"}
+    state = ekl.remote_jwks_step({"on": "new", "url": "https://net.example/j", "parts": parts,
+                                  "options": {"cooldown": 0}})["state"]
+    state = ekl.remote_jwks_step({"on": "fetched", "now": 0, "cache_control": cache_control}, state=state)["state"]
+    return state["fresh_until"]
+
+
 def test_cache_control_parsing():
-    assert _max_age(None, 300) == 300
-    assert _max_age("public, max-age=120", 300) == 120
-    assert _max_age("max-age=99999999", 300) == 86400
-    assert _max_age("no-store", 300) == 0
-    assert _max_age("private", 300) == 300
-    assert _max_age("s-maxage=5", 300) == 300
+    assert _fresh_for(None) == 300
+    assert _fresh_for("public, max-age=120") == 120
+    assert _fresh_for("max-age=99999999") == 86400
+    assert _fresh_for("no-store") == 0
+    assert _fresh_for("private") == 300
+    assert _fresh_for("s-maxage=5") == 300
 
 
 def test_url_must_be_http():
@@ -206,18 +215,27 @@ def test_url_with_credentials_is_refused():
         assert e.value.code == "INVALID_ARGUMENT" and "pw" not in e.value.message
 
 
-def test_a_token_header_nested_past_the_interpreter_is_no_kid():
+def test_a_token_header_is_read_by_the_core():
+    """The kid of a token's header is read as the verifier reads it (the core's strict reader):
+    a header nested past the bound, with a duplicate member, a BOM or NaN has no kid, and the set
+    is served without a refetch (the verifier refuses the token)."""
     import base64
 
-    from ekl_evidence._remote import _token_kid
+    jwks, _ = keys("k1")
+    parts = {"scheme": "https", "host": "net.example"}
+    state = ekl.remote_jwks_step({"on": "new", "url": "https://net.example/j", "parts": parts})["state"]
+    state = ekl.remote_jwks_step({"on": "fetched", "now": 0}, state=state)["state"]
 
-    head = base64.urlsafe_b64encode(b"[" * 5000).rstrip(b"=").decode()
-    assert _token_kid(head + ".e30.c2ln") is None
-    # read as JS reads it: strict UTF-8 (a BOM skipped), no NaN
-    for raw, kid in ((b'\xef\xbb\xbf{"kid":"k1"}', "k1"), ('{"kid":"k1"}'.encode("utf-16"), None),
-                     (b'{"kid":"k1","x":NaN}', None)):
+    def action(raw: bytes) -> str:
         head = base64.urlsafe_b64encode(raw).rstrip(b"=").decode()
-        assert _token_kid(head + ".e30.c2ln") == kid, raw
+        step = ekl.remote_jwks_step({"on": "kid", "now": 1}, state=state, jwks=jwks, token=head + ".e30.c2ln")
+        return step["action"]
+
+    assert action(b'{"kid":"k2"}') == "fetch"
+    assert action(b'{"kid":"k1"}') == "serve"
+    for raw in (b"[" * 5000, b'{"kid":"k2","kid":"k1"}', b'\xef\xbb\xbf{"kid":"k2"}', b'{"kid":"k2","x":NaN}',
+                '{"kid":"k2"}'.encode("utf-16")):
+        assert action(raw) == "serve", raw
 
 
 def test_the_connection_gets_an_explicit_port_and_an_encoded_target(monkeypatch):

@@ -63,8 +63,9 @@ def options(o: dict[str, Any]) -> dict[str, Any]:
     return out
 
 
-def token(kid: str) -> str:
-    head = base64.urlsafe_b64encode(json.dumps({"alg": "ES256", "kid": kid}).encode()).rstrip(b"=").decode()
+def token(step: dict[str, Any]) -> str:
+    header = step.get("header") or json.dumps({"alg": "ES256", "kid": step.get("kid")})
+    head = base64.urlsafe_b64encode(header.encode()).rstrip(b"=").decode()
     return f"{head}.e30.c2ln"
 
 
@@ -117,7 +118,8 @@ def play(server, s: dict[str, Any]) -> list[str]:
             if remote is None:
                 remote = RemoteJwks(url, clock=lambda: now[0], **options(s.get("options", {})))
             r = remote
-            call = (lambda r=r: r.jwks()) if step["call"] == "jwks" else (lambda k=step["kid"], r=r: r.jwks_for(token(k)))
+            tok = token(step)
+            call = (lambda r=r: r.jwks()) if step["call"] == "jwks" else (lambda t=tok, r=r: r.jwks_for(t))
             if "background" in step:
                 box: list[str] = []
                 # bound now: the loop goes on (and rebinds box and call) while the thread runs

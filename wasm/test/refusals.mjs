@@ -119,6 +119,8 @@ export function badCalls(api) {
       ['verifyAccessToken: bad base64url', () => api.verifyAccessToken('a+.b.c', JWKS(), 'i', 'p', { now: 1 }), 'INVALID_BASE64URL'],
       ['newSalt: an argument', () => api.newSalt(32), 'INVALID_ARGUMENT'],
       ['RemoteJwks: not a URL', () => new api.RemoteJwks('file:///x'), 'INVALID_ARGUMENT'],
+      ['remoteJwksStep: a forged state', () => api.remoteJwksStep({ on: 'need', now: 1 }, { state: { has_set: true } }), 'INVALID_ARGUMENT'],
+      ['remoteJwksStep: an unknown event', () => api.remoteJwksStep({ on: 'tick' }), 'INVALID_ARGUMENT'],
       ['jwksFromSeed: short seed', () => api.jwksFromSeed('00', ['k']), 'INVALID_KEY'],
       ['jwksFromSeed: equal kids', () => api.jwksFromSeed('11'.repeat(32), ['k', 'k']), 'INVALID_KEY'],
       ['jwksFromSeed: kids not an array', () => api.jwksFromSeed('11'.repeat(32), 'k'), 'INVALID_ARGUMENT'],

@@ -292,6 +292,7 @@ mod jws_ops;
 mod proofs_ops;
 mod receipts_ops;
 mod replay_ops;
+mod remote_jwks_ops;
 mod screening_ops;
 
 /// The number of operations: the domains' rows together.
@@ -300,7 +301,8 @@ const COUNT: usize = json_ops::OPS.len()
     + receipts_ops::OPS.len()
     + screening_ops::OPS.len()
     + jws_ops::OPS.len()
-    + replay_ops::OPS.len();
+    + replay_ops::OPS.len()
+    + remote_jwks_ops::OPS.len();
 
 /// The domains' rows in one array, in manifest order (a `const fn`: the table is built at
 /// compile time, with no allocation and no lookup at run time).
@@ -327,6 +329,7 @@ static TABLE: [Op; COUNT] = concat(&[
     screening_ops::OPS,
     jws_ops::OPS,
     replay_ops::OPS,
+    remote_jwks_ops::OPS,
 ]);
 
 /// Every operation, in the order of `docs/operations.json`.
