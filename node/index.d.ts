@@ -993,8 +993,8 @@ export declare function verifyReceiptJws<T>(token: string, jwks: Jwks | JsonArg<
 export declare function verifySignedReceipt<T, U>(receipt: JsonArg<T>, jwks: Jwks | JsonArg<U>, call: SignedReceiptCall): Verdict
 
 /**
- * Issues a network-signed receipt (object signature and receipt_jws) from its fields. Refuses what the verifier would refuse. (PROTOCOL §9.5.1; `issue_receipt`)
- * @param fields the receipt's fields; a Date is accepted for issued_at (timestamp)
+ * Issues a network-signed receipt (object signature and receipt_jws) from its fields. Returns the fields with receipt_jws, key_id (the key's kid) and signature added. Refuses what the verifier would refuse; fields holding iss, aud or iat, the claims it adds, are INVALID_ARGUMENT. (PROTOCOL §9.5.1; `issue_receipt`)
+ * @param fields the receipt's members (§9.5.1): issued_at (RFC 3339 UTC) and the call claims execution_id, provider_agent_id, requester_agent_id, capability_id, input_fingerprint (strings) are required, any other member (status, receipt_id, ...) is kept as given; not iss, aud or iat; a Date is accepted for issued_at (timestamp)
  * @param key the network's signing key
  * @param issuer the network's issuer (iss)
  * @param audience the consumer's agent id (aud)

@@ -775,10 +775,15 @@ def issue_receipt(
     issuer: str,
     audience: str,
 ) -> SignedReceipt:
-    """Issues a network-signed receipt (object signature and receipt_jws) from its fields. Refuses
-    what the verifier would refuse.
+    """Issues a network-signed receipt (object signature and receipt_jws) from its fields. Returns
+    the fields with receipt_jws, key_id (the key's kid) and signature added. Refuses what the
+    verifier would refuse; fields holding iss, aud or iat, the claims it adds, are
+    INVALID_ARGUMENT.
 
-    fields (required): the receipt's fields; an aware datetime is accepted for issued_at
+    fields (required): the receipt's members (§9.5.1): issued_at (RFC 3339 UTC) and the call
+        claims execution_id, provider_agent_id, requester_agent_id, capability_id,
+        input_fingerprint (strings) are required, any other member (status, receipt_id, ...) is
+        kept as given; not iss, aud or iat; an aware datetime is accepted for issued_at
         (timestamp)
     key (required): the network's signing key
     issuer (required): the network's issuer (iss)
