@@ -81,10 +81,12 @@ fn blank(l: &[u8]) -> bool {
 /// JSON), and whether the item was accepted (`None`: refused).
 /// With `failures_only`, an accepted item gives no line and a verdict keeps its failing checks
 /// alone (those whose outcome is not `pass`).
-/// For people (`format` human): `line N: ACCEPTED`, `line N: NOT ACCEPTED: id (words); ...` or
-/// `line N: REFUSED: CODE: message`; the failing checks' ids are returned for the tally.
+/// For people (`format` human): `line N: ACCEPTED`, `line N, receipt R, execution E: NOT
+/// ACCEPTED: id (words); ...` or `line N, ...: REFUSED: CODE: message` (the ids the item holds,
+/// [`human::item_ids`]); the failing checks' ids are returned for the tally.
 fn output(
     line: usize,
+    item: Option<&[u8]>,
     r: ekl_core::Result<ekl_core::verdict::Verdict>,
     failures_only: bool,
     format: Format,
@@ -102,8 +104,13 @@ fn output(
                 None,
             ),
         };
+        // An item that did not pass is named by its ids too (its line alone is hard to find).
+        let ids = match status {
+            Some(true) => String::new(),
+            _ => item.map(human::item_ids).unwrap_or_default(),
+        };
         return (
-            format!("line {line}: {text}\n").into_bytes(),
+            format!("line {line}{ids}: {text}\n").into_bytes(),
             status,
             failed,
         );
@@ -165,7 +172,13 @@ pub(crate) fn main(a: ArchiveArgs, io: &Inputs, format: Format) -> CmdResult {
             jobs,
             |l| match l {
                 Line::Text(n, t) => {
-                    let r = output(*n, batch::verify_line(t, &keys), a.failures_only, format);
+                    let r = output(
+                        *n,
+                        Some(t),
+                        batch::verify_line(t, &keys),
+                        a.failures_only,
+                        format,
+                    );
                     progress.tick(0, t.len() as u64 + 1);
                     r
                 }
@@ -173,6 +186,7 @@ pub(crate) fn main(a: ArchiveArgs, io: &Inputs, format: Format) -> CmdResult {
                     progress.tick(0, len + 1);
                     output(
                         *n,
+                        None,
                         Err(Error::new(
                             ErrorCode::BodyTooLarge,
                             format!("the item is {len} bytes, over the limit of {MAX_INPUT_BYTES} bytes a line"),

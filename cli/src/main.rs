@@ -84,7 +84,10 @@ fn main() -> ExitCode {
     let format = human::chosen(cli.format);
     let result = match cli.command {
         Command::Conformance(a) => return conformance(a, &hint),
-        Command::Mcp(a) => return mcp::main(a, &hint),
+        Command::Mcp(mut a) => {
+            a.human = !a.json && format == human::Format::Human;
+            return mcp::main(a, &hint);
+        }
         Command::Receipt(args::ReceiptCommand::VerifyArchive(a)) => {
             archive::main(a, &input::Inputs::default(), format)
         }
