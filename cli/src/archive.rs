@@ -15,7 +15,7 @@ use ekl_core::{Error, ErrorCode};
 use crate::args::ArchiveArgs;
 use crate::commands::{jwks_file, key_ring_of, CmdResult};
 use crate::human::{self, Format};
-use crate::input::{unreadable, Inputs};
+use crate::input::{unreadable_because, Inputs};
 use crate::progress::{self, Progress};
 use crate::Failure;
 
@@ -134,7 +134,8 @@ pub(crate) fn main(a: ArchiveArgs, io: &Inputs, format: Format) -> CmdResult {
         None => (Box::new(std::io::stdin()), stdin_size()),
         Some(p) if p.as_os_str() == "-" => (Box::new(std::io::stdin()), stdin_size()),
         Some(p) => {
-            let f = std::fs::File::open(p).map_err(|_| unreadable("the archive file"))?;
+            let f =
+                std::fs::File::open(p).map_err(|e| unreadable_because("the archive file", &e))?;
             let size = f.metadata().ok().filter(|m| m.is_file()).map(|m| m.len());
             (Box::new(f), size)
         }
@@ -151,8 +152,8 @@ pub(crate) fn main(a: ArchiveArgs, io: &Inputs, format: Format) -> CmdResult {
         let mut block: Vec<Line> = Vec::with_capacity(BLOCK_LINES);
         let mut bytes = 0usize;
         while block.len() < BLOCK_LINES && bytes < BLOCK_BYTES {
-            let Some(len) =
-                read_line(&mut reader, &mut buf).map_err(|_| unreadable("the archive"))?
+            let Some(len) = read_line(&mut reader, &mut buf)
+                .map_err(|e| unreadable_because("the archive", &e))?
             else {
                 done = true;
                 break;
