@@ -1,6 +1,8 @@
 'use strict'
-// Executes the JavaScript code blocks of the READMEs: ```js blocks as CommonJS, ```mjs blocks as
-// ES modules, from the repository's README.md and node/README.md. A block preceded by the line
+// Executes the JavaScript and TypeScript code blocks of the READMEs: ```js blocks as CommonJS,
+// ```mjs blocks as ES modules, ```ts blocks as ES modules once their types are stripped (the
+// TypeScript compiler's transpileModule; scripts/typecheck-flows.js type-checks every block under
+// tsc --strict), from the repository's README.md and node/README.md. A block preceded by the line
 // `<!-- not-tested -->` is skipped. The blocks import the package by its name ('ekl-evidence'): they
 // run from test/.readme, where that name resolves to the package under test (see helpers.js).
 const test = require('node:test')
@@ -17,7 +19,7 @@ function blocks(file) {
   const lines = fs.readFileSync(file, 'utf8').split('\n')
   const out = []
   for (let i = 0; i < lines.length; i++) {
-    const m = /^```(js|mjs)\s*$/.exec(lines[i])
+    const m = /^```(js|mjs|ts)\s*$/.exec(lines[i])
     if (!m) continue
     const start = i + 1
     let end = start
@@ -31,12 +33,22 @@ function blocks(file) {
   return out
 }
 
+/** A TypeScript block as the ES module it runs as: its types stripped, nothing else changed. */
+function stripTypes(code) {
+  const ts = require('typescript')
+  const { outputText } = ts.transpileModule(code, {
+    compilerOptions: { module: ts.ModuleKind.ESNext, target: ts.ScriptTarget.ES2022, verbatimModuleSyntax: false },
+  })
+  return outputText
+}
+
 const READMES = [path.join(ROOT, 'README.md'), path.join(SRC_DIR, 'README.md')].filter((f) => fs.existsSync(f))
 
 test('node/README.md has tested JavaScript blocks of both kinds', () => {
   const own = blocks(path.join(SRC_DIR, 'README.md')).filter((b) => !b.skipped)
   assert.ok(own.some((b) => b.lang === 'js'), 'a ```js block')
   assert.ok(own.some((b) => b.lang === 'mjs'), 'a ```mjs block')
+  assert.ok(own.some((b) => b.lang === 'ts'), 'a ```ts block, executed too')
 })
 
 for (const readme of READMES) {
@@ -50,7 +62,7 @@ for (const readme of READMES) {
       fs.mkdirSync(SNIPPET_DIR, { recursive: true })
       const name = `${rel.replace(/[^A-Za-z0-9]+/g, '_')}_${b.line}.${b.lang === 'js' ? 'cjs' : 'mjs'}`
       const file = path.join(SNIPPET_DIR, name)
-      fs.writeFileSync(file, b.code + '\n')
+      fs.writeFileSync(file, (b.lang === 'ts' ? stripTypes(b.code) : b.code) + '\n')
       try {
         execFileSync(process.execPath, [file], { cwd: SNIPPET_DIR, stdio: 'pipe', timeout: 60000 })
       } catch (e) {

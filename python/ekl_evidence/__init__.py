@@ -77,6 +77,7 @@ __all__ = [
     "ReceiptLineSummary",
     "ResultBody",
     "SafetyFlag",
+    "SaltedCommitment",
     "ScreeningRule",
     "ScreeningRules",
     "ScreeningRulesToken",

@@ -5,7 +5,7 @@ from typing import Any, Iterable, List, Mapping, Optional, Sequence, Tuple, Unio
 
 from ._errors import EklError
 from ._native import JsonText, Jwks as Jwks, SigningKey
-from ._types import ArchiveOutput, Commitment, IssuedReceipt, JsonValue, Jwk, JwsTyp, PlatformCallPurpose, ProofVersion, Receipt, ReceiptCall, ReceiptKeys, ReceiptLineSummary, ReceiptToVerify, ResultBody, SafetyFlag, ScreeningRules, ScreeningRulesToken, SignedReceipt, SignedReceiptCall, VerifiedAccessToken, VerifiedJws, VerifiedPlatformCall, VerifiedRelationshipAssertion, VerifiedRevocationFeed
+from ._types import ArchiveOutput, Commitment, IssuedReceipt, JsonValue, Jwk, JwsTyp, PlatformCallPurpose, ProofVersion, Receipt, ReceiptCall, ReceiptKeys, ReceiptLineSummary, ReceiptToVerify, ResultBody, SafetyFlag, SaltedCommitment, ScreeningRules, ScreeningRulesToken, SignedReceipt, SignedReceiptCall, VerifiedAccessToken, VerifiedJws, VerifiedPlatformCall, VerifiedRelationshipAssertion, VerifiedRevocationFeed
 from ._verdict import Verdict
 
 _Value = Any  # a host value (strict conversion) or a JsonText
@@ -473,8 +473,8 @@ def verify_receipt(
     keys: Union[ReceiptKeys, JsonText],
     call: Union[ReceiptCall, JsonText],
     *,
-    input_commitment: Optional[Union[Commitment, JsonText]] = None,
-    output_commitment: Optional[Union[Commitment, JsonText]] = None,
+    input_commitment: Optional[Union[Commitment, SaltedCommitment, JsonText]] = None,
+    output_commitment: Optional[Union[Commitment, SaltedCommitment, JsonText]] = None,
 ) -> Verdict:
     """The verdict on a MAC receipt: every check, pass, fail or mismatch.
 
