@@ -701,7 +701,7 @@ fn lifetime_bounds_of_each_credential() {
                 assert!(r.is_ok());
             } else {
                 // The message names the purpose received and the one accepted.
-                let e = r.err().expect("refused");
+                let e = r.expect_err("refused");
                 assert_eq!(e.code(), ErrorCode::PurposeMismatch);
                 assert_eq!(
                     e.message(),
