@@ -35,7 +35,8 @@ function blocks(file) {
 
 /** A TypeScript block as the ES module it runs as: its types stripped, nothing else changed. */
 function stripTypes(code) {
-  const ts = require('typescript')
+  // The package's dev dependency (from the source folder: an installed copy of these tests has none)
+  const ts = require(require.resolve('typescript', { paths: [SRC_DIR, __dirname] }))
   const { outputText } = ts.transpileModule(code, {
     compilerOptions: { module: ts.ModuleKind.ESNext, target: ts.ScriptTarget.ES2022, verbatimModuleSyntax: false },
   })
