@@ -29,7 +29,8 @@ const rules = {
   'prefer-const': 'error',
 }
 export default [
-  { ignores: ['native.js', 'wasm/**', 'npm/**'] },
+  // test/.readme: the README blocks as the readme test writes them (generated, not our code)
+  { ignores: ['native.js', 'wasm/**', 'npm/**', 'test/.readme/**', 'test/.readme-*/**'] },
   js.configs.recommended,
   {
     files: ['**/*.js', '**/*.cjs', '**/*.mjs'],

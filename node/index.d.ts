@@ -264,6 +264,21 @@ export interface Commitment {
   salt?: string
 }
 
+/**
+ * A salted commitment, as an issued MAC receipt holds them: a `Commitment` whose `salt` is always
+ * present (the salt to commit to the value with, §9.5).
+ */
+export interface SaltedCommitment {
+  alg: 'sha-256'
+  canon: 'ekl-json-1'
+  /** Lowercase hex SHA-256 of the salt bytes ‖ the canonical bytes. */
+  digest: string
+  /** Present when a salt id was given (`salt_id`, JS `saltId`). */
+  salt_id?: string
+  /** The disclosed salt, 64 lowercase hex characters. */
+  salt: string
+}
+
 /** The body of an MCP tool result that its output fingerprint covers, and which member it is. */
 export interface ResultBody {
   member: 'structuredContent' | 'content'
@@ -391,9 +406,9 @@ export interface IssuedReceipt {
   dsc_ver: number
   terms_hash: string
   /** Salted: `salt` is the salt to commit to what was sent with. */
-  input_commitment: Commitment & { salt: string }
+  input_commitment: SaltedCommitment
   /** Salted: `salt` is the salt to commit to what was received with. */
-  output_commitment: Commitment & { salt: string }
+  output_commitment: SaltedCommitment
   status: string
   issued_at: string
   key_id: string
@@ -469,13 +484,20 @@ export interface ArchiveOutput {
 
 /**
  * A network-signed receipt (profile ekl-evidence-sig-1.2, §9.5.1) as `issue_receipt` returns it:
- * its fields, then `receipt_jws`, `key_id` and `signature` (always present).
+ * its fields (`issued_at` and the call claims always, which it requires), then `receipt_jws`,
+ * `key_id` and `signature` (always present).
  */
 export interface SignedReceipt {
   [member: string]: unknown
   receipt_jws: string
   key_id: string
   signature: string
+  issued_at: string
+  execution_id: string
+  provider_agent_id: string
+  requester_agent_id: string
+  capability_id: string
+  input_fingerprint: string
 }
 
 /** A public P-256 JWK as this library writes it (`public_jwk`, the keys of a JWKS). */
@@ -830,9 +852,9 @@ export declare function issueMacReceipt<T, U>(call: ReceiptCall, input: JsonArg<
  */
 export declare function verifyReceipt<T>(receipt: JsonArg<T>, keys: ReceiptKeys, call: ReceiptCall, options?: {
   /** the consumer's own input commitment */
-  inputCommitment?: Commitment | null
+  inputCommitment?: Commitment | SaltedCommitment | null
   /** the consumer's own output commitment */
-  outputCommitment?: Commitment | null
+  outputCommitment?: Commitment | SaltedCommitment | null
 }): Verdict
 
 /**
@@ -1041,8 +1063,8 @@ export declare function verifyReceiptJws<T>(token: string, jwks: Jwks | JsonArg<
 export declare function verifySignedReceipt<T, U>(receipt: JsonArg<T>, jwks: Jwks | JsonArg<U>, call: SignedReceiptCall): Verdict
 
 /**
- * Issues a network-signed receipt (object signature and receipt_jws) from its fields. Refuses what the verifier would refuse. (PROTOCOL §9.5.1; `issue_receipt`)
- * @param fields the receipt's fields; a Date is accepted for issued_at (timestamp)
+ * Issues a network-signed receipt (object signature and receipt_jws) from its fields. Returns the fields with receipt_jws, key_id (the key's kid) and signature added. Refuses what the verifier would refuse; fields holding iss, aud or iat, the claims it adds, are INVALID_ARGUMENT. (PROTOCOL §9.5.1; `issue_receipt`)
+ * @param fields the receipt's members (§9.5.1): issued_at (RFC 3339 UTC) and the call claims execution_id, provider_agent_id, requester_agent_id, capability_id, input_fingerprint (strings) are required, any other member (status, receipt_id, ...) is kept as given; not iss, aud or iat; a Date is accepted for issued_at (timestamp)
  * @param key the network's signing key
  * @param issuer the network's issuer (iss)
  * @param audience the consumer's agent id (aud)

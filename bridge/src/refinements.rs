@@ -114,6 +114,11 @@ pub static REFINEMENTS: &[Refinement] = &[
         doc: "A commitment, as `input_commitment` returns it.",
     },
     Refinement {
+        name: "SaltedCommitment",
+        is: Refined::Shape,
+        doc: "A salted commitment, as an issued MAC receipt holds them.",
+    },
+    Refinement {
         name: "ScreeningRules",
         is: Refined::Shape,
         doc: "Screening rules, as `screening_rules` returns them.",

@@ -159,6 +159,19 @@ pub static SHAPES: &[Shape] = &[
         ],
     ),
     shape(
+        "SaltedCommitment",
+        "A salted commitment, as an issued MAC receipt holds them: a `Commitment` whose `salt` is \
+         always present (the salt to commit to the value with, §9.5).",
+        &[
+            req("alg", "'sha-256'"),
+            req("canon", "'ekl-json-1'"),
+            req("digest", "str")
+                .doc("Lowercase hex SHA-256 of the salt bytes ‖ the canonical bytes."),
+            opt("salt_id", "str").doc("Present when a salt id was given (`salt_id`, JS `saltId`)."),
+            req("salt", "str").doc("The disclosed salt, 64 lowercase hex characters."),
+        ],
+    ),
+    shape(
         "ResultBody",
         "The body of an MCP tool result that its output fingerprint covers, and which member it is.",
         &[
@@ -311,11 +324,9 @@ pub static SHAPES: &[Shape] = &[
             req("rel_ver_at_admission", "int"),
             req("dsc_ver", "int"),
             req("terms_hash", "str"),
-            req("input_commitment", "Commitment")
-                .ts("Commitment & { salt: string }")
+            req("input_commitment", "SaltedCommitment")
                 .doc("Salted: `salt` is the salt to commit to what was sent with."),
-            req("output_commitment", "Commitment")
-                .ts("Commitment & { salt: string }")
+            req("output_commitment", "SaltedCommitment")
                 .doc("Salted: `salt` is the salt to commit to what was received with."),
             req("status", "str"),
             req("issued_at", "str"),
@@ -402,17 +413,18 @@ pub static SHAPES: &[Shape] = &[
     shape(
         "SignedReceipt",
         "A network-signed receipt (profile ekl-evidence-sig-1.2, §9.5.1) as `issue_receipt` \
-         returns it: its fields, then `receipt_jws`, `key_id` and `signature` (always present).",
+         returns it: its fields (`issued_at` and the call claims always, which it requires), then \
+         `receipt_jws`, `key_id` and `signature` (always present).",
         &[
             req("receipt_jws", "str"),
             req("key_id", "str"),
             req("signature", "str"),
-            opt("issued_at", "str").ts_index(),
-            opt("execution_id", "str").ts_index(),
-            opt("provider_agent_id", "str").ts_index(),
-            opt("requester_agent_id", "str").ts_index(),
-            opt("capability_id", "str").ts_index(),
-            opt("input_fingerprint", "str").ts_index(),
+            req("issued_at", "str"),
+            req("execution_id", "str"),
+            req("provider_agent_id", "str"),
+            req("requester_agent_id", "str"),
+            req("capability_id", "str"),
+            req("input_fingerprint", "str"),
         ],
     )
     .open(),

@@ -15,7 +15,7 @@ use ekl_core::{Error, ErrorCode};
 use crate::args::ArchiveArgs;
 use crate::commands::{jwks_file, key_ring_of, CmdResult};
 use crate::human::{self, Format};
-use crate::input::{unreadable, Inputs};
+use crate::input::{unreadable_because, Inputs};
 use crate::progress::{self, Progress};
 use crate::Failure;
 
@@ -81,10 +81,12 @@ fn blank(l: &[u8]) -> bool {
 /// JSON), and whether the item was accepted (`None`: refused).
 /// With `failures_only`, an accepted item gives no line and a verdict keeps its failing checks
 /// alone (those whose outcome is not `pass`).
-/// For people (`format` human): `line N: ACCEPTED`, `line N: NOT ACCEPTED: id (words); ...` or
-/// `line N: REFUSED: CODE: message`; the failing checks' ids are returned for the tally.
+/// For people (`format` human): `line N: ACCEPTED`, `line N, receipt R, execution E: NOT
+/// ACCEPTED: id (words); ...` or `line N, ...: REFUSED: CODE: message` (the ids the item holds,
+/// [`human::item_ids`]); the failing checks' ids are returned for the tally.
 fn output(
     line: usize,
+    item: Option<&[u8]>,
     r: ekl_core::Result<ekl_core::verdict::Verdict>,
     failures_only: bool,
     format: Format,
@@ -102,8 +104,13 @@ fn output(
                 None,
             ),
         };
+        // An item that did not pass is named by its ids too (its line alone is hard to find).
+        let ids = match status {
+            Some(true) => String::new(),
+            _ => item.map(human::item_ids).unwrap_or_default(),
+        };
         return (
-            format!("line {line}: {text}\n").into_bytes(),
+            format!("line {line}{ids}: {text}\n").into_bytes(),
             status,
             failed,
         );
@@ -127,7 +134,8 @@ pub(crate) fn main(a: ArchiveArgs, io: &Inputs, format: Format) -> CmdResult {
         None => (Box::new(std::io::stdin()), stdin_size()),
         Some(p) if p.as_os_str() == "-" => (Box::new(std::io::stdin()), stdin_size()),
         Some(p) => {
-            let f = std::fs::File::open(p).map_err(|_| unreadable("the archive file"))?;
+            let f =
+                std::fs::File::open(p).map_err(|e| unreadable_because("the archive file", &e))?;
             let size = f.metadata().ok().filter(|m| m.is_file()).map(|m| m.len());
             (Box::new(f), size)
         }
@@ -144,8 +152,8 @@ pub(crate) fn main(a: ArchiveArgs, io: &Inputs, format: Format) -> CmdResult {
         let mut block: Vec<Line> = Vec::with_capacity(BLOCK_LINES);
         let mut bytes = 0usize;
         while block.len() < BLOCK_LINES && bytes < BLOCK_BYTES {
-            let Some(len) =
-                read_line(&mut reader, &mut buf).map_err(|_| unreadable("the archive"))?
+            let Some(len) = read_line(&mut reader, &mut buf)
+                .map_err(|e| unreadable_because("the archive", &e))?
             else {
                 done = true;
                 break;
@@ -165,7 +173,13 @@ pub(crate) fn main(a: ArchiveArgs, io: &Inputs, format: Format) -> CmdResult {
             jobs,
             |l| match l {
                 Line::Text(n, t) => {
-                    let r = output(*n, batch::verify_line(t, &keys), a.failures_only, format);
+                    let r = output(
+                        *n,
+                        Some(t),
+                        batch::verify_line(t, &keys),
+                        a.failures_only,
+                        format,
+                    );
                     progress.tick(0, t.len() as u64 + 1);
                     r
                 }
@@ -173,6 +187,7 @@ pub(crate) fn main(a: ArchiveArgs, io: &Inputs, format: Format) -> CmdResult {
                     progress.tick(0, len + 1);
                     output(
                         *n,
+                        None,
                         Err(Error::new(
                             ErrorCode::BodyTooLarge,
                             format!("the item is {len} bytes, over the limit of {MAX_INPUT_BYTES} bytes a line"),

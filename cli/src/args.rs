@@ -70,7 +70,8 @@ error codes and output (ekl call OP prints strings as JSON strings).
 
 Output: a verdict or a verified token (receipt verify, verify-jws, verify-signed, verify-archive,
   jws verify, call verify_*) is printed for people when stdout is a terminal: ACCEPTED or NOT
-  ACCEPTED, then the checks that did not pass, one a line with their plain words, then the rest.
+  ACCEPTED, then the checks that did not pass, one a line with their plain words, then the rest;
+  ekl mcp prints the upstream fingerprint, the pages and the tools' names (--json: the JSON).
   Piped or redirected it is JSON, the same bytes as ever. --format json|human chooses either; the
   exit status is the same. Other commands print the same in both. Long runs (verify-archive,
   conformance) show progress on stderr only when stderr is a terminal.
@@ -255,7 +256,9 @@ notifications/initialized, then tools/list until a page has no nextCursor, and p
   {\"pages\":N,\"projection\":[...],\"server\":{\"name\",\"protocol_version\",\"version\"},
    \"tools\":N,\"upstream_fingerprint\":\"...\"}
 (canonical JSON; tools counts every tool listed, projection holds the offered ones, the array
-the fingerprint hashes). Every message of the server is read as it crossed the wire with the
+the fingerprint hashes). On a terminal (or with --format human) it prints for people instead:
+the fingerprint, the server, the tools listed and pages read, the names of the tools
+fingerprinted; --json prints the JSON there too. Every message of the server is read as it crossed the wire with the
 ekl-json-1 rules: a duplicate member or an integer beyond 2^53 is refused with its code, never
 changed. The tools of every page, in order, are fingerprinted together; two offered tools of one
 name are refused (INVALID_SHAPE). The server's stderr is passed through; its process is ended
@@ -298,9 +301,15 @@ pub(crate) struct McpArgs {
     #[arg(long, value_name = "SECS", default_value_t = 30,
           value_parser = clap::value_parser!(u64).range(1..=3600))]
     pub timeout: u64,
+    /// Print the report as JSON on a terminal too (piped or redirected it always is)
+    #[arg(long)]
+    pub json: bool,
     /// The server's command and arguments, after `--` (stdio)
     #[arg(last = true, value_name = "COMMAND")]
     pub command: Vec<OsString>,
+    /// Whether the report is printed for people (set from --json, --format and the terminal).
+    #[arg(skip)]
+    pub human: bool,
 }
 
 /// `ekl call ...`
@@ -550,7 +559,8 @@ Items (one JSON object a line; blank lines are skipped; at most 64 MiB a line):
 Output (stdout, one line per item, in the archive's order whatever --jobs is):
   {\"line\":N,\"verdict\":{accepted, checks, receipt_digest?}}  or  {\"error\":{code, message},\"line\":N}
   On a terminal (or with --format human) one line per item for people instead: line N: ACCEPTED,
-  NOT ACCEPTED with the failing checks in plain words, or REFUSED with the code; then the failing
+  or the line with the item's receipt and execution ids (line N, receipt R, execution E) and NOT
+  ACCEPTED with the failing checks in plain words, or REFUSED with the code; then the failing
   checks counted. A summary goes to stderr; when stderr is a terminal a progress line too (items,
   rate, and the share done and time left when the input's size is known: a file, or stdin
   redirected from a file); nothing else when stderr is not a terminal.";

@@ -119,7 +119,7 @@ fn words(name: &str) -> &str {
 /// ```text
 /// NOT ACCEPTED: 1 of 14 checks did not pass
 ///   FAIL  auth_tag          MAC tag over the receipt
-///                           why: does not verify
+///                           why: does not verify under key_id "rk-1": the receipt changed ...
 ///   pass  key_id            receipt key known and valid at issue time
 ///   ...
 /// receipt digest: 3f2a...
@@ -240,6 +240,97 @@ fn verdicts(items: &[Value<'_>]) -> Option<String> {
         "{} items: {accepted} accepted, {rejected} not accepted, {refused} refused\n{lines}",
         items.len()
     ))
+}
+
+/// The longest id [`item_ids`] shows in full (a longer one is cut, with `…`).
+const ID_CHARS: usize = 64;
+
+/// `, receipt R, execution E`: the ids an archive item (`ekl_core::batch`) holds, to find a
+/// failing item by: its receipt's `receipt_id`, its receipt's `execution_id` or else its call's.
+/// Empty when the item is not JSON or holds neither (a token's ids are inside the token).
+pub(crate) fn item_ids(item: &[u8]) -> String {
+    let Ok(v) = canonical::parse(item) else {
+        return String::new();
+    };
+    let of = |at: &str, name: &str| v.get(at).and_then(|x| x.get(name)).and_then(Value::as_str);
+    let shown = |id: &str| {
+        let cut: String = id.chars().take(ID_CHARS).collect();
+        let more = if cut.len() < id.len() { "…" } else { "" };
+        format!("{}{more}", safe(&cut))
+    };
+    let mut out = String::new();
+    if let Some(r) = of("receipt", "receipt_id") {
+        out.push_str(&format!(", receipt {}", shown(r)));
+    }
+    if let Some(e) = of("receipt", "execution_id").or_else(|| of("call", "execution_id")) {
+        out.push_str(&format!(", execution {}", shown(e)));
+    }
+    out
+}
+
+/// The report of `ekl mcp` (`{pages, projection, server, tools, upstream_fingerprint}`, canonical
+/// JSON) for people: the fingerprint, the server, the pages read and the tools listed, then the
+/// names of the tools fingerprinted (the projection's), wrapped. `None` when `json` is not that
+/// report (it is then printed as it is).
+pub(crate) fn mcp_report(json: &[u8]) -> Option<Vec<u8>> {
+    let text = json.strip_suffix(b"\n").unwrap_or(json);
+    let v = canonical::parse(text).ok()?;
+    let fingerprint = v.get("upstream_fingerprint")?.as_str()?;
+    let Some(Value::Array(projection)) = v.get("projection") else {
+        return None;
+    };
+    let number = |name: &str| match v.get(name) {
+        Some(Value::Number(n)) if n.fract() == 0.0 && *n >= 0.0 => Some(*n as u64),
+        _ => None,
+    };
+    let (pages, listed) = (number("pages")?, number("tools")?);
+    let server = v.get("server");
+    let text_of = |name: &str| match server.and_then(|s| s.get(name)) {
+        Some(Value::String(s)) => safe(s),
+        Some(other) => safe(&json_shown(other)),
+        None => "?".to_owned(),
+    };
+    let plural = |n: u64, one: &str, many: &str| format!("{n} {}", if n == 1 { one } else { many });
+    let mut out = format!("upstream fingerprint: {fingerprint}\n");
+    out.push_str(&format!(
+        "server: {} {} (MCP {})\n",
+        text_of("name"),
+        text_of("version"),
+        text_of("protocol_version")
+    ));
+    out.push_str(&format!(
+        "{} listed on {}; {} fingerprinted",
+        plural(listed, "tool", "tools"),
+        plural(pages, "page", "pages"),
+        projection.len()
+    ));
+    let names: Vec<String> = projection
+        .iter()
+        .map(|t| {
+            t.get("name")
+                .and_then(Value::as_str)
+                .map_or("?".into(), safe)
+        })
+        .collect();
+    if names.is_empty() {
+        out.push('\n');
+    } else {
+        out.push(':');
+        let mut width = 100;
+        for (i, name) in names.iter().enumerate() {
+            let sep = if i + 1 < names.len() { "," } else { "" };
+            if width + 1 + name.chars().count() + sep.len() > 100 {
+                out.push_str("\n ");
+                width = 1;
+            }
+            out.push(' ');
+            out.push_str(name);
+            out.push_str(sep);
+            width += 1 + name.chars().count() + sep.len();
+        }
+        out.push('\n');
+    }
+    Some(out.into_bytes())
 }
 
 /// `text` as a terminal may show it: control characters (C0, DEL, C1: escape sequences, carriage

@@ -6,8 +6,9 @@
 //! - at most [`MAX_DOCUMENT_BYTES`] are read from a JSON document or a token and at most
 //!   [`MAX_SECRET_BYTES`] from a secret source; the read stops at the cap plus one byte (so
 //!   `/dev/zero` is refused at once) and the input is refused with `BODY_TOO_LARGE`;
-//! - a file that cannot be opened or read (missing, unreadable, a directory) is refused with one
-//!   message and `INVALID_ARGUMENT`, naming the option, never the path or the OS reason;
+//! - a file that cannot be opened or read (missing, unreadable, a directory) is refused with
+//!   `INVALID_ARGUMENT`, naming the option and the operating system's reason (`No such file or
+//!   directory`), never the path;
 //! - only one input may come from stdin;
 //! - no message repeats a path, a token, a secret or an environment variable's name.
 
@@ -34,7 +35,7 @@ pub(crate) fn read_capped(r: impl Read, limit: u64, what: &str) -> Result<Vec<u8
     let mut buf = Vec::new();
     r.take(limit.saturating_add(1))
         .read_to_end(&mut buf)
-        .map_err(|_| unreadable(what))?;
+        .map_err(|e| unreadable_because(what, &e))?;
     if buf.len() as u64 > limit {
         return Err(Failure::Refused(Error::new(
             ErrorCode::BodyTooLarge,
@@ -44,17 +45,35 @@ pub(crate) fn read_capped(r: impl Read, limit: u64, what: &str) -> Result<Vec<u8
     Ok(buf)
 }
 
-/// The one refusal for a source that cannot be read, whatever the reason.
-pub(crate) fn unreadable(what: &str) -> Failure {
+/// The refusal of a source that cannot be read, with the operating system's reason
+/// ([`os_reason`]): `cannot read the input file: No such file or directory`.
+pub(crate) fn unreadable_because(what: &str, e: &std::io::Error) -> Failure {
     Failure::Refused(Error::new(
         ErrorCode::InvalidArgument,
-        format!("cannot read {what}"),
+        format!("cannot read {what}: {}", os_reason(e)),
     ))
+}
+
+/// The operating system's words for `e` (`No such file or directory`, `Permission denied`, `Is a
+/// directory`), without the error number; the kind's words for an error that is not the OS's.
+/// An `std::io::Error` from opening or reading never holds the path, and these words are the
+/// OS's table, never the caller's text.
+pub(crate) fn os_reason(e: &std::io::Error) -> String {
+    match e.raw_os_error() {
+        Some(n) => {
+            let text = std::io::Error::from_raw_os_error(n).to_string();
+            match text.rfind(" (os error ") {
+                Some(at) => text[..at].to_owned(),
+                None => text,
+            }
+        }
+        None => e.kind().to_string(),
+    }
 }
 
 /// Reads a file (at most `limit` bytes), one refusal for every reason it cannot be read.
 pub(crate) fn read_file_capped(path: &Path, limit: u64, what: &str) -> Result<Vec<u8>, Failure> {
-    let file = std::fs::File::open(path).map_err(|_| unreadable(what))?;
+    let file = std::fs::File::open(path).map_err(|e| unreadable_because(what, &e))?;
     read_capped(file, limit, what)
 }
 

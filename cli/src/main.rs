@@ -84,7 +84,10 @@ fn main() -> ExitCode {
     let format = human::chosen(cli.format);
     let result = match cli.command {
         Command::Conformance(a) => return conformance(a, &hint),
-        Command::Mcp(a) => return mcp::main(a, &hint),
+        Command::Mcp(mut a) => {
+            a.human = !a.json && format == human::Format::Human;
+            return mcp::main(a, &hint);
+        }
         Command::Receipt(args::ReceiptCommand::VerifyArchive(a)) => {
             archive::main(a, &input::Inputs::default(), format)
         }
@@ -263,11 +266,25 @@ fn clap_message(e: &clap::Error) -> String {
     let mut suggested: Vec<String> = Vec::new();
     for k in [K::SuggestedSubcommand, K::SuggestedArg, K::SuggestedValue] {
         match e.get(k) {
-            Some(ContextValue::String(s)) => suggested.push(format!("'{s}'")),
-            Some(ContextValue::Strings(v)) => suggested.extend(v.iter().map(|s| format!("'{s}'"))),
+            Some(ContextValue::String(s)) => suggested.push(s.clone()),
+            Some(ContextValue::Strings(v)) => suggested.extend(v.iter().cloned()),
             _ => {}
         }
     }
+    // Closest first: by edit distance to what was typed (clap lists its best guess last).
+    let typed = [K::InvalidSubcommand, K::InvalidArg, K::InvalidValue]
+        .into_iter()
+        .find_map(|k| match e.get(k) {
+            Some(ContextValue::String(s)) => Some(s.split('=').next().unwrap_or_default()),
+            _ => None,
+        })
+        .map(|t| t.chars().take(64).collect::<String>());
+    if let Some(typed) = typed {
+        suggested.reverse();
+        let bare = typed.trim_start_matches('-');
+        suggested.sort_by_key(|s| strsim::levenshtein(bare, s.trim_start_matches('-')));
+    }
+    let suggested: Vec<String> = suggested.iter().map(|s| format!("'{s}'")).collect();
     if let Some((last, rest)) = suggested.split_last() {
         if rest.is_empty() {
             msg.push_str(&format!("; did you mean {last}?"));

@@ -446,7 +446,8 @@ pub(crate) fn main(a: McpArgs, hint: &str) -> ExitCode {
         Ok(r) => r,
         Err(f) => return fail(f),
     };
-    if crate::write_stdout(&text).is_err() {
+    let for_people = a.human.then(|| crate::human::mcp_report(&text)).flatten();
+    if crate::write_stdout(for_people.as_deref().unwrap_or(&text)).is_err() {
         return ExitCode::from(crate::EXIT_IO);
     }
     match a.expect {

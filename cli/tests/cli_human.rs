@@ -298,14 +298,23 @@ fn an_archive_for_people_is_one_line_an_item_then_the_failing_checks_counted() {
     let out = text(out);
     let lines: Vec<&str> = out.lines().collect();
     assert_eq!(lines[0], "line 1: ACCEPTED");
-    assert!(
-        lines[3].starts_with("line 4: NOT ACCEPTED: auth_tag (MAC tag over the receipt)"),
-        "{out}"
+    // An item that did not pass is named by its receipt and execution ids too.
+    let item4: J = serde_json::from_str(
+        std::fs::read_to_string(sample("receipts.jsonl"))
+            .unwrap()
+            .lines()
+            .nth(3)
+            .unwrap(),
+    )
+    .unwrap();
+    let ids = format!(
+        "line 4, receipt {}, execution {}: NOT ACCEPTED: auth_tag (MAC tag over the receipt)",
+        item4["receipt"]["receipt_id"].as_str().unwrap(),
+        item4["receipt"]["execution_id"].as_str().unwrap()
     );
-    assert!(
-        lines[20].starts_with("line 21: REFUSED: DUPLICATE_KEY: "),
-        "{out}"
-    );
+    assert!(lines[3].starts_with(&ids), "{out}");
+    assert!(lines[20].starts_with("line 21"), "{out}");
+    assert!(lines[20].contains(": REFUSED: DUPLICATE_KEY: "), "{out}");
     assert_eq!(lines[21], "checks that did not pass, by count:");
     assert!(lines[22].trim_start().starts_with("4  auth_tag "), "{out}");
     // The summary on stderr is the same in both forms.

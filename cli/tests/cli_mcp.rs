@@ -255,3 +255,40 @@ fn a_message_beyond_the_cap_is_refused_in_bounded_memory() {
         "ekl: BODY_TOO_LARGE: a message of the server holds more than 67108864 bytes (the limit of this input)\n"
     );
 }
+
+/// On a terminal (forced here with `--format human`, as the tests run piped) a person gets the
+/// fingerprint, the server, the pages and the tools' names; `--json` and a pipe get the JSON.
+#[test]
+fn for_people_the_fingerprint_pages_and_tool_names() {
+    let script = server(&[PAGE1, PAGE2], "read l; exit 0");
+    let offered = ["--offered", "zeta,alpha,Éclair"];
+    let (code, json_text, err) = mcp(&offered, &script);
+    assert_eq!(code, 0, "{err}");
+    let json: serde_json::Value = serde_json::from_str(&json_text).expect("JSON when piped");
+    let fp = member(&json, "upstream_fingerprint").as_str().expect("fp");
+    let human = ["--format", "human", "--offered", "zeta,alpha,Éclair"];
+    let (code, out, err) = mcp(&human, &script);
+    assert_eq!(code, 0, "{err}");
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(lines[0], format!("upstream fingerprint: {fp}"), "{out}");
+    assert_eq!(lines[1], "server: scripted 0.9 (MCP 2025-11-25)", "{out}");
+    assert_eq!(
+        lines[2], "4 tools listed on 2 pages; 3 fingerprinted:",
+        "{out}"
+    );
+    // The projection's names, in its order (sorted by name).
+    let names: Vec<&str> = member(&json, "projection")
+        .as_array()
+        .expect("array")
+        .iter()
+        .map(|t| t["name"].as_str().expect("name"))
+        .collect();
+    assert_eq!(lines[3].trim(), names.join(", "), "{out}");
+    assert_eq!(lines.len(), 4, "{out}");
+    assert!(out.len() < json_text.len() / 2, "{out}");
+    // --json on a terminal: the JSON, byte for byte.
+    let (code, again, err) = mcp(&["--format", "human", "--json"], &script);
+    assert_eq!(code, 0, "{err}");
+    let (_, plain, _) = mcp(&[], &script);
+    assert_eq!(again, plain);
+}

@@ -1922,6 +1922,13 @@ fn receipt_jws_issuing(c: &mut Calls, d: &Value<'static>, src: &str) {
         "status bogus",
         issue(&with(&fields, "status", s("bogus"))),
     );
+    // A claim the issuer adds, in the fields: the caller's mistake (INVALID_ARGUMENT) everywhere.
+    c.add(
+        "issue_receipt",
+        src,
+        "fields holding iat",
+        issue(&with(&fields, "iat", n(1_780_000_000))),
+    );
     if let Some(signing) = ekl_core::jwk::jwks_from_seed(
         &ekl_core::hex::decode_fixed::<32>(&seed, ekl_core::ErrorCode::InvalidKey, "seed")
             .unwrap_or([0; 32]),

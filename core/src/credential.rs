@@ -299,7 +299,11 @@ pub fn verify_platform_call(
     if purpose != expected {
         return Err(Error::new(
             ErrorCode::PurposeMismatch,
-            format!("purpose must be {}", expected.as_str()),
+            format!(
+                "purpose is {}, this call accepts {}",
+                purpose.as_str(),
+                expected.as_str()
+            ),
         ));
     }
     Ok(PlatformCall {

@@ -562,6 +562,16 @@ fn member_shown(receipt: &Value<'_>, name: &str) -> Option<String> {
     receipt.get(name).map(json_shown)
 }
 
+/// The `auth_tag` failure's detail. A MAC cannot tell its two causes apart, so it names both and
+/// the key the tag was checked under (its id, never the key or its secret).
+fn tag_mismatch_detail(key_id: &str) -> String {
+    format!(
+        "does not verify under key_id {}: the receipt changed after it was tagged, or it was \
+         tagged under another secret",
+        str_shown(key_id)
+    )
+}
+
 /// A commitment as a display text: `digest <hex> (salted)`; never the salt itself.
 fn commitment_shown(digest: Option<&str>, salted: bool) -> String {
     let salt = if salted { " (salted)" } else { "" };
@@ -890,7 +900,7 @@ fn key_and_tag_checks(
             if hex_mac_matches(tag, &hmac_sha256(&e.key, &[tagged])) {
                 Check::pass("auth_tag")
             } else {
-                Check::fail("auth_tag", "does not verify")
+                Check::fail("auth_tag", tag_mismatch_detail(&e.key_id))
             }
         }
     });
@@ -1720,6 +1730,38 @@ mod tests {
         // Under rk-1 the tag does not verify.
         let v = verify_receipt(&r, &KeyRing::baseline(SECRET).unwrap(), &call, None, None).unwrap();
         assert!(!v.accepted);
+    }
+
+    /// A tag that does not verify says both causes a MAC cannot tell apart and names the key id it
+    /// was checked under, never the secret or the tag.
+    #[test]
+    fn a_failing_tag_names_both_causes_and_the_key_id() {
+        let (input, output) = (parse(b"{}").unwrap(), parse(b"[]").unwrap());
+        let s = salts(3, 4);
+        let call = customer_call();
+        let r = issue_mac_receipt(&answered(&call, &input, &output, &s), SECRET).unwrap();
+        let tag = str_field(&r, "auth_tag").unwrap().to_owned();
+        let detail = |receipt: &Value<'_>, secret: &str| {
+            let v = verify_receipt(receipt, &KeyRing::baseline(secret), &call, None, None).unwrap();
+            let c = v.checks.iter().find(|c| c.name == "auth_tag").unwrap();
+            assert_eq!(c.outcome, Outcome::Fail);
+            c.detail.clone().unwrap()
+        };
+        // Changed after it was tagged, and tagged under another secret: the same words.
+        let mut changed = r.clone();
+        if let Value::Object(m) = &mut changed {
+            for (k, v) in m.iter_mut() {
+                if k == "status" {
+                    *v = Value::from("failed".to_owned());
+                }
+            }
+        }
+        let other = detail(&r, "another-secret");
+        assert_eq!(detail(&changed, SECRET), other);
+        assert!(other.contains("key_id \"rk-1\""), "{other}");
+        assert!(other.contains("changed after it was tagged"), "{other}");
+        assert!(other.contains("tagged under another secret"), "{other}");
+        assert!(!other.contains(SECRET) && !other.contains(&tag));
     }
 
     /// A call, a change to the caller's members, the code and the message's start.

@@ -539,9 +539,16 @@ pub fn sign_receipt_object(receipt: &Value<'_>, key: &SigningKey) -> Result<Valu
 /// `iss`, `aud` and `iat` (= `issued_at` truncated to the second); the object gets `receipt_jws`,
 /// then `key_id` and `signature`.
 ///
+/// `fields` is the receipt's members (§9.5.1): `issued_at` (RFC 3339 UTC) and the call claims
+/// `execution_id`, `provider_agent_id`, `requester_agent_id`, `capability_id`,
+/// `input_fingerprint` (strings) are required; any other member (`status`, `receipt_id`,
+/// commitments, ...) is carried as given. `issuer` becomes `iss`, `audience` (the consumer's agent
+/// id) `aud`. The result is the fields plus `receipt_jws`, `key_id` (the key's kid) and
+/// `signature`.
+///
 /// Refused, with the codes the verifier's checks rest on: fields that are not an object or lack
 /// `issued_at` as a string (`INVALID_RECEIPT`); fields that hold `iss`, `aud` or `iat`, which are
-/// the token's own claims (`DUPLICATE_KEY`: the claims would hold them twice); an `issued_at`
+/// the token's own claims the issuer adds (`INVALID_ARGUMENT`); an `issued_at`
 /// that is not RFC 3339 UTC (`INVALID_TIMESTAMP`) or lies before 1970 (`CLAIM_INVALID`); a call
 /// claim ([`CALL_CLAIMS`]) missing (`CLAIM_MISSING`) or not a non-empty string (`CLAIM_INVALID`),
 /// a `receipt_id` that is not a non-empty string (`CLAIM_INVALID`), an empty `issuer` or
@@ -569,8 +576,11 @@ pub fn issue_receipt(
         .find(|n| fields.get(n).is_some())
     {
         return Err(Error::new(
-            ErrorCode::DuplicateKey,
-            format!("the fields hold {name}, a claim the network adds to the token"),
+            ErrorCode::InvalidArgument,
+            format!(
+                "the fields hold {name}: leave out iss, aud and iat, the claims the network adds \
+                 to the token (from issuer, audience and issued_at)"
+            ),
         ));
     }
     let issued_at = fields
@@ -668,6 +678,27 @@ pub fn verify_receipt(receipt: &Value<'_>, jwks: &Jwks, call: &CallContext<'_>) 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The token's own claims in the fields are the caller's mistake (`INVALID_ARGUMENT`, naming
+    /// the claim and where it comes from), not a duplicate key in a document.
+    #[test]
+    fn fields_holding_a_token_claim_are_an_invalid_argument() {
+        let key = SigningKey::from_seed(&[7u8; 32], "net-1").expect("key");
+        for claim in ["iss", "aud", "iat"] {
+            let text = format!(
+                r#"{{"execution_id":"ex_1","provider_agent_id":"agt_p","requester_agent_id":"agt_c",
+                "capability_id":"cap_x","input_fingerprint":"f1","issued_at":"2026-05-28T20:26:40Z",
+                "{claim}":1780000000}}"#
+            );
+            let fields = canonical::parse(text.as_bytes()).expect("valid");
+            let e = issue_receipt(&fields, &key, "https://net", "agt_c").expect_err("refused");
+            assert_eq!(e.code(), ErrorCode::InvalidArgument);
+            assert!(e
+                .message()
+                .starts_with(&format!("the fields hold {claim}:")));
+            assert!(e.message().contains("from issuer, audience and issued_at"));
+        }
+    }
 
     #[test]
     fn checks_show_by_how_much_a_time_misses() {

@@ -700,7 +700,17 @@ fn lifetime_bounds_of_each_credential() {
             if p == expected {
                 assert!(r.is_ok());
             } else {
-                assert_eq!(code(r), ErrorCode::PurposeMismatch);
+                // The message names the purpose received and the one accepted.
+                let e = r.expect_err("refused");
+                assert_eq!(e.code(), ErrorCode::PurposeMismatch);
+                assert_eq!(
+                    e.message(),
+                    format!(
+                        "purpose is {}, this call accepts {}",
+                        p.as_str(),
+                        expected.as_str()
+                    )
+                );
             }
         }
     }

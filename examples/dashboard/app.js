@@ -873,6 +873,16 @@ function timeValue(v) {
   return el('span', {}, el('span', { text: t.local }), el('br'), el('span', { class: 'muted', text: t.utc }));
 }
 
+/**
+ * The Detail cell of a check: the core's reason when it did not pass; for a passing check what
+ * passing means (the received value is what was expected, or the tag or signature verified).
+ */
+function checkDetail(c) {
+  if (c.detail) return c.detail;
+  if (c.outcome !== 'pass') return '';
+  return c.expected != null && c.received != null ? 'as expected' : 'verified';
+}
+
 function renderInspector(d) {
   const name = d.receiptId !== null ? `Receipt ${shown(d.receiptId.length > 80 ? `${d.receiptId.slice(0, 79)}…` : d.receiptId)}` : `Item ${d.index}`;
   $('insp-title').textContent = name;
@@ -906,9 +916,15 @@ function renderInspector(d) {
         el('td', { 'data-label': 'Outcome' }, el('span', { class: `check ${c.outcome}`, text: c.outcome })),
         el('td', { 'data-label': 'Expected', class: 'mono expected', text: c.expected ?? '—' }),
         el('td', { 'data-label': 'Received', class: 'mono received', text: c.received ?? '—' }),
-        el('td', { 'data-label': 'Detail', class: 'detail', text: c.detail ?? '' })))));
-    const failed = d.checks.filter((c) => c.outcome !== 'pass').length;
-    body.push(section(`Checks: ${failed ? `${failed} of ${d.checks.length} did not pass` : `all ${d.checks.length} passed`}`, el('div', { class: 'scroll-x' }, table),
+        el('td', { 'data-label': 'Detail', class: 'detail', text: checkDetail(c) })))));
+    const failing = d.checks.filter((c) => c.outcome !== 'pass');
+    const failed = failing.length;
+    // Every failing check a mismatch: authentic evidence that differs from your own copy (the
+    // CLI's words, cli/src/human.rs).
+    const dispute = failed > 0 && failing.every((c) => c.outcome === 'mismatch')
+      ? el('p', { class: 'alert-inline dispute', text: 'A dispute: the evidence is authentic but differs from your own copy; report it.' })
+      : null;
+    body.push(section(`Checks: ${failed ? `${failed} of ${d.checks.length} did not pass` : `all ${d.checks.length} passed`}`, dispute, el('div', { class: 'scroll-x' }, table),
       el('p', { class: 'muted small', text: 'Tags, signatures and secrets are never shown.' })));
   }
   if (d.jwsHeader || d.jwsClaims) {

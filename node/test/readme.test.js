@@ -1,6 +1,8 @@
 'use strict'
-// Executes the JavaScript code blocks of the READMEs: ```js blocks as CommonJS, ```mjs blocks as
-// ES modules, from the repository's README.md and node/README.md. A block preceded by the line
+// Executes the JavaScript and TypeScript code blocks of the READMEs: ```js blocks as CommonJS,
+// ```mjs blocks as ES modules, ```ts blocks as ES modules once their types are stripped (the
+// TypeScript compiler's transpileModule; scripts/typecheck-flows.js type-checks every block under
+// tsc --strict), from the repository's README.md and node/README.md. A block preceded by the line
 // `<!-- not-tested -->` is skipped. The blocks import the package by its name ('ekl-evidence'): they
 // run from a folder of this run's own under test/ (.readme-XXXXXX, removed at the end), where that
 // name resolves to the package under test (see helpers.js).
@@ -23,7 +25,7 @@ function blocks(file) {
   const lines = fs.readFileSync(file, 'utf8').split('\n')
   const out = []
   for (let i = 0; i < lines.length; i++) {
-    const m = /^```(js|mjs)\s*$/.exec(lines[i])
+    const m = /^```(js|mjs|ts)\s*$/.exec(lines[i])
     if (!m) continue
     const start = i + 1
     let end = start
@@ -37,12 +39,23 @@ function blocks(file) {
   return out
 }
 
+/** A TypeScript block as the ES module it runs as: its types stripped, nothing else changed. */
+function stripTypes(code) {
+  // The package's dev dependency (from the source folder: an installed copy of these tests has none)
+  const ts = require(require.resolve('typescript', { paths: [SRC_DIR, __dirname] }))
+  const { outputText } = ts.transpileModule(code, {
+    compilerOptions: { module: ts.ModuleKind.ESNext, target: ts.ScriptTarget.ES2022, verbatimModuleSyntax: false },
+  })
+  return outputText
+}
+
 const READMES = [path.join(ROOT, 'README.md'), path.join(SRC_DIR, 'README.md')].filter((f) => fs.existsSync(f))
 
 test('node/README.md has tested JavaScript blocks of both kinds', () => {
   const own = blocks(path.join(SRC_DIR, 'README.md')).filter((b) => !b.skipped)
   assert.ok(own.some((b) => b.lang === 'js'), 'a ```js block')
   assert.ok(own.some((b) => b.lang === 'mjs'), 'a ```mjs block')
+  assert.ok(own.some((b) => b.lang === 'ts'), 'a ```ts block, executed too')
 })
 
 for (const readme of READMES) {
@@ -56,7 +69,7 @@ for (const readme of READMES) {
       const dir = snippets()
       const name = `${rel.replace(/[^A-Za-z0-9]+/g, '_')}_${b.line}.${b.lang === 'js' ? 'cjs' : 'mjs'}`
       const file = path.join(dir, name)
-      fs.writeFileSync(file, b.code + '\n')
+      fs.writeFileSync(file, (b.lang === 'ts' ? stripTypes(b.code) : b.code) + '\n')
       try {
         execFileSync(process.execPath, [file], { cwd: dir, stdio: 'pipe', timeout: 60000 })
       } catch (e) {

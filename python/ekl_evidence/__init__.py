@@ -80,6 +80,7 @@ __all__ = [
     "ReplayRestore",
     "ResultBody",
     "SafetyFlag",
+    "SaltedCommitment",
     "ScreeningRule",
     "ScreeningRules",
     "ScreeningRulesToken",

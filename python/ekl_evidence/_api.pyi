@@ -5,7 +5,7 @@ from typing import Any, Iterable, List, Mapping, Optional, Sequence, Tuple, Unio
 
 from ._errors import EklError
 from ._native import JsonText, Jwks as Jwks, SigningKey
-from ._types import ArchiveOutput, Commitment, IssuedReceipt, JsonValue, Jwk, JwsTyp, PlatformCallPurpose, ProofVersion, Receipt, ReceiptCall, ReceiptKeys, ReceiptLineSummary, ReceiptToVerify, RemoteJwksStep, ReplayAdmission, ReplayRestore, ResultBody, SafetyFlag, ScreeningRules, ScreeningRulesToken, SignedReceipt, SignedReceiptCall, VerifiedAccessToken, VerifiedJws, VerifiedPlatformCall, VerifiedRelationshipAssertion, VerifiedRevocationFeed
+from ._types import ArchiveOutput, Commitment, IssuedReceipt, JsonValue, Jwk, JwsTyp, PlatformCallPurpose, ProofVersion, Receipt, ReceiptCall, ReceiptKeys, ReceiptLineSummary, ReceiptToVerify, RemoteJwksStep, ReplayAdmission, ReplayRestore, ResultBody, SafetyFlag, SaltedCommitment, ScreeningRules, ScreeningRulesToken, SignedReceipt, SignedReceiptCall, VerifiedAccessToken, VerifiedJws, VerifiedPlatformCall, VerifiedRelationshipAssertion, VerifiedRevocationFeed
 from ._verdict import Verdict
 
 _Value = Any  # a host value (strict conversion) or a JsonText
@@ -483,8 +483,8 @@ def verify_receipt(
     keys: Union[ReceiptKeys, JsonText],
     call: Union[ReceiptCall, JsonText],
     *,
-    input_commitment: Optional[Union[Commitment, JsonText]] = None,
-    output_commitment: Optional[Union[Commitment, JsonText]] = None,
+    input_commitment: Optional[Union[Commitment, SaltedCommitment, JsonText]] = None,
+    output_commitment: Optional[Union[Commitment, SaltedCommitment, JsonText]] = None,
 ) -> Verdict:
     """The verdict on a MAC receipt: every check, pass, fail or mismatch.
 
@@ -785,10 +785,15 @@ def issue_receipt(
     issuer: str,
     audience: str,
 ) -> SignedReceipt:
-    """Issues a network-signed receipt (object signature and receipt_jws) from its fields. Refuses
-    what the verifier would refuse.
+    """Issues a network-signed receipt (object signature and receipt_jws) from its fields. Returns
+    the fields with receipt_jws, key_id (the key's kid) and signature added. Refuses what the
+    verifier would refuse; fields holding iss, aud or iat, the claims it adds, are
+    INVALID_ARGUMENT.
 
-    fields (required): the receipt's fields; an aware datetime is accepted for issued_at
+    fields (required): the receipt's members (§9.5.1): issued_at (RFC 3339 UTC) and the call
+        claims execution_id, provider_agent_id, requester_agent_id, capability_id,
+        input_fingerprint (strings) are required, any other member (status, receipt_id, ...) is
+        kept as given; not iss, aud or iat; an aware datetime is accepted for issued_at
         (timestamp)
     key (required): the network's signing key
     issuer (required): the network's issuer (iss)

@@ -39,6 +39,7 @@ __all__ = [
     "ReplayRestore",
     "ResultBody",
     "SafetyFlag",
+    "SaltedCommitment",
     "ScreeningRule",
     "ScreeningRules",
     "ScreeningRulesToken",
@@ -110,8 +111,8 @@ class _ReceiptToVerifyRequired(TypedDict):
 class ReceiptToVerify(_ReceiptToVerifyRequired, total=False):
     """One receipt of a batch (``verify_receipts``)."""
 
-    input_commitment: Union[Commitment, None]
-    output_commitment: Union[Commitment, None]
+    input_commitment: Union[Commitment, SaltedCommitment, None]
+    output_commitment: Union[Commitment, SaltedCommitment, None]
 
 
 class SignedReceiptCall(TypedDict):
@@ -170,6 +171,23 @@ class Commitment(_CommitmentRequired, total=False):
     salt_id: str
     #: Present when salted: the disclosed salt, 64 lowercase hex characters.
     salt: str
+
+
+class _SaltedCommitmentRequired(TypedDict):
+    alg: Literal["sha-256"]
+    canon: Literal["ekl-json-1"]
+    #: Lowercase hex SHA-256 of the salt bytes ‖ the canonical bytes.
+    digest: str
+    #: The disclosed salt, 64 lowercase hex characters.
+    salt: str
+
+
+class SaltedCommitment(_SaltedCommitmentRequired, total=False):
+    """A salted commitment, as an issued MAC receipt holds them: a ``Commitment`` whose ``salt`` is
+    always present (the salt to commit to the value with, §9.5)."""
+
+    #: Present when a salt id was given (``salt_id``, JS ``saltId``).
+    salt_id: str
 
 
 class ResultBody(TypedDict):
@@ -326,9 +344,9 @@ class _IssuedReceiptRequired(TypedDict):
     dsc_ver: int
     terms_hash: str
     #: Salted: ``salt`` is the salt to commit to what was sent with.
-    input_commitment: Commitment
+    input_commitment: SaltedCommitment
     #: Salted: ``salt`` is the salt to commit to what was received with.
-    output_commitment: Commitment
+    output_commitment: SaltedCommitment
     status: str
     issued_at: str
     key_id: str
@@ -387,16 +405,14 @@ class ArchiveOutput(TypedDict):
     refused: int
 
 
-class _SignedReceiptRequired(TypedDict):
+class SignedReceipt(TypedDict):
+    """A network-signed receipt (profile ekl-evidence-sig-1.2, §9.5.1) as ``issue_receipt`` returns
+    it: its fields (``issued_at`` and the call claims always, which it requires), then
+    ``receipt_jws``, ``key_id`` and ``signature`` (always present)."""
+
     receipt_jws: str
     key_id: str
     signature: str
-
-
-class SignedReceipt(_SignedReceiptRequired, total=False):
-    """A network-signed receipt (profile ekl-evidence-sig-1.2, §9.5.1) as ``issue_receipt`` returns
-    it: its fields, then ``receipt_jws``, ``key_id`` and ``signature`` (always present)."""
-
     issued_at: str
     execution_id: str
     provider_agent_id: str

@@ -45,3 +45,20 @@ def test_skip_marker_is_honoured() -> None:
     sample = "<!-- not-tested -->\n```python\nraise SystemExit\n```\n```python\nx = 1\n```\n"
     found = [m for m in BLOCK.finditer(sample)]
     assert [bool(m.group(1)) for m in found] == [True, False]
+
+
+def test_the_type_checked_blocks_hold_every_executed_one() -> None:
+    """python/tools/readme_blocks.py writes the blocks 30-python.sh type-checks (mypy --strict,
+    pyright strict): every block executed here is among them, with the same code."""
+    import importlib.util
+
+    tool = HERE.parents[1] / "python" / "tools" / "readme_blocks.py"
+    if not tool.is_file():
+        pytest.skip("python/tools/readme_blocks.py is not beside these tests")
+    spec = importlib.util.spec_from_file_location("readme_blocks", tool)
+    assert spec is not None and spec.loader is not None
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    checked = {code for page in mod.pages() for _, code, _ in mod.blocks(page)}
+    executed = {code for _, code in BLOCKS}
+    assert executed and executed <= checked, [name for name, code in BLOCKS if code not in checked]

@@ -9,7 +9,7 @@
 #   3. the wheel installed into a FRESH venv from a local wheelhouse only (pip --no-index), with
 #      no Rust toolchain on PATH; pytest runs there, from outside the source tree, against the
 #      installed package; mypy.stubtest checks the stubs against the compiled module; mypy
-#      --strict and pyright (strict) check the examples against the stubs;
+#      --strict and pyright (strict) check the examples and the README blocks against the stubs;
 #   3b. the same wheel under CPython 3.9 (the abi3 floor), when installed;
 #   4. the sdist: without cargo on PATH pip stops at once with the backend's one-line message;
 #      with cargo pip builds it into another fresh venv, and a smoke test of that install.
@@ -81,6 +81,11 @@ rm -rf "$run_dir" && mkdir -p "$run_dir"
   "$venv/bin/python" -m mypy --strict --no-incremental "$repo/examples/python/agent.py" "$repo/examples/conformance/python_adapter.py"
   "$PYRIGHT_BIN" -p "$repo/examples/pyrightconfig.json" --pythonpath "$venv/bin/python" \
     "$repo/examples/python/agent.py" "$repo/examples/conformance/python_adapter.py"
+  # The README and doc pages' blocks as a user copies them, under the same strict checkers
+  # (python/tools/readme_blocks.py; tests/test_readme.py executes them)
+  "$venv/bin/python" "$repo/python/tools/readme_blocks.py" "$run_dir/readme-blocks"
+  (cd "$run_dir/readme-blocks" && "$venv/bin/python" -m mypy --strict --no-incremental .)
+  "$PYRIGHT_BIN" -p "$repo/examples/pyrightconfig.json" --pythonpath "$venv/bin/python" "$run_dir/readme-blocks"
   "$venv/bin/python" -m pytest -q -p no:cacheprovider "$repo/python/tests"
 )
 

@@ -122,7 +122,8 @@ def verify(receipt, keys, call, own_input, own_output):
         ok = hmac.compare_digest(t.encode(), hmac.new(key, canon(body), hashlib.sha256).hexdigest().encode())
         out["auth_tag"] = "pass" if ok else "fail"
         if not ok:
-            det["auth_tag"] = "does not verify"
+            det["auth_tag"] = (f"does not verify under key_id {json.dumps(kid)}: the receipt changed after "
+                               "it was tagged, or it was tagged under another secret")
     out["receipt_version"] = "pass" if receipt.get("receipt_version") == "1.1" else "fail"
     out["auth_profile"] = "pass" if receipt.get("auth_profile") == "ekl-evidence-mac-1.1" else "fail"
     kind = receipt.get("execution_kind")

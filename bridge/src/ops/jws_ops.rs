@@ -181,9 +181,19 @@ pub(super) const OPS: &[Op] = &[
         class: None,
         section: "§9.5.1",
         doc: "Issues a network-signed receipt (object signature and receipt_jws) from its fields. \
-              Refuses what the verifier would refuse.",
+              Returns the fields with receipt_jws, key_id (the key's kid) and signature added. \
+              Refuses what the verifier would refuse; fields holding iss, aud or iat, the claims \
+              it adds, are INVALID_ARGUMENT.",
         params: &[
-            req("fields", Value, "the receipt's fields").times(ISSUED_AT),
+            req(
+                "fields",
+                Value,
+                "the receipt's members (§9.5.1): issued_at (RFC 3339 UTC) and the call claims \
+                 execution_id, provider_agent_id, requester_agent_id, capability_id, \
+                 input_fingerprint (strings) are required, any other member (status, receipt_id, \
+                 ...) is kept as given; not iss, aud or iat",
+            )
+            .times(ISSUED_AT),
             req("key", Key, "the network's signing key"),
             req("issuer", Str, "the network's issuer (iss)"),
             req("audience", Str, "the consumer's agent id (aud)"),

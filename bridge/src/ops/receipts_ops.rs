@@ -116,8 +116,10 @@ pub(super) const OPS: &[Op] = &[
             req("receipt", Value, "the receipt"),
             req("keys", Value, "the key ring: the registration secret, or a list of {key_id, secret, valid_from, valid_until?}").times(KEY_RING_TIMES).refine("ReceiptKeys"),
             req("call", Value, "the call: {execution_id, collaboration_id, capability_id, requester_agent_id, provider_agent_id, …}").refine("ReceiptCall"),
-            opt("input_commitment", Value, "the consumer's own input commitment").refine("Commitment"),
-            opt("output_commitment", Value, "the consumer's own output commitment").refine("Commitment"),
+            opt("input_commitment", Value, "the consumer's own input commitment")
+                .refine("Commitment | SaltedCommitment"),
+            opt("output_commitment", Value, "the consumer's own output commitment")
+                .refine("Commitment | SaltedCommitment"),
         ],
         returns: Returns::Verdict,
         refine: None,

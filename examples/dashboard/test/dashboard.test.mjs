@@ -236,6 +236,9 @@ test('the inspector: click, Enter, deep link, expected and received values, JWS 
     const auth = page.locator('#insp-body tr[data-check="auth_tag"]');
     assert.equal(await auth.getAttribute('data-outcome'), 'fail');
     assert.equal(await auth.locator('.expected').textContent(), '—', 'a tag is never shown');
+    // The core's words: both causes a MAC cannot tell apart, and the key id (issue 38 point 3).
+    assert.equal(await auth.locator('.detail').textContent(),
+      'does not verify under key_id "rk-2": the receipt changed after it was tagged, or it was tagged under another secret');
     assert.match(await page.textContent('#insp-body'), /"receipt_id": "rcpt_0004"/);
     // An unreadable item shows the core's code.
     await page.keyboard.press('Escape');
@@ -252,6 +255,15 @@ test('the inspector: click, Enter, deep link, expected and received values, JWS 
     const c = page.locator('#insp-body tr[data-check="output_commitment"]');
     assert.equal(await c.getAttribute('data-outcome'), 'mismatch');
     assert.notEqual(await c.locator('.expected').textContent(), await c.locator('.received').textContent());
+    // Issue 38 point 7: a dispute says so, as the CLI does; the pill stays on one line at 1280 px;
+    // every passing check has a Detail too.
+    assert.equal(await page.textContent('#insp-body .dispute'), 'A dispute: the evidence is authentic but differs from your own copy; report it.');
+    const [pill, pass] = await Promise.all([c.locator('.check'), page.locator('#insp-body tr[data-outcome="pass"] .check').first()].map((l) => l.boundingBox()));
+    assert.ok(pill && pass && pill.height <= pass.height + 0.5, `the mismatch pill wraps: ${JSON.stringify([pill, pass])}`);
+    const details = await page.locator('#insp-body tr[data-outcome="pass"] td.detail').evaluateAll((els) => els.map((e) => e.textContent));
+    assert.ok(details.length > 5 && details.every((t) => t === 'as expected' || t === 'verified'), JSON.stringify(details));
+    assert.equal(await page.textContent('#insp-body tr[data-check="auth_tag"] td.detail'), 'verified');
+    await shoot(page, '4b-inspector-dispute');
     await noHarm(page, log, url, own);
   });
 });
