@@ -57,6 +57,8 @@ export const {
   verifyRevocationFeed,
   verifyAccessToken,
   verifyScreeningRules,
+  mcpWindow,
+  mcpListingPage,
   canonicalizeAsync,
   canonicalizeValueAsync,
   verifyReceiptsAsync,

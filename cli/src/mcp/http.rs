@@ -16,7 +16,8 @@ use std::time::{Duration, Instant};
 
 use ekl_core::{Error, ErrorCode, Value};
 
-use super::sse;
+use ekl_core::mcp::{sse, Window};
+
 use super::{route, McpFailure, Routed, Step, Transport, MAX_MESSAGE_BYTES};
 
 /// The most bytes of a response's status line and headers.
@@ -397,7 +398,7 @@ impl Http {
     fn answer(
         &mut self,
         mut response: Response,
-        id: u64,
+        window: &mut Window,
         step: Step,
         events: &mut sse::Parser,
         deadline: Instant,
@@ -419,8 +420,8 @@ impl Http {
             if raw.len() > MAX_MESSAGE_BYTES {
                 return Err(too_large(&what));
             }
-            return match route(&raw, id, step)? {
-                Routed::Response(v) => Ok(Some((v.into_owned(), raw.len()))),
+            return match route(window, &raw, step)? {
+                Routed::Response(v) => Ok(Some((v, raw.len()))),
                 _ => Err(McpFailure::Protocol(format!(
                     "{what}: the JSON body is not the response to the request"
                 ))),
@@ -448,8 +449,8 @@ impl Http {
                 if event.kind != "message" || event.data.iter().all(u8::is_ascii_whitespace) {
                     continue;
                 }
-                match route(&event.data, id, step)? {
-                    Routed::Response(v) => return Ok(Some((v.into_owned(), event.data.len()))),
+                match route(window, &event.data, step)? {
+                    Routed::Response(v) => return Ok(Some((v, event.data.len()))),
                     Routed::Request(answer) => self.post_answer(&answer, deadline)?,
                     Routed::Other => {}
                 }
@@ -485,7 +486,7 @@ impl Transport for Http {
 
     fn request(
         &mut self,
-        id: u64,
+        window: &mut Window,
         body: &[u8],
         step: Step,
         deadline: Instant,
@@ -507,7 +508,7 @@ impl Transport for Http {
         let mut events = sse::Parser::new(MAX_MESSAGE_BYTES);
         let mut response = r;
         for _ in 0..=MAX_RESUMES {
-            if let Some(found) = self.answer(response, id, step, &mut events, deadline)? {
+            if let Some(found) = self.answer(response, window, step, &mut events, deadline)? {
                 return Ok(found);
             }
             let Some(last) = events.last_id.clone().filter(|l| !l.is_empty()) else {
