@@ -249,7 +249,7 @@ pub(crate) fn list_tools(t: &mut dyn Transport, deadline: Instant) -> Result<Fou
         window.sent(&body)?;
         let (result, len) = t.request(&mut window, &body, step, deadline)?;
         let next = listing.page(&result, len).map_err(|e| match e.code() {
-            ErrorCode::InvalidShape | ErrorCode::McpBadCursor => McpFailure::Protocol(e.message().to_owned()),
+            ErrorCode::InvalidShape => McpFailure::Protocol(e.message().to_owned()),
             _ => McpFailure::Refused(e),
         })?;
         if let Value::Object(members) = result {
@@ -535,18 +535,24 @@ mod tests {
         };
         let again = r#"{"jsonrpc":"2.0","id":2,"result":{"tools":[],"nextCursor":"x"}}"#;
         let again3 = r#"{"jsonrpc":"2.0","id":3,"result":{"tools":[],"nextCursor":"x"}}"#;
-        p(&[INIT, again, again3], "repeats an earlier nextCursor");
+        match failure(&[INIT, again, again3]) {
+            McpFailure::Refused(e) => assert_eq!(
+                (e.code(), e.message().contains("repeats an earlier nextCursor")),
+                (ErrorCode::McpBadCursor, true)
+            ),
+            other => panic!("{other:?}"),
+        }
         p(
             &[INIT, r#"{"jsonrpc":"2.0","id":2,"result":{}}"#],
             "no tools array",
         );
-        p(
-            &[
-                INIT,
-                r#"{"jsonrpc":"2.0","id":2,"result":{"tools":[],"nextCursor":5}}"#,
-            ],
-            "not a string",
-        );
+        match failure(&[
+            INIT,
+            r#"{"jsonrpc":"2.0","id":2,"result":{"tools":[],"nextCursor":5}}"#,
+        ]) {
+            McpFailure::Refused(e) => assert_eq!(e.code(), ErrorCode::McpBadCursor),
+            other => panic!("{other:?}"),
+        }
         p(
             &[
                 r#"{"jsonrpc":"2.0","id":1,"result":{"protocolVersion":"2025-06-18","capabilities":{}}}"#,
