@@ -17,7 +17,7 @@ try {
   const call = await s.callTool('real', {})
   out = { tools: listing.tools.map((t) => t.name), text: call.wireResult.content[0].text, fingerprint: listing.upstreamFingerprint() }
 } catch (e) {
-  out = typeof e?.code === 'string' && /^[A-Z_]+$/.test(e.code) ? { code: e.code } : { error: String(e?.message ?? e) }
+  out = typeof e?.code === 'string' && /^[A-Z0-9_]+$/.test(e.code) ? { code: e.code } : { error: String(e?.message ?? e) }
 }
 console.log(JSON.stringify(out))
 try {

@@ -69,12 +69,16 @@ async def one(transport: str, scenario: str, url: Optional[str]) -> Dict[str, An
             return {"tools": names, "text": call.wire_result["content"][0]["text"], "fingerprint": listing.upstream_fingerprint()}
     except EklError as e:
         return {"code": e.code}
-    except BaseException as e:  # the SDK's own failure, unwrapped
-        while len(getattr(e, "exceptions", ())) == 1:
-            e = e.exceptions[0]  # type: ignore[attr-defined]
-        if isinstance(e, EklError):
-            return {"code": e.code}
-        return {"error": f"{type(e).__name__}: {e}"}
+    except Exception as e:  # the SDK's own failure, unwrapped
+        inner: BaseException = e
+        while True:
+            subs: Any = getattr(inner, "exceptions", ())
+            if len(subs) != 1:
+                break
+            inner = subs[0]
+        if isinstance(inner, EklError):
+            return {"code": inner.code}
+        return {"error": f"{type(inner).__name__}: {inner}"}
 
 
 def free_port() -> int:
@@ -116,7 +120,7 @@ def outcome_of(surface: str, status: int, out: str, err: str) -> str:
             return "real" if names == [REAL] else f"tools {names}"
         if status == 75:
             return "TIMEOUT"
-        m = re.search(r"^ekl: ([A-Z_]+): ", err, re.M)
+        m = re.search(r"^ekl: ([A-Z0-9_]+): ", err, re.M)
         return m.group(1) if m else f"exit {status}: {err.strip()[-200:]}"
     lines = [line for line in out.splitlines() if line.startswith("{")]
     if not lines:

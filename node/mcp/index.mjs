@@ -254,32 +254,48 @@ class SseTap {
   constructor(router) {
     this.router = router
     this.decoder = new TextDecoder('utf-8', { fatal: true, ignoreBOM: false })
-    this.buf = ''
+    this.parts = []
+    this.pending = 0
+    this.afterCr = false
     this.data = []
     this.size = 0
     this.event = ''
   }
   feed(chunk, final = false) {
+    let text
     try {
-      this.buf += this.decoder.decode(chunk, { stream: !final })
+      text = this.decoder.decode(chunk, { stream: !final })
     } catch {
       this.router.fail(new EklError('INVALID_UTF8', 'an event stream of the server is not UTF-8'))
       return
     }
-    for (;;) {
-      const cr = this.buf.indexOf('\r')
-      const lf = this.buf.indexOf('\n')
-      const i = cr < 0 ? lf : lf < 0 ? cr : Math.min(cr, lf)
-      if (i < 0) break
-      if (this.buf[i] === '\r' && i + 1 === this.buf.length && !final) break // a \r\n split across chunks
-      const end = this.buf.startsWith('\r\n', i) ? i + 2 : i + 1
-      const line = this.buf.slice(0, i)
-      this.buf = this.buf.slice(end)
-      this.line(line)
+    if (this.afterCr && text.startsWith('\n')) text = text.slice(1) // a \r\n split across chunks
+    this.afterCr = false
+    // each chunk's text is scanned once; the line not yet ended is kept as its pieces
+    const ends = /[\r\n]/g
+    let from = 0
+    let m
+    while ((m = ends.exec(text)) !== null) {
+      const i = m.index
+      const piece = text.slice(from, i)
+      this.line(this.parts.length ? this.parts.join('') + piece : piece)
+      this.parts = []
+      this.pending = 0
+      from = i + 1
+      if (text[i] === '\r') {
+        if (i + 1 === text.length) this.afterCr = true
+        else if (text[i + 1] === '\n') from = i + 2
+      }
+      ends.lastIndex = from
     }
-    if (this.buf.length + this.size > MAX_MESSAGE_BYTES) {
+    if (from < text.length) {
+      this.parts.push(text.slice(from))
+      this.pending += text.length - from
+    }
+    if (this.pending + this.size > MAX_MESSAGE_BYTES) {
       this.router.fail(tooLarge('an event of the server'))
-      this.buf = ''
+      this.parts = []
+      this.pending = 0
       this.data = []
       this.size = 0
     }
@@ -313,15 +329,27 @@ function tapFetch(router, inner) {
     let transform
     if (kind === 'text/event-stream') {
       const sse = new SseTap(router)
-      transform = { transform: (chunk, c) => (sse.feed(chunk), c.enqueue(chunk)), flush: () => sse.feed(new Uint8Array(0), true) }
+      transform = {
+        transform: (chunk, c) => {
+          sse.feed(chunk)
+          // a refusal ends the stream: the SDK never reads (nor holds) past it
+          if (router.failure !== null) c.error(router.failure)
+          else c.enqueue(chunk)
+        },
+        flush: () => sse.feed(new Uint8Array(0), true),
+      }
     } else {
       const parts = []
       let size = 0
       transform = {
         transform: (chunk, c) => {
           size += chunk.length
-          if (size > MAX_MESSAGE_BYTES) router.fail(tooLarge('a body of the server'))
-          else parts.push(chunk)
+          if (size > MAX_MESSAGE_BYTES) {
+            router.fail(tooLarge('a body of the server'))
+            c.error(router.failure)
+            return
+          }
+          parts.push(chunk)
           c.enqueue(chunk)
         },
         flush: () => {

@@ -5,7 +5,7 @@
 // runs COMMAND (an MCP server over stdio), passes the client's stdin to it and its stdout back,
 // byte for byte, and sends each line to the Unix socket SOCKET *before* passing it on: `> ` + the
 // line for client -> server, `< ` + the line for server -> client (`!` alone for a line beyond
-// 64 MiB, which is passed on piece by piece, never held whole). MCP's stdio transport frames one
+// 64 MiB, which is dropped: the module refuses it, BODY_TOO_LARGE, and the SDK never buffers it). MCP's stdio transport frames one
 // JSON-RPC message per line. With --log the same records are appended to LOG (the caller's file:
 // it grows with the traffic). When the client's stdin ends, or the relay is asked to stop, the
 // server's stdin is closed and the server ended after 2 s at most: a client that dies does not
@@ -49,7 +49,14 @@ function pump(src, dst, prefix, done) {
   const head = Buffer.from(prefix)
   let parts = [] // the pieces of the line not yet ended
   let size = 0
-  let over = false // the line went past MAX_LINE: passed on as it comes, recorded as `!`
+  let over = false // the line went past MAX_LINE: recorded as `!`, dropped to its end
+  const forward = (data) => {
+    // backpressure: a reader that stops reading stops this relay, never grows its memory
+    if (!dst.write(data)) {
+      src.pause()
+      dst.once('drain', () => src.resume())
+    }
+  }
   src.on('data', (chunk) => {
     let from = 0
     let i
@@ -58,23 +65,19 @@ function pump(src, dst, prefix, done) {
       from = i + 1
       if (over) {
         over = false
-        dst.write(piece)
         continue
       }
       const line = parts.length ? Buffer.concat([...parts, piece]) : piece
       parts = []
       size = 0
       record(Buffer.concat([head, line]))
-      dst.write(line)
+      forward(line)
     }
-    if (from < chunk.length) {
+    if (from < chunk.length && !over) {
       const rest = chunk.subarray(from)
-      if (over) dst.write(rest)
-      else if (size + rest.length > MAX_LINE) {
+      if (size + rest.length > MAX_LINE) {
         over = true
         record(Buffer.from('!\n'))
-        for (const p of parts) dst.write(p)
-        dst.write(rest)
         parts = []
         size = 0
       } else {

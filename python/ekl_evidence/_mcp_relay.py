@@ -5,7 +5,7 @@
 Runs COMMAND (an MCP server over stdio), passes the client's stdin to it and its stdout back, byte
 for byte, and sends each line to the Unix socket SOCKET *before* passing it on: ``> `` + the line
 for client -> server, ``< `` + the line for server -> client (``!`` alone for a line beyond 64 MiB,
-which is passed on without being held whole). MCP's stdio transport frames one JSON-RPC message
+which is dropped: the module refuses it, ``BODY_TOO_LARGE``, and the SDK never buffers it). MCP's stdio transport frames one JSON-RPC message
 per line. With ``--log`` the same records are appended to LOG (the caller's file: it grows with the
 traffic). When the client's stdin ends, or the relay is asked to stop, the server's stdin is closed
 and the server ended after 2 s at most: a client that dies does not leave the server running. The
@@ -69,10 +69,10 @@ def main(argv: list[str]) -> int:
             if line.endswith(b"\n") or len(line) <= MAX_LINE:
                 record(prefix + (line if line.endswith(b"\n") else line + b"\n"))
             else:
-                record(b"!\n")  # beyond the bound: passed on piece by piece, never held whole
+                record(b"!\n")  # beyond the bound: dropped to its end, never held whole
                 while line and not line.endswith(b"\n"):
-                    dst.write(line)
                     line = src.readline(1 << 20)
+                continue
             try:
                 dst.write(line)
                 dst.flush()

@@ -39,6 +39,7 @@ from __future__ import annotations
 import codecs
 import contextlib
 import os
+import re
 import socket
 import sys
 import tempfile
@@ -91,11 +92,11 @@ class _Router:
     calls (a message the core refuses then fails the next call). Keeps the window's state, the
     first refusal, and the request and answer of the call: never another message."""
 
-    IDLE: dict[str, Any] = {"method": "", "match": {}}
+    IDLE: Mapping[str, Any] = {"method": "", "match": {}}
 
     def __init__(self) -> None:
         self._lock = threading.Lock()
-        self._window: Optional[dict[str, Any]] = None
+        self._window: Optional[Mapping[str, Any]] = None
         self._failure: Optional[Exception] = None
         self._request: Optional[str] = None
         self._answer: Optional[tuple[str, dict[str, Any], int]] = None
@@ -257,17 +258,18 @@ class Session:
         sdk: list[ListToolsResult] = []
         step = mcp_listing_page()
         while step["window"] is not None:
-            cursor = step["next"]
             page, (text, result, size) = await self._call(
-                "tools/list",
-                step["window"]["match"],
-                lambda: self.client.list_tools(cursor=cursor, cache_mode="refresh"),
+                "tools/list", step["window"]["match"], self._page(step["next"])
             )
             texts.append(text)
             results.append(result)
             sdk.append(page)
             step = mcp_listing_page(listing=step["listing"], result=result, bytes=size)
         return ToolsListing(texts, results, sdk)
+
+    def _page(self, cursor: Optional[str]) -> Callable[[], Awaitable[ListToolsResult]]:
+        """The SDK's call for the page of ``cursor``."""
+        return lambda: self.client.list_tools(cursor=cursor, cache_mode="refresh")
 
     async def upstream_fingerprint(self, offered: Optional[Sequence[str]] = None) -> str:
         """The upstream fingerprint (§5.1) of every page of ``tools/list``, asked now."""
@@ -284,6 +286,9 @@ class Session:
         return ToolCall(text, wire_result, result)
 
 
+_LINE_END = re.compile(r"[\r\n]")
+
+
 class _SseTap:
     """An SSE parser (the WHATWG event-stream rules) fed the bytes the SDK is about to read; each
     ``message`` event's data is one JSON-RPC message, handed to the router. A line or an event
@@ -292,7 +297,9 @@ class _SseTap:
     def __init__(self, router: _Router) -> None:
         self._router = router
         self._decoder = codecs.getincrementaldecoder("utf-8")()
-        self._buf = ""
+        self._parts: list[str] = []
+        self._pending = 0
+        self._after_cr = False
         self._start = True
         self._data: list[str] = []
         self._size = 0
@@ -300,26 +307,36 @@ class _SseTap:
 
     def feed(self, chunk: bytes, final: bool = False) -> None:
         try:
-            self._buf += self._decoder.decode(chunk, final)
+            text = self._decoder.decode(chunk, final)
         except UnicodeDecodeError:
             self._router.fail(EklError("INVALID_UTF8", "an event stream of the server is not UTF-8"))
             return
-        if self._start and self._buf:
-            self._buf = self._buf[1:] if self._buf.startswith("\ufeff") else self._buf
+        if self._start and text:
+            text = text[1:] if text.startswith("\ufeff") else text
             self._start = False
-        while True:
-            cut = [i for i in (self._buf.find("\r"), self._buf.find("\n")) if i >= 0]
-            if not cut:
-                break
-            i = min(cut)
-            if self._buf[i] == "\r" and i + 1 == len(self._buf) and not final:
-                break  # a \r\n split across chunks
-            end = i + 2 if self._buf.startswith("\r\n", i) else i + 1
-            line, self._buf = self._buf[:i], self._buf[end:]
-            self._line(line)
-        if len(self._buf) + self._size > MAX_MESSAGE_BYTES:
+        if self._after_cr and text.startswith("\n"):
+            text = text[1:]  # a \r\n split across chunks
+        self._after_cr = False
+        # each chunk's text is scanned once; the line not yet ended is kept as its pieces
+        start = 0
+        for m in _LINE_END.finditer(text):
+            i = m.start()
+            if i < start:
+                continue  # the \n of a \r\n
+            self._line("".join(self._parts) + text[start:i])
+            self._parts, self._pending = [], 0
+            start = i + 1
+            if text[i] == "\r":
+                if i + 1 == len(text):
+                    self._after_cr = True
+                elif text[i + 1] == "\n":
+                    start = i + 2
+        if start < len(text):
+            self._parts.append(text[start:])
+            self._pending += len(text) - start
+        if self._pending + self._size > MAX_MESSAGE_BYTES:
             self._router.fail(EklError("BODY_TOO_LARGE", f"an event of the server holds more than {MAX_MESSAGE_BYTES} bytes"))
-            self._buf, self._data, self._size = "", [], 0
+            self._parts, self._pending, self._data, self._size = [], 0, [], 0
 
     def _line(self, line: str) -> None:
         if line == "":
@@ -354,6 +371,9 @@ class _TapStream(httpx2.AsyncByteStream):
                 self._router.fail(EklError("BODY_TOO_LARGE", f"a body of the server holds more than {MAX_MESSAGE_BYTES} bytes"))
             else:
                 self._body += chunk
+            failed = self._router.failure()
+            if failed is not None:
+                raise failed  # a refusal ends the stream: the SDK never reads (nor holds) past it
             yield chunk
         if self._sse is not None:
             self._sse.feed(b"", final=True)

@@ -21,7 +21,15 @@
 #   6. the CLI, `ekl mcp`, against the same three servers over stdio (behind wiretap.py) and
 #      Streamable HTTP: its upstream fingerprint equals independent.py's from the wire it spoke and
 #      the modules' of step 4 for that server, every page read; --expect with the fingerprint
-#      exits 0, with another one 1.
+#      exits 0, with another one 1;
+#   7. the hostile suite (examples/mcp/hostile.py, against hostile_server.py, written by hand):
+#      decoys next to the answer (jsonrpc 1.0 or none, a batch, the id as a string, a member
+#      JSON-RPC does not define, a second answer), 100 MB of notifications and 2,000 server
+#      requests before each answer, a server that stops reading (ekl mcp: its --timeout holds the
+#      writes), a line without end, a 70 MB message, a line that is not UTF-8, a looping and a
+#      changing cursor; over stdio and Streamable HTTP, against the Python module, the JS module
+#      and ekl mcp, each scenario in a process of its own: the real tool fingerprinted or the
+#      code expected, within 90 s, under 300 MB peak (docs/decisions/mcp.md).
 # Needs the wheel of 30-python.sh and the addon of 40-node.sh (./run test runs them first).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
@@ -224,3 +232,9 @@ if not ok:
     sys.exit("ekl mcp disagrees")
 print("ekl mcp: 3 servers (one paginating) x stdio and Streamable HTTP agree with rfc8785 + hashlib from the wire and with the packages' modules; --expect exits 0 and 1")
 PY
+
+# 7. the hostile MCP servers against the three surfaces
+for surface in py js cli; do
+  (cd examples/mcp && EKL_PYTHON="$EX_PYTHON" timeout 1800 "$EX_PYTHON" hostile.py "$surface" --ekl "$ekl")
+done
+echo "MCP hostile suite: decoys, floods, a deaf server, endless and oversized lines, invalid UTF-8, looping cursors: each fingerprinted as the SDK was handed it or refused with its code, in time and under 300 MB, on the Python and JS modules and ekl mcp"
