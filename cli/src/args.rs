@@ -246,7 +246,8 @@ Output).";
 pub(crate) const MCP_HELP: &str = "\
 Examples:
   ekl mcp -- python server.py                     a server over stdio (one message a line)
-  ekl mcp --url http://127.0.0.1:8000/mcp         over Streamable HTTP (http:// only: no TLS)
+  ekl mcp --url https://mcp.example/mcp           over Streamable HTTP (https:// or http://)
+  ekl mcp --url https://10.0.0.5/mcp --ca ca.pem  a private server: its CA, not the web PKI
   ekl mcp --offered search,quote --expect FP -- node server.js
                                                   the presence check of §15.3 (at start, hourly)
 
@@ -290,9 +291,12 @@ fn fingerprint_arg(s: &str) -> Result<String, String> {
 /// `ekl mcp ...`
 #[derive(Args, Debug)]
 pub(crate) struct McpArgs {
-    /// The server's Streamable HTTP endpoint (http://HOST:PORT/PATH)
+    /// The server's Streamable HTTP endpoint (http:// or https://HOST:PORT/PATH)
     #[arg(long, value_name = "URL", conflicts_with = "command")]
     pub url: Option<String>,
+    /// https: trust the CA certificates of this PEM file instead of the web PKI's roots
+    #[arg(long, value_name = "FILE")]
+    pub ca: Option<std::path::PathBuf>,
     /// The names of the offered tools, comma-separated (default: every tool listed)
     #[arg(long, value_name = "NAME,NAME..")]
     pub offered: Option<String>,

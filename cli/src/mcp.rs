@@ -328,8 +328,12 @@ pub(crate) fn main(a: McpArgs, hint: &str) -> ExitCode {
         .offered
         .as_deref()
         .map(|s| s.split(',').filter(|n| !n.is_empty()).collect());
+    if a.ca.is_some() && a.url.is_none() {
+        say!("ekl: usage: --ca is for an https:// server given with --url ({hint})");
+        return ExitCode::from(crate::EXIT_USAGE);
+    }
     let listing = match (&a.url, a.command.is_empty()) {
-        (Some(url), true) => match http::Http::new(url) {
+        (Some(url), true) => match http::Http::new(url, a.ca.as_deref()) {
             Ok(mut t) => {
                 let r = list_tools(&mut t, deadline);
                 t.close(Instant::now() + Duration::from_secs(2));
@@ -537,7 +541,10 @@ mod tests {
         let again3 = r#"{"jsonrpc":"2.0","id":3,"result":{"tools":[],"nextCursor":"x"}}"#;
         match failure(&[INIT, again, again3]) {
             McpFailure::Refused(e) => assert_eq!(
-                (e.code(), e.message().contains("repeats an earlier nextCursor")),
+                (
+                    e.code(),
+                    e.message().contains("repeats an earlier nextCursor")
+                ),
                 (ErrorCode::McpBadCursor, true)
             ),
             other => panic!("{other:?}"),
@@ -569,10 +576,22 @@ mod tests {
         refused(&[r#"[1]"#], ErrorCode::McpInvalidMessage);
         let real = r#"{"jsonrpc":"2.0","id":2,"result":{"tools":[{"name":"real"}]}}"#;
         for (decoy, want) in [
-            (r#"[{"jsonrpc":"2.0","id":2,"result":{"tools":[{"name":"decoy"}]}}]"#, ErrorCode::McpInvalidMessage),
-            (r#"{"jsonrpc":"1.0","id":2,"result":{"tools":[{"name":"decoy"}]}}"#, ErrorCode::McpInvalidMessage),
-            (r#"{"id":2,"result":{"tools":[{"name":"decoy"}]}}"#, ErrorCode::McpInvalidMessage),
-            (r#"{"jsonrpc":"2.0","id":"2","result":{"tools":[{"name":"decoy"}]}}"#, ErrorCode::McpAmbiguousAnswer),
+            (
+                r#"[{"jsonrpc":"2.0","id":2,"result":{"tools":[{"name":"decoy"}]}}]"#,
+                ErrorCode::McpInvalidMessage,
+            ),
+            (
+                r#"{"jsonrpc":"1.0","id":2,"result":{"tools":[{"name":"decoy"}]}}"#,
+                ErrorCode::McpInvalidMessage,
+            ),
+            (
+                r#"{"id":2,"result":{"tools":[{"name":"decoy"}]}}"#,
+                ErrorCode::McpInvalidMessage,
+            ),
+            (
+                r#"{"jsonrpc":"2.0","id":"2","result":{"tools":[{"name":"decoy"}]}}"#,
+                ErrorCode::McpAmbiguousAnswer,
+            ),
         ] {
             refused(&[INIT, decoy, real], want);
         }

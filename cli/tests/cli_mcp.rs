@@ -338,6 +338,9 @@ fn a_server_that_stops_reading_and_keeps_asking_meets_the_deadline() {
     );
     let (code, err, took) = mcp_bounded(&["--timeout", "2"], &script, Duration::from_secs(30));
     assert_eq!(code, Some(75), "{err} (after {took:?})");
-    assert!(err.contains("the server stopped reading its input"), "{err}");
+    assert!(
+        err.contains("the server stopped reading its input"),
+        "{err}"
+    );
     assert!(took < Duration::from_secs(10), "{took:?}");
 }

@@ -1339,17 +1339,48 @@ fn mcp_wire_cases(c: &mut Calls, src: &str) {
     let answered = parse(
         r#"{"method":"tools/call","match":{"name":"echo"},"awaited":5,"answered":true,"received":90}"#,
     );
-    let call = r#"{"jsonrpc":"2.0","id":5,"method":"tools/call","params":{"name":"echo","arguments":{}}}"#;
+    let call =
+        r#"{"jsonrpc":"2.0","id":5,"method":"tools/call","params":{"name":"echo","arguments":{}}}"#;
     let answer = r#"{"jsonrpc":"2.0","id":5,"result":{"content":[{"type":"text","text":"real"}]}}"#;
     let cases: [(&str, &Value<'static>, &str, Option<&str>); 9] = [
         ("the call's request", &new, "sent", Some(call)),
         ("the answer", &waiting, "received", Some(answer)),
-        ("a notification, dropped", &waiting, "received", Some(r#"{"jsonrpc":"2.0","method":"notifications/progress","params":{"progress":1}}"#)),
-        ("a request of the server", &waiting, "received", Some(r#"{"jsonrpc":"2.0","id":5,"method":"ping"}"#)),
-        ("decoy: jsonrpc 1.0", &waiting, "received", Some(r#"{"jsonrpc":"1.0","id":5,"result":{"content":[]}}"#)),
-        ("decoy: a batch", &waiting, "received", Some(r#"[{"jsonrpc":"2.0","id":5,"result":{"content":[]}}]"#)),
-        ("decoy: the id as a string", &waiting, "received", Some(r#"{"jsonrpc":"2.0","id":"5","result":{"content":[]}}"#)),
-        ("decoy: a second answer", &answered, "received", Some(answer)),
+        (
+            "a notification, dropped",
+            &waiting,
+            "received",
+            Some(r#"{"jsonrpc":"2.0","method":"notifications/progress","params":{"progress":1}}"#),
+        ),
+        (
+            "a request of the server",
+            &waiting,
+            "received",
+            Some(r#"{"jsonrpc":"2.0","id":5,"method":"ping"}"#),
+        ),
+        (
+            "decoy: jsonrpc 1.0",
+            &waiting,
+            "received",
+            Some(r#"{"jsonrpc":"1.0","id":5,"result":{"content":[]}}"#),
+        ),
+        (
+            "decoy: a batch",
+            &waiting,
+            "received",
+            Some(r#"[{"jsonrpc":"2.0","id":5,"result":{"content":[]}}]"#),
+        ),
+        (
+            "decoy: the id as a string",
+            &waiting,
+            "received",
+            Some(r#"{"jsonrpc":"2.0","id":"5","result":{"content":[]}}"#),
+        ),
+        (
+            "decoy: a second answer",
+            &answered,
+            "received",
+            Some(answer),
+        ),
         ("the end without an answer", &waiting, "end", None),
     ];
     for (label, window, event, message) in cases {
@@ -1366,7 +1397,10 @@ fn mcp_wire_cases(c: &mut Calls, src: &str) {
         src,
         "a page and its next cursor",
         vec![
-            ("result", page(r#"{"tools":[{"name":"a"}],"nextCursor":"p2"}"#)),
+            (
+                "result",
+                page(r#"{"tools":[{"name":"a"}],"nextCursor":"p2"}"#),
+            ),
             ("bytes", n(60)),
         ],
     );

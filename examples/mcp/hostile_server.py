@@ -2,7 +2,7 @@
 server an attacker or a broken deployment runs against the wire recording (hostile.py,
 hostile.mjs, and `ekl mcp` in scripts/test/45-mcp.sh).
 
-    python hostile_server.py SCENARIO [--http PORT]
+    python hostile_server.py SCENARIO [--http PORT [--tls CERT KEY]]
 
 It lists one tool, ``real``; what it does around that answer is the SCENARIO:
 
@@ -26,9 +26,10 @@ from __future__ import annotations
 
 import json
 import os
+import ssl
 import sys
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
-from typing import Any, Dict, Iterator, List, cast
+from typing import Any, Dict, Iterator, List, Optional, Tuple, cast
 
 DECOY_TOOLS = {"tools": [{"name": "decoy", "inputSchema": {"type": "object"}}]}
 REAL_TOOLS = {"tools": [{"name": "real", "inputSchema": {"type": "object"}}]}
@@ -113,7 +114,7 @@ def stdio(scenario: str) -> None:
         out.flush()
 
 
-def http(scenario: str, port: int) -> None:
+def http(scenario: str, port: int, tls: Optional[Tuple[str, str]] = None) -> None:
     class Handler(BaseHTTPRequestHandler):
         protocol_version = "HTTP/1.1"
 
@@ -148,14 +149,21 @@ def http(scenario: str, port: int) -> None:
             self.do_GET()
 
     server = ThreadingHTTPServer(("127.0.0.1", port), Handler)
-    print(f"listening http://127.0.0.1:{server.server_address[1]}/mcp", flush=True)
+    scheme = "http"
+    if tls is not None:  # https: the certificate and key given (45-mcp.sh makes them with openssl)
+        context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+        context.load_cert_chain(tls[0], tls[1])
+        server.socket = context.wrap_socket(server.socket, server_side=True)
+        scheme = "https"
+    print(f"listening {scheme}://127.0.0.1:{server.server_address[1]}/mcp", flush=True)
     server.serve_forever()
 
 
 def main(argv: List[str]) -> None:
     scenario = argv[0] if argv else "plain"
     if len(argv) >= 3 and argv[1] == "--http":
-        http(scenario, int(argv[2]))
+        tls = (argv[4], argv[5]) if len(argv) >= 6 and argv[3] == "--tls" else None
+        http(scenario, int(argv[2]), tls)
     else:
         stdio(scenario)
 

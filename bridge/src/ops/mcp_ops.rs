@@ -58,7 +58,8 @@ fn mcp_listing_page(a: &Args<'_>) -> Result<Out> {
         None => return Err(invalid("result is required after the first page")),
         Some(result) => {
             let bytes = a.opt_int("bytes")?.unwrap_or(0);
-            let bytes = usize::try_from(bytes).map_err(|_| invalid("bytes must not be negative"))?;
+            let bytes =
+                usize::try_from(bytes).map_err(|_| invalid("bytes must not be negative"))?;
             listing.page(&result, bytes)?
         }
     };
@@ -68,7 +69,11 @@ fn mcp_listing_page(a: &Args<'_>) -> Result<Out> {
         ("next".into(), next.map_or(Value::Null, Value::from)),
         (
             "window".into(),
-            if done { Value::Null } else { listing.window().to_value() },
+            if done {
+                Value::Null
+            } else {
+                listing.window().to_value()
+            },
         ),
     ])))
 }
@@ -89,7 +94,11 @@ pub(super) const OPS: &[Op] = &[
                 "the state: {method, match} for a new call, else the window of the last step",
             ),
             req("event", Str, "\"sent\", \"received\" or \"end\""),
-            opt("message", Bytes, "the message's bytes as they crossed (sent, received)"),
+            opt(
+                "message",
+                Bytes,
+                "the message's bytes as they crossed (sent, received)",
+            ),
         ],
         returns: Returns::Value("McpWindowStep"),
         refine: None,
@@ -103,7 +112,11 @@ pub(super) const OPS: &[Op] = &[
               first page's window); the next cursor and its window, or none when the listing \
               ended (a repeated cursor or too many pages refused).",
         params: &[
-            opt("listing", Value, "the state of the last step (absent: a new listing)"),
+            opt(
+                "listing",
+                Value,
+                "the state of the last step (absent: a new listing)",
+            ),
             opt("result", Value, "the result of the page's answer"),
             opt("bytes", Int, "the length of the page's answer in bytes"),
         ],

@@ -113,8 +113,9 @@ pub enum Message<'a> {
     },
     /// An error answer.
     Error {
-        /// The id of the request it answers.
-        id: Id<'a>,
+        /// The id of the request it answers; `None` when `null` or absent (JSON-RPC's answer to a
+        /// request whose id could not be read: no SDK hands it to a call).
+        id: Option<Id<'a>>,
         /// Its `error` (`{code, message, data?}`).
         error: Value<'a>,
     },
@@ -123,8 +124,8 @@ pub enum Message<'a> {
 /// Reads one message as it crossed the wire: at most [`MAX_MESSAGE_BYTES`] (`BODY_TOO_LARGE`),
 /// through the core's reader (its codes), then one JSON-RPC 2.0 object as the SDKs take it
 /// (`MCP_INVALID_MESSAGE` otherwise: a batch array, `jsonrpc` missing or not `"2.0"`, a member
-/// JSON-RPC does not define, an id that is neither an integer nor a string, params that are not
-/// an object, a result that is not an object, an error without an integer code and a string
+/// JSON-RPC does not define, an id that is neither an integer nor a string (`null` only on an
+/// error answer), params that are not an object, a result that is not an object, an error without an integer code and a string
 /// message, both a method and an answer, or both a result and an error).
 pub fn read_message(raw: &[u8]) -> Result<Message<'_>> {
     limits::check_len(raw.len(), MAX_MESSAGE_BYTES, "a message of the server")?;
@@ -159,10 +160,12 @@ pub fn read_message(raw: &[u8]) -> Result<Message<'_>> {
     if jsonrpc.as_ref().and_then(Value::as_str) != Some("2.0") {
         return Err(invalid_message("jsonrpc is not \"2.0\""));
     }
+    let null_id = matches!(id, Some(Value::Null));
     let id = match &id {
-        None => None,
+        None | Some(Value::Null) => None,
         Some(v) => Some(
-            Id::of(v).ok_or_else(|| invalid_message("an id that is neither an integer nor a string"))?,
+            Id::of(v)
+                .ok_or_else(|| invalid_message("an id that is neither an integer nor a string"))?,
         ),
     };
     if let Some(method) = method {
@@ -171,6 +174,9 @@ pub fn read_message(raw: &[u8]) -> Result<Message<'_>> {
         };
         if result.is_some() || error.is_some() {
             return Err(invalid_message("both a method and an answer"));
+        }
+        if null_id {
+            return Err(invalid_message("a request whose id is null"));
         }
         if !matches!(params, None | Some(Value::Object(_))) {
             return Err(invalid_message("params that are not an object"));
@@ -183,11 +189,11 @@ pub fn read_message(raw: &[u8]) -> Result<Message<'_>> {
     if params.is_some() {
         return Err(invalid_message("params without a method"));
     }
-    let Some(id) = id else {
-        return Err(invalid_message("neither a method nor an id"));
-    };
     match (result, error) {
-        (Some(result @ Value::Object(_)), None) => Ok(Message::Result { id, result }),
+        (Some(result @ Value::Object(_)), None) => match id {
+            Some(id) => Ok(Message::Result { id, result }),
+            None => Err(invalid_message("a result without an id")),
+        },
         (Some(_), None) => Err(invalid_message("a result that is not an object")),
         (None, Some(error)) => {
             let code_ok = matches!(error.get("code"), Some(Value::Number(c)) if c.fract() == 0.0);
@@ -200,7 +206,7 @@ pub fn read_message(raw: &[u8]) -> Result<Message<'_>> {
             Ok(Message::Error { id, error })
         }
         (Some(_), Some(_)) => Err(invalid_message("both a result and an error")),
-        (None, None) => Err(invalid_message("an id with neither a result nor an error")),
+        (None, None) => Err(invalid_message("neither a method, a result nor an error")),
     }
 }
 
@@ -263,7 +269,10 @@ impl Window {
             return Ok(false);
         }
         let matches = self.matcher.iter().all(|(k, want)| {
-            let got = params.as_ref().and_then(|p| p.get(k)).unwrap_or(&Value::Null);
+            let got = params
+                .as_ref()
+                .and_then(|p| p.get(k))
+                .unwrap_or(&Value::Null);
             got == want
         });
         if matches {
@@ -294,7 +303,13 @@ impl Window {
             Message::Request { id, method, .. } => return Ok(Seen::Request { id, method }),
             Message::Notification { .. } => return Ok(Seen::Notification),
             Message::Result { id, result } => (id, Seen::Answer(result)),
-            Message::Error { id, error } => (id, Seen::ErrorAnswer(error)),
+            // An error without an id answers a request whose id the server could not read: no
+            // SDK hands it to a call.
+            Message::Error { id: None, .. } => return Ok(Seen::Other),
+            Message::Error {
+                id: Some(id),
+                error,
+            } => (id, Seen::ErrorAnswer(error)),
         };
         let Some(awaited) = &self.awaited else {
             return Ok(Seen::Other);
@@ -352,7 +367,10 @@ impl Window {
     /// The state as a JSON value: `{method, match, awaited, answered, received}`.
     pub fn to_value(&self) -> Value<'static> {
         Value::Object(vec![
-            ("method".into(), Value::String(Cow::Owned(self.method.clone()))),
+            (
+                "method".into(),
+                Value::String(Cow::Owned(self.method.clone())),
+            ),
             (
                 "match".into(),
                 Value::Object(
@@ -520,7 +538,9 @@ impl Listing {
             }
             Some(_) => Err(Error::new(
                 ErrorCode::McpBadCursor,
-                format!("the answer to tools/list (page {page}) has a nextCursor that is not a string"),
+                format!(
+                    "the answer to tools/list (page {page}) has a nextCursor that is not a string"
+                ),
             )),
         }
     }

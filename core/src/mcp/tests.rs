@@ -4,8 +4,10 @@ fn code(r: Result<impl std::fmt::Debug>) -> ErrorCode {
     r.expect_err("refused").code()
 }
 
-const CALL: &str = r#"{"jsonrpc":"2.0","id":5,"method":"tools/call","params":{"name":"echo","arguments":{}}}"#;
-const ANSWER: &str = r#"{"jsonrpc":"2.0","id":5,"result":{"content":[{"type":"text","text":"real"}]}}"#;
+const CALL: &str =
+    r#"{"jsonrpc":"2.0","id":5,"method":"tools/call","params":{"name":"echo","arguments":{}}}"#;
+const ANSWER: &str =
+    r#"{"jsonrpc":"2.0","id":5,"result":{"content":[{"type":"text","text":"real"}]}}"#;
 
 fn window() -> Window {
     let mut w = Window::new("tools/call", vec![("name".into(), Value::from("echo"))]);
@@ -17,7 +19,10 @@ fn window() -> Window {
 fn messages_as_every_sdk_takes_them() {
     assert!(matches!(
         read_message(br#"{"jsonrpc":"2.0","id":"a","method":"ping"}"#),
-        Ok(Message::Request { id: Id::String(_), .. })
+        Ok(Message::Request {
+            id: Id::String(_),
+            ..
+        })
     ));
     assert!(matches!(
         read_message(br#"{"jsonrpc":"2.0","method":"notifications/progress","params":{"p":1}}"#),
@@ -28,7 +33,9 @@ fn messages_as_every_sdk_takes_them() {
         Ok(Message::Result { id: Id::Number(n), .. }) if n == 2.0
     ));
     assert!(matches!(
-        read_message(br#"{"jsonrpc":"2.0","id":2,"error":{"code":-32601,"message":"no","data":[1]}}"#),
+        read_message(
+            br#"{"jsonrpc":"2.0","id":2,"error":{"code":-32601,"message":"no","data":[1]}}"#
+        ),
         Ok(Message::Error { .. })
     ));
     for bad in [
@@ -39,6 +46,8 @@ fn messages_as_every_sdk_takes_them() {
         r#"{"jsonrpc":"2.0","id":5,"result":{},"extra":1}"#,
         r#"{"jsonrpc":"2.0","id":5.5,"result":{}}"#,
         r#"{"jsonrpc":"2.0","id":null,"result":{}}"#,
+        r#"{"jsonrpc":"2.0","result":{}}"#,
+        r#"{"jsonrpc":"2.0","id":null,"method":"ping"}"#,
         r#"{"jsonrpc":"2.0","id":true,"result":{}}"#,
         r#"{"jsonrpc":"2.0","id":5,"result":[]}"#,
         r#"{"jsonrpc":"2.0","id":5,"result":{},"error":{"code":1,"message":""}}"#,
@@ -52,16 +61,27 @@ fn messages_as_every_sdk_takes_them() {
         r#"{"jsonrpc":"2.0","id":5,"params":{},"result":{}}"#,
         r#""2.0""#,
     ] {
-        assert_eq!(code(read_message(bad.as_bytes())), ErrorCode::McpInvalidMessage, "{bad}");
+        assert_eq!(
+            code(read_message(bad.as_bytes())),
+            ErrorCode::McpInvalidMessage,
+            "{bad}"
+        );
     }
     // The core reader's own refusals keep their codes.
-    assert_eq!(code(read_message(b"{\"jsonrpc\":\"2.0\",\"method\":\"\xff\"}")), ErrorCode::InvalidUtf8);
     assert_eq!(
-        code(read_message(br#"{"jsonrpc":"2.0","id":5,"id":6,"result":{}}"#)),
+        code(read_message(b"{\"jsonrpc\":\"2.0\",\"method\":\"\xff\"}")),
+        ErrorCode::InvalidUtf8
+    );
+    assert_eq!(
+        code(read_message(
+            br#"{"jsonrpc":"2.0","id":5,"id":6,"result":{}}"#
+        )),
         ErrorCode::DuplicateKey
     );
     assert_eq!(
-        code(read_message(br#"{"jsonrpc":"2.0","id":9007199254740993,"result":{}}"#)),
+        code(read_message(
+            br#"{"jsonrpc":"2.0","id":9007199254740993,"result":{}}"#
+        )),
         ErrorCode::IntegerOutOfRange
     );
     assert_eq!(code(read_message(b"{")), ErrorCode::InvalidJson);
@@ -72,18 +92,46 @@ fn the_answer_is_the_one_of_the_awaited_id_routed_messages_are_dropped() {
     let mut w = window();
     let seen = |w: &mut Window, m: &'static str| w.received(m.as_bytes()).expect("taken");
     assert_eq!(
-        seen(&mut w, r#"{"jsonrpc":"2.0","method":"notifications/progress","params":{}}"#),
+        seen(
+            &mut w,
+            r#"{"jsonrpc":"2.0","method":"notifications/progress","params":{}}"#
+        ),
         Seen::Notification
     );
     assert!(matches!(
         seen(&mut w, r#"{"jsonrpc":"2.0","id":5,"method":"ping"}"#),
         Seen::Request { id: Id::Number(n), ref method } if n == 5.0 && method == "ping"
     ));
-    assert_eq!(seen(&mut w, r#"{"jsonrpc":"2.0","id":4,"result":{"stale":true}}"#), Seen::Other);
+    assert_eq!(
+        seen(
+            &mut w,
+            r#"{"jsonrpc":"2.0","id":4,"result":{"stale":true}}"#
+        ),
+        Seen::Other
+    );
+    // An error whose id is null or absent (the server could not read a request's id): no SDK
+    // hands it to a call.
+    assert_eq!(
+        seen(
+            &mut w,
+            r#"{"jsonrpc":"2.0","id":null,"error":{"code":-32700,"message":"parse"}}"#
+        ),
+        Seen::Other
+    );
+    assert_eq!(
+        seen(
+            &mut w,
+            r#"{"jsonrpc":"2.0","error":{"code":-32700,"message":"parse"}}"#
+        ),
+        Seen::Other
+    );
     assert!(!w.answered());
     assert_eq!(code(w.end()), ErrorCode::McpNoAnswer);
     match seen(&mut w, ANSWER) {
-        Seen::Answer(r) => assert_eq!(r.get("content").and_then(|c| c.as_array()).map(<[_]>::len), Some(1)),
+        Seen::Answer(r) => assert_eq!(
+            r.get("content").and_then(|c| c.as_array()).map(<[_]>::len),
+            Some(1)
+        ),
         other => panic!("{other:?}"),
     }
     assert!(w.end().is_ok());
@@ -95,13 +143,34 @@ fn the_answer_is_the_one_of_the_awaited_id_routed_messages_are_dropped() {
 #[test]
 fn decoys_next_to_the_answer_are_refused_before_or_after_it() {
     let decoys = [
-        (r#"{"jsonrpc":"1.0","id":5,"result":{"content":[]}}"#, ErrorCode::McpInvalidMessage),
-        (r#"{"id":5,"result":{"content":[]}}"#, ErrorCode::McpInvalidMessage),
-        (r#"[{"jsonrpc":"2.0","id":5,"result":{"content":[]}}]"#, ErrorCode::McpInvalidMessage),
-        (r#"{"jsonrpc":"2.0","id":"5","result":{"content":[]}}"#, ErrorCode::McpAmbiguousAnswer),
-        (r#"{"jsonrpc":"2.0","id":"x","error":{"code":1,"message":"m"}}"#, ErrorCode::McpAmbiguousAnswer),
-        (r#"{"jsonrpc":"2.0","id":5,"result":{"content":[]}}"#, ErrorCode::McpAmbiguousAnswer),
-        (r#"{"jsonrpc":"2.0","id":5.0,"error":{"code":1,"message":"m"}}"#, ErrorCode::McpAmbiguousAnswer),
+        (
+            r#"{"jsonrpc":"1.0","id":5,"result":{"content":[]}}"#,
+            ErrorCode::McpInvalidMessage,
+        ),
+        (
+            r#"{"id":5,"result":{"content":[]}}"#,
+            ErrorCode::McpInvalidMessage,
+        ),
+        (
+            r#"[{"jsonrpc":"2.0","id":5,"result":{"content":[]}}]"#,
+            ErrorCode::McpInvalidMessage,
+        ),
+        (
+            r#"{"jsonrpc":"2.0","id":"5","result":{"content":[]}}"#,
+            ErrorCode::McpAmbiguousAnswer,
+        ),
+        (
+            r#"{"jsonrpc":"2.0","id":"x","error":{"code":1,"message":"m"}}"#,
+            ErrorCode::McpAmbiguousAnswer,
+        ),
+        (
+            r#"{"jsonrpc":"2.0","id":5,"result":{"content":[]}}"#,
+            ErrorCode::McpAmbiguousAnswer,
+        ),
+        (
+            r#"{"jsonrpc":"2.0","id":5.0,"error":{"code":1,"message":"m"}}"#,
+            ErrorCode::McpAmbiguousAnswer,
+        ),
     ];
     for (decoy, want) in decoys {
         // After the answer.
@@ -121,15 +190,34 @@ fn decoys_next_to_the_answer_are_refused_before_or_after_it() {
 fn the_last_matching_request_is_awaited() {
     let mut w = Window::new("tools/list", vec![("cursor".into(), Value::Null)]);
     // Another method, another cursor, the server's answer to a ping: not the request.
-    assert!(!w.sent(br#"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"a"}}"#).expect("sent"));
-    assert!(!w.sent(br#"{"jsonrpc":"2.0","id":2,"method":"tools/list","params":{"cursor":"c"}}"#).expect("sent"));
-    assert!(!w.sent(br#"{"jsonrpc":"2.0","id":7,"result":{}}"#).expect("sent"));
+    assert!(!w
+        .sent(br#"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"a"}}"#)
+        .expect("sent"));
+    assert!(!w
+        .sent(br#"{"jsonrpc":"2.0","id":2,"method":"tools/list","params":{"cursor":"c"}}"#)
+        .expect("sent"));
+    assert!(!w
+        .sent(br#"{"jsonrpc":"2.0","id":7,"result":{}}"#)
+        .expect("sent"));
     // An answer before any request of the call: another request's.
-    assert_eq!(w.received(br#"{"jsonrpc":"2.0","id":"z","result":{}}"#), Ok(Seen::Other));
-    assert!(w.sent(br#"{"jsonrpc":"2.0","id":3,"method":"tools/list"}"#).expect("sent"));
-    assert!(w.sent(br#"{"jsonrpc":"2.0","id":4,"method":"tools/list","params":{}}"#).expect("sent"));
-    assert_eq!(w.received(br#"{"jsonrpc":"2.0","id":3,"result":{"tools":[]}}"#), Ok(Seen::Other));
-    assert!(matches!(w.received(br#"{"jsonrpc":"2.0","id":4,"result":{"tools":[]}}"#), Ok(Seen::Answer(_))));
+    assert_eq!(
+        w.received(br#"{"jsonrpc":"2.0","id":"z","result":{}}"#),
+        Ok(Seen::Other)
+    );
+    assert!(w
+        .sent(br#"{"jsonrpc":"2.0","id":3,"method":"tools/list"}"#)
+        .expect("sent"));
+    assert!(w
+        .sent(br#"{"jsonrpc":"2.0","id":4,"method":"tools/list","params":{}}"#)
+        .expect("sent"));
+    assert_eq!(
+        w.received(br#"{"jsonrpc":"2.0","id":3,"result":{"tools":[]}}"#),
+        Ok(Seen::Other)
+    );
+    assert!(matches!(
+        w.received(br#"{"jsonrpc":"2.0","id":4,"result":{"tools":[]}}"#),
+        Ok(Seen::Answer(_))
+    ));
     let none = Window::new("initialize", Vec::new());
     assert_eq!(code(none.end()), ErrorCode::McpNoAnswer);
 }
@@ -148,18 +236,45 @@ fn bounds_of_a_message_and_a_window() {
 #[test]
 fn listing_pages_and_cursors() {
     let mut l = Listing::new();
-    assert_eq!(l.window().to_value().get("match"), Some(&Value::Object(vec![("cursor".into(), Value::Null)])));
+    assert_eq!(
+        l.window().to_value().get("match"),
+        Some(&Value::Object(vec![("cursor".into(), Value::Null)]))
+    );
     let page = |c: &str| canonical::parse(c.as_bytes()).expect("json").into_owned();
-    assert_eq!(l.page(&page(r#"{"tools":[{"name":"a"}],"nextCursor":"p2"}"#), 10), Ok(Some("p2".into())));
+    assert_eq!(
+        l.page(&page(r#"{"tools":[{"name":"a"}],"nextCursor":"p2"}"#), 10),
+        Ok(Some("p2".into()))
+    );
     assert_eq!(l.cursor(), Some("p2"));
     let again = Listing::from_value(&l.to_value()).expect("state");
     assert_eq!(again, l);
-    assert_eq!(l.page(&page(r#"{"tools":[],"nextCursor":"p3"}"#), 10), Ok(Some("p3".into())));
-    assert_eq!(code(l.clone().page(&page(r#"{"tools":[],"nextCursor":"p2"}"#), 10)), ErrorCode::McpBadCursor);
-    assert_eq!(code(l.clone().page(&page(r#"{"tools":[],"nextCursor":5}"#), 10)), ErrorCode::McpBadCursor);
-    assert_eq!(code(l.clone().page(&page(r#"{"nextCursor":"x"}"#), 10)), ErrorCode::InvalidShape);
-    assert_eq!(code(l.clone().page(&page(r#"{"tools":[]}"#), MAX_LISTING_BYTES)), ErrorCode::BodyTooLarge);
-    assert_eq!(l.page(&page(r#"{"tools":[],"nextCursor":null}"#), 10), Ok(None));
+    assert_eq!(
+        l.page(&page(r#"{"tools":[],"nextCursor":"p3"}"#), 10),
+        Ok(Some("p3".into()))
+    );
+    assert_eq!(
+        code(
+            l.clone()
+                .page(&page(r#"{"tools":[],"nextCursor":"p2"}"#), 10)
+        ),
+        ErrorCode::McpBadCursor
+    );
+    assert_eq!(
+        code(l.clone().page(&page(r#"{"tools":[],"nextCursor":5}"#), 10)),
+        ErrorCode::McpBadCursor
+    );
+    assert_eq!(
+        code(l.clone().page(&page(r#"{"nextCursor":"x"}"#), 10)),
+        ErrorCode::InvalidShape
+    );
+    assert_eq!(
+        code(l.clone().page(&page(r#"{"tools":[]}"#), MAX_LISTING_BYTES)),
+        ErrorCode::BodyTooLarge
+    );
+    assert_eq!(
+        l.page(&page(r#"{"tools":[],"nextCursor":null}"#), 10),
+        Ok(None)
+    );
     assert_eq!(l.pages(), 3);
     // Cursors that change forever stop at the page limit.
     let mut l = Listing::new();
@@ -189,11 +304,19 @@ fn state_values_are_checked() {
         r#"{"method":"m","other":1}"#,
     ] {
         let v = canonical::parse(bad.as_bytes()).expect("json");
-        assert_eq!(code(Window::from_value(&v)), ErrorCode::InvalidArgument, "{bad}");
+        assert_eq!(
+            code(Window::from_value(&v)),
+            ErrorCode::InvalidArgument,
+            "{bad}"
+        );
     }
     for bad in [r#"{"cursors":[1]}"#, r#"{"pages":-1}"#, r#"[]"#] {
         let v = canonical::parse(bad.as_bytes()).expect("json");
-        assert_eq!(code(Listing::from_value(&v)), ErrorCode::InvalidArgument, "{bad}");
+        assert_eq!(
+            code(Listing::from_value(&v)),
+            ErrorCode::InvalidArgument,
+            "{bad}"
+        );
     }
 }
 
