@@ -179,11 +179,13 @@ export class Session {
       if (r.failure !== null) throw r.failure
       r.open(method, match)
       const abort = new AbortController()
-      let refused
+      let done = false
+      let finish
       const watch = new Promise((resolve) => {
-        const check = () => (r.failure !== null ? resolve(true) : r.changed().then(check))
+        // wakes at each answer or refusal until the call is over (then stops re-arming)
+        const check = () => (done ? undefined : r.failure !== null ? resolve(true) : r.changed().then(check))
         check()
-        refused = resolve
+        finish = resolve
       })
       let value
       try {
@@ -196,7 +198,8 @@ export class Session {
           throw e
         }
       } finally {
-        refused(false)
+        done = true
+        finish(false)
       }
       // The answer is handed over before the SDK reads it: it is on its way.
       const until = Date.now() + SETTLE_MS

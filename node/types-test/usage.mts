@@ -159,7 +159,7 @@ const folded: string = screeningFold('Straße')
 const first: McpListingStep = mcpListingPage()
 const sent: McpWindowStep = mcpWindow(first.window ?? { method: 'tools/list', match: {} }, 'sent', { message: '{"jsonrpc":"2.0","id":1,"method":"tools/list"}' })
 const got: McpWindowStep = mcpWindow(sent.window, 'received', { message: Buffer.from('{"jsonrpc":"2.0","id":1,"result":{"tools":[]}}') })
-const page: McpListingStep = mcpListingPage({ listing: first.listing, result: got.result, bytes: got.bytes })
+const page: McpListingStep = mcpListingPage({ listing: first.listing, result: got.result ?? null, bytes: got.bytes ?? null })
 console.log(got.seen, page.next, page.window?.awaited)
 
 const key: SigningKey = signingKey('11'.repeat(32), 'net-1')
