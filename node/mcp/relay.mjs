@@ -106,6 +106,7 @@ pump(process.stdin, child.stdin, '> ', () => {
   setTimeout(() => child.kill('SIGKILL'), 2000).unref()
 })
 child.stdin.on('error', () => {})
+process.stdout.on('error', stop) // the client's end of the server's output broke: the client is gone
 pump(child.stdout, process.stdout, '< ', () => {})
 child.on('close', (code, signal) => {
   sink.end()

@@ -96,7 +96,13 @@ def main(argv: list[str]) -> int:
 
     threading.Thread(target=upstream, daemon=True).start()
     pump(child.stdout, sys.stdout.buffer, b"< ")
-    return child.wait()
+    # The server's output ended (it exits), or the client's end of it broke (the client is gone:
+    # a server that neither reads nor ends is ended after 2 s).
+    try:
+        return child.wait(2)
+    except subprocess.TimeoutExpired:
+        child.kill()
+        return child.wait()
 
 
 if __name__ == "__main__":
