@@ -6,6 +6,10 @@ never ``decoy``) or refuse with the code expected, within its deadline and under
 
     python hostile.py py|js|cli [--ekl PATH] [SCENARIO...]
     python hostile.py --one stdio|http SCENARIO      (a child: the Python module, one JSON line)
+    python hostile.py --hold MARKER                  (a child: connected until killed)
+
+With every scenario (no SCENARIO named), the py and js surfaces are also killed (SIGKILL) while
+connected to a server that never ends: no relay nor server may be left running.
 
 Run by scripts/test/45-mcp.sh; prints a table, exits 1 on any other outcome.
 """
@@ -13,6 +17,7 @@ Run by scripts/test/45-mcp.sh; prints a table, exits 1 on any other outcome.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import os
 import re
@@ -79,6 +84,60 @@ async def one(transport: str, scenario: str, url: Optional[str]) -> Dict[str, An
         if isinstance(inner, EklError):
             return {"code": inner.code}
         return {"error": f"{type(inner).__name__}: {inner}"}
+
+
+async def hold(marker: str) -> None:
+    """The Python module connected to a server that never ends, until this process is killed."""
+    from mcp import StdioServerParameters
+
+    from ekl_evidence import mcp as ekl_mcp
+
+    async with ekl_mcp.connect(StdioServerParameters(command=sys.executable, args=[SERVER, "stubborn", marker])) as s:
+        await s.list_tools()
+        print("connected", flush=True)
+        await asyncio.sleep(3600)
+
+
+def left_behind(marker: str) -> List[int]:
+    """The processes whose command line holds ``marker``."""
+    pids: List[int] = []
+    for d in os.listdir("/proc"):
+        if d.isdigit():
+            try:
+                with open(f"/proc/{d}/cmdline", "rb") as f:
+                    if marker.encode() in f.read():
+                        pids.append(int(d))
+            except OSError:
+                pass
+    return pids
+
+
+def killed_client(surface: str) -> Tuple[str, float, float]:
+    """The client killed (SIGKILL) while connected over stdio to a server that never ends: the
+    relay must end the server within a few seconds ("gone"), leaving nothing behind."""
+    marker = f"ekl-hostile-{os.getpid()}-{surface}"
+    if surface == "py":
+        cmd = [sys.executable, __file__, "--hold", marker]
+    else:
+        cmd = ["node", "--preserve-symlinks", str(HERE / "hostile.mjs"), "hold", marker]
+    start = time.monotonic()
+    p = subprocess.Popen(cmd, stdout=subprocess.PIPE, env=dict(os.environ, EKL_PYTHON=sys.executable))
+    assert p.stdout is not None
+    line = p.stdout.readline()
+    if b"connected" not in line:
+        p.kill()
+        p.wait()
+        return f"not connected: {line[:100]!r}", time.monotonic() - start, 0.0
+    p.kill()
+    p.wait()
+    until = time.monotonic() + 10
+    while left_behind(marker) and time.monotonic() < until:
+        time.sleep(0.2)
+    left = left_behind(marker)
+    for pid in left:
+        with contextlib.suppress(OSError):
+            os.kill(pid, 9)
+    return ("gone" if not left else f"left running: {len(left)}"), time.monotonic() - start, 0.0
 
 
 def free_port() -> int:
@@ -161,6 +220,9 @@ def main(argv: List[str]) -> int:
         url = argv[3] if len(argv) > 3 else None
         print(json.dumps(asyncio.run(one(transport, name, url))), flush=True)
         return 0
+    if argv[:1] == ["--hold"]:
+        asyncio.run(hold(argv[1]))
+        return 0
     if argv[:1] == ["--scenario"]:  # a fresh driver per scenario: its RUSAGE_CHILDREN is that child's
         surface, transport, name, ekl = argv[1:5]
         got, took, peak = scenario(surface, transport, name, ekl)
@@ -186,6 +248,11 @@ def main(argv: List[str]) -> int:
             good = r["outcome"] in accepted and r["seconds"] < DEADLINE_S and r["peak_mb"] < PEAK_MB
             ok &= good
             print(f"{surface:4} {name:16} {transport:9} {r['outcome'][:60]:22} {r['seconds']:5} {r['peak_mb']:7} {'ok' if good else 'WRONG (want ' + ' or '.join(accepted) + ')'}")
+    if surface in ("py", "js") and not rest:
+        got, took, _ = killed_client(surface)
+        good = got == "gone"
+        ok &= good
+        print(f"{surface:4} {'killed-client':16} {'stdio':9} {got[:60]:22} {round(took, 1):5} {'-':>7} {'ok' if good else 'WRONG (want gone)'}")
     if not ok:
         print("the hostile suite found a wrong outcome", file=sys.stderr)
         return 1

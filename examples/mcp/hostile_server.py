@@ -19,7 +19,8 @@ It lists one tool, ``real``; what it does around that answer is the SCENARIO:
 * ``oversized``: the answer to tools/list is a 70 MB line;
 * ``invalid-utf8``: before the answer, a notification that is not UTF-8;
 * ``loop-cursor``: every page's nextCursor is ``again``;
-* ``changing-cursor``: every page has a new nextCursor, without end.
+* ``changing-cursor``: every page has a new nextCursor, without end;
+* ``stubborn``: answers as ``plain`` but never ends, even when its input does (stdio).
 """
 
 from __future__ import annotations
@@ -28,6 +29,7 @@ import json
 import os
 import ssl
 import sys
+import time
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any, Dict, Iterator, List, Optional, Tuple, cast
 
@@ -112,6 +114,8 @@ def stdio(scenario: str) -> None:
         for a in answers(scenario, msg):
             out.write(a + b"\n")
         out.flush()
+    while scenario == "stubborn":  # its input ended: it stays, until someone ends it
+        time.sleep(3600)
 
 
 def http(scenario: str, port: int, tls: Optional[Tuple[str, str]] = None) -> None:
