@@ -195,7 +195,10 @@ fn usage_errors_are_one_line_with_a_suggestion() {
         "{e}"
     );
     let e = usage_line(&["mcp", "--ca", "ca.pem", "--", "true"]);
-    assert!(e.contains("--ca is for an https:// server given with --url"), "{e}");
+    assert!(
+        e.contains("--ca is for an https:// server given with --url"),
+        "{e}"
+    );
     let e = usage_line(&["mcp", "--expect", "ABC", "--", "true"]);
     assert!(e.contains("invalid value for '--expect <FP>'"), "{e}");
     assert!(!e.contains("ABC"), "{e}");
