@@ -56,6 +56,10 @@ export type EklErrorCode =
   | 'CREDENTIAL_REPLAY'
   | 'REPLAY_STORE_FULL'
   | 'REPLAY_STORE_UNAVAILABLE'
+  | 'MCP_INVALID_MESSAGE'
+  | 'MCP_AMBIGUOUS_ANSWER'
+  | 'MCP_NO_ANSWER'
+  | 'MCP_BAD_CURSOR'
   | 'INTERNAL_ERROR'
 
 /**
@@ -557,6 +561,60 @@ export interface RemoteJwksStep {
   max_bytes?: number
   /** the key set as fetched, read strictly (event `body`) */
   set?: Record<string, unknown>
+}
+
+/** The state of one MCP call's wire window (`mcp_window`): pass it back as it is. */
+export interface McpWindow {
+  /** The method of the call's request. */
+  method: string
+  /** The members its params must hold (absent reads as null). */
+  match: Record<string, unknown>
+  /** The id of the call's request, once sent. */
+  awaited: number | string | null
+  /** Whether its answer was received. */
+  answered: boolean
+  /** The bytes received during the call. */
+  received: number
+}
+
+/**
+ * What one message of an MCP call was (`mcp_window`): `seen` is `call` (the call's request),
+ * `sent`, `answer` (with `result`, once), `error` (the JSON-RPC error answer), `request` (the
+ * server's, with `id` and `method`), `notification`, `other` (an answer to another request) or
+ * `end`.
+ */
+export interface McpWindowStep {
+  /** The state for the next step. */
+  window: McpWindow
+  seen: 'call' | 'sent' | 'answer' | 'error' | 'request' | 'notification' | 'other' | 'end'
+  /** The answer's result, read by the core's reader. */
+  result?: Record<string, unknown>
+  /** The answer's length in bytes. */
+  bytes?: number
+  /** The error answer's error object. */
+  error?: unknown
+  /** The id of the server's request. */
+  id?: number | string
+  /** The method of the server's request. */
+  method?: string
+}
+
+/** The state of one MCP tools/list (`mcp_listing_page`): pass it back as it is. */
+export interface McpListing {
+  pages: number
+  tools: number
+  bytes: number
+  cursors: string[]
+}
+
+/**
+ * One page of an MCP tools/list (`mcp_listing_page`): the state, the next cursor and the window of
+ * the next page (`null` when the listing ended).
+ */
+export interface McpListingStep {
+  listing: McpListing
+  next: string | null
+  window: McpWindow | null
 }
 // @generated shapes: end
 
@@ -1252,6 +1310,32 @@ export declare function remoteJwksStep<T, U, V>(event: JsonArg<T>, options?: {
   /** the compact JWS whose kid is looked up (events `kid`, `kid_fetched`) */
   token?: string | null
 }): RemoteJwksStep
+
+/**
+ * One step of an MCP call's wire window: a message the client sent or received (its bytes as they crossed), or the end of the call; the state comes back with what the message was (the answer's result once; a second answer or a decoy refused). (PROTOCOL §5.1; `mcp_window`)
+ * @param window the state: {method, match} for a new call, else the window of the last step
+ * @param event "sent", "received" or "end"
+ * @param message the message's bytes as they crossed (sent, received) (option)
+ */
+export declare function mcpWindow<T>(window: JsonArg<T>, event: string, options?: {
+  /** the message's bytes as they crossed (sent, received) */
+  message?: string | Uint8Array | null
+}): McpWindowStep
+
+/**
+ * One page of an MCP tools/list: the answer's result of the page asked (none: the first page's window); the next cursor and its window, or none when the listing ended (a repeated cursor or too many pages refused). (PROTOCOL §5.1; `mcp_listing_page`)
+ * @param listing the state of the last step (absent: a new listing) (option)
+ * @param result the result of the page's answer (option)
+ * @param bytes the length of the page's answer in bytes (option)
+ */
+export declare function mcpListingPage<T, U>(options?: {
+  /** the state of the last step (absent: a new listing) */
+  listing?: JsonArg<T> | null
+  /** the result of the page's answer */
+  result?: JsonArg<U> | null
+  /** the length of the page's answer in bytes */
+  bytes?: number | null
+}): McpListingStep
 // @generated operations: end
 
 // --- host helpers ---

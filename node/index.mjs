@@ -67,6 +67,8 @@ export const {
   replayAnswer,
   replayRestore,
   remoteJwksStep,
+  mcpWindow,
+  mcpListingPage,
   canonicalizeAsync,
   canonicalizeValueAsync,
   verifyReceiptsAsync,

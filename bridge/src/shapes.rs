@@ -481,6 +481,56 @@ pub static SHAPES: &[Shape] = &[
             opt("set", "object").doc("the key set as fetched, read strictly (event `body`)"),
         ],
     ),
+    shape(
+        "McpWindow",
+        "The state of one MCP call's wire window (`mcp_window`): pass it back as it is.",
+        &[
+            req("method", "str").doc("The method of the call's request."),
+            req("match", "object").doc("The members its params must hold (absent reads as null)."),
+            req("awaited", "int | str | null").doc("The id of the call's request, once sent."),
+            req("answered", "bool").doc("Whether its answer was received."),
+            req("received", "int").doc("The bytes received during the call."),
+        ],
+    ),
+    shape(
+        "McpWindowStep",
+        "What one message of an MCP call was (`mcp_window`): `seen` is `call` (the call's \
+         request), `sent`, `answer` (with `result`, once), `error` (the JSON-RPC error answer), \
+         `request` (the server's, with `id` and `method`), `notification`, `other` (an answer to \
+         another request) or `end`.",
+        &[
+            req("window", "McpWindow").doc("The state for the next step."),
+            req(
+                "seen",
+                "'call' | 'sent' | 'answer' | 'error' | 'request' | 'notification' | 'other' | 'end'",
+            ),
+            opt("result", "object").doc("The answer's result, read by the core's reader."),
+            opt("bytes", "int").doc("The answer's length in bytes."),
+            opt("error", "json").doc("The error answer's error object."),
+            opt("id", "int | str").doc("The id of the server's request."),
+            opt("method", "str").doc("The method of the server's request."),
+        ],
+    ),
+    shape(
+        "McpListing",
+        "The state of one MCP tools/list (`mcp_listing_page`): pass it back as it is.",
+        &[
+            req("pages", "int"),
+            req("tools", "int"),
+            req("bytes", "int"),
+            req("cursors", "str[]"),
+        ],
+    ),
+    shape(
+        "McpListingStep",
+        "One page of an MCP tools/list (`mcp_listing_page`): the state, the next cursor and the \
+         window of the next page (`null` when the listing ended).",
+        &[
+            req("listing", "McpListing"),
+            req("next", "str | null"),
+            req("window", "McpWindow | null"),
+        ],
+    ),
 ];
 
 /// The shape named `name`.

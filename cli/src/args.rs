@@ -247,7 +247,8 @@ Output).";
 pub(crate) const MCP_HELP: &str = "\
 Examples:
   ekl mcp -- python server.py                     a server over stdio (one message a line)
-  ekl mcp --url http://127.0.0.1:8000/mcp         over Streamable HTTP (http:// only: no TLS)
+  ekl mcp --url https://mcp.example/mcp           over Streamable HTTP (https:// or http://)
+  ekl mcp --url https://10.0.0.5/mcp --ca ca.pem  a private server: its CA, not the web PKI
   ekl mcp --offered search,quote --expect FP -- node server.js
                                                   the presence check of §15.3 (at start, hourly)
 
@@ -260,21 +261,26 @@ the fingerprint hashes). On a terminal (or with --format human) it prints for pe
 the fingerprint, the server, the tools listed and pages read, the names of the tools
 fingerprinted; --json prints the JSON there too. Every message of the server is read as it crossed the wire with the
 ekl-json-1 rules: a duplicate member or an integer beyond 2^53 is refused with its code, never
-changed. The tools of every page, in order, are fingerprinted together; two offered tools of one
+changed; a message an official MCP SDK would refuse (a batch, jsonrpc other than \"2.0\", a member
+JSON-RPC does not define) is MCP_INVALID_MESSAGE, a second answer or an answer whose id is not a
+number MCP_AMBIGUOUS_ANSWER, a repeated nextCursor or more than 1000 pages MCP_BAD_CURSOR.
+The tools of every page, in order, are fingerprinted together; two offered tools of one
 name are refused (INVALID_SHAPE). The server's stderr is passed through; its process is ended
 when the command ends (stdin closed, killed after 1 s). A request of the server is answered
-(ping: {}; others: method not found). Limits: --timeout for the whole exchange, 64 MiB a
-message and for all tools/list answers together (BODY_TOO_LARGE), 1000 pages.
+(ping: {}; others: method not found). Limits: --timeout for the whole exchange (every read and
+every write), 64 MiB a message and for all tools/list answers together (BODY_TOO_LARGE), 1000
+pages and 10000 tools.
 
 Exit status:
   0    printed (and equal to --expect)
   1    printed, but the fingerprint is not --expect: the server's tools changed
-  2    refused: `ekl: CODE: message` (a message or the tools refused by the ekl-json-1 rules)
+  2    refused: `ekl: CODE: message` (a message or the tools refused by the ekl-json-1 or MCP
+       rules)
   64   usage error
   69   the server could not be started or reached, ended, or answered an HTTP or JSON-RPC error
   75   no answer before the deadline (--timeout)
-  76   the server's messages are not MCP as needed (no tools capability, no tools array, a
-       repeated nextCursor, more than 1000 pages, broken HTTP framing)";
+  76   the server's messages are not MCP as needed (no tools capability, no tools array,
+       broken HTTP framing)";
 
 /// A fingerprint given to `--expect`: 64 lowercase hex characters.
 fn fingerprint_arg(s: &str) -> Result<String, String> {
@@ -288,9 +294,12 @@ fn fingerprint_arg(s: &str) -> Result<String, String> {
 /// `ekl mcp ...`
 #[derive(Args, Debug)]
 pub(crate) struct McpArgs {
-    /// The server's Streamable HTTP endpoint (http://HOST:PORT/PATH)
+    /// The server's Streamable HTTP endpoint (http:// or https://HOST:PORT/PATH)
     #[arg(long, value_name = "URL", conflicts_with = "command")]
     pub url: Option<String>,
+    /// https: trust the CA certificates of this PEM file instead of the web PKI's roots
+    #[arg(long, value_name = "FILE")]
+    pub ca: Option<std::path::PathBuf>,
     /// The names of the offered tools, comma-separated (default: every tool listed)
     #[arg(long, value_name = "NAME,NAME..")]
     pub offered: Option<String>,

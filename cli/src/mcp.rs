@@ -10,11 +10,10 @@
 //! registry's `upstream_fingerprint` and `upstream_projection` operations.
 //!
 //! Bounds: one deadline for the whole exchange (`--timeout`), at most 64 MiB a message and 64 MiB
-//! of `tools/list` responses in all, at most [`MAX_PAGES`] pages; the server's process is ended
+//! of `tools/list` responses in all, at most `ekl_core::mcp::MAX_PAGES` pages; the server's process is ended
 //! when the command ends, whatever the outcome; its stderr is passed through.
 
 mod http;
-mod sse;
 mod stdio;
 
 use std::borrow::Cow;
@@ -23,15 +22,13 @@ use std::time::{Duration, Instant};
 
 use ekl_bridge::{Arg, Out};
 use ekl_core::canonical;
+use ekl_core::mcp::{self, Listing, Seen, Window};
 use ekl_core::{Error, ErrorCode, Value};
 
 use crate::args::McpArgs;
 
 /// The protocol version `initialize` asks for (the server answers the one it speaks).
 pub(crate) const PROTOCOL_VERSION: &str = "2025-11-25";
-
-/// The most `tools/list` pages read; a server that keeps giving new cursors is refused beyond.
-pub(crate) const MAX_PAGES: usize = 1000;
 
 /// The most bytes of one message, and of every `tools/list` response together: the CLI's cap on a
 /// JSON document (docs/decisions.md, "Caps on every read").
@@ -83,21 +80,23 @@ impl std::fmt::Display for Step {
 }
 
 /// A message from the server, as the client sees it.
-pub(crate) enum Routed<'a> {
-    /// The response to the request the client waits for: its raw text, parsed.
-    Response(Value<'a>),
+pub(crate) enum Routed {
+    /// The answer to the request the client waits for: its `result` object (an error answer is
+    /// [`McpFailure::Unavailable`]).
+    Response(Value<'static>),
     /// A request of the server (the client answers it: `ping` with `{}`, anything else with
     /// "method not found"): the answer to send.
     Request(Vec<u8>),
-    /// A notification, or a response to another id: ignored.
+    /// A notification, or an answer to another request: dropped.
     Other,
 }
 
-/// Reads one message of the server as it crossed the wire, while waiting for the response to
-/// request `id` (`step`). The text goes through the core's reader: any refusal (a duplicate
-/// member, an integer beyond 2^53, invalid UTF-8, ...) stops the exchange with its code.
-pub(crate) fn route(raw: &[u8], id: u64, step: Step) -> Result<Routed<'_>, McpFailure> {
-    let value = canonical::parse(raw).map_err(|e| {
+/// Reads one message of the server as it crossed the wire, while waiting for the answer of
+/// `window` (`step`), through the core's MCP machine ([`ekl_core::mcp::Window`]): any refusal (a
+/// duplicate member, an integer beyond 2^53, invalid UTF-8, a message an MCP SDK would refuse, a
+/// second answer or an answer whose id is not a number, ...) stops the exchange with its code.
+pub(crate) fn route(window: &mut Window, raw: &[u8], step: Step) -> Result<Routed, McpFailure> {
+    let refused = |e: Error| {
         McpFailure::Refused(Error::new(
             e.code(),
             format!(
@@ -105,39 +104,22 @@ pub(crate) fn route(raw: &[u8], id: u64, step: Step) -> Result<Routed<'_>, McpFa
                 e.message()
             ),
         ))
-    })?;
-    let Value::Object(members) = &value else {
-        return Err(McpFailure::Protocol(format!(
-            "a message of the server is not a JSON-RPC object, while waiting for the answer \
-             to {step} (a batch array is not MCP since 2025-06-18)"
-        )));
     };
-    let member = |k: &str| members.iter().find(|(n, _)| n == k).map(|(_, v)| v);
-    if let Some(method) = member("method") {
-        let Some(req_id) = member("id") else {
-            return Ok(Routed::Other);
-        };
-        let mut answer = vec![
-            ("jsonrpc".into(), Value::from("2.0")),
-            ("id".into(), req_id.clone()),
-        ];
-        if method.as_str() == Some("ping") {
-            answer.push(("result".into(), Value::Object(Vec::new())));
-        } else {
-            answer.push((
-                "error".into(),
-                Value::Object(vec![
-                    ("code".into(), Value::Number(-32601.0)),
-                    ("message".into(), Value::from("method not found")),
-                ]),
-            ));
+    match window.received(raw).map_err(refused)? {
+        Seen::Answer(result) => Ok(Routed::Response(result.into_owned())),
+        Seen::ErrorAnswer(e) => {
+            let code = e
+                .get("code")
+                .and_then(Value::as_f64)
+                .map_or("no code".to_owned(), |c| format!("code {c}"));
+            let message = e.get("message").and_then(Value::as_str).unwrap_or("");
+            Err(McpFailure::Unavailable(format!(
+                "the server answered {step} with an error ({code}): {}",
+                printable(message)
+            )))
         }
-        let text = canonical::canonicalize_value(&Value::Object(answer))?;
-        return Ok(Routed::Request(text));
-    }
-    match member("id") {
-        Some(Value::Number(n)) if *n == id as f64 => Ok(Routed::Response(value)),
-        _ => Ok(Routed::Other),
+        Seen::Request { id, method } => Ok(Routed::Request(mcp::reply_to(&id, &method)?)),
+        Seen::Notification | Seen::Other => Ok(Routed::Other),
     }
 }
 
@@ -145,11 +127,11 @@ pub(crate) fn route(raw: &[u8], id: u64, step: Step) -> Result<Routed<'_>, McpFa
 pub(crate) trait Transport {
     /// Sends a notification (no answer awaited beyond the transport's own acknowledgement).
     fn notify(&mut self, body: &[u8], deadline: Instant) -> Result<(), McpFailure>;
-    /// Sends request `id` and returns the response to it, read by [`route`] (the raw text of that
-    /// message, parsed, and its length in bytes; other messages are answered or skipped).
+    /// Sends the request of `window` and returns the `result` of the answer to it, read by
+    /// [`route`] (and the answer's length in bytes; other messages are answered or dropped).
     fn request(
         &mut self,
-        id: u64,
+        window: &mut Window,
         body: &[u8],
         step: Step,
         deadline: Instant,
@@ -160,7 +142,7 @@ pub(crate) trait Transport {
 
 /// What the exchange found.
 #[derive(Debug)]
-pub(crate) struct Listing {
+pub(crate) struct Found {
     /// `serverInfo.name` and `.version` of the initialize result (null when absent).
     pub server: (Value<'static>, Value<'static>),
     /// The protocol version the server answered.
@@ -178,39 +160,6 @@ fn request_text(id: u64, method: &str, params: Value<'_>) -> Result<Vec<u8>, Mcp
         ("method".into(), Value::from(method)),
         ("params".into(), params),
     ]))?)
-}
-
-/// The `result` of a response, or the JSON-RPC error it carries.
-fn result_of(response: Value<'static>, step: Step) -> Result<Value<'static>, McpFailure> {
-    let Value::Object(members) = response else {
-        unreachable!("route returns objects")
-    };
-    let mut result = None;
-    let mut error = None;
-    for (k, v) in members {
-        match &*k {
-            "result" => result = Some(v),
-            "error" => error = Some(v),
-            _ => {}
-        }
-    }
-    if let Some(e) = error {
-        let code = e
-            .get("code")
-            .and_then(Value::as_f64)
-            .map_or("no code".to_owned(), |c| format!("code {c}"));
-        let message = e.get("message").and_then(Value::as_str).unwrap_or("");
-        return Err(McpFailure::Unavailable(format!(
-            "the server answered {step} with an error ({code}): {}",
-            printable(message)
-        )));
-    }
-    match result {
-        Some(r @ Value::Object(_)) => Ok(r),
-        _ => Err(McpFailure::Protocol(format!(
-            "the answer to {step} has no result object"
-        ))),
-    }
 }
 
 /// Text of the server made safe for a terminal: at most 200 characters, control characters
@@ -232,7 +181,7 @@ pub(crate) fn printable(s: &str) -> String {
 }
 
 /// The whole exchange: initialize, initialized, every page of tools/list.
-pub(crate) fn list_tools(t: &mut dyn Transport, deadline: Instant) -> Result<Listing, McpFailure> {
+pub(crate) fn list_tools(t: &mut dyn Transport, deadline: Instant) -> Result<Found, McpFailure> {
     let init = request_text(
         1,
         "initialize",
@@ -248,10 +197,9 @@ pub(crate) fn list_tools(t: &mut dyn Transport, deadline: Instant) -> Result<Lis
             ),
         ]),
     )?;
-    let init = result_of(
-        t.request(1, &init, Step::Initialize, deadline)?.0,
-        Step::Initialize,
-    )?;
+    let mut window = Window::new("initialize", Vec::new());
+    window.sent(&init)?;
+    let init = t.request(&mut window, &init, Step::Initialize, deadline)?.0;
     let protocol_version = match init.get("protocolVersion") {
         Some(Value::String(v)) => v.to_string(),
         _ => {
@@ -283,80 +231,43 @@ pub(crate) fn list_tools(t: &mut dyn Transport, deadline: Instant) -> Result<Lis
     t.notify(&initialized, deadline)?;
 
     let mut tools = Vec::new();
-    let mut cursors: Vec<String> = Vec::new();
-    let mut bytes = 0usize;
+    let mut listing = Listing::new();
     let mut id = 1u64;
     loop {
-        let page = cursors.len() + 1;
-        if page > MAX_PAGES {
-            return Err(McpFailure::Protocol(format!(
-                "the server gives more than {MAX_PAGES} pages of tools"
-            )));
-        }
+        let page = listing.pages() + 1;
         id += 1;
-        let params = match cursors.last() {
+        let params = match listing.cursor() {
             None => Value::Object(Vec::new()),
             Some(c) => Value::Object(vec![(
                 "cursor".into(),
-                Value::String(Cow::Owned(c.clone())),
+                Value::String(Cow::Owned(c.to_owned())),
             )]),
         };
         let step = Step::ToolsList(page);
-        let (response, len) =
-            t.request(id, &request_text(id, "tools/list", params)?, step, deadline)?;
-        bytes += len;
-        if bytes > MAX_MESSAGE_BYTES {
-            return Err(McpFailure::Refused(Error::new(
-                ErrorCode::BodyTooLarge,
-                format!(
-                    "the tools/list responses hold more than {MAX_MESSAGE_BYTES} bytes \
-                     (the limit of this input)"
-                ),
-            )));
-        }
-        let result = result_of(response, step)?;
-        let Value::Object(members) = result else {
-            unreachable!("result_of returns objects")
-        };
-        let mut page_tools = None;
-        let mut next = None;
-        for (k, v) in members {
-            match &*k {
-                "tools" => page_tools = Some(v),
-                "nextCursor" => next = Some(v),
-                _ => {}
-            }
-        }
-        match page_tools {
-            Some(Value::Array(items)) => tools.extend(items),
-            _ => {
-                return Err(McpFailure::Protocol(format!(
-                    "the answer to {step} has no tools array"
-                )))
-            }
-        }
-        match next {
-            None | Some(Value::Null) => {
-                return Ok(Listing {
-                    server,
-                    protocol_version,
-                    tools,
-                    pages: page,
-                })
-            }
-            Some(Value::String(c)) => {
-                if cursors.iter().any(|seen| *seen == *c) {
-                    return Err(McpFailure::Protocol(format!(
-                        "the answer to {step} repeats an earlier nextCursor (the listing would not end)"
-                    )));
+        let body = request_text(id, "tools/list", params)?;
+        let mut window = listing.window();
+        window.sent(&body)?;
+        let (result, len) = t.request(&mut window, &body, step, deadline)?;
+        let next = listing.page(&result, len).map_err(|e| match e.code() {
+            ErrorCode::InvalidShape => McpFailure::Protocol(e.message().to_owned()),
+            _ => McpFailure::Refused(e),
+        })?;
+        if let Value::Object(members) = result {
+            for (k, v) in members {
+                if k == "tools" {
+                    if let Value::Array(items) = v {
+                        tools.extend(items);
+                    }
                 }
-                cursors.push(c.into_owned());
             }
-            Some(_) => {
-                return Err(McpFailure::Protocol(format!(
-                    "the answer to {step} has a nextCursor that is not a string"
-                )))
-            }
+        }
+        if next.is_none() {
+            return Ok(Found {
+                server,
+                protocol_version,
+                tools,
+                pages: listing.pages(),
+            });
         }
     }
 }
@@ -364,7 +275,7 @@ pub(crate) fn list_tools(t: &mut dyn Transport, deadline: Instant) -> Result<Lis
 /// The printed object: `{pages, projection, server: {name, version}, tools, upstream_fingerprint}`
 /// as canonical JSON, and the fingerprint.
 pub(crate) fn report(
-    listing: Listing,
+    listing: Found,
     offered: Option<&[&str]>,
 ) -> Result<(Vec<u8>, String), McpFailure> {
     let count = listing.tools.len();
@@ -417,8 +328,12 @@ pub(crate) fn main(a: McpArgs, hint: &str) -> ExitCode {
         .offered
         .as_deref()
         .map(|s| s.split(',').filter(|n| !n.is_empty()).collect());
+    if a.ca.is_some() && a.url.is_none() {
+        say!("ekl: usage: --ca is for an https:// server given with --url ({hint})");
+        return ExitCode::from(crate::EXIT_USAGE);
+    }
     let listing = match (&a.url, a.command.is_empty()) {
-        (Some(url), true) => match http::Http::new(url) {
+        (Some(url), true) => match http::Http::new(url, a.ca.as_deref()) {
             Ok(mut t) => {
                 let r = list_tools(&mut t, deadline);
                 t.close(Instant::now() + Duration::from_secs(2));
@@ -497,7 +412,7 @@ mod tests {
         }
         fn request(
             &mut self,
-            id: u64,
+            window: &mut Window,
             body: &[u8],
             step: Step,
             _: Instant,
@@ -506,8 +421,8 @@ mod tests {
                 .push(String::from_utf8(body.to_vec()).expect("UTF-8"));
             loop {
                 let raw = self.answers.pop_front().expect("an answer left");
-                match route(raw.as_bytes(), id, step)? {
-                    Routed::Response(v) => return Ok((v.into_owned(), raw.len())),
+                match route(window, raw.as_bytes(), step)? {
+                    Routed::Response(v) => return Ok((v, raw.len())),
                     Routed::Request(answer) => {
                         self.sent.push(String::from_utf8(answer).expect("UTF-8"))
                     }
@@ -519,7 +434,7 @@ mod tests {
 
     const INIT: &str = r#"{"jsonrpc":"2.0","id":1,"result":{"protocolVersion":"2025-06-18","capabilities":{"tools":{}},"serverInfo":{"name":"s","version":"1.0"}}}"#;
 
-    fn run(answers: &[&'static str]) -> (Result<Listing, McpFailure>, Vec<String>) {
+    fn run(answers: &[&'static str]) -> (Result<Found, McpFailure>, Vec<String>) {
         let mut t = Script {
             sent: Vec::new(),
             answers: answers.iter().copied().collect(),
@@ -625,25 +540,62 @@ mod tests {
         };
         let again = r#"{"jsonrpc":"2.0","id":2,"result":{"tools":[],"nextCursor":"x"}}"#;
         let again3 = r#"{"jsonrpc":"2.0","id":3,"result":{"tools":[],"nextCursor":"x"}}"#;
-        p(&[INIT, again, again3], "repeats an earlier nextCursor");
+        match failure(&[INIT, again, again3]) {
+            McpFailure::Refused(e) => assert_eq!(
+                (
+                    e.code(),
+                    e.message().contains("repeats an earlier nextCursor")
+                ),
+                (ErrorCode::McpBadCursor, true)
+            ),
+            other => panic!("{other:?}"),
+        }
         p(
             &[INIT, r#"{"jsonrpc":"2.0","id":2,"result":{}}"#],
             "no tools array",
         );
-        p(
-            &[
-                INIT,
-                r#"{"jsonrpc":"2.0","id":2,"result":{"tools":[],"nextCursor":5}}"#,
-            ],
-            "not a string",
-        );
+        match failure(&[
+            INIT,
+            r#"{"jsonrpc":"2.0","id":2,"result":{"tools":[],"nextCursor":5}}"#,
+        ]) {
+            McpFailure::Refused(e) => assert_eq!(e.code(), ErrorCode::McpBadCursor),
+            other => panic!("{other:?}"),
+        }
         p(
             &[
                 r#"{"jsonrpc":"2.0","id":1,"result":{"protocolVersion":"2025-06-18","capabilities":{}}}"#,
             ],
             "does not offer tools",
         );
-        p(&[r#"[1]"#], "not a JSON-RPC object");
+        // A batch, a message of another JSON-RPC version, an answer whose id is a string, a
+        // second answer: refused with the core's codes, never read past (the decoys of
+        // docs/decisions/mcp.md).
+        let refused = |answers: &[&'static str], want: ErrorCode| match failure(answers) {
+            McpFailure::Refused(e) => assert_eq!(e.code(), want, "{}", e.message()),
+            other => panic!("{other:?}"),
+        };
+        refused(&[r#"[1]"#], ErrorCode::McpInvalidMessage);
+        let real = r#"{"jsonrpc":"2.0","id":2,"result":{"tools":[{"name":"real"}]}}"#;
+        for (decoy, want) in [
+            (
+                r#"[{"jsonrpc":"2.0","id":2,"result":{"tools":[{"name":"decoy"}]}}]"#,
+                ErrorCode::McpInvalidMessage,
+            ),
+            (
+                r#"{"jsonrpc":"1.0","id":2,"result":{"tools":[{"name":"decoy"}]}}"#,
+                ErrorCode::McpInvalidMessage,
+            ),
+            (
+                r#"{"id":2,"result":{"tools":[{"name":"decoy"}]}}"#,
+                ErrorCode::McpInvalidMessage,
+            ),
+            (
+                r#"{"jsonrpc":"2.0","id":"2","result":{"tools":[{"name":"decoy"}]}}"#,
+                ErrorCode::McpAmbiguousAnswer,
+            ),
+        ] {
+            refused(&[INIT, decoy, real], want);
+        }
         match failure(&[INIT, r#"{"jsonrpc":"2.0","id":2,"error":{"code":-32603,"message":"boom\u001b[31m"}}"#]) {
             McpFailure::Unavailable(m) => assert_eq!(
                 m,

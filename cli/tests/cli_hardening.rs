@@ -182,8 +182,24 @@ fn usage_errors_are_one_line_with_a_suggestion() {
     let e = usage_line(&["mcp"]);
     assert!(e.contains("-- COMMAND ARGS... (stdio) or --url URL"), "{e}");
     assert!(e.contains("see 'ekl mcp --help'"), "{e}");
-    let e = usage_line(&["mcp", "--url", "https://example.org/mcp"]);
-    assert!(e.contains("https is not supported by this build"), "{e}");
+    let e = usage_line(&["mcp", "--url", "ftp://example.org/mcp"]);
+    assert!(e.contains("an http:// or https:// URL is needed"), "{e}");
+    let e = usage_line(&[
+        "mcp",
+        "--url",
+        "https://example.org/mcp",
+        "--ca",
+        "/nonexistent/ca.pem",
+    ]);
+    assert!(
+        e.contains("--ca: /nonexistent/ca.pem cannot be read"),
+        "{e}"
+    );
+    let e = usage_line(&["mcp", "--ca", "ca.pem", "--", "true"]);
+    assert!(
+        e.contains("--ca is for an https:// server given with --url"),
+        "{e}"
+    );
     let e = usage_line(&["mcp", "--expect", "ABC", "--", "true"]);
     assert!(e.contains("invalid value for '--expect <FP>'"), "{e}");
     assert!(!e.contains("ABC"), "{e}");

@@ -256,6 +256,95 @@ fn a_message_beyond_the_cap_is_refused_in_bounded_memory() {
     );
 }
 
+/// `ekl mcp ARGS -- sh -c SCRIPT`, killed after `limit` if it has not ended: (exit code, stderr,
+/// how long it ran); the code is `None` when it had to be killed.
+fn mcp_bounded(extra: &[&str], script: &str, limit: Duration) -> (Option<i32>, String, Duration) {
+    use std::io::Read;
+    use std::process::{Command, Stdio};
+    let start = Instant::now();
+    let mut child = Command::new(env!("CARGO_BIN_EXE_ekl"))
+        .arg("mcp")
+        .args(extra)
+        .args(["--", "sh", "-c", script])
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("ekl runs");
+    let code = loop {
+        if let Some(status) = child.try_wait().expect("wait") {
+            break status.code();
+        }
+        if start.elapsed() > limit {
+            let _ = child.kill();
+            let _ = child.wait();
+            break None;
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    };
+    let took = start.elapsed();
+    let mut err = String::new();
+    if let Some(mut e) = child.stderr.take() {
+        let _ = e.read_to_string(&mut err);
+    }
+    (code, err, took)
+}
+
+#[test]
+fn a_decoy_next_to_the_answer_is_refused_never_fingerprinted() {
+    // Next to the real answer (before it or after it), a message that the official SDKs and a
+    // lenient reader judge differently: it must never be the page fingerprinted.
+    let real = r#"{"jsonrpc":"2.0","id":2,"result":{"tools":[{"name":"real","inputSchema":{}}]}}"#;
+    let decoys = [
+        (
+            r#"{"jsonrpc":"1.0","id":2,"result":{"tools":[{"name":"decoy","inputSchema":{}}]}}"#,
+            "MCP_INVALID_MESSAGE",
+        ),
+        (
+            r#"{"id":2,"result":{"tools":[{"name":"decoy","inputSchema":{}}]}}"#,
+            "MCP_INVALID_MESSAGE",
+        ),
+        (
+            r#"[{"jsonrpc":"2.0","id":2,"result":{"tools":[{"name":"decoy","inputSchema":{}}]}}]"#,
+            "MCP_INVALID_MESSAGE",
+        ),
+        (
+            r#"{"jsonrpc":"2.0","id":"2","result":{"tools":[{"name":"decoy","inputSchema":{}}]}}"#,
+            "MCP_AMBIGUOUS_ANSWER",
+        ),
+        (
+            r#"{"jsonrpc":"2.0","id":2,"result":{"tools":[{"name":"decoy","inputSchema":{}}]},"x":1}"#,
+            "MCP_INVALID_MESSAGE",
+        ),
+    ];
+    for (decoy, want) in decoys {
+        let script = format!(
+            "read l; printf '%s\\n' '{INIT}'; read l; read l; printf '%s\\n%s\\n' '{decoy}' '{real}'; read l"
+        );
+        let (code, out, err) = mcp(&[], &script);
+        assert_eq!(code, 2, "{decoy}: {err}");
+        assert!(out.is_empty(), "{decoy}: {out}");
+        assert!(err.starts_with(&format!("ekl: {want}: ")), "{decoy}: {err}");
+    }
+}
+
+#[test]
+fn a_server_that_stops_reading_and_keeps_asking_meets_the_deadline() {
+    // After initialize the server never reads again and sends pings without end: the client's
+    // answers fill the pipe, and the write that blocks is held to --timeout like every read.
+    let script = format!(
+        "read l; printf '%s\\n' '{INIT}'; \
+         while :; do printf '%s\\n' '{{\"jsonrpc\":\"2.0\",\"id\":7,\"method\":\"ping\"}}'; done"
+    );
+    let (code, err, took) = mcp_bounded(&["--timeout", "2"], &script, Duration::from_secs(30));
+    assert_eq!(code, Some(75), "{err} (after {took:?})");
+    assert!(
+        err.contains("the server stopped reading its input"),
+        "{err}"
+    );
+    assert!(took < Duration::from_secs(10), "{took:?}");
+}
+
 /// On a terminal (forced here with `--format human`, as the tests run piped) a person gets the
 /// fingerprint, the server, the pages and the tools' names; `--json` and a pipe get the JSON.
 #[test]

@@ -1671,6 +1671,103 @@ fn upstream_fingerprints(c: &mut Calls, d: &Value<'static>, src: &str) {
             }
         }
     }
+    mcp_wire_cases(c, src);
+}
+
+/// The MCP wire machine (`mcp_window`, `mcp_listing_page`; docs/decisions/mcp.md): a call's
+/// request and answer, the decoys next to it, the end of a call without an answer, and the pages
+/// of a listing with a repeated cursor.
+fn mcp_wire_cases(c: &mut Calls, src: &str) {
+    let parse = |text: &str| {
+        canonical::parse(text.as_bytes())
+            .map(Value::into_owned)
+            .unwrap_or(Value::Null)
+    };
+    let new = parse(r#"{"method":"tools/call","match":{"name":"echo"}}"#);
+    let waiting = parse(
+        r#"{"method":"tools/call","match":{"name":"echo"},"awaited":5,"answered":false,"received":0}"#,
+    );
+    let answered = parse(
+        r#"{"method":"tools/call","match":{"name":"echo"},"awaited":5,"answered":true,"received":90}"#,
+    );
+    let call =
+        r#"{"jsonrpc":"2.0","id":5,"method":"tools/call","params":{"name":"echo","arguments":{}}}"#;
+    let answer = r#"{"jsonrpc":"2.0","id":5,"result":{"content":[{"type":"text","text":"real"}]}}"#;
+    let cases: [(&str, &Value<'static>, &str, Option<&str>); 9] = [
+        ("the call's request", &new, "sent", Some(call)),
+        ("the answer", &waiting, "received", Some(answer)),
+        (
+            "a notification, dropped",
+            &waiting,
+            "received",
+            Some(r#"{"jsonrpc":"2.0","method":"notifications/progress","params":{"progress":1}}"#),
+        ),
+        (
+            "a request of the server",
+            &waiting,
+            "received",
+            Some(r#"{"jsonrpc":"2.0","id":5,"method":"ping"}"#),
+        ),
+        (
+            "decoy: jsonrpc 1.0",
+            &waiting,
+            "received",
+            Some(r#"{"jsonrpc":"1.0","id":5,"result":{"content":[]}}"#),
+        ),
+        (
+            "decoy: a batch",
+            &waiting,
+            "received",
+            Some(r#"[{"jsonrpc":"2.0","id":5,"result":{"content":[]}}]"#),
+        ),
+        (
+            "decoy: the id as a string",
+            &waiting,
+            "received",
+            Some(r#"{"jsonrpc":"2.0","id":"5","result":{"content":[]}}"#),
+        ),
+        (
+            "decoy: a second answer",
+            &answered,
+            "received",
+            Some(answer),
+        ),
+        ("the end without an answer", &waiting, "end", None),
+    ];
+    for (label, window, event, message) in cases {
+        let mut args = vec![("window", t(window)), ("event", s(event))];
+        if let Some(m) = message {
+            args.push(("message", s(m)));
+        }
+        c.add("mcp_window", src, label, args);
+    }
+    c.add("mcp_listing_page", src, "the first page's window", vec![]);
+    let page = |text: &str| t(&parse(text));
+    c.add(
+        "mcp_listing_page",
+        src,
+        "a page and its next cursor",
+        vec![
+            (
+                "result",
+                page(r#"{"tools":[{"name":"a"}],"nextCursor":"p2"}"#),
+            ),
+            ("bytes", n(60)),
+        ],
+    );
+    c.add(
+        "mcp_listing_page",
+        src,
+        "a repeated cursor",
+        vec![
+            (
+                "listing",
+                page(r#"{"pages":1,"tools":1,"bytes":60,"cursors":["p2"]}"#),
+            ),
+            ("result", page(r#"{"tools":[],"nextCursor":"p2"}"#)),
+            ("bytes", n(40)),
+        ],
+    );
 }
 
 /// vectors/screening-scan.json: the screening scan.

@@ -177,6 +177,21 @@ error_codes! {
         /// credential is refused, since whether it was consumed cannot be known (fail closed).
         ReplayStoreUnavailable = "REPLAY_STORE_UNAVAILABLE",
     }
+    "MCP wire sessions (PROTOCOL §5.1, §15.3): what crossed the wire to an MCP client" {
+        /// A message of an MCP server that an official MCP SDK would refuse (not one JSON-RPC 2.0
+        /// object: a batch array, `jsonrpc` other than `"2.0"`, members JSON-RPC does not define),
+        /// seen while waiting for an answer: refused, never read past (docs/decisions/mcp.md).
+        McpInvalidMessage = "MCP_INVALID_MESSAGE",
+        /// Two answers to the request awaited, or an answer whose id is not a number (the SDKs
+        /// judge such an id differently): which answer the client was handed cannot be known.
+        McpAmbiguousAnswer = "MCP_AMBIGUOUS_ANSWER",
+        /// No answer to the request awaited was seen (the client sent none, or its answer was not
+        /// recorded): nothing to fingerprint.
+        McpNoAnswer = "MCP_NO_ANSWER",
+        /// A `tools/list` cursor that repeats an earlier one or is not a string, or a listing of
+        /// more pages or tools than the limits: the listing would not end.
+        McpBadCursor = "MCP_BAD_CURSOR",
+    }
     "bindings" {
         /// A bug: a binding caught a panic of the core instead of letting it cross into the host
         /// language (never expected from any input; please report it).

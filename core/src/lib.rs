@@ -64,6 +64,7 @@ pub mod hex;
 pub mod jwk;
 pub mod jws;
 pub mod limits;
+pub mod mcp;
 pub mod pem;
 pub mod proof;
 pub mod receipt;

@@ -1,13 +1,18 @@
 // ekl-evidence/mcp: MCP evidence as it crossed the wire, with the official MCP TypeScript SDK
-// (a peer dependency). Node only. See index.mjs and docs/decisions.md, B10.
+// (a peer dependency). Node only. See index.mjs, docs/decisions.md B10 and docs/decisions/mcp.md.
+// A message the core refuses (a decoy next to the answer, invalid UTF-8, a bound passed) is an
+// EklError with its code (MCP_INVALID_MESSAGE, MCP_AMBIGUOUS_ANSWER, MCP_NO_ANSWER,
+// MCP_BAD_CURSOR, INVALID_UTF8, BODY_TOO_LARGE, ...), thrown by the call under way.
 import type { Client, ClientOptions } from '@modelcontextprotocol/sdk/client/index.js'
 import type { RequestOptions } from '@modelcontextprotocol/sdk/shared/protocol.js'
 import type { Implementation } from '@modelcontextprotocol/sdk/types.js'
 
-/** The most tools/list pages followed before giving up. */
+/** The most tools/list pages followed (the core's bound). */
 export declare const MAX_PAGES: number
+/** The most bytes of one message (the core's bound on an input). */
+export declare const MAX_MESSAGE_BYTES: number
 
-/** One JSON-RPC message (or batch) as it crossed the wire: its text exactly as sent. */
+/** One JSON-RPC message as it crossed the wire: its text exactly as sent. */
 export interface WireMessage {
   readonly direction: 'sent' | 'received'
   readonly text: string
@@ -18,7 +23,7 @@ export declare class ToolsListing {
   private constructor()
   /** The raw text of each page's JSON-RPC response, in order. */
   readonly texts: readonly string[]
-  /** Each page's result, read through canonicalize. */
+  /** Each page's result, read by the core's reader. */
   readonly results: readonly Record<string, unknown>[]
   /** The SDK's parsed pages (for display; not what is fingerprinted). */
   readonly sdk: readonly Awaited<ReturnType<Client['listTools']>>[]
@@ -33,7 +38,7 @@ export declare class ToolCall {
   private constructor()
   /** The raw text of the JSON-RPC response. */
   readonly text: string
-  /** Its result, read through canonicalize: what the output fingerprint covers. */
+  /** Its result, read by the core's reader: what the output fingerprint covers. */
   readonly wireResult: Record<string, unknown>
   /** The SDK's parsed result (not what is fingerprinted). */
   readonly result: Awaited<ReturnType<Client['callTool']>>
@@ -41,12 +46,13 @@ export declare class ToolCall {
   outputFingerprint(salt: string): string
 }
 
-/** An SDK client whose messages are recorded as they crossed the wire. */
+/** An SDK client whose messages are judged by the core as they cross the wire. */
 export declare class Session {
   private constructor()
   /** The official SDK's client, connected. */
   readonly client: Client
-  /** Every message recorded so far, in order. */
+  /** The request and the answer of each call recorded so far, in order (notifications and the
+   * server's own requests are routed and dropped, not kept). */
   readonly wire: WireMessage[]
   /** tools/list, every page, following the nextCursor of each page as it crossed the wire. */
   listTools(): Promise<ToolsListing>
@@ -54,7 +60,7 @@ export declare class Session {
   upstreamFingerprint(options?: { offered?: readonly string[] | null }): Promise<string>
   /** tools/call through the SDK, with the response as it crossed the wire. */
   callTool(name: string, args?: Record<string, unknown>, options?: RequestOptions): Promise<ToolCall>
-  /** Closes the client (and the server process over stdio); the recorded messages stay readable. */
+  /** Closes the client (and the server process over stdio); the recorded calls stay readable. */
   close(): Promise<void>
   [Symbol.asyncDispose](): Promise<void>
 }
@@ -71,7 +77,7 @@ export interface StdioServer {
 export interface ConnectOptions {
   clientInfo?: Implementation
   clientOptions?: ClientOptions
-  /** stdio: the relay's log file (kept); by default a temporary one, removed on close. */
+  /** stdio: a file the relay appends every line to as well (yours to keep and bound; none by default). */
   log?: string
   /** Streamable HTTP: passed to the SDK's transport. */
   requestInit?: RequestInit

@@ -9,19 +9,18 @@
 // * Streamable HTTP: the SDK's StreamableHTTPClientTransport with a `fetch` that records each
 //   request body and each response (a JSON body, or each event of an SSE stream) before the SDK
 //   reads it.
-// Each response is read through `canonicalize` (every ekl-json-1 rule: a duplicate key or an
-// integer beyond 2^53 is refused, never silently changed). docs/decisions.md, B10.
-//
-// A response is found among the messages recorded since its own call began: the last request of
-// that method the SDK sent for it (the same tool name, the same cursor) and the response with its
-// id (a message with `result` or `error`, not a server's own request). The calls of one Session
-// run one at a time, so each finds its own. A kept `log` may hold earlier sessions (whose request
-// ids start again at 0): a session reads only what the relay appends after it began.
-import { closeSync, fstatSync, mkdtempSync, openSync, readSync, rmSync, statSync, writeFileSync } from 'node:fs'
+// Every message, as its bytes crossed, goes to the core's MCP machine (mcpWindow, mcpListingPage;
+// docs/decisions/mcp.md), which judges it as the official SDKs do and keeps only the answer the
+// SDK was handed: a decoy next to the answer (jsonrpc 1.0, a batch, the id as a string, a second
+// answer) is refused with its code (MCP_INVALID_MESSAGE, MCP_AMBIGUOUS_ANSWER), as is what the
+// core's reader refuses (INVALID_UTF8, DUPLICATE_KEY, ...), at once: the SDK's call is aborted.
+// Notifications and the server's own requests are routed and dropped, never kept.
+import { mkdtempSync, rmSync } from 'node:fs'
+import { createServer } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { canonicalize, outputFingerprint, upstreamFingerprint } from '../index.mjs'
+import { EklError, mcpListingPage, mcpWindow, outputFingerprint, upstreamFingerprint } from '../index.mjs'
 
 let sdk
 try {
@@ -37,127 +36,75 @@ try {
 
 const RELAY = fileURLToPath(new URL('./relay.mjs', import.meta.url))
 
-/** The most tools/list pages followed before giving up (a server whose cursors never end). */
+/** The most tools/list pages followed (the core's bound, ekl_core::mcp::MAX_PAGES). */
 export const MAX_PAGES = 1000
+/** The most bytes of one message (the core's bound on an input). */
+export const MAX_MESSAGE_BYTES = 64 * 1024 * 1024
+/** How long the answer the SDK was handed may take to reach the router (it is sent first). */
+const SETTLE_MS = 10_000
+const IDLE = Object.freeze({ method: '', match: {} })
+
+const tooLarge = (what) => new EklError('BODY_TOO_LARGE', `${what} holds more than ${MAX_MESSAGE_BYTES} bytes`)
 
 /**
- * The messages of one connection, in the order they crossed, each parsed once. Over stdio they are
- * read from the relay's log as it grows (HTTP adds them as they cross): from where the log ended
- * when the connection began, whole lines only (the last may be half written), each line once; a
- * line that is not UTF-8 keeps its bytes, which canonicalize refuses (INVALID_UTF8) if it is ever
- * the response asked for.
+ * Hands each message to the core's machine as it crosses (from the relay's socket over stdio, from
+ * the fetch's stream over HTTP): the window of the call under way, or an idle one between calls (a
+ * message the core refuses then fails the next call). Keeps the window's state, the first refusal,
+ * and the request and answer of each call: never another message.
  */
-class Wire {
-  constructor(log) {
-    this.log = log // stdio: the relay's log file (an absolute path); HTTP: kept in memory
-    this.list = []
-    this.raw = [] // a log line's bytes, as canonicalize reads them
-    this.parsed = []
-    this.readTo = log === undefined ? 0 : sizeOf(log)
-    this.pending = Buffer.alloc(0)
+class Router {
+  constructor() {
+    this.window = null
+    this.failure = null
+    this.request = null
+    this.answer = null
+    this.kept = []
+    this.waiters = []
   }
-  add(direction, text, raw) {
-    this.list.push(Object.freeze({ direction, text }))
-    this.raw.push(raw)
-    this.parsed.push(members(text))
+  open(method, match) {
+    this.window = { method, match }
+    this.request = null
+    this.answer = null
   }
-  sync() {
-    if (this.log === undefined) return
-    const fd = openSync(this.log, 'r')
-    let data
+  wake() {
+    const waiters = this.waiters
+    this.waiters = []
+    for (const f of waiters) f()
+  }
+  /** A promise settled at the next answer or refusal. */
+  changed() {
+    return new Promise((resolve) => this.waiters.push(resolve))
+  }
+  fail(e) {
+    if (this.failure === null) this.failure = e
+    this.wake()
+  }
+  feed(direction, raw) {
+    if (this.failure !== null) return
+    let step
     try {
-      const size = fstatSync(fd).size
-      data = Buffer.alloc(Math.max(0, size - this.readTo))
-      let at = 0
-      while (at < data.length) {
-        const n = readSync(fd, data, at, data.length - at, this.readTo + at)
-        if (n === 0) break
-        at += n
-      }
-      data = data.subarray(0, at)
-    } finally {
-      closeSync(fd)
+      step = mcpWindow(this.window ?? IDLE, direction, { message: raw })
+    } catch (e) {
+      this.fail(e)
+      return
     }
-    this.readTo += data.length
-    data = this.pending.length ? Buffer.concat([this.pending, data]) : data
-    const cut = data.lastIndexOf(10) + 1
-    this.pending = Buffer.from(data.subarray(cut))
-    let from = 0
-    while (from < cut) {
-      const end = data.indexOf(10, from)
-      const line = data.subarray(from, end)
-      from = end + 1
-      if (line.length >= 2 && (line[0] === 0x3e || line[0] === 0x3c) && line[1] === 0x20) {
-        const raw = Buffer.from(line.subarray(2))
-        this.add(line[0] === 0x3e ? 'sent' : 'received', raw.toString('utf8'), raw)
-      }
+    if (this.window === null) return
+    this.window = step.window
+    if (step.seen === 'call') this.request = Buffer.from(raw).toString('utf8')
+    else if (step.seen === 'answer') {
+      this.answer = { text: Buffer.from(raw).toString('utf8'), result: step.result, bytes: step.bytes }
+      this.wake()
     }
   }
-  count() {
-    this.sync()
-    return this.list.length
+  /** Ends the call's window: its answer (MCP_NO_ANSWER when none was seen). */
+  close() {
+    const window = this.window
+    this.window = null
+    if (this.failure !== null) throw this.failure
+    mcpWindow(window, 'end')
+    this.kept.push(Object.freeze({ direction: 'sent', text: this.request }), Object.freeze({ direction: 'received', text: this.answer.text }))
+    return this.answer
   }
-  messages() {
-    this.sync()
-    return this.list.slice()
-  }
-  /** The id of the last `method` request sent from message `start` on whose params `accept` takes. */
-  requestId(start, method, accept) {
-    this.sync()
-    const found = []
-    for (let i = start; i < this.list.length; i++) {
-      if (this.list[i].direction !== 'sent') continue
-      for (const m of this.parsed[i]) if (isObject(m) && m.method === method && 'id' in m && accept(m.params)) found.push(m.id)
-    }
-    if (found.length === 0) throw new Error(`the SDK sent no ${method} request`)
-    return found[found.length - 1]
-  }
-  /** The text of the response to `id` (received from message `start` on) and its result, read through canonicalize. */
-  response(start, id) {
-    this.sync()
-    for (let i = start; i < this.list.length; i++) {
-      const m = this.list[i]
-      if (m.direction !== 'received') continue
-      const lenient = this.parsed[i]
-      for (let j = 0; j < lenient.length; j++) {
-        const msg = lenient[j]
-        if (isObject(msg) && !('method' in msg) && ('result' in msg || 'error' in msg) && msg.id === id) {
-          // canonicalize reads the text with every ekl-json-1 rule (throws EklError on a duplicate
-          // key, an integer beyond 2^53 or invalid UTF-8); its output parses back to the same value.
-          const strict = JSON.parse(canonicalize(this.raw[i] ?? m.text).toString())
-          const one = Array.isArray(strict) ? strict[j] : strict
-          if (!isObject(one.result)) throw new Error(`the response to request ${JSON.stringify(id)} has no result object`)
-          return { text: m.text, result: one.result }
-        }
-      }
-    }
-    throw new Error(`no response to request ${JSON.stringify(id)} was recorded`)
-  }
-  freeze() {
-    if (this.log !== undefined) {
-      this.sync()
-      this.log = undefined
-    }
-  }
-}
-
-function sizeOf(file) {
-  try {
-    return statSync(file).size
-  } catch {
-    return 0
-  }
-}
-
-/** The message(s) of one wire text, parsed leniently (only to find ids and methods). */
-function members(text) {
-  let v
-  try {
-    v = JSON.parse(text)
-  } catch {
-    return []
-  }
-  return Array.isArray(v) ? v : [v]
 }
 
 const isObject = (v) => typeof v === 'object' && v !== null && !Array.isArray(v)
@@ -167,7 +114,7 @@ export class ToolsListing {
   constructor(texts, results, sdkPages) {
     /** The raw text of each page's JSON-RPC response, in order. */
     this.texts = texts
-    /** Each page's result, read through canonicalize. */
+    /** Each page's result, read by the core's reader. */
     this.results = results
     /** The SDK's parsed pages (for display; not what is fingerprinted). */
     this.sdk = sdkPages
@@ -183,7 +130,6 @@ export class ToolsListing {
    * option or `offered` that is not an array of strings is INVALID_ARGUMENT).
    */
   upstreamFingerprint(options) {
-    for (const r of this.results) if (!Array.isArray(r.tools)) upstreamFingerprint(r, options) // the core's own refusal
     return upstreamFingerprint({ tools: this.tools }, options)
   }
 }
@@ -193,7 +139,7 @@ export class ToolCall {
   constructor(text, wireResult, result) {
     /** The raw text of the JSON-RPC response. */
     this.text = text
-    /** Its result, read through canonicalize: what the output fingerprint covers. */
+    /** Its result, read by the core's reader: what the output fingerprint covers. */
     this.wireResult = wireResult
     /** The SDK's parsed result (not what is fingerprinted). */
     this.result = result
@@ -205,74 +151,99 @@ export class ToolCall {
   }
 }
 
-/** An SDK client whose messages are recorded as they crossed the wire. */
+/** An SDK client whose messages are judged by the core as they cross the wire. */
 export class Session {
-  #wire
+  #router
   #cleanup
   #turn = Promise.resolve()
-  constructor(client, wire, cleanup) {
+  constructor(client, router, cleanup) {
     /** The official SDK's client, connected. */
     this.client = client
-    this.#wire = wire
+    this.#router = router
     this.#cleanup = cleanup
   }
-  /** Every message recorded so far, in order. */
+  /** The request and the answer of each call recorded so far, in order (notifications and the server's own requests are routed and dropped, not kept). */
   get wire() {
-    return this.#wire.messages()
+    return this.#router.kept.slice()
   }
-  /** Runs `f` after the calls before it (each call finds its own response among the messages since it began). */
+  /** Runs `f` after the calls before it (each call has a window of its own). */
   #inTurn(f) {
     const run = this.#turn.then(f)
     this.#turn = run.then(() => {}, () => {})
     return run
   }
-  /** tools/list, every page, each asked with the nextCursor of the page before as it crossed the wire. */
+  /** Runs the SDK's call (given an AbortSignal) in a window of its own; a refusal of the core aborts it at once. */
+  #call(method, match, sdkCall) {
+    return this.#inTurn(async () => {
+      const r = this.#router
+      if (r.failure !== null) throw r.failure
+      r.open(method, match)
+      const abort = new AbortController()
+      let done = false
+      let finish
+      const watch = new Promise((resolve) => {
+        // wakes at each answer or refusal until the call is over (then stops re-arming)
+        const check = () => (done ? undefined : r.failure !== null ? resolve(true) : r.changed().then(check))
+        check()
+        finish = resolve
+      })
+      let value
+      try {
+        const outcome = await Promise.race([sdkCall(abort.signal).then((v) => ({ v })), watch])
+        if (outcome === true) abort.abort(r.failure)
+        else value = outcome.v
+      } catch (e) {
+        if (r.failure === null) {
+          r.window = null
+          throw e
+        }
+      } finally {
+        done = true
+        finish(false)
+      }
+      // The answer is handed over before the SDK reads it: it is on its way.
+      const until = Date.now() + SETTLE_MS
+      while (r.failure === null && r.answer === null && Date.now() < until) {
+        await Promise.race([r.changed(), new Promise((resolve) => setTimeout(resolve, 20))])
+      }
+      return { value, ...r.close() }
+    })
+  }
+  /** tools/list, every page, each asked with the nextCursor of the page before as it crossed the wire (a cursor repeated, more than MAX_PAGES pages: MCP_BAD_CURSOR). */
   async listTools() {
     const texts = []
     const results = []
     const pages = []
-    const seen = new Set()
-    let cursor
-    for (let n = 0; n < MAX_PAGES; n++) {
-      const asked = cursor
-      const { page, text, result } = await this.#inTurn(async () => {
-        const start = this.#wire.count()
-        const page = await this.client.listTools(asked === undefined ? undefined : { cursor: asked })
-        const id = this.#wire.requestId(start, 'tools/list', (p) => (isObject(p) ? p.cursor : undefined) === asked)
-        return { page, ...this.#wire.response(start, id) }
-      })
+    let step = mcpListingPage()
+    while (step.window !== null) {
+      const cursor = step.next
+      const { value, text, result, bytes } = await this.#call('tools/list', step.window.match, (signal) =>
+        this.client.listTools(cursor === null ? undefined : { cursor }, { signal }),
+      )
       texts.push(text)
       results.push(result)
-      pages.push(page)
-      const next = result.nextCursor
-      if (next === undefined || next === null) return new ToolsListing(texts, results, pages)
-      if (typeof next !== 'string' || seen.has(next)) throw new Error(`tools/list: nextCursor ${JSON.stringify(next)} is not a new string`)
-      seen.add(next)
-      cursor = next
+      pages.push(value)
+      step = mcpListingPage({ listing: step.listing, result, bytes })
     }
-    throw new Error(`tools/list: more than ${MAX_PAGES} pages`)
+    return new ToolsListing(texts, results, pages)
   }
   /** The upstream fingerprint (§5.1) of every page of tools/list, asked now. */
   async upstreamFingerprint(options = {}) {
     return (await this.listTools()).upstreamFingerprint(options)
   }
-  /** tools/call through the SDK, with the response as it crossed the wire (the last tools/call it sent). */
+  /** tools/call through the SDK, with the response as it crossed the wire (the last tools/call of this tool it sent). */
   async callTool(name, args, options) {
-    return this.#inTurn(async () => {
-      const start = this.#wire.count()
-      const params = args === undefined ? { name } : { name, arguments: args }
-      const result = await this.client.callTool(params, undefined, options)
-      const id = this.#wire.requestId(start, 'tools/call', (p) => isObject(p) && p.name === name)
-      const { text, result: wireResult } = this.#wire.response(start, id)
-      return new ToolCall(text, wireResult, result)
-    })
+    const params = args === undefined ? { name } : { name, arguments: args }
+    const { value, text, result } = await this.#call('tools/call', { name }, (signal) =>
+      this.client.callTool(params, undefined, { ...options, signal: options?.signal ?? signal }),
+    )
+    return new ToolCall(text, result, value)
   }
-  /** Closes the client (and the server process over stdio); the recorded messages stay readable. */
+  /** Closes the client (and the server process over stdio); the recorded calls stay readable. */
   async close() {
     try {
       await this.client.close()
     } finally {
-      this.#wire.freeze()
       this.#cleanup()
     }
   }
@@ -281,33 +252,62 @@ export class Session {
   }
 }
 
-/** An SSE parser (the WHATWG event-stream rules) fed the bytes the SDK is about to read. */
+/** An SSE parser (the WHATWG event-stream rules) fed the bytes the SDK is about to read; each message event goes to the router. */
 class SseTap {
-  constructor(wire) {
-    this.wire = wire
+  constructor(router) {
+    this.router = router
     this.decoder = new TextDecoder('utf-8', { fatal: true, ignoreBOM: false })
-    this.buf = ''
+    this.parts = []
+    this.pending = 0
+    this.afterCr = false
     this.data = []
+    this.size = 0
     this.event = ''
   }
   feed(chunk, final = false) {
-    this.buf += this.decoder.decode(chunk, { stream: !final })
-    for (;;) {
-      const cr = this.buf.indexOf('\r')
-      const lf = this.buf.indexOf('\n')
-      const i = cr < 0 ? lf : lf < 0 ? cr : Math.min(cr, lf)
-      if (i < 0) break
-      if (this.buf[i] === '\r' && i + 1 === this.buf.length && !final) break // a \r\n split across chunks
-      const end = this.buf.startsWith('\r\n', i) ? i + 2 : i + 1
-      const line = this.buf.slice(0, i)
-      this.buf = this.buf.slice(end)
-      this.line(line)
+    let text
+    try {
+      text = this.decoder.decode(chunk, { stream: !final })
+    } catch {
+      this.router.fail(new EklError('INVALID_UTF8', 'an event stream of the server is not UTF-8'))
+      return
+    }
+    if (this.afterCr && text.startsWith('\n')) text = text.slice(1) // a \r\n split across chunks
+    this.afterCr = false
+    // each chunk's text is scanned once; the line not yet ended is kept as its pieces
+    const ends = /[\r\n]/g
+    let from = 0
+    let m
+    while ((m = ends.exec(text)) !== null) {
+      const i = m.index
+      const piece = text.slice(from, i)
+      this.line(this.parts.length ? this.parts.join('') + piece : piece)
+      this.parts = []
+      this.pending = 0
+      from = i + 1
+      if (text[i] === '\r') {
+        if (i + 1 === text.length) this.afterCr = true
+        else if (text[i + 1] === '\n') from = i + 2
+      }
+      ends.lastIndex = from
+    }
+    if (from < text.length) {
+      this.parts.push(text.slice(from))
+      this.pending += text.length - from
+    }
+    if (this.pending + this.size > MAX_MESSAGE_BYTES) {
+      this.router.fail(tooLarge('an event of the server'))
+      this.parts = []
+      this.pending = 0
+      this.data = []
+      this.size = 0
     }
   }
   line(line) {
     if (line === '') {
-      if (this.data.length && (this.event === '' || this.event === 'message')) this.wire.add('received', this.data.join('\n'))
+      if (this.data.length && (this.event === '' || this.event === 'message')) this.router.feed('received', Buffer.from(this.data.join('\n'), 'utf8'))
       this.data = []
+      this.size = 0
       this.event = ''
       return
     }
@@ -316,67 +316,124 @@ class SseTap {
     const name = c < 0 ? line : line.slice(0, c)
     let value = c < 0 ? '' : line.slice(c + 1)
     if (value.startsWith(' ')) value = value.slice(1)
-    if (name === 'data') this.data.push(value)
-    else if (name === 'event') this.event = value
+    if (name === 'data') {
+      this.data.push(value)
+      this.size += value.length + 1
+    } else if (name === 'event') this.event = value
   }
 }
 
-function tapFetch(wire, inner) {
+function tapFetch(router, inner) {
   return async (url, init) => {
-    if ((init?.method ?? 'GET').toUpperCase() === 'POST' && typeof init?.body === 'string' && init.body.trim()) wire.add('sent', init.body)
+    if ((init?.method ?? 'GET').toUpperCase() === 'POST' && typeof init?.body === 'string' && init.body.trim()) router.feed('sent', Buffer.from(init.body, 'utf8'))
     const res = await inner(url, init)
     const kind = (res.headers.get('content-type') ?? '').split(';')[0].trim().toLowerCase()
     if (res.body === null || (kind !== 'application/json' && kind !== 'text/event-stream')) return res
     let transform
     if (kind === 'text/event-stream') {
-      const sse = new SseTap(wire)
-      transform = { transform: (chunk, c) => (sse.feed(chunk), c.enqueue(chunk)), flush: () => sse.feed(new Uint8Array(0), true) }
+      const sse = new SseTap(router)
+      transform = {
+        transform: (chunk, c) => {
+          sse.feed(chunk)
+          // a refusal ends the stream: the SDK never reads (nor holds) past it
+          if (router.failure !== null) c.error(router.failure)
+          else c.enqueue(chunk)
+        },
+        flush: () => sse.feed(new Uint8Array(0), true),
+      }
     } else {
       const parts = []
+      let size = 0
       transform = {
-        transform: (chunk, c) => (parts.push(chunk), c.enqueue(chunk)),
+        transform: (chunk, c) => {
+          size += chunk.length
+          if (size > MAX_MESSAGE_BYTES) {
+            router.fail(tooLarge('a body of the server'))
+            c.error(router.failure)
+            return
+          }
+          parts.push(chunk)
+          c.enqueue(chunk)
+        },
         flush: () => {
           const raw = Buffer.concat(parts)
-          const text = raw.toString('utf8')
-          if (text.trim()) wire.add('received', text, raw)
+          if (size <= MAX_MESSAGE_BYTES && raw.toString('latin1').trim()) router.feed('received', raw)
         },
       }
     }
-    // recorded in the transform, before the SDK reads the bytes
+    // handed to the router in the transform, before the SDK reads the bytes
     return new Response(res.body.pipeThrough(new TransformStream(transform)), { status: res.status, statusText: res.statusText, headers: res.headers })
   }
+}
+
+/** Reads the relay's records (`> ` or `< ` and a message, one a line; `!` a line beyond the bound) from its socket and hands them to the router. */
+function listen(router, path) {
+  const server = createServer((sock) => {
+    server.close()
+    let parts = []
+    let size = 0
+    let skipping = false
+    sock.on('data', (chunk) => {
+      let from = 0
+      let i
+      while ((i = chunk.indexOf(10, from)) >= 0) {
+        const piece = chunk.subarray(from, i)
+        from = i + 1
+        if (skipping) {
+          skipping = false
+          continue
+        }
+        const line = parts.length ? Buffer.concat([...parts, piece]) : piece
+        parts = []
+        size = 0
+        if (line[0] === 0x21) router.fail(tooLarge('a message of the server'))
+        else if (line.length >= 2 && (line[0] === 0x3e || line[0] === 0x3c) && line[1] === 0x20) router.feed(line[0] === 0x3e ? 'sent' : 'received', line.subarray(2))
+      }
+      if (from < chunk.length && !skipping) {
+        size += chunk.length - from
+        if (size > MAX_MESSAGE_BYTES + 2) {
+          router.fail(tooLarge('a message of the server'))
+          parts = []
+          skipping = true
+        } else parts.push(Buffer.from(chunk.subarray(from)))
+      }
+    })
+    sock.on('error', () => {})
+  })
+  server.listen(path)
+  return server
 }
 
 /**
  * Connects the SDK's Client to `server`: `{ command, args?, env?, cwd? }` (stdio) or a URL (string or
  * URL: Streamable HTTP). Options: `clientInfo` ({ name, version }), `clientOptions` (the Client's
- * second argument), `log` (stdio: the relay's log file, kept; by default a temporary one removed on
- * close), `requestInit` and `fetch` (HTTP: passed to the SDK's transport, `fetch` wrapped).
+ * second argument), `log` (stdio: a file the relay appends every line to as well: yours to keep and
+ * bound; none by default), `requestInit` and `fetch` (HTTP: passed to the SDK's transport, `fetch`
+ * wrapped).
  */
 export async function connect(server, options = {}) {
   const own = (k) => (Object.hasOwn(options, k) ? options[k] : undefined)
   const clientInfo = own('clientInfo') ?? { name: 'ekl-evidence', version: '1' }
   const client = new sdk.Client(clientInfo, own('clientOptions'))
-  let wire
+  const router = new Router()
   let cleanup = () => {}
   let transport
   if (typeof server === 'string' || server instanceof URL) {
-    wire = new Wire()
-    const opts = { fetch: tapFetch(wire, own('fetch') ?? globalThis.fetch) }
+    const opts = { fetch: tapFetch(router, own('fetch') ?? globalThis.fetch) }
     if (own('requestInit') !== undefined) opts.requestInit = own('requestInit')
     transport = new sdk.StreamableHTTPClientTransport(new URL(server), opts)
   } else if (isObject(server) && typeof server.command === 'string') {
-    let log = own('log')
-    if (log === undefined) {
-      const dir = mkdtempSync(join(tmpdir(), 'ekl-mcp-'))
-      log = join(dir, 'wire.log')
-      cleanup = () => rmSync(dir, { recursive: true, force: true })
-    } else {
-      log = resolve(log) // the relay may run in the server's own cwd
+    const dir = mkdtempSync(join(tmpdir(), 'ekl-mcp-'))
+    const path = join(dir, 'wire.sock')
+    const listener = listen(router, path)
+    await new Promise((resolve, reject) => (listener.listening ? resolve() : listener.once('listening', resolve).once('error', reject)))
+    cleanup = () => {
+      listener.close()
+      rmSync(dir, { recursive: true, force: true })
     }
-    writeFileSync(log, '', { flag: 'a' })
-    wire = new Wire(log)
-    const params = { command: process.execPath, args: [RELAY, log, '--', server.command, ...(server.args ?? [])] }
+    const log = own('log')
+    const extra = log === undefined ? [] : ['--log', resolve(log)] // the relay may run in the server's own cwd
+    const params = { command: process.execPath, args: [RELAY, path, ...extra, '--', server.command, ...(server.args ?? [])] }
     for (const k of ['env', 'cwd', 'stderr']) if (server[k] !== undefined) params[k] = server[k]
     transport = new sdk.StdioClientTransport(params)
   } else {
@@ -388,5 +445,5 @@ export async function connect(server, options = {}) {
     cleanup()
     throw e
   }
-  return new Session(client, wire, cleanup)
+  return new Session(client, router, cleanup)
 }

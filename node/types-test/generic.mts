@@ -650,3 +650,44 @@ export function remoteJwksStep_jwks<T>(x: T, a: Parameters<typeof ekl.remoteJwks
   ekl.remoteJwksStep(a[0], { ...a[1], jwks: Symbol('s') })
   return ekl.remoteJwksStep(a[0], { ...a[1], jwks: x })
 }
+
+/** `mcpWindow`, parameter `window`. */
+export function mcpWindow_window<T>(x: T, a: Parameters<typeof ekl.mcpWindow>) {
+  // @ts-expect-error: a function member
+  ekl.mcpWindow({ f: () => 1 }, a[1], a[2])
+  // @ts-expect-error: a function
+  ekl.mcpWindow(() => 1, a[1], a[2])
+  // @ts-expect-error: a Map
+  ekl.mcpWindow(new Map<string, number>(), a[1], a[2])
+  // @ts-expect-error: a symbol
+  ekl.mcpWindow(Symbol('s'), a[1], a[2])
+  // @ts-expect-error: undefined itself
+  ekl.mcpWindow(undefined, a[1], a[2])
+  return ekl.mcpWindow(x, a[1], a[2])
+}
+
+/** `mcpListingPage`, parameter `listing` (option). */
+export function mcpListingPage_listing<T>(x: T, a: Parameters<typeof ekl.mcpListingPage>) {
+  // @ts-expect-error: a function member
+  ekl.mcpListingPage({ ...a[0], listing: { f: () => 1 } })
+  // @ts-expect-error: a function
+  ekl.mcpListingPage({ ...a[0], listing: () => 1 })
+  // @ts-expect-error: a Map
+  ekl.mcpListingPage({ ...a[0], listing: new Map<string, number>() })
+  // @ts-expect-error: a symbol
+  ekl.mcpListingPage({ ...a[0], listing: Symbol('s') })
+  return ekl.mcpListingPage({ ...a[0], listing: x })
+}
+
+/** `mcpListingPage`, parameter `result` (option). */
+export function mcpListingPage_result<T>(x: T, a: Parameters<typeof ekl.mcpListingPage>) {
+  // @ts-expect-error: a function member
+  ekl.mcpListingPage({ ...a[0], result: { f: () => 1 } })
+  // @ts-expect-error: a function
+  ekl.mcpListingPage({ ...a[0], result: () => 1 })
+  // @ts-expect-error: a Map
+  ekl.mcpListingPage({ ...a[0], result: new Map<string, number>() })
+  // @ts-expect-error: a symbol
+  ekl.mcpListingPage({ ...a[0], result: Symbol('s') })
+  return ekl.mcpListingPage({ ...a[0], result: x })
+}

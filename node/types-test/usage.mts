@@ -38,6 +38,8 @@ import ekl, {
   screeningRules,
   screen,
   screeningFold,
+  mcpWindow,
+  mcpListingPage,
   verifyJws,
   verifyReceiptJws,
   verifySignedReceipt,
@@ -88,6 +90,8 @@ import ekl, {
   type ArchiveOutput,
   type Verdict,
   type SafetyFlag,
+  type McpWindowStep,
+  type McpListingStep,
   type ProofVersion,
   type VerifiedJws,
   type RemoteJwksStep,
@@ -165,6 +169,11 @@ const rules: ScreeningRules = screeningRules({ rules_version: '1', rules: [] })
 const flags: SafetyFlag[] = screen({ content: [] }, { rules })
 const local: SafetyFlag[] = screen({ content: [] })
 const folded: string = screeningFold('Straße')
+const first: McpListingStep = mcpListingPage()
+const sent: McpWindowStep = mcpWindow(first.window ?? { method: 'tools/list', match: {} }, 'sent', { message: '{"jsonrpc":"2.0","id":1,"method":"tools/list"}' })
+const got: McpWindowStep = mcpWindow(sent.window, 'received', { message: Buffer.from('{"jsonrpc":"2.0","id":1,"result":{"tools":[]}}') })
+const page: McpListingStep = mcpListingPage({ listing: first.listing, result: got.result ?? null, bytes: got.bytes ?? null })
+console.log(got.seen, page.next, page.window?.awaited)
 
 const key: SigningKey = signingKey('11'.repeat(32), 'net-1')
 const jwks = new Jwks({ keys: [] })

@@ -5,7 +5,7 @@ from typing import Any, Iterable, List, Mapping, Optional, Sequence, Tuple, Unio
 
 from ._errors import EklError
 from ._native import JsonText, Jwks as Jwks, SigningKey
-from ._types import ArchiveOutput, Commitment, IssuedReceipt, JsonValue, Jwk, JwsTyp, PlatformCallPurpose, ProofVersion, Receipt, ReceiptCall, ReceiptKeys, ReceiptLineSummary, ReceiptToVerify, RemoteJwksStep, ReplayAdmission, ReplayRestore, ResultBody, SafetyFlag, SaltedCommitment, ScreeningRules, ScreeningRulesToken, SignedReceipt, SignedReceiptCall, VerifiedAccessToken, VerifiedJws, VerifiedPlatformCall, VerifiedRelationshipAssertion, VerifiedRevocationFeed
+from ._types import ArchiveOutput, Commitment, IssuedReceipt, JsonValue, Jwk, JwsTyp, McpListingStep, McpWindowStep, PlatformCallPurpose, ProofVersion, Receipt, ReceiptCall, ReceiptKeys, ReceiptLineSummary, ReceiptToVerify, RemoteJwksStep, ReplayAdmission, ReplayRestore, ResultBody, SafetyFlag, SaltedCommitment, ScreeningRules, ScreeningRulesToken, SignedReceipt, SignedReceiptCall, VerifiedAccessToken, VerifiedJws, VerifiedPlatformCall, VerifiedRelationshipAssertion, VerifiedRevocationFeed
 from ._verdict import Verdict
 
 _Value = Any  # a host value (strict conversion) or a JsonText
@@ -36,6 +36,8 @@ __all__ = [
     "issue_relationship_assertion",
     "issue_revocation_feed",
     "jwks_from_seed",
+    "mcp_listing_page",
+    "mcp_window",
     "output_fingerprint",
     "proof_key",
     "public_jwk",
@@ -1112,4 +1114,39 @@ def remote_jwks_step(
         `kid_fetched`)
 
     EKP §3.
+    """
+
+def mcp_window(
+    window: _Value,
+    event: str,
+    *,
+    message: Optional[_Bytes] = None,
+) -> McpWindowStep:
+    """One step of an MCP call's wire window: a message the client sent or received (its bytes as
+    they crossed), or the end of the call; the state comes back with what the message was (the
+    answer's result once; a second answer or a decoy refused).
+
+    window (required): the state: {method, match} for a new call, else the window of the last
+        step
+    event (required): "sent", "received" or "end"
+    message (keyword-only, optional): the message's bytes as they crossed (sent, received)
+
+    EKP §5.1.
+    """
+
+def mcp_listing_page(
+    *,
+    listing: Optional[_Value] = None,
+    result: Optional[_Value] = None,
+    bytes: Optional[int] = None,
+) -> McpListingStep:
+    """One page of an MCP tools/list: the answer's result of the page asked (none: the first page's
+    window); the next cursor and its window, or none when the listing ended (a repeated cursor
+    or too many pages refused).
+
+    listing (keyword-only, optional): the state of the last step (absent: a new listing)
+    result (keyword-only, optional): the result of the page's answer
+    bytes (keyword-only, optional): the length of the page's answer in bytes
+
+    EKP §5.1.
     """

@@ -30,6 +30,10 @@ __all__ = [
     "IssuedReceipt",
     "Jwk",
     "JwsTyp",
+    "McpListing",
+    "McpListingStep",
+    "McpWindow",
+    "McpWindowStep",
     "PlatformCallPurpose",
     "ProofVersion",
     "Receipt",
@@ -481,3 +485,60 @@ class RemoteJwksStep(_RemoteJwksStepRequired, total=False):
     max_bytes: int
     #: the key set as fetched, read strictly (event ``body``)
     set: dict[str, JsonValue]
+
+
+class McpWindow(TypedDict):
+    """The state of one MCP call's wire window (``mcp_window``): pass it back as it is."""
+
+    #: The method of the call's request.
+    method: str
+    #: The members its params must hold (absent reads as null).
+    match: dict[str, JsonValue]
+    #: The id of the call's request, once sent.
+    awaited: Union[int, str, None]
+    #: Whether its answer was received.
+    answered: bool
+    #: The bytes received during the call.
+    received: int
+
+
+class _McpWindowStepRequired(TypedDict):
+    #: The state for the next step.
+    window: McpWindow
+    seen: Literal["call", "sent", "answer", "error", "request", "notification", "other", "end"]
+
+
+class McpWindowStep(_McpWindowStepRequired, total=False):
+    """What one message of an MCP call was (``mcp_window``): ``seen`` is ``call`` (the call's
+    request), ``sent``, ``answer`` (with ``result``, once), ``error`` (the JSON-RPC error answer),
+    ``request`` (the server's, with ``id`` and ``method``), ``notification``, ``other`` (an answer
+    to another request) or ``end``."""
+
+    #: The answer's result, read by the core's reader.
+    result: dict[str, JsonValue]
+    #: The answer's length in bytes.
+    bytes: int
+    #: The error answer's error object.
+    error: JsonValue
+    #: The id of the server's request.
+    id: Union[int, str]
+    #: The method of the server's request.
+    method: str
+
+
+class McpListing(TypedDict):
+    """The state of one MCP tools/list (``mcp_listing_page``): pass it back as it is."""
+
+    pages: int
+    tools: int
+    bytes: int
+    cursors: list[str]
+
+
+class McpListingStep(TypedDict):
+    """One page of an MCP tools/list (``mcp_listing_page``): the state, the next cursor and the
+    window of the next page (``null`` when the listing ended)."""
+
+    listing: McpListing
+    next: Union[str, None]
+    window: Union[McpWindow, None]

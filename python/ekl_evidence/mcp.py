@@ -5,17 +5,21 @@ Install with the extra: ``pip install "ekl-evidence[mcp]"``. PROTOCOL §5.1 fing
 server lists (``tools/list``) and §15.3 a tool result; the SDK hands back pydantic models, whose
 fields are not the wire's members (``structured_content``, defaults added, unknown members
 dropped). This module connects the SDK's own client (``mcp.Client``) through its own transports and
-keeps the raw text of every JSON-RPC message as it arrived, so the fingerprints are of what the
-server sent:
+hands every JSON-RPC message, as its bytes crossed the wire, to the core's MCP machine
+(``mcp_window``, ``mcp_listing_page``; docs/decisions/mcp.md), which judges it as the official SDKs
+do and keeps only the answer the SDK was handed:
 
 * stdio: the server command runs behind a small relay (``_mcp_relay.py``, standard library only)
-  that writes each line to a log before passing it on; the SDK's ``stdio_client`` is unchanged;
+  that sends each line to this module before passing it on; the SDK's ``stdio_client`` is
+  unchanged;
 * Streamable HTTP: the SDK's ``streamable_http_client`` with an ``httpx2.AsyncClient`` whose
-  transport records each request body and each response (a JSON body, or each event of an SSE
+  transport hands over each request body and each response (a JSON body, or each event of an SSE
   stream) before the SDK reads it.
 
-Each response is read through :func:`ekl_evidence.canonicalize` (every ekl-json-1 rule: a duplicate
-key or an integer beyond 2^53 is refused, never silently changed).
+A decoy next to the answer (``"jsonrpc": "1.0"``, a batch, the id as a string, a second answer) is
+refused with its code (``EklError``: ``MCP_INVALID_MESSAGE``, ``MCP_AMBIGUOUS_ANSWER``), as is a
+message the core's reader refuses (``INVALID_UTF8``, ``DUPLICATE_KEY``, ...), at once: the SDK's
+call is cancelled. Notifications and the server's own requests are routed and dropped, never kept.
 
     from mcp import StdioServerParameters
     from ekl_evidence import mcp as ekl_mcp
@@ -27,30 +31,26 @@ key or an integer beyond 2^53 is refused, never silently changed).
         out = call.output_fingerprint(salt)
 
 ``connect("http://127.0.0.1:8000/mcp")`` speaks Streamable HTTP. ``s.client`` is the SDK's
-``mcp.Client`` for everything else; ``s.wire`` the messages recorded so far.
-
-A response is found among the messages recorded since its own call began: the last request of
-that method the SDK sent for it (the same tool name, the same cursor) and the response with its
-id (a message with ``result`` or ``error``, not a server's own request). The calls of one
-``Session`` run one at a time, so each finds its own. A kept ``log`` may hold earlier sessions
-(whose request ids start again at 0): a session reads only what the relay appends after it began.
+``mcp.Client`` for everything else; ``s.wire`` the request and the answer of each call recorded.
 """
 
 from __future__ import annotations
 
-import asyncio
 import codecs
 import contextlib
-import json
 import os
+import re
+import socket
 import sys
 import tempfile
-from collections.abc import AsyncIterator, Mapping, Sequence
+import threading
+from collections.abc import AsyncIterator, Awaitable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable, Literal, Optional, Union
+from typing import Any, Callable, Literal, Optional, TypeVar, Union
 
 try:
+    import anyio
     import httpx2
     from mcp import Client, StdioServerParameters
     from mcp.client.stdio import stdio_client
@@ -62,136 +62,99 @@ except ImportError as e:  # pragma: no cover - depends on the environment
         f"(PyPI mcp 2.3 or later 2.x): {e}"
     ) from e
 
-from . import canonicalize, output_fingerprint, upstream_fingerprint
+from . import EklError, mcp_listing_page, mcp_window, output_fingerprint, upstream_fingerprint
 
-__all__ = ["WireMessage", "ToolsListing", "ToolCall", "Session", "connect", "MAX_PAGES"]
+__all__ = ["WireMessage", "ToolsListing", "ToolCall", "Session", "connect", "MAX_PAGES", "MAX_MESSAGE_BYTES"]
 
 RELAY = str(Path(__file__).with_name("_mcp_relay.py"))
 
-#: The most tools/list pages followed before giving up (a server whose cursors never end).
+#: The most tools/list pages followed (the core's bound, ``ekl_core::mcp::MAX_PAGES``).
 MAX_PAGES = 1000
+#: The most bytes of one message (the core's bound on an input).
+MAX_MESSAGE_BYTES = 64 * 1024 * 1024
+#: How long the answer the SDK was handed may take to reach the router (it is sent first).
+_SETTLE_SECONDS = 10.0
+
+T = TypeVar("T")
 
 
 @dataclass(frozen=True)
 class WireMessage:
-    """One JSON-RPC message (or batch) as it crossed the wire: its text exactly as sent."""
+    """One JSON-RPC message as it crossed the wire: its text exactly as sent."""
 
     direction: Literal["sent", "received"]
     text: str
 
 
-class _Wire:
-    """The messages of one connection, in the order they crossed, each parsed once.
+class _Router:
+    """Hands each message to the core's machine as it crosses (from the relay's thread over stdio,
+    from the HTTP transport's stream): the window of the call under way, or an idle one between
+    calls (a message the core refuses then fails the next call). Keeps the window's state, the
+    first refusal, and the request and answer of the call: never another message."""
 
-    Over stdio they are read from the relay's log as it grows (HTTP adds them as they cross):
-    from where the log ended when the connection began, whole lines only (the last may be half
-    written), each line once; a line that is not UTF-8 is kept as its bytes, which canonicalize
-    refuses (``INVALID_UTF8``) if it is ever the response asked for."""
+    IDLE: Mapping[str, Any] = {"method": "", "match": {}}
 
-    def __init__(self, log: Optional[str] = None) -> None:
-        self._log = log  # stdio: the relay's log file (an absolute path); HTTP: kept in memory
-        self._messages: list[WireMessage] = []
-        self._raw: list[Optional[bytes]] = []  # a log line's bytes, as canonicalize reads them
-        self._members: list[list[Any]] = []
-        self._read_to = os.path.getsize(log) if log is not None and os.path.exists(log) else 0
-        self._pending = b""
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._window: Optional[Mapping[str, Any]] = None
+        self._failure: Optional[Exception] = None
+        self._request: Optional[str] = None
+        self._answer: Optional[tuple[str, dict[str, Any], int]] = None
+        self.answered = threading.Event()
+        self.kept: list[WireMessage] = []
 
-    def add(self, direction: Literal["sent", "received"], text: str, raw: Optional[bytes] = None) -> None:
-        self._messages.append(WireMessage(direction, text))
-        self._raw.append(raw)
-        self._members.append(_members(text))
+    def open(self, method: str, match: Mapping[str, Any]) -> None:
+        with self._lock:
+            self._window = {"method": method, "match": dict(match)}
+            self._request = None
+            self._answer = None
+            self.answered.clear()
 
-    def _sync(self) -> None:
-        if self._log is None:
-            return
-        with open(self._log, "rb") as f:
-            f.seek(self._read_to)
-            data = f.read()
-        self._read_to += len(data)
-        data = self._pending + data
-        cut = data.rfind(b"\n") + 1
-        self._pending = data[cut:]
-        for line in data[:cut].split(b"\n")[:-1]:
-            if line.startswith((b"> ", b"< ")):
-                raw = line[2:]
-                self.add("sent" if line[:1] == b">" else "received", raw.decode("utf-8", "replace"), raw)
+    def fail(self, e: Exception) -> None:
+        with self._lock:
+            if self._failure is None:
+                self._failure = e
+            self.answered.set()
 
-    def count(self) -> int:
-        """The messages recorded so far."""
-        self._sync()
-        return len(self._messages)
+    def failure(self) -> Optional[Exception]:
+        return self._failure
 
-    def messages(self) -> list[WireMessage]:
-        self._sync()
-        return list(self._messages)
+    def feed(self, direction: Literal["sent", "received"], raw: bytes) -> None:
+        with self._lock:
+            if self._failure is not None:
+                return
+            window = self._window if self._window is not None else self.IDLE
+            try:
+                step = mcp_window(window, direction, message=raw)
+            except EklError as e:
+                self._failure = e
+                self.answered.set()
+                return
+            if self._window is None:
+                return
+            self._window = step["window"]
+            if step["seen"] == "call":
+                self._request = raw.decode("utf-8")
+            elif step["seen"] == "answer":
+                self._answer = (raw.decode("utf-8"), step["result"], step["bytes"])
+                self.answered.set()
 
-    def request_id(self, start: int, method: str, params: Callable[[Any], bool]) -> Any:
-        """The id of the last ``method`` request sent from message ``start`` on whose params
-        ``params`` accepts."""
-        self._sync()
-        found: list[Any] = []
-        for i in range(start, len(self._messages)):
-            if self._messages[i].direction == "sent":
-                found += [
-                    m["id"] for m in self._members[i]
-                    if isinstance(m, dict) and m.get("method") == method and "id" in m and params(m.get("params"))
-                ]
-        if not found:
-            raise LookupError(f"the SDK sent no {method} request (served from a cache?)")
-        return found[-1]
+    def close_quietly(self) -> None:
+        """Ends the call's window without its answer (the SDK's call failed on its own)."""
+        with self._lock:
+            self._window = None
 
-    def response(self, start: int, request_id: Any) -> tuple[str, dict[str, Any]]:
-        """The text of the response to ``request_id`` (received from message ``start`` on) and its
-        ``result``, read through canonicalize."""
-        self._sync()
-        for i in range(start, len(self._messages)):
-            m = self._messages[i]
-            if m.direction != "received":
-                continue
-            for j, msg in enumerate(self._members[i]):
-                if _answers(msg, request_id):
-                    # canonicalize reads the text with every ekl-json-1 rule (a duplicate key, an
-                    # integer beyond 2^53 or invalid UTF-8 raises EklError); its output parses
-                    # back to the same value.
-                    raw = self._raw[i]
-                    strict = json.loads(canonicalize(raw if raw is not None else m.text))
-                    one = strict[j] if isinstance(strict, list) else strict
-                    if "result" not in one or not isinstance(one["result"], dict):
-                        raise ValueError(f"the response to request {request_id!r} has no result object")
-                    return m.text, one["result"]
-        raise LookupError(f"no response to request {request_id!r} was recorded")
-
-    def freeze(self) -> None:
-        """Reads the log once more and keeps its messages in memory (the file is then removed)."""
-        if self._log is not None:
-            self._sync()
-            self._log = None
-
-
-def _members(text: str) -> list[Any]:
-    """The message(s) of one wire text, parsed leniently (only to find ids and methods)."""
-    try:
-        v = json.loads(text)
-    except (ValueError, RecursionError):
-        return []
-    return v if isinstance(v, list) else [v]
-
-
-def _cursor_is(cursor: Optional[str]) -> Callable[[Any], bool]:
-    """Whether a tools/list request's params ask for the page of ``cursor`` (None: the first)."""
-    return lambda params: (params.get("cursor") if isinstance(params, dict) else None) == cursor
-
-
-def _answers(msg: Any, request_id: Any) -> bool:
-    """Whether ``msg`` is the response to ``request_id``: its id (of the same type), a result or
-    an error, and no method (a server's own request, numbered by the server, is not)."""
-    return (
-        isinstance(msg, dict)
-        and "method" not in msg
-        and ("result" in msg or "error" in msg)
-        and type(msg.get("id")) is type(request_id)
-        and msg.get("id") == request_id
-    )
+    def close(self) -> tuple[str, dict[str, Any], int]:
+        """Ends the call's window: its answer (``MCP_NO_ANSWER`` when none was seen)."""
+        with self._lock:
+            window, self._window = self._window, None
+            if self._failure is not None:
+                raise self._failure
+            assert window is not None
+            mcp_window(window, "end")
+            assert self._answer is not None and self._request is not None
+            self.kept += [WireMessage("sent", self._request), WireMessage("received", self._answer[0])]
+            return self._answer
 
 
 @dataclass(frozen=True)
@@ -201,7 +164,7 @@ class ToolsListing:
     texts: list[str]
     """The raw text of each page's JSON-RPC response, in order."""
     results: list[dict[str, Any]]
-    """Each page's ``result``, read through canonicalize."""
+    """Each page's ``result``, read by the core's reader."""
     sdk: list[ListToolsResult]
     """The SDK's parsed pages (for display; not what is fingerprinted)."""
 
@@ -217,10 +180,6 @@ class ToolsListing:
         if isinstance(offered, (str, bytes)):
             raise TypeError("offered must be an iterable of str (not a str)")
         offered = list(offered) if offered is not None else None
-        for r in self.results:
-            if not isinstance(r.get("tools"), list):
-                # one page without a tools array: the core's own refusal, with its code
-                upstream_fingerprint(r, offered=offered)
         return upstream_fingerprint({"tools": self.tools}, offered=offered)
 
 
@@ -231,7 +190,7 @@ class ToolCall:
     text: str
     """The raw text of the JSON-RPC response."""
     wire_result: dict[str, Any]
-    """Its ``result``, read through canonicalize: what the output fingerprint covers."""
+    """Its ``result``, read by the core's reader: what the output fingerprint covers."""
     result: CallToolResult
     """The SDK's parsed result (for the agent's own use; not what is fingerprinted)."""
 
@@ -242,44 +201,75 @@ class ToolCall:
 
 @dataclass
 class Session:
-    """An SDK client whose messages are recorded as they crossed the wire."""
+    """An SDK client whose messages are judged by the core as they cross the wire."""
 
     client: Client
     """The official SDK's client, connected."""
-    _wire: _Wire = field(repr=False)
-    _turn: asyncio.Lock = field(default_factory=asyncio.Lock, repr=False)
+    _router: _Router = field(repr=False)
+    _turn: anyio.Lock = field(default_factory=anyio.Lock, repr=False)
 
     @property
     def wire(self) -> list[WireMessage]:
-        """Every message recorded so far, in order."""
-        return self._wire.messages()
+        """The request and the answer of each call recorded so far, in order (notifications and
+        the server's own requests are routed and dropped, not kept)."""
+        return list(self._router.kept)
+
+    async def _call(self, method: str, match: Mapping[str, Any], sdk_call: Callable[[], Awaitable[T]]) -> tuple[T, tuple[str, dict[str, Any], int]]:
+        """Runs the SDK's call in a window of its own; a refusal of the core cancels it at once."""
+        router = self._router
+        async with self._turn:
+            failed = router.failure()
+            if failed is not None:
+                raise failed
+            router.open(method, match)
+            box: list[T] = []
+            try:
+                async with anyio.create_task_group() as tg:
+
+                    async def run() -> None:
+                        box.append(await sdk_call())
+                        tg.cancel_scope.cancel()
+
+                    tg.start_soon(run)
+                    while router.failure() is None:
+                        await anyio.sleep(0.005)
+                    tg.cancel_scope.cancel()
+            except Exception as e:
+                if router.failure() is None:
+                    router.close_quietly()
+                    inner: BaseException = e
+                    while len(getattr(inner, "exceptions", ())) == 1:  # the task group's, unwrapped
+                        inner = inner.exceptions[0]  # type: ignore[attr-defined]
+                    raise inner from None
+            if router.failure() is None:
+                # The answer is handed over before the SDK reads it: it is on its way.
+                with anyio.move_on_after(_SETTLE_SECONDS):
+                    while not router.answered.is_set():
+                        await anyio.sleep(0.002)
+            answer = router.close()
+            return box[0], answer
 
     async def list_tools(self) -> ToolsListing:
         """``tools/list``, every page: the next page is asked with the ``nextCursor`` of the page
-        as it crossed the wire, until a page has none (at most :data:`MAX_PAGES`; a cursor seen
-        before is an error, not a loop)."""
+        as it crossed the wire, until a page has none (a cursor repeated, more than
+        :data:`MAX_PAGES` pages: ``MCP_BAD_CURSOR``)."""
         texts: list[str] = []
         results: list[dict[str, Any]] = []
         sdk: list[ListToolsResult] = []
-        cursor: Optional[str] = None
-        seen: set[str] = set()
-        for _ in range(MAX_PAGES):
-            async with self._turn:
-                start = self._wire.count()
-                page = await self.client.list_tools(cursor=cursor, cache_mode="refresh")
-                asked = self._wire.request_id(start, "tools/list", _cursor_is(cursor))
-                text, result = self._wire.response(start, asked)
+        step = mcp_listing_page()
+        while step["window"] is not None:
+            page, (text, result, size) = await self._call(
+                "tools/list", step["window"]["match"], self._page(step["next"])
+            )
             texts.append(text)
             results.append(result)
             sdk.append(page)
-            nxt = result.get("nextCursor")
-            if nxt is None:
-                return ToolsListing(texts, results, sdk)
-            if not isinstance(nxt, str) or nxt in seen:
-                raise ValueError(f"tools/list: nextCursor {nxt!r} is not a new string")
-            seen.add(nxt)
-            cursor = nxt
-        raise ValueError(f"tools/list: more than {MAX_PAGES} pages")
+            step = mcp_listing_page(listing=step["listing"], result=result, bytes=size)
+        return ToolsListing(texts, results, sdk)
+
+    def _page(self, cursor: Optional[str]) -> Callable[[], Awaitable[ListToolsResult]]:
+        """The SDK's call for the page of ``cursor``."""
+        return lambda: self.client.list_tools(cursor=cursor, cache_mode="refresh")
 
     async def upstream_fingerprint(self, offered: Optional[Sequence[str]] = None) -> str:
         """The upstream fingerprint (§5.1) of every page of ``tools/list``, asked now."""
@@ -289,47 +279,70 @@ class Session:
         """``tools/call`` through the SDK (``kwargs`` are the SDK's), with the response as it
         crossed the wire (the last ``tools/call`` of this tool the SDK sent for it: the SDK may
         resend)."""
-        async with self._turn:
-            start = self._wire.count()
-            result = await self.client.call_tool(name, dict(arguments) if arguments is not None else None, **kwargs)
-            asked = self._wire.request_id(start, "tools/call", lambda p: isinstance(p, dict) and p.get("name") == name)
-            text, wire_result = self._wire.response(start, asked)
+        args = dict(arguments) if arguments is not None else None
+        result, (text, wire_result, _) = await self._call(
+            "tools/call", {"name": name}, lambda: self.client.call_tool(name, args, **kwargs)
+        )
         return ToolCall(text, wire_result, result)
+
+
+_LINE_END = re.compile(r"[\r\n]")
 
 
 class _SseTap:
     """An SSE parser (the WHATWG event-stream rules) fed the bytes the SDK is about to read; each
-    ``message`` event's data is one JSON-RPC message's text."""
+    ``message`` event's data is one JSON-RPC message, handed to the router. A line or an event
+    beyond :data:`MAX_MESSAGE_BYTES` fails the call (``BODY_TOO_LARGE``)."""
 
-    def __init__(self, wire: _Wire) -> None:
-        self._wire = wire
+    def __init__(self, router: _Router) -> None:
+        self._router = router
         self._decoder = codecs.getincrementaldecoder("utf-8")()
-        self._buf = ""
+        self._parts: list[str] = []
+        self._pending = 0
+        self._after_cr = False
         self._start = True
         self._data: list[str] = []
+        self._size = 0
         self._event = ""
 
     def feed(self, chunk: bytes, final: bool = False) -> None:
-        self._buf += self._decoder.decode(chunk, final)
-        if self._start and self._buf:
-            self._buf = self._buf[1:] if self._buf.startswith("\ufeff") else self._buf
+        try:
+            text = self._decoder.decode(chunk, final)
+        except UnicodeDecodeError:
+            self._router.fail(EklError("INVALID_UTF8", "an event stream of the server is not UTF-8"))
+            return
+        if self._start and text:
+            text = text[1:] if text.startswith("\ufeff") else text
             self._start = False
-        while True:
-            cut = [i for i in (self._buf.find("\r"), self._buf.find("\n")) if i >= 0]
-            if not cut:
-                break
-            i = min(cut)
-            if self._buf[i] == "\r" and i + 1 == len(self._buf) and not final:
-                break  # a \r\n split across chunks
-            end = i + 2 if self._buf.startswith("\r\n", i) else i + 1
-            line, self._buf = self._buf[:i], self._buf[end:]
-            self._line(line)
+        if self._after_cr and text.startswith("\n"):
+            text = text[1:]  # a \r\n split across chunks
+        self._after_cr = False
+        # each chunk's text is scanned once; the line not yet ended is kept as its pieces
+        start = 0
+        for m in _LINE_END.finditer(text):
+            i = m.start()
+            if i < start:
+                continue  # the \n of a \r\n
+            self._line("".join(self._parts) + text[start:i])
+            self._parts, self._pending = [], 0
+            start = i + 1
+            if text[i] == "\r":
+                if i + 1 == len(text):
+                    self._after_cr = True
+                elif text[i + 1] == "\n":
+                    start = i + 2
+        if start < len(text):
+            self._parts.append(text[start:])
+            self._pending += len(text) - start
+        if self._pending + self._size > MAX_MESSAGE_BYTES:
+            self._router.fail(EklError("BODY_TOO_LARGE", f"an event of the server holds more than {MAX_MESSAGE_BYTES} bytes"))
+            self._parts, self._pending, self._data, self._size = [], 0, [], 0
 
     def _line(self, line: str) -> None:
         if line == "":
             if self._data and self._event in ("", "message"):
-                self._wire.add("received", "\n".join(self._data))
-            self._data, self._event = [], ""
+                self._router.feed("received", "\n".join(self._data).encode("utf-8"))
+            self._data, self._event, self._size = [], "", 0
             return
         if line.startswith(":"):
             return
@@ -337,46 +350,52 @@ class _SseTap:
         value = value[1:] if value.startswith(" ") else value
         if name == "data":
             self._data.append(value)
+            self._size += len(value) + 1
         elif name == "event":
             self._event = value
 
 
 class _TapStream(httpx2.AsyncByteStream):
-    def __init__(self, inner: Any, wire: _Wire, sse: bool) -> None:
+    def __init__(self, inner: Any, router: _Router, sse: bool) -> None:
         self._inner = inner
-        self._wire = wire
-        self._sse = _SseTap(wire) if sse else None
+        self._router = router
+        self._sse = _SseTap(router) if sse else None
         self._body = bytearray()
 
     async def __aiter__(self) -> AsyncIterator[bytes]:
         async for chunk in self._inner:
-            # recorded before the SDK sees the bytes
+            # handed to the router before the SDK sees the bytes
             if self._sse is not None:
                 self._sse.feed(chunk)
+            elif len(self._body) + len(chunk) > MAX_MESSAGE_BYTES:
+                self._router.fail(EklError("BODY_TOO_LARGE", f"a body of the server holds more than {MAX_MESSAGE_BYTES} bytes"))
             else:
                 self._body += chunk
+            failed = self._router.failure()
+            if failed is not None:
+                raise failed  # a refusal ends the stream: the SDK never reads (nor holds) past it
             yield chunk
         if self._sse is not None:
             self._sse.feed(b"", final=True)
-        elif self._body.strip():
-            self._wire.add("received", self._body.decode("utf-8", "replace"), bytes(self._body))
+        elif bytes(self._body).strip():
+            self._router.feed("received", bytes(self._body))
 
     async def aclose(self) -> None:
         await self._inner.aclose()
 
 
 class _TapTransport(httpx2.AsyncBaseTransport):
-    """An httpx2 transport that records each request body and each response's messages."""
+    """An httpx2 transport that hands each request body and each response's messages to the router."""
 
-    def __init__(self, inner: httpx2.AsyncBaseTransport, wire: _Wire) -> None:
+    def __init__(self, inner: httpx2.AsyncBaseTransport, router: _Router) -> None:
         self._inner = inner
-        self._wire = wire
+        self._router = router
 
     async def handle_async_request(self, request: httpx2.Request) -> httpx2.Response:
         if request.method == "POST":
             body = await request.aread()
             if body.strip():
-                self._wire.add("sent", body.decode("utf-8"))
+                self._router.feed("sent", body)
         response = await self._inner.handle_async_request(request)
         kind = response.headers.get("content-type", "").split(";")[0].strip().lower()
         if kind not in ("application/json", "text/event-stream"):
@@ -384,7 +403,7 @@ class _TapTransport(httpx2.AsyncBaseTransport):
         return httpx2.Response(
             status_code=response.status_code,
             headers=response.headers,
-            stream=_TapStream(response.stream, self._wire, kind == "text/event-stream"),
+            stream=_TapStream(response.stream, self._router, kind == "text/event-stream"),
             extensions=response.extensions,
             request=request,
         )
@@ -393,9 +412,30 @@ class _TapTransport(httpx2.AsyncBaseTransport):
         await self._inner.aclose()
 
 
-def _remove(path: str) -> None:
-    with contextlib.suppress(FileNotFoundError):
-        os.remove(path)
+def _listen(router: _Router, sock: socket.socket) -> None:
+    """The relay's records (``> `` or ``< `` and a message, one a line; ``!`` a line beyond the
+    bound), handed to the router as they come; in a thread of its own, so that the records are
+    read whatever the event loop does."""
+    try:
+        conn, _ = sock.accept()
+    except OSError:
+        return
+    finally:
+        sock.close()
+    with conn, conn.makefile("rb") as f:
+        while True:
+            line = f.readline(MAX_MESSAGE_BYTES + 3)
+            if not line:
+                return
+            if not line.endswith(b"\n"):
+                router.fail(EklError("BODY_TOO_LARGE", f"a message of the server holds more than {MAX_MESSAGE_BYTES} bytes"))
+                while line and not line.endswith(b"\n"):
+                    line = f.readline(1 << 20)
+                continue
+            if line.startswith(b"!"):
+                router.fail(EklError("BODY_TOO_LARGE", f"a message of the server holds more than {MAX_MESSAGE_BYTES} bytes"))
+            elif line.startswith((b"> ", b"< ")):
+                router.feed("sent" if line[:1] == b">" else "received", line[2:-1])
 
 
 @contextlib.asynccontextmanager
@@ -408,27 +448,49 @@ async def connect(
     **client_options: Any,
 ) -> AsyncIterator[Session]:
     """Connects the SDK's ``mcp.Client`` to ``server`` (``StdioServerParameters``: stdio; a URL:
-    Streamable HTTP, with ``headers`` and ``auth`` for its HTTP client) and records the wire.
-    ``log``: the relay's log file for stdio (kept; by default a temporary file, removed on exit).
-    ``client_options`` go to ``mcp.Client`` as they are."""
+    Streamable HTTP, with ``headers`` and ``auth`` for its HTTP client) and judges the wire.
+    ``log``: a file the stdio relay appends every line to as well (yours to keep and bound; none
+    by default). ``client_options`` go to ``mcp.Client`` as they are."""
+    router = _Router()
+    try:
+        async with _connected(server, router, headers, auth, log, client_options) as session:
+            yield session
+    except Exception as e:
+        # The SDK's transport may fail in its own way on what the core refused first (its reader
+        # on a line that is not UTF-8): the core's refusal, with its code, is the outcome.
+        failure = router.failure()
+        if failure is not None and e is not failure:
+            raise failure from None
+        raise
+
+
+@contextlib.asynccontextmanager
+async def _connected(
+    server: Union[StdioServerParameters, str],
+    router: _Router,
+    headers: Optional[Mapping[str, str]],
+    auth: Optional[httpx2.Auth],
+    log: Optional[str],
+    client_options: Mapping[str, Any],
+) -> AsyncIterator[Session]:
     async with contextlib.AsyncExitStack() as stack:
         transport: Any
         if isinstance(server, StdioServerParameters):
-            if log is None:
-                fd, path = tempfile.mkstemp(prefix="ekl-mcp-", suffix=".log")
-                os.close(fd)
-                stack.callback(_remove, path)
-            else:
-                path = os.path.abspath(log)  # the relay may run in the server's own cwd
-            wire = _Wire(path)
+            folder = stack.enter_context(tempfile.TemporaryDirectory(prefix="ekl-mcp-"))
+            path = os.path.join(folder, "wire.sock")
+            sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+            sock.bind(path)
+            sock.listen(1)
+            threading.Thread(target=_listen, args=(router, sock), daemon=True).start()
+            stack.callback(_wake, path)
+            extra = ["--log", os.path.abspath(log)] if log is not None else []  # the relay may run elsewhere
             relayed = server.model_copy(
-                update={"command": sys.executable, "args": [RELAY, path, "--", server.command, *server.args]}
+                update={"command": sys.executable, "args": [RELAY, path, *extra, "--", server.command, *server.args]}
             )
             transport = stdio_client(relayed)
         elif isinstance(server, str):
-            wire = _Wire()
             http = httpx2.AsyncClient(
-                transport=_TapTransport(httpx2.AsyncHTTPTransport(), wire),
+                transport=_TapTransport(httpx2.AsyncHTTPTransport(), router),
                 headers=dict(headers) if headers is not None else None,
                 auth=auth,
                 timeout=httpx2.Timeout(30.0, read=300.0),
@@ -438,5 +500,11 @@ async def connect(
         else:
             raise TypeError("server must be StdioServerParameters (stdio) or a URL (Streamable HTTP)")
         client = await stack.enter_async_context(Client(transport, **client_options))
-        stack.callback(wire.freeze)
-        yield Session(client, wire)
+        yield Session(client, router)
+
+
+def _wake(path: str) -> None:
+    """Ends a listener still waiting for the relay (the server never started)."""
+    with contextlib.suppress(OSError), socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as s:
+        s.settimeout(0.5)
+        s.connect(path)

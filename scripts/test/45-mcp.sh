@@ -21,7 +21,15 @@
 #   6. the CLI, `ekl mcp`, against the same three servers over stdio (behind wiretap.py) and
 #      Streamable HTTP: its upstream fingerprint equals independent.py's from the wire it spoke and
 #      the modules' of step 4 for that server, every page read; --expect with the fingerprint
-#      exits 0, with another one 1.
+#      exits 0, with another one 1;
+#   7. the hostile suite (examples/mcp/hostile.py, against hostile_server.py, written by hand):
+#      decoys next to the answer (jsonrpc 1.0 or none, a batch, the id as a string, a member
+#      JSON-RPC does not define, a second answer), 100 MB of notifications and 2,000 server
+#      requests before each answer, a server that stops reading (ekl mcp: its --timeout holds the
+#      writes), a line without end, a 70 MB message, a line that is not UTF-8, a looping and a
+#      changing cursor; over stdio and Streamable HTTP, against the Python module, the JS module
+#      and ekl mcp, each scenario in a process of its own: the real tool fingerprinted or the
+#      code expected, within 90 s, under 300 MB peak (docs/decisions/mcp.md).
 # Needs the wheel of 30-python.sh and the addon of 40-node.sh (./run test runs them first).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
@@ -224,3 +232,35 @@ if not ok:
     sys.exit("ekl mcp disagrees")
 print("ekl mcp: 3 servers (one paginating) x stdio and Streamable HTTP agree with rfc8785 + hashlib from the wire and with the packages' modules; --expect exits 0 and 1")
 PY
+
+# 6b. ekl mcp over https:// (ureq + rustls): a server whose certificate a private CA signed (made
+#     here with openssl), trusted with --ca; without --ca the web PKI's roots refuse it (exit 69)
+tls="$work/tls"
+rm -rf "$tls" && mkdir -p "$tls"
+openssl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:P-256 -nodes -days 2 -subj "/CN=ekl test CA" \
+  -addext basicConstraints=critical,CA:TRUE -addext keyUsage=critical,keyCertSign \
+  -keyout "$tls/ca.key" -out "$tls/ca.pem" 2>/dev/null
+openssl req -newkey ec -pkeyopt ec_paramgen_curve:P-256 -nodes -subj "/CN=127.0.0.1" \
+  -keyout "$tls/server.key" -out "$tls/server.csr" 2>/dev/null
+printf 'subjectAltName=IP:127.0.0.1\nbasicConstraints=CA:FALSE\nextendedKeyUsage=serverAuth\n' > "$tls/ext"
+openssl x509 -req -in "$tls/server.csr" -CA "$tls/ca.pem" -CAkey "$tls/ca.key" -CAcreateserial -days 2 \
+  -extfile "$tls/ext" -out "$tls/server.pem" 2>/dev/null
+port=$(free_port)
+"$EX_PYTHON" examples/mcp/hostile_server.py plain --http "$port" --tls "$tls/server.pem" "$tls/server.key" > "$tls/out" 2>&1 &
+pid=$!
+for _ in $(seq 100); do grep -q '^listening ' "$tls/out" && break; sleep 0.1; done
+out=$(timeout 60 "$ekl" mcp --ca "$tls/ca.pem" --url "https://127.0.0.1:$port/mcp")
+"$EX_PYTHON" -c 'import json, sys; r = json.loads(sys.argv[1]); assert [t["name"] for t in r["projection"]] == ["real"], r' "$out"
+set +e
+timeout 60 "$ekl" mcp --url "https://127.0.0.1:$port/mcp" > /dev/null 2> "$tls/err"
+status=$?
+set -e
+kill "$pid"; wait "$pid" 2>/dev/null || true
+[ $status = 69 ] || { cat "$tls/err" >&2; echo "ekl mcp over https without --ca: exit $status, not 69" >&2; exit 1; }
+echo "ekl mcp over https://: a private CA's server read with --ca, refused without it ($(head -c 120 "$tls/err"))"
+
+# 7. the hostile MCP servers against the three surfaces
+for surface in py js cli; do
+  (cd examples/mcp && EKL_PYTHON="$EX_PYTHON" timeout 1800 "$EX_PYTHON" hostile.py "$surface" --ekl "$ekl")
+done
+echo "MCP hostile suite: decoys, floods, a deaf server, endless and oversized lines, invalid UTF-8, looping cursors: each fingerprinted as the SDK was handed it or refused with its code, in time and under 300 MB, on the Python and JS modules and ekl mcp"

@@ -91,6 +91,8 @@ export function badCalls(api) {
       ['screeningRules: not an object', () => api.screeningRules([]), 'INVALID_SHAPE'],
       ['screen: rules without version', () => api.screen({}, { rules: {} }), 'CLAIM_MISSING'],
       ['screeningFold: not a string', () => api.screeningFold(1), 'INVALID_ARGUMENT'],
+      ['mcpWindow: a batch', () => api.mcpWindow({ method: 'tools/list', match: {}, awaited: 1, answered: false, received: 0 }, 'received', { message: '[{"jsonrpc":"2.0","id":1,"result":{}}]' }), 'MCP_INVALID_MESSAGE'],
+      ['mcpListingPage: a repeated cursor', () => api.mcpListingPage({ listing: { pages: 1, tools: 0, bytes: 0, cursors: ['c'] }, result: { tools: [], nextCursor: 'c' } }), 'MCP_BAD_CURSOR'],
     );
   }
   if (api.verifyReceiptJws) {

@@ -289,6 +289,7 @@ const SALT_DOC: &str = "the salt: 64 lowercase hex (32 bytes)";
 
 mod json_ops;
 mod jws_ops;
+mod mcp_ops;
 mod proofs_ops;
 mod receipts_ops;
 mod replay_ops;
@@ -302,7 +303,8 @@ const COUNT: usize = json_ops::OPS.len()
     + screening_ops::OPS.len()
     + jws_ops::OPS.len()
     + replay_ops::OPS.len()
-    + remote_jwks_ops::OPS.len();
+    + remote_jwks_ops::OPS.len()
+    + mcp_ops::OPS.len();
 
 /// The domains' rows in one array, in manifest order (a `const fn`: the table is built at
 /// compile time, with no allocation and no lookup at run time).
@@ -330,6 +332,7 @@ static TABLE: [Op; COUNT] = concat(&[
     jws_ops::OPS,
     replay_ops::OPS,
     remote_jwks_ops::OPS,
+    mcp_ops::OPS,
 ]);
 
 /// Every operation, in the order of `docs/operations.json`.

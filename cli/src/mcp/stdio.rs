@@ -1,15 +1,18 @@
 //! MCP over stdio: the server is a child process; one JSON-RPC message a line each way. A thread
 //! reads the child's stdout line by line (each line at most [`super::MAX_MESSAGE_BYTES`]; a longer
-//! one stops the exchange in bounded memory) so that the client can wait with a deadline. The
-//! child's stderr is passed through. When the transport is dropped the child's stdin is closed
-//! (MCP's shutdown for stdio), and the child is killed unless it has exited within a second.
+//! one stops the exchange in bounded memory) and another writes to its stdin, so that every read
+//! and every write is held to the deadline (a server that stops reading its input while it keeps
+//! sending requests cannot hold the client past `--timeout`). The child's stderr is passed
+//! through. When the transport is dropped the child's stdin is closed (MCP's shutdown for stdio),
+//! and the child is killed unless it has exited within a second.
 
 use std::ffi::OsString;
 use std::io::{BufRead, BufReader, Read, Write};
-use std::process::{Child, ChildStdin, Command, Stdio as Pipe};
-use std::sync::mpsc::{sync_channel, Receiver, RecvTimeoutError};
+use std::process::{Child, Command, Stdio as Pipe};
+use std::sync::mpsc::{channel, sync_channel, Receiver, RecvTimeoutError, Sender};
 use std::time::{Duration, Instant};
 
+use ekl_core::mcp::Window;
 use ekl_core::{Error, ErrorCode, Value};
 
 use super::{route, McpFailure, Routed, Step, Transport, MAX_MESSAGE_BYTES};
@@ -27,7 +30,10 @@ enum Line {
 /// A child process speaking MCP on its stdin and stdout.
 pub(super) struct Stdio {
     child: Child,
-    stdin: Option<ChildStdin>,
+    /// The lines to write (the writer thread owns the child's stdin; dropping this closes it).
+    writes: Option<Sender<Vec<u8>>>,
+    /// One acknowledgement a line written (`false`: the write failed).
+    written: Receiver<bool>,
     lines: Receiver<Line>,
 }
 
@@ -48,7 +54,17 @@ impl Stdio {
                 ))
             })?;
         let stdout = child.stdout.take().expect("piped");
-        let stdin = child.stdin.take();
+        let mut stdin = child.stdin.take().expect("piped");
+        let (writes, jobs) = channel::<Vec<u8>>();
+        let (done, written) = channel();
+        std::thread::spawn(move || {
+            for line in jobs {
+                let ok = stdin.write_all(&line).and_then(|()| stdin.flush()).is_ok();
+                if done.send(ok).is_err() || !ok {
+                    return;
+                }
+            }
+        });
         // A few lines in flight at most: the reader waits while the client is busy.
         let (tx, rx) = sync_channel(4);
         std::thread::spawn(move || {
@@ -83,20 +99,31 @@ impl Stdio {
         });
         Ok(Stdio {
             child,
-            stdin,
+            writes: Some(writes),
+            written,
             lines: rx,
         })
     }
 
-    fn send(&mut self, body: &[u8]) -> Result<(), McpFailure> {
-        let stdin = self.stdin.as_mut().expect("open until dropped");
+    /// Writes one line, waiting for the write until `deadline` at most.
+    fn send(&mut self, body: &[u8], deadline: Instant) -> Result<(), McpFailure> {
         let mut line = Vec::with_capacity(body.len() + 1);
         line.extend_from_slice(body);
         line.push(b'\n');
-        stdin
-            .write_all(&line)
-            .and_then(|()| stdin.flush())
-            .map_err(|_| self.gone("its input closed"))
+        let queued = self.writes.as_ref().is_some_and(|w| w.send(line).is_ok());
+        if !queued {
+            return Err(self.gone("its input closed"));
+        }
+        let wait = deadline.saturating_duration_since(Instant::now());
+        match self.written.recv_timeout(wait) {
+            Ok(true) => Ok(()),
+            Ok(false) | Err(RecvTimeoutError::Disconnected) => Err(self.gone("its input closed")),
+            Err(RecvTimeoutError::Timeout) => Err(McpFailure::Timeout(
+                "the server stopped reading its input (a write did not finish before the \
+                 deadline, --timeout)"
+                    .into(),
+            )),
+        }
     }
 
     /// The child stopped talking: say how it ended if it has.
@@ -118,18 +145,18 @@ impl Stdio {
 }
 
 impl Transport for Stdio {
-    fn notify(&mut self, body: &[u8], _deadline: Instant) -> Result<(), McpFailure> {
-        self.send(body)
+    fn notify(&mut self, body: &[u8], deadline: Instant) -> Result<(), McpFailure> {
+        self.send(body, deadline)
     }
 
     fn request(
         &mut self,
-        id: u64,
+        window: &mut Window,
         body: &[u8],
         step: Step,
         deadline: Instant,
     ) -> Result<(Value<'static>, usize), McpFailure> {
-        self.send(body)?;
+        self.send(body, deadline)?;
         loop {
             let wait = deadline.saturating_duration_since(Instant::now());
             let line = match self.lines.recv_timeout(wait) {
@@ -155,9 +182,9 @@ impl Transport for Stdio {
             if line.iter().all(u8::is_ascii_whitespace) {
                 continue;
             }
-            match route(&line, id, step)? {
-                Routed::Response(v) => return Ok((v.into_owned(), line.len())),
-                Routed::Request(answer) => self.send(&answer)?,
+            match route(window, &line, step)? {
+                Routed::Response(v) => return Ok((v, line.len())),
+                Routed::Request(answer) => self.send(&answer, deadline)?,
                 Routed::Other => {}
             }
         }
@@ -166,7 +193,9 @@ impl Transport for Stdio {
 
 impl Drop for Stdio {
     fn drop(&mut self) {
-        drop(self.stdin.take());
+        // The writer thread ends with its queue, closing the child's stdin (unless it is stuck
+        // in a write to a child that stopped reading: that child is killed below).
+        drop(self.writes.take());
         let until = Instant::now() + Duration::from_secs(1);
         while Instant::now() < until {
             if let Ok(Some(_)) = self.child.try_wait() {

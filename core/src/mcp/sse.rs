@@ -1,4 +1,5 @@
-//! A `text/event-stream` parser (the WHATWG HTML standard, "Server-sent events", §9.2.6), fed
+//! A `text/event-stream` parser (MCP's Streamable HTTP transport carries JSON-RPC messages in its
+//! `message` events) (the WHATWG HTML standard, "Server-sent events", §9.2.6), fed
 //! bytes as they arrive, with a cap on what one event may hold.
 //!
 //! Lines end with CRLF, LF or CR (a CRLF split between two reads is one line end); a line that
@@ -11,7 +12,7 @@
 
 /// One dispatched event.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub(super) struct Event {
+pub struct Event {
     /// The event type (`message` when no `event` line came).
     pub kind: String,
     /// The data lines joined with `\n`, as bytes (a JSON-RPC message for MCP's `message` events).
@@ -20,11 +21,11 @@ pub(super) struct Event {
 
 /// Why the stream was refused: a line or an event's data beyond the cap.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub(super) struct TooLong;
+pub struct TooLong;
 
 /// The parser's state between reads.
 #[derive(Debug)]
-pub(super) struct Parser {
+pub struct Parser {
     cap: usize,
     line: Vec<u8>,
     after_cr: bool,
@@ -40,7 +41,7 @@ pub(super) struct Parser {
 
 impl Parser {
     /// A parser whose lines and events hold at most `cap` bytes.
-    pub(super) fn new(cap: usize) -> Parser {
+    pub fn new(cap: usize) -> Parser {
         Parser {
             cap,
             line: Vec::new(),
@@ -55,7 +56,7 @@ impl Parser {
     }
 
     /// Reads `bytes`, appending every event they complete to `out`.
-    pub(super) fn feed(&mut self, mut bytes: &[u8], out: &mut Vec<Event>) -> Result<(), TooLong> {
+    pub fn feed(&mut self, mut bytes: &[u8], out: &mut Vec<Event>) -> Result<(), TooLong> {
         if !self.started {
             // The byte-order mark may arrive split over reads: wait for three bytes (or a
             // prefix of the mark that stops matching).
