@@ -884,12 +884,17 @@ type Source<'a> = (Vec<&'a str>, &'a [u8], Vec<(&'a str, &'a str)>);
 /// (docs/decisions/edges.md#empty): a receipt MAC'd under the empty key is one anyone can make.
 #[test]
 fn a_key_ring_with_an_empty_secret_is_refused_from_every_source() {
+    let dir = TestDir::new("cli-empty-ring");
     let (d, _) = receipt_vector();
-    let call = temp("empty-ring-call.json", d["call"].to_string().as_bytes());
-    let receipt = temp("empty-ring-receipt.json", b"{}");
+    let call = temp(
+        &dir,
+        "empty-ring-call.json",
+        d["call"].to_string().as_bytes(),
+    );
+    let receipt = temp(&dir, "empty-ring-receipt.json", b"{}");
     let ring = r#"[{"key_id":"rk-1","secret":"","valid_from":"2026-01-01T00:00:00Z"}]"#;
-    let ring_file = temp("empty-ring.json", ring.as_bytes());
-    let empty_string = temp("empty-ring-string.json", br#""""#);
+    let ring_file = temp(&dir, "empty-ring.json", ring.as_bytes());
+    let empty_string = temp(&dir, "empty-ring-string.json", br#""""#);
     let base = ["receipt", "verify", "--call", call.as_str()];
     let cases: Vec<Source<'_>> = vec![
         (vec!["--key-ring", &ring_file], b"", vec![]),

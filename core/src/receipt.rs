@@ -1742,7 +1742,14 @@ mod tests {
         let r = issue_mac_receipt(&answered(&call, &input, &output, &s), SECRET).unwrap();
         let tag = str_field(&r, "auth_tag").unwrap().to_owned();
         let detail = |receipt: &Value<'_>, secret: &str| {
-            let v = verify_receipt(receipt, &KeyRing::baseline(secret), &call, None, None).unwrap();
+            let v = verify_receipt(
+                receipt,
+                &KeyRing::baseline(secret).unwrap(),
+                &call,
+                None,
+                None,
+            )
+            .unwrap();
             let c = v.checks.iter().find(|c| c.name == "auth_tag").unwrap();
             assert_eq!(c.outcome, Outcome::Fail);
             c.detail.clone().unwrap()

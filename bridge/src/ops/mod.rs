@@ -292,8 +292,8 @@ mod jws_ops;
 mod mcp_ops;
 mod proofs_ops;
 mod receipts_ops;
-mod replay_ops;
 mod remote_jwks_ops;
+mod replay_ops;
 mod screening_ops;
 
 /// The number of operations: the domains' rows together.
