@@ -1070,6 +1070,41 @@ export declare function verifyAccessToken<T>(token: string, jwks: Jwks | JsonArg
 }): VerifiedAccessToken
 
 /**
+ * Issues a relationship assertion (typ ekl-relationship+jwt) from its claims: iss, aud (the provider's token endpoint), iat, exp (at most 120 s later), sub, jti, org, auth_profile ekl-auth-1.1, con, rel_ver, dsc_ver, caps [{id, ver}]. Refuses, with its code, what verify_relationship_assertion would refuse at the token's first valid second. (PROTOCOL §9.1; `issue_relationship_assertion`)
+ * @param claims the claims; a Date is accepted for iat (seconds), nbf (seconds), exp (seconds)
+ * @param key the network's signing key
+ */
+export declare function issueRelationshipAssertion<T>(claims: JsonArgWithTimes<T, 'iat' | 'nbf' | 'exp'>, key: SigningKey): string
+
+/**
+ * Issues a platform call credential (typ ekl-platform-call+jwt) from its claims: iss, iat, exp (at most 60 s later), jti, purpose (enroll, validation, revalidation or deliver), aud when the tool names one. Refuses, with its code, what verify_platform_call would refuse. (PROTOCOL §3; `issue_platform_call`)
+ * @param claims the claims; a Date is accepted for iat (seconds), nbf (seconds), exp (seconds)
+ * @param key the network's signing key
+ */
+export declare function issuePlatformCall<T>(claims: JsonArgWithTimes<T, 'iat' | 'nbf' | 'exp'>, key: SigningKey): string
+
+/**
+ * Issues an execution grant (typ ekl-execution-grant+jwt) from its claims: iss, aud ekl:agent:{provider_id}, iat, exp (at most 600 s later). Refuses, with its code, what verify_execution_grant would refuse. (PROTOCOL §9.3.2; `issue_execution_grant`)
+ * @param claims the claims; a Date is accepted for iat (seconds), nbf (seconds), exp (seconds)
+ * @param key the network's signing key
+ */
+export declare function issueExecutionGrant<T>(claims: JsonArgWithTimes<T, 'iat' | 'nbf' | 'exp'>, key: SigningKey): string
+
+/**
+ * Issues a revocation feed page or snapshot (typ ekl-revocation-feed+jwt) from its claims: iss, aud (the provider's agent id), iat, exp optional, the items. Refuses, with its code, what verify_revocation_feed would refuse. (PROTOCOL §9.3.1; `issue_revocation_feed`)
+ * @param claims the claims; a Date is accepted for iat (seconds), nbf (seconds), exp (seconds)
+ * @param key the network's signing key
+ */
+export declare function issueRevocationFeed<T>(claims: JsonArgWithTimes<T, 'iat' | 'nbf' | 'exp'>, key: SigningKey): string
+
+/**
+ * Issues an access token (typ ekl-access+jwt) from its claims: iss, aud ekl:agent:{provider_id}, iat, exp (at most 900 s later). Refuses, with its code, what verify_access_token would refuse. (PROTOCOL §15.1; `issue_access_token`)
+ * @param claims the claims; a Date is accepted for iat (seconds), nbf (seconds), exp (seconds)
+ * @param key the network's signing key
+ */
+export declare function issueAccessToken<T>(claims: JsonArgWithTimes<T, 'iat' | 'nbf' | 'exp'>, key: SigningKey): string
+
+/**
  * Verifies a screening rules token: {iss, iat, exp, rules_version, rules}. (PROTOCOL §15.5; `verify_screening_rules`)
  * @param token the token
  * @param jwks the network's key set

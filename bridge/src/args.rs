@@ -98,6 +98,34 @@ pub fn seconds_of(x: f64) -> Option<i64> {
         .then_some(floored as i64)
 }
 
+/// The string parameters that hold a secret or name something the protocol identifies (an agent,
+/// an enrollment, a challenge, an endpoint, an issuer, an audience): an empty one is refused with
+/// `INVALID_ARGUMENT` by every operation (an empty secret keys a MAC anyone can compute; an empty
+/// id names nothing the protocol issues; docs/decisions/edges.md#empty). Parameters whose empty
+/// value another rule already refuses with its own code keep that code: `key_id` and `receipt_id`
+/// (`INVALID_RECEIPT`, the receipt's form), `kid` and `seed` (`INVALID_KEY`), salts
+/// (`INVALID_SALT`), hex keys (`INVALID_HEX`), tokens (`JWS_MALFORMED`); presented MACs (`proof`,
+/// `authority`, `signature`) are judged by their verifiers.
+pub const NAMING_PARAMS: &[&str] = &[
+    "secret",
+    "registration_secret",
+    "agent_key",
+    "credential",
+    "challenge",
+    "endpoint",
+    "enrollment_id",
+    "nonce",
+    "agent_id",
+    "issuer",
+    "audience",
+    "purpose",
+    "provider_id",
+    "token_endpoint",
+    "provider_agent_id",
+    "own_agent_id",
+    "network_issuer",
+];
+
 /// The longest JWKS text the per-thread cache keeps (1 MiB, the most `RemoteJwks` reads): a
 /// longer one is parsed again at each call, so no thread holds more than this much text.
 pub const MAX_CACHED_JWKS_BYTES: usize = 1 << 20;
@@ -255,9 +283,15 @@ impl<'a> Args<'a> {
         self.opt_str(name)?.ok_or_else(|| self.missing(name))
     }
 
-    /// The argument `name` as a string, or `None` when left out.
+    /// The argument `name` as a string, or `None` when left out. A secret or an identifier the
+    /// protocol names ([`NAMING_PARAMS`]) that is empty is `INVALID_ARGUMENT`, whatever the
+    /// operation: the rule is here once, for every host.
     pub fn opt_str(&self, name: &str) -> Result<Option<&'a str>> {
         match self.at(name, &[Kind::Str, Kind::Salt])? {
+            Arg::Str("") if NAMING_PARAMS.contains(&name) => Err(Error::new(
+                ErrorCode::InvalidArgument,
+                format!("{}: {name} must not be empty", self.op),
+            )),
             Arg::Str(s) => Ok(Some(s)),
             _ => Ok(None),
         }

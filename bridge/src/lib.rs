@@ -28,7 +28,9 @@ mod ops;
 pub mod refinements;
 pub mod shapes;
 
-pub use args::{seconds_of, Arg, Args, Out, MAX_CACHED_JWKS_BYTES, MILLISECONDS_FROM};
+pub use args::{
+    seconds_of, Arg, Args, Out, MAX_CACHED_JWKS_BYTES, MILLISECONDS_FROM, NAMING_PARAMS,
+};
 use ekl_core::{Error, ErrorCode, Result};
 
 /// How a host passes a parameter, and what the bridge accepts for it.

@@ -854,3 +854,66 @@ fn claims_at_the_depth_limit_verify_like_on_every_surface() {
     let canon = ekl(&["canon"], out.stdout.as_bytes());
     assert_eq!(format!("{}\n", canon.stdout), out.stdout);
 }
+
+/// One way to pass a key ring: the extra arguments, stdin and the environment.
+type Source<'a> = (Vec<&'a str>, &'a [u8], Vec<(&'a str, &'a str)>);
+
+/// A key ring holding an empty secret is refused wherever it comes from (a file, a variable,
+/// stdin, the command line), and so is an empty registration secret given as the ring
+/// (docs/decisions/edges.md#empty): a receipt MAC'd under the empty key is one anyone can make.
+#[test]
+fn a_key_ring_with_an_empty_secret_is_refused_from_every_source() {
+    let dir = TestDir::new("cli-hardening");
+    let (d, _) = receipt_vector();
+    let call = temp(
+        &dir,
+        "empty-ring-call.json",
+        d["call"].to_string().as_bytes(),
+    );
+    let receipt = temp(&dir, "empty-ring-receipt.json", b"{}");
+    let ring = r#"[{"key_id":"rk-1","secret":"","valid_from":"2026-01-01T00:00:00Z"}]"#;
+    let ring_file = temp(&dir, "empty-ring.json", ring.as_bytes());
+    let empty_string = temp(&dir, "empty-ring-string.json", br#""""#);
+    let base = ["receipt", "verify", "--call", call.as_str()];
+    let cases: Vec<Source<'_>> = vec![
+        (vec!["--key-ring", &ring_file], b"", vec![]),
+        (vec!["--key-ring", &empty_string], b"", vec![]),
+        (
+            vec!["--key-ring-env", "EKL_TEST_SECRET"],
+            b"",
+            vec![("EKL_TEST_SECRET", ring)],
+        ),
+        (vec!["--key-ring-stdin"], ring.as_bytes(), vec![]),
+    ];
+    for (extra, stdin, env) in cases {
+        let mut args = base.to_vec();
+        args.extend_from_slice(&extra);
+        args.push(&receipt);
+        let out = run(&args, stdin, &env);
+        assert!(
+            out.code != 0 && out.code != 1 && out.stderr.contains("INVALID_ARGUMENT"),
+            "{extra:?}: exit {} {}",
+            out.code,
+            out.stderr
+        );
+        assert!(out.stderr.contains("empty"), "{extra:?}: {}", out.stderr);
+    }
+    // Issuing with an empty secret given on the command line is refused too.
+    let out = run(
+        &[
+            "call",
+            "receipt_key",
+            "--arg",
+            "secret=",
+            "--arg",
+            "key_id=rk-1",
+        ],
+        b"",
+        &[],
+    );
+    assert!(
+        out.stdout.is_empty() && out.stderr.contains("INVALID_ARGUMENT"),
+        "{}",
+        out.stderr
+    );
+}

@@ -191,10 +191,11 @@ const ARCHIVE_OPS: [&str; 3] = [
 type Builder = fn(&mut Calls, &Value<'static>, &str);
 
 /// Every vector file of vectors/ and its builder: a new file without one is an error.
-const FILES: [(&str, Builder); 10] = [
+const FILES: [(&str, Builder); 11] = [
     ("call-receipt.json", call_receipts),
     ("credentials-jws.json", credentials_jws),
     ("duplicate-keys.json", duplicate_keys),
+    ("empty-values.json", empty_values),
     ("ekl-json-1.json", ekl_json),
     ("endpoint-proof-v2.json", endpoint_proofs),
     ("fingerprints.json", fingerprints),
@@ -1299,6 +1300,31 @@ fn duplicate_keys(c: &mut Calls, d: &Value<'static>, src: &str) {
     }
 }
 
+/// vectors/empty-values.json: an empty secret or identifier, refused with its code (each case's
+/// `args` in the call form: a value argument as its JSON text, the others as they are).
+fn empty_values(c: &mut Calls, d: &Value<'static>, src: &str) {
+    for (i, case) in list(d, &["cases"]).iter().enumerate() {
+        let label = st(case, &["name"]);
+        let op = st(case, &["operation"]);
+        let Some(reg) = ekl_bridge::find(&op) else {
+            continue;
+        };
+        let mut args = Vec::new();
+        for p in reg.params {
+            let Some(v) = get(case, &["args"]).get(p.name) else {
+                continue;
+            };
+            let v = match p.kind {
+                ekl_bridge::Kind::Value => t(v),
+                _ => v.clone(),
+            };
+            args.push((p.name, v));
+        }
+        c.add(&op, src, &label, args);
+        c.pin(format!("/cases/{i}/code"), &["/error"]);
+    }
+}
+
 /// vectors/upstream-fingerprint.json: upstream (tool list) fingerprints.
 fn upstream_fingerprints(c: &mut Calls, d: &Value<'static>, src: &str) {
     for section in ["cases", "invalid"] {
@@ -1844,6 +1870,75 @@ fn execution_grants(c: &mut Calls, d: &Value<'static>, src: &str) {
     }
 }
 
+/// vectors/credentials-jws.json: the per-type issuer of a verifier's case (`issue_*` for
+/// `verify_*`), on the claims of the case's token with the file's key: a token the verifier
+/// accepts is issued byte for byte (RFC 6979 signatures are deterministic), and one it refuses
+/// for its claims alone (missing, invalid, too long a lifetime) is refused with the same code.
+fn credential_issue(
+    c: &mut Calls,
+    d: &Value<'static>,
+    src: &str,
+    i: usize,
+    case: &Value<'static>,
+    op: &str,
+) {
+    let Some(issuer) = op.strip_prefix("verify_").map(|t| format!("issue_{t}")) else {
+        return;
+    };
+    let expected = get(case, &["expected"]);
+    let code = expected.get("error").and_then(Value::as_str);
+    // A refusal for the claims alone: not one that depends on the verifier's arguments (an
+    // audience the tool names that the token lacks).
+    let audience_given = get(case, &["args"]).get("audience").is_some();
+    if !matches!(
+        code,
+        None | Some("CLAIM_MISSING" | "CLAIM_INVALID" | "LIFETIME_TOO_LONG")
+    ) || (code.is_some() && audience_given)
+    {
+        return;
+    }
+    let token = st(case, &["token"]);
+    let mut parts = token.split('.');
+    let (Some(header), Some(payload)) = (parts.next(), parts.next()) else {
+        return;
+    };
+    let decode = |part: &str| {
+        ekl_core::base64url::decode(part)
+            .ok()
+            .and_then(|b| canonical::parse(&b).ok().map(|v| v.into_owned()))
+    };
+    let (Some(header), Some(claims)) = (decode(header), decode(payload)) else {
+        return;
+    };
+    // Only tokens signed by the file's key under the plain header (alg, kid, typ): the others
+    // test the verifier's reading of the header, not the claims.
+    let kid = header.get("kid").and_then(Value::as_str).unwrap_or("");
+    if header.as_object().map(<[_]>::len) != Some(3) || kid.is_empty() {
+        return;
+    }
+    if code.is_none()
+        && canon_text(&header)
+            != format!(
+                "{{\"alg\":\"ES256\",\"kid\":{},\"typ\":{}}}",
+                canon_text(&s(kid)),
+                canon_text(header.get("typ").unwrap_or(&Value::Null))
+            )
+    {
+        return;
+    }
+    let seed = st(d, &["key_seed_hex"]);
+    c.add(
+        &issuer,
+        src,
+        format!("{} (issued)", st(case, &["name"])),
+        vec![("claims", t(&claims)), ("key", key(&seed, kid))],
+    );
+    match code {
+        None => c.pin(format!("/cases/{i}/token"), &[]),
+        Some(_) => c.pin(format!("/cases/{i}/expected"), &[]),
+    }
+}
+
 /// vectors/credentials-jws.json: the per-type credential verifiers.
 fn credentials_jws(c: &mut Calls, d: &Value<'static>, src: &str) {
     // The per-type credential verifiers (§3, §4, §9.1, §9.3.1, §15.1): every case, accepted
@@ -1873,6 +1968,27 @@ fn credentials_jws(c: &mut Calls, d: &Value<'static>, src: &str) {
         }
         c.add(&op, src, st(case, &["name"]), args);
         c.pin(format!("/cases/{i}/expected"), &[]);
+        credential_issue(c, d, src, i, case, &op);
+    }
+    // The execution grant has no verifier case in the file: the first accepted access token's
+    // claims issued as a grant (its lifetime is within 600 s), and with 601 s (refused).
+    let seed = st(d, &["key_seed_hex"]);
+    if let Some(access) = list(d, &["cases"]).iter().find(|c| {
+        st(c, &["op"]) == "verify_access_token" && get(c, &["expected"]).get("error").is_none()
+    }) {
+        let claims = get(access, &["expected", "claims"]).clone();
+        let iat = get(&claims, &["iat"]).as_f64().unwrap_or(0.0) as i64;
+        for (label, lifetime) in [("execution grant", 600), ("execution grant of 601 s", 601)] {
+            c.add(
+                "issue_execution_grant",
+                src,
+                label,
+                vec![
+                    ("claims", t(&with(&claims, "exp", n(iat + lifetime)))),
+                    ("key", key(&seed, "net-2026-05")),
+                ],
+            );
+        }
     }
     // The key set as a Jwks handle comes from handle_twins; here a `now` in milliseconds
     // (INVALID_ARGUMENT).

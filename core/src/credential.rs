@@ -19,7 +19,7 @@
 //! schema is not available), `caps[].ver` likewise.
 
 use crate::error::{Error, ErrorCode, Result};
-use crate::jwk::Jwks;
+use crate::jwk::{Jwks, SigningKey};
 use crate::jws::{self, str_claim, ClaimChecks, Typ, Verified, SKEW_SECONDS};
 use crate::value::{Value, MAX_SAFE_INTEGER_BOUND};
 
@@ -370,4 +370,108 @@ pub fn verify_access_token(
         true,
         Some(ACCESS_TOKEN_MAX_LIFETIME),
     )
+}
+
+/// Signs `claims` as a token of `typ`, then runs the typed verifier (`verify`) on the token with
+/// the key's own public key, the claims' `iss`, and the clock at the token's first valid second
+/// (`max(iat, nbf)`): what is issued here is accepted by that verifier then, and refused otherwise
+/// with the verifier's code (nothing the library signs fails its own verifier).
+fn issue_typed(
+    typ: Typ,
+    claims: &Value<'_>,
+    key: &SigningKey,
+    verify: impl FnOnce(&str, &Jwks, &str, i64) -> Result<()>,
+) -> Result<String> {
+    let token = jws::sign(typ, claims, key)?;
+    let iss = str_claim(claims, "iss")?;
+    let iat = jws::time_claim(claims, "iat")?
+        .ok_or_else(|| Error::new(ErrorCode::ClaimMissing, "claim iat is missing"))?;
+    let at = jws::time_claim(claims, "nbf")?.map_or(iat, |nbf| nbf.max(iat));
+    let jwks = Jwks::from_keys(vec![key.public_jwk()])?;
+    verify(&token, &jwks, iss, at)?;
+    Ok(token)
+}
+
+/// The audience a token names: `aud` as a string, or an array of exactly one string (the forms
+/// the verifiers accept); `CLAIM_MISSING` or `CLAIM_INVALID` otherwise.
+fn audience_of<'v>(claims: &'v Value<'_>) -> Result<&'v str> {
+    match claims.get("aud") {
+        Some(Value::Array(items)) => match items.as_slice() {
+            [Value::String(one)] if !one.is_empty() => Ok(one),
+            _ => Err(Error::new(
+                ErrorCode::ClaimInvalid,
+                "claim aud must be a string or an array of one string",
+            )),
+        },
+        _ => str_claim(claims, "aud"),
+    }
+}
+
+/// The provider id of an `aud` of the form `ekl:agent:{provider_id}` (execution grants, access
+/// tokens): `AUDIENCE_MISMATCH` for another form, as the verifier would answer.
+fn provider_of_audience<'v>(claims: &'v Value<'_>) -> Result<&'v str> {
+    audience_of(claims)?
+        .strip_prefix("ekl:agent:")
+        .filter(|id| !id.is_empty())
+        .ok_or_else(|| {
+            Error::new(
+                ErrorCode::AudienceMismatch,
+                "aud must be ekl:agent:{provider_id}",
+            )
+        })
+}
+
+/// Issues a relationship assertion (§9.1): `claims` must hold what
+/// [`verify_relationship_assertion`] requires (`iss`, `aud` the provider's token endpoint, `iat`,
+/// `exp` within 120 s, `sub`, `jti`, `org`, `auth_profile` `ekl-auth-1.1`, `con`, `rel_ver`,
+/// `dsc_ver`, `caps`); refused with the verifier's code otherwise.
+pub fn issue_relationship_assertion(claims: &Value<'_>, key: &SigningKey) -> Result<String> {
+    issue_typed(Typ::Relationship, claims, key, |token, jwks, iss, now| {
+        let endpoint = audience_of(claims)?;
+        verify_relationship_assertion(token, jwks, iss, endpoint, now).map(|_| ())
+    })
+}
+
+/// Issues a platform call credential (§3, §4): `iss`, `iat`, `exp` within 60 s, `jti`, `purpose`
+/// (enroll, validation, revalidation or deliver), `aud` when the tool names one; refused with
+/// [`verify_platform_call`]'s code otherwise.
+pub fn issue_platform_call(claims: &Value<'_>, key: &SigningKey) -> Result<String> {
+    issue_typed(Typ::PlatformCall, claims, key, |token, jwks, iss, now| {
+        let purpose = Purpose::from_claim(str_claim(claims, "purpose")?).ok_or_else(|| {
+            Error::new(
+                ErrorCode::ClaimInvalid,
+                "purpose must be enroll, validation, revalidation or deliver",
+            )
+        })?;
+        let audience = match claims.get("aud") {
+            None => None,
+            Some(_) => Some(audience_of(claims)?),
+        };
+        verify_platform_call(token, jwks, iss, audience, purpose, now).map(|_| ())
+    })
+}
+
+/// Issues an execution grant (§9.3.2): `iss`, `aud` `ekl:agent:{provider_id}`, `iat`, `exp`
+/// within 600 s; refused with [`verify_execution_grant`]'s code otherwise.
+pub fn issue_execution_grant(claims: &Value<'_>, key: &SigningKey) -> Result<String> {
+    issue_typed(Typ::ExecutionGrant, claims, key, |token, jwks, iss, now| {
+        verify_execution_grant(token, jwks, iss, provider_of_audience(claims)?, now).map(|_| ())
+    })
+}
+
+/// Issues a revocation feed page or snapshot (§9.3.1): `iss`, `aud` the provider's agent id,
+/// `iat`, `exp` optional; refused with [`verify_revocation_feed`]'s code otherwise.
+pub fn issue_revocation_feed(claims: &Value<'_>, key: &SigningKey) -> Result<String> {
+    issue_typed(Typ::RevocationFeed, claims, key, |token, jwks, iss, now| {
+        let provider = audience_of(claims)?;
+        verify_revocation_feed(token, jwks, iss, provider, now).map(|_| ())
+    })
+}
+
+/// Issues an access token (§15.1): `iss`, `aud` `ekl:agent:{provider_id}`, `iat`, `exp` within
+/// 900 s; refused with [`verify_access_token`]'s code otherwise.
+pub fn issue_access_token(claims: &Value<'_>, key: &SigningKey) -> Result<String> {
+    issue_typed(Typ::Access, claims, key, |token, jwks, iss, now| {
+        verify_access_token(token, jwks, iss, provider_of_audience(claims)?, now).map(|_| ())
+    })
 }

@@ -76,7 +76,7 @@ pub struct Commitment {
 
 impl Commitment {
     /// A commitment from its JSON object (docs/decisions.md#shapes): `alg` `sha-256`, `canon`
-    /// `ekl-json-1`, `digest`, optional `salt_id` and `salt`; unknown members refused. The form of
+    /// `ekl-json-1`, `digest`, optional `salt_id` (not empty) and `salt`; unknown members refused. The form of
     /// the digest and salt is checked where the commitment is compared.
     pub fn from_value(v: &Value<'_>) -> Result<Commitment> {
         use crate::shape::{invalid, members, opt_str, req_str};
@@ -96,7 +96,7 @@ impl Commitment {
             alg: "sha-256",
             canon: "ekl-json-1",
             digest: req_str(v, "digest", "commitment")?.to_owned(),
-            salt_id: opt_str(v, "salt_id", "commitment")?.map(str::to_owned),
+            salt_id: crate::shape::opt_id(v, "salt_id", "commitment")?.map(str::to_owned),
             salt: opt_str(v, "salt", "commitment")?.map(str::to_owned),
         })
     }
@@ -136,8 +136,12 @@ pub fn value_digest(value: &Value<'_>, salt: Option<&Salt>) -> Result<String> {
 }
 
 /// A `salt_id` names the salt a commitment is salted with: without a salt it would name one
-/// the digest does not use (`INVALID_ARGUMENT`; docs/decisions/receipts.md).
+/// the digest does not use (`INVALID_ARGUMENT`; docs/decisions/receipts.md); an empty one names
+/// nothing (`INVALID_ARGUMENT`, docs/decisions/edges.md#empty).
 fn salt_id_needs_a_salt(salt: Option<&Salt>, salt_id: Option<&str>) -> Result<()> {
+    if let Some(id) = salt_id {
+        crate::shape::non_empty(id, "salt_id")?;
+    }
     if salt.is_none() && salt_id.is_some() {
         return Err(Error::new(
             ErrorCode::InvalidArgument,

@@ -44,7 +44,7 @@
 //!     requester_agent_id: "agt_c".into(), provider_agent_id: "agt_p".into(),
 //!     ..CallExpectation::default()
 //! };
-//! let ring = KeyRing::baseline("secret");
+//! let ring = KeyRing::baseline("secret").unwrap();
 //! let verdict = receipt::verify_receipt(&signed, &ring, &call, Some(&ci), Some(&co)).unwrap();
 //! assert!(verdict.accepted);
 //! // Another result than the one committed to is a dispute, not an error.
@@ -123,11 +123,16 @@ const INTEGER_FIELDS: [&str; 2] = ["rel_ver_at_admission", "dsc_ver"];
 const COMMITMENT_FIELDS: [&str; 2] = ["input_commitment", "output_commitment"];
 
 /// The receipt key: HMAC-SHA256(secret as UTF-8, `"ekl-receipt-1.1"` ‖ 0x00 ‖ key_id).
-pub fn receipt_key(secret: &str, key_id: &str) -> [u8; 32] {
-    hmac_sha256(
+///
+/// An empty secret or key id is `INVALID_ARGUMENT`: a receipt MAC'd under the empty secret is
+/// one anyone can make, and no key ring holds an empty key id (docs/decisions/edges.md#empty).
+pub fn receipt_key(secret: &str, key_id: &str) -> Result<[u8; 32]> {
+    crate::shape::non_empty(secret, "the receipt secret")?;
+    crate::shape::non_empty(key_id, "key_id")?;
+    Ok(hmac_sha256(
         secret.as_bytes(),
         &[KEY_CONTEXT.as_bytes(), &[0u8], key_id.as_bytes()],
-    )
+    ))
 }
 
 fn invalid_receipt(message: &str) -> Error {
@@ -177,7 +182,11 @@ fn key_id_of<'v>(receipt: &'v Value<'_>) -> Result<&'v str> {
 /// Refused: not an object or no string `key_id` (`INVALID_RECEIPT`), duplicate keys, values
 /// outside ekl-json-1.
 pub fn auth_tag(receipt: &Value<'_>, secret: &str) -> Result<String> {
-    let key = Zeroizing::new(receipt_key(secret, key_id_of(receipt)?));
+    let key_id = key_id_of(receipt)?;
+    if key_id.is_empty() {
+        return Err(invalid_receipt("key_id: empty"));
+    }
+    let key = Zeroizing::new(receipt_key(secret, key_id)?);
     Ok(hex::encode(&tag_with_key(receipt, &key)?))
 }
 
@@ -295,20 +304,21 @@ impl KeyRing {
     }
 
     /// The baseline ring: the registration secret as `rk-1`, valid from 0000-01-01T00:00:00Z on.
-    pub fn baseline(registration_secret: &str) -> KeyRing {
+    /// An empty secret is `INVALID_ARGUMENT` (as in [`receipt_key`]).
+    pub fn baseline(registration_secret: &str) -> Result<KeyRing> {
         let mut ring = KeyRing::new();
         ring.entries.push(KeyEntry {
             key_id: BASELINE_KEY_ID.to_owned(),
-            key: receipt_key(registration_secret, BASELINE_KEY_ID),
-            valid_from: Timestamp::parse("0000-01-01T00:00:00Z").expect("a valid constant"),
+            key: receipt_key(registration_secret, BASELINE_KEY_ID)?,
+            valid_from: Timestamp::parse("0000-01-01T00:00:00Z")?,
             valid_until: None,
         });
-        ring
+        Ok(ring)
     }
 
     /// Adds a key valid from `valid_from` (inclusive) until `valid_until` (exclusive; `None` while
     /// it is current). Timestamps are RFC 3339 UTC (`INVALID_TIMESTAMP`); an empty or repeated key
-    /// id, or a window that ends before it starts, is `INVALID_ARGUMENT`.
+    /// id, an empty secret, or a window that ends before it starts, is `INVALID_ARGUMENT`.
     pub fn add(
         &mut self,
         key_id: &str,
@@ -319,6 +329,7 @@ impl KeyRing {
         if key_id.is_empty() {
             return Err(Error::new(ErrorCode::InvalidArgument, "empty key_id"));
         }
+        let key = receipt_key(secret, key_id)?;
         if self.entries.iter().any(|e| e.key_id == key_id) {
             return Err(Error::new(
                 ErrorCode::InvalidArgument,
@@ -335,7 +346,7 @@ impl KeyRing {
         }
         self.entries.push(KeyEntry {
             key_id: key_id.to_owned(),
-            key: receipt_key(secret, key_id),
+            key,
             valid_from: from,
             valid_until: until,
         });
@@ -348,7 +359,7 @@ impl KeyRing {
     pub fn from_value(v: &Value<'_>) -> Result<KeyRing> {
         use crate::shape::{invalid, members, opt_str, req_str};
         if let Some(secret) = v.as_str() {
-            return Ok(KeyRing::baseline(secret));
+            return KeyRing::baseline(secret);
         }
         let list = v.as_array().filter(|l| !l.is_empty()).ok_or_else(|| {
             invalid(
@@ -439,10 +450,10 @@ impl CallExpectation {
     ];
 
     /// The call from its JSON object, in wire names (docs/decisions.md#shapes): the five
-    /// required ids, the optional ones when present and not `null`; an unknown member is
-    /// `INVALID_ARGUMENT` naming it and the allowed ones.
+    /// required ids, the optional ones when present and not `null`; an unknown member, or an
+    /// empty string for any of them, is `INVALID_ARGUMENT` naming it (and the allowed ones).
     pub fn from_value(v: &Value<'_>) -> Result<CallExpectation> {
-        use crate::shape::{members, opt_str, req_str};
+        use crate::shape::{members, opt_id as opt_str, req_id as req_str};
         let allowed: Vec<&str> = Self::REQUIRED
             .iter()
             .chain(&Self::OPTIONAL)
@@ -473,8 +484,8 @@ impl CallExpectation {
 const NOT_A_COMMITMENT: &str = "not a sha-256 ekl-json-1 commitment";
 
 /// The digest and salt of a commitment of the form §9.5 gives (`alg` `sha-256`, `canon`
-/// `ekl-json-1`, `digest` and an optional `salt` of 64 lowercase hex, an optional string
-/// `salt_id`), or `None`.
+/// `ekl-json-1`, `digest` and an optional `salt` of 64 lowercase hex, an optional non-empty
+/// string `salt_id`), or `None`.
 fn commitment_form<'v>(receipt_side: &'v Value<'_>) -> Option<(&'v str, Option<&'v str>)> {
     let alg = receipt_side.get("alg").and_then(Value::as_str);
     let canon = receipt_side.get("canon").and_then(Value::as_str);
@@ -493,7 +504,9 @@ fn commitment_form<'v>(receipt_side: &'v Value<'_>) -> Option<(&'v str, Option<&
         Some(Value::String(s)) if hex64(s) => Some(s.as_ref()),
         Some(_) => return None,
     };
-    if !matches!(salt_id, None | Some(Value::String(_))) {
+    if !matches!(salt_id, None | Some(Value::String(_)))
+        || salt_id.and_then(Value::as_str) == Some("")
+    {
         return None;
     }
     Some((digest, salt))
@@ -611,9 +624,12 @@ fn form_checks(receipt: &Value<'_>, issued: Option<&Result<Timestamp>>) -> Vec<C
         ),
     );
     let mut bad: Vec<&str> = Vec::new();
+    let mut empty: Vec<&str> = Vec::new();
     for name in STRING_FIELDS {
-        if !matches!(receipt.get(name), Some(Value::String(_))) {
-            bad.push(name);
+        match receipt.get(name) {
+            Some(Value::String(s)) if s.is_empty() => empty.push(name),
+            Some(Value::String(_)) => {}
+            _ => bad.push(name),
         }
     }
     for name in INTEGER_FIELDS {
@@ -626,26 +642,33 @@ fn form_checks(receipt: &Value<'_>, issued: Option<&Result<Timestamp>>) -> Vec<C
             bad.push(name);
         }
     }
+    // An empty string names nothing: a receipt id, key id or execution id that is empty is
+    // refused like a missing one (docs/decisions/edges.md#empty).
+    let mut problems = Vec::new();
+    if !bad.is_empty() {
+        problems.push(format!("missing or of the wrong type: {}", bad.join(", ")));
+    }
+    if !empty.is_empty() {
+        problems.push(format!("empty: {}", empty.join(", ")));
+    }
+    let mut received = format!("missing or of the wrong type: {}", names_shown(&bad));
+    if !empty.is_empty() {
+        received.push_str(&format!("; empty: {}", names_shown(&empty)));
+    }
     checks.push(
-        if bad.is_empty() {
+        if problems.is_empty() {
             Check::pass("required_fields")
         } else {
-            Check::fail(
-                "required_fields",
-                format!("missing or of the wrong type: {}", bad.join(", ")),
-            )
+            Check::fail("required_fields", problems.join("; "))
         }
         .with_values(
             Some(format!(
-                "{} strings, {} integers, {} commitment objects",
+                "{} non-empty strings, {} integers, {} commitment objects",
                 STRING_FIELDS.len(),
                 INTEGER_FIELDS.len(),
                 COMMITMENT_FIELDS.len()
             )),
-            Some(format!(
-                "missing or of the wrong type: {}",
-                names_shown(&bad)
-            )),
+            Some(received),
         ),
     );
     let present: Vec<&str> = CUSTOMER_FIELDS
@@ -1273,7 +1296,7 @@ mod tests {
     #[test]
     fn sign_then_verify_and_member_order_does_not_matter() {
         let signed = sign_receipt(&receipt(), SECRET).expect("signs");
-        let ring = KeyRing::baseline(SECRET);
+        let ring = KeyRing::baseline(SECRET).unwrap();
         let v = verify_receipt(&signed, &ring, &call(), None, None).expect("a receipt");
         assert!(v.accepted, "{:?}", v.checks);
         assert_eq!(
@@ -1295,8 +1318,14 @@ mod tests {
                 .accepted
         );
         // Another secret: the tag fails, nothing else.
-        let v = verify_receipt(&signed, &KeyRing::baseline("other"), &call(), None, None)
-            .expect("a receipt");
+        let v = verify_receipt(
+            &signed,
+            &KeyRing::baseline("other").unwrap(),
+            &call(),
+            None,
+            None,
+        )
+        .expect("a receipt");
         let bad: Vec<_> = v
             .checks
             .iter()
@@ -1308,7 +1337,7 @@ mod tests {
 
     #[test]
     fn refusals_are_errors_only_for_non_receipts() {
-        let ring = KeyRing::baseline(SECRET);
+        let ring = KeyRing::baseline(SECRET).unwrap();
         // Values with duplicate members (text with them is refused by the parser already).
         let object = |members: &[(&'static str, &'static str)]| {
             Value::Object(
@@ -1418,12 +1447,12 @@ mod tests {
             KeySelection::UnknownKeyId
         ));
         // The ring never shows its keys.
-        assert!(!format!("{ring:?}").contains(&hex::encode(&receipt_key("s", "rk-1"))));
+        assert!(!format!("{ring:?}").contains(&hex::encode(&receipt_key("s", "rk-1").unwrap())));
     }
 
     #[test]
     fn batch_gives_one_result_per_receipt_in_order() {
-        let ring = KeyRing::baseline(SECRET);
+        let ring = KeyRing::baseline(SECRET).unwrap();
         let good = sign_receipt(&receipt(), SECRET).expect("signs");
         let other_call = CallExpectation {
             execution_id: "other".into(),
@@ -1507,7 +1536,11 @@ mod tests {
             String::from_utf8(crate::canonical::canonicalize_value(&v.to_value()).expect("json"))
                 .expect("utf-8");
         let tag = signed.get("auth_tag").and_then(Value::as_str).expect("tag");
-        for secret_like in [tag, SECRET, &hex::encode(&receipt_key(SECRET, "rk-1"))] {
+        for secret_like in [
+            tag,
+            SECRET,
+            &hex::encode(&receipt_key(SECRET, "rk-1").unwrap()),
+        ] {
             assert!(!json.contains(secret_like), "{json}");
         }
         // Unknown key id: the ring's ids are named.
@@ -1560,8 +1593,11 @@ mod tests {
     fn receipt_key_matches_its_definition() {
         // HMAC-SHA256(secret, "ekl-receipt-1.1" || 0x00 || key_id), built here from the parts.
         let direct = hmac_sha256(b"sec", &[b"ekl-receipt-1.1\x00rk-7"]);
-        assert_eq!(receipt_key("sec", "rk-7"), direct);
-        assert_ne!(receipt_key("sec", "rk-7"), receipt_key("sec", "rk-8"));
+        assert_eq!(receipt_key("sec", "rk-7").unwrap(), direct);
+        assert_ne!(
+            receipt_key("sec", "rk-7").unwrap(),
+            receipt_key("sec", "rk-8").unwrap()
+        );
     }
 
     /// A customer call, as the consumer's call object names it (every member a receipt needs).
@@ -1645,8 +1681,14 @@ mod tests {
             );
             assert_eq!(r.get("input_commitment"), Some(&ci.to_value()));
             assert_eq!(r.get("output_commitment"), Some(&co.to_value()));
-            let v = verify_receipt(&r, &KeyRing::baseline(SECRET), &call, Some(&ci), Some(&co))
-                .unwrap();
+            let v = verify_receipt(
+                &r,
+                &KeyRing::baseline(SECRET).unwrap(),
+                &call,
+                Some(&ci),
+                Some(&co),
+            )
+            .unwrap();
             assert!(v.accepted, "{:?}", v.checks);
             // The same salts and time give the same bytes; other salts another receipt and id.
             let again = issue_mac_receipt(&answered(&call, &input, &output, &s), SECRET).unwrap();
@@ -1676,7 +1718,7 @@ mod tests {
             Some(auth_tag(&r, SECRET).unwrap())
         );
         // Under rk-1 the tag does not verify.
-        let v = verify_receipt(&r, &KeyRing::baseline(SECRET), &call, None, None).unwrap();
+        let v = verify_receipt(&r, &KeyRing::baseline(SECRET).unwrap(), &call, None, None).unwrap();
         assert!(!v.accepted);
     }
 

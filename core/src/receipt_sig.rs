@@ -86,7 +86,7 @@ impl<'a> CallContext<'a> {
     /// `network_issuer` as strings, `sent_at`, `received_at` as integer seconds), parsed in one
     /// place for the CLI and the bindings; anything else is `INVALID_ARGUMENT`.
     pub fn from_value(call: &'a Value<'a>) -> Result<CallContext<'a>> {
-        use crate::shape::{members, req_seconds, req_str};
+        use crate::shape::{members, req_id as req_str, req_seconds};
         members(call, "call", &CallContext::MEMBERS)?;
         let s = |k: &str| req_str(call, k, "call");
         Ok(CallContext {
@@ -143,7 +143,11 @@ pub const CALL_CLAIMS: [&str; 5] = [
 /// The string claim `name`: `CLAIM_MISSING` when absent, `CLAIM_INVALID` when not a string.
 fn string_claim<'v>(claims: &'v Value<'_>, name: &str) -> Result<&'v str> {
     match claims.get(name) {
-        Some(Value::String(s)) => Ok(s),
+        Some(Value::String(s)) if !s.is_empty() => Ok(s),
+        Some(Value::String(_)) => Err(Error::new(
+            ErrorCode::ClaimInvalid,
+            format!("{name} is empty"),
+        )),
         Some(_) => Err(Error::new(
             ErrorCode::ClaimInvalid,
             format!("{name} is not a string"),
@@ -262,7 +266,17 @@ pub fn check_receipt_claims(claims: &Value<'_>) -> Result<()> {
     for name in CALL_CLAIMS {
         string_claim(claims, name)?;
     }
+    receipt_id_claim(claims)?;
     iat_of_issued_at(claims).map(|_| ())
+}
+
+/// `receipt_id`, when the claims carry it, is a non-empty string (`CLAIM_INVALID`): an empty id
+/// names no receipt (docs/decisions/edges.md#empty). Checked on issue and on verify.
+fn receipt_id_claim(claims: &Value<'_>) -> Result<()> {
+    match claims.get("receipt_id") {
+        None => Ok(()),
+        Some(_) => string_claim(claims, "receipt_id").map(|_| ()),
+    }
 }
 
 /// Verifies a receipt's compact JWS claim by claim against the call (see the module docs).
@@ -293,6 +307,7 @@ pub(crate) fn verify_receipt_jws_with(
         ));
     }
     claims_seen(&claims);
+    receipt_id_claim(&claims)?;
     let mut checks = Vec::with_capacity(JWS_CHECKS.len());
     checks.push(
         match check_alg_typ(&parts.header, Typ::Receipt) {
@@ -528,7 +543,9 @@ pub fn sign_receipt_object(receipt: &Value<'_>, key: &SigningKey) -> Result<Valu
 /// `issued_at` as a string (`INVALID_RECEIPT`); fields that hold `iss`, `aud` or `iat`, which are
 /// the token's own claims (`DUPLICATE_KEY`: the claims would hold them twice); an `issued_at`
 /// that is not RFC 3339 UTC (`INVALID_TIMESTAMP`) or lies before 1970 (`CLAIM_INVALID`); a call
-/// claim ([`CALL_CLAIMS`]) missing (`CLAIM_MISSING`) or not a string (`CLAIM_INVALID`); then the
+/// claim ([`CALL_CLAIMS`]) missing (`CLAIM_MISSING`) or not a non-empty string (`CLAIM_INVALID`),
+/// a `receipt_id` that is not a non-empty string (`CLAIM_INVALID`), an empty `issuer` or
+/// `audience` (`INVALID_ARGUMENT`); then the
 /// refusals of [`jws::sign`]. A receipt issued here is accepted by [`verify_receipt`] for the
 /// call it names, with the key set holding `key` and a call window around `issued_at`.
 pub fn issue_receipt(
@@ -537,6 +554,8 @@ pub fn issue_receipt(
     issuer: &str,
     audience: &str,
 ) -> Result<Value<'static>> {
+    crate::shape::non_empty(issuer, "issuer")?;
+    crate::shape::non_empty(audience, "audience")?;
     let mut claims = without(fields, &OBJECT_ONLY)?.into_owned();
     // First what the verifier's reader refuses in the claims (parse-time refusals, then
     // duplicates: fields holding `iss`, `aud` or `iat` would put them in the claims twice).

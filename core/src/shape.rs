@@ -62,6 +62,32 @@ pub fn req_str<'v>(v: &'v Value<'_>, name: &str, what: &str) -> Result<&'v str> 
     opt_str(v, name, what)?.ok_or_else(|| invalid(format!("{what}.{name} is required (a string)")))
 }
 
+/// The string member `name` of `v` that names something (an id, a secret, a salt id): as
+/// [`opt_str`], and an empty string is `INVALID_ARGUMENT` too (docs/decisions/edges.md#empty).
+pub fn opt_id<'v>(v: &'v Value<'_>, name: &str, what: &str) -> Result<Option<&'v str>> {
+    match opt_str(v, name, what)? {
+        Some("") => Err(invalid(format!("{what}.{name} must not be empty"))),
+        other => Ok(other),
+    }
+}
+
+/// The required string member `name` of `v` that names something: as [`req_str`], and not empty.
+pub fn req_id<'v>(v: &'v Value<'_>, name: &str, what: &str) -> Result<&'v str> {
+    opt_id(v, name, what)?.ok_or_else(|| invalid(format!("{what}.{name} is required (a string)")))
+}
+
+/// `value` when it is not empty; otherwise `INVALID_ARGUMENT` naming it (`what`). Every secret
+/// and identifier an operation takes goes through here (or [`req_id`]): an empty secret keys a
+/// MAC that anyone can compute, and an empty id matches nothing the protocol issues
+/// (docs/decisions/edges.md#empty).
+pub fn non_empty<'s>(value: &'s str, what: &str) -> Result<&'s str> {
+    if value.is_empty() {
+        Err(invalid(format!("{what} must not be empty")))
+    } else {
+        Ok(value)
+    }
+}
+
 /// The required integer member `name` of `v` (seconds; an integer of at most 2^53 in magnitude).
 pub fn req_seconds(v: &Value<'_>, name: &str, what: &str) -> Result<i64> {
     v.get(name)

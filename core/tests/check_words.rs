@@ -53,7 +53,7 @@ fn emitted() -> BTreeSet<&'static str> {
     };
     let v = receipt::verify_receipt(
         &signed,
-        &KeyRing::baseline("s"),
+        &KeyRing::baseline("s").unwrap(),
         &call,
         Some(&ci),
         Some(&co),

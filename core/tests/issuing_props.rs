@@ -75,8 +75,9 @@ fn a_timestamp(y0: u32) -> impl Strategy<Value = String> {
         })
 }
 
+/// An id: never empty (an empty id is refused: docs/decisions/edges.md#empty).
 fn an_id() -> impl Strategy<Value = String> {
-    "\\PC{0,10}"
+    "\\PC{1,10}"
 }
 
 fn a_commitment() -> impl Strategy<Value = Commitment> {
@@ -104,7 +105,7 @@ fn a_mac_receipt() -> impl Strategy<Value = (Value<'static>, String)> {
             0usize..STATUSES.len(),
             a_timestamp(0),
             "\\PC{1,8}",
-            "\\PC{0,16}",
+            "\\PC{1,16}",
         ),
         proptest::collection::vec(("x_[a-z]{1,6}", "\\PC{0,6}"), 0..3),
     )

@@ -106,7 +106,7 @@ proptest! {
         prop_assume!(members[i].1.as_str() != Some(new.as_str()));
         members[i].1 = Value::String(Cow::Owned(new));
         let changed = Value::Object(members);
-        let verdict = receipt::verify_receipt(&changed, &KeyRing::baseline("sec"), &call(), None, None)
+        let verdict = receipt::verify_receipt(&changed, &KeyRing::baseline("sec").unwrap(), &call(), None, None)
             .expect("still a receipt");
         prop_assert!(!verdict.accepted);
         // Changing key_id or issued_at can make the key unusable instead; the tag never passes.
@@ -115,7 +115,7 @@ proptest! {
 
     /// The tag verifies under the secret it was made with and no other.
     #[test]
-    fn tag_binds_the_secret(secret in "\\PC{0,20}", other in "\\PC{0,20}") {
+    fn tag_binds_the_secret(secret in "\\PC{1,20}", other in "\\PC{1,20}") {
         // Not a complete receipt (sign_receipt refuses it): the tag alone, appended.
         let text = br#"{"key_id":"rk-1","issued_at":"2026-01-01T00:00:00Z","x":[1,2.5,"\u00e9"]}"#;
         let unsigned = canonical::parse(text).expect("valid");
@@ -123,10 +123,10 @@ proptest! {
         let Value::Object(mut members) = unsigned else { unreachable!() };
         members.push((Cow::Borrowed("auth_tag"), Value::String(Cow::Owned(tag))));
         let r = Value::Object(members);
-        let v = receipt::verify_receipt(&r, &KeyRing::baseline(&secret), &call(), None, None)
+        let v = receipt::verify_receipt(&r, &KeyRing::baseline(&secret).unwrap(), &call(), None, None)
             .expect("a receipt");
         prop_assert_eq!(v.outcome("auth_tag"), Some(Outcome::Pass));
-        let v = receipt::verify_receipt(&r, &KeyRing::baseline(&other), &call(), None, None)
+        let v = receipt::verify_receipt(&r, &KeyRing::baseline(&other).unwrap(), &call(), None, None)
             .expect("a receipt");
         prop_assert_eq!(v.outcome("auth_tag") == Some(Outcome::Pass), secret == other);
     }

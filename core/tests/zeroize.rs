@@ -57,14 +57,14 @@ fn debug_never_shows_a_secret() {
     }
     let pk = ProofKey::derive("eklp_secret");
     let hash = NetworkHolds::credential_hash_of("eklp_secret");
-    let mut ring = KeyRing::baseline("registration-secret");
+    let mut ring = KeyRing::baseline("registration-secret").unwrap();
     ring.add("rk-2", "second-secret", "2026-01-01T00:00:00Z", None)
         .expect("added");
     let shown = format!("{pk:?} {hash:?} {ring:?}");
     for secret in [
         pk.to_hex(),
-        hex::encode(&receipt_key("registration-secret", "rk-1")),
-        hex::encode(&receipt_key("second-secret", "rk-2")),
+        hex::encode(&receipt_key("registration-secret", "rk-1").unwrap()),
+        hex::encode(&receipt_key("second-secret", "rk-2").unwrap()),
         "registration-secret".to_owned(),
     ] {
         assert!(!shown.contains(&secret[..16]), "{shown}");

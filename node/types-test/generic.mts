@@ -520,6 +520,81 @@ export function verifyAccessToken_jwks<T>(x: T, a: Parameters<typeof ekl.verifyA
   return ekl.verifyAccessToken(a[0], x, a[2], a[3], a[4])
 }
 
+/** `issueRelationshipAssertion`, parameter `claims`. */
+export function issueRelationshipAssertion_claims<T>(x: T, a: Parameters<typeof ekl.issueRelationshipAssertion>) {
+  // @ts-expect-error: a function member
+  ekl.issueRelationshipAssertion({ f: () => 1 }, a[1])
+  // @ts-expect-error: a function
+  ekl.issueRelationshipAssertion(() => 1, a[1])
+  // @ts-expect-error: a Map
+  ekl.issueRelationshipAssertion(new Map<string, number>(), a[1])
+  // @ts-expect-error: a symbol
+  ekl.issueRelationshipAssertion(Symbol('s'), a[1])
+  // @ts-expect-error: undefined itself
+  ekl.issueRelationshipAssertion(undefined, a[1])
+  return ekl.issueRelationshipAssertion(x, a[1])
+}
+
+/** `issuePlatformCall`, parameter `claims`. */
+export function issuePlatformCall_claims<T>(x: T, a: Parameters<typeof ekl.issuePlatformCall>) {
+  // @ts-expect-error: a function member
+  ekl.issuePlatformCall({ f: () => 1 }, a[1])
+  // @ts-expect-error: a function
+  ekl.issuePlatformCall(() => 1, a[1])
+  // @ts-expect-error: a Map
+  ekl.issuePlatformCall(new Map<string, number>(), a[1])
+  // @ts-expect-error: a symbol
+  ekl.issuePlatformCall(Symbol('s'), a[1])
+  // @ts-expect-error: undefined itself
+  ekl.issuePlatformCall(undefined, a[1])
+  return ekl.issuePlatformCall(x, a[1])
+}
+
+/** `issueExecutionGrant`, parameter `claims`. */
+export function issueExecutionGrant_claims<T>(x: T, a: Parameters<typeof ekl.issueExecutionGrant>) {
+  // @ts-expect-error: a function member
+  ekl.issueExecutionGrant({ f: () => 1 }, a[1])
+  // @ts-expect-error: a function
+  ekl.issueExecutionGrant(() => 1, a[1])
+  // @ts-expect-error: a Map
+  ekl.issueExecutionGrant(new Map<string, number>(), a[1])
+  // @ts-expect-error: a symbol
+  ekl.issueExecutionGrant(Symbol('s'), a[1])
+  // @ts-expect-error: undefined itself
+  ekl.issueExecutionGrant(undefined, a[1])
+  return ekl.issueExecutionGrant(x, a[1])
+}
+
+/** `issueRevocationFeed`, parameter `claims`. */
+export function issueRevocationFeed_claims<T>(x: T, a: Parameters<typeof ekl.issueRevocationFeed>) {
+  // @ts-expect-error: a function member
+  ekl.issueRevocationFeed({ f: () => 1 }, a[1])
+  // @ts-expect-error: a function
+  ekl.issueRevocationFeed(() => 1, a[1])
+  // @ts-expect-error: a Map
+  ekl.issueRevocationFeed(new Map<string, number>(), a[1])
+  // @ts-expect-error: a symbol
+  ekl.issueRevocationFeed(Symbol('s'), a[1])
+  // @ts-expect-error: undefined itself
+  ekl.issueRevocationFeed(undefined, a[1])
+  return ekl.issueRevocationFeed(x, a[1])
+}
+
+/** `issueAccessToken`, parameter `claims`. */
+export function issueAccessToken_claims<T>(x: T, a: Parameters<typeof ekl.issueAccessToken>) {
+  // @ts-expect-error: a function member
+  ekl.issueAccessToken({ f: () => 1 }, a[1])
+  // @ts-expect-error: a function
+  ekl.issueAccessToken(() => 1, a[1])
+  // @ts-expect-error: a Map
+  ekl.issueAccessToken(new Map<string, number>(), a[1])
+  // @ts-expect-error: a symbol
+  ekl.issueAccessToken(Symbol('s'), a[1])
+  // @ts-expect-error: undefined itself
+  ekl.issueAccessToken(undefined, a[1])
+  return ekl.issueAccessToken(x, a[1])
+}
+
 /** `verifyScreeningRules`, parameter `jwks`. */
 export function verifyScreeningRules_jwks<T>(x: T, a: Parameters<typeof ekl.verifyScreeningRules>) {
   // @ts-expect-error: a function member

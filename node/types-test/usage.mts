@@ -57,6 +57,11 @@ import ekl, {
   jwksFromSeed,
   signJws,
   issueReceipt,
+  issueRelationshipAssertion,
+  issuePlatformCall,
+  issueExecutionGrant,
+  issueRevocationFeed,
+  issueAccessToken,
   Jwks,
   SigningKey,
   errorCodes,
@@ -164,6 +169,13 @@ const verifiedNow: string = verifyJws(token, 'ekl-receipt+jwt', jwks.toJSON(), {
 const signedCall = { execution_id: 'ex', provider_agent_id: 'p', requester_agent_id: 'c', capability_id: 'cap', input_fingerprint: 'f', own_agent_id: 'c', network_issuer: 'https://n.example', sent_at: 1, received_at: 2 }
 const vj: Verdict = verifyReceiptJws(token, jwks, signedCall)
 const issued = issueReceipt({ issued_at: '2026-05-28T00:00:00Z' }, key, 'https://n.example', 'c')
+// Per-type issuers: a token string each (claims as the typed verifier requires them).
+const assertionToken: string = issueRelationshipAssertion({ iss: 'i', aud: 'a', iat: 1, exp: 61, sub: 's', jti: 'j', org: 'o', auth_profile: 'ekl-auth-1.1', con: 'c', rel_ver: 1, dsc_ver: 1, caps: [{ id: 'x', ver: 1 }] }, key)
+const platformCallToken: string = issuePlatformCall({ iss: 'i', iat: 1, exp: 61, jti: 'j', purpose: 'deliver' }, key)
+const grantToken: string = issueExecutionGrant({ iss: 'i', aud: 'ekl:agent:p', iat: new Date(1000), exp: 61 }, key)
+const feedToken: string = issueRevocationFeed({ iss: 'i', aud: 'p', iat: 1 }, key)
+const accessToken: string = issueAccessToken({ iss: 'i', aud: 'ekl:agent:p', iat: 1, exp: 901 }, key)
+void [assertionToken, platformCallToken, grantToken, feedToken, accessToken]
 const vs2: Verdict = verifySignedReceipt(issued, { keys: [] }, signedCall)
 const sr: ScreeningRulesToken = verifyScreeningRules(token, jwks, 'https://n.example', { now: 1 })
 const fromJwk: SigningKey = signingKeyFromJwk({ kty: 'EC', crv: 'P-256', kid: 'k', d: 'AA' })

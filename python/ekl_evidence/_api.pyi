@@ -28,8 +28,13 @@ __all__ = [
     "fingerprint",
     "format_timestamp",
     "input_commitment",
+    "issue_access_token",
+    "issue_execution_grant",
     "issue_mac_receipt",
+    "issue_platform_call",
     "issue_receipt",
+    "issue_relationship_assertion",
+    "issue_revocation_feed",
     "jwks_from_seed",
     "output_fingerprint",
     "proof_key",
@@ -893,6 +898,82 @@ def verify_access_token(
     issuer (required): the network's issuer
     provider_id (required): the provider's agent id
     now (keyword-only, optional): the time to check against (default: now)
+
+    EKP §15.1.
+    """
+
+def issue_relationship_assertion(
+    claims: _Value,
+    key: SigningKey,
+) -> str:
+    """Issues a relationship assertion (typ ekl-relationship+jwt) from its claims: iss, aud (the
+    provider's token endpoint), iat, exp (at most 120 s later), sub, jti, org, auth_profile ekl-
+    auth-1.1, con, rel_ver, dsc_ver, caps [{id, ver}]. Refuses, with its code, what
+    verify_relationship_assertion would refuse at the token's first valid second.
+
+    claims (required): the claims; an aware datetime is accepted for iat (seconds), nbf
+        (seconds), exp (seconds)
+    key (required): the network's signing key
+
+    EKP §9.1.
+    """
+
+def issue_platform_call(
+    claims: _Value,
+    key: SigningKey,
+) -> str:
+    """Issues a platform call credential (typ ekl-platform-call+jwt) from its claims: iss, iat, exp
+    (at most 60 s later), jti, purpose (enroll, validation, revalidation or deliver), aud when
+    the tool names one. Refuses, with its code, what verify_platform_call would refuse.
+
+    claims (required): the claims; an aware datetime is accepted for iat (seconds), nbf
+        (seconds), exp (seconds)
+    key (required): the network's signing key
+
+    EKP §3.
+    """
+
+def issue_execution_grant(
+    claims: _Value,
+    key: SigningKey,
+) -> str:
+    """Issues an execution grant (typ ekl-execution-grant+jwt) from its claims: iss, aud
+    ekl:agent:{provider_id}, iat, exp (at most 600 s later). Refuses, with its code, what
+    verify_execution_grant would refuse.
+
+    claims (required): the claims; an aware datetime is accepted for iat (seconds), nbf
+        (seconds), exp (seconds)
+    key (required): the network's signing key
+
+    EKP §9.3.2.
+    """
+
+def issue_revocation_feed(
+    claims: _Value,
+    key: SigningKey,
+) -> str:
+    """Issues a revocation feed page or snapshot (typ ekl-revocation-feed+jwt) from its claims:
+    iss, aud (the provider's agent id), iat, exp optional, the items. Refuses, with its code,
+    what verify_revocation_feed would refuse.
+
+    claims (required): the claims; an aware datetime is accepted for iat (seconds), nbf
+        (seconds), exp (seconds)
+    key (required): the network's signing key
+
+    EKP §9.3.1.
+    """
+
+def issue_access_token(
+    claims: _Value,
+    key: SigningKey,
+) -> str:
+    """Issues an access token (typ ekl-access+jwt) from its claims: iss, aud
+    ekl:agent:{provider_id}, iat, exp (at most 900 s later). Refuses, with its code, what
+    verify_access_token would refuse.
+
+    claims (required): the claims; an aware datetime is accepted for iat (seconds), nbf
+        (seconds), exp (seconds)
+    key (required): the network's signing key
 
     EKP §15.1.
     """

@@ -5,7 +5,9 @@
 #     (the guide's canonical.py + Node) changes no byte;
 #  3. vectors/check/check_vectors.py recomputes every digest, fingerprint, canonical form and error code
 #     with its own implementation, and its self-test shows that a changed copy fails;
-#  4. the published guide's own check_vectors.py passes on vectors/ekl-json-1.json and fails on a changed copy.
+#  4. the published guide's own check_vectors.py passes on vectors/ekl-json-1.json and fails on a changed copy;
+#  5. vectors/empty-values.json is what make_empty_vectors.py writes, each case one empty member of a real
+#     operation with a real code, and a changed copy fails.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 command -v python3 >/dev/null || { echo "python3 is required" >&2; exit 1; }
@@ -24,3 +26,4 @@ else
 fi
 python3 vectors/check/check_vectors.py --self-test
 python3 vectors/check/run_guide.py | tail -n 3
+python3 vectors/check/make_empty_vectors.py --check --self-test

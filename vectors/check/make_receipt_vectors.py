@@ -208,6 +208,10 @@ MISMATCH_CASES = [
     mismatch_case("status not an execution status", "", base(status="done"), {"status": "fail"}),
     mismatch_case("dsc_ver as a string", "versions are integers", base(dsc_ver="12"),
                   {"required_fields": "fail"}),
+    mismatch_case("empty receipt_id", "tagged, but an empty id names no receipt (docs/decisions/edges.md#empty)",
+                  base(receipt_id=""), {"required_fields": "fail"}),
+    mismatch_case("empty connection_id", "every string member of a receipt is non-empty",
+                  base(connection_id=""), {"required_fields": "fail", "connection_id": "fail"}),
     mismatch_case("salted commitments, same salt", "the consumer's salted commitments agree",
                   base(input_commitment=commitment(INPUT, SALT, "s1"),
                        output_commitment=commitment(RESULT, SALT, "s1")), own_salt=SALT),
@@ -289,6 +293,12 @@ ISSUE_CASES = [
     issue_case("status not an execution status", "", status="done", error="INVALID_RECEIPT"),
     issue_case("negative dsc_ver", "", dsc_ver=-1, error="INVALID_RECEIPT"),
     issue_case("empty key_id", "no key ring holds it", key_id="", error="INVALID_RECEIPT"),
+    issue_case("empty receipt_id", "an empty id names no receipt (docs/decisions/edges.md#empty)", receipt_id="",
+               error="INVALID_RECEIPT"),
+    issue_case("empty secret", "a MAC under the empty key is one anyone can make", secret="",
+               error="INVALID_ARGUMENT"),
+    issue_case("call with an empty execution_id", "every id of the call is a non-empty string",
+               call={**ISSUE_CALL, "execution_id": ""}, error="INVALID_ARGUMENT"),
     issue_case("upper-case salt", "a salt is 64 lowercase hex", input_salt="1F" * 32, error="INVALID_SALT"),
 ]
 

@@ -124,6 +124,11 @@ export function badCalls(api) {
       ['jwksFromSeed: kids not an array', () => api.jwksFromSeed('11'.repeat(32), 'k'), 'INVALID_ARGUMENT'],
       ['signJws: unknown typ', () => api.signJws('jwt', {}, api.signingKey('11'.repeat(32), 'k')), 'INVALID_ARGUMENT'],
       ['issueReceipt: no issued_at', () => api.issueReceipt({}, api.signingKey('11'.repeat(32), 'k'), 'i', 'a'), 'INVALID_RECEIPT'],
+      ['issueRelationshipAssertion: no caps', () => api.issueRelationshipAssertion({ iss: 'i', aud: 'a', iat: 1, exp: 61, sub: 's', jti: 'j', org: 'o', auth_profile: 'ekl-auth-1.1', con: 'c', rel_ver: 1, dsc_ver: 1 }, api.signingKey('11'.repeat(32), 'k')), 'CLAIM_MISSING'],
+      ['issuePlatformCall: 61 s', () => api.issuePlatformCall({ iss: 'i', iat: 1, exp: 62, jti: 'j', purpose: 'deliver' }, api.signingKey('11'.repeat(32), 'k')), 'LIFETIME_TOO_LONG'],
+      ['issueExecutionGrant: another aud form', () => api.issueExecutionGrant({ iss: 'i', aud: 'agt_p', iat: 1, exp: 61 }, api.signingKey('11'.repeat(32), 'k')), 'AUDIENCE_MISMATCH'],
+      ['issueRevocationFeed: no aud', () => api.issueRevocationFeed({ iss: 'i', iat: 1 }, api.signingKey('11'.repeat(32), 'k')), 'CLAIM_MISSING'],
+      ['issueAccessToken: 901 s', () => api.issueAccessToken({ iss: 'i', aud: 'ekl:agent:p', iat: 1, exp: 902 }, api.signingKey('11'.repeat(32), 'k')), 'LIFETIME_TOO_LONG'],
     );
   }
   return cases;

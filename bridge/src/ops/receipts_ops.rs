@@ -25,7 +25,7 @@ pub(super) const OPS: &[Op] = &[
         ],
         returns: Returns::Str,
         refine: None,
-        run: |a| s(hex::encode(&*Zeroizing::new(receipt::receipt_key(a.str("secret")?, a.str("key_id")?)))),
+        run: |a| s(hex::encode(&*Zeroizing::new(receipt::receipt_key(a.str("secret")?, a.str("key_id")?)?))),
     },
     Op {
         name: "auth_tag",
