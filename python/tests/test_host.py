@@ -89,4 +89,14 @@ def test_operations_list_their_time_members():
         ("verify_signed_receipt", "call"): {"sent_at": "seconds", "received_at": "seconds"},
         ("sign_jws", "claims"): {"iat": "seconds", "nbf": "seconds", "exp": "seconds"},
         ("issue_receipt", "fields"): {"issued_at": "timestamp"},
+        **{
+            (op, "claims"): {"iat": "seconds", "nbf": "seconds", "exp": "seconds"}
+            for op in (
+                "issue_relationship_assertion",
+                "issue_platform_call",
+                "issue_execution_grant",
+                "issue_revocation_feed",
+                "issue_access_token",
+            )
+        },
     }
