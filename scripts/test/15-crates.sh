@@ -21,8 +21,9 @@ export CARGO_TARGET_DIR=$target
 crates=(ekl-core ekl-bridge ekl-conformance ekl-cli)
 pflags=(-p ekl-core -p ekl-bridge -p ekl-conformance -p ekl-cli)
 version=$(sed -n 's/^version = "\(.*\)"/\1/p' Cargo.toml | head -1)
-# Upper bounds of the compressed .crate files, bytes (0.1.0: 156, 41, 59 and 63 KB).
-declare -A bound=([ekl-core]=200000 [ekl-bridge]=48000 [ekl-conformance]=90000 [ekl-cli]=80000)
+# Upper bounds of the compressed .crate files, bytes (0.1.0: 156, 41, 59 and 63 KB; 187, 49, … after
+# issue 37 put the replay guard, the remote key set policy and the MCP session in the core and bridge).
+declare -A bound=([ekl-core]=220000 [ekl-bridge]=56000 [ekl-conformance]=90000 [ekl-cli]=80000)
 
 # 1. What each package carries.
 for c in "${crates[@]}"; do
