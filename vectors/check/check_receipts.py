@@ -130,7 +130,9 @@ def verify(receipt, keys, call, own_input, own_output):
     kind = kind if kind in ("customer", "trial", "validation") else None
     want_kind = call.get("execution_kind")
     out["execution_kind"] = "pass" if kind and (want_kind is None or kind == want_kind) else "fail"
-    ok = all(isinstance(receipt.get(f), str) for f in STRINGS)
+    # Every string member names something: an empty one is refused like a missing one
+    # (docs/decisions/edges.md#empty).
+    ok = all(isinstance(receipt.get(f), str) and receipt.get(f) != "" for f in STRINGS)
     for f in ["rel_ver_at_admission", "dsc_ver"]:
         v = receipt.get(f)
         ok = ok and not isinstance(v, bool) and isinstance(v, (int, float)) and v >= 0 and v == int(v)
@@ -207,11 +209,16 @@ def check_call_receipt(doc, report):
 def issue_refusal(case):
     """The code issue_mac_receipt refuses a case with, or None (independent of the generator)."""
     call = case["call"]
+    # The call's shape first: an empty id is refused as an argument (docs/decisions/edges.md#empty).
+    if any(v == "" for v in call.values()):
+        return "INVALID_ARGUMENT"
     if call.get("receipt_digest") is not None:
         return "INVALID_ARGUMENT"
     for salt in (case["input_salt"], case["output_salt"]):
         if not HEX64.fullmatch(salt):
             return "INVALID_SALT"
+    if case["secret"] == "":  # a MAC under the empty key is one anyone can make
+        return "INVALID_ARGUMENT"
     kind = call.get("execution_kind")
     if kind not in ("customer", "trial", "validation"):
         return "INVALID_RECEIPT"
@@ -225,7 +232,7 @@ def issue_refusal(case):
     for f in ("rel_ver_at_admission", "dsc_ver"):
         if not 0 <= case[f] <= 2 ** 53:
             return "INVALID_RECEIPT"
-    if case["status"] not in STATUSES or case.get("key_id") == "":
+    if case["status"] not in STATUSES or case.get("key_id") == "" or case.get("receipt_id") == "":
         return "INVALID_RECEIPT"
     return None
 
