@@ -8,7 +8,7 @@ import test from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync, readdirSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { join, relative, sep } from 'node:path';
 import { repo, wasmDir, loadCjs, vectorFiles } from './helpers.mjs';
 import { runVectors } from './vectors.mjs';
 import { withChromium } from './browser.mjs';
@@ -72,7 +72,7 @@ try { canonicalize('x'); } catch (e) { if (isEklError(e)) { const c: EklErrorCod
     await withChromium(async (page, _c, errors) => {
       const logs = [];
       page.on('console', (m) => { if (m.type() === 'log') logs.push(m.text()); });
-      await page.goto(`${server.url}target/wasm-pack/fresh/index.html`);
+      await page.goto(`${server.url}${relative(repo, fresh).split(sep).join('/')}/index.html`);
       for (let i = 0; i < 50 && logs.length < promised.length; i++) await new Promise((r) => setTimeout(r, 100));
       assert.deepEqual(logs, promised, 'the README quick start prints what its comments say');
       // The same page, the package by its name (the import map), every vector file.
