@@ -153,7 +153,7 @@ export type JsonCompatible<T> = unknown extends T
       : T extends readonly unknown[]
         ? { [I in keyof T]: JsonElement<T[I]> }
         : T extends object
-          ? { [K in keyof T]: K extends string ? JsonMember<T[K]> : never }
+          ? { [K in keyof T]: K extends string ? (T extends VerdictHelpers ? (K extends keyof VerdictHelpers ? T[K] : JsonMember<T[K]>) : JsonMember<T[K]>) : never }
           : never
 /**
  * `JsonArg<T>` for an object whose members `K` hold a time (`issued_at` of a receipt, `iat`,
@@ -182,15 +182,18 @@ type JsonElement<T> = unknown extends T ? T : JsonCompatible<T>
 export type ProofVersion = 'v1' | 'v2'
 
 /** One key of a receipt key ring: valid from `valid_from` (inclusive) to `valid_until` (exclusive), RFC 3339 UTC or a Date. */
-export interface ReceiptKeySpec {
+export interface KeyRingEntry {
   key_id: string
   secret: string
   valid_from: string | Date
   valid_until?: string | Date | null
 }
 
+/** The former name of `KeyRingEntry` (Python's name for it since 0.1.0). @deprecated use KeyRingEntry */
+export type ReceiptKeySpec = KeyRingEntry
+
 /** A receipt key ring: a registration secret (the baseline key `rk-1`) or a list of keys. */
-export type ReceiptKeys = string | readonly ReceiptKeySpec[]
+export type ReceiptKeys = string | readonly KeyRingEntry[]
 
 /** The call a MAC receipt must answer, in wire names. The optional members are checked only when given. */
 export interface ReceiptCall {
@@ -246,6 +249,15 @@ export type JwsTyp =
   | 'ekl-receipt+jwt'
   | 'ekl-screening-rules+jwt'
   | 'ekl-access+jwt'
+
+/** The execution statuses a receipt may report (§4, §9.5): `issueMacReceipt`'s `status`. */
+export type ExecutionStatus =
+  | 'accepted'
+  | 'running'
+  | 'succeeded'
+  | 'failed_before_effect'
+  | 'cancelled'
+  | 'outcome_unknown'
 
 /** The purpose of a platform call credential (§3, §4, §4.1). */
 export type PlatformCallPurpose = 'enroll' | 'validation' | 'revalidation' | 'deliver'
@@ -413,7 +425,7 @@ export interface IssuedReceipt {
   input_commitment: SaltedCommitment
   /** Salted: `salt` is the salt to commit to what was received with. */
   output_commitment: SaltedCommitment
-  status: string
+  status: ExecutionStatus
   issued_at: string
   key_id: string
   auth_profile: string
@@ -633,6 +645,25 @@ export interface KeySet<K extends readonly string[] = string[]> {
 /** A time in seconds since the epoch, or a Date (never milliseconds: a number over 1e11 is refused). */
 export type Seconds = number | Date
 
+/**
+ * The helpers of every verdict the operations return (`verifyReceipt`, `verifySignedReceipt`,
+ * `verifyReceiptJws`, each verdict of `verifyReceipts`), as Python's `Verdict` has them. They are
+ * non-enumerable: `JSON.stringify`, `structuredClone` and the value parameters see the wire shape
+ * only, and a verdict passes where a value is taken.
+ */
+export interface VerdictHelpers {
+  /** The names of the checks that did not pass (Python: `verdict.failed()`). */
+  failed(): string[]
+  /**
+   * True when nothing failed but a commitment mismatched: authentic evidence that the provider
+   * committed to another input or result than the consumer's (Python: `verdict.disputed`).
+   */
+  readonly disputed: boolean
+  /** The check called `name`, or `undefined` (Python: `verdict.check(name)`, `None`). */
+  check(name: string): Check | undefined
+}
+export interface Verdict extends VerdictHelpers {}
+
 // @generated operations: begin (node scripts/dts.js, from docs/operations.json; do not edit)
 
 /**
@@ -667,6 +698,13 @@ export declare function sha256Hex(data: string | Uint8Array): string
  * @param salt the salt: 64 lowercase hex (32 bytes) (option)
  * @param saltId the salt's identifier (option)
  */
+/** `commitment` given a salt: the commitment is salted (its `salt` always present). */
+export declare function commitment<T>(value: JsonArg<T>, options: {
+  /** the salt: 64 lowercase hex (32 bytes) */
+  salt: string
+  /** the salt's identifier */
+  saltId?: string | null
+}): SaltedCommitment
 export declare function commitment<T>(value: JsonArg<T>, options?: {
   /** the salt: 64 lowercase hex (32 bytes) */
   salt?: string | null
@@ -680,6 +718,13 @@ export declare function commitment<T>(value: JsonArg<T>, options?: {
  * @param salt the salt: 64 lowercase hex (32 bytes) (option)
  * @param saltId the salt's identifier (option)
  */
+/** `inputCommitment` given a salt: the commitment is salted (its `salt` always present). */
+export declare function inputCommitment<T>(input: JsonArg<T>, options: {
+  /** the salt: 64 lowercase hex (32 bytes) */
+  salt: string
+  /** the salt's identifier */
+  saltId?: string | null
+}): SaltedCommitment
 export declare function inputCommitment<T>(input: JsonArg<T>, options?: {
   /** the salt: 64 lowercase hex (32 bytes) */
   salt?: string | null
@@ -887,7 +932,30 @@ export declare function signReceipt<T>(receipt: JsonArgWithTimes<T, 'issued_at'>
  * @param inputSalt the input commitment's salt, 64 lowercase hex (default: fresh from the host's CSPRNG) (option)
  * @param outputSalt the output commitment's salt, 64 lowercase hex (default: fresh from the host's CSPRNG) (option)
  */
-export declare function issueMacReceipt<T, U>(call: ReceiptCall, input: JsonArg<T>, output: JsonArg<U>, status: string, relVerAtAdmission: number, dscVer: number, secret: string, options?: {
+/** The arguments of `issueMacReceipt` after the first 3, by name (its object form). */
+export interface IssueMacReceiptOptions {
+  /** the execution status: accepted, running, succeeded, failed_before_effect, cancelled or outcome_unknown */
+  status: ExecutionStatus
+  /** the relationship version at admission */
+  relVerAtAdmission: number
+  /** the descriptor version */
+  dscVer: number
+  /** the receipt secret (the registration secret for rk-1) */
+  secret: string
+  /** the secret's key id (default rk-1) */
+  keyId?: string | null
+  /** the receipt id (default: rcpt_ and 32 hex of the SHA-256 of the receipt's other members) */
+  receiptId?: string | null
+  /** the time of issue (default: now) */
+  issuedAt?: Seconds | null
+  /** the input commitment's salt, 64 lowercase hex (default: fresh from the host's CSPRNG) */
+  inputSalt?: string | null
+  /** the output commitment's salt, 64 lowercase hex (default: fresh from the host's CSPRNG) */
+  outputSalt?: string | null
+}
+/** `issueMacReceipt` with its arguments after the first 3 by name (the same call as the positional form below). */
+export declare function issueMacReceipt<T, U>(call: ReceiptCall, input: JsonArg<T>, output: JsonArg<U>, options: IssueMacReceiptOptions): IssuedReceipt
+export declare function issueMacReceipt<T, U>(call: ReceiptCall, input: JsonArg<T>, output: JsonArg<U>, status: ExecutionStatus, relVerAtAdmission: number, dscVer: number, secret: string, options?: {
   /** the secret's key id (default rk-1) */
   keyId?: string | null
   /** the receipt id (default: rcpt_ and 32 hex of the SHA-256 of the receipt's other members) */

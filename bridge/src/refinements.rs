@@ -87,6 +87,11 @@ pub static REFINEMENTS: &[Refinement] = &[
         doc: "The purpose of a platform call credential (§3, §4, §4.1).",
     },
     Refinement {
+        name: "ExecutionStatus",
+        is: Refined::Literals(&ekl_core::receipt::STATUSES),
+        doc: "The execution statuses a receipt may report (§4, §9.5).",
+    },
+    Refinement {
         name: "ReceiptKeys",
         is: Refined::Input,
         doc:

@@ -328,7 +328,7 @@ pub static SHAPES: &[Shape] = &[
                 .doc("Salted: `salt` is the salt to commit to what was sent with."),
             req("output_commitment", "SaltedCommitment")
                 .doc("Salted: `salt` is the salt to commit to what was received with."),
-            req("status", "str"),
+            req("status", "str").ts("ExecutionStatus").py("ExecutionStatus"),
             req("issued_at", "str"),
             req("key_id", "str"),
             req("auth_profile", "str"),

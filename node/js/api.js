@@ -70,6 +70,36 @@ const { toJsonText, jsonTextOf, stableBytes, ownOptions, JsonText, isWellFormed,
  * @property {() => unknown} testPanic
  */
 
+/**
+ * Operations that also take their arguments after the first N by name, in one object (the
+ * positional form stays): `issueMacReceipt(call, input, output, { status, relVerAtAdmission,
+ * dscVer, secret, keyId? ... })`. scripts/dts.js declares the same form from this table.
+ * @type {Record<string, number>}
+ */
+const OBJECT_FORM = { issue_mac_receipt: 3 }
+
+/**
+ * A verdict with Python's helpers (ekl_evidence._verdict.Verdict): `failed()`, `disputed`,
+ * `check(name)`, as non-enumerable members (JSON.stringify, structuredClone and the value
+ * conversion see the wire shape only).
+ * @param {any} v
+ * @returns {any}
+ */
+function withVerdictHelpers(v) {
+  if (v === null || typeof v !== 'object' || !Array.isArray(v.checks) || typeof v.accepted !== 'boolean') return v
+  /** @type {Array<{name: string, outcome: string}>} */
+  const checks = v.checks
+  Object.defineProperties(v, {
+    failed: { value: () => checks.filter((c) => c.outcome !== 'pass').map((c) => c.name), configurable: true, writable: true },
+    check: { value: (/** @type {string} */ name) => checks.find((c) => c.name === name), configurable: true, writable: true },
+    disputed: {
+      get: () => checks.length > 0 && checks.every((c) => c.outcome !== 'fail') && checks.some((c) => c.outcome === 'mismatch'),
+      configurable: true,
+    },
+  })
+  return v
+}
+
 /** The most elements of an array whose objects withTimes looks at (a key ring has a few keys). */
 const TIMES_MAX_ITEMS = 4096
 
@@ -440,6 +470,32 @@ function makeApi(binding, info) {
   }
 
   /**
+   * The positional arguments of `op` from its object form (`OBJECT_FORM`): `given` unchanged unless
+   * it is exactly the first `n` arguments and one plain object; then the object's members named
+   * by the required parameters after the first `n` become positional, and the rest the options.
+   * @param {Op} op
+   * @param {number} n
+   * @param {unknown[]} given
+   * @returns {unknown[]}
+   */
+  function byName(op, n, given) {
+    const obj = given[n]
+    if (given.length !== n + 1 || obj === null || typeof obj !== 'object' || Array.isArray(obj)) return given
+    const required = op.params.filter((p) => p.required)
+    const optional = op.params.filter((p) => !p.required)
+    const named = required.slice(n)
+    /** @type {Record<string, unknown>} */
+    const all = ownOptions(op.js, obj, [...named, ...optional].map((p) => p.js))
+    for (const p of named) {
+      if (all[p.js] === undefined || all[p.js] === null) throw invalid(`${op.js}: ${p.js} is required`)
+    }
+    /** @type {Record<string, unknown>} */
+    const options = {}
+    for (const p of optional) if (all[p.js] !== undefined) options[p.js] = all[p.js]
+    return [...given.slice(0, n), ...named.map((p) => all[p.js]), options]
+  }
+
+  /**
    * The API's result of what the binding returned (its form follows `op.returns`).
    * @param {Op} op
    * @param {any} r
@@ -458,7 +514,9 @@ function makeApi(binding, info) {
       case 'KeySet':
         return { jwks: jwksOf(r.jwks), keys: r.keys.map((/** @type {KeyHandle} */ k) => new SigningKey(k, MINT)) }
       case 'Verdicts':
-        return JSON.parse(r).map((/** @type {{error?: {code: string, message: string}}} */ v) => (v.error ? new EklError(v.error.code, v.error.message) : v))
+        return JSON.parse(r).map((/** @type {{error?: {code: string, message: string}}} */ v) => (v.error ? new EklError(v.error.code, v.error.message) : withVerdictHelpers(v)))
+      case 'Verdict':
+        return withVerdictHelpers(JSON.parse(r))
       default:
         return JSON.parse(r)
     }
@@ -502,7 +560,8 @@ function makeApi(binding, info) {
   const api = {}
   manifest.forEach((op, i) => {
     if (op.class) return
-    const f = { [op.js]: (/** @type {unknown[]} */ ...given) => call(op, i, prepare(op, given)) }[op.js]
+    const named = OBJECT_FORM[op.name]
+    const f = { [op.js]: (/** @type {unknown[]} */ ...given) => call(op, i, prepare(op, named === undefined ? given : byName(op, named, given))) }[op.js]
     api[op.js] = f
   })
   if (binding.canonicalize) {
@@ -593,4 +652,4 @@ function makeApi(binding, info) {
   return Object.freeze(api)
 }
 
-module.exports = { makeApi }
+module.exports = { makeApi, OBJECT_FORM }

@@ -8,6 +8,7 @@
 //   node scripts/dts.js --check   exit 1 when one is stale (test/api.test.js runs this check)
 const fs = require('node:fs')
 const path = require('node:path')
+const { OBJECT_FORM } = require('../js/api.js')
 
 const PKG = path.resolve(__dirname, '..')
 const MANIFEST = path.resolve(PKG, '..', 'docs', 'operations.json')
@@ -120,6 +121,24 @@ function declarations(ops) {
       out += `export declare const ${op.js}: {\n  new ${generic}(${args.join(', ')}): ${op.js}\n  readonly prototype: ${op.js}\n}\n`
     } else {
       const ret = op.returns_type ?? RETURNS[op.returns] ?? op.returns
+      // A commitment given a salt is salted: its own overload, first (the general one last, what
+      // `Parameters<typeof f>` reads).
+      const salt = optional.find((p) => p.name === 'salt')
+      if (ret === 'Commitment' && salt) {
+        const rest = optional.filter((p) => p !== salt).map((p) => `${doc(p.doc, '  ')}  ${p.js}?: ${type(p)} | null\n`).join('')
+        out += `/** \`${op.js}\` given a salt: the commitment is salted (its \`salt\` always present). */\n`
+        out += `export declare function ${op.js}${generic}(${[...args.slice(0, required.length), `options: {\n${doc(salt.doc, '  ')}  salt: string\n${rest}}`].join(', ')}): SaltedCommitment\n`
+      }
+      // The object form (js/api.js OBJECT_FORM): the arguments after the first n by name.
+      const n = OBJECT_FORM[op.name]
+      if (n !== undefined) {
+        const iface = `${op.js[0].toUpperCase()}${op.js.slice(1)}Options`
+        const named = [...required.slice(n), ...optional]
+        const members = named.map((p) => `${doc(p.doc, '  ')}  ${p.js}${p.required ? '' : '?'}: ${type(p)}${p.required ? '' : ' | null'}\n`).join('')
+        out += `/** The arguments of \`${op.js}\` after the first ${n}, by name (its object form). */\nexport interface ${iface} {\n${members}}\n`
+        out += `/** \`${op.js}\` with its arguments after the first ${n} by name (the same call as the positional form below). */\n`
+        out += `export declare function ${op.js}${generic}(${[...args.slice(0, n), `options: ${iface}`].join(', ')}): ${ret}\n`
+      }
       out += `export declare function ${op.js}${SIGNATURES[op.name] ?? `${generic}(${args.join(', ')}): ${ret}`}\n`
     }
   }

@@ -1,11 +1,15 @@
 'use strict'
 // Type-checks the README flows and the TypeScript/JavaScript examples as a TypeScript user would
 // write them, under `tsc --strict` in three module resolutions (nodenext, node10, bundler), with
-// no cast (issue 12.5). The ```js, ```mjs and ```ts blocks of README.md and node/README.md are
+// no cast (issue 12.5). The ```cjs, ```js, ```mjs and ```ts blocks of every README (README.md,
+// node/README.md, wasm/README.md, python/README.md, examples/*/README.md) that use the package are
 // written to types-test/.flows/<mode>/ as TypeScript files:
-//   ```js  (CommonJS): `const x = require('m')` becomes `import x = require('m')`; .cts in nodenext,
+//   ```cjs (CommonJS): `const x = require('m')` becomes `import x = require('m')`; .cts in nodenext,
 //          .ts elsewhere (module commonjs in node10, preserve in bundler);
-//   ```mjs, ```ts: .mts in nodenext, .ts elsewhere (module es2022 in node10, preserve in bundler);
+//   ```js, ```mjs, ```ts (ES modules): .mts in nodenext, .ts elsewhere (module es2022 in node10,
+//          preserve in bundler);
+// a block that imports `ekl-evidence/mcp` is skipped (named on stdout) when its peer dependency,
+// the MCP SDK, is not installed here (45-mcp.sh installs it);
 // the examples (examples/node/*.mjs checked as JavaScript with checkJs, examples/everyday/*.ts)
 // are checked in each mode too. The package resolves by its name from a node_modules link to
 // this folder, through package.json's `types` (node10) or `exports` (nodenext, bundler).
@@ -23,12 +27,12 @@ const OUT = path.join(PKG, 'types-test', '.flows')
 const NAME = JSON.parse(fs.readFileSync(path.join(PKG, 'package.json'), 'utf8')).name
 const TSC = path.join(PKG, 'node_modules', 'typescript', 'bin', 'tsc')
 
-/** The ```js / ```mjs / ```ts blocks of a markdown file. */
+/** The ```js / ```mjs / ```ts / ```cjs blocks of a markdown file. */
 function blocks(file) {
   const lines = fs.readFileSync(file, 'utf8').split('\n')
   const out = []
   for (let i = 0; i < lines.length; i++) {
-    const m = /^```(js|mjs|ts)\s*$/.exec(lines[i])
+    const m = /^```(js|mjs|ts|cjs)\s*$/.exec(lines[i])
     if (!m) continue
     let end = i + 1
     while (end < lines.length && !/^```\s*$/.test(lines[end])) end++
@@ -64,13 +68,34 @@ const MODES = {
   bundler: { cjs: { module: 'preserve', moduleResolution: 'bundler', customConditions: ['node'] }, esm: null, ext: { cjs: '.ts', esm: '.ts' } },
 }
 
+/** The READMEs whose blocks a user copies (test/readme.test.js runs the same list). */
+function pages() {
+  const ex = path.join(ROOT, 'examples')
+  const examples = fs.existsSync(ex) ? fs.readdirSync(ex).sort().map((d) => path.join(ex, d, 'README.md')) : []
+  return [path.join(ROOT, 'README.md'), path.join(PKG, 'README.md'), path.join(ROOT, 'wasm', 'README.md'), path.join(ROOT, 'python', 'README.md'), ...examples].filter((f) => fs.existsSync(f))
+}
+
+/** True when `name` resolves from the package's folder (a peer dependency installed here). */
+function installed(name) {
+  try {
+    require.resolve(`${name}/package.json`, { paths: [PKG] })
+    return true
+  } catch {
+    return false
+  }
+}
+
 function sources() {
   const out = []
-  for (const readme of [path.join(ROOT, 'README.md'), path.join(PKG, 'README.md')]) {
+  for (const readme of pages()) {
     const rel = path.relative(ROOT, readme).replace(/[^A-Za-z0-9]+/g, '_')
     for (const b of blocks(readme)) {
       if (!b.code.includes(`'${NAME}'`)) continue // a block that does not use the package
-      const kind = b.lang === 'js' ? 'cjs' : 'esm'
+      if (b.code.includes(`'${NAME}/mcp'`) && !installed('@modelcontextprotocol/sdk')) {
+        console.log(`${path.relative(ROOT, readme)}:${b.line}: skipped (ekl-evidence/mcp needs @modelcontextprotocol/sdk, not installed here)`)
+        continue
+      }
+      const kind = b.lang === 'cjs' ? 'cjs' : 'esm'
       out.push({ name: `${rel}_${b.line}`, kind, code: kind === 'cjs' ? cjsToTs(b.code) : b.code, from: `${path.relative(ROOT, readme)}:${b.line}` })
     }
   }

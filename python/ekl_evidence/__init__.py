@@ -67,6 +67,7 @@ __all__ = [
     "ArchiveOutput",
     "AssertionCap",
     "Commitment",
+    "ExecutionStatus",
     "FailingCheck",
     "IssuedReceipt",
     "Jwk",

@@ -26,6 +26,7 @@ __all__ = [
     "ArchiveOutput",
     "AssertionCap",
     "Commitment",
+    "ExecutionStatus",
     "FailingCheck",
     "IssuedReceipt",
     "Jwk",
@@ -157,6 +158,16 @@ JwsTyp = Literal[
 
 #: The purpose of a platform call credential (§3, §4, §4.1).
 PlatformCallPurpose = Literal["enroll", "validation", "revalidation", "deliver"]
+
+#: The execution statuses a receipt may report (§4, §9.5).
+ExecutionStatus = Literal[
+    "accepted",
+    "running",
+    "succeeded",
+    "failed_before_effect",
+    "cancelled",
+    "outcome_unknown",
+]
 
 
 class _CommitmentRequired(TypedDict):
@@ -351,7 +362,7 @@ class _IssuedReceiptRequired(TypedDict):
     input_commitment: SaltedCommitment
     #: Salted: ``salt`` is the salt to commit to what was received with.
     output_commitment: SaltedCommitment
-    status: str
+    status: ExecutionStatus
     issued_at: str
     key_id: str
     auth_profile: str

@@ -100,3 +100,50 @@ def test_operations_list_their_time_members():
             )
         },
     }
+
+
+# The Python side of the rows of docs/host-idioms.md added by issue 44.3 (the JS side:
+# node/test/host-idioms.test.js).
+_CALL = {
+    "execution_id": "ex_1", "collaboration_id": "col_1", "capability_id": "cap_x",
+    "requester_agent_id": "agt_c", "provider_agent_id": "agt_p", "execution_kind": "trial",
+    "connection_id": "con_1", "capability_version": "1.0.0", "terms_hash": "00" * 32,
+}
+
+
+def test_issue_mac_receipt_takes_its_arguments_by_keyword_as_js_takes_an_object():
+    fixed = {"issued_at": 1_780_000_000, "input_salt": "aa" * 32, "output_salt": "bb" * 32, "receipt_id": "rcpt_1"}
+    positional = ekl.issue_mac_receipt(_CALL, {"q": 1}, {"a": 2}, "succeeded", 4, 12, "s3cret", **fixed)
+    named = ekl.issue_mac_receipt(_CALL, {"q": 1}, {"a": 2}, status="succeeded", rel_ver_at_admission=4,
+                                  dsc_ver=12, secret="s3cret", **fixed)
+    assert named == positional
+    assert "ExecutionStatus" in ekl.__all__
+    import typing
+    assert typing.get_args(ekl.ExecutionStatus) == (
+        "accepted", "running", "succeeded", "failed_before_effect", "cancelled", "outcome_unknown")
+
+
+def test_verdict_helpers_are_the_ones_js_verdicts_carry():
+    receipt = ekl.issue_mac_receipt(_CALL, {"q": 1}, {"a": 2}, "succeeded", 1, 1, "s3cret")
+    salt = receipt["output_commitment"]["salt"]
+    v = ekl.verify_receipt(receipt, "s3cret", _CALL, output_commitment=ekl.commitment({"a": 3}, salt=salt))
+    assert (v.accepted, v.disputed, v.failed()) == (False, True, ["output_commitment"])
+    check = v.check("output_commitment")
+    assert check is not None and check.outcome == "mismatch"
+    assert v.check("no_such_check") is None
+
+
+def test_eklerror_message_is_the_description_and_str_starts_with_the_code():
+    with pytest.raises(ekl.EklError) as e:
+        ekl.canonicalize("[NaN]")
+    assert e.value.code == "NON_FINITE_NUMBER"
+    assert not e.value.message.startswith("NON_FINITE_NUMBER")
+    assert str(e.value) == f"NON_FINITE_NUMBER: {e.value.message}"
+
+
+def test_a_salted_commitment_always_has_its_salt():
+    salt = ekl.new_salt()
+    salted: ekl.SaltedCommitment = ekl.commitment({"a": 1}, salt=salt)
+    assert salted["salt"] == salt
+    plain: ekl.Commitment = ekl.commitment({"a": 1})
+    assert "salt" not in plain

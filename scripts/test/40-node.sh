@@ -14,12 +14,32 @@ ROOT=$PWD
 source scripts/redis-server.sh
 cd node
 
-# 1. dev dependencies (again only when package-lock.json changed)
+# 1. dev dependencies (again only when package-lock.json changed). better-sqlite3 (SqliteStore's
+#    tests) is the one with an install script: its prebuilt binary comes from a host this machine
+#    cannot reach, so node-gyp compiles SQLite from source, 2 to 5 minutes of `npm ci` on 2 cores.
+#    npm ci runs without scripts and that one build is kept per machine, beside the wasm tools
+#    ($EKL_TOOLS_DIR, default ~/.cache/ekl-evidence/tools), keyed by the package's version, Node's
+#    module ABI and the platform: a fresh clone copies it (docs/decisions/testing.md#suite-time).
 stamp=node_modules/.ekl-lock-sha256
 want=$(sha256sum package-lock.json | cut -d' ' -f1)
 if [ ! -f "$stamp" ] || [ "$(cat "$stamp")" != "$want" ]; then
-  npm ci --no-audit --no-fund --loglevel=error
+  t0=$(date +%s)
+  npm ci --ignore-scripts --no-audit --no-fund --loglevel=error
+  bsq=node_modules/better-sqlite3
+  key="better-sqlite3-$(node -p "require('./$bsq/package.json').version + '-abi' + process.versions.modules + '-' + process.platform + '-' + process.arch")"
+  cache="${EKL_TOOLS_DIR:-${XDG_CACHE_HOME:-$HOME/.cache}/ekl-evidence/tools}/$key"
+  if [ -f "$cache/better_sqlite3.node" ]; then
+    mkdir -p "$bsq/build/Release" && cp "$cache/better_sqlite3.node" "$bsq/build/Release/"
+    how="its build copied from $cache"
+  else
+    npm rebuild better-sqlite3 --foreground-scripts=false --loglevel=error
+    mkdir -p "$cache.tmp.$$" && cp "$bsq/build/Release/better_sqlite3.node" "$cache.tmp.$$/"
+    mv -T "$cache.tmp.$$" "$cache" 2>/dev/null || rm -rf "$cache.tmp.$$"   # (another clone's run may have kept it first)
+    how="built from source and kept in $cache"
+  fi
+  node -e 'new (require("better-sqlite3"))(":memory:").close()'
   echo "$want" > "$stamp"
+  echo "npm ci: $(( $(date +%s) - t0 )) s (better-sqlite3: $how)"
 fi
 
 # 1b. the JS shared with the browser build (js/*.js): type-checked (tsc --strict, checkJs, with

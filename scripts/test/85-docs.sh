@@ -1,7 +1,11 @@
 #!/usr/bin/env bash
-# The decisions record's links: docs/decisions.md (the index) and docs/decisions/*.md,
-# docs/performance.md; every `docs/decisions.md#<id>` cited in the repository resolves
-# (tools/docs/check_links.py).
+# The docs: the decisions record's links (docs/decisions.md, the index, and docs/decisions/*.md,
+# docs/performance.md; every `docs/decisions.md#<id>` cited in the repository resolves:
+# tools/docs/check_links.py), then the site of `./run docs` built and checked (scripts/docs.sh:
+# rustdoc, pdoc and TypeDoc references and every Markdown page as HTML; no broken link or anchor,
+# every public item of each package present: tools/docs/check_site.py). Reuses the python step's
+# wheel and the rust step's rustdoc output.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 python3 tools/docs/check_links.py
+bash scripts/docs.sh

@@ -75,7 +75,7 @@ pub(super) const OPS: &[Op] = &[
             req("call", Value, "the call answered, as verify_receipt takes it; it must name execution_kind, connection_id, capability_version and terms_hash, and for a customer call reservation_id, grant_id and admission_id").refine("ReceiptCall"),
             req("input", Value, "the call's input object (at most 256 KB as ekl-json-1)"),
             req("output", Value, "the result answered"),
-            req("status", Str, "the execution status: accepted, running, succeeded, failed_before_effect, cancelled or outcome_unknown"),
+            req("status", Str, "the execution status: accepted, running, succeeded, failed_before_effect, cancelled or outcome_unknown").refine("ExecutionStatus"),
             req("rel_ver_at_admission", Int, "the relationship version at admission"),
             req("dsc_ver", Int, "the descriptor version"),
             req("secret", Str, "the receipt secret (the registration secret for rk-1)"),
