@@ -47,9 +47,10 @@ test('every operation of docs/operations.json is exported (CJS and ESM), declare
   const { stale } = require(path.join(SRC_DIR, 'scripts', 'dts.js'))
   assert.deepEqual(stale(), [], 'run `node scripts/dts.js` in node/')
   // Every parameter of every operation is declared by its JS name (required ones positional,
-  // optional ones as members of the options object).
+  // optional ones as members of the options object), in its last declaration: the general
+  // signature, after the overloads (a salted commitment, issueMacReceipt's object form).
   for (const op of operations()) {
-    const decl = new RegExp(`export declare (?:function ${op.js}(?:<[^(]*>)?\\(|const ${op.js}: \\{\\n  new (?:<[^(]*>)?\\()([\\s\\S]*?)\\n(?:export|\\})`).exec(dts)
+    const decl = [...dts.matchAll(new RegExp(`export declare (?:function ${op.js}(?:<[^(]*>)?\\(|const ${op.js}: \\{\\n  new (?:<[^(]*>)?\\()([\\s\\S]*?)(?=\\n(?:export|\\}|/\\*\\*))`, 'g'))].at(-1)
     assert.ok(decl, `${op.js}: declared`)
     for (const p of op.params) assert.match(decl[1], new RegExp(`\\b${p.js}\\??:`), `${op.js}: ${p.js} declared`)
   }

@@ -4,8 +4,10 @@
 #     licences, the manifest and the lock only (no tests, test data, vectors, examples or target
 #     dirs);
 #  2. `cargo publish --dry-run` of the four together (unpublished path dependencies are packaged
-#     together and verified against a local overlay registry: nothing of ours needs to be on the
-#     registry); the verification builds share target/ (dev profile), so a warm run takes seconds;
+#     together against a local overlay registry: nothing of ours needs to be on the registry),
+#     without its verification build: step 4 compiles the same packaged sources of all four (the
+#     CLI and, patched in, the three libraries it depends on) in the same dev profile, so the
+#     verification compiled our four crates a second time for nothing (docs/decisions/testing.md#suite-time);
 #  3. each .crate under its size bound;
 #  4. `cargo install` of the packaged ekl-cli (its packaged ekl-core, ekl-bridge and ekl-conformance
 #     patched in, as the registry would serve them) gives `ekl`, which prints its version,
@@ -48,10 +50,10 @@ done
 
 # 2. The dry run of the release's `cargo publish` (packages and verifies all four).
 t0=$(date +%s)
-cargo publish -q --dry-run --allow-dirty "${pflags[@]}"
+cargo publish -q --dry-run --no-verify --allow-dirty "${pflags[@]}"
 echo "cargo publish --dry-run ${crates[*]}: $(( $(date +%s) - t0 )) s"
 
-# 3. The .crate files (packaged again without verification: the dry run keeps them internal).
+# 3. The .crate files (packaged again: the dry run keeps them internal).
 cargo package -q --no-verify --allow-dirty "${pflags[@]}"
 work=$target/crates-check
 rm -rf "$work" && mkdir -p "$work/src"

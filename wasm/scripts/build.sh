@@ -16,6 +16,16 @@ cargo build -q --profile wasm-release --target wasm32-unknown-unknown -p ekl-was
 # Where cargo put it: $CARGO_TARGET_DIR when set (the tools stay linked under target/tools).
 raw=${CARGO_TARGET_DIR:-$root/target}/wasm32-unknown-unknown/wasm-release/ekl_wasm.wasm
 out=wasm/dist
+# The rest depends only on the module cargo wrote, the JS and declarations copied in and these
+# scripts: when none changed since the last build (./run test builds this in the node, wasm and
+# dashboard steps), wasm/dist is current and only the copy into node/wasm/ below is left.
+key_file=${CARGO_TARGET_DIR:-$root/target}/wasm-dist.key
+key=$(cat "$raw" wasm/scripts/*.sh wasm/scripts/*.mjs wasm/js/* node/js/*.js node/index.d.ts \
+  wasm/node_modules/binaryen/package.json | sha256sum | cut -d' ' -f1)
+if [ -f "$out/web/ekl_wasm_bg.wasm" ] && [ "$(cat "$key_file" 2>/dev/null)" = "$key" ]; then
+  echo "wasm: $out is current (the same module, JS and scripts as its build)"
+else
+rm -f "$key_file"
 rm -rf "$out.tmp" && mkdir -p "$out.tmp"
 for t in web nodejs; do
   dir=$out.tmp/${t/nodejs/node}
@@ -40,6 +50,8 @@ node wasm/scripts/esm.mjs "$out.tmp" node/js/errors.js node/js/convert.js node/j
 cp wasm/js/index.cjs wasm/js/binding.cjs "$out.tmp/"
 node wasm/scripts/entries.mjs "$out.tmp" node/index.d.ts
 rm -rf "$out" && mv "$out.tmp" "$out"
+echo "$key" > "$key_file"
+fi
 ls -l "$out"/web/ekl_wasm_bg.wasm | awk '{print "wasm: " $5 " bytes raw"}'
 # The npm package ekl-evidence ships this build inside itself (node/wasm/): the browser entry and
 # Node's automatic fallback when no native addon fits (node/index.js).
