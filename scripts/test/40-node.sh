@@ -73,7 +73,11 @@ venv_python="${CARGO_TARGET_DIR:-$ROOT/target}/python-test/venv-wheel/bin/python
 if [ -z "${PYTHON:-}" ] && [ -x "$venv_python" ]; then export PYTHON="$venv_python"; fi
 # (README snippets an interrupted run left in test/.readme-* would run as tests of their own: cleared)
 rm -rf test/.readme test/.readme-*
-RUST_BACKTRACE=0 node --test test/
+# One test file per process (node --test), as many at once as this machine has cores: Node's
+# default is one fewer (one at a time on 2 cores); the files are hermetic (docs/decisions.md#testing;
+# the stress run runs them 8 at a time), so the second core is no longer idle.
+conc=$(nproc 2>/dev/null || echo 2)
+RUST_BACKTRACE=0 node --test --test-concurrency="$conc" test/
 
 # 5. the packed tarballs (scripts/npm-pack.sh: the main package with the wasm build inside, and
 #    the platform package of this machine), installed into a fresh folder with no network.
@@ -137,14 +141,14 @@ echo "ekl-evidence/mcp without the SDK: $(grep -o 'ekl-evidence/mcp needs[^:]*' 
 # The whole suite against the installed package (the tests resolve "ekl-evidence" from here).
 cp -r "$ROOT/node/test" ./test
 rm -rf ./test/.readme ./test/.readme-*
-EKL_REPO_ROOT="$ROOT" RUST_BACKTRACE=0 node --test test/
+EKL_REPO_ROOT="$ROOT" RUST_BACKTRACE=0 node --test --test-concurrency="$conc" test/
 
 # 6. the same folder without the platform package (a platform with no native addon): Node loads
 #    the bundled wasm build by itself; every vector file and the backend-independent suites pass
 #    (not the native-only ones: addon panics, the async thread pool, bounds measured in the addon).
 rm -rf node_modules/ekl-evidence-linux-x64-gnu
 smoke wasm
-EKL_REPO_ROOT="$ROOT" node --test test/vectors.test.js test/vector-calls.test.js test/convert.test.js test/corpus.test.js test/host.test.js test/issuing.test.js test/remote-jwks.test.js test/remote-jwks-scenarios.test.js test/replay.test.js test/host-apis.test.js test/readme.test.js test/result-types.test.js
+EKL_REPO_ROOT="$ROOT" node --test --test-concurrency="$conc" test/vectors.test.js test/vector-calls.test.js test/convert.test.js test/corpus.test.js test/host.test.js test/issuing.test.js test/remote-jwks.test.js test/remote-jwks-scenarios.test.js test/replay.test.js test/host-apis.test.js test/readme.test.js test/result-types.test.js test/host-idioms.test.js
 # 7. EKL_CORE_BACKEND=native there: the honest one-line message, not napi-rs's generic one.
 if msg=$(EKL_CORE_BACKEND=native node -e 'require("ekl-evidence")' 2>&1); then echo "EKL_CORE_BACKEND=native loaded without an addon?" >&2; exit 1; fi
 grep -q "^Error: ekl-evidence: EKL_CORE_BACKEND=native but the native addon ekl-evidence-linux-x64-gnu is not installed" <<< "$msg" || { echo "$msg" >&2; exit 1; }
