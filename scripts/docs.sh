@@ -28,11 +28,12 @@ t0=$(date +%s)
 RUSTDOCFLAGS="-D warnings" cargo doc --release -p ekl-core -p ekl-bridge -p ekl-conformance --no-deps --quiet
 
 # 2. pdoc, of the installed wheel
-wheel=$(ls -t "$CARGO_TARGET_DIR"/python-test/wheels/ekl_evidence-*-cp39-abi3-manylinux*.whl 2>/dev/null | head -1 || true)
+wheel=$(ls -t "$CARGO_TARGET_DIR"/python-test/wheels/ekl_evidence-*-cp39-abi3-manylinux*.whl \
+  "$work"/wheels/ekl_evidence-*-cp39-abi3-manylinux*.whl 2>/dev/null | head -1 || true)
 if [ -z "$wheel" ] || [ -n "$(find python/src python/ekl_evidence core/src bridge/src -newer "$wheel" -type f | head -1)" ]; then
   source scripts/python-tools.sh
   rm -rf "$work/wheels"
-  "$tools/bin/maturin" build --release --zig --compatibility manylinux2014 -m python/Cargo.toml -o "$work/wheels" -q
+  PATH="$tools/bin:$PATH" maturin build --release --zig --compatibility manylinux2014 -m python/Cargo.toml -o "$work/wheels" -q
   wheel=$(ls "$work"/wheels/ekl_evidence-*-cp39-abi3-manylinux*.whl)
 fi
 venv="$work/venv"
@@ -40,7 +41,13 @@ venv="$work/venv"
 ekl_venv "$venv" $PDOC_PINS
 "$venv/bin/python" -m pip install -q --disable-pip-version-check --force-reinstall --no-deps "$wheel"
 rm -rf "$work/pdoc"
-(cd "$work" && "$venv/bin/python" -m pdoc --docformat markdown --no-search -o "$work/pdoc" ekl_evidence)
+# (the submodules by name: the package's __all__ lists its names, not its modules; pdoc's notes
+# that a TypedDict's inherited member "is taken from" the current file are dropped)
+if ! (cd "$work" && "$venv/bin/python" -m pdoc --docformat markdown --no-search -o "$work/pdoc" \
+    ekl_evidence ekl_evidence.replay ekl_evidence.mcp) > "$work/pdoc.log" 2>&1; then
+  cat "$work/pdoc.log" >&2; exit 1
+fi
+grep -v '^Warn: Cannot determine where .* is taken from, assuming current file' "$work/pdoc.log" || true
 
 # 3. TypeDoc, of the declarations
 tool="$work/typedoc"

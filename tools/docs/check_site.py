@@ -11,7 +11,8 @@
 
     python3 check_site.py SITE
 
-Standard library only. Exits 1 naming what is missing.
+Standard library only. Exits 1 naming what is missing. It first checks itself on a damaged copy
+(a TypeScript page removed, an anchor renamed, a Python id dropped: each must be reported).
 """
 
 from __future__ import annotations
@@ -39,7 +40,8 @@ def links(site: Path) -> tuple[int, list[str]]:
     broken: list[str] = []
     count = 0
     for page in pages:
-        text = page.read_text(encoding="utf-8", errors="replace")
+        # (a script's templates, such as rustdoc's `static.files/${f}`, are not links)
+        text = re.sub(r"<script\b.*?</script>", "", page.read_text(encoding="utf-8", errors="replace"), flags=re.S)
         for href in LINK.findall(text):
             href = href.replace("&amp;", "&")
             if not href or re.match(r"^([a-z][a-z0-9+.-]*:|//)", href):
@@ -47,7 +49,7 @@ def links(site: Path) -> tuple[int, list[str]]:
             count += 1
             target, _, frag = href.partition("#")
             target = unquote(target.split("?", 1)[0])
-            dest = (page.parent / target).resolve() if target else page
+            dest = (page.parent / target).resolve() if target else page.resolve()
             if dest.is_dir():
                 dest = dest / "index.html"
             if not dest.is_file() or site.resolve() not in dest.parents:
@@ -68,8 +70,10 @@ def items(site: Path) -> tuple[int, list[str]]:
     py_main = (site / "python" / "ekl_evidence.html").read_text(encoding="utf-8")
     py_ids = set(IDS.findall(py_main))
     ts_dir = site / "ts"
-    ts_files = {p.stem: p for p in ts_dir.rglob("*.html")}  # index.verifyReceipt, replay.MemoryStore, ...
-    ts_names = {stem.split(".", 1)[1] for stem in ts_files if "." in stem}
+    # pages named module.Name: functions/index.verifyReceipt.html, interfaces/index.Jwks.html and
+    # variables/index.Jwks.html (a name can have several), classes/replay.MemoryStore.html, ...
+    ts_files = [(p.stem, p) for p in ts_dir.rglob("*.html")]
+    ts_names = {stem.split(".", 1)[1] for stem, _ in ts_files if "." in stem}
 
     def py(name: str, page: str = "ekl_evidence") -> None:
         nonlocal checked
@@ -85,9 +89,9 @@ def items(site: Path) -> tuple[int, list[str]]:
         if cls not in ts_names:
             missing.append(f"TypeScript {name}")
         elif member:
-            page = next(p for stem, p in ts_files.items() if stem.endswith(f".{cls}"))
-            if f'id="{member.lower()}"' not in page.read_text(encoding="utf-8"):
-                missing.append(f"TypeScript {name} (not on {page.name})")
+            pages = [p for stem, p in ts_files if stem.endswith(f".{cls}")]
+            if not any(f'id="{member.lower()}"' in p.read_text(encoding="utf-8") for p in pages):
+                missing.append(f"TypeScript {name} (not on the pages of {cls})")
 
     for op in manifest["operations"]:
         py(op["python"])
@@ -114,11 +118,35 @@ def items(site: Path) -> tuple[int, list[str]]:
         ts(name)
 
     for crate, lib in (("ekl_core", "core"), ("ekl_bridge", "bridge"), ("ekl_conformance", "conformance")):
-        for mod in re.findall(r"^pub mod ([a-z0-9_]+);", (ROOT / lib / "src" / "lib.rs").read_text(), re.M):
+        # (a module under #[doc(hidden)], a test helper, is not public API)
+        src = (ROOT / lib / "src" / "lib.rs").read_text()
+        for mod in re.findall(r"^(?<!#\[doc\(hidden\)\]\n)pub mod ([a-z0-9_]+);", src, re.M):
             checked += 1
             if not (site / "rust" / crate / mod / "index.html").is_file():
                 missing.append(f"Rust {crate}::{mod}")
     return checked, missing
+
+
+def self_test(site: Path) -> None:
+    """The checks catch what they are for: a copy of the site with one operation's TypeScript
+    page removed, one heading's anchor renamed and one Python function's id dropped must fail."""
+    import shutil
+    import tempfile
+
+    with tempfile.TemporaryDirectory() as tmp:
+        copy = Path(tmp) / "site"
+        # (without rustdoc's pages: the largest part, and not what this test damages)
+        shutil.copytree(site, copy, ignore=lambda d, names: ["rust"] if Path(d) == site else [])
+        next((copy / "ts" / "functions").glob("index.verifyReceipt.html")).unlink()
+        readme = copy / "guide" / "README.html"
+        readme.write_text(readme.read_text(encoding="utf-8").replace('id="install"', 'id="installed"'), encoding="utf-8")
+        py = copy / "python" / "ekl_evidence.html"
+        py.write_text(py.read_text(encoding="utf-8").replace('id="issue_mac_receipt"', 'id="x"'), encoding="utf-8")
+        _, broken = links(copy)
+        _, missing = items(copy)
+        want = ["TypeScript verifyReceipt", "Python ekl_evidence.issue_mac_receipt"]
+        if not any("#install (no such anchor)" in b for b in broken) or any(w not in missing for w in want):
+            sys.exit(f"check_site self-test: a damaged copy was not caught ({broken[:3]}, {missing})")
 
 
 def main(argv: list[str]) -> int:
@@ -126,6 +154,7 @@ def main(argv: list[str]) -> int:
         print(__doc__, file=sys.stderr)
         return 2
     site = Path(argv[1])
+    self_test(site)
     n_links, broken = links(site)
     n_items, missing = items(site)
     for b in broken[:50]:

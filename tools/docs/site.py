@@ -151,6 +151,13 @@ def main(argv: list[str]) -> int:
     out.mkdir(parents=True)
     for src, name in ((rustdoc, "rust"), (pdoc_dir, "python"), (typedoc, "ts")):
         shutil.copytree(src, out / name)
+    # rustdoc's help and settings pages link to the root of the docs: the crates
+    crates = "".join(f'<li><a href="{c}/index.html">{c}</a></li>' for c in ("ekl_core", "ekl_bridge", "ekl_conformance"))
+    (out / "rust" / "index.html").write_text(
+        f'<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Rust crates · ekl-evidence</title></head>'
+        f'<body><p><a href="../index.html">ekl-evidence docs</a></p><h1>Rust crates</h1><ul>{crates}</ul></body></html>\n',
+        encoding="utf-8",
+    )
     all_pages = pages()
     rendered = set(all_pages)
     for page in all_pages:
