@@ -375,6 +375,19 @@ pub static SHAPES: &[Shape] = &[
             req("name", "str"),
             req("outcome", "'fail' | 'mismatch'"),
             opt("detail", "str"),
+            opt("reason", "'unknown_key' | 'key_not_yet_valid' | 'key_expired'"),
+            opt("blocked_by", "str"),
+        ],
+    ),
+    shape(
+        "FirstCause",
+        "The first cause of a receipt that is not accepted (`summarize_receipt_lines`): its first \
+         failing check that was made (`check`; a knock-on, blocked by another's failure, is not a \
+         cause) and, for `key_id`, why (`reason`: an unknown key, a key not yet valid or expired \
+         at `issued_at`; else null). A table counts each failed receipt once, under it.",
+        &[
+            req("check", "str"),
+            req("reason", "'unknown_key' | 'key_not_yet_valid' | 'key_expired' | null"),
         ],
     ),
     shape(
@@ -395,6 +408,7 @@ pub static SHAPES: &[Shape] = &[
             req("receipt_digest", "str | null"),
             req("passed", "int"),
             req("failing", "FailingCheck[]"),
+            req("cause", "FirstCause | null"),
             req("error", "error | null"),
         ],
     ),

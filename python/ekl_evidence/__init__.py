@@ -68,6 +68,7 @@ __all__ = [
     "AssertionCap",
     "Commitment",
     "FailingCheck",
+    "FirstCause",
     "IssuedReceipt",
     "Jwk",
     "JwsTyp",
