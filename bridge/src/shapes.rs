@@ -352,6 +352,13 @@ pub static SHAPES: &[Shape] = &[
             opt("received", "str").doc(
                 "What the receipt holds, as a short display text (never a tag or signature).",
             ),
+            opt("reason", "'unknown_key' | 'key_not_yet_valid' | 'key_expired'").doc(
+                "Why `key_id` failed: the key is unknown, not yet valid or expired at `issued_at`.",
+            ),
+            opt("blocked_by", "str").doc(
+                "A knock-on: not checked, because the check it names failed (`auth_tag` without a \
+                 usable key is blocked by `key_id`); not a cause of its own.",
+            ),
         ],
     )
     .not_python(),
@@ -375,8 +382,10 @@ pub static SHAPES: &[Shape] = &[
             req("name", "str"),
             req("outcome", "'fail' | 'mismatch'"),
             opt("detail", "str"),
-            opt("reason", "'unknown_key' | 'key_not_yet_valid' | 'key_expired'"),
-            opt("blocked_by", "str"),
+            opt("reason", "'unknown_key' | 'key_not_yet_valid' | 'key_expired'")
+                .doc("Why `key_id` failed (as in a verdict's check)."),
+            opt("blocked_by", "str")
+                .doc("A knock-on: not checked, because the check it names failed."),
         ],
     ),
     shape(

@@ -204,8 +204,8 @@ pub struct Check {
     pub received: Option<String>,
     /// Why the check did not pass, as a stable code, where one check covers causes a person
     /// handles differently ([`REASONS`]: `key_id`'s unknown, not yet valid or expired key);
-    /// `None` otherwise. Not part of the verdict's JSON ([`Verdict::to_value`]); a summary of an
-    /// archive carries it (`batch::summarize_line`).
+    /// `None` otherwise. In the verdict's JSON ([`Verdict::to_value`]) and an archive's summary
+    /// (`batch::summarize_line`) when set.
     pub reason: Option<&'static str>,
     /// The check whose failure left this one unchecked (`auth_tag` without a usable key is
     /// blocked by `key_id`): a knock-on, not a cause of its own ([`Verdict::first_cause`]). Its
@@ -264,8 +264,8 @@ impl Check {
         }
     }
 
-    /// The check as JSON: `{"name", "outcome"[, "detail"]}`, with `[, "expected"][, "received"]`
-    /// when `values` (each member only when the check has it).
+    /// The check as JSON: `{"name", "outcome"[, "detail"]}`, with `[, "expected"][, "received"]
+    /// [, "reason"][, "blocked_by"]` when `values` (each member only when the check has it).
     pub fn to_value(&self, values: bool) -> Value<'static> {
         let mut m: Vec<(Cow<'static, str>, Value<'static>)> = vec![
             (Cow::Borrowed("name"), Value::from(self.name)),
@@ -283,6 +283,13 @@ impl Check {
         for (key, text) in shown {
             if let Some(t) = text {
                 m.push((Cow::Borrowed(*key), Value::from(t.clone())));
+            }
+        }
+        if values {
+            for (key, code) in [("reason", self.reason), ("blocked_by", self.blocked_by)] {
+                if let Some(code) = code {
+                    m.push((Cow::Borrowed(key), Value::from(code)));
+                }
             }
         }
         Value::Object(m)
@@ -439,9 +446,11 @@ mod tests {
         );
         assert_eq!(v.first_cause().map(|c| c.name), Some("issued_at"));
         let json = crate::canonical::canonicalize_value(&v.to_value()).expect("json");
-        assert!(!String::from_utf8(json)
-            .expect("utf-8")
-            .contains("blocked_by"));
+        let json = String::from_utf8(json).expect("utf-8");
+        assert!(json.contains(r#""blocked_by":"key_id","detail":"no key","name":"auth_tag""#));
+        // The short form (a summary's failing checks) leaves the values out.
+        let short = v.checks[2].to_value(false);
+        assert!(short.get("blocked_by").is_none());
         // Only knock-ons (cannot happen with the core's checks): the first failing check.
         let v = Verdict::new(vec![Check::fail("x", "y").blocked_by("z")], None);
         assert_eq!(v.first_cause().map(|c| c.name), Some("x"));
