@@ -394,9 +394,9 @@ test('rows: stored in columns, read back, filtered, searched; the limit counts e
   assert.deepEqual(store.select({ mode: 'all', check: 'auth_tag' }).length, 2);
   assert.deepEqual(store.select({ mode: 'all', check: 'key_id:unknown_key' }).map((i) => i + 1), [6]);
   assert.deepEqual(store.select({ mode: 'all', check: 'key_id:key_expired' }).map((i) => i + 1), [7]);
-  assert.deepEqual(store.select({ mode: 'all', q: 'RCPT_0008' }), [7]);
-  assert.deepEqual(store.select({ mode: 'all', q: rows[4].digest.slice(10, 30) }), [4]);
-  assert.deepEqual(store.select({ mode: 'all', q: 'ex_0102' }), [11]);
+  assert.deepEqual(store.select({ mode: 'all', order: 'file', q: 'RCPT_0008' }), [7]);
+  assert.deepEqual(store.select({ mode: 'all', order: 'file', q: rows[4].digest.slice(10, 30) }), [4]);
+  assert.deepEqual(store.select({ mode: 'all', order: 'file', q: 'ex_0102' }), [11]);
   assert.equal(store.findReceipt('rcpt_0103'), 12);
   assert.equal(store.findReceipt('nope'), -1);
   assert.equal(store.set(20, rows[20]), false);
@@ -482,14 +482,14 @@ test('rows (issue 24): hostile values in every field: get, search, problems and 
   assert.doesNotMatch(text, /[\u0000-\u001f]/);
   assert.ok(text.includes('"receipt_id":"rcpt_1\\u0001ex_SPOOFED'));
   // Search: a query finds a row by what one of its fields shows, never across two fields.
-  assert.deepEqual(store.select({ mode: 'all', q: 'ex_spoofed' }), [0, 8], 'found in the receipt ids that hold the text');
-  assert.deepEqual(store.select({ mode: 'all', q: 'ex_true' }), [0]);
-  assert.deepEqual(store.select({ mode: 'all', q: 'rcpt_1\\u0001ex' }), [0], 'the escape as shown is searchable');
-  assert.deepEqual(store.select({ mode: 'all', q: 'rcpt_1\u0001ex' }), [], 'the raw control character is not shown, so not found');
-  assert.deepEqual(store.select({ mode: 'all', q: 'ex_trueagt' }), [], 'no match across two fields');
-  assert.deepEqual(store.select({ mode: 'all', q: '2001-01-01' }), [0], 'only in the receipt id');
-  assert.deepEqual(store.select({ mode: 'all', q: 'literal\\\\u0001' }), [2], 'a typed backslash is shown as \\\\');
-  assert.deepEqual(store.select({ mode: 'all', q: '\\u2028' }), [1, 2, 8], 'U+2028 shown escaped (and the label that holds the text \\u2028)');
+  assert.deepEqual(store.select({ mode: 'all', order: 'file', q: 'ex_spoofed' }), [0, 8], 'found in the receipt ids that hold the text');
+  assert.deepEqual(store.select({ mode: 'all', order: 'file', q: 'ex_true' }), [0]);
+  assert.deepEqual(store.select({ mode: 'all', order: 'file', q: 'rcpt_1\\u0001ex' }), [0], 'the escape as shown is searchable');
+  assert.deepEqual(store.select({ mode: 'all', order: 'file', q: 'rcpt_1\u0001ex' }), [], 'the raw control character is not shown, so not found');
+  assert.deepEqual(store.select({ mode: 'all', order: 'file', q: 'ex_trueagt' }), [], 'no match across two fields');
+  assert.deepEqual(store.select({ mode: 'all', order: 'file', q: '2001-01-01' }), [0], 'only in the receipt id');
+  assert.deepEqual(store.select({ mode: 'all', order: 'file', q: 'literal\\\\u0001' }), [2], 'a typed backslash is shown as \\\\');
+  assert.deepEqual(store.select({ mode: 'all', order: 'file', q: '\\u2028' }), [1, 2, 8], 'U+2028 shown escaped (and the label that holds the text \\u2028)');
   for (let n = 0; n < rows.length; n++) {
     const got = store.get(n);
     for (const k of TEXT_FIELDS) {
