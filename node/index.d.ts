@@ -433,6 +433,13 @@ export interface Check {
   expected?: string
   /** What the receipt holds, as a short display text (never a tag or signature). */
   received?: string
+  /** Why `key_id` failed: the key is unknown, not yet valid or expired at `issued_at`. */
+  reason?: 'unknown_key' | 'key_not_yet_valid' | 'key_expired'
+  /**
+   * A knock-on: not checked, because the check it names failed (`auth_tag` without a usable key is
+   * blocked by `key_id`); not a cause of its own.
+   */
+  blocked_by?: string
 }
 
 /**
@@ -451,7 +458,9 @@ export interface FailingCheck {
   name: string
   outcome: 'fail' | 'mismatch'
   detail?: string
+  /** Why `key_id` failed (as in a verdict's check). */
   reason?: 'unknown_key' | 'key_not_yet_valid' | 'key_expired'
+  /** A knock-on: not checked, because the check it names failed. */
   blocked_by?: string
 }
 

@@ -377,7 +377,9 @@ class FailingCheck(_FailingCheckRequired, total=False):
     """A check of a verdict that did not pass, in brief: ``name`` and ``outcome`` always."""
 
     detail: str
+    #: Why ``key_id`` failed (as in a verdict's check).
     reason: Literal["unknown_key", "key_not_yet_valid", "key_expired"]
+    #: A knock-on: not checked, because the check it names failed.
     blocked_by: str
 
 
