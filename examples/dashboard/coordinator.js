@@ -25,7 +25,7 @@ const READ_BYTES = 512 * 1024; // one slice of the file
 const BATCH_BYTES = 256 * 1024; // one batch for a verification worker (about 175 network-signed receipts)
 const BATCH_ITEMS = 256;
 const IN_FLIGHT = 2; // batches queued per verification worker
-const PROGRESS_MS = 100;
+const PROGRESS_MS = 250; // a progress message to the page (issue 43: 100 ms cost the page and the compositor ~5 µs a receipt)
 
 // ---- verification workers ---------------------------------------------------------------------
 // One per core the browser reports (every core it is given), at most 8 (a wasm instance each).

@@ -469,6 +469,9 @@ test('issue 24: ids holding the old separator, controls, quotes, long text: tabl
     assert.equal(await settled(page), 'done');
     assert.equal(await page.textContent('#count-total'), String(h.count));
     assert.equal(await page.textContent('#count-verified'), String(truth.filter((t) => t.verdict === 'verified').length));
+    // In file order (problems come first by default, issue 43): row n is item n below.
+    await page.selectOption('#order', 'file');
+    await page.waitForFunction(() => document.querySelector('#table tbody tr')?.dataset.index === '1');
     const all = await cells(page);
     assert.equal(all.length, h.count);
     checkRows(all, 'table');
@@ -784,6 +787,9 @@ const tableRows = (page) => page.evaluate(() => [...document.querySelectorAll('#
   label: tr.querySelector('.label')?.textContent ?? null, receipt: tr.querySelector('a.open').textContent,
 })));
 
+/** The rows of the table's page in file order (problems are listed first by default, issue 43). */
+const inFileOrder = async (page) => (await tableRows(page)).sort((a, b) => Number(a.index) - Number(b.index));
+
 test('issue 26: checks in plain words, the first rows above the fold at 1280×800, the failures exported alone', { timeout: 180_000 }, async () => {
   await withDashboard(async ({ page, url, log, own }) => {
     await page.goto(url);
@@ -966,7 +972,7 @@ test('issue 26: a pasted receipt is verified like a loaded file: the page\'s pas
     assert.equal(await settled(page), 'done');
     assert.deepEqual([await page.textContent('#count-total'), await page.textContent('#count-verified'), await page.textContent('#count-failed')], ['3', '1', '2']);
     assert.match(await page.textContent('#state-receipts'), /^pasted text \(\d+(\.\d)? KB\): 3 items checked\.$/);
-    assert.deepEqual((await tableRows(page)).map((r) => r.failing), [[], ['auth_tag'], ['iat_in_call_window']]);
+    assert.deepEqual((await inFileOrder(page)).map((r) => r.failing), [[], ['auth_tag'], ['iat_in_call_window']]);
     await page.evaluate(() => { location.hash = 'item=2'; });
     await page.waitForFunction(() => document.body.dataset.inspector === '2');
     assert.match(await page.textContent('#insp-body'), /"receipt_id": "rcpt_0004"/);
@@ -980,7 +986,7 @@ test('issue 26: a pasted receipt is verified like a loaded file: the page\'s pas
     await expectRun(page);
     await page.setInputFiles('#file-receipts', boundsFile);
     assert.equal(await settled(page), 'done');
-    const asFile = await tableRows(page);
+    const asFile = await inFileOrder(page);
     assert.deepEqual(asFile.map((r) => r.code), [null, 'INPUT_TOO_DEEP', 'BODY_TOO_LARGE', 'INVALID_ARGUMENT', null]);
     await page.click('#paste-toggle');
     assert.equal(await page.getAttribute('#paste-toggle', 'aria-expanded'), 'true');
@@ -988,7 +994,7 @@ test('issue 26: a pasted receipt is verified like a loaded file: the page\'s pas
     await expectRun(page);
     await page.click('#paste-check');
     assert.equal(await settled(page), 'done');
-    const asPaste = await tableRows(page);
+    const asPaste = await inFileOrder(page);
     assert.deepEqual(asPaste, asFile, 'pasted: the rows of the file, code for code');
     assert.equal(asPaste[3].label, 'ctl\\u0001\\u202eid', 'control and format characters shown escaped');
     // (A box holding 1 MB of text is slow to draw: the screenshot shows it holding one line.)
@@ -1013,7 +1019,7 @@ test('issue 26: a pasted receipt is verified like a loaded file: the page\'s pas
     await expectRun(page);
     await page.click('#paste-check');
     assert.equal(await settled(page), 'done');
-    assert.deepEqual((await tableRows(page)).map((r) => r.verdict), ['verified', 'failed']);
+    assert.deepEqual((await inFileOrder(page)).map((r) => r.verdict), ['verified', 'failed']);
     // Nothing pasted: refused with a code, and the page says so where the receipts' state is.
     assert.equal(await pasteOnPage(page, ' \n\t '), true);
     await page.waitForFunction(() => document.getElementById('card-receipts').dataset.state === 'error');
