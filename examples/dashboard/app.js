@@ -194,12 +194,21 @@ async function classify(file) {
   if (/^\uFEFF?\s*\[\s*\{/.test(head) && /"key_id"\s*:/.test(head) && /"secret"\s*:/.test(head) && !/"(receipt|receipt_jws|call)"\s*:/.test(head)) {
     return { kind: 'keyring', bytes };
   }
-  if (/^\s*"[^"\n]*"\s*$/.test(head) && bytes.length < 4096) return { kind: 'keyring', bytes };
   if (!/"(receipt|receipt_jws|call)"\s*:/.test(head)) {
     if (/"keys"\s*:/.test(head)) return { kind: 'jwks', bytes };
     if (/"(agent_id|issuer|receipt_secrets)"\s*:/.test(head)) return { kind: 'settings', bytes };
   }
   return { kind: 'receipts', bytes };
+}
+
+/**
+ * Whether a file chosen as settings is the CLI's key ring: a list of keys, or the registration
+ * secret alone as a JSON string (only through the Settings chooser: a dropped or pasted string is
+ * never taken for a secret).
+ */
+async function isKeyRing(file) {
+  if ((await classify(file)).kind === 'keyring') return true;
+  return file.size < 4096 && /^\uFEFF?\s*"[^"\n]*"\s*$/.test(await file.text());
 }
 
 async function smallBytes(file) {
@@ -310,7 +319,7 @@ for (const [id, kind] of [['file-receipts', 'receipts'], ['file-jwks', 'jwks'], 
     clearAlert();
     if (kind === 'receipts') loadReceipts(file);
     else if (kind === 'jwks') await loadJwks(file);
-    else if ((await classify(file)).kind === 'keyring') await loadKeyRing(file);
+    else if (await isKeyRing(file)) await loadKeyRing(file);
     else await loadSettings(file);
   });
 }
