@@ -902,6 +902,9 @@ test('issue 43: 10,000 receipts, 400 bad, tried as an operator would: each count
     await page.waitForFunction(() => document.body.dataset.state === 'idle');
     await page.setInputFiles('#file-settings', plain);
     await page.waitForFunction(() => document.getElementById('card-settings').dataset.state === 'ok');
+    // The registration secret alone (the CLI's other key ring form): one key, rk-1.
+    await page.setInputFiles('#file-settings', file('registration.json', '"rs_only-the-registration-secret"\n'));
+    await page.waitForFunction(() => /registration\.json \(key ring\).*1 receipt key\b/.test(document.getElementById('state-settings').textContent));
     await page.setInputFiles('#file-settings', ring);
     await page.waitForFunction(() => /ring\.json \(key ring\)/.test(document.getElementById('state-settings').textContent));
     assert.equal(await page.inputValue('#agent-id'), settings.agent_id, 'a key ring leaves the agent id as it was');
