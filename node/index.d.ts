@@ -445,6 +445,13 @@ export interface Check {
   expected?: string
   /** What the receipt holds, as a short display text (never a tag or signature). */
   received?: string
+  /** Why `key_id` failed: the key is unknown, not yet valid or expired at `issued_at`. */
+  reason?: 'unknown_key' | 'key_not_yet_valid' | 'key_expired'
+  /**
+   * A knock-on: not checked, because the check it names failed (`auth_tag` without a usable key is
+   * blocked by `key_id`); not a cause of its own.
+   */
+  blocked_by?: string
 }
 
 /**
@@ -463,6 +470,21 @@ export interface FailingCheck {
   name: string
   outcome: 'fail' | 'mismatch'
   detail?: string
+  /** Why `key_id` failed (as in a verdict's check). */
+  reason?: 'unknown_key' | 'key_not_yet_valid' | 'key_expired'
+  /** A knock-on: not checked, because the check it names failed. */
+  blocked_by?: string
+}
+
+/**
+ * The first cause of a receipt that is not accepted (`summarize_receipt_lines`): its first failing
+ * check that was made (`check`; a knock-on, blocked by another's failure, is not a cause) and, for
+ * `key_id`, why (`reason`: an unknown key, a key not yet valid or expired at `issued_at`; else
+ * null). A table counts each failed receipt once, under it.
+ */
+export interface FirstCause {
+  check: string
+  reason: 'unknown_key' | 'key_not_yet_valid' | 'key_expired' | null
 }
 
 /**
@@ -483,6 +505,7 @@ export interface ReceiptLineSummary {
   receipt_digest: string | null
   passed: number
   failing: FailingCheck[]
+  cause: FirstCause | null
   error: { code: EklErrorCode, message: string } | null
 }
 
@@ -1017,7 +1040,7 @@ export declare function verifyReceiptLines<T>(lines: JsonTextInput, options?: {
 }): Array<Verdict | EklError>
 
 /**
- * A receipt archive in brief (the items of verify_receipt_lines): one row per non-blank line, {line, kind, label, receipt_id, execution_id, provider_agent_id, capability_id, issued_at, accepted, receipt_digest, passed, failing: [{name, outcome, detail?}], error}: the ids a table of the archive shows and the verdict in short; an item that cannot be verified has accepted null and error {code, message}. (PROTOCOL §9.5; `summarize_receipt_lines`)
+ * A receipt archive in brief (the items of verify_receipt_lines): one row per non-blank line, {line, kind, label, receipt_id, execution_id, provider_agent_id, capability_id, issued_at, accepted, receipt_digest, passed, failing: [{name, outcome, detail?, reason?, blocked_by?}], cause, error}: the ids a table of the archive shows and the verdict in short, with the first cause of a receipt not accepted ({check, reason}; a knock-on check is blocked_by the one whose failure left it unchecked); an item that cannot be verified has accepted null and error {code, message}. (PROTOCOL §9.5; `summarize_receipt_lines`)
  * @param lines the archive: JSON lines text
  * @param keys the key ring of MAC receipts; a Date is accepted for valid_from (timestamp), valid_until (timestamp) (option)
  * @param jwks the network's key set, for network-signed receipts (option)

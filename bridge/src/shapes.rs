@@ -352,6 +352,13 @@ pub static SHAPES: &[Shape] = &[
             opt("received", "str").doc(
                 "What the receipt holds, as a short display text (never a tag or signature).",
             ),
+            opt("reason", "'unknown_key' | 'key_not_yet_valid' | 'key_expired'").doc(
+                "Why `key_id` failed: the key is unknown, not yet valid or expired at `issued_at`.",
+            ),
+            opt("blocked_by", "str").doc(
+                "A knock-on: not checked, because the check it names failed (`auth_tag` without a \
+                 usable key is blocked by `key_id`); not a cause of its own.",
+            ),
         ],
     )
     .not_python(),
@@ -375,6 +382,21 @@ pub static SHAPES: &[Shape] = &[
             req("name", "str"),
             req("outcome", "'fail' | 'mismatch'"),
             opt("detail", "str"),
+            opt("reason", "'unknown_key' | 'key_not_yet_valid' | 'key_expired'")
+                .doc("Why `key_id` failed (as in a verdict's check)."),
+            opt("blocked_by", "str")
+                .doc("A knock-on: not checked, because the check it names failed."),
+        ],
+    ),
+    shape(
+        "FirstCause",
+        "The first cause of a receipt that is not accepted (`summarize_receipt_lines`): its first \
+         failing check that was made (`check`; a knock-on, blocked by another's failure, is not a \
+         cause) and, for `key_id`, why (`reason`: an unknown key, a key not yet valid or expired \
+         at `issued_at`; else null). A table counts each failed receipt once, under it.",
+        &[
+            req("check", "str"),
+            req("reason", "'unknown_key' | 'key_not_yet_valid' | 'key_expired' | null"),
         ],
     ),
     shape(
@@ -395,6 +417,7 @@ pub static SHAPES: &[Shape] = &[
             req("receipt_digest", "str | null"),
             req("passed", "int"),
             req("failing", "FailingCheck[]"),
+            req("cause", "FirstCause | null"),
             req("error", "error | null"),
         ],
     ),

@@ -33,7 +33,7 @@ use crate::receipt::{self, CallExpectation, KeyRing};
 use crate::receipt_sig::{self, CallContext};
 use crate::shape::members;
 use crate::value::Value;
-use crate::verdict::Verdict;
+use crate::verdict::{Check, Verdict};
 use crate::{canonical, Error, ErrorCode, Result};
 
 /// The number of threads the process may run at once: the cores of its CPU affinity mask and
@@ -403,16 +403,37 @@ fn summary_members(receipt: Option<&Value<'_>>) -> [Option<Value<'static>>; 5] {
     })
 }
 
+/// A check that did not pass, in brief: `{"name", "outcome", "detail"?, "reason"?,
+/// "blocked_by"?}` (`reason` and `blocked_by` only when the check has them: [`Check::reason`],
+/// [`Check::blocked_by`]).
+fn failing_value(c: &Check) -> Value<'static> {
+    let mut v = c.to_value(false);
+    if let Value::Object(m) = &mut v {
+        for (key, code) in [("reason", c.reason), ("blocked_by", c.blocked_by)] {
+            if let Some(code) = code {
+                m.push((key.into(), Value::from(code)));
+            }
+        }
+    }
+    v
+}
+
 /// One line of a receipt archive in brief: what a table of the archive shows of it, as
 /// `{"line", "kind", "label", "receipt_id", "execution_id", "provider_agent_id",
-/// "capability_id", "issued_at", "accepted", "receipt_digest", "passed", "failing", "error"}`.
+/// "capability_id", "issued_at", "accepted", "receipt_digest", "passed", "failing", "cause",
+/// "error"}`.
 ///
 /// - `kind`: `"mac"`, `"jws"`, `"object"` or `"unknown"` (see the module's documentation);
 /// - `label` and the five [`SUMMARY_FIELDS`]: the item's `label` and the receipt's members (a
 ///   compact JWS's claims), as written (any JSON value), `null` when absent; `execution_id`,
 ///   `provider_agent_id` and `capability_id` come from the call when the receipt has none;
 /// - `accepted`, `receipt_digest`: the verdict's; `passed`: how many checks passed; `failing`:
-///   the other checks, `[{"name", "outcome", "detail"?}]` in the verdict's order;
+///   the other checks, `[{"name", "outcome", "detail"?, "reason"?, "blocked_by"?}]` in the
+///   verdict's order (`blocked_by`: a knock-on, not checked because that check failed);
+/// - `cause`: the receipt's first cause when it is not accepted, `{"check", "reason"}`
+///   ([`crate::verdict::Verdict::first_cause`]; `reason` null or a code of
+///   [`crate::verdict::REASONS`]): a table counts each failed receipt once, under it; `null` when
+///   accepted or when the item cannot be verified (its `error` code is then the cause);
 /// - `error`: `null`, or `{"code", "message"}` when the item cannot be verified (as
 ///   [`verify_line`]); `accepted` and `receipt_digest` are then `null`, `passed` 0 and
 ///   `failing` empty, and the other members are shown as far as the item can be read.
@@ -479,8 +500,14 @@ pub fn summarize_line(line_no: usize, line: &[u8], keys: &ArchiveKeys<'_>) -> Va
                 .checks
                 .iter()
                 .filter(|c| c.outcome != crate::verdict::Outcome::Pass)
-                .map(|c| c.to_value(false))
+                .map(failing_value)
                 .collect();
+            let cause = verdict.first_cause().map_or(Value::Null, |c| {
+                Value::Object(vec![
+                    ("check".into(), Value::from(c.name)),
+                    ("reason".into(), c.reason.map_or(Value::Null, Value::from)),
+                ])
+            });
             out.push(("accepted".into(), Value::Bool(verdict.accepted)));
             out.push((
                 "receipt_digest".into(),
@@ -491,6 +518,7 @@ pub fn summarize_line(line_no: usize, line: &[u8], keys: &ArchiveKeys<'_>) -> Va
                 Value::from_u64(passed as u64).unwrap_or(Value::Null),
             ));
             out.push(("failing".into(), Value::Array(failing)));
+            out.push(("cause".into(), cause));
             out.push(("error".into(), Value::Null));
         }
         Err(e) => {
@@ -498,6 +526,7 @@ pub fn summarize_line(line_no: usize, line: &[u8], keys: &ArchiveKeys<'_>) -> Va
             out.push(("receipt_digest".into(), Value::Null));
             out.push(("passed".into(), Value::from_u64(0).unwrap_or(Value::Null)));
             out.push(("failing".into(), Value::Array(Vec::new())));
+            out.push(("cause".into(), Value::Null));
             out.push((
                 "error".into(),
                 Value::Object(vec![
@@ -608,7 +637,7 @@ mod tests {
         assert_eq!(
             json(&rows[0]),
             format!(
-                r#"{{"accepted":true,"capability_id":"cap_x","error":null,"execution_id":"ex_1","failing":[],"issued_at":"2026-05-28T20:26:40Z","kind":"jws","label":"<b>x</b>","line":1,"passed":{},"provider_agent_id":"agt_p","receipt_digest":"{digest}","receipt_id":"r1"}}"#,
+                r#"{{"accepted":true,"capability_id":"cap_x","cause":null,"error":null,"execution_id":"ex_1","failing":[],"issued_at":"2026-05-28T20:26:40Z","kind":"jws","label":"<b>x</b>","line":1,"passed":{},"provider_agent_id":"agt_p","receipt_digest":"{digest}","receipt_id":"r1"}}"#,
                 rows[0]
                     .get("passed")
                     .and_then(Value::as_f64)
@@ -724,5 +753,110 @@ mod tests {
             code(with(None, None, &format!("{other}{requester}"))),
             Ok(false)
         );
+    }
+
+    #[test]
+    fn a_failed_receipt_has_one_first_cause_and_its_knock_ons_are_marked() {
+        let mut ring = KeyRing::new();
+        ring.add(
+            "rk-1",
+            "s1",
+            "2026-01-01T00:00:00Z",
+            Some("2026-11-01T00:00:00Z"),
+        )
+        .expect("key");
+        ring.add("rk-2", "s2", "2026-11-01T00:00:00Z", None)
+            .expect("key");
+        let keys = ArchiveKeys {
+            ring: Some(&ring),
+            own_agent_id: Some("a"),
+            ..ArchiveKeys::default()
+        };
+        let receipt = |key_id: &str, secret: &str, issued_at: &str, status: &str| {
+            let text = format!(
+                r#"{{"receipt_version":"1.1","receipt_id":"r1","execution_kind":"validation",
+                "requester_agent_id":"a","provider_agent_id":"b","collaboration_id":"c",
+                "connection_id":"valcon_1","execution_id":"e","capability_id":"cap_x",
+                "capability_version":"1.0.0","rel_ver_at_admission":0,"dsc_ver":1,"terms_hash":"t",
+                "input_commitment":{{"alg":"sha-256","canon":"ekl-json-1","digest":"{z}"}},
+                "output_commitment":{{"alg":"sha-256","canon":"ekl-json-1","digest":"{z}"}},
+                "status":"succeeded","issued_at":"{issued_at}","key_id":"{key_id}",
+                "auth_profile":"ekl-evidence-mac-1.1"}}"#,
+                z = "0".repeat(64)
+            );
+            let signed =
+                receipt::sign_receipt(&canonical::parse(text.as_bytes()).expect("json"), secret)
+                    .expect("signs");
+            let json = String::from_utf8(canonical::canonicalize_value(&signed).expect("json"))
+                .expect("utf-8");
+            // Changed after signing, when `status` is not the signed one.
+            json.replace("\"succeeded\"", &format!("\"{status}\""))
+        };
+        let call = r#"{"execution_id":"e","collaboration_id":"c","capability_id":"cap_x","provider_agent_id":"b"}"#;
+        let cases = [
+            (
+                receipt("rk-2", "s2", "2026-11-29T00:00:00Z", "succeeded"),
+                None,
+            ),
+            (
+                receipt("rk-9", "s2", "2026-11-29T00:00:00Z", "succeeded"),
+                Some(("key_id", Some("unknown_key"))),
+            ),
+            (
+                receipt("rk-1", "s1", "2026-11-29T00:00:00Z", "succeeded"),
+                Some(("key_id", Some("key_expired"))),
+            ),
+            (
+                receipt("rk-2", "s2", "2026-10-29T00:00:00Z", "succeeded"),
+                Some(("key_id", Some("key_not_yet_valid"))),
+            ),
+            (
+                receipt("rk-2", "s2", "2026-11-29T00:00:00Z", "failed_before_effect"),
+                Some(("auth_tag", None)),
+            ),
+            (
+                receipt("rk-2", "other", "2026-11-29T00:00:00Z", "succeeded"),
+                Some(("auth_tag", None)),
+            ),
+        ];
+        let text: String = cases
+            .iter()
+            .map(|(r, _)| format!("{{\"receipt\":{r},\"call\":{call}}}\n"))
+            .collect();
+        let rows = summarize_lines(text.as_bytes(), &keys, 1);
+        for (row, (_, want)) in rows.iter().zip(&cases) {
+            let cause = row.get("cause").expect("cause");
+            let got = cause
+                .get("check")
+                .and_then(Value::as_str)
+                .map(|c| (c, cause.get("reason").and_then(Value::as_str)));
+            assert_eq!(got, *want, "{row:?}");
+            let failing = row
+                .get("failing")
+                .and_then(Value::as_array)
+                .expect("failing");
+            let tag = failing
+                .iter()
+                .find(|f| f.get("name").and_then(Value::as_str) == Some("auth_tag"));
+            match want {
+                // The key failed: the tag is a knock-on, not checked, and only the key is a cause.
+                Some(("key_id", _)) => {
+                    let tag = tag.expect("auth_tag fails");
+                    assert_eq!(
+                        tag.get("blocked_by").and_then(Value::as_str),
+                        Some("key_id")
+                    );
+                    assert_eq!(failing.len(), 2);
+                }
+                Some(("auth_tag", _)) => {
+                    assert_eq!(tag.and_then(|t| t.get("blocked_by")), None);
+                    assert_eq!(failing.len(), 1);
+                }
+                _ => assert!(failing.is_empty()),
+            }
+        }
+        // An item that cannot be verified has no cause: its error is.
+        let rows = summarize_lines(b"[1]\n", &keys, 1);
+        assert_eq!(rows[0].get("cause"), Some(&Value::Null));
     }
 }

@@ -696,7 +696,9 @@ fn form_checks(receipt: &Value<'_>, issued: Option<&Result<Timestamp>>) -> Vec<C
     let kind_received = Some(format!("present: {}", names_shown(&present)));
     checks.push(
         match kind {
-            None => Check::fail("kind_fields", "no valid execution_kind"),
+            None => {
+                Check::fail("kind_fields", "no valid execution_kind").blocked_by("execution_kind")
+            }
             Some("customer") => {
                 let missing: Vec<&str> = CUSTOMER_FIELDS
                     .into_iter()
@@ -866,7 +868,8 @@ fn key_and_tag_checks(
         (Some(_), None | Some(Err(_))) => {
             checks.push(
                 Check::fail("key_id", "no valid issued_at to choose the key by")
-                    .with_values(Some(ring_ids()), received_key),
+                    .with_values(Some(ring_ids()), received_key)
+                    .blocked_by("issued_at"),
             );
             None
         }
@@ -879,14 +882,23 @@ fn key_and_tag_checks(
                 }
                 KeySelection::UnknownKeyId => {
                     checks.push(
-                        Check::fail("key_id", "unknown key_id").with_values(Some(ring_ids()), at),
+                        Check::fail("key_id", "unknown key_id")
+                            .with_values(Some(ring_ids()), at)
+                            .because("unknown_key"),
                     );
                     None
                 }
                 KeySelection::NotValidAt => {
-                    let window = ring.entries.iter().find(|e| e.key_id == id).map(key_shown);
+                    let entry = ring.entries.iter().find(|e| e.key_id == id);
+                    // Issued before the key's window opens, or after it closed.
+                    let reason = match entry {
+                        Some(e) if *t < e.valid_from => "key_not_yet_valid",
+                        _ => "key_expired",
+                    };
                     checks.push(
-                        Check::fail("key_id", "key not valid at issued_at").with_values(window, at),
+                        Check::fail("key_id", "key not valid at issued_at")
+                            .with_values(entry.map(key_shown), at)
+                            .because(reason),
                     );
                     None
                 }
@@ -895,7 +907,9 @@ fn key_and_tag_checks(
     };
     checks.push(match (str_field(receipt, "auth_tag"), key) {
         (None, _) => Check::fail("auth_tag", "missing or not a string"),
-        (Some(_), None) => Check::fail("auth_tag", "no usable key to check it with"),
+        (Some(_), None) => {
+            Check::fail("auth_tag", "no usable key to check it with").blocked_by("key_id")
+        }
         (Some(tag), Some(e)) => {
             if hex_mac_matches(tag, &hmac_sha256(&e.key, &[tagged])) {
                 Check::pass("auth_tag")

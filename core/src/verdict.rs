@@ -202,7 +202,21 @@ pub struct Check {
     /// What the receipt holds, as a display text (see the module docs); `None` when the member is
     /// absent or the check has no value to show.
     pub received: Option<String>,
+    /// Why the check did not pass, as a stable code, where one check covers causes a person
+    /// handles differently ([`REASONS`]: `key_id`'s unknown, not yet valid or expired key);
+    /// `None` otherwise. In the verdict's JSON ([`Verdict::to_value`]) and an archive's summary
+    /// (`batch::summarize_line`) when set.
+    pub reason: Option<&'static str>,
+    /// The check whose failure left this one unchecked (`auth_tag` without a usable key is
+    /// blocked by `key_id`): a knock-on, not a cause of its own ([`Verdict::first_cause`]). Its
+    /// outcome stays a failure (the receipt is not accepted); `None` for a check that was made.
+    pub blocked_by: Option<&'static str>,
 }
+
+/// The stable codes of [`Check::reason`]: `key_id` failed because the receipt's key is not in the
+/// ring (`unknown_key`), its window opens after `issued_at` (`key_not_yet_valid`) or closed
+/// before it (`key_expired`). docs/decisions/dashboard.md#triage.
+pub const REASONS: &[&str] = &["unknown_key", "key_not_yet_valid", "key_expired"];
 
 impl Check {
     /// A passing check.
@@ -213,6 +227,8 @@ impl Check {
             detail: None,
             expected: None,
             received: None,
+            reason: None,
+            blocked_by: None,
         }
     }
 
@@ -224,6 +240,8 @@ impl Check {
             detail: Some(detail.into()),
             expected: None,
             received: None,
+            reason: None,
+            blocked_by: None,
         }
     }
 
@@ -246,8 +264,8 @@ impl Check {
         }
     }
 
-    /// The check as JSON: `{"name", "outcome"[, "detail"]}`, with `[, "expected"][, "received"]`
-    /// when `values` (each member only when the check has it).
+    /// The check as JSON: `{"name", "outcome"[, "detail"]}`, with `[, "expected"][, "received"]
+    /// [, "reason"][, "blocked_by"]` when `values` (each member only when the check has it).
     pub fn to_value(&self, values: bool) -> Value<'static> {
         let mut m: Vec<(Cow<'static, str>, Value<'static>)> = vec![
             (Cow::Borrowed("name"), Value::from(self.name)),
@@ -267,7 +285,26 @@ impl Check {
                 m.push((Cow::Borrowed(*key), Value::from(t.clone())));
             }
         }
+        if values {
+            for (key, code) in [("reason", self.reason), ("blocked_by", self.blocked_by)] {
+                if let Some(code) = code {
+                    m.push((Cow::Borrowed(key), Value::from(code)));
+                }
+            }
+        }
         Value::Object(m)
+    }
+
+    /// This check with `reason`, a code of [`REASONS`] ([`Check::reason`]).
+    pub fn because(mut self, reason: &'static str) -> Check {
+        self.reason = Some(reason);
+        self
+    }
+
+    /// This check as a knock-on of the failure of check `name` ([`Check::blocked_by`]).
+    pub fn blocked_by(mut self, name: &'static str) -> Check {
+        self.blocked_by = Some(name);
+        self
     }
 
     /// This check with the expected and the received value (each bounded by [`shown`]).
@@ -312,6 +349,18 @@ impl Verdict {
             .filter(|c| c.outcome != Outcome::Pass)
             .map(|c| c.name)
             .collect()
+    }
+
+    /// The first cause of a verdict that is not accepted: its first check (in the verdict's order)
+    /// that did not pass and was made, i.e. is not [`Check::blocked_by`] another's failure. A
+    /// table of receipts counts each failed receipt once, under this check (and its
+    /// [`Check::reason`]); the knock-on checks are shown as "not checked". `None` when accepted.
+    /// (Every knock-on names a check that precedes it and failed, so a failed verdict always has
+    /// one; were it not so, the first failing check is returned.)
+    pub fn first_cause(&self) -> Option<&Check> {
+        let mut failing = self.checks.iter().filter(|c| c.outcome != Outcome::Pass);
+        let first = failing.clone().next()?;
+        Some(failing.find(|c| c.blocked_by.is_none()).unwrap_or(first))
     }
 
     /// The outcome of the check named `name`, if the verdict holds one.
@@ -380,6 +429,35 @@ mod tests {
         for o in [Outcome::Pass, Outcome::Fail, Outcome::Mismatch] {
             assert_eq!(Outcome::from_name(o.as_str()), Some(o));
         }
+    }
+
+    #[test]
+    fn the_first_cause_skips_knock_ons() {
+        // A knock-on before the cause it names is not the cause; codes never reach the JSON.
+        let v = Verdict::new(
+            vec![
+                Check::pass("a"),
+                Check::fail("key_id", "no issued_at").blocked_by("issued_at"),
+                Check::fail("auth_tag", "no key").blocked_by("key_id"),
+                Check::fail("issued_at", "not RFC 3339"),
+                Check::fail("status", "unknown"),
+            ],
+            None,
+        );
+        assert_eq!(v.first_cause().map(|c| c.name), Some("issued_at"));
+        let json = crate::canonical::canonicalize_value(&v.to_value()).expect("json");
+        let json = String::from_utf8(json).expect("utf-8");
+        assert!(json.contains(r#""blocked_by":"key_id","detail":"no key","name":"auth_tag""#));
+        // The short form (a summary's failing checks) leaves the values out.
+        let short = v.checks[2].to_value(false);
+        assert!(short.get("blocked_by").is_none());
+        // Only knock-ons (cannot happen with the core's checks): the first failing check.
+        let v = Verdict::new(vec![Check::fail("x", "y").blocked_by("z")], None);
+        assert_eq!(v.first_cause().map(|c| c.name), Some("x"));
+        let v = Verdict::new(vec![Check::pass("a")], None);
+        assert!(v.first_cause().is_none());
+        let c = Check::fail("key_id", "unknown key_id").because("unknown_key");
+        assert!(REASONS.contains(&c.reason.expect("reason")));
     }
 
     #[test]

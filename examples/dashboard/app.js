@@ -4,7 +4,7 @@
 // Every value from a file is written with textContent (never as HTML).
 import { topMembers } from './json.js';
 import { shown, shownField, ITEM_NUMBER } from './rows.js';
-import { checkWords, checkLabel } from './checks.js';
+import { checkWords, causeLabel, causeWords, blockedWords, REASON_WORDS } from './checks.js';
 import { MAX_RECEIPTS_BYTES, MAX_SMALL_BYTES, PASTE_NAME, size, pastedFile, editable } from './inputs.js';
 
 const $ = (id) => document.getElementById(id);
@@ -109,7 +109,7 @@ const state = {
   settings: { status: 'empty' }, // {status: empty|ok|error|typed, name, message}
   runId: 0,
   running: false,
-  filter: { mode: 'all', check: '', q: '' },
+  filter: { mode: 'all', check: '', q: '', order: 'problems' },
   page: 0,
   view: null, // the last query answer
   summary: null,
@@ -188,13 +188,27 @@ async function classify(file) {
     if (!receiptish && (keys.has('agent_id') || keys.has('issuer') || keys.has('receipt_secrets'))) return { kind: 'settings', bytes };
     return { kind: 'receipts', bytes };
   }
-  // Not one JSON object: guess from the text, so that a broken JWKS is reported as a JWKS.
+  // Not one JSON object: the CLI's key ring file (a list of keys, or the registration secret as a
+  // JSON string), else a guess from the text, so that a broken JWKS is reported as a JWKS.
   const head = new TextDecoder().decode(bytes.subarray(0, 4096));
+  if (/^\uFEFF?\s*\[\s*\{/.test(head) && /"key_id"\s*:/.test(head) && /"secret"\s*:/.test(head) && !/"(receipt|receipt_jws|call)"\s*:/.test(head)) {
+    return { kind: 'keyring', bytes };
+  }
   if (!/"(receipt|receipt_jws|call)"\s*:/.test(head)) {
     if (/"keys"\s*:/.test(head)) return { kind: 'jwks', bytes };
     if (/"(agent_id|issuer|receipt_secrets)"\s*:/.test(head)) return { kind: 'settings', bytes };
   }
   return { kind: 'receipts', bytes };
+}
+
+/**
+ * Whether a file chosen as settings is the CLI's key ring: a list of keys, or the registration
+ * secret alone as a JSON string (only through the Settings chooser: a dropped or pasted string is
+ * never taken for a secret).
+ */
+async function isKeyRing(file) {
+  if ((await classify(file)).kind === 'keyring') return true;
+  return file.size < 4096 && /^\uFEFF?\s*"[^"\n]*"\s*$/.test(await file.text());
 }
 
 async function smallBytes(file) {
@@ -242,6 +256,26 @@ async function loadSettings(file, bytes) {
   }
 }
 
+/** The CLI's key ring file: its keys become the receipt secrets (agent id and issuer unchanged). */
+async function loadKeyRing(file, bytes) {
+  const name = file.name;
+  try {
+    bytes = bytes || await smallBytes(file);
+    await ready;
+    const s = await ask({ type: 'check', kind: 'keyring', bytes });
+    renderSecrets(s.receipt_secrets);
+    state.settings = { status: 'ok', name: `${name} (key ring)` };
+    $('settings-error').hidden = true;
+    renderInputs();
+    announce(`Key ring ${name} loaded: ${s.receipt_secrets.length} key${s.receipt_secrets.length === 1 ? '' : 's'}.`);
+    await pushContext();
+  } catch (e) {
+    state.settings = { status: 'error', name, message: `${fileError(name, e, bytes)} (the settings were not changed)` };
+    renderInputs();
+    announce(`The key ring ${name} was not loaded: ${e.message}`);
+  }
+}
+
 function loadReceipts(file) {
   if (file.size > MAX_RECEIPTS_BYTES) {
     state.receipts = { status: 'error', message: `${file.name}: BODY_TOO_LARGE — the file is ${size(file.size)}; the page reads receipts files up to 512 MB.` };
@@ -262,12 +296,13 @@ async function takeFiles(files) {
   if (list.length === 0) return;
   const typed = [];
   for (const f of list) typed.push({ file: f, ...(await classify(f)) });
-  const order = { settings: 0, jwks: 1, receipts: 2 };
+  const order = { settings: 0, keyring: 1, jwks: 2, receipts: 3 };
   typed.sort((a, b) => order[a.kind] - order[b.kind]);
   const receipts = typed.filter((t) => t.kind === 'receipts');
   if (receipts.length > 1) showAlert(`One receipts file at a time: checking ${receipts[0].file.name}; not ${receipts.slice(1).map((t) => t.file.name).join(', ')}.`);
   for (const t of typed) {
     if (t.kind === 'settings') await loadSettings(t.file, t.bytes);
+    else if (t.kind === 'keyring') await loadKeyRing(t.file, t.bytes);
     else if (t.kind === 'jwks') await loadJwks(t.file, t.bytes);
   }
   if (receipts.length) loadReceipts(receipts[0].file);
@@ -284,6 +319,7 @@ for (const [id, kind] of [['file-receipts', 'receipts'], ['file-jwks', 'jwks'], 
     clearAlert();
     if (kind === 'receipts') loadReceipts(file);
     else if (kind === 'jwks') await loadJwks(file);
+    else if (await isKeyRing(file)) await loadKeyRing(file);
     else await loadSettings(file);
   });
 }
@@ -396,8 +432,9 @@ $('clear').addEventListener('click', async () => {
   state.settings = { status: 'empty' };
   state.summary = null;
   state.view = null;
-  state.filter = { mode: 'all', check: '', q: '' };
+  state.filter = { mode: 'all', check: '', q: '', order: 'problems' };
   $('search').value = '';
+  $('order').value = 'problems';
   $('paste-text').value = '';
   document.querySelector('input[name=filter][value=all]').checked = true;
   $('agent-id').value = '';
@@ -623,14 +660,15 @@ function renderSummary(s, warnings) {
   $('export-failures').disabled = s.failed + s.unreadable === 0;
   if (warnings) $('warnings').replaceChildren(...warnings.map((w) => el('p', { class: 'warning', text: `Note: ${w}.` })));
   const entries = [
-    ...Object.entries(s.byCheck).map(([k, c]) => [k, c, checkLabel(k)]),
+    ...Object.entries(s.byCause).map(([k, c]) => [k, c, causeLabel(k)]),
     ...Object.entries(s.byError).map(([k, c]) => [`error:${k}`, c, `unreadable: ${k}`]),
     ...Object.entries(s.byNeeds).map(([k, c]) => [`needs:${k}`, c, `not checked: ${NEEDS[k] || k}`]),
   ].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]));
   const by = $('by-check');
   by.replaceChildren(...entries.map(([key, c, label]) => {
-    const words = key.includes(':') ? null : checkWords(key);
-    const name = words ? [el('span', { class: 'words', text: words }), ' (', el('code', { class: 'id', text: key }), ')'] : [label];
+    const words = key.startsWith('error:') || key.startsWith('needs:') ? null : causeWords(key);
+    const id = key.split(':')[0];
+    const name = words ? [el('span', { class: 'words', text: words }), ' (', el('code', { class: 'id', text: id }), ')'] : [label];
     const b = el('button', { type: 'button', 'data-check': key, 'aria-pressed': String(state.filter.check === key) }, ...name, ' ', el('b', { text: n(c) }));
     b.addEventListener('click', () => setFilter({ check: state.filter.check === key ? '' : key }));
     return b;
@@ -639,7 +677,7 @@ function renderSummary(s, warnings) {
   const select = $('filter-check');
   const current = state.filter.check;
   select.replaceChildren(el('option', { value: '', text: 'any' }), ...entries.map(([key, c, label]) => el('option', { value: key, text: `${label} — ${n(c)}` })));
-  if (current && !entries.some(([k]) => k === current)) select.append(el('option', { value: current, text: checkLabel(current) }));
+  if (current && !entries.some(([k]) => k === current)) select.append(el('option', { value: current, text: causeLabel(current) }));
   select.value = current;
 }
 
@@ -652,6 +690,7 @@ function setFilter(change) {
 }
 for (const r of document.querySelectorAll('input[name=filter]')) r.addEventListener('change', () => setFilter({ mode: r.value }));
 $('filter-check').addEventListener('change', () => setFilter({ check: $('filter-check').value }));
+$('order').addEventListener('change', () => setFilter({ order: $('order').value }));
 let searchTimer = null;
 $('search').addEventListener('input', () => {
   clearTimeout(searchTimer);
@@ -730,10 +769,18 @@ function checksCell(r) {
     td.append(el('div', { class: 'detail', text: shownField(r, 'message') || 'not checked' }));
     return td;
   }
-  for (const [name, outcome] of r.failing) {
-    const words = checkWords(name);
-    td.append(el('span', { class: `check ${outcome}`, 'data-check': name, 'data-outcome': outcome },
-      ...(words ? [el('span', { class: 'words', text: words }), ' ('] : []), el('code', { class: 'id', text: name }), words ? ')' : null, `: ${outcome}`));
+  // The first cause first (as the summary counts the receipt), then the other checks that failed,
+  // then the knock-ons (not checked: a check they need failed). An unknown key, a key not yet
+  // valid and an expired key read differently (the reason's words).
+  const first = r.failing.find((f) => !f[4]) || r.failing[0];
+  const ordered = first ? [first, ...r.failing.filter((f) => f !== first && !f[4]), ...r.failing.filter((f) => f !== first && f[4])] : [];
+  for (const [name, outcome, , reason, blockedBy] of ordered) {
+    const words = (reason && REASON_WORDS[reason]) || checkWords(name);
+    const shownOutcome = blockedBy ? 'not checked' : outcome;
+    td.append(el('span', {
+      class: `check ${blockedBy ? 'blocked' : outcome}${name === first[0] ? ' cause' : ''}`, 'data-check': name, 'data-outcome': outcome,
+      ...(reason ? { 'data-reason': reason } : {}), ...(blockedBy ? { 'data-blocked-by': blockedBy } : {}),
+    }, ...(words ? [el('span', { class: 'words', text: words }), ' ('] : []), el('code', { class: 'id', text: name }), words ? ')' : null, `: ${shownOutcome}`));
   }
   td.append(el('span', { class: 'passed', 'data-passed': String(r.passed), text: `${r.passed} passed` }));
   return td;
@@ -913,18 +960,23 @@ function renderInspector(d) {
       el('thead', {}, el('tr', {}, ...['Check', 'Outcome', 'Expected', 'Received', 'Detail'].map((h) => el('th', { scope: 'col', text: h })))),
       el('tbody', {}, ...rows.map((c) => el('tr', { 'data-check': c.name, 'data-outcome': c.outcome },
         el('th', { scope: 'row', 'data-label': 'Check' }, ...(checkWords(c.name) ? [el('span', { class: 'words', text: checkWords(c.name) }), el('br')] : []), el('code', { class: 'id', text: c.name })),
-        el('td', { 'data-label': 'Outcome' }, el('span', { class: `check ${c.outcome}`, text: c.outcome })),
+        el('td', { 'data-label': 'Outcome' }, el('span', { class: `check ${c.blocked_by ? 'blocked' : c.outcome}`, text: c.blocked_by ? 'not checked' : c.outcome })),
         el('td', { 'data-label': 'Expected', class: 'mono expected', text: c.expected ?? '—' }),
         el('td', { 'data-label': 'Received', class: 'mono received', text: c.received ?? '—' }),
-        el('td', { 'data-label': 'Detail', class: 'detail', text: checkDetail(c) })))));
+        el('td', { 'data-label': 'Detail', class: 'detail', text: c.blocked_by ? blockedWords(c.blocked_by, d.checks) : checkDetail(c) })))));
     const failing = d.checks.filter((c) => c.outcome !== 'pass');
+    const blocked = failing.filter((c) => c.blocked_by).length;
+    const cause = failing.find((c) => !c.blocked_by);
     const failed = failing.length;
     // Every failing check a mismatch: authentic evidence that differs from your own copy (the
     // CLI's words, cli/src/human.rs).
     const dispute = failed > 0 && failing.every((c) => c.outcome === 'mismatch')
       ? el('p', { class: 'alert-inline dispute', text: 'A dispute: the evidence is authentic but differs from your own copy; report it.' })
       : null;
-    body.push(section(`Checks: ${failed ? `${failed} of ${d.checks.length} did not pass` : `all ${d.checks.length} passed`}`, dispute, el('div', { class: 'scroll-x' }, table),
+    // The first cause, as the list counts the receipt (the knock-ons are not causes of their own).
+    const first = cause ? el('p', { class: 'first-cause' }, 'First cause: ', el('b', { text: causeLabel(cause.reason ? `${cause.name}:${cause.reason}` : cause.name) }),
+      blocked ? ` (${blocked} check${blocked === 1 ? '' : 's'} not checked because of it)` : '') : null;
+    body.push(section(`Checks: ${failed ? `${failed - blocked} of ${d.checks.length} failed${blocked ? `, ${blocked} not checked` : ''}` : `all ${d.checks.length} passed`}`, first, dispute, el('div', { class: 'scroll-x' }, table),
       el('p', { class: 'muted small', text: 'Tags, signatures and secrets are never shown.' })));
   }
   if (d.jwsHeader || d.jwsClaims) {

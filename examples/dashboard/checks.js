@@ -61,3 +61,43 @@ export function checkIdsInSource(rust) {
   }
   return [...ids].sort();
 }
+
+/**
+ * Why key_id failed, in words (the core's Check::reason codes, ekl_core::verdict::REASONS): so that
+ * an unknown key, a key not yet valid and an expired key read differently in the list and the
+ * summary.
+ */
+export const REASON_WORDS = Object.freeze({
+  unknown_key: 'unknown receipt key',
+  key_not_yet_valid: 'receipt key not yet valid at issue time',
+  key_expired: 'receipt key expired at issue time',
+});
+
+/** The words of a first cause (verify.js causeKey: `check` or `check:reason`), or null. */
+export function causeWords(key) {
+  const [id, reason] = String(key).split(':');
+  return (reason && REASON_WORDS[reason]) || checkWords(id);
+}
+
+/** A first cause as one line: "words (id)", or the key alone when it has no words. */
+export function causeLabel(key) {
+  const w = causeWords(key);
+  return w ? `${w} (${String(key).split(':')[0]})` : String(key);
+}
+
+/**
+ * Why a knock-on check was not checked, in words: "not checked: the key was unknown". `blockedBy`
+ * is the check whose failure left it unchecked; `checks` the verdict's checks (for its reason).
+ */
+export function blockedWords(blockedBy, checks = []) {
+  const by = checks.find((c) => c.name === blockedBy);
+  const why = {
+    unknown_key: 'the key was unknown',
+    key_not_yet_valid: 'the key was not yet valid at issue time',
+    key_expired: 'the key had expired at issue time',
+  }[by && by.reason];
+  if (why) return `not checked: ${why}`;
+  if (blockedBy === 'key_id') return 'not checked: no usable key';
+  if (blockedBy === 'issued_at') return 'not checked: issued_at is not a valid time';
+  return `not checked: ${checkLabel(blockedBy)} failed`;
+}

@@ -11,10 +11,10 @@
 //   {type: 'check-ring', secrets}               checks receipt secrets typed into the page
 //   {type: 'run', file, name}                   checks a receipts file (cancels a run under way)
 //   {type: 'cancel'}  {type: 'clear'}
-//   {type: 'query', mode, check, q, page, size} a page of rows
+//   {type: 'query', mode, check, q, order, page, size} a page of rows (order: 'problems' first, the default, or 'file')
 //   {type: 'find', receipt?, item?}             the index of a row by receipt id or item number
 //   {type: 'inspect', index}                    everything about one item
-//   {type: 'neighbours', index, mode, check, q} the rows before and after it in a filtered list
+//   {type: 'neighbours', index, mode, check, q, order} the rows before and after it in a filtered list
 //   {type: 'export', selection?}                the results as a JSON Blob: 'all' (default) or
 //                                               'failures' (failed and unreadable items alone)
 // Messages out without `req`: {type: 'progress' | 'done' | 'cancelled' | 'run-error', run, ...}.
@@ -25,7 +25,7 @@ const READ_BYTES = 512 * 1024; // one slice of the file
 const BATCH_BYTES = 256 * 1024; // one batch for a verification worker (about 175 network-signed receipts)
 const BATCH_ITEMS = 256;
 const IN_FLIGHT = 2; // batches queued per verification worker
-const PROGRESS_MS = 100;
+const PROGRESS_MS = 250; // a progress message to the page (issue 43: 100 ms cost the page and the compositor ~5 µs a receipt)
 
 // ---- verification workers ---------------------------------------------------------------------
 // One per core the browser reports (every core it is given), at most 8 (a wasm instance each).
@@ -235,17 +235,17 @@ let selection = { key: '', version: -1, indexes: [] };
 let storeVersion = 0;
 
 /** The indexes of the rows matching a filter, cached until the rows change. */
-function select({ mode, check, q }) {
-  const key = JSON.stringify([mode, check, q]);
+function select({ mode, check, q, order }) {
+  const key = JSON.stringify([mode, check, q, order]);
   const version = `${rows.stored}/${summary.total}/${storeVersion}`;
   if (selection.key !== key || selection.version !== version || selection.store !== rows) {
-    selection = { key, version, store: rows, indexes: rows.select({ mode, check, q }) };
+    selection = { key, version, store: rows, indexes: rows.select({ mode, check, q, order }) };
   }
   return selection.indexes;
 }
 
-function query({ mode, check, q, page, size: pageSize }) {
-  select({ mode, check, q });
+function query({ mode, check, q, order, page, size: pageSize }) {
+  select({ mode, check, q, order });
   const total = selection.indexes.length;
   const pages = Math.max(1, Math.ceil(total / pageSize));
   const p = Math.min(Math.max(0, page), pages - 1);
@@ -265,7 +265,8 @@ async function inspect(index) {
   }
   const w = await anyWorker();
   const detail = await ask(w, { type: 'inspect', bytes }, []);
-  return { ...detail, index: row.index, offset: row.offset, size: row.size, line: row.line, fileName };
+  // The row's first cause and knock-on checks, as the list counted it.
+  return { ...detail, cause: row.status === 'failed' ? row.cause : null, index: row.index, offset: row.offset, size: row.size, line: row.line, fileName };
 }
 
 function exportBlob(selection = 'all') {

@@ -6,7 +6,8 @@
 // (the mixed sample), tampered.json (only tampered items, as a JSON array) and expected.json (per
 // item of receipts.jsonl: whether it verifies and which checks fail; the tests assert it).
 // `--signed N` instead writes N valid network-signed receipts to OUT_DIR/signed-N.jsonl (the
-// timing benchmark). Deterministic: the same bytes every run (fixed keys, ids and clocks).
+// timing benchmark); `--triage N` N receipts of which every 25th is bad, of known first causes
+// (OUT_DIR/triage-N.jsonl and triage-N.expected.json: the operator's triage test, issue 43). Deterministic: the same bytes every run (fixed keys, ids and clocks).
 import { spawnSync } from 'node:child_process';
 import { createHmac, createPrivateKey, sign as cryptoSign } from 'node:crypto';
 import { mkdirSync, writeFileSync } from 'node:fs';
@@ -19,7 +20,8 @@ const EKL = process.env.EKL_BIN || join(repo, 'target', 'release', 'ekl');
 const args = process.argv.slice(2);
 const signedIdx = args.indexOf('--signed');
 const signedCount = signedIdx >= 0 ? Number(args[signedIdx + 1]) : 0;
-const out = resolve(args.find((a, i) => !a.startsWith('--') && i !== signedIdx + 1) || join(here, 'sample'));
+const valueAt = new Set(['--signed', '--triage'].map((f) => args.indexOf(f)).filter((k) => k >= 0).map((k) => k + 1));
+const out = resolve(args.find((a, i) => !a.startsWith('--') && !valueAt.has(i)) || join(here, 'sample'));
 
 function ekl(argv, input) {
   const r = spawnSync(EKL, argv, { input, encoding: 'utf8', maxBuffer: 256 << 20 });
@@ -212,6 +214,73 @@ function signedMany(count) {
   return `${lines.join('\n')}\n`;
 }
 
+/** ekl-json-1 of the plain values a generated receipt holds (strings, safe integers, objects). */
+const canon = (v) => (v && typeof v === 'object'
+  ? `{${Object.keys(v).filter((k) => v[k] !== undefined).sort().map((k) => `${JSON.stringify(k)}:${canon(v[k])}`).join(',')}}`
+  : JSON.stringify(v));
+/** A MAC receipt tagged here (the same bytes as `ekl receipt sign`, docs/decisions.md#issuing). */
+const macTag = (receipt, secret) => {
+  const key = createHmac('sha256', secret).update(`ekl-receipt-1.1\0${receipt.key_id}`).digest();
+  return { ...receipt, auth_tag: createHmac('sha256', key).update(canon(receipt)).digest('hex') };
+};
+
+/**
+ * The operator's triage file (issue 43): `count` items, every 25th (from the 8th) bad, 400 in
+ * 10,000, of known first causes, the rest valid network-signed receipts. Returns {text, expected}
+ * (expected: the summary the page must show: failed and unreadable receipts, by first cause).
+ */
+function triageSet(count) {
+  const jwk = JSON.parse(ekl(['jwks', 'from-seed', '--seed', SEED, '--kid', KID, '--private'])).keys[0];
+  const key = createPrivateKey({ key: jwk, format: 'jwk' });
+  const header = b64(JSON.stringify({ alg: 'ES256', kid: KID, typ: 'ekl-receipt+jwt' }));
+  const token = (c) => {
+    const input = `${header}.${b64(JSON.stringify(c))}`;
+    return `${input}.${cryptoSign('sha256', Buffer.from(input), { key, dsaEncoding: 'ieee-p1363' }).toString('base64url')}`;
+  };
+  const mac = (n, over, secret, status) => {
+    const r = macTag(macReceipt(n, over), secret);
+    const item = macItem(status ? { ...r, status } : r, macCall(r), undefined);
+    delete item.label;
+    return item;
+  };
+  // [first cause, how many, item of receipt number n]
+  const bad = [
+    ['key_id:unknown_key', 80, (n) => mac(n, { key_id: 'rk-9' }, SECRET2)],
+    ['key_id:key_expired', 40, (n) => mac(n, { key_id: 'rk-1' }, SECRET)],
+    ['key_id:key_not_yet_valid', 30, (n) => mac(n, { issued_at: '2026-10-15T09:00:00Z' }, SECRET2)],
+    ['auth_tag', 50, (n) => mac(n, {}, SECRET2, 'failed_before_effect')],
+    ['execution_id', 30, (n) => { const it = mac(n, {}, SECRET2); it.call.execution_id = 'ex_other'; return it; }],
+    ['signature', 60, (n) => { const c = sigClaims(n); const [h, , sg] = token(c).split('.'); return { receipt_jws: `${h}.${b64(JSON.stringify({ ...c, status: 'failed_before_effect' }))}.${sg}`, call: sigCall(c) }; }],
+    ['aud', 40, (n) => { const c = sigClaims(n, { aud: 'agt_someone_else' }); return { receipt_jws: token(c), call: sigCall(c) }; }],
+    ['iat_in_call_window', 40, (n) => { const c = sigClaims(n); return { receipt_jws: token(c), call: { ...sigCall(c), sent_at: IAT + 3600, received_at: IAT + 3605 } }; }],
+    ['error:DUPLICATE_KEY', 30, (n) => mac(n, {}, SECRET2)],
+  ];
+  const queue = bad.flatMap(([cause, k, make]) => Array.from({ length: k }, () => [cause, make]));
+  const expected = { total: count, failed: 0, unreadable: 0, byCause: {}, byError: {} };
+  const lines = [];
+  for (let i = 0; i < count; i++) {
+    const n = 200000 + i;
+    const slot = i % 25 === 7 ? queue[Math.floor(i / 25) % queue.length] : null;
+    if (!slot) {
+      const c = sigClaims(n);
+      lines.push(JSON.stringify({ receipt_jws: token(c), call: sigCall(c) }));
+      continue;
+    }
+    const [cause, make] = slot;
+    let line = JSON.stringify(make(n));
+    if (cause.startsWith('error:')) {
+      line = line.replace('"status":"succeeded"', '"status":"succeeded","status":"failed_before_effect"');
+      expected.unreadable++;
+      expected.byError[cause.slice(6)] = (expected.byError[cause.slice(6)] || 0) + 1;
+    } else {
+      expected.failed++;
+      expected.byCause[cause] = (expected.byCause[cause] || 0) + 1;
+    }
+    lines.push(line);
+  }
+  return { text: `${lines.join('\n')}\n`, expected };
+}
+
 function write(name, text) {
   writeFileSync(join(out, name), text);
 }
@@ -219,6 +288,15 @@ function write(name, text) {
 mkdirSync(out, { recursive: true });
 const canSign = hasCommand('jws');
 const canMac = hasCommand('receipt sign');
+const triageIdx = args.indexOf('--triage');
+if (triageIdx >= 0) {
+  const count = Number(args[triageIdx + 1]);
+  const { text, expected } = triageSet(count);
+  write(`triage-${count}.jsonl`, text);
+  write(`triage-${count}.expected.json`, `${JSON.stringify(expected, null, 2)}\n`);
+  console.log(`sample: ${count} receipts, ${expected.failed + expected.unreadable} bad, in ${join(out, `triage-${count}.jsonl`)}`);
+  process.exit(0);
+}
 if (signedCount > 0) {
   if (!canSign) throw new Error('--signed needs `ekl jws sign` and `ekl jwks from-seed`');
   write(`signed-${signedCount}.jsonl`, signedMany(signedCount));

@@ -173,16 +173,24 @@ function fitRow(values) {
 
 /** The empty summary. */
 export function emptySummary() {
-  return { total: 0, verified: 0, failed: 0, unreadable: 0, unchecked: 0, byCheck: {}, byError: {}, byNeeds: {}, listed: 0 };
+  return { total: 0, verified: 0, failed: 0, unreadable: 0, unchecked: 0, byCause: {}, byError: {}, byNeeds: {}, listed: 0 };
 }
 
-/** Adds one row to a summary. */
+/**
+ * Adds one row to a summary. Each receipt is counted once: a failed one under its first cause
+ * (`byCause`, verify.js causeKey: the check, and for key_id why), an unreadable one under its error
+ * code, one not checked under what it needs; so the counts of the three add up to the receipts
+ * failed, unreadable and not checked.
+ */
 export function count(summary, row) {
   summary.total++;
   summary[row.status]++;
   if (row.status === 'unreadable' && row.code) summary.byError[row.code] = (summary.byError[row.code] || 0) + 1;
   if (row.status === 'unchecked' && row.needs) summary.byNeeds[row.needs] = (summary.byNeeds[row.needs] || 0) + 1;
-  for (const [name] of row.failing) summary.byCheck[name] = (summary.byCheck[name] || 0) + 1;
+  if (row.status === 'failed') {
+    const cause = row.cause || (row.failing[0] ? row.failing[0][0] : 'unknown');
+    summary.byCause[cause] = (summary.byCause[cause] || 0) + 1;
+  }
 }
 
 class Interned {
@@ -210,7 +218,8 @@ export class RowStore {
     this.arenaPos = ARENA_CHUNK;
     this.length = 0; // highest index stored + 1
     this.stored = 0;
-    this.failSets = new Interned(); // failing checks: JSON of [[name, outcome, detail]]
+    this.failSets = new Interned(); // failing checks: JSON of [[name, outcome, detail, reason, blockedBy]]
+    this.causes = new Interned(); // first causes (verify.js causeKey)
     this.codes = new Interned();
     this.needs = new Interned();
     this.hex = '0123456789abcdef';
@@ -222,7 +231,7 @@ export class RowStore {
       this.blocks.push({
         offset: new Uint32Array(BLOCK), size: new Uint32Array(BLOCK), line: new Uint32Array(BLOCK), // files < 4 GiB
         lineInItem: new Uint32Array(BLOCK), status: new Uint8Array(BLOCK), kind: new Uint8Array(BLOCK),
-        passed: new Uint16Array(BLOCK), failing: new Uint32Array(BLOCK), code: new Uint16Array(BLOCK),
+        passed: new Uint16Array(BLOCK), failing: new Uint32Array(BLOCK), code: new Uint16Array(BLOCK), cause: new Uint16Array(BLOCK),
         needs: new Uint8Array(BLOCK), digest: new Uint8Array(BLOCK * 32), hasDigest: new Uint8Array(BLOCK),
         present: new Uint8Array(BLOCK), textChunk: new Uint16Array(BLOCK), textAt: new Uint32Array(BLOCK),
         textLen: new Uint16Array(BLOCK), fieldCode: new Uint16Array(BLOCK * NF),
@@ -244,8 +253,9 @@ export class RowStore {
     b.kind[j] = Math.max(0, KINDS.indexOf(row.kind));
     b.passed[j] = Math.min(row.passed, 65535);
     b.failing[j] = row.failing.length
-      ? this.failSets.id(JSON.stringify(row.failing.map(([name, outcome, detail]) => [name, outcome, typeof detail === 'string' ? cut(detail, DETAIL_CHARS) : detail ?? null])))
+      ? this.failSets.id(JSON.stringify(row.failing.map(([name, outcome, detail, reason, blockedBy]) => [name, outcome, typeof detail === 'string' ? cut(detail, DETAIL_CHARS) : detail ?? null, reason ?? null, blockedBy ?? null])))
       : 0;
+    b.cause[j] = Math.min(this.causes.id(row.status === 'failed' ? row.cause ?? null : null), 65535);
     b.code[j] = Math.min(this.codes.id(row.code), 65535);
     b.needs[j] = Math.min(this.needs.id(row.needs), 255);
     b.hasDigest[j] = typeof row.digest === 'string' && row.digest.length === 64 && hexInto(row.digest, b.digest, j * 32) ? 1 : 0;
@@ -371,7 +381,7 @@ export class RowStore {
     const { values, cut: cutKeys } = this.fields(i);
     const row = {
       index: i + 1, offset: b.offset[j], size: b.size[j], line: b.line[j], lineInItem: b.lineInItem[j] || null,
-      status: STATUSES[b.status[j]], kind: KINDS[b.kind[j]], passed: b.passed[j], failing: this.failing(i),
+      status: STATUSES[b.status[j]], kind: KINDS[b.kind[j]], passed: b.passed[j], failing: this.failing(i), cause: this.causes.values[b.cause[j]],
       code: this.codes.values[b.code[j]], needs: this.needs.values[b.needs[j]], digest: this.digest(i), cut: cutKeys,
     };
     TEXT_FIELDS.forEach((k, n) => { row[k] = values[n]; });
@@ -390,7 +400,10 @@ export class RowStore {
     return false;
   }
 
-  /** Whether row `i` matches a filter {mode: 'all'|'problems', check, q}. */
+  /**
+   * Whether row `i` matches a filter {mode: 'all'|'problems', check, q}; `check` is a key of the
+   * summary: a first cause (verify.js causeKey), `error:CODE` or `needs:WHAT`.
+   */
   matches(i, f) {
     if (!this.has(i)) return false;
     const b = this.blocks[i >> 16];
@@ -402,9 +415,8 @@ export class RowStore {
         if (status !== 'unreadable' || this.codes.values[b.code[j]] !== f.check.slice(6)) return false;
       } else if (f.check.startsWith('needs:')) {
         if (status !== 'unchecked' || this.needs.values[b.needs[j]] !== f.check.slice(6)) return false;
-      } else {
-        const id = b.failing[j];
-        if (!id || !this.failSets.values[id].includes(`[${JSON.stringify(f.check)},`)) return false;
+      } else if (status !== 'failed' || this.causes.values[b.cause[j]] !== f.check) {
+        return false;
       }
     }
     if (f.q) {
@@ -417,18 +429,27 @@ export class RowStore {
     return true;
   }
 
-  /** The indexes of the rows matching a filter (in file order). */
+  /**
+   * The indexes of the rows matching a filter, in `f.order`: 'problems' (the default) lists every
+   * row that is not verified first, then the verified ones, each in file order; 'file' in file order.
+   */
   select(f) {
     const q = (f.q || '').trim().toLowerCase();
     const filter = { mode: f.mode, check: f.check || '', q };
-    if (filter.mode !== 'problems' && !filter.check && !q) {
-      const all = [];
-      for (let i = 0; i < this.length; i++) if (this.has(i)) all.push(i);
-      return all;
-    }
     const out = [];
-    for (let i = 0; i < this.length; i++) if (this.matches(i, filter)) out.push(i);
-    return out;
+    if (filter.mode !== 'problems' && !filter.check && !q) {
+      for (let i = 0; i < this.length; i++) if (this.has(i)) out.push(i);
+    } else {
+      for (let i = 0; i < this.length; i++) if (this.matches(i, filter)) out.push(i);
+    }
+    if (f.order === 'file' || filter.mode === 'problems' || filter.check) return out;
+    const verified = STATUSES.indexOf('verified');
+    const problems = [];
+    const fine = [];
+    for (const i of out) (this.blocks[i >> 16].status[i & (BLOCK - 1)] === verified ? fine : problems).push(i);
+    if (problems.length === 0 || fine.length === 0) return out;
+    for (const i of fine) problems.push(i);
+    return problems;
   }
 
   /** The first stored row whose receipt id (as kept) is `id`, or -1. */
@@ -451,7 +472,10 @@ export function exportRecord(r) {
   for (let k = 0; k < 5; k++) out[EXPORT_NAMES[k]] = r[TEXT_FIELDS[k]];
   out.label = r.label;
   out.receipt_digest = r.digest;
-  out.failing = r.failing.map(([name, outcome, detail]) => ({ name, words: checkWords(name), outcome, detail }));
+  out.failing = r.failing.map(([name, outcome, detail, reason, blockedBy]) => ({
+    name, words: checkWords(name), outcome, detail, ...(reason ? { reason } : {}), ...(blockedBy ? { blocked_by: blockedBy } : {}),
+  }));
+  out.cause = r.cause ?? null;
   out.passed = r.passed;
   out.error = r.code ? { code: r.code, message: r.message } : null;
   out.needs = r.needs;

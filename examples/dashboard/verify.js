@@ -291,6 +291,31 @@ function fieldsOf(item) {
 const STATUS = (v) => (v.accepted ? 'verified' : 'failed');
 
 /**
+ * A failing check as a row keeps it: [name, outcome, detail, reason, blockedBy] (reason: why
+ * key_id failed, a code of the core's REASONS; blockedBy: the check whose failure left this one
+ * unchecked, a knock-on). From a verdict's check or a summary's failing check (the same members).
+ */
+const failingOf = (c) => [c.name, c.outcome, c.detail ?? null, c.reason ?? null, c.blocked_by ?? null];
+
+/**
+ * The key a failed receipt is counted under: its first cause, the check (and for key_id the
+ * reason: `key_id:unknown_key`, `key_id:key_expired`, …). The core says which check is the first
+ * cause (`cause` of summarizeReceiptLines, ekl_core::verdict::Verdict::first_cause: the first
+ * failing check not blocked by another's failure); from a verdict, the same rule over its checks'
+ * `blocked_by` marks. Null when nothing failed.
+ */
+export function causeKey(cause) {
+  if (!cause || typeof cause.check !== 'string') return null;
+  return cause.reason ? `${cause.check}:${cause.reason}` : cause.check;
+}
+
+/** The first cause of a row's failing checks ([name, outcome, detail, reason, blockedBy]), as causeKey. */
+export function causeOfFailing(failing) {
+  const first = failing.find((f) => !f[4]) || failing[0];
+  return first ? causeKey({ check: first[0], reason: first[3] }) : null;
+}
+
+/**
  * Checks one item (its bytes). Returns a row: {kind, status ('verified' | 'failed' | 'unreadable'
  * | 'unchecked'), failing: [[name, outcome, detail]], passed, digest, code, message, at, needs,
  * receiptId, executionId, provider, capability, issuedAt, label}. Never throws for bad input.
@@ -302,7 +327,7 @@ export function checkItem(api, bytes, ctx) {
 /** The row of an item the core verified in one batch (a summary of summarizeReceiptLines). */
 function rowOfSummary(sm) {
   return {
-    kind: sm.kind, status: STATUS(sm), failing: sm.failing.map((c) => [c.name, c.outcome, c.detail ?? null]), passed: sm.passed,
+    kind: sm.kind, status: STATUS(sm), failing: sm.failing.map(failingOf), cause: sm.accepted ? null : causeKey(sm.cause), passed: sm.passed,
     digest: sm.receipt_digest ?? null, code: null, message: null, at: null, needs: null,
     receiptId: fieldText(sm.receipt_id), executionId: fieldText(sm.execution_id), provider: fieldText(sm.provider_agent_id),
     capability: fieldText(sm.capability_id), issuedAt: fieldText(sm.issued_at), label: fieldText(sm.label),
@@ -371,7 +396,7 @@ export function inspectItem(api, bytes, ctx) {
 function run(api, bytes, ctx, full) {
   let item = null;
   const row = {
-    kind: 'unknown', status: 'unreadable', failing: [], passed: 0, digest: null, code: null, message: null, at: null,
+    kind: 'unknown', status: 'unreadable', failing: [], cause: null, passed: 0, digest: null, code: null, message: null, at: null,
     needs: null, receiptId: null, executionId: null, provider: null, capability: null, issuedAt: null, label: null,
   };
   let verdict = null;
@@ -383,8 +408,9 @@ function run(api, bytes, ctx, full) {
     row.digest = verdict.receipt_digest ?? null;
     for (const c of verdict.checks) {
       if (c.outcome === 'pass') row.passed++;
-      else row.failing.push([c.name, c.outcome, c.detail ?? null]);
+      else row.failing.push(failingOf(c));
     }
+    row.cause = verdict.accepted ? null : causeOfFailing(row.failing);
   } catch (e) {
     if (e instanceof Unchecked) {
       row.status = 'unchecked';
@@ -491,6 +517,33 @@ export function checkSettings(api, bytes) {
   const problem = checkKeyRing(api, out);
   if (problem) throw new ItemError(problem.code, problem.message, at('receipt_secrets', problem.index ?? 0));
   return settings;
+}
+
+/** The key id of the registration secret alone (the core's `receipt::BASELINE_KEY_ID`). */
+const BASELINE_KEY_ID = 'rk-1';
+
+/**
+ * Reads the CLI's key ring file as it is (`ekl … --key-ring FILE`: the registration secret as a
+ * JSON string, or a non-empty list of keys {key_id, secret, valid_from, valid_until?}), the core
+ * deciding: its bytes are the `keys` of one verification, read by ekl_core::receipt::KeyRing::
+ * from_value as the CLI reads them. Returns {receipt_secrets} for the settings form (agent id and
+ * issuer unchanged); throws ItemError with the core's code. Messages never hold a secret.
+ */
+export function checkKeyRingFile(api, bytes) {
+  const refused = coreRefusal(api, bytes);
+  if (refused) throw new ItemError(refused.code, refused.message.replace(/^[A-Z0-9_]+: /, ''), byteOfMessage(refused.message));
+  try {
+    api.verifyReceipt(new api.JsonText('{}'), new api.JsonText(bytes),
+      { execution_id: 'x', collaboration_id: 'x', capability_id: 'x', requester_agent_id: 'x', provider_agent_id: 'x' });
+  } catch (e) {
+    if (!api.isEklError(e)) throw e;
+    throw new ItemError(e.code, `the key ring: ${e.message.replace(/^[A-Z0-9_]+: /, '')}`, 0);
+  }
+  const v = JSON.parse(text(bytes));
+  const list = typeof v === 'string'
+    ? [{ key_id: BASELINE_KEY_ID, secret: v, valid_from: '0000-01-01T00:00:00Z' }]
+    : v.map((k) => ({ key_id: k.key_id, secret: k.secret, valid_from: k.valid_from, valid_until: k.valid_until ?? undefined }));
+  return { receipt_secrets: list };
 }
 
 /**

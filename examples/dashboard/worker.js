@@ -5,10 +5,10 @@
 //   {type: 'batch', run, buf, items, bytes}      items = [{n, offset, size, line, tooLarge, incomplete, s, e}]
 //                                                (their bytes are buf[s..e]) → {type: 'rows', run, rows, bytes}
 //   {type: 'inspect', req, bytes}                → the inspector's detail of one item
-//   {type: 'check-jwks' | 'check-settings', req, bytes}, {type: 'check-ring', req, secrets}
+//   {type: 'check-jwks' | 'check-settings' | 'check-keyring', req, bytes}, {type: 'check-ring', req, secrets}
 // Requests are answered with {type: 'reply', req, ok, value | error: {code, message, at}}.
 import * as api from './vendor/ekl-evidence/index.web.mjs';
-import { makeContext, checkBatch, inspectItem, checkJwks, checkSettings, checkKeyRing } from './verify.js';
+import { makeContext, checkBatch, inspectItem, checkJwks, checkSettings, checkKeyRing, checkKeyRingFile } from './verify.js';
 import { MAX_ITEM_BYTES } from './scan.js';
 
 let ctx = makeContext(api, null, null);
@@ -16,7 +16,7 @@ let ctx = makeContext(api, null, null);
 /** The row of an item that was not handed over whole. */
 function boundRow(it) {
   const base = {
-    kind: 'unknown', status: 'unreadable', failing: [], passed: 0, digest: null, needs: null, at: null, receiptId: null,
+    kind: 'unknown', status: 'unreadable', failing: [], cause: null, passed: 0, digest: null, needs: null, at: null, receiptId: null,
     executionId: null, provider: null, capability: null, issuedAt: null, label: null,
   };
   if (it.tooLarge) {
@@ -56,6 +56,8 @@ function answer(msg) {
       return checkJwks(api, msg.bytes);
     case 'check-settings':
       return checkSettings(api, msg.bytes);
+    case 'check-keyring':
+      return checkKeyRingFile(api, msg.bytes);
     case 'check-ring': {
       const problem = checkKeyRing(api, msg.secrets);
       if (problem) throw Object.assign(new Error(problem.message), { code: problem.code, index: problem.index });

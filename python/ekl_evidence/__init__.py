@@ -69,6 +69,7 @@ __all__ = [
     "Commitment",
     "ExecutionStatus",
     "FailingCheck",
+    "FirstCause",
     "IssuedReceipt",
     "Jwk",
     "JwsTyp",

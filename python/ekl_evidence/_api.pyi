@@ -578,9 +578,11 @@ def summarize_receipt_lines(
 ) -> list[ReceiptLineSummary]:
     """A receipt archive in brief (the items of verify_receipt_lines): one row per non-blank line,
     {line, kind, label, receipt_id, execution_id, provider_agent_id, capability_id, issued_at,
-    accepted, receipt_digest, passed, failing: [{name, outcome, detail?}], error}: the ids a
-    table of the archive shows and the verdict in short; an item that cannot be verified has
-    accepted null and error {code, message}.
+    accepted, receipt_digest, passed, failing: [{name, outcome, detail?, reason?, blocked_by?}],
+    cause, error}: the ids a table of the archive shows and the verdict in short, with the first
+    cause of a receipt not accepted ({check, reason}; a knock-on check is blocked_by the one
+    whose failure left it unchecked); an item that cannot be verified has accepted null and
+    error {code, message}.
 
     lines (required): the archive: JSON lines text
     keys (keyword-only, optional): the key ring of MAC receipts; an aware datetime is accepted

@@ -28,6 +28,7 @@ __all__ = [
     "Commitment",
     "ExecutionStatus",
     "FailingCheck",
+    "FirstCause",
     "IssuedReceipt",
     "Jwk",
     "JwsTyp",
@@ -387,6 +388,20 @@ class FailingCheck(_FailingCheckRequired, total=False):
     """A check of a verdict that did not pass, in brief: ``name`` and ``outcome`` always."""
 
     detail: str
+    #: Why ``key_id`` failed (as in a verdict's check).
+    reason: Literal["unknown_key", "key_not_yet_valid", "key_expired"]
+    #: A knock-on: not checked, because the check it names failed.
+    blocked_by: str
+
+
+class FirstCause(TypedDict):
+    """The first cause of a receipt that is not accepted (``summarize_receipt_lines``): its first
+    failing check that was made (``check``; a knock-on, blocked by another's failure, is not a
+    cause) and, for ``key_id``, why (``reason``: an unknown key, a key not yet valid or expired at
+    ``issued_at``; else null). A table counts each failed receipt once, under it."""
+
+    check: str
+    reason: Union[Literal["unknown_key", "key_not_yet_valid", "key_expired"], None]
 
 
 class ReceiptLineSummary(TypedDict):
@@ -406,6 +421,7 @@ class ReceiptLineSummary(TypedDict):
     receipt_digest: Union[str, None]
     passed: int
     failing: list[FailingCheck]
+    cause: Union[FirstCause, None]
     error: Union[dict[str, str], None]
 
 

@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { createRequire } from 'node:module';
 import { Splitter, splitAll, MAX_ITEM_BYTES } from '../scan.js';
 import { topMembers, pretty, locate, lineAt, depthOf, base64url, valueEnd } from '../json.js';
-import { makeContext, checkItem, checkBatch, inspectItem, checkSettings, checkJwks, checkKeyRing, ItemError } from '../verify.js';
+import { makeContext, checkItem, checkBatch, inspectItem, checkSettings, checkJwks, checkKeyRing, checkKeyRingFile, ItemError } from '../verify.js';
 import { RowStore, emptySummary, count, shown, shownField, exportRecord, itemNumber, TEXT_FIELDS, EXPORT_NAMES, FIELD_CHARS, MESSAGE_CHARS, ROW_TEXT_BYTES } from '../rows.js';
 import { CHECK_WORDS, checkWords, checkLabel, missingWords, checkIdsInSource } from '../checks.js';
 import { pastedFile, editable, InputError, MAX_RECEIPTS_BYTES, PASTE_NAME } from '../inputs.js';
@@ -390,10 +390,13 @@ test('rows: stored in columns, read back, filtered, searched; the limit counts e
   assert.deepEqual(back.failing, rows[3].failing);
   assert.equal(back.line, 4);
   assert.deepEqual(store.select({ mode: 'problems' }).map((i) => i + 1), rows.slice(0, 15).filter((r) => r.status !== 'verified').map((r) => r.n + 1));
-  assert.deepEqual(store.select({ mode: 'all', check: 'auth_tag' }).length, 4);
-  assert.deepEqual(store.select({ mode: 'all', q: 'RCPT_0008' }), [7]);
-  assert.deepEqual(store.select({ mode: 'all', q: rows[4].digest.slice(10, 30) }), [4]);
-  assert.deepEqual(store.select({ mode: 'all', q: 'ex_0102' }), [11]);
+  // Filtered by first cause: the tag failed alone twice; twice the key failed and left it unchecked.
+  assert.deepEqual(store.select({ mode: 'all', check: 'auth_tag' }).length, 2);
+  assert.deepEqual(store.select({ mode: 'all', check: 'key_id:unknown_key' }).map((i) => i + 1), [6]);
+  assert.deepEqual(store.select({ mode: 'all', check: 'key_id:key_expired' }).map((i) => i + 1), [7]);
+  assert.deepEqual(store.select({ mode: 'all', order: 'file', q: 'RCPT_0008' }), [7]);
+  assert.deepEqual(store.select({ mode: 'all', order: 'file', q: rows[4].digest.slice(10, 30) }), [4]);
+  assert.deepEqual(store.select({ mode: 'all', order: 'file', q: 'ex_0102' }), [11]);
   assert.equal(store.findReceipt('rcpt_0103'), 12);
   assert.equal(store.findReceipt('nope'), -1);
   assert.equal(store.set(20, rows[20]), false);
@@ -479,14 +482,14 @@ test('rows (issue 24): hostile values in every field: get, search, problems and 
   assert.doesNotMatch(text, /[\u0000-\u001f]/);
   assert.ok(text.includes('"receipt_id":"rcpt_1\\u0001ex_SPOOFED'));
   // Search: a query finds a row by what one of its fields shows, never across two fields.
-  assert.deepEqual(store.select({ mode: 'all', q: 'ex_spoofed' }), [0, 8], 'found in the receipt ids that hold the text');
-  assert.deepEqual(store.select({ mode: 'all', q: 'ex_true' }), [0]);
-  assert.deepEqual(store.select({ mode: 'all', q: 'rcpt_1\\u0001ex' }), [0], 'the escape as shown is searchable');
-  assert.deepEqual(store.select({ mode: 'all', q: 'rcpt_1\u0001ex' }), [], 'the raw control character is not shown, so not found');
-  assert.deepEqual(store.select({ mode: 'all', q: 'ex_trueagt' }), [], 'no match across two fields');
-  assert.deepEqual(store.select({ mode: 'all', q: '2001-01-01' }), [0], 'only in the receipt id');
-  assert.deepEqual(store.select({ mode: 'all', q: 'literal\\\\u0001' }), [2], 'a typed backslash is shown as \\\\');
-  assert.deepEqual(store.select({ mode: 'all', q: '\\u2028' }), [1, 2, 8], 'U+2028 shown escaped (and the label that holds the text \\u2028)');
+  assert.deepEqual(store.select({ mode: 'all', order: 'file', q: 'ex_spoofed' }), [0, 8], 'found in the receipt ids that hold the text');
+  assert.deepEqual(store.select({ mode: 'all', order: 'file', q: 'ex_true' }), [0]);
+  assert.deepEqual(store.select({ mode: 'all', order: 'file', q: 'rcpt_1\\u0001ex' }), [0], 'the escape as shown is searchable');
+  assert.deepEqual(store.select({ mode: 'all', order: 'file', q: 'rcpt_1\u0001ex' }), [], 'the raw control character is not shown, so not found');
+  assert.deepEqual(store.select({ mode: 'all', order: 'file', q: 'ex_trueagt' }), [], 'no match across two fields');
+  assert.deepEqual(store.select({ mode: 'all', order: 'file', q: '2001-01-01' }), [0], 'only in the receipt id');
+  assert.deepEqual(store.select({ mode: 'all', order: 'file', q: 'literal\\\\u0001' }), [2], 'a typed backslash is shown as \\\\');
+  assert.deepEqual(store.select({ mode: 'all', order: 'file', q: '\\u2028' }), [1, 2, 8], 'U+2028 shown escaped (and the label that holds the text \\u2028)');
   for (let n = 0; n < rows.length; n++) {
     const got = store.get(n);
     for (const k of TEXT_FIELDS) {
@@ -716,4 +719,51 @@ test('export (issue 26): the failures alone, in the format of the export of all 
   }
   assert.ok(failures.results.some((r) => r.verdict === 'unreadable' && r.error.code === 'DUPLICATE_KEY'));
   assert.throws(() => exportParts(store, summary, 'x', 'everything'), /unknown export selection/);
+});
+
+// ---- triage by first cause (issue 43) ----------------------------------------------------------------
+test('triage (issue 43): each failed receipt counted once, under its first cause; knock-ons marked; problems first', () => {
+  const text = readFileSync(join(sample, 'receipts.jsonl'));
+  const { items } = splitAll(text);
+  const rows = checkBatch(api, text, items.map((it) => ({ s: it.offset, e: it.offset + it.size })), ctx);
+  const summary = emptySummary();
+  const store = new RowStore();
+  rows.forEach((r, n) => { count(summary, { ...r }); store.set(n, { ...r, offset: 0, size: 0, line: n + 1 }); });
+  // The counts add up: one per failed receipt, whatever number of checks it failed.
+  assert.equal(Object.values(summary.byCause).reduce((a, b) => a + b, 0), summary.failed);
+  assert.equal(summary.byCause.auth_tag, 2, JSON.stringify(summary.byCause));
+  assert.equal(summary.byCause['key_id:unknown_key'], 1);
+  assert.equal(summary.byCause['key_id:key_expired'], 1);
+  // The knock-on: the tag a key failure left unchecked, from the core, on both paths.
+  for (const r of [rows[5], checkItem(api, items[5].bytes, ctx)]) {
+    assert.equal(r.cause, 'key_id:unknown_key');
+    assert.deepEqual(r.failing.map(([n, , , reason, by]) => [n, reason, by]), [['key_id', 'unknown_key', null], ['auth_tag', null, 'key_id']]);
+  }
+  // Problems first, each part in file order; 'file' keeps the file's order.
+  const order = store.select({ mode: 'all' });
+  const firstVerified = order.findIndex((i) => rows[i].status === 'verified');
+  assert.ok(order.slice(0, firstVerified).every((i) => rows[i].status !== 'verified'));
+  assert.ok(order.slice(firstVerified).every((i) => rows[i].status === 'verified'));
+  assert.deepEqual(order.slice(0, firstVerified), [...order.slice(0, firstVerified)].sort((a, b) => a - b));
+  assert.deepEqual(store.select({ mode: 'all', order: 'file' }), rows.map((_, i) => i));
+  // The export says the cause and the knock-on.
+  const rec = exportRecord(store.get(5));
+  assert.equal(rec.cause, 'key_id:unknown_key');
+  assert.deepEqual(rec.failing.map((f) => [f.name, f.reason ?? null, f.blocked_by ?? null]), [['key_id', 'unknown_key', null], ['auth_tag', null, 'key_id']]);
+});
+
+test('the CLI\'s key ring file (issue 43): read as it is, by the core; the settings file keeps working', () => {
+  const list = settings.receipt_secrets.map(({ key_id, secret, valid_from, valid_until }) => ({ key_id, secret, valid_from, ...(valid_until ? { valid_until } : {}) }));
+  assert.deepEqual(checkKeyRingFile(api, bytesOf(JSON.stringify(list))).receipt_secrets.map((k) => k.key_id), ['rk-1', 'rk-2']);
+  // The registration secret alone (a JSON string): the baseline ring, rk-1.
+  assert.deepEqual(checkKeyRingFile(api, bytesOf('"rs_secret"')).receipt_secrets, [{ key_id: 'rk-1', secret: 'rs_secret', valid_from: '0000-01-01T00:00:00Z' }]);
+  // Refused as the CLI refuses: an empty list, an unknown member, a missing valid_from; never the secret.
+  for (const [ring, code] of [['[]', 'INVALID_ARGUMENT'], ['[{"key_id":"a","secret":"s3cr3t","valid_from":"2026-01-01T00:00:00Z","x":1}]', 'INVALID_ARGUMENT'],
+    ['[{"key_id":"a","secret":"s3cr3t"}]', 'INVALID_ARGUMENT'], ['{"a":1,"a":2}', 'DUPLICATE_KEY']]) {
+    assert.throws(() => checkKeyRingFile(api, bytesOf(ring)), (e) => e instanceof ItemError && e.code === code && !e.message.includes('s3cr3t'), ring);
+  }
+  // The ring verifies the sample's MAC receipts as the settings file does.
+  const ringCtx = makeContext(api, { ...settings, receipt_secrets: checkKeyRingFile(api, bytesOf(JSON.stringify(list))).receipt_secrets }, readFileSync(join(sample, 'jwks.json')));
+  const { items } = splitAll(readFileSync(join(sample, 'receipts.jsonl')));
+  for (const it of items) assert.deepEqual(checkItem(api, it.bytes, ringCtx), checkItem(api, it.bytes, ctx));
 });
