@@ -16,7 +16,9 @@
 //! wasm32 (39 % fewer instructions there); the point arithmetic here is hand-written, since
 //! `p256`'s projective coordinates are private: Jacobian coordinates (x = X/Z², y = Y/Z³, Z = 0 the
 //! identity), mixed addition (add-2004-hmv, 8M+3S, the exceptional cases P = ±Q and P = O handled
-//! explicitly), doubling for a = −3 (dbl-2001-b) and batch normalisation with one inversion. The
+//! explicitly), doubling for a = −3 (dbl-2001-b) and batch normalisation with one inversion. A
+//! key's first verification has no table: u2·Q is a width-5 wNAF over Jacobian odd multiples with
+//! their Z² and Z³ kept (see [`mul_wnaf`] and docs/decisions/jws.md#es256-cold). The
 //! result is not normalised: x(R) ≡ r (mod n) is checked as X = r·Z² or, when r + n < p,
 //! X = (r + n)·Z². All of it works on public data only, so variable time is fine (signing is
 //! `p256`'s RFC 6979 code, untouched). Wycheproof's P-256 SHA-256 P1363 suite
@@ -490,9 +492,10 @@ pub(crate) fn live_key_tables() -> usize {
 
 /// A verification key: its point and, from its second verification on, its table.
 ///
-/// A key verified once (a key set parsed for one token) pays for no table: u2·Q is then a signed
-/// radix-16 multiplication (256 doublings, one inversion for the 8 affine multiples of Q),
-/// about 4 verifications' worth of work against some 50 for building the table. The second
+/// A key verified once (a key set parsed for one token) pays for no table: u2·Q is then a width-5
+/// wNAF multiplication ([`mul_wnaf`]: 256 doublings, about 43 additions of the odd multiples
+/// Q…15Q kept in Jacobian coordinates, no inversion), about 4 verifications' worth of work
+/// against some 50 for building the table. The second
 /// verification builds the table when the budget of [`MAX_KEY_TABLES`] allows, and every later
 /// one uses it; clones share both.
 pub(crate) struct PreparedKey {
