@@ -42,7 +42,7 @@ fn cpu_ns() -> Option<u64> {
 
 /// One round of keys without a table: `KEYS` keys, one token each, every verification a key's
 /// first (fresh `PublicJwk`s, made outside the clock): (wall µs, CPU µs) per verification.
-fn fresh_round(keys: &[SigningKey], sigs: &[[u8; 64]], message: &[u8]) -> (f64, f64) {
+fn fresh_round(keys: &[SigningKey], sigs: &[[u8; 64]], message: &[u8]) -> Round {
     let fresh: Vec<PublicJwk> = keys
         .iter()
         .map(|k| {
@@ -76,6 +76,11 @@ fn cpu_model() -> String {
         .unwrap_or_else(|| std::env::consts::ARCH.to_string())
 }
 
+/// (wall µs, CPU µs) per verification of one round.
+type Round = (f64, f64);
+/// One pair of rounds: ours, then OpenSSL's.
+type Pair = (Round, Round);
+
 /// The median of some figures.
 fn median(mut v: Vec<f64>) -> f64 {
     v.sort_by(f64::total_cmp);
@@ -99,7 +104,7 @@ fn paired_fresh(
     message: &[u8],
     node: &mut (impl Write, impl BufRead),
     rounds: usize,
-) -> Vec<((f64, f64), (f64, f64))> {
+) -> Vec<Pair> {
     let mut theirs = || {
         node.0.write_all(b"fresh\n").expect("write to node");
         node.0.flush().expect("flush");
@@ -263,7 +268,7 @@ struct Figures<'a> {
     ours_jws: f64,
     openssl: f64,
     version: &'a str,
-    pairs: &'a [((f64, f64), (f64, f64))],
+    pairs: &'a [Pair],
     cpu: &'a str,
 }
 
@@ -277,9 +282,7 @@ fn report(f: &Figures<'_>) {
         pairs,
         cpu,
     } = *f;
-    let best = |pick: &dyn Fn(&((f64, f64), (f64, f64))) -> f64| {
-        pairs.iter().map(pick).fold(f64::INFINITY, f64::min)
-    };
+    let best = |pick: &dyn Fn(&Pair) -> f64| pairs.iter().map(pick).fold(f64::INFINITY, f64::min);
     let (ours_wall, ours_cpu) = (best(&|p| p.0 .0), best(&|p| p.0 .1));
     let (peer_wall, peer_cpu) = (best(&|p| p.1 .0), best(&|p| p.1 .1));
     // Per pair, how many times faster ours is (peer / ours); the median of the pairs.
