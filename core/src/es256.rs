@@ -135,19 +135,34 @@ impl Jacobian {
     }
 
     /// self + (x2, y2) with the affine point given by its coordinates (add-2004-hmv, 8M+3S).
+    #[inline]
     fn add_affine(&self, x2: &Fe, y2: &Fe) -> Jacobian {
+        self.add_point(x2, y2, None)
+    }
+
+    /// self + (x2, y2, z2): z2 given with its square and cube (add-1998-cmo-2, 11M+3S), or `None`
+    /// for an affine point (z2 = 1: add-2004-hmv, 8M+3S). One body for both, kept out of line:
+    /// inlined twice it cost the wasm module 4 KB, and a call is nothing beside 11 products. The
+    /// exceptional cases P = ±Q and P = O are handled explicitly.
+    #[inline(never)]
+    fn add_point(&self, x2: &Fe, y2: &Fe, z2: Option<(&Fe, &Fe, &Fe)>) -> Jacobian {
         if self.is_identity() {
             return Jacobian {
                 x: *x2,
                 y: *y2,
-                z: Fe::ONE,
+                z: z2.map_or(Fe::ONE, |(z, _, _)| *z),
             };
         }
         let z1z1 = self.z.square();
+        // U1 = X1·Z2², S1 = Y1·Z2³ (X1 and Y1 when z2 = 1).
+        let (u1, s1) = match z2 {
+            Some((_, zz, zzz)) => (self.x * *zz, self.y * *zzz),
+            None => (self.x, self.y),
+        };
         let u2 = *x2 * z1z1;
         let s2 = *y2 * (z1z1 * self.z);
-        let h = u2 - self.x;
-        let r = s2 - self.y;
+        let h = u2 - u1;
+        let r = s2 - s1;
         if bool::from(h.is_zero()) {
             // Same x: the same point (double it) or its negation (the sum is the identity).
             return if bool::from(r.is_zero()) {
@@ -158,10 +173,13 @@ impl Jacobian {
         }
         let hh = h.square();
         let hhh = hh * h;
-        let v = self.x * hh;
+        let v = u1 * hh;
         let x3 = r.square() - hhh - v.double();
-        let y3 = r * (v - x3) - self.y * hhh;
-        let z3 = self.z * h;
+        let y3 = r * (v - x3) - s1 * hhh;
+        let z3 = match z2 {
+            Some((z, _, _)) => self.z * *z * h,
+            None => self.z * h,
+        };
         Jacobian {
             x: x3,
             y: y3,
@@ -628,42 +646,12 @@ impl Cached {
 }
 
 impl Jacobian {
-    /// self + p (add-1998-cmo-2 with p's Z² and Z³ cached, 11M+3S; the exceptional cases
-    /// P = ±Q and P = O handled explicitly), `negate` adding −p instead.
+    /// self + p (add-1998-cmo-2 with p's Z² and Z³ cached, 11M+3S; [`Jacobian::add_point`]),
+    /// `negate` adding −p instead.
+    #[inline]
     fn add_cached(&self, p: &Cached, negate: bool) -> Jacobian {
         let y2 = if negate { -p.y } else { p.y };
-        if self.is_identity() {
-            return Jacobian {
-                x: p.x,
-                y: y2,
-                z: p.z,
-            };
-        }
-        let z1z1 = self.z.square();
-        let u1 = self.x * p.zz;
-        let u2 = p.x * z1z1;
-        let s1 = self.y * p.zzz;
-        let s2 = y2 * (self.z * z1z1);
-        let h = u2 - u1;
-        let r = s2 - s1;
-        if bool::from(h.is_zero()) {
-            return if bool::from(r.is_zero()) {
-                self.double()
-            } else {
-                Jacobian::IDENTITY
-            };
-        }
-        let hh = h.square();
-        let hhh = hh * h;
-        let v = u1 * hh;
-        let x3 = r.square() - hhh - v.double();
-        let y3 = r * (v - x3) - s1 * hhh;
-        let z3 = self.z * p.z * h;
-        Jacobian {
-            x: x3,
-            y: y3,
-            z: z3,
-        }
+        self.add_point(&p.x, &y2, Some((&p.z, &p.zz, &p.zzz)))
     }
 }
 
