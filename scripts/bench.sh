@@ -30,7 +30,8 @@ bench_node() {
 }
 
 # --- step: es256 ---------------------------------------------------------------------------------
-# ES256 verify µs/op, ekl-core with a precomputed key against OpenSSL via node:crypto (issue 3).
+# ES256 verify µs/op, ekl-core with a precomputed key against OpenSSL via node:crypto (issue 3), and
+# keys without a table in paired rounds, with the CPU model (issues 28, 43).
 bench_es256() {
   bash scripts/bench-es256.sh "${BENCH_ES256_ITERATIONS:-5000}"
 }

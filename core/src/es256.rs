@@ -16,7 +16,9 @@
 //! wasm32 (39 % fewer instructions there); the point arithmetic here is hand-written, since
 //! `p256`'s projective coordinates are private: Jacobian coordinates (x = X/Z², y = Y/Z³, Z = 0 the
 //! identity), mixed addition (add-2004-hmv, 8M+3S, the exceptional cases P = ±Q and P = O handled
-//! explicitly), doubling for a = −3 (dbl-2001-b) and batch normalisation with one inversion. The
+//! explicitly), doubling for a = −3 (dbl-2001-b) and batch normalisation with one inversion. A
+//! key's first verification has no table: u2·Q is a width-5 wNAF over Jacobian odd multiples with
+//! their Z² and Z³ kept (see [`mul_wnaf`] and docs/decisions/jws.md#es256-cold). The
 //! result is not normalised: x(R) ≡ r (mod n) is checked as X = r·Z² or, when r + n < p,
 //! X = (r + n)·Z². All of it works on public data only, so variable time is fine (signing is
 //! `p256`'s RFC 6979 code, untouched). Wycheproof's P-256 SHA-256 P1363 suite
@@ -40,6 +42,8 @@ use p256::{AffinePoint, FieldBytes, Scalar};
 type Fe = crate::fe64::Fe;
 #[cfg(not(all(target_pointer_width = "64", not(feature = "fe29"))))]
 type Fe = crate::fe29::Fe;
+/// Whether [`Fe`] is [`crate::fe64`]'s.
+const FE64: bool = cfg!(all(target_pointer_width = "64", not(feature = "fe29")));
 
 /// The window width of the generator's table: 8 natively (33 windows, 4224 points, 270 KB); 9 on
 /// wasm32 (29 windows, 7424 points, 534 KB: 7 % fewer instructions per verification there, for
@@ -104,19 +108,25 @@ impl Jacobian {
         bool::from(self.z.is_zero())
     }
 
-    /// 2·self for a = −3 (dbl-2001-b, 3M+5S). The identity doubles to itself (Z stays 0); P-256
-    /// has no point of order 2, so Y ≠ 0 otherwise.
+    /// 2·self for a = −3 (dbl-2001-b, 3M+5S; on `fe64` Z3 = 2·Y·Z as one product, 4M+4S,
+    /// fewer additions than (Y + Z)² − γ − δ and 1 % fewer instructions; 3·t, 4·β and 8·γ² are
+    /// [`Fe::mul_small`]). The identity doubles to itself (Z stays 0); P-256 has no point of
+    /// order 2, so Y ≠ 0 otherwise.
     fn double(&self) -> Jacobian {
         let delta = self.z.square();
         let gamma = self.y.square();
         let beta = self.x * gamma;
-        let t = (self.x - delta) * (self.x + delta);
-        let alpha = t.double() + t;
-        let beta4 = beta.double().double();
+        let alpha = ((self.x - delta) * (self.x + delta)).mul_small(3);
+        let beta4 = beta.mul_small(4);
         let x3 = alpha.square() - beta4.double();
-        let z3 = (self.y + self.z).square() - gamma - delta;
+        let z3 = if FE64 {
+            (self.y * self.z).double()
+        } else {
+            // fe29: a product costs 81 limb products, a square 45; its additions carry nothing.
+            (self.y + self.z).square() - gamma - delta
+        };
         let gamma2 = gamma.square();
-        let y3 = alpha * (beta4 - x3) - gamma2.double().double().double();
+        let y3 = alpha * (beta4 - x3) - gamma2.mul_small(8);
         Jacobian {
             x: x3,
             y: y3,
@@ -125,19 +135,36 @@ impl Jacobian {
     }
 
     /// self + (x2, y2) with the affine point given by its coordinates (add-2004-hmv, 8M+3S).
+    #[inline]
     fn add_affine(&self, x2: &Fe, y2: &Fe) -> Jacobian {
+        self.add_point(x2, y2, None)
+    }
+
+    /// self + (x2, y2, z2): z2 given with its square and cube (add-1998-cmo-2, 11M+3S), or `None`
+    /// for an affine point (z2 = 1: add-2004-hmv, 8M+3S). One body for both, kept out of line:
+    /// as two bodies they cost the wasm module 2.4 KB gzip, and a call and two branches are
+    /// nothing beside 11 products (natively no instruction count moved; on `fe29` a ready key's
+    /// verification takes 0.5 % more). The exceptional cases P = ±Q and P = O are handled
+    /// explicitly.
+    #[inline(never)]
+    fn add_point(&self, x2: &Fe, y2: &Fe, z2: Option<(&Fe, &Fe, &Fe)>) -> Jacobian {
         if self.is_identity() {
             return Jacobian {
                 x: *x2,
                 y: *y2,
-                z: Fe::ONE,
+                z: z2.map_or(Fe::ONE, |(z, _, _)| *z),
             };
         }
         let z1z1 = self.z.square();
+        // U1 = X1·Z2², S1 = Y1·Z2³ (X1 and Y1 when z2 = 1).
+        let (u1, s1) = match z2 {
+            Some((_, zz, zzz)) => (self.x * *zz, self.y * *zzz),
+            None => (self.x, self.y),
+        };
         let u2 = *x2 * z1z1;
         let s2 = *y2 * (z1z1 * self.z);
-        let h = u2 - self.x;
-        let r = s2 - self.y;
+        let h = u2 - u1;
+        let r = s2 - s1;
         if bool::from(h.is_zero()) {
             // Same x: the same point (double it) or its negation (the sum is the identity).
             return if bool::from(r.is_zero()) {
@@ -148,10 +175,13 @@ impl Jacobian {
         }
         let hh = h.square();
         let hhh = hh * h;
-        let v = self.x * hh;
+        let v = u1 * hh;
         let x3 = r.square() - hhh - v.double();
-        let y3 = r * (v - x3) - self.y * hhh;
-        let z3 = self.z * h;
+        let y3 = r * (v - x3) - s1 * hhh;
+        let z3 = match z2 {
+            Some((z, _, _)) => self.z * *z * h,
+            None => self.z * h,
+        };
         Jacobian {
             x: x3,
             y: y3,
@@ -482,11 +512,11 @@ pub(crate) fn live_key_tables() -> usize {
 
 /// A verification key: its point and, from its second verification on, its table.
 ///
-/// A key verified once (a key set parsed for one token) pays for no table: u2·Q is then a signed
-/// radix-16 multiplication (256 doublings, one inversion for the 8 affine multiples of Q),
-/// about 4 verifications' worth of work against some 50 for building the table. The second
-/// verification builds the table when the budget of [`MAX_KEY_TABLES`] allows, and every later
-/// one uses it; clones share both.
+/// A key verified once (a key set parsed for one token) pays for no table: u2·Q is then a width-5
+/// wNAF multiplication ([`mul_wnaf`]: 256 doublings, about 43 additions of the odd multiples
+/// Q…15Q kept in Jacobian coordinates, no inversion), about 4 verifications' worth of work
+/// against some 50 for building the table. The second verification builds the table when the
+/// budget of [`MAX_KEY_TABLES`] allows, and every later one uses it; clones share both.
 pub(crate) struct PreparedKey {
     point: Affine,
     uses: AtomicU32,
@@ -591,27 +621,120 @@ enum Base<'a> {
     Point(&'a Affine),
 }
 
-/// u·P without a table for P: signed radix-16 digits, most significant first, four doublings each.
-fn mul_windowed(point: &Affine, u: &Scalar) -> Jacobian {
-    let mut multiples = [Jacobian::IDENTITY; 8];
-    multiples[0] = Jacobian::from_affine(point);
-    for j in 1..8 {
-        multiples[j] = multiples[j - 1].add_affine(&point.x, &point.y);
+/// A Jacobian point with Z² and Z³ kept, for [`Jacobian::add_cached`]: an entry of a key's
+/// table of odd multiples (no inversion makes them affine: see [`mul_wnaf`]).
+#[derive(Clone, Copy, Debug)]
+struct Cached {
+    x: Fe,
+    y: Fe,
+    z: Fe,
+    zz: Fe,
+    zzz: Fe,
+}
+
+impl Cached {
+    /// The cached form of a point that is not the identity.
+    fn new(p: &Jacobian) -> Cached {
+        let zz = p.z.square();
+        Cached {
+            x: p.x,
+            y: p.y,
+            z: p.z,
+            zz,
+            zzz: zz * p.z,
+        }
     }
-    let multiples = batch_normalize(&multiples);
-    let (digits, count) = signed_digits(u, 4);
+}
+
+impl Jacobian {
+    /// self + p (add-1998-cmo-2 with p's Z² and Z³ cached, 11M+3S; [`Jacobian::add_point`]),
+    /// `negate` adding −p instead.
+    #[inline]
+    fn add_cached(&self, p: &Cached, negate: bool) -> Jacobian {
+        let y2 = if negate { -p.y } else { p.y };
+        self.add_point(&p.x, &y2, Some((&p.z, &p.zz, &p.zzz)))
+    }
+}
+
+/// The width of the table-less path's wNAF: odd digits up to ±15, one non-zero digit in six on
+/// average (about 43 additions for a 256-bit scalar, against 60 in signed radix 16).
+const WNAF_WIDTH: u32 = 5;
+/// The most wNAF digits of a scalar below 2^256 (the last one a carry).
+const WNAF_DIGITS: usize = 257;
+
+/// The width-[`WNAF_WIDTH`] NAF of a scalar (little-endian): every non-zero digit odd and in
+/// −15..=15, at least four zeros after each, Σ d_i·2^i = the scalar. Returns the digits and the
+/// index past the highest non-zero one.
+fn wnaf(scalar: &Scalar) -> ([i8; WNAF_DIGITS], usize) {
+    let bytes = scalar.to_repr();
+    let mut limbs = [0u64; 4];
+    for (i, limb) in limbs.iter_mut().enumerate() {
+        let mut b = [0u8; 8];
+        b.copy_from_slice(&bytes[32 - 8 * (i + 1)..32 - 8 * i]);
+        *limb = u64::from_be_bytes(b);
+    }
+    // `count` bits (at most 64 − 1) from bit `bit`, bits past 255 reading as zero.
+    let bits = |bit: usize, count: usize| -> u64 {
+        let (limb, shift) = (bit / 64, bit % 64);
+        let mut v = limbs[limb] >> shift;
+        if shift + count > 64 && limb + 1 < 4 {
+            v |= limbs[limb + 1] << (64 - shift);
+        }
+        v & ((1u64 << count) - 1)
+    };
+    let mut digits = [0i8; WNAF_DIGITS];
+    let (mut bit, mut carry, mut top) = (0usize, 0u64, 0usize);
+    let w = WNAF_WIDTH as usize;
+    while bit < 256 {
+        if bits(bit, 1) == carry {
+            bit += 1;
+            continue;
+        }
+        let now = w.min(256 - bit);
+        let word = bits(bit, now) + carry;
+        carry = (word >> (w - 1)) & 1;
+        digits[bit] = (word as i64 - ((carry as i64) << w)) as i8;
+        top = bit + 1;
+        bit += now;
+    }
+    if carry == 1 {
+        digits[256] = 1;
+        top = 257;
+    }
+    (digits, top)
+}
+
+/// u·P without a table for P: width-5 wNAF, most significant digit first, over the odd
+/// multiples P, 3P, …, 15P kept in Jacobian coordinates with their Z² and Z³ ([`Cached`]).
+/// Making them affine would take an inversion (some 266 products' worth) to save 3 products an
+/// addition, about 43 times: a loss. The identity is not doubled before the first digit.
+fn mul_wnaf(point: &Affine, u: &Scalar) -> Jacobian {
+    let p = Jacobian::from_affine(point);
+    let twice = Cached::new(&p.double());
+    let mut odd = [Cached::new(&p); 8];
+    for j in 1..8 {
+        let next = Jacobian {
+            x: odd[j - 1].x,
+            y: odd[j - 1].y,
+            z: odd[j - 1].z,
+        }
+        .add_cached(&twice, false);
+        odd[j] = Cached::new(&next);
+    }
+    let (digits, top) = wnaf(u);
     let mut acc = Jacobian::IDENTITY;
-    for &digit in digits[..count].iter().rev() {
-        // Until the first non-zero digit the accumulator is the identity: nothing to double.
+    for &digit in digits[..top].iter().rev() {
         if !acc.is_identity() {
-            acc = acc.double().double().double().double();
+            acc = acc.double();
         }
         if digit != 0 {
-            let entry = &multiples[usize::from(digit.unsigned_abs()) - 1];
-            acc = if digit > 0 {
-                acc.add_affine(&entry.x, &entry.y)
+            let entry = &odd[usize::from(digit.unsigned_abs() >> 1)];
+            acc = if digit.unsigned_abs() == 1 {
+                // P itself is affine: the cheaper mixed addition.
+                let y = if digit > 0 { entry.y } else { -entry.y };
+                acc.add_affine(&entry.x, &y)
             } else {
-                acc.add_affine(&entry.x, &-entry.y)
+                acc.add_cached(entry, digit < 0)
             };
         }
     }
@@ -636,7 +759,7 @@ fn verify_digest(q: Base<'_>, digest: &[u8; 32], signature: &[u8]) -> Result<(),
             table.accumulate(&mut acc, &d2[..n2]);
             acc
         }
-        Base::Point(point) => mul_windowed(point, &u2),
+        Base::Point(point) => mul_wnaf(point, &u2),
     };
     let g = generator_table();
     let (d1, n1) = signed_digits(&u1, g.window);
@@ -815,6 +938,89 @@ mod tests {
                 assert!(d[..count].iter().all(|&x| (-half..=half - 1).contains(&x)));
                 assert!(d[count - 1] >= 0);
             }
+        }
+    }
+
+    #[test]
+    fn wnaf_reconstructs() {
+        let mut rng = Rng(11);
+        let mut samples = vec![
+            Scalar::ONE,
+            -Scalar::ONE,
+            -Scalar::from(2u64),
+            Scalar::from(31u64),
+        ];
+        samples.push(Scalar::from(u64::MAX));
+        samples.extend((0..256u32).map(|k| {
+            let mut b = [0u8; 32];
+            b[31 - (k / 8) as usize] = 1 << (k % 8);
+            <Scalar as Reduce<FieldBytes>>::reduce(&FieldBytes::from(b))
+        }));
+        samples.extend((0..2000).map(|_| rng.scalar()));
+        let mut carries = 0;
+        for s in &samples {
+            let (d, top) = wnaf(s);
+            assert!(top > 0 && d[top - 1] != 0 && d[top..].iter().all(|&x| x == 0));
+            carries += usize::from(top == WNAF_DIGITS);
+            let mut acc = Scalar::ZERO;
+            let mut last: Option<usize> = None;
+            for (i, &digit) in d[..top].iter().enumerate().rev() {
+                acc = acc.double();
+                let mag = Scalar::from(u64::from(digit.unsigned_abs()));
+                acc += if digit < 0 { -mag } else { mag };
+                if digit != 0 {
+                    assert!(digit % 2 != 0 && (-15..=15).contains(&digit), "{digit}");
+                    if let Some(l) = last {
+                        assert!(l - i >= WNAF_WIDTH as usize, "digits too close");
+                    }
+                    last = Some(i);
+                }
+            }
+            assert_eq!(acc, *s);
+        }
+        // −1 = n − 1 has its top bits set: its NAF carries past bit 255.
+        assert!(carries > 0);
+    }
+
+    #[test]
+    fn cached_addition_agrees_with_p256() {
+        let mut rng = Rng(12);
+        let g = ProjectivePoint::GENERATOR;
+        let lambda = |rng: &mut Rng, p: &Jacobian| {
+            let l = Option::<Fe>::from(Fe::from_repr(FieldBytes::from(be(&rng.scalar())))).unwrap();
+            Jacobian {
+                x: p.x * l.square(),
+                y: p.y * l.square() * l,
+                z: p.z * l,
+            }
+        };
+        for _ in 0..300 {
+            let a = g * rng.scalar();
+            let b = g * rng.scalar();
+            let ja = lambda(&mut rng, &Jacobian::from_affine(&p256_affine(&a).unwrap()));
+            let jb = lambda(&mut rng, &Jacobian::from_affine(&p256_affine(&b).unwrap()));
+            let cb = Cached::new(&jb);
+            let ca = Cached::new(&ja);
+            assert_eq!(affine_of(&ja.add_cached(&cb, false)), p256_affine(&(a + b)));
+            assert_eq!(affine_of(&ja.add_cached(&cb, true)), p256_affine(&(a - b)));
+            // P + P, P − P, O + P, O − P.
+            assert_eq!(
+                affine_of(&ja.add_cached(&ca, false)),
+                p256_affine(&a.double())
+            );
+            assert!(ja.add_cached(&ca, true).is_identity());
+            assert_eq!(
+                affine_of(&Jacobian::IDENTITY.add_cached(&cb, false)),
+                p256_affine(&b)
+            );
+            assert_eq!(
+                affine_of(&Jacobian::IDENTITY.add_cached(&cb, true)),
+                p256_affine(&-b)
+            );
+            // The table-less multiplication against p256's.
+            let u = rng.scalar();
+            let pa = p256_affine(&a).unwrap();
+            assert_eq!(affine_of(&mul_wnaf(&pa, &u)), p256_affine(&(a * u)));
         }
     }
 

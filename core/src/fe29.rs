@@ -344,6 +344,26 @@ impl Fe {
         add(self, self)
     }
 
+    /// k·self for a small k (below 2^31): the chains of additions of the doubling formula for
+    /// 3, 4 and 8 (additions are cheap here: no carries), binary doubling-and-adding otherwise.
+    pub(crate) fn mul_small(&self, k: u32) -> Fe {
+        match k {
+            3 => self.double() + *self,
+            4 => self.double().double(),
+            8 => self.double().double().double(),
+            _ => {
+                let mut acc = Fe::ZERO;
+                for bit in (0..32).rev() {
+                    acc = acc.double();
+                    if (k >> bit) & 1 == 1 {
+                        acc = acc + *self;
+                    }
+                }
+                acc
+            }
+        }
+    }
+
     /// Whether self ≡ 0: a weakly reduced value is below 2^257 < 3p and its limbs are carried
     /// (unique), so it is zero exactly when its limbs are those of 0, p or 2p. Compared without a
     /// branch on the limbs (`canonical` compares from the top limb down: its branches depend on

@@ -109,6 +109,11 @@ macro_rules! differential_field_tests {
                 same(a.square(), x.square(), "square");
                 same(a.double(), x.double(), "double");
                 same(-a, -x, "neg");
+                same(a.mul_small(3), x.double() + x, "times 3");
+                same(a.mul_small(4), x.double().double(), "times 4");
+                same(a.mul_small(8), x.double().double().double(), "times 8");
+                let k = (rng.next_u64() >> 33) as u32;
+                same(a.mul_small(k), x * Reference::from(u64::from(k)), "times k");
                 let (s, t) = (a + b + a.double(), a - b - b);
                 let (u, v) = (x + y + x.double(), x - y - y);
                 same(s * t, u * v, "mul of sums");
