@@ -191,6 +191,13 @@ error_codes! {
         /// A `tools/list` cursor that repeats an earlier one or is not a string, or a listing of
         /// more pages or tools than the limits: the listing would not end.
         McpBadCursor = "MCP_BAD_CURSOR",
+        /// An MCP server's HTTP response in a form the client does not read as the official SDKs
+        /// do: a `Content-Encoding` other than `identity` the client does not decode, a `charset`
+        /// other than UTF-8, or an event stream opening with a byte-order mark (the SDKs differ).
+        McpUnsupportedEncoding = "MCP_UNSUPPORTED_ENCODING",
+        /// An MCP call (the handshake, a page of `tools/list`, a `tools/call`) did not finish
+        /// within the module's `timeout`: the SDK's call was cancelled, the session refuses the next.
+        McpTimeout = "MCP_TIMEOUT",
     }
     "bindings" {
         /// A bug: a binding caught a panic of the core instead of letting it cross into the host
