@@ -182,8 +182,10 @@ error_codes! {
         /// object: a batch array, `jsonrpc` other than `"2.0"`, members JSON-RPC does not define),
         /// seen while waiting for an answer: refused, never read past (docs/decisions/mcp.md).
         McpInvalidMessage = "MCP_INVALID_MESSAGE",
-        /// Two answers to the request awaited, or an answer whose id is not a number (the SDKs
-        /// judge such an id differently): which answer the client was handed cannot be known.
+        /// Two answers to the request awaited, an answer whose id is not a number or not the id of
+        /// the request whose event stream carries it (the SDKs judge such an id differently), or a
+        /// recorded answer that is not the one the SDK delivered: which answer the client was
+        /// handed cannot be known.
         McpAmbiguousAnswer = "MCP_AMBIGUOUS_ANSWER",
         /// No answer to the request awaited was seen (the client sent none, or its answer was not
         /// recorded): nothing to fingerprint.
