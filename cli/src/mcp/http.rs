@@ -488,6 +488,33 @@ mod tests {
         std::fs::remove_dir_all(&dir).expect("clean");
     }
 
+    #[test]
+    fn encodings_charsets_and_answers_on_another_request_s_stream() {
+        assert!(encoding_refusal(None, "text/event-stream").is_ok());
+        assert!(encoding_refusal(Some(" Identity "), "text/event-stream; charset=utf-8").is_ok());
+        assert!(encoding_refusal(None, "application/json; charset=\"utf8\"").is_ok());
+        for (coding, content_type) in [
+            (Some("gzip"), "text/event-stream"),
+            (Some("deflate"), "application/json"),
+            (Some("?"), "text/event-stream"),
+            (None, "text/event-stream; charset=utf-16-le"),
+            (None, "application/json; charset=iso-8859-1"),
+        ] {
+            match encoding_refusal(coding, content_type) {
+                Err(McpFailure::Refused(e)) => {
+                    assert_eq!(e.code(), ErrorCode::McpUnsupportedEncoding, "{content_type}")
+                }
+                _ => panic!("{coding:?} {content_type}: not refused"),
+            }
+        }
+        assert!(foreign_answer(br#"{"jsonrpc":"2.0","id":7,"result":{}}"#));
+        assert!(foreign_answer(
+            br#"{"jsonrpc":"2.0","id":null,"error":{"code":1,"message":"m"}}"#
+        ));
+        assert!(!foreign_answer(br#"{"jsonrpc":"2.0","method":"notifications/x"}"#));
+        assert!(!foreign_answer(br#"{"jsonrpc":"2.0","id":1,"method":"ping"}"#));
+    }
+
     /// A one-shot HTTP server on 127.0.0.1 that answers each connection with the next response.
     fn serve(responses: Vec<Vec<u8>>) -> (String, std::thread::JoinHandle<Vec<String>>) {
         let listener = std::net::TcpListener::bind("127.0.0.1:0").expect("bind");
