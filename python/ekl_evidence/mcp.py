@@ -50,6 +50,7 @@ from __future__ import annotations
 import codecs
 import contextlib
 import json
+import math
 import os
 import re
 import socket
@@ -602,22 +603,26 @@ async def connect(
     """Connects the SDK's ``mcp.Client`` to ``server`` (``StdioServerParameters``: stdio; a URL:
     Streamable HTTP, with ``headers`` and ``auth`` for its HTTP client) and judges the wire.
     ``log``: a file the stdio relay appends every line to as well (yours to keep and bound; none
-    by default). ``timeout``: seconds (:data:`DEFAULT_TIMEOUT`, 60) for the handshake (as the
-    SDK's ``read_timeout_seconds``, unless ``client_options`` give it) and for each call of the
+    by default). ``timeout``: seconds (:data:`DEFAULT_TIMEOUT`, 60) for the handshake (the SDK's
+    whole ``Client`` entry, its ``server/discover`` probe included) and for each call of the
     session (one ``tools/call``, one page of ``tools/list``): past it, ``MCP_TIMEOUT`` and the
     session refuses later calls; ``None``: no deadline of the module's own. ``client_options`` go
     to ``mcp.Client`` as they are."""
     if timeout is not None and not (isinstance(timeout, (int, float)) and not isinstance(timeout, bool) and timeout > 0):
         raise ValueError("timeout must be a positive number of seconds or None")
     router = _Router()
-    options = dict(client_options)
-    if timeout is not None:
-        options.setdefault("read_timeout_seconds", float(timeout))
     connected = False
+    # The deadline scope encloses the whole connection (so that the SDK's task groups nest in it)
+    # and is lifted once the handshake is over.
+    scope = anyio.CancelScope(deadline=math.inf if timeout is None else anyio.current_time() + timeout)
     try:
-        async with _connected(server, router, headers, auth, log, options) as client:
-            connected = True
-            yield Session(client, router, timeout)
+        with scope:
+            async with _connected(server, router, headers, auth, log, client_options) as client:
+                connected = True
+                scope.deadline = math.inf
+                yield Session(client, router, timeout)
+        if not connected:
+            raise _timeout_error("the MCP handshake", timeout)
     except Exception as e:
         # The SDK's transport may fail in its own way on what the core refused first (its reader
         # on a line that is not UTF-8): the core's refusal, with its code, is the outcome.

@@ -257,7 +257,12 @@ impl Http {
             .unwrap_or_default()
             .to_ascii_lowercase();
         let session = header("mcp-session-id");
-        let encoding = match response.headers().get_all("content-encoding").iter().count() {
+        let encoding = match response
+            .headers()
+            .get_all("content-encoding")
+            .iter()
+            .count()
+        {
             0 => None,
             1 => Some(header("content-encoding").unwrap_or_else(|| "?".to_owned())),
             _ => Some("?".to_owned()), // more than one coding: none is identity alone
@@ -502,7 +507,11 @@ mod tests {
         ] {
             match encoding_refusal(coding, content_type) {
                 Err(McpFailure::Refused(e)) => {
-                    assert_eq!(e.code(), ErrorCode::McpUnsupportedEncoding, "{content_type}")
+                    assert_eq!(
+                        e.code(),
+                        ErrorCode::McpUnsupportedEncoding,
+                        "{content_type}"
+                    )
                 }
                 _ => panic!("{coding:?} {content_type}: not refused"),
             }
@@ -511,8 +520,12 @@ mod tests {
         assert!(foreign_answer(
             br#"{"jsonrpc":"2.0","id":null,"error":{"code":1,"message":"m"}}"#
         ));
-        assert!(!foreign_answer(br#"{"jsonrpc":"2.0","method":"notifications/x"}"#));
-        assert!(!foreign_answer(br#"{"jsonrpc":"2.0","id":1,"method":"ping"}"#));
+        assert!(!foreign_answer(
+            br#"{"jsonrpc":"2.0","method":"notifications/x"}"#
+        ));
+        assert!(!foreign_answer(
+            br#"{"jsonrpc":"2.0","id":1,"method":"ping"}"#
+        ));
     }
 
     /// A one-shot HTTP server on 127.0.0.1 that answers each connection with the next response.

@@ -203,7 +203,10 @@ mod tests {
         assert_eq!(p.retry_ms, Some(1500));
         assert!(p.bom);
         let (_, p) = events(&[b"\xEF\xBB", b"data: x\n\n"]);
-        assert!(!p.bom, "a prefix of the mark that stops matching is no mark");
+        assert!(
+            !p.bom,
+            "a prefix of the mark that stops matching is no mark"
+        );
     }
 
     #[test]

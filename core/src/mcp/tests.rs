@@ -32,8 +32,14 @@ fn messages_as_every_sdk_takes_them() {
     // `2e0` are the integer 2 to the TypeScript SDK and no integer to the Python SDK (issue 41).
     for (good, want) in [
         (&br#"{"jsonrpc":"2.0","id":-0,"result":{}}"#[..], 0.0),
-        (br#"{"result":{"a":["}",{"id":1.5}]}, "jsonrpc":"2.0" , "id" : 2 }"#, 2.0),
-        (br#" {"\u006asonrpc":"2.0","id":7,"result":{"s":"\"id\":1.0"}}"#, 7.0),
+        (
+            br#"{"result":{"a":["}",{"id":1.5}]}, "jsonrpc":"2.0" , "id" : 2 }"#,
+            2.0,
+        ),
+        (
+            br#" {"\u006asonrpc":"2.0","id":7,"result":{"s":"\"id\":1.0"}}"#,
+            7.0,
+        ),
     ] {
         assert!(
             matches!(read_message(good), Ok(Message::Result { id: Id::Number(n), .. }) if n == want),
@@ -101,7 +107,9 @@ fn messages_as_every_sdk_takes_them() {
     assert_eq!(code(read_message(b"{")), ErrorCode::InvalidJson);
     // A byte-order mark before the message: neither SDK parses it (JSON.parse, pydantic).
     assert_eq!(
-        code(read_message(b"\xEF\xBB\xBF{\"jsonrpc\":\"2.0\",\"id\":5,\"result\":{}}")),
+        code(read_message(
+            b"\xEF\xBB\xBF{\"jsonrpc\":\"2.0\",\"id\":5,\"result\":{}}"
+        )),
         ErrorCode::InvalidJson
     );
 }
