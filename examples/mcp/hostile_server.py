@@ -116,9 +116,13 @@ def utf16_stream(method: str, rid: Any) -> bytes:
     return text.encode("utf-16-le")
 
 
+def event(message: bytes) -> bytes:
+    """One ``message`` event."""
+    return b"event: message\ndata: " + message + b"\n\n"
+
+
 def reading_body(scenario: str, method: str, rid: Any) -> Tuple[bytes, List[Tuple[str, str]]]:
     """The event stream (and its extra headers) of a READING scenario's answer over HTTP."""
-    event = lambda m: b"event: message\ndata: " + m + b"\n\n"  # noqa: E731
     if scenario == "id-rewrite":
         return event(answer_of(method, rid + 1000, "real")) + event(answer_of(method, rid, "decoy")), []
     if scenario in ("deflate", "gzip"):
