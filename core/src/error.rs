@@ -182,8 +182,10 @@ error_codes! {
         /// object: a batch array, `jsonrpc` other than `"2.0"`, members JSON-RPC does not define),
         /// seen while waiting for an answer: refused, never read past (docs/decisions/mcp.md).
         McpInvalidMessage = "MCP_INVALID_MESSAGE",
-        /// Two answers to the request awaited, or an answer whose id is not a number (the SDKs
-        /// judge such an id differently): which answer the client was handed cannot be known.
+        /// Two answers to the request awaited, an answer whose id is not a number or not the id of
+        /// the request whose event stream carries it (the SDKs judge such an id differently), or a
+        /// recorded answer that is not the one the SDK delivered: which answer the client was
+        /// handed cannot be known.
         McpAmbiguousAnswer = "MCP_AMBIGUOUS_ANSWER",
         /// No answer to the request awaited was seen (the client sent none, or its answer was not
         /// recorded): nothing to fingerprint.
@@ -191,6 +193,13 @@ error_codes! {
         /// A `tools/list` cursor that repeats an earlier one or is not a string, or a listing of
         /// more pages or tools than the limits: the listing would not end.
         McpBadCursor = "MCP_BAD_CURSOR",
+        /// An MCP server's HTTP response in a form the client does not read as the official SDKs
+        /// do: a `Content-Encoding` other than `identity` the client does not decode, a `charset`
+        /// other than UTF-8, or an event stream opening with a byte-order mark (the SDKs differ).
+        McpUnsupportedEncoding = "MCP_UNSUPPORTED_ENCODING",
+        /// An MCP call (the handshake, a page of `tools/list`, a `tools/call`) did not finish
+        /// within the module's `timeout`: the SDK's call was cancelled, the session refuses the next.
+        McpTimeout = "MCP_TIMEOUT",
     }
     "bindings" {
         /// A bug: a binding caught a panic of the core instead of letting it cross into the host

@@ -7,13 +7,15 @@ recording (edges.py, edges.mjs): the seams the SDK servers never show.
   sessions (TAG differs), for a log kept across sessions;
 * ``tools/call`` of ``echo`` first sends the client requests of its own (``ping``) numbered with
   the call's own id and the ids around it (a server numbers its requests itself), then answers
-  with the text it was given.
+  with the text it was given; of ``sleep``, answers after 10 s (a call past the module's timeout);
+* TAG ``mute``: it reads and never answers (a handshake past the module's timeout).
 """
 
 from __future__ import annotations
 
 import json
 import sys
+import time
 from typing import Any, Dict, cast
 
 
@@ -28,7 +30,7 @@ def main(tag: str) -> None:
         if not isinstance(raw, dict):
             continue
         msg = cast(Dict[str, Any], raw)
-        if "method" not in msg or "id" not in msg:
+        if "method" not in msg or "id" not in msg or tag == "mute":
             continue  # notifications, and the client's answers to our pings
         rid: Any = msg["id"]
         method: Any = msg["method"]
@@ -47,6 +49,8 @@ def main(tag: str) -> None:
             if isinstance(rid, int):
                 for own in (rid - 1, rid, rid + 1):
                     send({"jsonrpc": "2.0", "id": own, "method": "ping"})
+            if params.get("name") == "sleep":
+                time.sleep(10)
             arguments: Any = params.get("arguments")
             text = str(cast(Dict[str, Any], arguments).get("text", "")) if isinstance(arguments, dict) else ""
             result = {"content": [{"type": "text", "text": text}]}

@@ -1,8 +1,9 @@
 // The edges of ekl-evidence/mcp's wire recording, against edge_server.py (a server written by
 // hand): a log kept across two sessions whose servers list different tools, a server's own
 // requests numbered like the client's call, concurrent calls on one session, `offered` in a wrong
-// form, and a relative log with the server in another working directory. edges.py checks the same
-// of ekl_evidence.mcp. Run by scripts/test/45-mcp.sh (EKL_PYTHON runs the server); prints one line a check.
+// form, and a relative log with the server in another working directory; and (issue 41) a
+// listing's refusal failing the session, and `timeout` on the handshake and on a call. edges.py
+// checks the same of ekl_evidence.mcp. Run by scripts/test/45-mcp.sh (EKL_PYTHON runs the server); prints one line a check.
 import { mkdtempSync, mkdirSync, existsSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join, dirname } from 'node:path'
@@ -22,6 +23,40 @@ function check(ok, what, got) {
 }
 
 const textOf = (call) => call.wireResult.content[0].text
+
+async function codeOf(f) {
+  try {
+    await f()
+  } catch (e) {
+    return e.code
+  }
+  return null
+}
+
+{
+  const hostile = await connect({ command: python, args: [join(here, 'hostile_server.py'), 'loop-cursor'] })
+  try {
+    const first = await codeOf(() => hostile.listTools())
+    const later = await codeOf(() => hostile.callTool('real', {}))
+    check(first === 'MCP_BAD_CURSOR' && later === 'MCP_BAD_CURSOR', "a listing's MCP_BAD_CURSOR fails the session (M2)", [first, later])
+  } finally {
+    await hostile.close()
+  }
+  let start = Date.now()
+  const slow = await connect(server('a'), { timeout: 1000 })
+  try {
+    const first = await codeOf(() => slow.callTool('sleep', {}))
+    const took = Date.now() - start
+    const later = await codeOf(() => slow.callTool('echo', { text: 'x' }))
+    check(first === 'MCP_TIMEOUT' && later === 'MCP_TIMEOUT' && took < 8000, 'a call past timeout: MCP_TIMEOUT, and the session refuses the next', [first, later, took])
+  } finally {
+    await slow.close()
+  }
+  start = Date.now()
+  const handshake = await codeOf(() => connect(server('mute'), { timeout: 1000 }))
+  check(handshake === 'MCP_TIMEOUT' && Date.now() - start < 8000, 'a handshake past timeout: MCP_TIMEOUT', [handshake, Date.now() - start])
+  check((await codeOf(() => connect(server('a'), { timeout: 0 }))) === 'INVALID_ARGUMENT', 'timeout 0 is INVALID_ARGUMENT', null)
+}
 
 const tmp = mkdtempSync(join(tmpdir(), 'ekl-mcp-edges-'))
 try {

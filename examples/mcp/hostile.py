@@ -26,7 +26,7 @@ import subprocess
 import sys
 import time
 from pathlib import Path
-from typing import Any, Dict, List, Optional, Tuple
+from typing import Any, Dict, List, Optional, Tuple, Union
 
 HERE = Path(__file__).resolve().parent
 SERVER = str(HERE / "hostile_server.py")
@@ -34,8 +34,10 @@ REAL = "real"
 PEAK_MB = 300
 DEADLINE_S = int(os.environ.get("EKL_HOSTILE_DEADLINE", "90"))
 
-#: scenario -> (transports, the outcomes accepted: "real" (the real tool fingerprinted) or codes)
-SCENARIOS: Dict[str, Tuple[Tuple[str, ...], Tuple[str, ...]]] = {
+Accepted = Union[Tuple[str, ...], Dict[str, Tuple[str, ...]]]
+#: scenario -> (transports, the outcomes accepted: "real" (the real tool fingerprinted) or codes;
+#: or, where the surfaces differ, by "surface/transport", "surface" or "transport")
+SCENARIOS: Dict[str, Tuple[Tuple[str, ...], Accepted]] = {
     "plain": (("stdio", "http"), ("real",)),
     "decoy-version": (("stdio", "http"), ("MCP_INVALID_MESSAGE",)),
     "decoy-none": (("stdio", "http"), ("MCP_INVALID_MESSAGE",)),
@@ -53,6 +55,19 @@ SCENARIOS: Dict[str, Tuple[Tuple[str, ...], Tuple[str, ...]]] = {
     "invalid-utf8": (("stdio", "http"), ("INVALID_UTF8",)),
     "loop-cursor": (("stdio", "http"), ("MCP_BAD_CURSOR",)),
     "changing-cursor": (("stdio", "http"), ("MCP_BAD_CURSOR",)),
+    # issue 41: the SDK's reading decides (docs/decisions/mcp.md#mcp-sdk-reading)
+    "id-rewrite": (("http",), ("MCP_AMBIGUOUS_ANSWER",)),
+    # the Python module reads what httpx2 decodes (the SDK stops at the first answer); the JS
+    # module what fetch decodes (the SDK reads on: a second answer); ekl mcp does not decode
+    "deflate": (("http",), {"py": ("real",), "js": ("real", "MCP_AMBIGUOUS_ANSWER"), "cli": ("MCP_UNSUPPORTED_ENCODING",)}),
+    "gzip": (("http",), {"py": ("real",), "js": ("real", "MCP_AMBIGUOUS_ANSWER"), "cli": ("MCP_UNSUPPORTED_ENCODING",)}),
+    "utf-16-le": (("http",), ("MCP_UNSUPPORTED_ENCODING",)),
+    "iso-8859-1": (("http",), ("MCP_UNSUPPORTED_ENCODING",)),
+    # over HTTP each module reads the mark as its SDK does and meets an answer whose id is not
+    # the request's; ekl mcp refuses the mark (the SDKs differ); over stdio no SDK parses the line
+    "bom": (("stdio", "http"), {"stdio": ("INVALID_JSON",), "http": ("MCP_AMBIGUOUS_ANSWER",), "cli/http": ("MCP_UNSUPPORTED_ENCODING",)}),
+    # ekl mcp opens no GET stream: it meets the answer with another id on the POST's stream
+    "get-decoy": (("stdio", "http"), {"*": ("MCP_INVALID_MESSAGE",), "cli/http": ("MCP_AMBIGUOUS_ANSWER",)}),
 }
 #: what only `ekl mcp` can be held to: its --timeout covers writes (the modules' SDKs have none)
 CLI_ONLY = {"deaf"}
@@ -172,6 +187,16 @@ def run_child(cmd: List[str], env: Optional[Dict[str, str]] = None) -> Tuple[int
     return p.returncode, out.decode("utf-8", "replace"), err.decode("utf-8", "replace"), took, peak
 
 
+def accepted_for(spec: Accepted, surface: str, transport: str) -> Tuple[str, ...]:
+    """The outcomes a scenario accepts on one surface and transport."""
+    if isinstance(spec, tuple):
+        return spec
+    for key in (f"{surface}/{transport}", surface, transport, "*"):
+        if key in spec:
+            return spec[key]
+    raise KeyError(f"no outcome for {surface}/{transport}")
+
+
 def outcome_of(surface: str, status: int, out: str, err: str) -> str:
     if surface == "cli":
         if status == 0:
@@ -237,10 +262,11 @@ def main(argv: List[str]) -> int:
     ok = True
     print(f"{surface:4} {'scenario':16} {'transport':9} {'outcome':22} {'s':>5} {'peak MB':>7}")
     for name in names:
-        transports, accepted = SCENARIOS[name]
+        transports, spec = SCENARIOS[name]
         if name in CLI_ONLY and surface != "cli":
             continue
         for transport in transports:
+            accepted = accepted_for(spec, surface, transport)
             r = json.loads(subprocess.run(
                 [sys.executable, __file__, "--scenario", surface, transport, name, ekl],
                 check=True, capture_output=True, text=True,

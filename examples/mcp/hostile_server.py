@@ -21,15 +21,38 @@ It lists one tool, ``real``; what it does around that answer is the SCENARIO:
 * ``loop-cursor``: every page's nextCursor is ``again``;
 * ``changing-cursor``: every page has a new nextCursor, without end;
 * ``stubborn``: answers as ``plain`` but never ends, even when its input does (stdio).
+
+Where the SDKs' reading of a response differs from a tap's (issue 41; over HTTP, the answers to
+tools/list and tools/call; docs/decisions/mcp.md#mcp-sdk-reading):
+
+* ``id-rewrite``: on the POST's event stream, ``real`` with another id, then ``decoy`` with the
+  request's (the Python SDK takes the first answer on the stream as the request's);
+* ``deflate``, ``gzip``: the event stream in that ``Content-Encoding`` (one stored block), whose
+  first line read undecoded hides ``data: real``: decoded, ``real`` then ``decoy``; undecoded,
+  ``decoy`` alone;
+* ``utf-16-le``: ``charset=utf-16-le``: decoded so, ``real`` and a comment; read as UTF-8,
+  ``decoy`` alone;
+* ``iso-8859-1``: ``charset=iso-8859-1`` over the UTF-8 of the tool ``réal``;
+* ``bom``: a byte-order mark, then ``decoy`` and ``real`` (another id): the Python SDK's parser
+  keeps the mark (its first line's field is unknown), the TypeScript SDK's decoder drops it;
+  over stdio, a line with the mark before the answer;
+* ``get-decoy``: ``decoy`` whose id is written ``N.0`` (an integer to the TypeScript SDK, none to
+  the Python SDK), on the GET stream (over stdio: a line before the answer), then ``real`` with
+  another id on the POST's stream.
 """
 
 from __future__ import annotations
 
 import json
 import os
+import queue
+import random
 import ssl
+import struct
 import sys
+import threading
 import time
+import zlib
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any, Dict, Iterator, List, Optional, Tuple, cast
 
@@ -39,6 +62,79 @@ REAL_TOOLS = {"tools": [{"name": "real", "inputSchema": {"type": "object"}}]}
 
 def enc(message: Any) -> bytes:
     return json.dumps(message, separators=(",", ":")).encode("utf-8")
+
+
+#: the scenarios of issue 41 that shape the answers to tools/list and tools/call over HTTP
+READING = ("id-rewrite", "deflate", "gzip", "utf-16-le", "iso-8859-1", "bom", "get-decoy")
+
+
+def answer_of(method: str, rid: Any, tool: str) -> bytes:
+    """The answer to tools/list (the tool ``tool``) or tools/call (the text ``tool``)."""
+    result: Dict[str, Any] = (
+        {"tools": [{"name": tool, "inputSchema": {"type": "object"}}]}
+        if method == "tools/list"
+        else {"content": [{"type": "text", "text": tool}]}
+    )
+    return enc({"jsonrpc": "2.0", "id": rid, "result": result})
+
+
+def stored(plain: bytes) -> bytes:
+    """One final stored deflate block of ``plain`` (at most 65535 bytes)."""
+    n = len(plain)
+    return bytes([1]) + struct.pack("<HH", n, n ^ 0xFFFF) + plain
+
+
+def encoded_stream(scenario: str, method: str, rid: Any) -> bytes:
+    """The body of a deflate or gzip event stream: ``real`` then ``decoy`` decoded; the first
+    line (``data: real``, with no ``event`` line before it) follows the framing's header bytes,
+    so read undecoded it is a field no parser knows, and ``decoy`` is the only event. The length
+    is chosen so that the block's LEN and NLEN bytes are valid UTF-8 (0x4030: ``0@`` and
+    ``\u07CF``) and the trailer is tuned (a padding comment) to be ASCII."""
+    head = b"data: " + answer_of(method, rid, "real") + b"\n\nevent: message\ndata: " + answer_of(method, rid, "decoy") + b"\n\n:"
+    for tweak in range(100_000):
+        rng = random.Random(tweak)
+        plain = head + bytes(rng.randrange(0x61, 0x7B) for _ in range(0x4030 - len(head) - 1)) + b"\n"
+        if scenario == "deflate":
+            body = b"\x78\x01" + stored(plain) + struct.pack(">I", zlib.adler32(plain))
+            trailer = body[-4:]
+        else:
+            body = b"\x1f\x8b\x08\x00\x00\x00\x00\x00\x00\xff" + stored(plain) + struct.pack("<II", zlib.crc32(plain), len(plain))
+            trailer = body[-8:-4]
+        if all(0x20 <= b < 0x7F for b in trailer):
+            return body
+    raise RuntimeError("no ASCII trailer")
+
+
+def utf16_stream(method: str, rid: Any) -> bytes:
+    """UTF-16-LE text whose bytes, read as UTF-8, are another event stream: ``real`` then a
+    comment whose code units are the ASCII pairs of ``\ndata: decoy\n\n``."""
+    hidden = b"\ndata: " + answer_of(method, rid, "decoy") + b"\n\n"
+    if len(hidden) % 2:
+        hidden = hidden[:-2] + b" \n\n"
+    comment = "".join(chr(hidden[i] | hidden[i + 1] << 8) for i in range(0, len(hidden), 2))
+    text = "data: " + answer_of(method, rid, "real").decode() + "\n\n:" + comment + "\n\n"
+    return text.encode("utf-16-le")
+
+
+def event(message: bytes) -> bytes:
+    """One ``message`` event."""
+    return b"event: message\ndata: " + message + b"\n\n"
+
+
+def reading_body(scenario: str, method: str, rid: Any) -> Tuple[bytes, List[Tuple[str, str]]]:
+    """The event stream (and its extra headers) of a READING scenario's answer over HTTP."""
+    if scenario == "id-rewrite":
+        return event(answer_of(method, rid + 1000, "real")) + event(answer_of(method, rid, "decoy")), []
+    if scenario in ("deflate", "gzip"):
+        return encoded_stream(scenario, method, rid), [("content-encoding", scenario)]
+    if scenario == "utf-16-le":
+        return utf16_stream(method, rid), [("content-type", "text/event-stream; charset=utf-16-le")]
+    if scenario == "iso-8859-1":
+        return event(answer_of(method, rid, "r\u00e9al")), [("content-type", "text/event-stream; charset=iso-8859-1")]
+    if scenario == "bom":
+        return b"\xef\xbb\xbfdata: " + answer_of(method, rid, "decoy") + b"\n\n" + event(answer_of(method, rid + 1000, "real")), []
+    # get-decoy: the decoy went to the GET stream first
+    return event(answer_of(method, rid + 1000, "real")), []
 
 
 def answers(scenario: str, msg: Dict[str, Any]) -> Iterator[bytes]:
@@ -86,12 +182,23 @@ def answers(scenario: str, msg: Dict[str, Any]) -> Iterator[bytes]:
             yield enc({"jsonrpc": "2.0", "id": f"srv-{n}", "method": "ping"})
     elif scenario == "invalid-utf8":
         yield b'{"jsonrpc":"2.0","method":"notifications/message","params":{"data":"\xff\xfe"}}'
+    elif scenario == "bom":
+        yield b"\xef\xbb\xbf" + enc({"jsonrpc": "2.0", "id": rid, "result": decoy})
+    elif scenario == "get-decoy":
+        yield float_id(enc({"jsonrpc": "2.0", "id": rid, "result": decoy}))
     if method == "tools/list" and scenario == "oversized":
         yield enc({"jsonrpc": "2.0", "id": rid, "result": {"tools": [{"name": "real", "description": "x" * 70_000_000}]}})
         return
     yield enc({"jsonrpc": "2.0", "id": rid, "result": result})
     if scenario == "decoy-second":
         yield enc({"jsonrpc": "2.0", "id": rid, "result": decoy})
+
+
+def float_id(message: bytes) -> bytes:
+    """The message with its integer id written ``N.0``."""
+    head, sep, rest = message.partition(b'"id":')
+    digits = len(rest) - len(rest.lstrip(b"-0123456789"))
+    return head + sep + rest[:digits] + b".0" + rest[digits:]
 
 
 def stdio(scenario: str) -> None:
@@ -119,6 +226,9 @@ def stdio(scenario: str) -> None:
 
 
 def http(scenario: str, port: int, tls: Optional[Tuple[str, str]] = None) -> None:
+    get_stream: "queue.Queue[bytes]" = queue.Queue()
+    get_open = threading.Event()
+
     class Handler(BaseHTTPRequestHandler):
         protocol_version = "HTTP/1.1"
 
@@ -134,20 +244,54 @@ def http(scenario: str, port: int, tls: Optional[Tuple[str, str]] = None) -> Non
                 self.send_header("content-length", "0")
                 self.end_headers()
                 return
+            method = msg.get("method")
+            headers = [("content-type", "text/event-stream")]
+            if scenario in READING and method in ("tools/list", "tools/call") and isinstance(msg["id"], int):
+                if scenario == "get-decoy":  # the decoy on the GET stream first, then the answer
+                    get_open.wait(5)
+                    get_stream.put(b"event: message\ndata: " + float_id(answer_of(method, msg["id"], "decoy")) + b"\n\n")
+                    time.sleep(0.5)
+                body, extra = reading_body(scenario, method, msg["id"])
+                headers = [h for h in headers if h[0] not in {k for k, _ in extra}] + extra
+            else:
+                body = b"".join(b"event: message\ndata: " + a + b"\n\n" for a in answers(scenario, msg))
             self.send_response(200)
-            self.send_header("content-type", "text/event-stream")
+            for k, v in headers:
+                self.send_header(k, v)
+            if scenario == "get-decoy" and method == "initialize":
+                self.send_header("mcp-session-id", "hostile")  # the Python SDK opens its GET stream only then
             self.send_header("cache-control", "no-cache")
             self.send_header("connection", "close")
             self.end_headers()
-            for a in answers(scenario, msg):
-                self.wfile.write(b"event: message\ndata: " + a + b"\n\n")
+            self.wfile.write(body)
             self.wfile.flush()
             self.close_connection = True
 
         def do_GET(self) -> None:
-            self.send_response(405)
-            self.send_header("content-length", "0")
+            if scenario != "get-decoy":
+                self.send_response(405)
+                self.send_header("content-length", "0")
+                self.end_headers()
+                return
+            self.send_response(200)
+            self.send_header("content-type", "text/event-stream")
+            self.send_header("cache-control", "no-cache")
             self.end_headers()
+            self.wfile.write(b": open\n\n")
+            self.wfile.flush()
+            get_open.set()
+            until = time.monotonic() + 60
+            while time.monotonic() < until:
+                try:
+                    event = get_stream.get(timeout=0.5)
+                except queue.Empty:
+                    continue
+                try:
+                    self.wfile.write(event)
+                    self.wfile.flush()
+                except OSError:
+                    return
+            self.close_connection = True
 
         def do_DELETE(self) -> None:
             self.do_GET()

@@ -11,6 +11,8 @@ import type { Implementation } from '@modelcontextprotocol/sdk/types.js'
 export declare const MAX_PAGES: number
 /** The most bytes of one message (the core's bound on an input). */
 export declare const MAX_MESSAGE_BYTES: number
+/** The default `timeout` of connect, in milliseconds (60000): the handshake, and each call. */
+export declare const DEFAULT_TIMEOUT_MS: number
 
 /** One JSON-RPC message as it crossed the wire: its text exactly as sent. */
 export interface WireMessage {
@@ -83,6 +85,12 @@ export interface ConnectOptions {
   requestInit?: RequestInit
   /** Streamable HTTP: the fetch to wrap (default: globalThis.fetch). */
   fetch?: typeof fetch
+  /**
+   * Milliseconds for the handshake and for each call of the session (one tools/call, one page of
+   * tools/list): past it MCP_TIMEOUT, and the session refuses later calls. Default
+   * DEFAULT_TIMEOUT_MS (60000); null: no deadline of the module's own.
+   */
+  timeout?: number | null
 }
 
 /** Connects the SDK's Client to a server over stdio (`{ command, args }`) or Streamable HTTP (a URL). */

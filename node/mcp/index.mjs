@@ -15,21 +15,41 @@
 // answer) is refused with its code (MCP_INVALID_MESSAGE, MCP_AMBIGUOUS_ANSWER), as is what the
 // core's reader refuses (INVALID_UTF8, DUPLICATE_KEY, ...), at once: the SDK's call is aborted.
 // Notifications and the server's own requests are routed and dropped, never kept.
+//
+// The SDK's reading decides (docs/decisions/mcp.md#mcp-sdk-reading): the taps read what the SDK
+// reads (fetch's body, already decoded from its Content-Encoding; UTF-8, a byte-order mark
+// dropped as the SDK's TextDecoderStream drops it), a charset other than UTF-8 is refused
+// (MCP_UNSUPPORTED_ENCODING), an answer on a request's event stream must carry that request's id
+// (MCP_AMBIGUOUS_ANSWER: the Python SDK would take it as the answer, this SDK by its id), and once
+// the SDK returns, the answer recorded is read by the SDK's own zod schemas (JSONRPCMessageSchema,
+// ListToolsResultSchema, CallToolResultSchema) and compared with what the SDK returned: any
+// difference is MCP_AMBIGUOUS_ANSWER, never evidence. Every refusal fails the session. `timeout`
+// (DEFAULT_TIMEOUT_MS) bounds the handshake and each call (MCP_TIMEOUT).
 import { mkdtempSync, rmSync } from 'node:fs'
 import { createServer } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
+import { isDeepStrictEqual } from 'node:util'
 import { EklError, mcpListingPage, mcpWindow, outputFingerprint, upstreamFingerprint } from '../index.mjs'
 
 let sdk
 try {
-  const [client, stdio, http] = await Promise.all([
+  const [client, stdio, http, types] = await Promise.all([
     import('@modelcontextprotocol/sdk/client/index.js'),
     import('@modelcontextprotocol/sdk/client/stdio.js'),
     import('@modelcontextprotocol/sdk/client/streamableHttp.js'),
+    import('@modelcontextprotocol/sdk/types.js'),
   ])
-  sdk = { Client: client.Client, StdioClientTransport: stdio.StdioClientTransport, StreamableHTTPClientTransport: http.StreamableHTTPClientTransport }
+  sdk = {
+    Client: client.Client,
+    StdioClientTransport: stdio.StdioClientTransport,
+    StreamableHTTPClientTransport: http.StreamableHTTPClientTransport,
+    JSONRPCMessageSchema: types.JSONRPCMessageSchema,
+    ListToolsResultSchema: types.ListToolsResultSchema,
+    CallToolResultSchema: types.CallToolResultSchema,
+    RequestTimeout: types.ErrorCode.RequestTimeout,
+  }
 } catch (e) {
   throw new Error(`ekl-evidence/mcp needs the official MCP SDK: npm install @modelcontextprotocol/sdk (1.x): ${e.message}`, { cause: e })
 }
@@ -42,9 +62,41 @@ export const MAX_PAGES = 1000
 export const MAX_MESSAGE_BYTES = 64 * 1024 * 1024
 /** How long the answer the SDK was handed may take to reach the router (it is sent first). */
 const SETTLE_MS = 10_000
+/** The default `timeout` of connect, in milliseconds: the handshake, and each call (one tools/call, one page of tools/list). */
+export const DEFAULT_TIMEOUT_MS = 60_000
 const IDLE = Object.freeze({ method: '', match: {} })
 
 const tooLarge = (what) => new EklError('BODY_TOO_LARGE', `${what} holds more than ${MAX_MESSAGE_BYTES} bytes`)
+const ambiguous = (what) => new EklError('MCP_AMBIGUOUS_ANSWER', what)
+const timedOut = (what, ms) => new EklError('MCP_TIMEOUT', `${what} did not finish within ${ms} ms (the session's timeout)`)
+
+/**
+ * Whether the answer recorded (`text`), read by the SDK's own schemas (the JSON-RPC message, then
+ * `schema` for its result, as the SDK's Protocol reads it), is what the SDK returned (`value`).
+ */
+function delivered(schema, text, value) {
+  try {
+    const message = sdk.JSONRPCMessageSchema.parse(JSON.parse(text))
+    return Object.hasOwn(message, 'result') && isDeepStrictEqual(schema.parse(message.result), value)
+  } catch {
+    return false
+  }
+}
+
+/**
+ * One event stream the SDK reads for one request (a POST's; a GET that resumes one, `window`
+ * null): an answer on it must carry that request's id (the Python SDK takes the first answer on a
+ * request's stream as its answer whatever its id, this SDK by its id: refused).
+ */
+class RequestStream {
+  constructor(window) {
+    this.window = window
+  }
+  check(raw, seen) {
+    const ok = this.window === null ? seen === 'answer' || seen === 'error' : ['answer', 'error'].includes(mcpWindow(this.window, 'received', { message: raw }).seen)
+    if (!ok) throw ambiguous("an answer on the event stream of a request whose id is not that request's (the Python SDK takes it as the answer, the TypeScript SDK does not)")
+  }
+}
 
 /**
  * Hands each message to the core's machine as it crosses (from the relay's socket over stdio, from
@@ -79,11 +131,12 @@ class Router {
     if (this.failure === null) this.failure = e
     this.wake()
   }
-  feed(direction, raw) {
+  feed(direction, raw, stream = null) {
     if (this.failure !== null) return
     let step
     try {
       step = mcpWindow(this.window ?? IDLE, direction, { message: raw })
+      if (stream !== null && ['answer', 'error', 'other'].includes(step.seen)) stream.check(raw, step.seen)
     } catch (e) {
       this.fail(e)
       return
@@ -96,12 +149,19 @@ class Router {
       this.wake()
     }
   }
-  /** Ends the call's window: its answer (MCP_NO_ANSWER when none was seen). */
-  close() {
+  /** Ends the call's window: its answer, kept when `isDelivered` says the SDK handed it to the caller (MCP_AMBIGUOUS_ANSWER otherwise; MCP_NO_ANSWER when none was seen). A refusal fails the session. */
+  close(isDelivered) {
     const window = this.window
     this.window = null
+    if (this.failure === null) {
+      try {
+        mcpWindow(window, 'end')
+        if (!isDelivered(this.answer.text)) throw ambiguous('the recorded answer is not the one the SDK delivered')
+      } catch (e) {
+        this.fail(e)
+      }
+    }
     if (this.failure !== null) throw this.failure
-    mcpWindow(window, 'end')
     this.kept.push(Object.freeze({ direction: 'sent', text: this.request }), Object.freeze({ direction: 'received', text: this.answer.text }))
     return this.answer
   }
@@ -155,12 +215,14 @@ export class ToolCall {
 export class Session {
   #router
   #cleanup
+  #timeout
   #turn = Promise.resolve()
-  constructor(client, router, cleanup) {
+  constructor(client, router, cleanup, timeout = DEFAULT_TIMEOUT_MS) {
     /** The official SDK's client, connected. */
     this.client = client
     this.#router = router
     this.#cleanup = cleanup
+    this.#timeout = timeout
   }
   /** The request and the answer of each call recorded so far, in order (notifications and the server's own requests are routed and dropped, not kept). */
   get wire() {
@@ -172,12 +234,14 @@ export class Session {
     this.#turn = run.then(() => {}, () => {})
     return run
   }
-  /** Runs the SDK's call (given an AbortSignal) in a window of its own; a refusal of the core aborts it at once. */
-  #call(method, match, sdkCall) {
+  /** Runs the SDK's call (given an AbortSignal) in a window of its own, within the session's timeout (MCP_TIMEOUT); a refusal of the core aborts it at once. Its answer is evidence only when the SDK's own `schema` reads it as what the SDK returned. */
+  #call(method, match, schema, sdkCall) {
     return this.#inTurn(async () => {
       const r = this.#router
       if (r.failure !== null) throw r.failure
       r.open(method, match)
+      const ms = this.#timeout
+      const timer = ms === null ? null : setTimeout(() => r.fail(timedOut(method, ms)), ms)
       const abort = new AbortController()
       let done = false
       let finish
@@ -193,6 +257,7 @@ export class Session {
         if (outcome === true) abort.abort(r.failure)
         else value = outcome.v
       } catch (e) {
+        if (r.failure === null && e?.code === sdk.RequestTimeout) r.fail(timedOut(method, ms))
         if (r.failure === null) {
           r.window = null
           throw e
@@ -200,13 +265,14 @@ export class Session {
       } finally {
         done = true
         finish(false)
+        if (timer !== null) clearTimeout(timer)
       }
       // The answer is handed over before the SDK reads it: it is on its way.
       const until = Date.now() + SETTLE_MS
       while (r.failure === null && r.answer === null && Date.now() < until) {
         await Promise.race([r.changed(), new Promise((resolve) => setTimeout(resolve, 20))])
       }
-      return { value, ...r.close() }
+      return { value, ...r.close((text) => delivered(schema, text, value)) }
     })
   }
   /** tools/list, every page, each asked with the nextCursor of the page before as it crossed the wire (a cursor repeated, more than MAX_PAGES pages: MCP_BAD_CURSOR). */
@@ -217,13 +283,18 @@ export class Session {
     let step = mcpListingPage()
     while (step.window !== null) {
       const cursor = step.next
-      const { value, text, result, bytes } = await this.#call('tools/list', step.window.match, (signal) =>
+      const { value, text, result, bytes } = await this.#call('tools/list', step.window.match, sdk.ListToolsResultSchema, (signal) =>
         this.client.listTools(cursor === null ? undefined : { cursor }, { signal }),
       )
       texts.push(text)
       results.push(result)
       pages.push(value)
-      step = mcpListingPage({ listing: step.listing, result, bytes })
+      try {
+        step = mcpListingPage({ listing: step.listing, result, bytes })
+      } catch (e) {
+        this.#router.fail(e) // a refusal fails the session (docs/decisions/mcp.md M2)
+        throw e
+      }
     }
     return new ToolsListing(texts, results, pages)
   }
@@ -234,7 +305,7 @@ export class Session {
   /** tools/call through the SDK, with the response as it crossed the wire (the last tools/call of this tool it sent). */
   async callTool(name, args, options) {
     const params = args === undefined ? { name } : { name, arguments: args }
-    const { value, text, result } = await this.#call('tools/call', { name }, (signal) =>
+    const { value, text, result } = await this.#call('tools/call', { name }, sdk.CallToolResultSchema, (signal) =>
       this.client.callTool(params, undefined, { ...options, signal: options?.signal ?? signal }),
     )
     return new ToolCall(text, result, value)
@@ -254,8 +325,9 @@ export class Session {
 
 /** An SSE parser (the WHATWG event-stream rules) fed the bytes the SDK is about to read; each message event goes to the router. */
 class SseTap {
-  constructor(router) {
+  constructor(router, stream) {
     this.router = router
+    this.stream = stream
     this.decoder = new TextDecoder('utf-8', { fatal: true, ignoreBOM: false })
     this.parts = []
     this.pending = 0
@@ -305,7 +377,8 @@ class SseTap {
   }
   line(line) {
     if (line === '') {
-      if (this.data.length && (this.event === '' || this.event === 'message')) this.router.feed('received', Buffer.from(this.data.join('\n'), 'utf8'))
+      const data = this.data.join('\n') // empty data (a priming event) is skipped, as the SDK skips it
+      if (data !== '' && (this.event === '' || this.event === 'message')) this.router.feed('received', Buffer.from(data, 'utf8'), this.stream)
       this.data = []
       this.size = 0
       this.event = ''
@@ -323,15 +396,53 @@ class SseTap {
   }
 }
 
+/** A response whose charset is not UTF-8 (the Python SDK decodes an event stream with it, this SDK as UTF-8): its refusal. */
+function charsetRefusal(contentType) {
+  for (const param of contentType.split(';').slice(1)) {
+    const eq = param.indexOf('=')
+    if (eq < 0 || param.slice(0, eq).trim().toLowerCase() !== 'charset') continue
+    const value = param.slice(eq + 1).trim().replace(/^"|"$/g, '').toLowerCase()
+    if (value !== 'utf-8' && value !== 'utf8') return new EklError('MCP_UNSUPPORTED_ENCODING', 'a response of the server in a charset other than UTF-8 (the SDKs decode it differently)')
+  }
+  return null
+}
+
+/** The request stream of a response the SDK reads as one request's (a POST of a request; a GET with Last-Event-ID), else null. */
+function requestStream(method, init, body) {
+  if (method === 'GET') return new Headers(init?.headers).has('last-event-id') ? new RequestStream(null) : null
+  if (method !== 'POST' || body === null) return null
+  let message
+  try {
+    message = JSON.parse(body)
+  } catch {
+    return null
+  }
+  if (!isObject(message) || !Object.hasOwn(message, 'method') || !Object.hasOwn(message, 'id')) return null
+  try {
+    return new RequestStream(mcpWindow({ method: message.method, match: {} }, 'sent', { message: Buffer.from(body, 'utf8') }).window)
+  } catch {
+    return null
+  }
+}
+
 function tapFetch(router, inner) {
   return async (url, init) => {
-    if ((init?.method ?? 'GET').toUpperCase() === 'POST' && typeof init?.body === 'string' && init.body.trim()) router.feed('sent', Buffer.from(init.body, 'utf8'))
+    const method = (init?.method ?? 'GET').toUpperCase()
+    const body = method === 'POST' && typeof init?.body === 'string' && init.body.trim() ? init.body : null
+    if (body !== null) router.feed('sent', Buffer.from(body, 'utf8'))
     const res = await inner(url, init)
-    const kind = (res.headers.get('content-type') ?? '').split(';')[0].trim().toLowerCase()
+    const contentType = res.headers.get('content-type') ?? ''
+    const kind = contentType.split(';')[0].trim().toLowerCase()
     if (res.body === null || (kind !== 'application/json' && kind !== 'text/event-stream')) return res
+    const refusal = charsetRefusal(contentType)
+    if (refusal !== null) {
+      router.fail(refusal)
+      await res.body.cancel().catch(() => {})
+      throw refusal
+    }
     let transform
     if (kind === 'text/event-stream') {
-      const sse = new SseTap(router)
+      const sse = new SseTap(router, requestStream(method, init, body))
       transform = {
         transform: (chunk, c) => {
           sse.feed(chunk)
@@ -409,10 +520,14 @@ function listen(router, path) {
  * URL: Streamable HTTP). Options: `clientInfo` ({ name, version }), `clientOptions` (the Client's
  * second argument), `log` (stdio: a file the relay appends every line to as well: yours to keep and
  * bound; none by default), `requestInit` and `fetch` (HTTP: passed to the SDK's transport, `fetch`
- * wrapped).
+ * wrapped), `timeout` (milliseconds, DEFAULT_TIMEOUT_MS = 60000: the handshake, as the SDK's
+ * request timeout, and each call of the session; past it MCP_TIMEOUT and the session refuses later
+ * calls; null: no deadline of the module's own).
  */
 export async function connect(server, options = {}) {
   const own = (k) => (Object.hasOwn(options, k) ? options[k] : undefined)
+  const timeout = Object.hasOwn(options, 'timeout') ? options.timeout : DEFAULT_TIMEOUT_MS
+  if (timeout !== null && !(Number.isFinite(timeout) && timeout > 0)) throw new EklError('INVALID_ARGUMENT', 'timeout must be a positive number of milliseconds or null')
   const clientInfo = own('clientInfo') ?? { name: 'ekl-evidence', version: '1' }
   const client = new sdk.Client(clientInfo, own('clientOptions'))
   const router = new Router()
@@ -440,10 +555,12 @@ export async function connect(server, options = {}) {
     throw new TypeError('server must be { command, args? } (stdio) or a URL (Streamable HTTP)')
   }
   try {
-    await client.connect(transport)
+    await client.connect(transport, timeout === null ? undefined : { timeout })
   } catch (e) {
     cleanup()
+    if (router.failure !== null && e !== router.failure) throw router.failure
+    if (e?.code === sdk.RequestTimeout) throw timedOut('the MCP handshake', timeout)
     throw e
   }
-  return new Session(client, router, cleanup)
+  return new Session(client, router, cleanup, timeout)
 }

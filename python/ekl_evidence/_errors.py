@@ -60,6 +60,8 @@ ErrorCode = Literal[
     "MCP_AMBIGUOUS_ANSWER",
     "MCP_NO_ANSWER",
     "MCP_BAD_CURSOR",
+    "MCP_UNSUPPORTED_ENCODING",
+    "MCP_TIMEOUT",
     "INTERNAL_ERROR",
 ]
 # end

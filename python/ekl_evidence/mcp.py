@@ -16,10 +16,21 @@ do and keeps only the answer the SDK was handed:
   transport hands over each request body and each response (a JSON body, or each event of an SSE
   stream) before the SDK reads it.
 
-A decoy next to the answer (``"jsonrpc": "1.0"``, a batch, the id as a string, a second answer) is
-refused with its code (``EklError``: ``MCP_INVALID_MESSAGE``, ``MCP_AMBIGUOUS_ANSWER``), as is a
-message the core's reader refuses (``INVALID_UTF8``, ``DUPLICATE_KEY``, ...), at once: the SDK's
-call is cancelled. Notifications and the server's own requests are routed and dropped, never kept.
+A decoy next to the answer (``"jsonrpc": "1.0"``, a batch, the id as a string or as ``2.0``, a
+second answer) is refused with its code (``EklError``: ``MCP_INVALID_MESSAGE``,
+``MCP_AMBIGUOUS_ANSWER``), as is a message the core's reader refuses (``INVALID_UTF8``,
+``DUPLICATE_KEY``, ...), at once: the SDK's call is cancelled. Notifications and the server's own
+requests are routed and dropped, never kept.
+
+The SDK's reading decides (docs/decisions/mcp.md#mcp-sdk-reading): the taps read what the SDK
+reads (a body after the ``Content-Encoding`` decoding of the SDK's HTTP client, ``httpx2``; a
+stream's byte-order mark kept, as its SSE parser keeps it; an event stream of a request read up to
+its first answer, which must carry that request's id), a ``charset`` other than UTF-8 is refused
+(``MCP_UNSUPPORTED_ENCODING``), and once the SDK returns, the answer recorded is read by the SDK's
+own types (``jsonrpc_message_adapter``, ``ListToolsResult``, ``CallToolResult``) and compared with
+what the SDK returned: any difference is ``MCP_AMBIGUOUS_ANSWER``, never evidence. Every refusal
+fails the session: later calls raise it again. ``timeout`` (:data:`DEFAULT_TIMEOUT` seconds)
+bounds the handshake (the SDK's ``read_timeout_seconds``) and each call (``MCP_TIMEOUT``).
 
     from mcp import StdioServerParameters
     from ekl_evidence import mcp as ekl_mcp
@@ -38,6 +49,8 @@ from __future__ import annotations
 
 import codecs
 import contextlib
+import json
+import math
 import os
 import re
 import socket
@@ -52,10 +65,11 @@ from typing import Any, Callable, Literal, Optional, TypeVar, Union
 try:
     import anyio
     import httpx2
-    from mcp import Client, StdioServerParameters
+    from mcp import Client, MCPError, StdioServerParameters
     from mcp.client.stdio import stdio_client
     from mcp.client.streamable_http import streamable_http_client
-    from mcp.types import CallToolResult, ListToolsResult
+    from mcp.types import REQUEST_TIMEOUT, CallToolResult, JSONRPCResponse, ListToolsResult, jsonrpc_message_adapter
+    from pydantic import BaseModel, ValidationError
 except ImportError as e:  # pragma: no cover - depends on the environment
     raise ImportError(
         "ekl_evidence.mcp needs the official MCP SDK: pip install \"ekl-evidence[mcp]\" "
@@ -64,7 +78,7 @@ except ImportError as e:  # pragma: no cover - depends on the environment
 
 from . import EklError, mcp_listing_page, mcp_window, output_fingerprint, upstream_fingerprint
 
-__all__ = ["WireMessage", "ToolsListing", "ToolCall", "Session", "connect", "MAX_PAGES", "MAX_MESSAGE_BYTES"]
+__all__ = ["WireMessage", "ToolsListing", "ToolCall", "Session", "connect", "MAX_PAGES", "MAX_MESSAGE_BYTES", "DEFAULT_TIMEOUT"]
 
 RELAY = str(Path(__file__).with_name("_mcp_relay.py"))
 
@@ -74,6 +88,78 @@ MAX_PAGES = 1000
 MAX_MESSAGE_BYTES = 64 * 1024 * 1024
 #: How long the answer the SDK was handed may take to reach the router (it is sent first).
 _SETTLE_SECONDS = 10.0
+#: The default ``timeout`` of :func:`connect`, in seconds: the handshake, and each call (one
+#: ``tools/call``, one page of ``tools/list``); ``None`` waits as long as the SDK does.
+DEFAULT_TIMEOUT = 60.0
+#: The members of a result a fingerprint covers (§5.1 the tools, §15.3 the content): the SDK
+#: must have delivered each of them as recorded.
+_FINGERPRINTED = frozenset({"tools", "nextCursor", "content", "structuredContent", "isError"})
+
+
+def _ambiguous(what: str) -> EklError:
+    return EklError("MCP_AMBIGUOUS_ANSWER", what)
+
+
+def _timeout_error(what: str, timeout: Optional[float]) -> EklError:
+    return EklError("MCP_TIMEOUT", f"{what} did not finish within {timeout} s (the session's timeout)")
+
+
+def _unwrap(e: BaseException) -> BaseException:
+    """A task group's exception group of one, unwrapped."""
+    while len(getattr(e, "exceptions", ())) == 1:
+        e = e.exceptions[0]  # type: ignore[attr-defined]
+    return e
+
+
+def _timed_out(e: BaseException) -> bool:
+    """The SDK's own request timeout (``read_timeout_seconds``, which :func:`connect` sets)."""
+    return isinstance(e, MCPError) and e.error.code == REQUEST_TIMEOUT
+
+
+def _delivered(kind: type[BaseModel], text: str, value: Any) -> bool:
+    """Whether the answer recorded (``text``), read by the SDK's own types (its JSON-RPC message
+    adapter, then ``kind``, as its session reads a result), is what the SDK returned (``value``):
+    every member the SDK delivered equal as JSON (``true`` is not ``1``), and no member a
+    fingerprint covers recorded without being delivered (the SDK drops a later revision's
+    members, e.g. ``ttlMs``, before reading a result)."""
+    try:
+        message = jsonrpc_message_adapter.validate_json(text, by_name=False)
+        if not isinstance(message, JSONRPCResponse) or not isinstance(value, kind):
+            return False
+        recorded = kind.model_validate(message.result, by_name=False).model_dump(mode="json", by_alias=True, exclude_unset=True)
+    except ValidationError:
+        return False
+    given = value.model_dump(mode="json", by_alias=True, exclude_unset=True)
+    for key in set(recorded) - set(given):
+        if key in _FINGERPRINTED:
+            return False
+        del recorded[key]
+    return json.dumps(recorded, sort_keys=True) == json.dumps(given, sort_keys=True)
+
+
+class _Stream:
+    """One event stream the SDK reads for one request (a POST's, or a resumed GET's): the
+    SDK takes the first answer on it as that request's answer, whatever its id (mcp 2.3 rewrites
+    the id), and stops reading. ``window``: the core's window of the POST's request (``None``: a
+    resumed GET, whose request only the SDK knows: then the answer must be the call's own)."""
+
+    def __init__(self, window: Optional[Mapping[str, Any]]) -> None:
+        self.window = window
+        self.done = False
+
+    def check(self, raw: bytes, seen: str) -> None:
+        """An answer on this stream (``seen``: what the call's window made of it)."""
+        self.done = True
+        if self.window is not None:
+            seen = mcp_window(self.window, "received", message=raw)["seen"]
+            ok = seen in ("answer", "error")
+        else:
+            ok = seen in ("answer", "error")
+        if not ok:
+            raise _ambiguous(
+                "an answer on the event stream of a request whose id is not that request's "
+                "(the Python SDK takes it as the answer, the TypeScript SDK does not)"
+            )
 
 T = TypeVar("T")
 
@@ -119,13 +205,15 @@ class _Router:
     def failure(self) -> Optional[Exception]:
         return self._failure
 
-    def feed(self, direction: Literal["sent", "received"], raw: bytes) -> None:
+    def feed(self, direction: Literal["sent", "received"], raw: bytes, stream: Optional[_Stream] = None) -> None:
         with self._lock:
-            if self._failure is not None:
-                return
+            if self._failure is not None or (stream is not None and stream.done):
+                return  # the SDK reads no further on a request's stream than its first answer
             window = self._window if self._window is not None else self.IDLE
             try:
                 step = mcp_window(window, direction, message=raw)
+                if stream is not None and step["seen"] in ("answer", "error", "other"):
+                    stream.check(raw, step["seen"])
             except EklError as e:
                 self._failure = e
                 self.answered.set()
@@ -144,14 +232,23 @@ class _Router:
         with self._lock:
             self._window = None
 
-    def close(self) -> tuple[str, dict[str, Any], int]:
-        """Ends the call's window: its answer (``MCP_NO_ANSWER`` when none was seen)."""
+    def close(self, delivered: Callable[[str], bool]) -> tuple[str, dict[str, Any], int]:
+        """Ends the call's window: its answer, kept when ``delivered`` says the SDK handed it to
+        the caller (``MCP_AMBIGUOUS_ANSWER`` otherwise; ``MCP_NO_ANSWER`` when none was seen).
+        A refusal fails the session."""
         with self._lock:
             window, self._window = self._window, None
+            if self._failure is None:
+                try:
+                    assert window is not None
+                    mcp_window(window, "end")
+                    assert self._answer is not None and self._request is not None
+                    if not delivered(self._answer[0]):
+                        raise _ambiguous("the recorded answer is not the one the SDK delivered")
+                except EklError as e:
+                    self._failure = e
             if self._failure is not None:
                 raise self._failure
-            assert window is not None
-            mcp_window(window, "end")
             assert self._answer is not None and self._request is not None
             self.kept += [WireMessage("sent", self._request), WireMessage("received", self._answer[0])]
             return self._answer
@@ -206,6 +303,7 @@ class Session:
     client: Client
     """The official SDK's client, connected."""
     _router: _Router = field(repr=False)
+    _timeout: Optional[float] = field(default=DEFAULT_TIMEOUT, repr=False)
     _turn: anyio.Lock = field(default_factory=anyio.Lock, repr=False)
 
     @property
@@ -214,8 +312,12 @@ class Session:
         the server's own requests are routed and dropped, not kept)."""
         return list(self._router.kept)
 
-    async def _call(self, method: str, match: Mapping[str, Any], sdk_call: Callable[[], Awaitable[T]]) -> tuple[T, tuple[str, dict[str, Any], int]]:
-        """Runs the SDK's call in a window of its own; a refusal of the core cancels it at once."""
+    async def _call(
+        self, method: str, match: Mapping[str, Any], kind: type[BaseModel], sdk_call: Callable[[], Awaitable[T]]
+    ) -> tuple[T, tuple[str, dict[str, Any], int]]:
+        """Runs the SDK's call in a window of its own, within the session's ``timeout``
+        (``MCP_TIMEOUT``); a refusal of the core cancels it at once. Its answer is evidence only
+        when the SDK's own types read it as what the SDK returned (``kind``)."""
         router = self._router
         async with self._turn:
             failed = router.failure()
@@ -223,30 +325,33 @@ class Session:
                 raise failed
             router.open(method, match)
             box: list[T] = []
-            try:
-                async with anyio.create_task_group() as tg:
+            with anyio.move_on_after(self._timeout) as deadline:
+                try:
+                    async with anyio.create_task_group() as tg:
 
-                    async def run() -> None:
-                        box.append(await sdk_call())
+                        async def run() -> None:
+                            box.append(await sdk_call())
+                            tg.cancel_scope.cancel()
+
+                        tg.start_soon(run)
+                        while router.failure() is None:
+                            await anyio.sleep(0.005)
                         tg.cancel_scope.cancel()
-
-                    tg.start_soon(run)
-                    while router.failure() is None:
-                        await anyio.sleep(0.005)
-                    tg.cancel_scope.cancel()
-            except Exception as e:
-                if router.failure() is None:
-                    router.close_quietly()
-                    inner: BaseException = e
-                    while len(getattr(inner, "exceptions", ())) == 1:  # the task group's, unwrapped
-                        inner = inner.exceptions[0]  # type: ignore[attr-defined]
-                    raise inner from None
+                except Exception as e:
+                    if router.failure() is None:
+                        inner = _unwrap(e)
+                        if not _timed_out(inner):
+                            router.close_quietly()
+                            raise inner from None
+                        router.fail(_timeout_error(method, self._timeout))
+            if deadline.cancelled_caught and not box:
+                router.fail(_timeout_error(method, self._timeout))
             if router.failure() is None:
                 # The answer is handed over before the SDK reads it: it is on its way.
                 with anyio.move_on_after(_SETTLE_SECONDS):
                     while not router.answered.is_set():
                         await anyio.sleep(0.002)
-            answer = router.close()
+            answer = router.close(lambda text: _delivered(kind, text, box[0]))
             return box[0], answer
 
     async def list_tools(self) -> ToolsListing:
@@ -259,12 +364,16 @@ class Session:
         step = mcp_listing_page()
         while step["window"] is not None:
             page, (text, result, size) = await self._call(
-                "tools/list", step["window"]["match"], self._page(step["next"])
+                "tools/list", step["window"]["match"], ListToolsResult, self._page(step["next"])
             )
             texts.append(text)
             results.append(result)
             sdk.append(page)
-            step = mcp_listing_page(listing=step["listing"], result=result, bytes=size)
+            try:
+                step = mcp_listing_page(listing=step["listing"], result=result, bytes=size)
+            except EklError as e:  # a refusal fails the session (docs/decisions/mcp.md M2)
+                self._router.fail(e)
+                raise
         return ToolsListing(texts, results, sdk)
 
     def _page(self, cursor: Optional[str]) -> Callable[[], Awaitable[ListToolsResult]]:
@@ -281,7 +390,7 @@ class Session:
         resend)."""
         args = dict(arguments) if arguments is not None else None
         result, (text, wire_result, _) = await self._call(
-            "tools/call", {"name": name}, lambda: self.client.call_tool(name, args, **kwargs)
+            "tools/call", {"name": name}, CallToolResult, lambda: self.client.call_tool(name, args, **kwargs)
         )
         return ToolCall(text, wire_result, result)
 
@@ -290,17 +399,20 @@ _LINE_END = re.compile(r"[\r\n]")
 
 
 class _SseTap:
-    """An SSE parser (the WHATWG event-stream rules) fed the bytes the SDK is about to read; each
-    ``message`` event's data is one JSON-RPC message, handed to the router. A line or an event
-    beyond :data:`MAX_MESSAGE_BYTES` fails the call (``BODY_TOO_LARGE``)."""
+    """An SSE parser fed the bytes the SDK is about to read (after its HTTP client's content
+    decoding), read as the SDK's parser (``httpx2``'s) reads them: lines end with CRLF, LF or
+    CR; a byte-order mark is kept (the first line's field is then unknown to it, so to this tap);
+    each ``message`` event with data is one JSON-RPC message (empty data, a priming event, is
+    skipped), handed to the router. A line or an event beyond :data:`MAX_MESSAGE_BYTES` fails
+    the call (``BODY_TOO_LARGE``)."""
 
-    def __init__(self, router: _Router) -> None:
+    def __init__(self, router: _Router, stream: Optional[_Stream]) -> None:
         self._router = router
+        self._stream = stream
         self._decoder = codecs.getincrementaldecoder("utf-8")()
         self._parts: list[str] = []
         self._pending = 0
         self._after_cr = False
-        self._start = True
         self._data: list[str] = []
         self._size = 0
         self._event = ""
@@ -311,9 +423,6 @@ class _SseTap:
         except UnicodeDecodeError:
             self._router.fail(EklError("INVALID_UTF8", "an event stream of the server is not UTF-8"))
             return
-        if self._start and text:
-            text = text[1:] if text.startswith("\ufeff") else text
-            self._start = False
         if self._after_cr and text.startswith("\n"):
             text = text[1:]  # a \r\n split across chunks
         self._after_cr = False
@@ -340,8 +449,9 @@ class _SseTap:
 
     def _line(self, line: str) -> None:
         if line == "":
-            if self._data and self._event in ("", "message"):
-                self._router.feed("received", "\n".join(self._data).encode("utf-8"))
+            data = "\n".join(self._data)
+            if data and self._event in ("", "message"):
+                self._router.feed("received", data.encode("utf-8"), self._stream)
             self._data, self._event, self._size = [], "", 0
             return
         if line.startswith(":"):
@@ -356,14 +466,22 @@ class _SseTap:
 
 
 class _TapStream(httpx2.AsyncByteStream):
-    def __init__(self, inner: Any, router: _Router, sse: bool) -> None:
-        self._inner = inner
+    """A response's body as the SDK reads it: ``decoded`` is the response as it came, read
+    through ``httpx2``'s own ``aiter_bytes`` (its ``Content-Encoding`` decoders: the bytes the
+    SDK's client would hand it), each chunk handed to the router before the SDK sees it."""
+
+    def __init__(self, decoded: httpx2.Response, router: _Router, sse: bool, stream: Optional[_Stream], refusal: Optional[EklError]) -> None:
+        self._decoded = decoded
         self._router = router
-        self._sse = _SseTap(router) if sse else None
+        self._sse = _SseTap(router, stream) if sse else None
         self._body = bytearray()
+        self._refusal = refusal
 
     async def __aiter__(self) -> AsyncIterator[bytes]:
-        async for chunk in self._inner:
+        if self._refusal is not None:
+            self._router.fail(self._refusal)
+            raise self._refusal
+        async for chunk in self._decoded.aiter_bytes():
             # handed to the router before the SDK sees the bytes
             if self._sse is not None:
                 self._sse.feed(chunk)
@@ -381,7 +499,35 @@ class _TapStream(httpx2.AsyncByteStream):
             self._router.feed("received", bytes(self._body))
 
     async def aclose(self) -> None:
-        await self._inner.aclose()
+        await self._decoded.aclose()
+
+
+def _charset_refusal(content_type: str) -> Optional[EklError]:
+    """A response whose ``charset`` is not UTF-8 (the Python SDK decodes an event stream with it,
+    the TypeScript SDK as UTF-8): refused."""
+    for param in content_type.split(";")[1:]:
+        name, _, value = param.partition("=")
+        if name.strip().lower() == "charset" and value.strip().strip('"').lower() not in ("utf-8", "utf8"):
+            return EklError("MCP_UNSUPPORTED_ENCODING", "a response of the server in a charset other than UTF-8 (the SDKs decode it differently)")
+    return None
+
+
+def _request_stream(request: httpx2.Request, body: bytes) -> Optional[_Stream]:
+    """The stream state of a response the SDK reads as one request's (a POST of a request, a GET
+    that resumes one with ``Last-Event-ID``); ``None`` for any other."""
+    if request.method == "GET":
+        return _Stream(None) if "last-event-id" in request.headers else None
+    try:
+        message = json.loads(body)
+    except ValueError:
+        return None
+    if not isinstance(message, dict) or "method" not in message or "id" not in message:
+        return None
+    try:
+        window = mcp_window({"method": message["method"], "match": {}}, "sent", message=body)["window"]
+    except EklError:
+        return None
+    return _Stream(window)
 
 
 class _TapTransport(httpx2.AsyncBaseTransport):
@@ -392,18 +538,24 @@ class _TapTransport(httpx2.AsyncBaseTransport):
         self._router = router
 
     async def handle_async_request(self, request: httpx2.Request) -> httpx2.Response:
+        body = b""
         if request.method == "POST":
             body = await request.aread()
             if body.strip():
                 self._router.feed("sent", body)
         response = await self._inner.handle_async_request(request)
-        kind = response.headers.get("content-type", "").split(";")[0].strip().lower()
+        content_type = response.headers.get("content-type", "")
+        kind = content_type.split(";")[0].strip().lower()
         if kind not in ("application/json", "text/event-stream"):
             return response
+        sse = kind == "text/event-stream"
+        # the body decoded as the SDK's client decodes it; the SDK then reads it as it is
+        decoded = httpx2.Response(status_code=response.status_code, headers=response.headers, stream=response.stream, request=request)
+        headers = [(k, v) for k, v in response.headers.raw if k.lower() not in (b"content-encoding", b"content-length")]
         return httpx2.Response(
             status_code=response.status_code,
-            headers=response.headers,
-            stream=_TapStream(response.stream, self._router, kind == "text/event-stream"),
+            headers=headers,
+            stream=_TapStream(decoded, self._router, sse, _request_stream(request, body) if sse else None, _charset_refusal(content_type)),
             extensions=response.extensions,
             request=request,
         )
@@ -445,22 +597,40 @@ async def connect(
     headers: Optional[Mapping[str, str]] = None,
     auth: Optional[httpx2.Auth] = None,
     log: Optional[str] = None,
+    timeout: Optional[float] = DEFAULT_TIMEOUT,
     **client_options: Any,
 ) -> AsyncIterator[Session]:
     """Connects the SDK's ``mcp.Client`` to ``server`` (``StdioServerParameters``: stdio; a URL:
     Streamable HTTP, with ``headers`` and ``auth`` for its HTTP client) and judges the wire.
     ``log``: a file the stdio relay appends every line to as well (yours to keep and bound; none
-    by default). ``client_options`` go to ``mcp.Client`` as they are."""
+    by default). ``timeout``: seconds (:data:`DEFAULT_TIMEOUT`, 60) for the handshake (the SDK's
+    whole ``Client`` entry, its ``server/discover`` probe included) and for each call of the
+    session (one ``tools/call``, one page of ``tools/list``): past it, ``MCP_TIMEOUT`` and the
+    session refuses later calls; ``None``: no deadline of the module's own. ``client_options`` go
+    to ``mcp.Client`` as they are."""
+    if timeout is not None and not (isinstance(timeout, (int, float)) and not isinstance(timeout, bool) and timeout > 0):
+        raise ValueError("timeout must be a positive number of seconds or None")
     router = _Router()
+    connected = False
+    # The deadline scope encloses the whole connection (so that the SDK's task groups nest in it)
+    # and is lifted once the handshake is over.
+    scope = anyio.CancelScope(deadline=math.inf if timeout is None else anyio.current_time() + timeout)
     try:
-        async with _connected(server, router, headers, auth, log, client_options) as session:
-            yield session
+        with scope:
+            async with _connected(server, router, headers, auth, log, client_options) as client:
+                connected = True
+                scope.deadline = math.inf
+                yield Session(client, router, timeout)
+        if not connected:
+            raise _timeout_error("the MCP handshake", timeout)
     except Exception as e:
         # The SDK's transport may fail in its own way on what the core refused first (its reader
         # on a line that is not UTF-8): the core's refusal, with its code, is the outcome.
         failure = router.failure()
         if failure is not None and e is not failure:
             raise failure from None
+        if not connected and _timed_out(_unwrap(e)):
+            raise _timeout_error("the MCP handshake", timeout) from None
         raise
 
 
@@ -472,7 +642,7 @@ async def _connected(
     auth: Optional[httpx2.Auth],
     log: Optional[str],
     client_options: Mapping[str, Any],
-) -> AsyncIterator[Session]:
+) -> AsyncIterator[Client]:
     async with contextlib.AsyncExitStack() as stack:
         transport: Any
         if isinstance(server, StdioServerParameters):
@@ -499,8 +669,7 @@ async def _connected(
             transport = streamable_http_client(server, http_client=http)
         else:
             raise TypeError("server must be StdioServerParameters (stdio) or a URL (Streamable HTTP)")
-        client = await stack.enter_async_context(Client(transport, **client_options))
-        yield Session(client, router)
+        yield await stack.enter_async_context(Client(transport, **client_options))
 
 
 def _wake(path: str) -> None:

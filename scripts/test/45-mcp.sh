@@ -27,7 +27,9 @@
 #      JSON-RPC does not define, a second answer), 100 MB of notifications and 2,000 server
 #      requests before each answer, a server that stops reading (ekl mcp: its --timeout holds the
 #      writes), a line without end, a 70 MB message, a line that is not UTF-8, a looping and a
-#      changing cursor; over stdio and Streamable HTTP, against the Python module, the JS module
+#      changing cursor, and where a tap's reading could differ from the SDK's (issue 41: an
+#      answer with another id on a request's stream, deflate, gzip, charset=utf-16-le and
+#      iso-8859-1, a byte-order mark, a decoy id N.0 on the GET stream); over stdio and Streamable HTTP, against the Python module, the JS module
 #      and ekl mcp, each scenario in a process of its own: the real tool fingerprinted or the
 #      code expected, within 90 s, under 300 MB peak (docs/decisions/mcp.md).
 # Needs the wheel of 30-python.sh and the addon of 40-node.sh (./run test runs them first).
@@ -263,4 +265,4 @@ echo "ekl mcp over https://: a private CA's server read with --ca, refused witho
 for surface in py js cli; do
   (cd examples/mcp && EKL_PYTHON="$EX_PYTHON" timeout 1800 "$EX_PYTHON" hostile.py "$surface" --ekl "$ekl")
 done
-echo "MCP hostile suite: decoys, floods, a deaf server, endless and oversized lines, invalid UTF-8, looping cursors: each fingerprinted as the SDK was handed it or refused with its code, in time and under 300 MB, on the Python and JS modules and ekl mcp"
+echo "MCP hostile suite: decoys, floods, a deaf server, endless and oversized lines, invalid UTF-8, looping cursors, the SDKs' readings (ids, encodings, charsets, BOM): each fingerprinted as the SDK was handed it or refused with its code, in time and under 300 MB, on the Python and JS modules and ekl mcp"

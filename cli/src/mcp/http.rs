@@ -11,13 +11,21 @@
 //! later request; the session is ended with `DELETE` at the end. Every request is held to what is
 //! left of the deadline (ureq's global timeout: connection, TLS, head and body); no redirect is
 //! followed, no proxy is read from the environment; a body and an event are capped.
+//!
+//! Read as both official SDKs read it, or refused (docs/decisions/mcp.md#mcp-sdk-reading): a
+//! `Content-Encoding` other than `identity` (this client asks for none and decodes none), a
+//! `charset` other than UTF-8, and an event stream that opens with a byte-order mark (the Python
+//! SDK's parser keeps it, the TypeScript SDK's decoder drops it) are `MCP_UNSUPPORTED_ENCODING`;
+//! an answer on a request's event stream whose id is not that request's (the Python SDK takes the
+//! first answer on the stream as the request's, the TypeScript SDK goes by its id) is
+//! `MCP_AMBIGUOUS_ANSWER`.
 
 use std::io::{self, Read};
 use std::path::Path;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use ekl_core::mcp::{sse, Window};
+use ekl_core::mcp::{read_message, sse, Message, Window};
 use ekl_core::{Error, ErrorCode, Value};
 use ureq::tls::{Certificate, PemItem, RootCerts, TlsConfig};
 
@@ -40,6 +48,8 @@ pub(super) struct Http {
 struct Response {
     status: u16,
     content_type: String,
+    /// The `Content-Encoding`, when given.
+    encoding: Option<String>,
     session: Option<String>,
     body: Box<dyn Read + Send>,
 }
@@ -67,6 +77,48 @@ fn ureq_failure(e: ureq::Error, what: &str) -> McpFailure {
             McpFailure::Unavailable(format!("{what}: {}", super::printable(&other.to_string())))
         }
     }
+}
+
+fn unsupported(what: &str) -> McpFailure {
+    McpFailure::Refused(Error::new(
+        ErrorCode::McpUnsupportedEncoding,
+        format!("{what} (the official MCP SDKs do not read it alike)"),
+    ))
+}
+
+/// A response in a form both SDKs do not read alike: a `Content-Encoding` other than `identity`
+/// (ureq decodes none here), a `charset` other than UTF-8 (`content_type` is lower case).
+fn encoding_refusal(encoding: Option<&str>, content_type: &str) -> Result<(), McpFailure> {
+    if let Some(coding) = encoding.map(str::trim) {
+        if !coding.is_empty() && !coding.eq_ignore_ascii_case("identity") {
+            return Err(unsupported(&format!(
+                "a response in the Content-Encoding {}",
+                super::printable(coding)
+            )));
+        }
+    }
+    for param in content_type.split(';').skip(1) {
+        if let Some((name, value)) = param.split_once('=') {
+            let value = value.trim().trim_matches('"');
+            if name.trim() == "charset" && value != "utf-8" && value != "utf8" {
+                return Err(unsupported(&format!(
+                    "a response in the charset {}",
+                    super::printable(value)
+                )));
+            }
+        }
+    }
+    Ok(())
+}
+
+/// An answer (a result, or an error) on the event stream of a request, that is not the answer to
+/// that request (the window's route saw another answer): the Python SDK would take it as the
+/// request's answer, the TypeScript SDK by its id.
+fn foreign_answer(raw: &[u8]) -> bool {
+    matches!(
+        read_message(raw),
+        Ok(Message::Result { .. } | Message::Error { .. })
+    )
 }
 
 fn too_large(what: &str) -> McpFailure {
@@ -205,10 +257,21 @@ impl Http {
             .unwrap_or_default()
             .to_ascii_lowercase();
         let session = header("mcp-session-id");
+        let encoding = match response
+            .headers()
+            .get_all("content-encoding")
+            .iter()
+            .count()
+        {
+            0 => None,
+            1 => Some(header("content-encoding").unwrap_or_else(|| "?".to_owned())),
+            _ => Some("?".to_owned()), // more than one coding: none is identity alone
+        };
         let body = response.into_body().into_reader();
         Ok(Response {
             status,
             content_type,
+            encoding,
             session,
             body: Box::new(body),
         })
@@ -235,6 +298,7 @@ impl Http {
         deadline: Instant,
     ) -> Result<Option<(Value<'static>, usize)>, McpFailure> {
         let what = format!("the answer to {step}");
+        encoding_refusal(response.encoding.as_deref(), &response.content_type)?;
         let media = response
             .content_type
             .split(';')
@@ -276,13 +340,30 @@ impl Http {
             events
                 .feed(&buf[..n], &mut out)
                 .map_err(|sse::TooLong| too_large("an event of the server's stream"))?;
+            if events.bom {
+                return Err(unsupported(
+                    "an event stream that opens with a byte-order mark (the Python SDK keeps it, \
+                     the TypeScript SDK drops it)",
+                ));
+            }
             for event in out.drain(..) {
-                if event.kind != "message" || event.data.iter().all(u8::is_ascii_whitespace) {
+                // empty data (a priming event) is skipped, as both SDKs skip it
+                if event.kind != "message" || event.data.is_empty() {
                     continue;
                 }
                 match route(window, &event.data, step)? {
                     Routed::Response(v) => return Ok(Some((v, event.data.len()))),
                     Routed::Request(answer) => self.post_answer(&answer, deadline)?,
+                    Routed::Other if foreign_answer(&event.data) => {
+                        return Err(McpFailure::Refused(Error::new(
+                            ErrorCode::McpAmbiguousAnswer,
+                            format!(
+                                "an answer on the event stream of {step} whose id is not the \
+                                 request's (the Python SDK takes it as the answer, the TypeScript \
+                                 SDK does not)"
+                            ),
+                        )))
+                    }
                     Routed::Other => {}
                 }
             }
@@ -410,6 +491,41 @@ mod tests {
             .err()
             .is_some_and(|e| e.contains("cannot be read")));
         std::fs::remove_dir_all(&dir).expect("clean");
+    }
+
+    #[test]
+    fn encodings_charsets_and_answers_on_another_request_s_stream() {
+        assert!(encoding_refusal(None, "text/event-stream").is_ok());
+        assert!(encoding_refusal(Some(" Identity "), "text/event-stream; charset=utf-8").is_ok());
+        assert!(encoding_refusal(None, "application/json; charset=\"utf8\"").is_ok());
+        for (coding, content_type) in [
+            (Some("gzip"), "text/event-stream"),
+            (Some("deflate"), "application/json"),
+            (Some("?"), "text/event-stream"),
+            (None, "text/event-stream; charset=utf-16-le"),
+            (None, "application/json; charset=iso-8859-1"),
+        ] {
+            match encoding_refusal(coding, content_type) {
+                Err(McpFailure::Refused(e)) => {
+                    assert_eq!(
+                        e.code(),
+                        ErrorCode::McpUnsupportedEncoding,
+                        "{content_type}"
+                    )
+                }
+                _ => panic!("{coding:?} {content_type}: not refused"),
+            }
+        }
+        assert!(foreign_answer(br#"{"jsonrpc":"2.0","id":7,"result":{}}"#));
+        assert!(foreign_answer(
+            br#"{"jsonrpc":"2.0","id":null,"error":{"code":1,"message":"m"}}"#
+        ));
+        assert!(!foreign_answer(
+            br#"{"jsonrpc":"2.0","method":"notifications/x"}"#
+        ));
+        assert!(!foreign_answer(
+            br#"{"jsonrpc":"2.0","id":1,"method":"ping"}"#
+        ));
     }
 
     /// A one-shot HTTP server on 127.0.0.1 that answers each connection with the next response.

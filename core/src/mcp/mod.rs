@@ -125,7 +125,7 @@ pub enum Message<'a> {
 /// through the core's reader (its codes), then one JSON-RPC 2.0 object as the SDKs take it
 /// (`MCP_INVALID_MESSAGE` otherwise: a batch array, `jsonrpc` missing or not `"2.0"`, a member
 /// JSON-RPC does not define, an id that is neither an integer nor a string (`null` only on an
-/// error answer), params that are not an object, a result that is not an object, an error without an integer code and a string
+/// error answer; a number written with a fraction or an exponent, `2.0`, is not one), params that are not an object, a result that is not an object, an error without an integer code and a string
 /// message, both a method and an answer, or both a result and an error).
 pub fn read_message(raw: &[u8]) -> Result<Message<'_>> {
     limits::check_len(raw.len(), MAX_MESSAGE_BYTES, "a message of the server")?;
@@ -161,6 +161,12 @@ pub fn read_message(raw: &[u8]) -> Result<Message<'_>> {
         return Err(invalid_message("jsonrpc is not \"2.0\""));
     }
     let null_id = matches!(id, Some(Value::Null));
+    if matches!(id, Some(Value::Number(_))) && !integer_text(top_level_id_text(raw)) {
+        return Err(invalid_message(
+            "an id written with a fraction or an exponent (the TypeScript SDK reads the integer, \
+             the Python SDK refuses the message)",
+        ));
+    }
     let id = match &id {
         None | Some(Value::Null) => None,
         Some(v) => Some(
@@ -207,6 +213,108 @@ pub fn read_message(raw: &[u8]) -> Result<Message<'_>> {
         }
         (Some(_), Some(_)) => Err(invalid_message("both a result and an error")),
         (None, None) => Err(invalid_message("neither a method, a result nor an error")),
+    }
+}
+
+/// Whether `text` (a JSON number as written) is an integer without a fraction or an exponent
+/// (`-0` and `12` are; `2.0`, `2e0` and a missing text are not).
+fn integer_text(text: Option<&[u8]>) -> bool {
+    text.is_some_and(|t| !t.is_empty() && !t.iter().any(|b| matches!(b, b'.' | b'e' | b'E')))
+}
+
+fn is_json_space(b: u8) -> bool {
+    matches!(b, b' ' | b'\t' | b'\n' | b'\r')
+}
+
+/// The index just past the string that opens at `raw[at]` (a `"`), escapes skipped.
+fn string_end(raw: &[u8], at: usize) -> Option<usize> {
+    let mut i = at + 1;
+    while i < raw.len() {
+        match raw[i] {
+            b'\\' => i += 2,
+            b'"' => return Some(i + 1),
+            _ => i += 1,
+        }
+    }
+    None
+}
+
+/// The index just past the JSON value that starts at `raw[at]`: a string, an object or an array
+/// (nesting counted, never recursed into), or a scalar (up to the next delimiter).
+fn value_end(raw: &[u8], at: usize) -> Option<usize> {
+    match raw.get(at)? {
+        b'"' => string_end(raw, at),
+        b'{' | b'[' => {
+            let (mut depth, mut i) = (0usize, at);
+            while i < raw.len() {
+                match raw[i] {
+                    b'"' => {
+                        i = string_end(raw, i)?;
+                        continue;
+                    }
+                    b'{' | b'[' => depth += 1,
+                    b'}' | b']' => {
+                        depth -= 1;
+                        if depth == 0 {
+                            return Some(i + 1);
+                        }
+                    }
+                    _ => {}
+                }
+                i += 1;
+            }
+            None
+        }
+        _ => Some(
+            raw[at..]
+                .iter()
+                .position(|&b| matches!(b, b',' | b'}' | b']') || is_json_space(b))
+                .map_or(raw.len(), |n| at + n),
+        ),
+    }
+}
+
+/// The text of the top-level member `id` of `raw`, a JSON object the core's reader took (so its
+/// syntax is known good and its keys are unique): the official SDKs read a number id by how it
+/// is written (`2.0` is the integer 2 to the TypeScript SDK, not an integer to the Python SDK's
+/// strict `int`), which the core's value (an `f64`) no longer shows.
+fn top_level_id_text(raw: &[u8]) -> Option<&[u8]> {
+    let skip = |mut i: usize| {
+        while i < raw.len() && is_json_space(raw[i]) {
+            i += 1;
+        }
+        i
+    };
+    let mut i = skip(0);
+    if raw.get(i) != Some(&b'{') {
+        return None;
+    }
+    i += 1;
+    loop {
+        i = skip(i);
+        match raw.get(i)? {
+            b',' => {
+                i += 1;
+                continue;
+            }
+            b'"' => {}
+            _ => return None,
+        }
+        let key_end = string_end(raw, i)?;
+        let key = &raw[i..key_end];
+        let is_id = key == b"\"id\""
+            || (key.contains(&b'\\')
+                && matches!(canonical::parse(key), Ok(Value::String(k)) if k == "id"));
+        i = skip(key_end);
+        if raw.get(i) != Some(&b':') {
+            return None;
+        }
+        let start = skip(i + 1);
+        let end = value_end(raw, start)?;
+        if is_id {
+            return Some(&raw[start..end]);
+        }
+        i = end;
     }
 }
 

@@ -7,8 +7,9 @@
 //! are joined with `\n`; an empty line dispatches the event (nothing is dispatched when no `data`
 //! line came); `id` sets the last event id (kept across events; an id holding NUL is ignored);
 //! `retry` sets the reconnection time when it is all ASCII digits; a leading UTF-8 byte-order
-//! mark of the stream is dropped. An event left without its empty line when the stream ends is
-//! never dispatched.
+//! mark of the stream is dropped, as the standard says, and noted ([`Parser::bom`]: the official
+//! MCP SDKs read it differently, so a client may refuse the stream). An event left without its
+//! empty line when the stream ends is never dispatched.
 
 /// One dispatched event.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -37,6 +38,10 @@ pub struct Parser {
     pub last_id: Option<String>,
     /// The reconnection time the server asked for, in milliseconds.
     pub retry_ms: Option<u64>,
+    /// Whether the stream opened with a UTF-8 byte-order mark (dropped). The TypeScript SDK's
+    /// decoder drops it too; the Python SDK's parser keeps it, so its first line's field is
+    /// unknown to it (docs/decisions/mcp.md).
+    pub bom: bool,
 }
 
 impl Parser {
@@ -52,6 +57,7 @@ impl Parser {
             kind: Vec::new(),
             last_id: None,
             retry_ms: None,
+            bom: false,
         }
     }
 
@@ -67,6 +73,7 @@ impl Parser {
             }
             self.started = true;
             let held = std::mem::take(&mut self.line);
+            self.bom = held.starts_with(BOM);
             let held = held.strip_prefix(BOM).unwrap_or(&held);
             return self.feed(held, out);
         }
@@ -194,6 +201,12 @@ mod tests {
         );
         assert_eq!(p.last_id.as_deref(), Some(""));
         assert_eq!(p.retry_ms, Some(1500));
+        assert!(p.bom);
+        let (_, p) = events(&[b"\xEF\xBB", b"data: x\n\n"]);
+        assert!(
+            !p.bom,
+            "a prefix of the mark that stops matching is no mark"
+        );
     }
 
     #[test]
@@ -223,6 +236,8 @@ mod tests {
             b"\n\r\n",
         ]);
         assert_eq!(out, vec![msg("a\nb")]);
+        let (_, p) = events(&[b"\xEF", b"\xBB", b"\xBFdata: a\n\n"]);
+        assert!(p.bom, "a mark split over reads is noted");
     }
 
     #[test]

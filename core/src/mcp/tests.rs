@@ -28,10 +28,25 @@ fn messages_as_every_sdk_takes_them() {
         read_message(br#"{"jsonrpc":"2.0","method":"notifications/progress","params":{"p":1}}"#),
         Ok(Message::Notification { .. })
     ));
-    assert!(matches!(
-        read_message(br#"{"jsonrpc":"2.0","id":2.0,"result":{}}"#),
-        Ok(Message::Result { id: Id::Number(n), .. }) if n == 2.0
-    ));
+    // An id is read by how it is written: `-0` and `2` are integers to both SDKs; `2.0` and
+    // `2e0` are the integer 2 to the TypeScript SDK and no integer to the Python SDK (issue 41).
+    for (good, want) in [
+        (&br#"{"jsonrpc":"2.0","id":-0,"result":{}}"#[..], 0.0),
+        (
+            br#"{"result":{"a":["}",{"id":1.5}]}, "jsonrpc":"2.0" , "id" : 2 }"#,
+            2.0,
+        ),
+        (
+            br#" {"\u006asonrpc":"2.0","id":7,"result":{"s":"\"id\":1.0"}}"#,
+            7.0,
+        ),
+    ] {
+        assert!(
+            matches!(read_message(good), Ok(Message::Result { id: Id::Number(n), .. }) if n == want),
+            "{}",
+            String::from_utf8_lossy(good)
+        );
+    }
     assert!(matches!(
         read_message(
             br#"{"jsonrpc":"2.0","id":2,"error":{"code":-32601,"message":"no","data":[1]}}"#
@@ -45,6 +60,11 @@ fn messages_as_every_sdk_takes_them() {
         r#"{"jsonrpc":2.0,"id":5,"result":{}}"#,
         r#"{"jsonrpc":"2.0","id":5,"result":{},"extra":1}"#,
         r#"{"jsonrpc":"2.0","id":5.5,"result":{}}"#,
+        r#"{"jsonrpc":"2.0","id":2.0,"result":{}}"#,
+        r#"{"jsonrpc":"2.0","id":2e0,"result":{}}"#,
+        r#"{"jsonrpc":"2.0","id":20E-1,"method":"ping"}"#,
+        r#"{"jsonrpc":"2.0","result":{"id":2},"\u0069d":2.0}"#,
+        r#"{"jsonrpc":"2.0","id":-0.0,"error":{"code":1,"message":""}}"#,
         r#"{"jsonrpc":"2.0","id":null,"result":{}}"#,
         r#"{"jsonrpc":"2.0","result":{}}"#,
         r#"{"jsonrpc":"2.0","id":null,"method":"ping"}"#,
@@ -85,6 +105,13 @@ fn messages_as_every_sdk_takes_them() {
         ErrorCode::IntegerOutOfRange
     );
     assert_eq!(code(read_message(b"{")), ErrorCode::InvalidJson);
+    // A byte-order mark before the message: neither SDK parses it (JSON.parse, pydantic).
+    assert_eq!(
+        code(read_message(
+            b"\xEF\xBB\xBF{\"jsonrpc\":\"2.0\",\"id\":5,\"result\":{}}"
+        )),
+        ErrorCode::InvalidJson
+    );
 }
 
 #[test]
@@ -169,7 +196,7 @@ fn decoys_next_to_the_answer_are_refused_before_or_after_it() {
         ),
         (
             r#"{"jsonrpc":"2.0","id":5.0,"error":{"code":1,"message":"m"}}"#,
-            ErrorCode::McpAmbiguousAnswer,
+            ErrorCode::McpInvalidMessage,
         ),
     ];
     for (decoy, want) in decoys {
