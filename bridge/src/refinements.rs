@@ -87,6 +87,11 @@ pub static REFINEMENTS: &[Refinement] = &[
         doc: "The purpose of a platform call credential (§3, §4, §4.1).",
     },
     Refinement {
+        name: "RemoteJwksCause",
+        is: Refined::Literals(&["timeout", "network", "refused"]),
+        doc: "Why a fetch of a key set failed, as the host saw it (`RemoteJwksPolicy.failed`).",
+    },
+    Refinement {
         name: "ReceiptKeys",
         is: Refined::Input,
         doc:
