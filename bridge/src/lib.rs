@@ -32,8 +32,8 @@ pub mod shapes;
 pub use args::{
     seconds_of, Arg, Args, Out, MAX_CACHED_JWKS_BYTES, MILLISECONDS_FROM, NAMING_PARAMS,
 };
-pub use handle::{Handle, HandleClass, HANDLES};
 use ekl_core::{Error, ErrorCode, Result};
+pub use handle::{Handle, HandleClass, HANDLES};
 
 /// How a host passes a parameter, and what the bridge accepts for it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

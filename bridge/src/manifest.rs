@@ -257,7 +257,8 @@ pub static CONSTANTS: &[Constant] = &[
     },
     Constant {
         name: "replay",
-        doc: "The replay guard's defaults and bounds (seconds unless named _ms), the SQLite schema \
+        doc:
+            "The replay guard's defaults and bounds (seconds unless named _ms), the SQLite schema \
               and statements (each with its parameters' names) and the Redis commands of its \
               stores (ekl_core::replay; docs/decisions.md#replay-guard).",
         value: ekl_core::replay::constants,
@@ -271,7 +272,8 @@ pub static CONSTANTS: &[Constant] = &[
     },
     Constant {
         name: "mcp",
-        doc: "The MCP bounds (ekl_core::mcp): the largest message, a call's window, a listing, the \
+        doc:
+            "The MCP bounds (ekl_core::mcp): the largest message, a call's window, a listing, the \
               most pages and tools; and settle_ms, how long a module waits for a call's answer \
               after the request crossed (the hosts' wait, to move into the core's session).",
         value: mcp,

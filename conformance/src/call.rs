@@ -138,7 +138,11 @@ fn handle_of(name: &str, class: &str, v: &Value<'_>) -> Result<ekl_bridge::Handl
     let class = ekl_bridge::handle::class_of(class).ok_or_else(|| bad("no such handle class"))?;
     let new = ekl_bridge::find(class.prefix).ok_or_else(|| bad("no constructor"))?;
     let empty = Value::Object(vec![]);
-    let mut handle = match run(new, &decode_args(new, v.get("new").unwrap_or(&empty))?, None)? {
+    let mut handle = match run(
+        new,
+        &decode_args(new, v.get("new").unwrap_or(&empty))?,
+        None,
+    )? {
         Out::Handle(h) => h,
         _ => return Err(bad("the constructor made no handle")),
     };

@@ -626,7 +626,10 @@ pub fn constants() -> Value<'static> {
                 ("low_open".into(), Value::Bool(false)),
             ]),
         ),
-        ("max_redirects".into(), Value::Number(f64::from(MAX_REDIRECTS))),
+        (
+            "max_redirects".into(),
+            Value::Number(f64::from(MAX_REDIRECTS)),
+        ),
         option(COOLDOWN),
         option(DEFAULT_MAX_AGE),
         option(MAX_STALE),
@@ -847,6 +850,12 @@ mod tests {
         assert!(e.message().contains("user name or password"));
         let ok = r#"{"timeout_ms":600000,"max_bytes":67108864,"cooldown":0,"default_max_age":86400,"max_stale":31536000}"#;
         let s = State::new(url, Some(&p), &o(ok)).unwrap();
-        assert_eq!(s.need(0.0), Decision::Fetch { timeout: 600.0, max_bytes: 1 << 26 });
+        assert_eq!(
+            s.need(0.0),
+            Decision::Fetch {
+                timeout: 600.0,
+                max_bytes: 1 << 26
+            }
+        );
     }
 }

@@ -37,6 +37,13 @@ test('every operation of docs/operations.json is exported (CJS and ESM), declare
   const missing = []
   for (const op of operations()) {
     const name = op.js
+    if (op.method_of) {
+      // A method of a handle class (docs/decisions/handles.md): on the class, in its declaration.
+      if (typeof ekl[op.method_of]?.prototype?.[name] !== 'function') missing.push(`${op.method_of}.${name}: not a method`)
+      if (!new RegExp(`export declare class ${op.method_of} \\{[\\s\\S]*?\\n  ${name}\\(`).test(dts)) missing.push(`${op.method_of}.${name}: not declared in index.d.ts`)
+      if (!new RegExp(`\\.${name}\\(`).test(usage)) missing.push(`${op.method_of}.${name}: not used by types-test/usage.mts`)
+      continue
+    }
     if (typeof ekl[name] !== 'function') missing.push(`${name}: not exported by require()`)
     if (typeof esm[name] !== 'function') missing.push(`${name}: not exported by import`)
     if (!new RegExp(`export declare (function ${name}[(<]|class ${name}\\b|const ${name}: \\{\\n  new\\b)`).test(dts)) missing.push(`${name}: not declared in index.d.ts`)
@@ -49,6 +56,13 @@ test('every operation of docs/operations.json is exported (CJS and ESM), declare
   // Every parameter of every operation is declared by its JS name (required ones positional,
   // optional ones as members of the options object).
   for (const op of operations()) {
+    if (op.method_of || op.returns === op.js) {
+      // a handle class's constructor or method: its parameters but `self` in the class's block
+      const block = new RegExp(`export declare class ${op.method_of ?? op.js} \\{\\n([\\s\\S]*?)\\n\\}`).exec(dts)
+      assert.ok(block, `${op.js}: its class declared`)
+      for (const p of op.params) if (p.kind !== 'handle') assert.match(block[1], new RegExp(`\\b${p.js}\\??:`), `${op.js}: ${p.js} declared`)
+      continue
+    }
     const decl = new RegExp(`export declare (?:function ${op.js}(?:<[^(]*>)?\\(|const ${op.js}: \\{\\n  new (?:<[^(]*>)?\\()([\\s\\S]*?)\\n(?:export|\\})`).exec(dts)
     assert.ok(decl, `${op.js}: declared`)
     for (const p of op.params) assert.match(decl[1], new RegExp(`\\b${p.js}\\??:`), `${op.js}: ${p.js} declared`)

@@ -79,7 +79,8 @@ __all__ = [
     "ProofVersion",
     "Receipt",
     "ReceiptLineSummary",
-    "RemoteJwksStep",
+    "RemoteJwksCause",
+    "RemoteJwksDecision",
     "ReplayAdmission",
     "ReplayRestore",
     "ResultBody",
@@ -97,6 +98,7 @@ __all__ = [
     # end
     # begin: the registry's operations (python/tools/gen_stubs.py writes this block)
     "Jwks",
+    "RemoteJwksPolicy",
     "auth_tag",
     "canonicalize",
     "canonicalize_value",
@@ -124,7 +126,6 @@ __all__ = [
     "public_jwk",
     "receipt_digest",
     "receipt_key",
-    "remote_jwks_step",
     "replay_admit",
     "replay_answer",
     "replay_key",

@@ -414,7 +414,12 @@ fn hold<'py>(
             Held::Ready(Arg::StrList(list))
         }
         Kind::Key => Held::Key(obj.cast::<SigningKey>().map_err(|_| wrong(obj))?.clone()),
-        Kind::Number => Held::Ready(Arg::Number(number_arg(obj).ok_or_else(|| wrong(obj))?)),
+        // Another type is INVALID_ARGUMENT, as the JS layer refuses it: the number's bounds are
+        // the operation's to check, and a caller's option of another type is refused with them.
+        Kind::Number => Held::Ready(Arg::Number(number_arg(obj).ok_or_else(|| {
+            let what = format!("{}: {} must be a number", op.python_name(), p.name);
+            ekl_err(py, ErrorCode::InvalidArgument, &what)
+        })?)),
         Kind::Handle(_) => Held::Handle(obj.cast::<Handle>().map_err(|_| wrong(obj))?.clone()),
     })
 }

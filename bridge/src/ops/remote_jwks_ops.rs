@@ -26,7 +26,11 @@ const DECISION: Returns = Returns::Value("RemoteJwksDecision");
 /// The parameters of the constructor: the URL, its parts as the host's URL parser read it, and
 /// the options (each defaulted and bounded by the core: the manifest's `remote_jwks` constant).
 const NEW_PARAMS: &[Param] = &[
-    req("url", Str, "the key set's URL, as given (https in production)"),
+    req(
+        "url",
+        Str,
+        "the key set's URL, as given (https in production)",
+    ),
     opt(
         "scheme",
         Str,
@@ -161,7 +165,11 @@ pub(super) const OPS: &[Op] = &[
         params: &[SELF],
         returns: DECISION,
         refine: None,
-        run: |a| with(a, |s| Ok(decided(Decision::Fail(s.kid_failed(&s.last_error()))))),
+        run: |a| {
+            with(a, |s| {
+                Ok(decided(Decision::Fail(s.kid_failed(&s.last_error()))))
+            })
+        },
     },
     Op {
         name: "remote_jwks_policy_response",
@@ -210,7 +218,11 @@ pub(super) const OPS: &[Op] = &[
             NOW,
             req("body", Bytes, "the body as read"),
             opt("longer", Bool, "the body was longer than max_bytes"),
-            opt("cache_control", Str, "the response's Cache-Control header, if any"),
+            opt(
+                "cache_control",
+                Str,
+                "the response's Cache-Control header, if any",
+            ),
         ],
         returns: Returns::Jwks,
         refine: None,
@@ -276,9 +288,9 @@ fn parts(a: &Args<'_>) -> Result<Option<UrlParts>> {
     };
     let port = match a.opt_int("port")? {
         None => None,
-        Some(p) => Some(
-            u16::try_from(p).map_err(|_| invalid("port must be an integer in [0, 65535]"))?,
-        ),
+        Some(p) => {
+            Some(u16::try_from(p).map_err(|_| invalid("port must be an integer in [0, 65535]"))?)
+        }
     };
     Ok(Some(UrlParts {
         scheme: scheme.to_owned(),
@@ -355,7 +367,13 @@ fn response(a: &Args<'_>) -> Result<Out> {
     let (location, opaque) = (a.opt_str("location")?, a.opt_bool("opaque")?);
     with(a, |s| {
         Ok(
-            match s.response(status, location, next.as_ref(), hops, opaque.unwrap_or(false)) {
+            match s.response(
+                status,
+                location,
+                next.as_ref(),
+                hops,
+                opaque.unwrap_or(false),
+            ) {
                 Hop::Follow => action("follow", vec![]),
                 Hop::Read { max_bytes } => action(
                     "read",
