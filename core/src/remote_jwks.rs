@@ -94,35 +94,6 @@ impl UrlParts {
             port: self.port.unwrap_or(if https { 443 } else { 80 }),
         })
     }
-
-    /// The parts of a value `{scheme, host, port?, credentials?}` (what a host sends).
-    pub fn from_value(v: &Value<'_>) -> Result<UrlParts> {
-        crate::shape::members(v, "url parts", &["scheme", "host", "port", "credentials"])?;
-        let text = |name: &str| {
-            v.get(name)
-                .and_then(Value::as_str)
-                .map(str::to_owned)
-                .ok_or_else(|| invalid(format!("url parts: {name} must be a string")))
-        };
-        let port = match v.get("port") {
-            None | Some(Value::Null) => None,
-            Some(Value::Number(x)) if x.fract() == 0.0 && (0.0..=65535.0).contains(x) => {
-                Some(*x as u16)
-            }
-            Some(_) => return Err(invalid("url parts: port must be an integer in [0, 65535]")),
-        };
-        let credentials = match v.get("credentials") {
-            None | Some(Value::Null) => false,
-            Some(Value::Bool(b)) => *b,
-            Some(_) => return Err(invalid("url parts: credentials must be a boolean")),
-        };
-        Ok(UrlParts {
-            scheme: text("scheme")?,
-            host: text("host")?,
-            port,
-            credentials,
-        })
-    }
 }
 
 /// A number option as the host gave it: a number, or a non-finite one that JSON cannot write

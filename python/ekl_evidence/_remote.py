@@ -28,6 +28,10 @@ from ._errors import EklError
 
 if TYPE_CHECKING:
     from ._native import Jwks
+    from ._types import RemoteJwksCause
+
+    #: Why a download failed, and the policy's refusal when it refused a response.
+    _Failure = tuple[RemoteJwksCause, Optional[str]]
 
 __all__ = ["RemoteJwks"]
 
@@ -197,7 +201,7 @@ class RemoteJwks:
         """The worker: one download, then reported to the policy (under the short lock)."""
         try:
             got = self._download(flight)
-            self._finish(flight, got, ("", None))
+            self._finish(flight, got, None)
         except _Refused as e:
             self._finish(flight, None, ("refused", str(e)))
         except Exception as e:  # noqa: BLE001 (a worker must always finish its flight: network, HTTP or URL errors)
@@ -208,7 +212,7 @@ class RemoteJwks:
             self._finish(flight, None, ("timeout" if timed_out else "network", None))
 
     def _finish(self, flight: _Flight, got: Optional[tuple[bytes, bool, Optional[str]]],
-                failure: tuple[str, Optional[str]]) -> None:
+                failure: Optional[_Failure]) -> None:
         """The flight's outcome reported to the policy: the body (the policy reads it once, keeps
         the set and returns it, or records why it is not usable) or the failure."""
         with self._lock:
@@ -223,7 +227,8 @@ class RemoteJwks:
                     except EklError as e:
                         flight.error = e
                     return
-                flight.error = _raise(self._policy.failed(now, failure[0], message=failure[1]))
+                if failure is not None:
+                    flight.error = _raise(self._policy.failed(now, failure[0], message=failure[1]))
             finally:  # whatever the clock does, no caller waits on this flight forever
                 if flight.result is None and flight.error is None:
                     flight.error = EklError("JWKS_UNAVAILABLE", "the key set could not be fetched (the clock failed)")
