@@ -302,7 +302,7 @@ fn parts(a: &Args<'_>) -> Result<Option<UrlParts>> {
 
 fn new(a: &Args<'_>) -> Result<Out> {
     let mut options = Vec::new();
-    for p in &NEW_PARAMS[5..] {
+    for p in NEW_PARAMS.iter().filter(|p| p.kind == Number) {
         if let Some(x) = a.opt_number(p.name)? {
             options.push((p.name.into(), option_value(x)));
         }
