@@ -117,13 +117,18 @@ def handle(cls: str, v: Req) -> Any:
     """The handle a method's ``self`` describes: the class's constructor called with ``new``,
     then each method of ``then`` in turn (its refusals are its next state too)."""
     h = HANDLES[cls]
-    obj = invoke(MANIFEST[h["constructor"]], lambda p: by_kind(p, (v.get("new") or {}).get(p["name"])))
-    for method, args in v.get("then") or []:
+
+    def given(args: Req) -> Callable[[Req], Any]:
+        return lambda p: by_kind(p, args.get(p["name"]))
+
+    obj = invoke(MANIFEST[h["constructor"]], given(v.get("new") or {}))
+    steps: List[Any] = v.get("then") or []
+    for method, args in steps:
         op = MANIFEST.get(f"{h['constructor']}_{method}")
         if op is None or op.get("method_of") != cls:
             raise ekl.EklError("INVALID_ARGUMENT", "no such method")
         try:
-            invoke(op, lambda p, args=args: by_kind(p, args.get(p["name"])), getattr(obj, op["python"]))
+            invoke(op, given(args), getattr(obj, op["python"]))
         except ekl.EklError:
             pass
     return obj

@@ -411,3 +411,85 @@ fn failed(a: &Args<'_>) -> Result<Out> {
     };
     with(a, |s| Ok(decided(Decision::Fail(s.failed(now, failure)))))
 }
+
+#[cfg(test)]
+mod tests {
+    use crate::{call_named, Arg, Out};
+    use ekl_core::ErrorCode;
+
+    const SET: &str = r#"{"keys":[{"kty":"EC","crv":"P-256","kid":"k1","x":"IBPaEMdAdqp6YxXlh70zMSKLxblldoQmMNdSuUfZ6ow","y":"I9B6U2c_y7Iwzk1NQNbXCWZzGpmBvc1Tbvs_CYkL8Ik"}]}"#;
+
+    fn action(out: Out) -> String {
+        match out {
+            Out::Value(v) => v
+                .get("action")
+                .and_then(ekl_core::Value::as_str)
+                .unwrap_or_default()
+                .to_owned(),
+            other => panic!("{other:?}"),
+        }
+    }
+
+    /// The state lives in the handle: a body kept is served without being passed back, a
+    /// refused body is recorded as the failure, and a forged state cannot be given at all.
+    #[test]
+    fn the_policy_keeps_its_state_and_its_set() {
+        let made = call_named(
+            "remote_jwks_policy",
+            &[
+                ("url", Arg::Str("https://net.example/j")),
+                ("scheme", Arg::Str("https")),
+                ("host", Arg::Str("net.example")),
+                ("cooldown", Arg::Number(10.0)),
+            ],
+        );
+        let Ok(Out::Handle(h)) = made else {
+            panic!("{made:?}")
+        };
+        let need = |now: f64| {
+            action(
+                call_named(
+                    "remote_jwks_policy_need",
+                    &[("self", Arg::Handle(&h)), ("now", Arg::Number(now))],
+                )
+                .unwrap(),
+            )
+        };
+        assert_eq!(need(0.0), "fetch");
+        let body = |text: &'static str, now: f64| {
+            call_named(
+                "remote_jwks_policy_body",
+                &[
+                    ("self", Arg::Handle(&h)),
+                    ("now", Arg::Number(now)),
+                    ("body", Arg::Bytes(text.as_bytes())),
+                    ("cache_control", Arg::Str("max-age=60")),
+                ],
+            )
+        };
+        let Ok(Out::Jwks(set)) = body(SET, 0.0) else {
+            panic!("a set")
+        };
+        assert_eq!(set.keys().len(), 1);
+        assert_eq!(need(59.0), "serve");
+        assert_eq!(need(60.0), "fetch");
+        let e = body("<html>", 60.0).unwrap_err();
+        assert_eq!(e.code(), ErrorCode::JwksUnavailable);
+        // within the cooldown after that failure, the last good set serves (not too stale)
+        assert_eq!(need(61.0), "serve");
+        let nan = call_named(
+            "remote_jwks_policy_need",
+            &[("self", Arg::Handle(&h)), ("now", Arg::Number(f64::NAN))],
+        );
+        assert_eq!(nan.unwrap_err().code(), ErrorCode::InvalidArgument);
+        let cause = call_named(
+            "remote_jwks_policy_failed",
+            &[
+                ("self", Arg::Handle(&h)),
+                ("now", Arg::Number(62.0)),
+                ("cause", Arg::Str("tick")),
+            ],
+        );
+        assert_eq!(cause.unwrap_err().code(), ErrorCode::InvalidArgument);
+    }
+}
