@@ -51,6 +51,8 @@ const { toJsonText, jsonTextOf, stableBytes, ownOptions, JsonText, isWellFormed,
  * @property {string} name the registry's name (snake_case)
  * @property {string} js the JS name of its function
  * @property {boolean} [class] made a class instead of a function (parse_jwks: Jwks)
+ * @property {string} [method_of] the handle class whose method this row is (its first
+ *   parameter is `self`, docs/decisions/handles.md)
  * @property {string} returns the result's kind (present() reads it)
  * @property {Param[]} params
  */
