@@ -242,6 +242,9 @@ export interface SignedReceiptCall {
   received_at: Seconds
 }
 
+/** Why a fetch of a key set failed, as the host saw it (`RemoteJwksPolicy.failed`). */
+export type RemoteJwksCause = 'timeout' | 'network' | 'refused'
+
 /** The signed types of EKP 1.2; a token is accepted only as the type the caller expects. */
 export type JwsTyp =
   | 'ekl-relationship+jwt'
@@ -582,22 +585,18 @@ export interface ReplayRestore {
 }
 
 /**
- * One step of a fetched key set's cache policy (`remote_jwks_step`): the state to keep for the next
- * step, what the host does now, and its details.
+ * What a RemoteJwksPolicy asks of its host now: serve the set held, fetch it, fail with `error`,
+ * follow the redirect, or read the body.
  */
-export interface RemoteJwksStep {
-  /** serve the set held; fetch it; fail with `error`; follow the redirect; read the body; done */
-  action: 'serve' | 'fetch' | 'fail' | 'follow' | 'read' | 'done'
-  /** the state to pass to the next step */
-  state: Record<string, unknown>
+export interface RemoteJwksDecision {
+  /** serve, fetch, fail, follow or read */
+  action: 'serve' | 'fetch' | 'fail' | 'follow' | 'read'
   /** the refusal (action `fail`) */
   error?: { code: EklErrorCode, message: string }
   /** the deadline of the whole fetch in seconds (action `fetch`) */
   timeout?: number
   /** the largest body (actions `fetch` and `read`) */
   max_bytes?: number
-  /** the key set as fetched, read strictly (event `body`) */
-  set?: Record<string, unknown>
 }
 
 /** The state of one MCP call's wire window (`mcp_window`): pass it back as it is. */
@@ -1386,23 +1385,125 @@ export declare function replayRestore(nowMs: number, options?: {
 }): ReplayRestore
 
 /**
- * One step of a fetched key set's cache policy (the state machine under RemoteJwks: freshness from Cache-Control, cooldown, staleness, unknown-kid refetch, redirects, the body through the strict reader). `event.on` names the event: new {url, parts, options}, need {now}, need_failed {now, error}, kid {now} (with token and jwks), kid_fetched (token, jwks), kid_failed {error}, response {status, location, next, hops, opaque}, body {longer} (with body), fetched {now, cache_control}, failed {now, cause, error}. Returns {state, action, error?, timeout?, max_bytes?, set?}. (PROTOCOL §3; `remote_jwks_step`)
- * @param event the event: {on, now?, …}
- * @param state the state the last step returned (absent for `new`) (option)
- * @param body the fetched body (event `body`) (option)
- * @param jwks the set the host holds (events `kid`, `kid_fetched`) (option)
- * @param token the compact JWS whose kid is looked up (events `kid`, `kid_fetched`) (option)
+ * The cache policy of a network's key set fetched over HTTP(S) (PROTOCOL §3, §9.5.1; ekl_core::remote_jwks), holding its state and the last good set. A host's RemoteJwks drives it in one loop: ask (need, kid), do the I/O it names (fetch, follow, read), report (response, body, failed). (`remote_jwks_policy`)
  */
-export declare function remoteJwksStep<T, U, V>(event: JsonArg<T>, options?: {
-  /** the state the last step returned (absent for `new`) */
-  state?: JsonArg<U> | null
-  /** the fetched body (event `body`) */
-  body?: string | Uint8Array | null
-  /** the set the host holds (events `kid`, `kid_fetched`) */
-  jwks?: Jwks | JsonArg<V> | null
-  /** the compact JWS whose kid is looked up (events `kid`, `kid_fetched`) */
-  token?: string | null
-}): RemoteJwksStep
+export declare class RemoteJwksPolicy {
+  /**
+   * A fetched key set's cache policy (the machine under RemoteJwks): freshness from Cache-Control, cooldown, staleness, unknown-kid refetch, redirects, the body through the strict reader. INVALID_ARGUMENT for a URL that is not http(s) with a host, one with a user name or password, or an option out of its bounds. (PROTOCOL §3)
+   * @param url the key set's URL, as given (https in production)
+   * @param scheme the URL's scheme as the host's URL parser read it, without ':' (absent: it could not) (option)
+   * @param host the host the request connects to (lowercase; an international name in ASCII) (option)
+   * @param port the port written in the URL, if any (option)
+   * @param credentials whether the URL holds a user name or a password (option)
+   * @param timeout the deadline of a whole fetch, seconds, in (0, 600] (default 5) (option)
+   * @param timeoutMs the same in milliseconds, in (0, 600000] (give timeout or timeout_ms) (option)
+   * @param maxBytes the largest body, an integer in [1, 64 MiB] (default 1 MiB) (option)
+   * @param cooldown seconds between unknown-kid refetches and after a failure, and the least time a set is cached, in [0, 86400] (default 30) (option)
+   * @param defaultMaxAge seconds a set is fresh without Cache-Control max-age, in [0, 86400] (default 300) (option)
+   * @param maxStale seconds past its freshness the last good set serves while refetches fail, in [0, 31536000] (default 86400) (option)
+   */
+  constructor(url: string, options?: {
+    /** the URL's scheme as the host's URL parser read it, without ':' (absent: it could not) */
+    scheme?: string | null
+    /** the host the request connects to (lowercase; an international name in ASCII) */
+    host?: string | null
+    /** the port written in the URL, if any */
+    port?: number | null
+    /** whether the URL holds a user name or a password */
+    credentials?: boolean | null
+    /** the deadline of a whole fetch, seconds, in (0, 600] (default 5) */
+    timeout?: number | null
+    /** the same in milliseconds, in (0, 600000] (give timeout or timeout_ms) */
+    timeoutMs?: number | null
+    /** the largest body, an integer in [1, 64 MiB] (default 1 MiB) */
+    maxBytes?: number | null
+    /** seconds between unknown-kid refetches and after a failure, and the least time a set is cached, in [0, 86400] (default 30) */
+    cooldown?: number | null
+    /** seconds a set is fresh without Cache-Control max-age, in [0, 86400] (default 300) */
+    defaultMaxAge?: number | null
+    /** seconds past its freshness the last good set serves while refetches fail, in [0, 31536000] (default 86400) */
+    maxStale?: number | null
+  })
+  /**
+   * A caller wants the set at now: serve the set held, fetch it (within timeout and max_bytes), or fail (within the cooldown after a failure, when no set may serve). (PROTOCOL §3; `remote_jwks_policy_need`)
+   * @param now the host's monotonic clock, seconds (any finite number)
+   */
+  need(now: number): RemoteJwksDecision
+  /**
+   * The fetch a caller waited for failed (reported with `failed`): serve the last good set while it is not too stale, else fail. (PROTOCOL §3; `remote_jwks_policy_need_failed`)
+   * @param now the host's monotonic clock, seconds (any finite number)
+   */
+  needFailed(now: number): RemoteJwksDecision
+  /**
+   * A caller wants the set to verify token with, at now: serve the set held when it has the token's kid (or the token has none), else refetch once per cooldown, else fail with UNKNOWN_KID saying when the next refetch may happen. (PROTOCOL §9.5.1; `remote_jwks_policy_kid`)
+   * @param now the host's monotonic clock, seconds (any finite number)
+   * @param token the compact JWS whose kid is looked up in the set held (option)
+   */
+  kid(now: number, options?: {
+    /** the compact JWS whose kid is looked up in the set held */
+    token?: string | null
+  }): RemoteJwksDecision
+  /**
+   * The refetch for an unknown kid gave a set: serve it, or fail with UNKNOWN_KID when the kid is still unknown. (PROTOCOL §9.5.1; `remote_jwks_policy_kid_fetched`)
+   * @param token the compact JWS whose kid is looked up in the set held (option)
+   */
+  kidFetched(options?: {
+    /** the compact JWS whose kid is looked up in the set held */
+    token?: string | null
+  }): RemoteJwksDecision
+  /**
+   * The refetch for an unknown kid failed (reported with `failed`): the UNKNOWN_KID refusal its caller gets. (PROTOCOL §9.5.1; `remote_jwks_policy_kid_failed`)
+   */
+  kidFailed(): RemoteJwksDecision
+  /**
+   * One HTTP response of a fetch: follow the redirect (same origin only, never https to http, at most 5), read the body (at most max_bytes), or fail. (PROTOCOL §3; `remote_jwks_policy_response`)
+   * @param status the response's status
+   * @param hops the redirects already followed in this fetch
+   * @param location its Location header, if any (option)
+   * @param scheme the redirect's target (Location resolved against the URL requested) as the host's URL parser read it: its scheme (absent: it could not) (option)
+   * @param host the target's host (option)
+   * @param port the target's port, if written (option)
+   * @param credentials whether the target holds a user name or a password (option)
+   * @param opaque the runtime hides where the redirect goes (a browser's opaqueredirect) (option)
+   */
+  response(status: number, hops: number, options?: {
+    /** its Location header, if any */
+    location?: string | null
+    /** the redirect's target (Location resolved against the URL requested) as the host's URL parser read it: its scheme (absent: it could not) */
+    scheme?: string | null
+    /** the target's host */
+    host?: string | null
+    /** the target's port, if written */
+    port?: number | null
+    /** whether the target holds a user name or a password */
+    credentials?: boolean | null
+    /** the runtime hides where the redirect goes (a browser's opaqueredirect) */
+    opaque?: boolean | null
+  }): RemoteJwksDecision
+  /**
+   * The body of a 2xx response, as read at now (longer: the host stopped reading past max_bytes), with the response's Cache-Control: the key set, read once by the strict reader, kept and returned; or JWKS_UNAVAILABLE saying why it is not usable, recorded as the fetch's failure. (PROTOCOL §3; `remote_jwks_policy_body`)
+   * @param now the host's monotonic clock, seconds (any finite number)
+   * @param body the body as read
+   * @param longer the body was longer than max_bytes (option)
+   * @param cacheControl the response's Cache-Control header, if any (option)
+   */
+  body(now: number, body: string | Uint8Array, options?: {
+    /** the body was longer than max_bytes */
+    longer?: boolean | null
+    /** the response's Cache-Control header, if any */
+    cacheControl?: string | null
+  }): Jwks
+  /**
+   * A fetch failed at now: timeout (the deadline passed), network (the host's HTTP client failed), refused (a response the policy refused: its message). Recorded (no new attempt within the cooldown); the refusal its callers get. (PROTOCOL §3; `remote_jwks_policy_failed`)
+   * @param now the host's monotonic clock, seconds (any finite number)
+   * @param cause timeout, network or refused
+   * @param message the refusal's message (cause refused: the `fail` of response) (option)
+   */
+  failed(now: number, cause: RemoteJwksCause, options?: {
+    /** the refusal's message (cause refused: the `fail` of response) */
+    message?: string | null
+  }): RemoteJwksDecision
+}
 
 /**
  * One step of an MCP call's wire window: a message the client sent or received (its bytes as they crossed), or the end of the call; the state comes back with what the message was (the answer's result once; a second answer or a decoy refused). (PROTOCOL §5.1; `mcp_window`)

@@ -66,7 +66,7 @@ export const {
   replayAdmit,
   replayAnswer,
   replayRestore,
-  remoteJwksStep,
+  RemoteJwksPolicy,
   mcpWindow,
   mcpListingPage,
   canonicalizeAsync,

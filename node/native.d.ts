@@ -10,6 +10,16 @@
 export declare const __napiBindingTarget: 'native' | 'wasm32-wasi' | 'wasm32-wasip1'
 
 /**
+ * A machine's handle (`ekl_bridge::Handle`, docs/decisions/handles.md): the machine and its
+ * lock stay in Rust; JS holds this object and passes it as the `self` of the class's methods
+ * (the JS layer builds the class from the manifest's `handles`).
+ */
+export declare class MachineHandle {
+  /** The handle's class name. */
+  className(): string
+}
+
+/**
  * An ES256 signing key: JS holds this object only; the key (and its secret scalar, wiped on drop
  * by p256) stays in Rust.
  */
@@ -28,10 +38,10 @@ export declare function __testPanic(): void
  * Runs operation `index` of the registry on its arguments (one per parameter, in registry
  * order; `null` for an option left out).
  */
-export declare function call(index: number, args: Array<Uint8Array | string | number | boolean | null | string[] | SigningKeyHandle>): string | boolean | Buffer | SigningKeyHandle | KeySet
+export declare function call(index: number, args: Array<Uint8Array | string | number | boolean | null | string[] | SigningKeyHandle | MachineHandle>): string | boolean | Buffer | SigningKeyHandle | KeySet | MachineHandle
 
 /** [`call`] on the libuv thread pool (the arguments are copied before it returns). */
-export declare function callAsync(index: number, args: Array<Uint8Array | string | number | boolean | null | string[] | SigningKeyHandle>): Promise<string | boolean | Buffer | SigningKeyHandle | KeySet>
+export declare function callAsync(index: number, args: Array<Uint8Array | string | number | boolean | null | string[] | SigningKeyHandle | MachineHandle>): Promise<string | boolean | Buffer | SigningKeyHandle | KeySet | MachineHandle>
 
 /**
  * Canonicalises JSON text (ekl-json-1) into `out` from byte `at` on and returns the length, or

@@ -835,6 +835,7 @@ function __napiStampBindingTarget(exportsObject, target) {
 // linked import resolves to `undefined`.
 module.exports.__napiBindingTarget = __napiStampBindingTarget(nativeBinding, __napiLoadedBindingTarget)
 module.exports = nativeBinding
+module.exports.MachineHandle = nativeBinding.MachineHandle
 module.exports.SigningKeyHandle = nativeBinding.SigningKeyHandle
 module.exports.__testPanic = nativeBinding.__testPanic
 module.exports.call = nativeBinding.call

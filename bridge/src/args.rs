@@ -6,6 +6,7 @@ use std::cell::RefCell;
 use ekl_core::jwk::{Jwks, SigningKey};
 use ekl_core::{canonical, Error, ErrorCode, Result, Value};
 
+use crate::handle::Handle;
 use crate::{Kind, Op};
 
 /// One argument as a host passes it.
@@ -31,6 +32,10 @@ pub enum Arg<'a> {
     Jwks(&'a Jwks),
     /// A signing key handle.
     Key(&'a SigningKey),
+    /// A number (any `f64`: the operation checks its bounds, a non-finite one included).
+    Number(f64),
+    /// A machine's handle ([`Handle`]): the `self` of a method row.
+    Handle(&'a Handle),
 }
 
 impl Arg<'_> {
@@ -47,7 +52,8 @@ impl Arg<'_> {
                 | (Kind::StrList, Arg::StrList(_))
                 | (Kind::Jwks, Arg::Jwks(_) | Arg::Value(_) | Arg::Text(_))
                 | (Kind::Key, Arg::Key(_))
-        )
+                | (Kind::Number, Arg::Number(_))
+        ) || matches!((kind, self), (Kind::Handle(class), Arg::Handle(h)) if h.class() == class)
     }
 }
 
@@ -64,6 +70,8 @@ const ALL_KINDS: &[Kind] = &[
     Kind::Jwks,
     Kind::Key,
     Kind::Salt,
+    Kind::Number,
+    Kind::Handle(""),
 ];
 
 fn kind_text(kind: Kind) -> &'static str {
@@ -79,6 +87,8 @@ fn kind_text(kind: Kind) -> &'static str {
         Kind::Jwks => "a JWKS (a value, JSON text or a parsed Jwks)",
         Kind::Key => "a SigningKey",
         Kind::Salt => "a salt: 64 lowercase hex (32 bytes)",
+        Kind::Number => "a number",
+        Kind::Handle(_) => "the handle this method belongs to",
     }
 }
 
@@ -230,7 +240,11 @@ impl<'a> Args<'a> {
     /// shifts the others.
     fn at(&self, name: &str, kinds: &[Kind]) -> Result<&Arg<'a>> {
         match self.params.iter().position(|p| p.name == name) {
-            Some(i) if kinds.contains(&self.params[i].kind) => {
+            Some(i)
+                if kinds.iter().any(|k| {
+                    std::mem::discriminant(k) == std::mem::discriminant(&self.params[i].kind)
+                }) =>
+            {
                 Ok(self.vals.get(i).unwrap_or(&Arg::Absent))
             }
             Some(_) => Err(Error::new(
@@ -363,6 +377,27 @@ impl<'a> Args<'a> {
         }
     }
 
+    /// The argument `name` as a number, or `None` when left out.
+    pub fn opt_number(&self, name: &str) -> Result<Option<f64>> {
+        match self.at(name, &[Kind::Number])? {
+            Arg::Number(x) => Ok(Some(*x)),
+            _ => Ok(None),
+        }
+    }
+
+    /// The argument `name` as a number.
+    pub fn number(&self, name: &str) -> Result<f64> {
+        self.opt_number(name)?.ok_or_else(|| self.missing(name))
+    }
+
+    /// The argument `name` as a machine's handle (the `self` of a method row).
+    pub fn handle(&self, name: &str) -> Result<&'a Handle> {
+        match self.at(name, &[Kind::Handle("")])? {
+            Arg::Handle(h) => Ok(h),
+            _ => Err(self.missing(name)),
+        }
+    }
+
     /// The argument `name` as a JWKS: the handle itself, or its JSON parsed (text is cached per thread,
     /// keyed by its bytes).
     pub(crate) fn jwks(&self, name: &str) -> Result<JwksRef<'a>> {
@@ -408,6 +443,8 @@ pub enum Out {
     Key(SigningKey),
     /// A JWKS and its signing keys, in the order of the kids asked for.
     KeySet(Jwks, Vec<SigningKey>),
+    /// A new machine's handle (a constructor row's result).
+    Handle(Handle),
 }
 
 impl std::fmt::Debug for Out {
@@ -421,6 +458,7 @@ impl std::fmt::Debug for Out {
             Out::Jwks(_) => f.write_str("Jwks(..)"),
             Out::Key(_) => f.write_str("Key(..)"),
             Out::KeySet(_, k) => write!(f, "KeySet(<{} keys>)", k.len()),
+            Out::Handle(h) => write!(f, "Handle({})", h.class()),
         }
     }
 }
@@ -455,6 +493,11 @@ impl Out {
             Out::Jwks(j) => j.to_json().into_bytes(),
             Out::Key(k) => canonical::canonicalize_value(&k.public_jwk().to_value())?,
             Out::KeySet(j, _) => j.to_json().into_bytes(),
+            Out::Handle(h) => {
+                let mut out = Vec::new();
+                canonical::write_string(h.class(), &mut out);
+                out
+            }
         })
     }
 }

@@ -23,6 +23,7 @@
 
 mod args;
 mod credential;
+pub mod handle;
 pub mod manifest;
 mod ops;
 pub mod refinements;
@@ -32,6 +33,7 @@ pub use args::{
     seconds_of, Arg, Args, Out, MAX_CACHED_JWKS_BYTES, MILLISECONDS_FROM, NAMING_PARAMS,
 };
 use ekl_core::{Error, ErrorCode, Result};
+pub use handle::{Handle, HandleClass, HANDLES};
 
 /// How a host passes a parameter, and what the bridge accepts for it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -61,6 +63,11 @@ pub enum Kind {
     /// A salt, 64 lowercase hex (32 bytes): [`Arg::Str`]. When optional and left out, the host
     /// passes a fresh one from its CSPRNG (the core never reads a random source).
     Salt,
+    /// A number, any double (a host's `float` or `number`; NaN and ±∞ reach the operation, which
+    /// checks its bounds): [`Arg::Number`].
+    Number,
+    /// The handle of the named class ([`HANDLES`]): [`Arg::Handle`]. The `self` of a method row.
+    Handle(&'static str),
 }
 
 impl Kind {
@@ -78,6 +85,8 @@ impl Kind {
             Kind::Jwks => "jwks",
             Kind::Key => "key",
             Kind::Salt => "salt",
+            Kind::Number => "number",
+            Kind::Handle(_) => "handle",
         }
     }
 }
@@ -105,6 +114,8 @@ pub enum Returns {
     Key,
     /// A JWKS and its signing keys ([`Out::KeySet`]).
     KeySet,
+    /// A new handle of the named class ([`Out::Handle`]): a constructor row.
+    Handle(&'static str),
 }
 
 impl Returns {
@@ -120,6 +131,7 @@ impl Returns {
             Returns::Jwks => "Jwks",
             Returns::Key => "SigningKey",
             Returns::KeySet => "KeySet",
+            Returns::Handle(class) => class,
         }
     }
 }
@@ -233,17 +245,37 @@ impl Op {
         self.params.iter().any(|p| p.name == "jobs")
     }
 
-    /// The Python name: the class name, or the wire name.
+    /// The Python name: the class name, the method name of a method row ([`Op::method_of`]),
+    /// or the wire name.
     pub fn python_name(&self) -> &'static str {
-        self.class.unwrap_or(self.name)
+        match self.method_of() {
+            Some((_, method)) => method,
+            None => self.class.unwrap_or(self.name),
+        }
     }
 
-    /// The JS name: the class name, or the camelCase form of the wire name.
+    /// The JS name: the class name, or the camelCase form of the wire name (of the method name
+    /// for a method row).
     pub fn js_name(&self) -> String {
         match self.class {
             Some(c) => c.to_owned(),
-            None => camel(self.name),
+            None => camel(self.python_name()),
         }
+    }
+
+    /// The handle class and the method name of a method row: a row whose first parameter is
+    /// `self`, of kind [`Kind::Handle`], named `{prefix}_{method}` ([`HandleClass::prefix`]).
+    pub fn method_of(&self) -> Option<(&'static HandleClass, &'static str)> {
+        let first = self.params.first()?;
+        let Kind::Handle(class) = first.kind else {
+            return None;
+        };
+        let class = handle::class_of(class)?;
+        let method = self
+            .name
+            .strip_prefix(class.prefix)
+            .and_then(|m| m.strip_prefix('_'))?;
+        (first.name == "self").then_some((class, method))
     }
 
     /// The index of the parameter named `name` (wire name).

@@ -36,8 +36,12 @@ pub fn operations_json() -> String {
          its kind or its result for the hosts' declarations only (the call accepts what the \
          kind accepts): a name of `refinements` (string literals each host writes as a union, \
          a structured input each host declares, or a shape), `T[]`, alternatives joined by \
-         ' | ', `json` any value of the kind. `constants`: values the hosts read instead of \
-         restating them (the replay guard's bounds, SQL and Redis commands).",
+         ' | ', `json` any value of the kind. `handles`: the machines a host holds as objects \
+         (bridge/src/handle.rs): each class's constructor (a row with `class`) and its methods \
+         (rows whose first parameter is `self`, of kind `handle`, marked `method_of`; their \
+         `python` and `js` names are the method's). `constants`: values the hosts read instead \
+         of restating them (limits, the replay guard's and the remote key set's defaults and \
+         bounds, the MCP bounds, SQL and Redis commands).",
     );
     out.extend_from_slice(b",\n  \"operations\": [");
     for (i, op) in OPERATIONS.iter().enumerate() {
@@ -54,6 +58,10 @@ pub fn operations_json() -> String {
         } else {
             b"false"
         });
+        if let Some((class, _)) = op.method_of() {
+            out.extend_from_slice(b", \"method_of\": ");
+            push_str(&mut out, class.name);
+        }
         out.extend_from_slice(b", \"section\": ");
         push_str(&mut out, op.section);
         out.extend_from_slice(b", \"returns\": ");
@@ -73,6 +81,10 @@ pub fn operations_json() -> String {
             push_str(&mut out, &camel(p.name));
             out.extend_from_slice(b", \"kind\": ");
             push_str(&mut out, p.kind.as_str());
+            if let crate::Kind::Handle(class) = p.kind {
+                out.extend_from_slice(b", \"handle\": ");
+                push_str(&mut out, class);
+            }
             out.extend_from_slice(b", \"required\": ");
             out.extend_from_slice(if p.required { b"true" } else { b"false" });
             out.extend_from_slice(b", \"doc\": ");
@@ -116,6 +128,8 @@ pub fn operations_json() -> String {
     write_shapes(&mut out);
     out.extend_from_slice(b"\n  ],\n  \"refinements\": [");
     write_refinements(&mut out);
+    out.extend_from_slice(b"\n  ],\n  \"handles\": [");
+    write_handles(&mut out);
     out.extend_from_slice(b"\n  ],\n  \"constants\": [");
     write_constants(&mut out);
     out.extend_from_slice(b"\n  ]\n}\n");
@@ -194,6 +208,31 @@ fn write_refinements(out: &mut Vec<u8>) {
     }
 }
 
+/// The `handles` of the manifest: one line per class of [`crate::HANDLES`], with its
+/// constructor's wire name and its methods' (in registry order).
+fn write_handles(out: &mut Vec<u8>) {
+    for (i, h) in crate::HANDLES.iter().enumerate() {
+        out.extend_from_slice(if i == 0 { b"\n    {" } else { b",\n    {" });
+        out.extend_from_slice(b"\"name\": ");
+        push_str(out, h.name);
+        out.extend_from_slice(b", \"constructor\": ");
+        push_str(out, h.prefix);
+        out.extend_from_slice(b", \"methods\": [");
+        let methods = OPERATIONS
+            .iter()
+            .filter(|op| op.method_of().is_some_and(|(c, _)| c.name == h.name));
+        for (k, op) in methods.enumerate() {
+            if k > 0 {
+                out.extend_from_slice(b", ");
+            }
+            push_str(out, op.name);
+        }
+        out.extend_from_slice(b"], \"doc\": ");
+        push_str(out, h.doc);
+        out.push(b'}');
+    }
+}
+
 /// A constant of the manifest (`constants`): a value every host reads from the manifest instead of
 /// restating it (bounds, defaults, a store's statements).
 #[derive(Clone, Copy, Debug)]
@@ -207,13 +246,85 @@ pub struct Constant {
 }
 
 /// Every constant of the manifest, in order.
-pub static CONSTANTS: &[Constant] = &[Constant {
-    name: "replay",
-    doc: "The replay guard's defaults and bounds (seconds unless named _ms), the SQLite schema \
-          and statements (each with its parameters' names) and the Redis commands of its stores \
-          (ekl_core::replay; docs/decisions.md#replay-guard).",
-    value: ekl_core::replay::constants,
-}];
+pub static CONSTANTS: &[Constant] = &[
+    Constant {
+        name: "limits",
+        doc: "The bounds every host applies before it converts a value (ekl_core::limits, \
+              ekl_core::canonical; docs/decisions.md#limits): the deepest nesting, the longest \
+              JSON text, the longest converted value, a capability input's bound, and JSON's \
+              exact integers (±2^53).",
+        value: limits,
+    },
+    Constant {
+        name: "replay",
+        doc:
+            "The replay guard's defaults and bounds (seconds unless named _ms), the SQLite schema \
+              and statements (each with its parameters' names) and the Redis commands of its \
+              stores (ekl_core::replay; docs/decisions.md#replay-guard).",
+        value: ekl_core::replay::constants,
+    },
+    Constant {
+        name: "remote_jwks",
+        doc: "The options of a fetched key set's policy (RemoteJwksPolicy, \
+              ekl_core::remote_jwks): each one's default and bounds (low excluded when \
+              low_open), and the most redirects followed.",
+        value: ekl_core::remote_jwks::constants,
+    },
+    Constant {
+        name: "mcp",
+        doc:
+            "The MCP bounds (ekl_core::mcp): the largest message, a call's window, a listing, the \
+              most pages and tools; and settle_ms, how long a module waits for a call's answer \
+              after the request crossed (the hosts' wait, to move into the core's session).",
+        value: mcp,
+    },
+];
+
+/// The `limits` constant.
+fn limits() -> ekl_core::Value<'static> {
+    use ekl_core::Value;
+    let n = |x: usize| Value::Number(x as f64);
+    Value::Object(vec![
+        (
+            "capability_input_max_bytes".into(),
+            n(ekl_core::canonical::CAPABILITY_INPUT_MAX_BYTES),
+        ),
+        ("max_depth".into(), n(ekl_core::canonical::MAX_DEPTH)),
+        (
+            "max_input_bytes".into(),
+            n(ekl_core::limits::MAX_INPUT_BYTES),
+        ),
+        (
+            "max_safe_integer_bound".into(),
+            Value::Number(ekl_core::MAX_SAFE_INTEGER_BOUND as f64),
+        ),
+        (
+            "max_value_bytes".into(),
+            n(ekl_core::limits::MAX_VALUE_BYTES),
+        ),
+    ])
+}
+
+/// How long an MCP module waits for a call's answer once its request crossed, milliseconds.
+pub const MCP_SETTLE_MS: u64 = 10_000;
+
+/// The `mcp` constant.
+fn mcp() -> ekl_core::Value<'static> {
+    use ekl_core::mcp;
+    use ekl_core::Value;
+    let n = |x: usize| Value::Number(x as f64);
+    Value::Object(vec![
+        ("max_listing_bytes".into(), n(mcp::MAX_LISTING_BYTES)),
+        ("max_message_bytes".into(), n(mcp::MAX_MESSAGE_BYTES)),
+        ("max_pages".into(), n(mcp::MAX_PAGES)),
+        ("max_tools".into(), n(mcp::MAX_TOOLS)),
+        (
+            "max_window_bytes".into(),
+            Value::Number(mcp::MAX_WINDOW_BYTES as f64),
+        ),
+        ("settle_ms".into(), Value::Number(MCP_SETTLE_MS as f64)),
+    ])
+}
 
 /// The `constants` of the manifest: one block per constant of [`CONSTANTS`], its value as
 /// canonical JSON on one line.

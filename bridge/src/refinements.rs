@@ -92,6 +92,11 @@ pub static REFINEMENTS: &[Refinement] = &[
         doc: "The execution statuses a receipt may report (§4, §9.5).",
     },
     Refinement {
+        name: "RemoteJwksCause",
+        is: Refined::Literals(&["timeout", "network", "refused"]),
+        doc: "Why a fetch of a key set failed, as the host saw it (`RemoteJwksPolicy.failed`).",
+    },
+    Refinement {
         name: "ReceiptKeys",
         is: Refined::Input,
         doc:

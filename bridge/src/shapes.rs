@@ -488,20 +488,18 @@ pub static SHAPES: &[Shape] = &[
         ],
     ),
     shape(
-        "RemoteJwksStep",
-        "One step of a fetched key set's cache policy (`remote_jwks_step`): the state to keep for \
-         the next step, what the host does now, and its details.",
+        "RemoteJwksDecision",
+        "What a RemoteJwksPolicy asks of its host now: serve the set held, fetch it, fail with \
+         `error`, follow the redirect, or read the body.",
         &[
-            req("action", "'serve' | 'fetch' | 'fail' | 'follow' | 'read' | 'done'")
-                .doc("serve the set held; fetch it; fail with `error`; follow the redirect; read the body; done"),
-            req("state", "object").doc("the state to pass to the next step"),
+            req("action", "'serve' | 'fetch' | 'fail' | 'follow' | 'read'")
+                .doc("serve, fetch, fail, follow or read"),
             opt("error", "error").doc("the refusal (action `fail`)"),
             opt("timeout", "json")
                 .doc("the deadline of the whole fetch in seconds (action `fetch`)")
                 .ts("number")
                 .py("float"),
             opt("max_bytes", "int").doc("the largest body (actions `fetch` and `read`)"),
-            opt("set", "object").doc("the key set as fetched, read strictly (event `body`)"),
         ],
     ),
     shape(

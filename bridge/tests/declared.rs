@@ -13,6 +13,17 @@ const SALT: &str = "000000000000000000000000000000000000000000000000000000000000
 #[test]
 fn every_operation_runs_on_its_declared_kinds() {
     let (jwks, keys) = jwks_from_seed(&[7u8; 32], &["k1"]).unwrap();
+    let made = ekl_bridge::call_named(
+        "remote_jwks_policy",
+        &[
+            ("url", Arg::Str("https://net.example/jwks.json")),
+            ("scheme", Arg::Str("https")),
+            ("host", Arg::Str("net.example")),
+        ],
+    );
+    let Ok(ekl_bridge::Out::Handle(handle)) = made else {
+        panic!("no handle: {made:?}");
+    };
     let mut calls = 0;
     for op in OPERATIONS {
         for all in [true, false] {
@@ -35,6 +46,8 @@ fn every_operation_runs_on_its_declared_kinds() {
                         Kind::StrList => Arg::StrList(vec!["x"]),
                         Kind::Jwks => Arg::Jwks(&jwks),
                         Kind::Key => Arg::Key(&keys[0]),
+                        Kind::Number => Arg::Number(1.0),
+                        Kind::Handle(_) => Arg::Handle(&handle),
                     }
                 })
                 .collect();

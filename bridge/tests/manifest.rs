@@ -68,6 +68,34 @@ fn names_are_unique_and_params_ordered() {
     }
 }
 
+/// Every handle class has its constructor (a row with `class`, returning the handle) and at
+/// least one method; every row with a `handle` parameter is a method of its class (`self` first).
+#[test]
+fn every_handle_class_has_a_constructor_and_methods() {
+    use ekl_bridge::{Kind, Returns, HANDLES, OPERATIONS};
+    for h in HANDLES {
+        let new = ekl_bridge::find(h.prefix).expect("the constructor row");
+        assert_eq!(new.class, Some(h.name));
+        assert_eq!(new.returns, Returns::Handle(h.name));
+        assert!(OPERATIONS
+            .iter()
+            .any(|op| op.method_of().is_some_and(|(c, _)| c.name == h.name)));
+    }
+    for op in OPERATIONS {
+        let handles = op
+            .params
+            .iter()
+            .filter(|p| matches!(p.kind, Kind::Handle(_)))
+            .count();
+        assert_eq!(
+            handles,
+            usize::from(op.method_of().is_some()),
+            "{}: a handle parameter is the `self` of a method row, and only that",
+            op.name
+        );
+    }
+}
+
 /// Every `returns` of the registry that names a JSON object is a declared shape, every type a
 /// member names is one the hosts translate, and a shape comes after those it names.
 #[test]
@@ -85,8 +113,9 @@ fn every_result_shape_is_declared_and_its_types_are_known() {
     ];
     for op in ekl_bridge::OPERATIONS {
         let name = op.returns.as_str().trim_end_matches("[]");
+        let handle = matches!(op.returns, ekl_bridge::Returns::Handle(_));
         assert!(
-            not_shapes.contains(&name) || find(name).is_some(),
+            handle || not_shapes.contains(&name) || find(name).is_some(),
             "{}: returns {name}, which bridge/src/shapes.rs does not declare",
             op.name
         );

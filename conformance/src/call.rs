@@ -8,7 +8,10 @@
 //! written); a string for `str` and `bytes`; an integer for `int`; a number for `now` (a fraction
 //! is floored, as on every surface: `ekl_bridge::seconds_of`); a boolean for
 //! `bool`; an array of strings for `str_list`; 64 lowercase hex for `salt`; for `key`, `{"seed": HEX, "kid": KID}`, a private
-//! JWK `{"jwk": TEXT}` or a PEM file `{"pem": TEXT, "kid": KID}`. On the
+//! JWK `{"jwk": TEXT}` or a PEM file `{"pem": TEXT, "kid": KID}`; a number for `number`; for
+//! `handle` (the `self` of a method row), how to make it: `{"new": ARGS, "then": [[METHOD,
+//! ARGS], …]}`, the class's constructor called with ARGS, then each method in turn (their
+//! outcomes, refusals included, are not looked at). On the
 //! command line, `--arg NAME=VALUE` gives the same forms as text (a key as `SEED_HEX:KID`), and
 //! `--arg-file NAME=FILE` / `--arg-env NAME=VAR` read the text from a file or the environment
 //! (for secrets).
@@ -35,6 +38,10 @@ pub enum Owned {
     List(Vec<String>),
     /// A signing key.
     Key(SigningKey),
+    /// A number.
+    Number(f64),
+    /// A machine's handle.
+    Handle(ekl_bridge::Handle),
 }
 
 fn invalid(message: String) -> Error {
@@ -109,6 +116,8 @@ pub fn from_json(name: &str, kind: Kind, v: &Value<'_>) -> Result<Owned, Error> 
                 ],
             )?
         }
+        (Kind::Number, Value::Number(x)) => Owned::Number(*x),
+        (Kind::Handle(class), Value::Object(_)) => Owned::Handle(handle_of(name, class, v)?),
         (Kind::Key, Value::Object(_)) => {
             ekl_core::shape::members(v, name, &["seed", "kid"])?;
             key_of(
@@ -118,6 +127,51 @@ pub fn from_json(name: &str, kind: Kind, v: &Value<'_>) -> Result<Owned, Error> 
         }
         _ => return Err(bad()),
     })
+}
+
+/// The handle of class `class` that `v` describes: `{"new": ARGS, "then": [[METHOD, ARGS], …]}`
+/// (a step's ARGS hold no `self`: the handle made so far is its `self`; a description never
+/// nests another).
+fn handle_of(name: &str, class: &str, v: &Value<'_>) -> Result<ekl_bridge::Handle, Error> {
+    ekl_core::shape::members(v, name, &["new", "then"])?;
+    let bad = |what: &str| invalid(format!("argument {name}: {what}"));
+    let class = ekl_bridge::handle::class_of(class).ok_or_else(|| bad("no such handle class"))?;
+    let new = ekl_bridge::find(class.prefix).ok_or_else(|| bad("no constructor"))?;
+    let empty = Value::Object(vec![]);
+    let mut handle = match run(
+        new,
+        &decode_args(new, v.get("new").unwrap_or(&empty))?,
+        None,
+    )? {
+        Out::Handle(h) => h,
+        _ => return Err(bad("the constructor made no handle")),
+    };
+    let steps = match v.get("then") {
+        None | Some(Value::Null) => &[][..],
+        Some(Value::Array(steps)) => steps.as_slice(),
+        Some(_) => return Err(bad("then must be an array of [method, args]")),
+    };
+    for step in steps {
+        let (method, args) = match step.as_array() {
+            Some([Value::String(m), args @ Value::Object(_)]) => (m, args),
+            _ => return Err(bad("a step must be [method, args]")),
+        };
+        let op = ekl_bridge::find(&format!("{}_{method}", class.prefix))
+            .filter(|op| op.method_of().is_some())
+            .ok_or_else(|| bad("no such method"))?;
+        if args.get("self").is_some() {
+            return Err(bad("a step's args hold no self"));
+        }
+        let mut owned = decode_args(op, args)?;
+        owned[0] = Owned::Handle(handle);
+        // Each step's outcome is the handle's next state; a refusal is one too.
+        let _ = run(op, &owned, None);
+        handle = match std::mem::replace(&mut owned[0], Owned::Absent) {
+            Owned::Handle(h) => h,
+            _ => return Err(bad("the handle was lost")),
+        };
+    }
+    Ok(handle)
 }
 
 /// The argument of kind `kind` from command-line text.
@@ -138,6 +192,15 @@ pub fn from_text(name: &str, kind: Kind, text: String) -> Result<Owned, Error> {
             _ => return Err(invalid(format!("argument {name} must be true or false"))),
         },
         Kind::StrList => {
+            let v = ekl_core::canonical::parse(text.as_bytes())?;
+            from_json(name, kind, &v)?
+        }
+        Kind::Number => Owned::Number(
+            text.trim()
+                .parse()
+                .map_err(|_| invalid(format!("argument {name} must be a number")))?,
+        ),
+        Kind::Handle(_) => {
             let v = ekl_core::canonical::parse(text.as_bytes())?;
             from_json(name, kind, &v)?
         }
@@ -187,6 +250,8 @@ pub fn json_form(kind: Kind) -> &'static str {
         Kind::Key => {
             "{\"seed\": HEX, \"kid\": KID}, {\"jwk\": PRIVATE_JWK_TEXT} or {\"pem\": PEM_TEXT, \"kid\": KID}"
         }
+        Kind::Number => "a number",
+        Kind::Handle(_) => "{\"new\": ARGS, \"then\": [[METHOD, ARGS], ...]}",
     }
 }
 
@@ -209,6 +274,8 @@ pub fn run(op: &Op, owned: &[Owned], clock: Option<i64>) -> Result<Out, Error> {
             Owned::Bool(b) => Arg::Bool(*b),
             Owned::List(l) => Arg::StrList(l.iter().map(String::as_str).collect()),
             Owned::Key(k) => Arg::Key(k),
+            Owned::Number(x) => Arg::Number(*x),
+            Owned::Handle(h) => Arg::Handle(h),
         })
         .collect();
     ekl_bridge::call(op, &args)

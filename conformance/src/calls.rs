@@ -669,11 +669,11 @@ fn endpoint_proof_signatures(c: &mut Calls, d: &Value<'static>, src: &str) {
 }
 
 /// Times (format_timestamp) and keys from PEM and JWK files made by node:crypto (OpenSSL).
-/// The steps of a fetched key set's cache policy (`remote_jwks_step`, ekl_core::remote_jwks):
-/// each event from a state reached by earlier events, so every surface's answers to the same
-/// transitions are compared (tools/remote-jwks/scenarios.json plays them over HTTP).
+/// The fetched key set's cache policy as a handle (`RemoteJwksPolicy`, ekl_core::remote_jwks;
+/// docs/decisions/handles.md): its constructor, and each method called on a handle brought to a
+/// state by earlier methods (the `self` argument describes them), so every surface's answers to
+/// the same transitions are compared (tools/remote-jwks/scenarios.json plays them over HTTP).
 fn remote_jwks_steps(c: &mut Calls) {
-    use ekl_core::remote_jwks::{Failure, State, UrlParts};
     const SRC: &str = "core/src/remote_jwks.rs";
     const KEY: &str = r#"{"alg":"ES256","crv":"P-256","kid":"k1","kty":"EC","use":"sig","x":"IBPaEMdAdqp6YxXlh70zMSKLxblldoQmMNdSuUfZ6ow","y":"I9B6U2c_y7Iwzk1NQNbXCWZzGpmBvc1Tbvs_CYkL8Ik"}"#;
     let set = format!(r#"{{"keys":[{KEY}]}}"#);
@@ -683,110 +683,394 @@ fn remote_jwks_steps(c: &mut Calls) {
             .unwrap_or(Value::Null)
     };
     let url = "https://net.example/.well-known/jwks.json";
-    let parts = r#"{"scheme":"https","host":"net.example","port":null,"credentials":false}"#;
-    let new = |options: &str, parts: &str| {
-        format!(r#"{{"on":"new","url":"{url}","parts":{parts},"options":{options}}}"#)
-    };
-    for (label, options, parts) in [
-        ("new", "{}", parts),
+    let parts = r#""url":"https://net.example/.well-known/jwks.json","scheme":"https","host":"net.example""#;
+    for (label, args) in [
+        ("new", format!("{{{parts}}}")),
         (
             "new, every option at its bound",
-            r#"{"timeout_ms":600000,"max_bytes":67108864,"cooldown":0,"default_max_age":86400,"max_stale":31536000}"#,
-            parts,
+            format!(
+                r#"{{{parts},"timeout_ms":600000,"max_bytes":67108864,"cooldown":0,"default_max_age":86400,"max_stale":31536000}}"#
+            ),
         ),
-        ("new, cooldown NaN", r#"{"cooldown":"NaN"}"#, parts),
-        ("new, cooldown a string", r#"{"cooldown":"30"}"#, parts),
-        ("new, max_bytes 1.5", r#"{"max_bytes":1.5}"#, parts),
-        ("new, an unknown option", r#"{"bogus":1}"#, parts),
+        (
+            "new, cooldown below 0",
+            format!(r#"{{{parts},"cooldown":-1}}"#),
+        ),
+        ("new, timeout 0", format!(r#"{{{parts},"timeout":0}}"#)),
+        (
+            "new, timeout and timeout_ms",
+            format!(r#"{{{parts},"timeout":1,"timeout_ms":1000}}"#),
+        ),
+        (
+            "new, max_bytes 1.5",
+            format!(r#"{{{parts},"max_bytes":1.5}}"#),
+        ),
         (
             "new, a user name",
-            "{}",
-            r#"{"scheme":"https","host":"net.example","credentials":true}"#,
+            format!(
+                r#"{{"url":"{url}","scheme":"https","host":"net.example","credentials":true}}"#
+            ),
         ),
         (
             "new, not http",
-            "{}",
-            r#"{"scheme":"ftp","host":"net.example"}"#,
+            format!(r#"{{"url":"{url}","scheme":"ftp","host":"net.example"}}"#),
         ),
-        ("new, unparsed", "{}", "null"),
+        ("new, unparsed", format!(r#"{{"url":"{url}"}}"#)),
     ] {
-        c.add(
-            "remote_jwks_step",
-            SRC,
-            label,
-            vec![("event", s(new(options, parts)))],
-        );
+        let args = parse(&args);
+        let members = args.as_object().unwrap_or(&[]);
+        let args = members.iter().map(|(k, v)| (&**k, v.clone())).collect();
+        c.add("remote_jwks_policy", SRC, label, args);
     }
-    let p = UrlParts::from_value(&parse(parts)).ok();
-    let Ok(fresh) = State::new(url, p.as_ref(), &Value::Object(vec![])) else {
-        return;
+    let new = format!("{{{parts}}}");
+    let handle = |then: &str| parse(&format!(r#"{{"new":{new},"then":[{then}]}}"#));
+    let body = |cc: &str| {
+        format!(
+            r#"["body",{{"now":1000,"body":{},"cache_control":"{cc}"}}]"#,
+            String::from_utf8(canonical::canonicalize_value(&s(set.clone())).unwrap_or_default())
+                .unwrap_or_default()
+        )
     };
-    let mut fetched = fresh.clone();
-    fetched.fetched(1000.0, Some("max-age=60"));
-    let mut failed = fetched.clone();
-    failed.failed(
-        1061.0,
-        Failure::Refused(ekl_core::Error::new(
-            ekl_core::ErrorCode::JwksUnavailable,
-            "the key set's server answered 500",
-        )),
-    );
-    let mut cold = fresh.clone();
-    cold.failed(1000.0, Failure::Timeout);
+    let fetched = body("max-age=60");
+    let refused = r#"["failed",{"now":1061,"cause":"refused","message":"the key set's server answered 500"}]"#;
+    let failed = format!("{fetched},{refused}");
+    let cold = r#"["failed",{"now":1000,"cause":"timeout"}]"#;
     let token = "eyJhbGciOiJFUzI1NiIsImtpZCI6Ims5In0.e30.c2ln"; // {"alg":"ES256","kid":"k9"}
     let known = "eyJhbGciOiJFUzI1NiIsImtpZCI6ImsxIn0.e30.c2ln"; // {"alg":"ES256","kid":"k1"}
     let dup = "eyJraWQiOiJrOSIsImtpZCI6ImsxIn0.e30.c2ln"; // {"kid":"k9","kid":"k1"}
-    let st = |x: &State| t(&x.to_value());
-    let ev = |text: &str| s(text.to_owned());
-    type Step<'s> = (&'s str, &'s State, String, Vec<(&'s str, Value<'static>)>);
+    let no_store = format!("{},{}", body("no-store"), r#"["need",{"now":1029}]"#);
+    let kid_fetch = format!(r#"{fetched},["kid",{{"now":1010,"token":"{token}"}}]"#);
+    let kid_timeout = format!(r#"{kid_fetch},["failed",{{"now":1011,"cause":"timeout"}}]"#);
+    let n = |x: f64| Value::Number(x);
+    type Step<'s> = (&'s str, &'s str, String, Vec<(&'s str, Value<'static>)>);
     let steps: Vec<Step<'_>> = vec![
-        ("need, no set", &fresh, r#"{"on":"need","now":1000}"#.into(), vec![]),
-        ("fetched, max-age", &fresh, r#"{"on":"fetched","now":1000,"cache_control":"public, max-age=60"}"#.into(), vec![]),
-        ("fetched, no-store under the cooldown floor", &fresh, r#"{"on":"fetched","now":1000,"cache_control":"no-store"}"#.into(), vec![]),
-        ("need, fresh", &fetched, r#"{"on":"need","now":1059.5}"#.into(), vec![]),
-        ("need, expired", &fetched, r#"{"on":"need","now":1060}"#.into(), vec![]),
-        ("failed, refused", &fetched, r#"{"on":"failed","now":1061,"cause":"refused","error":{"code":"JWKS_UNAVAILABLE","message":"the key set's server answered 500"}}"#.into(), vec![]),
-        ("failed, timeout", &fresh, r#"{"on":"failed","now":1000,"cause":"timeout"}"#.into(), vec![]),
-        ("need, cooling, stale set serves", &failed, r#"{"on":"need","now":1070}"#.into(), vec![]),
-        ("need, cooling, no set", &cold, r#"{"on":"need","now":1001}"#.into(), vec![]),
-        ("need, long after a failure", &failed, r#"{"on":"need","now":87500}"#.into(), vec![]),
-        ("need_failed, stale set serves", &failed, r#"{"on":"need_failed","now":1061,"error":{"code":"JWKS_UNAVAILABLE","message":"the key set timed out"}}"#.into(), vec![]),
-        ("need_failed, no set", &cold, r#"{"on":"need_failed","now":1000,"error":{"code":"JWKS_UNAVAILABLE","message":"the key set timed out"}}"#.into(), vec![]),
-        ("kid, unknown: refetch", &fetched, r#"{"on":"kid","now":1010}"#.into(), vec![("jwks", s(set.clone())), ("token", s(token))]),
-        ("kid, known", &fetched, r#"{"on":"kid","now":1010}"#.into(), vec![("jwks", s(set.clone())), ("token", s(known))]),
-        ("kid, a header with a duplicate member: no kid", &fetched, r#"{"on":"kid","now":1010}"#.into(), vec![("jwks", s(set.clone())), ("token", s(dup))]),
-        ("kid, unknown after a failure", &failed, r#"{"on":"kid","now":1066}"#.into(), vec![("jwks", s(set.clone())), ("token", s(token))]),
-        ("kid_fetched, still unknown", &fetched, r#"{"on":"kid_fetched"}"#.into(), vec![("jwks", s(set.clone())), ("token", s(token))]),
-        ("kid_failed", &fetched, r#"{"on":"kid_failed","error":{"code":"JWKS_UNAVAILABLE","message":"the key set timed out"}}"#.into(), vec![]),
-        ("response, 200", &fresh, r#"{"on":"response","status":200,"hops":0}"#.into(), vec![]),
-        ("response, 500", &fresh, r#"{"on":"response","status":500,"hops":0}"#.into(), vec![]),
-        ("response, same-origin redirect", &fresh, r#"{"on":"response","status":302,"location":"/moved","next":{"scheme":"https","host":"net.example","port":443},"hops":0}"#.into(), vec![]),
-        ("response, redirect to another origin", &fresh, r#"{"on":"response","status":301,"location":"https://other.example/","next":{"scheme":"https","host":"other.example"},"hops":0}"#.into(), vec![]),
-        ("response, https to http", &fresh, r#"{"on":"response","status":307,"location":"http://net.example/","next":{"scheme":"http","host":"net.example"},"hops":0}"#.into(), vec![]),
-        ("response, redirect without a Location", &fresh, r#"{"on":"response","status":308,"hops":0}"#.into(), vec![]),
-        ("response, the sixth redirect", &fresh, r#"{"on":"response","status":302,"location":"/moved","next":{"scheme":"https","host":"net.example"},"hops":5}"#.into(), vec![]),
-        ("body, a key set", &fresh, r#"{"on":"body"}"#.into(), vec![("body", s(set.clone()))]),
-        ("body, a byte-order mark", &fresh, r#"{"on":"body"}"#.into(), vec![("body", s(format!("\u{feff}{set}")))]),
-        ("body, a duplicate member", &fresh, r#"{"on":"body"}"#.into(), vec![("body", s(format!(r#"{{"keys":[],"keys":[{KEY}]}}"#)))]),
-        ("body, a duplicate member in a key", &fresh, r#"{"on":"body"}"#.into(), vec![("body", s(format!(r#"{{"keys":[{{"kid":"k0",{}]}}"#, &KEY[1..])))]),
-        ("body, not JSON", &fresh, r#"{"on":"body"}"#.into(), vec![("body", s("<html>"))]),
-        ("body, NaN", &fresh, r#"{"on":"body"}"#.into(), vec![("body", s(r#"{"keys":NaN}"#))]),
-        ("body, only RSA", &fresh, r#"{"on":"body"}"#.into(), vec![("body", s(r#"{"keys":[{"kty":"RSA","kid":"r","n":"AQAB","e":"AQAB"}]}"#))]),
-        ("body, longer than max_bytes", &fresh, r#"{"on":"body","longer":true}"#.into(), vec![("body", s(set.clone()))]),
-        ("an unknown event", &fresh, r#"{"on":"tick","now":1}"#.into(), vec![]),
+        (
+            "need, no set",
+            "need",
+            String::new(),
+            vec![("now", n(1000.0))],
+        ),
+        (
+            "body, max-age",
+            "body",
+            String::new(),
+            vec![
+                ("now", n(1000.0)),
+                ("body", s(set.clone())),
+                ("cache_control", s("public, max-age=60")),
+            ],
+        ),
+        (
+            "need, no-store under the cooldown floor",
+            "need",
+            no_store.clone(),
+            vec![("now", n(1029.0))],
+        ),
+        (
+            "need, no-store, past the floor",
+            "need",
+            no_store,
+            vec![("now", n(1030.0))],
+        ),
+        (
+            "need, fresh",
+            "need",
+            fetched.clone(),
+            vec![("now", n(1059.5))],
+        ),
+        (
+            "need, expired",
+            "need",
+            fetched.clone(),
+            vec![("now", n(1060.0))],
+        ),
+        (
+            "failed, refused",
+            "failed",
+            fetched.clone(),
+            vec![
+                ("now", n(1061.0)),
+                ("cause", s("refused")),
+                ("message", s("the key set's server answered 500")),
+            ],
+        ),
+        (
+            "failed, timeout",
+            "failed",
+            String::new(),
+            vec![("now", n(1000.0)), ("cause", s("timeout"))],
+        ),
+        (
+            "failed, network",
+            "failed",
+            String::new(),
+            vec![("now", n(1000.0)), ("cause", s("network"))],
+        ),
+        (
+            "failed, an unknown cause",
+            "failed",
+            String::new(),
+            vec![("now", n(1000.0)), ("cause", s("tick"))],
+        ),
+        (
+            "need, cooling, stale set serves",
+            "need",
+            failed.clone(),
+            vec![("now", n(1070.0))],
+        ),
+        (
+            "need, cooling, no set",
+            "need",
+            cold.into(),
+            vec![("now", n(1001.0))],
+        ),
+        (
+            "need, long after a failure",
+            "need",
+            failed.clone(),
+            vec![("now", n(87500.0))],
+        ),
+        (
+            "need_failed, stale set serves",
+            "need_failed",
+            failed.clone(),
+            vec![("now", n(1061.0))],
+        ),
+        (
+            "need_failed, too stale",
+            "need_failed",
+            failed.clone(),
+            vec![("now", n(87500.0))],
+        ),
+        (
+            "need_failed, no set",
+            "need_failed",
+            cold.into(),
+            vec![("now", n(1000.0))],
+        ),
+        (
+            "kid, unknown: refetch",
+            "kid",
+            fetched.clone(),
+            vec![("now", n(1010.0)), ("token", s(token))],
+        ),
+        (
+            "kid, known",
+            "kid",
+            fetched.clone(),
+            vec![("now", n(1010.0)), ("token", s(known))],
+        ),
+        (
+            "kid, no token",
+            "kid",
+            fetched.clone(),
+            vec![("now", n(1010.0))],
+        ),
+        (
+            "kid, a header with a duplicate member: no kid",
+            "kid",
+            fetched.clone(),
+            vec![("now", n(1010.0)), ("token", s(dup))],
+        ),
+        (
+            "kid, unknown after a failure",
+            "kid",
+            failed.clone(),
+            vec![("now", n(1066.0)), ("token", s(token))],
+        ),
+        (
+            "kid, unknown, refetched 12 s ago",
+            "kid",
+            kid_fetch.clone(),
+            vec![("now", n(1022.0)), ("token", s(token))],
+        ),
+        (
+            "kid_fetched, still unknown",
+            "kid_fetched",
+            kid_fetch.clone(),
+            vec![("token", s(token))],
+        ),
+        (
+            "kid_fetched, known",
+            "kid_fetched",
+            kid_fetch,
+            vec![("token", s(known))],
+        ),
+        ("kid_failed", "kid_failed", kid_timeout, vec![]),
+        (
+            "response, 200",
+            "response",
+            String::new(),
+            vec![("status", n(200.0)), ("hops", n(0.0))],
+        ),
+        (
+            "response, 500",
+            "response",
+            String::new(),
+            vec![("status", n(500.0)), ("hops", n(0.0))],
+        ),
+        (
+            "response, same-origin redirect",
+            "response",
+            String::new(),
+            vec![
+                ("status", n(302.0)),
+                ("hops", n(0.0)),
+                ("location", s("/moved")),
+                ("scheme", s("https")),
+                ("host", s("net.example")),
+                ("port", n(443.0)),
+            ],
+        ),
+        (
+            "response, redirect to another origin",
+            "response",
+            String::new(),
+            vec![
+                ("status", n(301.0)),
+                ("hops", n(0.0)),
+                ("location", s("https://other.example/")),
+                ("scheme", s("https")),
+                ("host", s("other.example")),
+            ],
+        ),
+        (
+            "response, https to http",
+            "response",
+            String::new(),
+            vec![
+                ("status", n(307.0)),
+                ("hops", n(0.0)),
+                ("location", s("http://net.example/")),
+                ("scheme", s("http")),
+                ("host", s("net.example")),
+            ],
+        ),
+        (
+            "response, redirect without a Location",
+            "response",
+            String::new(),
+            vec![("status", n(308.0)), ("hops", n(0.0))],
+        ),
+        (
+            "response, redirect to an unparsed URL",
+            "response",
+            String::new(),
+            vec![
+                ("status", n(302.0)),
+                ("hops", n(0.0)),
+                ("location", s("http://[x")),
+            ],
+        ),
+        (
+            "response, the sixth redirect",
+            "response",
+            String::new(),
+            vec![
+                ("status", n(302.0)),
+                ("hops", n(5.0)),
+                ("location", s("/moved")),
+                ("scheme", s("https")),
+                ("host", s("net.example")),
+            ],
+        ),
+        (
+            "response, opaque",
+            "response",
+            String::new(),
+            vec![
+                ("status", n(0.0)),
+                ("hops", n(0.0)),
+                ("opaque", Value::Bool(true)),
+            ],
+        ),
+        (
+            "response, status 1000",
+            "response",
+            String::new(),
+            vec![("status", n(1000.0)), ("hops", n(0.0))],
+        ),
+        (
+            "body, a byte-order mark",
+            "body",
+            String::new(),
+            vec![("now", n(1000.0)), ("body", s(format!("\u{feff}{set}")))],
+        ),
+        (
+            "body, a duplicate member",
+            "body",
+            String::new(),
+            vec![
+                ("now", n(1000.0)),
+                ("body", s(format!(r#"{{"keys":[],"keys":[{KEY}]}}"#))),
+            ],
+        ),
+        (
+            "body, a duplicate member in a key",
+            "body",
+            String::new(),
+            vec![
+                ("now", n(1000.0)),
+                (
+                    "body",
+                    s(format!(r#"{{"keys":[{{"kid":"k0",{}]}}"#, &KEY[1..])),
+                ),
+            ],
+        ),
+        (
+            "body, not JSON",
+            "body",
+            String::new(),
+            vec![("now", n(1000.0)), ("body", s("<html>"))],
+        ),
+        (
+            "body, NaN",
+            "body",
+            String::new(),
+            vec![("now", n(1000.0)), ("body", s(r#"{"keys":NaN}"#))],
+        ),
+        (
+            "body, only RSA",
+            "body",
+            String::new(),
+            vec![
+                ("now", n(1000.0)),
+                (
+                    "body",
+                    s(r#"{"keys":[{"kty":"RSA","kid":"r","n":"AQAB","e":"AQAB"}]}"#),
+                ),
+            ],
+        ),
+        (
+            "body, longer than max_bytes",
+            "body",
+            String::new(),
+            vec![
+                ("now", n(1000.0)),
+                ("body", s(set.clone())),
+                ("longer", Value::Bool(true)),
+            ],
+        ),
+        (
+            "need, after a refused body",
+            "need",
+            r#"["body",{"now":1000,"body":"<html>"}]"#.into(),
+            vec![("now", n(1001.0))],
+        ),
     ];
-    for (label, state, event, more) in steps {
-        let mut args = vec![("event", ev(&event)), ("state", st(state))];
+    for (label, method, then, more) in steps {
+        let mut args = vec![("self", handle(&then))];
         args.extend(more);
-        c.add("remote_jwks_step", SRC, label, args);
+        let name = format!("remote_jwks_policy_{method}");
+        c.add(&name, SRC, label, args);
     }
     c.add(
-        "remote_jwks_step",
+        "remote_jwks_policy_need",
         SRC,
-        "a forged state",
+        "a handle of no class's method",
         vec![
-            ("event", ev(r#"{"on":"need","now":1}"#)),
-            ("state", s("{\"has_set\":true}")),
+            ("self", parse(r#"{"new":{"url":"https://x.example/","scheme":"https","host":"x.example"},"then":[["tick",{}]]}"#)),
+            ("now", Value::Number(1.0)),
         ],
     );
 }
@@ -2699,6 +2983,8 @@ mod tests {
                 Returns::Bytes => "str",
                 Returns::Jwks | Returns::KeySet => "object",
                 Returns::Key => "Jwk",
+                // A new machine's handle is answered as its class name.
+                Returns::Handle(_) => "str",
                 other => other.as_str(),
             };
             if let Err(e) = ekl_bridge::shapes::check(ty, &value, "$") {

@@ -13,6 +13,17 @@
 //!
 //! The core never reads a clock or a random source: time is always an argument.
 //!
+//! ## Where a protocol rule goes
+//!
+//! Every rule of a protocol the hosts drive over the network is written here, once: the machines
+//! [`remote_jwks`] (a fetched key set's cache policy), [`replay`] (the replay guard) and [`mcp`]
+//! (the MCP wire) take what a host saw (bytes, a status, a header, the clock as an argument) and
+//! say what to do next. A mutable machine is a handle of the registry (crate `ekl-bridge`,
+//! `handle.rs`): the hosts hold it as an object and call its methods, its state never leaves it;
+//! a value a host needs (a default, a bound, a statement) is a constant of the machine's module,
+//! published in the manifest's `constants`. The hosts keep only their I/O (CONTRIBUTING.md, "Add
+//! a protocol rule"; docs/decisions/handles.md).
+//!
 //! ## The crypto path: what is this crate's own
 //!
 //! Every secret operation and every hash is RustCrypto's: SHA-256 and HMAC (`sha2`, `hmac`), ES256

@@ -15,8 +15,9 @@
 //! No clock, no I/O: time is an argument (the host's monotonic clock, in seconds, any finite
 //! number), events go in ([`State::need`], [`State::kid`], [`State::response`], [`State::body`],
 //! [`State::fetched`], [`State::failed`], …) and decisions come out ([`Decision`], [`Hop`]).
-//! The state is a small value ([`State::to_value`], [`State::from_value`]) that a host keeps
-//! between calls; the key set itself stays in the host's `Jwks` handle.
+//! The state, the last good key set with it, lives in one object that the hosts hold as a handle
+//! (the registry's `RemoteJwksPolicy`, docs/decisions/handles.md): it never crosses the boundary
+//! as a value, so nothing here re-reads a state a caller could have forged.
 
 use crate::jwk::Jwks;
 use crate::{canonical, jws, Error, ErrorCode, Result, Value};
@@ -91,35 +92,6 @@ impl UrlParts {
             https,
             host: self.host.to_ascii_lowercase(),
             port: self.port.unwrap_or(if https { 443 } else { 80 }),
-        })
-    }
-
-    /// The parts of a value `{scheme, host, port?, credentials?}` (what a host sends).
-    pub fn from_value(v: &Value<'_>) -> Result<UrlParts> {
-        crate::shape::members(v, "url parts", &["scheme", "host", "port", "credentials"])?;
-        let text = |name: &str| {
-            v.get(name)
-                .and_then(Value::as_str)
-                .map(str::to_owned)
-                .ok_or_else(|| invalid(format!("url parts: {name} must be a string")))
-        };
-        let port = match v.get("port") {
-            None | Some(Value::Null) => None,
-            Some(Value::Number(x)) if x.fract() == 0.0 && (0.0..=65535.0).contains(x) => {
-                Some(*x as u16)
-            }
-            Some(_) => return Err(invalid("url parts: port must be an integer in [0, 65535]")),
-        };
-        let credentials = match v.get("credentials") {
-            None | Some(Value::Null) => false,
-            Some(Value::Bool(b)) => *b,
-            Some(_) => return Err(invalid("url parts: credentials must be a boolean")),
-        };
-        Ok(UrlParts {
-            scheme: text("scheme")?,
-            host: text("host")?,
-            port,
-            credentials,
         })
     }
 }
@@ -281,9 +253,9 @@ fn whole(x: f64) -> i64 {
     }
 }
 
-/// The policy's state: its options, the URL's origin, and what it knows of the last fetches
-/// (the key set itself stays in the host's handle).
-#[derive(Clone, Debug, PartialEq)]
+/// The policy's state: its options, the URL's origin, what it knows of the last fetches, and the
+/// last good key set (read once, by [`State::body`]).
+#[derive(Clone, Debug)]
 pub struct State {
     timeout: f64,
     max_bytes: u64,
@@ -291,7 +263,7 @@ pub struct State {
     default_max_age: f64,
     max_stale: f64,
     origin: Origin,
-    has_set: bool,
+    set: Option<Jwks>,
     fresh_until: Option<f64>,
     last_failure: Option<f64>,
     last_error: Option<String>,
@@ -357,7 +329,7 @@ impl State {
             default_max_age: option(options, DEFAULT_MAX_AGE)?,
             max_stale: option(options, MAX_STALE)?,
             origin,
-            has_set: false,
+            set: None,
             fresh_until: None,
             last_failure: None,
             last_error: None,
@@ -379,11 +351,11 @@ impl State {
 
     /// Whether the last good set may serve at `now` (at most `max_stale` past its freshness).
     fn usable(&self, now: f64) -> bool {
-        self.has_set && self.fresh_until.is_some_and(|f| now - f <= self.max_stale)
+        self.set.is_some() && self.fresh_until.is_some_and(|f| now - f <= self.max_stale)
     }
 
     fn stale_note(&self) -> &'static str {
-        if self.has_set {
+        if self.set.is_some() {
             " (the last good set is older than max_stale)"
         } else {
             ""
@@ -394,7 +366,7 @@ impl State {
     /// a failure, the last good set while it is not too stale, else `JWKS_UNAVAILABLE` saying
     /// when the next attempt may happen.
     pub fn need(&self, now: f64) -> Decision {
-        if self.has_set && self.fresh_until.is_some_and(|f| now < f) {
+        if self.set.is_some() && self.fresh_until.is_some_and(|f| now < f) {
             return Decision::Serve;
         }
         if let Some(failed) = self.cooling(now) {
@@ -419,7 +391,7 @@ impl State {
     pub fn need_failed(&self, now: f64, error: &Error) -> Decision {
         if self.usable(now) {
             Decision::Serve
-        } else if self.has_set {
+        } else if self.set.is_some() {
             Decision::Fail(unavailable(format!(
                 "{}{}",
                 error.message(),
@@ -532,10 +504,10 @@ impl State {
     }
 
     /// The body of a 2xx response, as read (`longer`: the host stopped reading past
-    /// `max_bytes`): the key set as given (read by the core's strict reader, one leading
-    /// byte-order mark skipped), or `JWKS_UNAVAILABLE` saying why it is not usable (a duplicate
-    /// member is "not usable (DUPLICATE_KEY)", as `Jwks` refuses it when given directly).
-    pub fn body(&self, body: &[u8], longer: bool) -> Result<Value<'static>> {
+    /// `max_bytes`): the key set, read once by the core's strict reader (one leading byte-order
+    /// mark skipped), or `JWKS_UNAVAILABLE` saying why it is not usable (a duplicate member is
+    /// "not usable (DUPLICATE_KEY)", as `Jwks` refuses it when given directly).
+    pub fn body(&self, body: &[u8], longer: bool) -> Result<Jwks> {
         if longer || body.len() as u64 > self.max_bytes {
             return Err(unavailable(format!(
                 "the key set is larger than {} bytes",
@@ -557,18 +529,32 @@ impl State {
                 "the fetched key set is not usable ({})",
                 e.code().as_str()
             ))
-        })?;
-        Ok(value.into_owned())
+        })
     }
 
-    /// A fetch gave a usable set at `now`, with this `Cache-Control`: it is fresh for its
-    /// max-age, clamped to [cooldown, 1 day]; the failure is forgotten.
-    pub fn fetched(&mut self, now: f64, cache_control: Option<&str>) {
+    /// A fetch gave the usable `set` at `now`, with this `Cache-Control`: it is kept, fresh for
+    /// its max-age, clamped to [cooldown, 1 day]; the failure is forgotten.
+    pub fn fetched(&mut self, now: f64, cache_control: Option<&str>, set: Jwks) {
         let age = max_age(cache_control, self.default_max_age).max(self.cooldown);
-        self.has_set = true;
+        self.set = Some(set);
         self.fresh_until = Some(now + age);
         self.last_failure = None;
         self.last_error = None;
+    }
+
+    /// The last good key set, if a fetch gave one.
+    pub fn set(&self) -> Option<&Jwks> {
+        self.set.as_ref()
+    }
+
+    /// The error of the last failed fetch (`JWKS_UNAVAILABLE`), while no fetch has succeeded
+    /// since; else `JWKS_UNAVAILABLE` "the key set could not be fetched".
+    pub fn last_error(&self) -> Error {
+        unavailable(
+            self.last_error
+                .as_deref()
+                .unwrap_or("the key set could not be fetched"),
+        )
     }
 
     /// A fetch failed at `now`: recorded (no new attempt within the cooldown); the error its
@@ -584,119 +570,43 @@ impl State {
         self.last_error = Some(error.message().to_owned());
         error
     }
+}
 
-    /// The state as a value (what a host keeps between calls).
-    pub fn to_value(&self) -> Value<'static> {
-        let time = |t: Option<f64>| t.map_or(Value::Null, Value::Number);
-        Value::Object(vec![
-            ("cooldown".into(), Value::Number(self.cooldown)),
-            (
-                "default_max_age".into(),
-                Value::Number(self.default_max_age),
-            ),
-            ("fresh_until".into(), time(self.fresh_until)),
-            ("has_set".into(), Value::Bool(self.has_set)),
-            (
-                "last_error".into(),
-                self.last_error
-                    .clone()
-                    .map_or(Value::Null, |e| Value::String(e.into())),
-            ),
-            ("last_failure".into(), time(self.last_failure)),
-            ("last_kid_refetch".into(), time(self.last_kid_refetch)),
-            ("max_bytes".into(), Value::Number(self.max_bytes as f64)),
-            ("max_stale".into(), Value::Number(self.max_stale)),
-            (
-                "origin".into(),
-                Value::Object(vec![
-                    (
-                        "host".into(),
-                        Value::String(self.origin.host.clone().into()),
-                    ),
-                    ("https".into(), Value::Bool(self.origin.https)),
-                    ("port".into(), Value::Number(f64::from(self.origin.port))),
-                ]),
-            ),
-            ("timeout".into(), Value::Number(self.timeout)),
-        ])
-    }
-
-    /// The state of a value [`State::to_value`] wrote; `INVALID_ARGUMENT` for anything else
-    /// (every member checked: a host passes back what it got, a caller may pass anything).
-    pub fn from_value(v: &Value<'_>) -> Result<State> {
-        const MEMBERS: &[&str] = &[
-            "cooldown",
-            "default_max_age",
-            "fresh_until",
-            "has_set",
-            "last_error",
-            "last_failure",
-            "last_kid_refetch",
-            "max_bytes",
-            "max_stale",
-            "origin",
-            "timeout",
-        ];
-        let bad = || invalid("not a RemoteJwks state");
-        crate::shape::members(v, "RemoteJwks state", MEMBERS).map_err(|_| bad())?;
-        let num = |name: &str, spec: (&str, f64, f64, f64, bool)| {
-            let x = v.get(name).and_then(Value::as_f64).ok_or_else(bad)?;
-            number(&Value::Number(x), spec).map_err(|_| bad())
-        };
-        let time = |name: &str| match v.get(name) {
-            Some(Value::Null) => Ok(None),
-            Some(Value::Number(x)) if x.is_finite() => Ok(Some(*x)),
-            _ => Err(bad()),
-        };
-        let max_bytes = v.get("max_bytes").and_then(Value::as_f64).ok_or_else(bad)?;
-        if max_bytes.fract() != 0.0 || !(1.0..=MAX_BODY_BYTES as f64).contains(&max_bytes) {
-            return Err(bad());
-        }
-        let origin = v.get("origin").ok_or_else(bad)?;
-        crate::shape::members(origin, "origin", &["host", "https", "port"]).map_err(|_| bad())?;
-        let host = origin.get("host").and_then(Value::as_str).ok_or_else(bad)?;
-        let https = match origin.get("https") {
-            Some(Value::Bool(b)) => *b,
-            _ => return Err(bad()),
-        };
-        let port = match origin.get("port").and_then(Value::as_f64) {
-            Some(p) if p.fract() == 0.0 && (0.0..=65535.0).contains(&p) => p as u16,
-            _ => return Err(bad()),
-        };
-        if host.is_empty() {
-            return Err(bad());
-        }
-        let has_set = match v.get("has_set") {
-            Some(Value::Bool(b)) => *b,
-            _ => return Err(bad()),
-        };
-        let last_error = match v.get("last_error") {
-            Some(Value::Null) => None,
-            Some(Value::String(s)) => Some(s.to_string()),
-            _ => return Err(bad()),
-        };
-        let state = State {
-            timeout: num("timeout", TIMEOUT)?,
-            max_bytes: max_bytes as u64,
-            cooldown: num("cooldown", COOLDOWN)?,
-            default_max_age: num("default_max_age", DEFAULT_MAX_AGE)?,
-            max_stale: num("max_stale", MAX_STALE)?,
-            origin: Origin {
-                https,
-                host: host.to_owned(),
-                port,
-            },
-            has_set,
-            fresh_until: time("fresh_until")?,
-            last_failure: time("last_failure")?,
-            last_error,
-            last_kid_refetch: time("last_kid_refetch")?,
-        };
-        if state.has_set != state.fresh_until.is_some() {
-            return Err(bad());
-        }
-        Ok(state)
-    }
+/// The options' defaults and bounds, and the protocol's bounds of a fetch, as the manifest's
+/// `remote_jwks` constant (the hosts' `RemoteJwks` documents and passes nothing of its own).
+pub fn constants() -> Value<'static> {
+    let option = |spec: (&str, f64, f64, f64, bool)| {
+        let (name, default, low, high, low_open) = spec;
+        (
+            std::borrow::Cow::Owned(name.to_owned()),
+            Value::Object(vec![
+                ("default".into(), Value::Number(default)),
+                ("high".into(), Value::Number(high)),
+                ("low".into(), Value::Number(low)),
+                ("low_open".into(), Value::Bool(low_open)),
+            ]),
+        )
+    };
+    Value::Object(vec![
+        (
+            "max_bytes".into(),
+            Value::Object(vec![
+                ("default".into(), Value::Number(DEFAULT_MAX_BYTES as f64)),
+                ("high".into(), Value::Number(MAX_BODY_BYTES as f64)),
+                ("low".into(), Value::Number(1.0)),
+                ("low_open".into(), Value::Bool(false)),
+            ]),
+        ),
+        (
+            "max_redirects".into(),
+            Value::Number(f64::from(MAX_REDIRECTS)),
+        ),
+        option(COOLDOWN),
+        option(DEFAULT_MAX_AGE),
+        option(MAX_STALE),
+        option(TIMEOUT),
+        option(TIMEOUT_MS),
+    ])
 }
 
 #[cfg(test)]
@@ -731,6 +641,10 @@ mod tests {
         }
     }
 
+    fn jwks() -> Jwks {
+        Jwks::parse(SET).unwrap()
+    }
+
     const SET: &[u8] = br#"{"keys":[{"kty":"EC","crv":"P-256","kid":"k1","x":"IBPaEMdAdqp6YxXlh70zMSKLxblldoQmMNdSuUfZ6ow","y":"I9B6U2c_y7Iwzk1NQNbXCWZzGpmBvc1Tbvs_CYkL8Ik"}]}"#;
 
     #[test]
@@ -753,10 +667,10 @@ mod tests {
     fn the_cache_follows_max_age_with_the_cooldown_as_floor() {
         let mut s = state("{}");
         assert!(matches!(s.need(1000.0), Decision::Fetch { .. }));
-        s.fetched(1000.0, Some("no-store"));
+        s.fetched(1000.0, Some("no-store"), jwks());
         assert_eq!(s.need(1029.0), Decision::Serve);
         assert!(matches!(s.need(1030.0), Decision::Fetch { .. }));
-        s.fetched(1030.0, Some("max-age=60"));
+        s.fetched(1030.0, Some("max-age=60"), jwks());
         assert_eq!(s.need(1089.0), Decision::Serve);
         assert!(matches!(s.need(1090.0), Decision::Fetch { .. }));
     }
@@ -764,7 +678,7 @@ mod tests {
     #[test]
     fn failures_cool_down_and_the_last_good_set_serves_until_max_stale() {
         let mut s = state(r#"{"cooldown":10,"max_stale":100}"#);
-        s.fetched(1000.0, Some("max-age=60"));
+        s.fetched(1000.0, Some("max-age=60"), jwks());
         let e = s.failed(
             1061.0,
             Failure::Refused(unavailable("the key set's server answered 500")),
@@ -786,7 +700,7 @@ mod tests {
     #[test]
     fn an_unknown_kid_is_refetched_once_per_cooldown() {
         let mut s = state("{}");
-        s.fetched(1000.0, None);
+        s.fetched(1000.0, None, jwks());
         assert_eq!(s.kid(1000.0, &KidStatus::Known), Decision::Serve);
         assert!(matches!(
             s.kid(1000.0, &KidStatus::Unknown),
@@ -907,22 +821,12 @@ mod tests {
         assert!(e.message().contains("user name or password"));
         let ok = r#"{"timeout_ms":600000,"max_bytes":67108864,"cooldown":0,"default_max_age":86400,"max_stale":31536000}"#;
         let s = State::new(url, Some(&p), &o(ok)).unwrap();
-        assert_eq!(State::from_value(&s.to_value()).unwrap(), s);
-    }
-
-    #[test]
-    fn a_state_round_trips_and_a_forged_one_is_refused() {
-        let mut s = state("{}");
-        s.fetched(1000.5, None);
-        s.failed(2000.0, Failure::Timeout);
-        let v = s.to_value();
-        assert_eq!(State::from_value(&v).unwrap(), s);
-        for forged in [r#"{}"#, r#"[]"#, r#"{"cooldown":30}"#] {
-            let v = canonical::parse(forged.as_bytes()).unwrap();
-            assert_eq!(
-                State::from_value(&v).unwrap_err().code(),
-                ErrorCode::InvalidArgument
-            );
-        }
+        assert_eq!(
+            s.need(0.0),
+            Decision::Fetch {
+                timeout: 600.0,
+                max_bytes: 1 << 26
+            }
+        );
     }
 }

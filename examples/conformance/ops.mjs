@@ -35,6 +35,25 @@ export function makeAnswer(ekl, { legacy, optionsProto } = {}) {
   // `call` (docs/conformance-protocol.md#call): any operation of the registry, dispatched from the
   // package's own manifest: required parameters positional, optional ones in the options object.
   const MANIFEST = new Map(ekl.operations().map((op) => [op.name, op]));
+  // A method row's `self` (docs/decisions/handles.md) is described as {new: ARGS, then: [[METHOD,
+  // ARGS], ...]}: the class's constructor, then each method in turn (its refusals are its next
+  // state too). The class's constructor row is the one named as the class returns.
+  const CLASSES = new Map([...MANIFEST.values()].filter((op) => op.class && op.returns === op.js).map((op) => [op.js, op]));
+  const handle = (cls, v) => {
+    const ctor = CLASSES.get(cls);
+    const obj = invoke(ctor, (p) => byKind(p, own(v.new ?? {}, p.name) ?? null), (...a) => new ekl[cls](...a));
+    for (const [method, args] of v.then ?? []) {
+      const op = MANIFEST.get(`${ctor.name}_${method}`);
+      if (!op || op.method_of !== cls) throw new ekl.EklError('INVALID_ARGUMENT', 'no such method');
+      try {
+        invoke(op, (p) => byKind(p, own(args, p.name) ?? null), (...a) => obj[op.js](...a));
+      } catch (e) {
+        if (!ekl.isEklError(e)) throw e;
+      }
+    }
+    return obj;
+  };
+  const byKind = (p, v) => (v === null ? null : p.kind === 'handle' ? handle(p.handle, v) : argument(p.kind, v));
   // The handle forms (docs/conformance-protocol.md#handles) build a Jwks or a SigningKey first.
   const argument = (kind, v) => {
     if (kind === 'jwks' && v !== null && typeof v === 'object') {
@@ -58,6 +77,7 @@ export function makeAnswer(ekl, { legacy, optionsProto } = {}) {
     else if (returns === 'KeySet') result = result.jwks.toJSON();
     else if (returns === 'SigningKey') result = ekl.publicJwk(result);
     else if (returns === 'bytes') result = text(result);
+    else if (CLASSES.has(returns)) result = returns; // a new handle: its class name
     return text(ekl.canonicalizeValue(result));
   };
   // A member of a request object that is its own (never one of a polluted prototype's).
@@ -67,12 +87,13 @@ export function makeAnswer(ekl, { legacy, optionsProto } = {}) {
   const invoke = (op, arg, f = ekl[op.js]) => {
     const positional = [];
     const options = optionsProto === undefined ? {} : Object.create(optionsProto);
-    for (const p of op.params) {
+    const params = op.params.filter((p) => p.kind !== 'handle'); // a method's self is bound in f
+    for (const p of params) {
       const a = arg(p);
       if (p.required) positional.push(a);
       else if (a !== null) options[p.js] = a;
     }
-    return op.params.some((p) => !p.required) ? f(...positional, options) : f(...positional);
+    return params.some((p) => !p.required) ? f(...positional, options) : f(...positional);
   };
   const call = (r) => {
     const op = MANIFEST.get(r.name);
@@ -81,11 +102,12 @@ export function makeAnswer(ekl, { legacy, optionsProto } = {}) {
     for (const k of Object.keys(args)) {
       if (!op.params.some((p) => p.name === k)) throw new ekl.EklError('INVALID_ARGUMENT', 'unknown argument');
     }
-    const f = op.class ? (...a) => new ekl[op.js](...a) : r.async === true && ASYNC[op.name] ? ekl[ASYNC[op.name]] : ekl[op.js];
-    const result = invoke(op, (p) => {
-      const v = own(args, p.name) ?? null;
-      return v === null ? null : argument(p.kind, v);
-    }, f);
+    let f = op.class ? (...a) => new ekl[op.js](...a) : r.async === true && ASYNC[op.name] ? ekl[ASYNC[op.name]] : ekl[op.js];
+    if (op.method_of) {
+      const obj = handle(op.method_of, own(args, 'self'));
+      f = (...a) => obj[op.js](...a);
+    }
+    const result = invoke(op, (p) => byKind(p, own(args, p.name) ?? null), f);
     return result instanceof Promise ? result.then((x) => wire(op.returns, x)) : wire(op.returns, result);
   };
 

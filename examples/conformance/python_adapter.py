@@ -13,7 +13,7 @@ import json
 import struct
 import sys
 from pathlib import Path
-from typing import Any, Callable, Dict, List, Union, cast
+from typing import Any, Callable, Dict, List, Optional, Union, cast
 
 import ekl_evidence as ekl
 
@@ -60,9 +60,11 @@ class Unsupported(Exception):
 # The registry's manifest, as checked in next to the package's sources (the package binds this
 # very text: wasm/test/api.test.mjs and python/tests/test_registry.py check it).
 _OPERATIONS = Path(__file__).resolve().parents[2] / "docs" / "operations.json"
-MANIFEST: Dict[str, Req] = {
-    op["name"]: op for op in json.loads(_OPERATIONS.read_text(encoding="utf-8"))["operations"]
-}
+_WHOLE: Req = json.loads(_OPERATIONS.read_text(encoding="utf-8"))
+MANIFEST: Dict[str, Req] = {op["name"]: op for op in _WHOLE["operations"]}
+#: The handle classes (docs/decisions/handles.md): a method row's ``self`` is described as
+#: ``{"new": ARGS, "then": [[METHOD, ARGS], ...]}`` (docs/conformance-protocol.md#call).
+HANDLES: Dict[str, Req] = {h["name"]: h for h in _WHOLE.get("handles", [])}
 
 
 def argument(kind: str, v: Any) -> Any:
@@ -111,8 +113,38 @@ def host_call(r: Req) -> str:
     raise Unsupported()
 
 
+def handle(cls: str, v: Req) -> Any:
+    """The handle a method's ``self`` describes: the class's constructor called with ``new``,
+    then each method of ``then`` in turn (its refusals are its next state too)."""
+    h = HANDLES[cls]
+
+    def given(args: Req) -> Callable[[Req], Any]:
+        return lambda p: by_kind(p, args.get(p["name"]))
+
+    obj = invoke(MANIFEST[h["constructor"]], given(v.get("new") or {}))
+    steps: List[Any] = v.get("then") or []
+    for method, args in steps:
+        op = MANIFEST.get(f"{h['constructor']}_{method}")
+        if op is None or op.get("method_of") != cls:
+            raise ekl.EklError("INVALID_ARGUMENT", "no such method")
+        try:
+            invoke(op, given(args), getattr(obj, op["python"]))
+        except ekl.EklError:
+            pass
+    return obj
+
+
+def by_kind(p: Req, v: Any) -> Any:
+    """A request's argument for parameter ``p`` (None: left out)."""
+    if v is None:
+        return None
+    return handle(p["handle"], v) if p["kind"] == "handle" else argument(p["kind"], v)
+
+
 def wire(returns: str, result: Any) -> str:
     """The result in its wire shape, as canonical JSON text."""
+    if returns in HANDLES:
+        return text(ekl.canonicalize_value(returns))  # a new handle: its class name
     if returns == "Verdict":
         result = result.to_wire()
     elif returns == "Verdicts":
@@ -133,18 +165,21 @@ def wire(returns: str, result: Any) -> str:
     return text(ekl.canonicalize_value(result))
 
 
-def invoke(op: Req, arg: Callable[[Req], Any]) -> Any:
-    """Calls the package's function of ``op`` with ``arg(p)`` for each parameter (None: left out):
-    required ones positional, optional ones by keyword."""
+def invoke(op: Req, arg: Callable[[Req], Any], f: Optional[Callable[..., Any]] = None) -> Any:
+    """Calls the package's function of ``op`` (or ``f``: a handle's method, ``self`` bound) with
+    ``arg(p)`` for each parameter (None: left out): required ones positional, optional ones by
+    keyword."""
     positional: List[Any] = []
     keywords: Dict[str, Any] = {}
     for p in op["params"]:
+        if p["kind"] == "handle":
+            continue  # the method's self, bound in f
         v = arg(p)
         if p["required"]:
             positional.append(v)
         elif v is not None:
             keywords[p["name"]] = v
-    return getattr(ekl, op["python"])(*positional, **keywords)
+    return (f or getattr(ekl, op["python"]))(*positional, **keywords)
 
 
 def call(r: Req) -> str:
@@ -157,10 +192,12 @@ def call(r: Req) -> str:
         raise ekl.EklError("INVALID_ARGUMENT", "unknown argument")
 
     def arg(p: Req) -> Any:
-        v: Any = args.get(p["name"])
-        return None if v is None else argument(p["kind"], v)
+        return by_kind(p, args.get(p["name"]))
 
-    return wire(op["returns"], invoke(op, arg))
+    method = None
+    if op.get("method_of"):
+        method = getattr(handle(op["method_of"], args["self"]), op["python"])
+    return wire(op["returns"], invoke(op, arg, method))
 
 
 #: The legacy operations as calls of the registry (legacy-ops.json, shared with the JS adapters).

@@ -180,7 +180,9 @@ function renderInputs() {
 async function classify(file) {
   if (file.size > MAX_SMALL_BYTES) return { kind: 'receipts' };
   const bytes = new Uint8Array(await file.arrayBuffer());
-  const top = topMembers(bytes, 64);
+  // Only to tell the kinds apart: no depth bound here (the worker reads the file with the
+  // package's MAX_DEPTH, the manifest's, and refuses a deeper one).
+  const top = topMembers(bytes, Infinity);
   if (top.members) {
     const keys = new Set(top.members.map(([k]) => k));
     const receiptish = keys.has('receipt') || keys.has('receipt_jws') || keys.has('call');

@@ -9,9 +9,6 @@ const LBRACE = 123, RBRACE = 125, LBRACKET = 91, RBRACKET = 93;
 const isWs = (b) => b === 32 || b === 10 || b === 13 || b === 9;
 const decoder = new TextDecoder('utf-8', { fatal: false });
 
-/** ekl-json-1's nesting limit (PROTOCOL §2.5): `[]` is depth 1. */
-export const MAX_DEPTH = 64;
-
 /** The end (exclusive) of the string whose opening quote is at `i`, or -1. */
 function stringEnd(b, i) {
   let j = i + 1;
@@ -77,9 +74,10 @@ export function valueEnd(b, i, maxDepth = Infinity, baseDepth = 0) {
 /**
  * The top-level members of a JSON object in `b`: {members: [[key, start, end]], depth}, or
  * {error: 'not-object' | 'malformed' | 'deep', depth}. `maxDepth` bounds the nesting (the object
- * itself is depth 1). Keys are decoded; values are byte spans.
+ * itself is depth 1): ekl-json-1's limit is the package's MAX_DEPTH (the manifest's
+ * limits.max_depth), never written here. Keys are decoded; values are byte spans.
  */
-export function topMembers(b, maxDepth = MAX_DEPTH) {
+export function topMembers(b, maxDepth) {
   let i = 0;
   while (i < b.length && isWs(b[i])) i++;
   if (b[i] !== LBRACE) return { error: 'not-object', depth: 0 };

@@ -18,7 +18,7 @@
 // numbers and every other ekl-json-1 refusal are the core's. No item is handed to JSON.parse before
 // its nesting is known to be within ekl-json-1's 64 levels; a deeper item is refused by the core
 // (INPUT_TOO_DEEP).
-import { topMembers, depthOf, base64url, text, pretty, byteOfMessage, lineAt, locate, MAX_DEPTH } from './json.js';
+import { topMembers, depthOf, base64url, text, pretty, byteOfMessage, lineAt, locate } from './json.js';
 
 /** A refusal of the dashboard itself, with a core error code. */
 export class ItemError extends Error {
@@ -135,7 +135,7 @@ export function makeContext(api, settings, jwksBytes) {
 
 /** The parts of an item: its members, kind and the values the checks need. */
 function readItem(api, bytes) {
-  const top = topMembers(bytes, MAX_DEPTH);
+  const top = topMembers(bytes, api.MAX_DEPTH);
   if (top.error === 'not-object') {
     const e = coreRefusal(api, bytes);
     if (e) throw new ItemError(e.code, e.message.replace(/^[A-Z0-9_]+: /, ''), byteOfMessage(e.message));
@@ -147,7 +147,7 @@ function readItem(api, bytes) {
     if (m.has(member[0])) throw new ItemError('DUPLICATE_KEY', `the item has "${member[0].slice(0, 40)}" twice`, member[1]);
     m.set(member[0], member);
   }
-  const item = { members: m, label: null, call: null, kind: 'unknown', receipt: null, token: null };
+  const item = { members: m, label: null, call: null, kind: 'unknown', receipt: null, token: null, maxDepth: api.MAX_DEPTH };
   if (m.has('label')) item.label = parseSpan(api, bytes, m.get('label'), 'label');
   if (m.has('call')) item.call = parseSpan(api, bytes, m.get('call'), 'call');
   if (m.has('receipt_jws')) {
@@ -156,7 +156,7 @@ function readItem(api, bytes) {
   } else if (m.has('receipt')) {
     const [, s, e] = m.get('receipt');
     item.receipt = bytes.subarray(s, e);
-    const inner = topMembers(item.receipt, MAX_DEPTH - 1);
+    const inner = topMembers(item.receipt, api.MAX_DEPTH - 1);
     const signed = inner.members && inner.members.some(([k]) => k === 'receipt_jws' || k === 'signature');
     item.kind = signed ? 'object' : 'mac';
   }
@@ -164,7 +164,7 @@ function readItem(api, bytes) {
 }
 
 /** The claims of a compact JWS whose payload the core has read (null when they cannot be shown). */
-function claimsOf(token, limit = MAX_DEPTH) {
+function claimsOf(token, limit) {
   if (typeof token !== 'string') return null;
   const parts = token.split('.');
   if (parts.length !== 3) return null;
@@ -253,9 +253,9 @@ function check(api, item, bytes, ctx) {
 const ROW_FIELDS = ['receipt_id', 'execution_id', 'provider_agent_id', 'capability_id', 'issued_at'];
 
 /** The members `names` of a JSON object's bytes (only those are parsed), or {} when it is not one. */
-function pick(bytes, names) {
+function pick(bytes, names, maxDepth) {
   const out = {};
-  const m = bytes && topMembers(bytes, MAX_DEPTH);
+  const m = bytes && topMembers(bytes, maxDepth);
   if (!m || !m.members) return out;
   for (const [k, s, e] of m.members) {
     if (!names.includes(k)) continue;
@@ -276,7 +276,7 @@ function payloadOf(token) {
 
 /** The fields a row shows, from the receipt (its claims for a JWS), else from the call. */
 function fieldsOf(item) {
-  const from = item.kind === 'jws' ? pick(payloadOf(item.token), ROW_FIELDS) : pick(item.receipt, ROW_FIELDS);
+  const from = item.kind === 'jws' ? pick(payloadOf(item.token), ROW_FIELDS, item.maxDepth) : pick(item.receipt, ROW_FIELDS, item.maxDepth);
   const call = item.call && typeof item.call === 'object' && !Array.isArray(item.call) ? item.call : {};
   return {
     receiptId: fieldText(from.receipt_id),
@@ -445,7 +445,7 @@ function run(api, bytes, ctx, full) {
           token = null;
         }
       }
-      const parts = verdict ? claimsOf(token) : null;
+      const parts = verdict ? claimsOf(token, api.MAX_DEPTH) : null;
       if (parts) {
         detail.jwsHeader = parts.header;
         detail.jwsClaims = parts.claims;

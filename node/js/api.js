@@ -13,9 +13,11 @@
 //   str       a string (lone surrogates refused)        bytes  a Uint8Array or a string
 //   int       a safe integer                            bool   a boolean
 //   now       seconds since the epoch (a safe integer, or a Date); left out: the host's clock;
-//             a number that can only be milliseconds (|x| >= 1e11, as the bridge) is refused
+//             a number that can only be milliseconds (as the bridge: the manifest's
+//             replay.milliseconds_from) is refused
 //   salt      64 lowercase hex (a string); left out: a fresh salt from the host's CSPRNG
 //   str_list  an array of strings                       jwks   a Jwks, a plain object or JsonText
+//   number    any number (the operation checks it)      handle a method's `self` (handleClass)
 //   key       a SigningKey
 // Results: strings, booleans and bytes as they are; values parsed from canonical JSON text
 // (protocol objects keep their wire names); Verdicts: a verdict or an EklError per item.
@@ -31,7 +33,7 @@
 
 const { EklError, isEklError, fromNative } = require('./errors.js')
 const { makeRemoteJwks } = require('./remote.js')
-const { toJsonText, jsonTextOf, stableBytes, ownOptions, JsonText, isWellFormed, MAX_DEPTH, MAX_INPUT_BYTES, MAX_VALUE_BYTES } = require('./convert.js')
+const { toJsonText, jsonTextOf, stableBytes, ownOptions, JsonText, isWellFormed, LIMITS, useLimits } = require('./convert.js')
 
 /**
  * A parameter of an operation in the registry (docs/operations.json).
@@ -49,6 +51,8 @@ const { toJsonText, jsonTextOf, stableBytes, ownOptions, JsonText, isWellFormed,
  * @property {string} name the registry's name (snake_case)
  * @property {string} js the JS name of its function
  * @property {boolean} [class] made a class instead of a function (parse_jwks: Jwks)
+ * @property {string} [method_of] the handle class whose method this row is (its first
+ *   parameter is `self`, docs/decisions/handles.md)
  * @property {string} returns the result's kind (present() reads it)
  * @property {Param[]} params
  */
@@ -106,7 +110,7 @@ const TIMES_MAX_ITEMS = 4096
 /** @param {string} detail */
 const invalid = (detail) => new EklError('INVALID_ARGUMENT', detail)
 /** @param {string} what */
-const tooLarge = (what) => new EklError('BODY_TOO_LARGE', `${what} is longer than ${MAX_INPUT_BYTES} bytes`)
+const tooLarge = (what) => new EklError('BODY_TOO_LARGE', `${what} is longer than ${LIMITS.maxInputBytes} bytes`)
 
 const encoder = new TextEncoder()
 
@@ -132,19 +136,19 @@ function utf8(t, first) {
     return scratch.subarray(0, encoder.encodeInto(t, scratch).written)
   }
   const b = encoder.encode(t)
-  if (b.length > MAX_INPUT_BYTES) throw tooLarge('the text as UTF-8')
+  if (b.length > LIMITS.maxInputBytes) throw tooLarge('the text as UTF-8')
   return b
 }
 
 /**
- * A string argument: a string, at most MAX_INPUT_BYTES code units, no lone surrogate.
+ * A string argument: a string, at most LIMITS.maxInputBytes code units, no lone surrogate.
  * @param {unknown} x
  * @param {string} what
  * @returns {string}
  */
 function str(x, what) {
   if (typeof x !== 'string') throw invalid(`${what} must be a string`)
-  if (x.length > MAX_INPUT_BYTES) throw tooLarge(what)
+  if (x.length > LIMITS.maxInputBytes) throw tooLarge(what)
   if (!isWellFormed(x)) throw new EklError('LONE_SURROGATE', `${what} holds a lone UTF-16 surrogate`)
   return x
 }
@@ -156,7 +160,7 @@ function str(x, what) {
  */
 function integer(x, what) {
   // within ±2^53, as the bridge checks on every surface (JSON's exact integers)
-  if (typeof x !== 'number' || !Number.isInteger(x) || Math.abs(x) > 2 ** 53) throw invalid(`${what} must be an integer within ±2^53`)
+  if (typeof x !== 'number' || !Number.isInteger(x) || Math.abs(x) > LIMITS.bound) throw invalid(`${what} must be an integer within ±2^53`)
   return x
 }
 
@@ -171,8 +175,8 @@ function integer(x, what) {
 function seconds(x, what) {
   if (x instanceof Date) x = x.getTime() / 1000
   if (typeof x === 'number') x = Math.floor(x)
-  if (typeof x !== 'number' || !(Math.abs(x) <= 2 ** 53)) throw invalid(`${what} must be a number of seconds since the epoch (or a Date)`)
-  if (Math.abs(x) >= 1e11) throw invalid(`${what} must be seconds since the epoch, not milliseconds (Math.floor(Date.now() / 1000))`)
+  if (typeof x !== 'number' || !(Math.abs(x) <= LIMITS.bound)) throw invalid(`${what} must be a number of seconds since the epoch (or a Date)`)
+  if (Math.abs(x) >= LIMITS.millisecondsFrom) throw invalid(`${what} must be seconds since the epoch, not milliseconds (Math.floor(Date.now() / 1000))`)
   return x
 }
 
@@ -197,8 +201,13 @@ const TEXT = Symbol('ekl-core JWKS text')
  */
 function makeApi(binding, info) {
   const codes = new Set(binding.errorCodes())
+  const whole = JSON.parse(binding.operations())
   /** @type {Op[]} */
-  const manifest = JSON.parse(binding.operations()).operations
+  const manifest = whole.operations
+  /** @type {Record<string, any>} the manifest's constants by name */
+  const constants = Object.freeze(Object.fromEntries((whole.constants || []).map((/** @type {{name: string, value: unknown}} */ c) => [c.name, c.value])))
+  useLimits(constants.limits)
+  LIMITS.millisecondsFrom = constants.replay.milliseconds_from
   const index = new Map(manifest.map((op, i) => [op.name, i]))
 
   /**
@@ -376,10 +385,14 @@ function makeApi(binding, info) {
       case 'bytes':
         if (typeof x === 'string') return str(x, what)
         if (!(x instanceof Uint8Array)) throw invalid(`${what} must be a string or a Uint8Array`)
-        if (x.length > MAX_INPUT_BYTES) throw tooLarge(what)
+        if (x.length > LIMITS.maxInputBytes) throw tooLarge(what)
         return stableBytes(x)
       case 'int':
         return integer(x, what)
+      case 'number':
+        // any number (NaN and ±Infinity too): the operation checks its bounds
+        if (typeof x !== 'number') throw invalid(`${what} must be a number`)
+        return x
       case 'now':
         return seconds(x, what)
       case 'bool':
@@ -390,7 +403,7 @@ function makeApi(binding, info) {
         let total = 0
         return x.map((s) => {
           total += str(s, what).length + 1
-          if (total > MAX_INPUT_BYTES) throw tooLarge(what)
+          if (total > LIMITS.maxInputBytes) throw tooLarge(what)
           return s
         })
       }
@@ -405,7 +418,7 @@ function makeApi(binding, info) {
   /**
    * The bound on a value argument's canonical form while it is converted: the registry's `limit`
    * of the parameter (docs/operations.json): a number, or `{param}` naming the option that holds
-   * it (`maxBytes`); none: MAX_VALUE_BYTES (convert() never goes past that). The option bounds the
+   * it (`maxBytes`); none: LIMITS.maxValueBytes (convert() never goes past that). The option bounds the
    * conversion only when it is a valid one (a non-negative safe integer, as the Python package
    * reads it): it is checked after the value (convert() in parameter order), and a malformed
    * maxBytes must be refused as such (INVALID_ARGUMENT), not as a bound passed (BODY_TOO_LARGE).
@@ -555,11 +568,47 @@ function makeApi(binding, info) {
     }
   }
 
+  /**
+   * The class of a handle of the registry (the manifest's `handles`, docs/decisions/handles.md):
+   * its constructor row makes the binding's handle (the machine and its lock stay in Rust), kept
+   * in a hidden slot; each method row is a method that passes it as `self`. No state of its own.
+   * @param {{name: string, constructor: string, methods: string[], doc: string}} h
+   */
+  function handleClass(h) {
+    const n = /** @type {number} */ (index.get(h.constructor))
+    const cls = {
+      [h.name]: class {
+        /** @param {unknown[]} given the constructor row's arguments */
+        constructor(...given) {
+          const handle = guard(() => binding.call(n, prepare(manifest[n], given)))
+          Object.defineProperty(this, HANDLE, { value: handle })
+          Object.freeze(this)
+        }
+      },
+    }[h.name]
+    for (const name of h.methods) {
+      const i = /** @type {number} */ (index.get(name))
+      const op = manifest[i]
+      // The caller's arguments are the row's but `self` (its first parameter).
+      const own = { ...op, params: op.params.slice(1) }
+      const method = {
+        [op.js](/** @type {unknown[]} */ ...given) {
+          const handle = /** @type {any} */ (this)?.[HANDLE]
+          if (handle === undefined) throw invalid(`${h.name}.${op.js}: called on another object than a ${h.name}`)
+          const args = prepare(own, given)
+          return present(op, guard(() => binding.call(i, [handle, ...args])))
+        },
+      }[op.js]
+      Object.defineProperty(cls.prototype, op.js, { value: method, writable: true, configurable: true })
+    }
+    return cls
+  }
+
   /** @typedef {(...given: unknown[]) => unknown} Fn */
   /** @type {Record<string | symbol, unknown>} */
   const api = {}
   manifest.forEach((op, i) => {
-    if (op.class) return
+    if (op.class || op.method_of) return
     const named = OBJECT_FORM[op.name]
     const f = { [op.js]: (/** @type {unknown[]} */ ...given) => call(op, i, prepare(op, named === undefined ? given : byName(op, named, given))) }[op.js]
     api[op.js] = f
@@ -581,7 +630,7 @@ function makeApi(binding, info) {
             const written = encoder.encodeInto(text, scratch).written
             const r = guard(() => /** @type {Required<Binding>} */ (binding).canonicalizeString(scratch, written))
             if (r !== null) return r
-          } else if (text instanceof Uint8Array && text.length <= MAX_INPUT_BYTES) {
+          } else if (text instanceof Uint8Array && text.length <= LIMITS.maxInputBytes) {
             const bytes = stableBytes(text)
             return guard(() => /** @type {Required<Binding>} */ (binding).canonicalize(bytes, null))
           }
@@ -603,8 +652,9 @@ function makeApi(binding, info) {
   }
   api.Jwks = Jwks
   api.SigningKey = SigningKey
+  for (const h of whole.handles || []) api[h.name] = handleClass(h)
   // A network's key set fetched and cached (node/js/remote.js, docs/decisions.md#remote-jwks).
-  api.RemoteJwks = makeRemoteJwks({ Jwks, EklError, step: /** @type {import('./remote.js').StepFn} */ (api.remoteJwksStep) })
+  api.RemoteJwks = makeRemoteJwks({ EklError, Policy: /** @type {any} */ (api.RemoteJwksPolicy) })
 
   // Host helpers: the thread pool (Node; elsewhere they run in place).
   /** @param {string} name */
@@ -632,18 +682,16 @@ function makeApi(binding, info) {
     EklError,
     isEklError,
     JsonText,
-    MAX_DEPTH,
-    MAX_INPUT_BYTES,
-    MAX_VALUE_BYTES,
+    MAX_DEPTH: constants.limits.max_depth,
+    MAX_INPUT_BYTES: constants.limits.max_input_bytes,
+    MAX_VALUE_BYTES: constants.limits.max_value_bytes,
     // The size limit of a capability call's input as ekl-json-1: 256 KB (PROTOCOL §2.5), the
     // registry's bound of input_commitment's input.
     CAPABILITY_INPUT_MAX_BYTES: /** @type {Op} */ (manifest.find((o) => o.name === 'input_commitment')).params[0].limit,
   })
   // The manifest's constants by name (hidden, as the test hook below): values the host modules
   // read instead of restating them (`replay`: the replay guard's bounds, SQL and Redis commands).
-  Object.defineProperty(api, Symbol.for('ekl-core.constants'), {
-    value: Object.freeze(Object.fromEntries((JSON.parse(binding.operations()).constants || []).map((/** @type {{name: string, value: unknown}} */ c) => [c.name, c.value]))),
-  })
+  Object.defineProperty(api, Symbol.for('ekl-core.constants'), { value: constants })
   // Test hook, hidden (a registered symbol, not enumerable, not declared): a panic in the native
   // layer, through the same guard as every operation.
   Object.defineProperty(api, Symbol.for('ekl-core.testPanic'), {

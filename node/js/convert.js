@@ -31,12 +31,12 @@
 // * a Proxy is not told apart (no portable way): its traps run and what they report is what is
 //   converted, each member read once through its descriptor; a trap that throws gives
 //   UNSUPPORTED_TYPE (its error is not passed on);
-// * a structure that contains itself: CYCLIC_VALUE; nesting deeper than 64 (an array or object
-//   is one level): INPUT_TOO_DEEP. No recursion: an explicit stack, so no input can overflow it;
+// * a structure that contains itself: CYCLIC_VALUE; nesting deeper than LIMITS.maxDepth (an array
+//   or object is one level): INPUT_TOO_DEEP. No recursion: an explicit stack, so no input can overflow it;
 // * bounds: the JSON form is at most the operation's limit (the 256 KB of a capability input) or
-//   MAX_VALUE_BYTES (8 MiB, the bound on host values of every surface, ekl_core::limits), and at
-//   most MAX_READS (MAX_VALUE_BYTES / 2) members and elements are read (as many as JSON text of
-//   MAX_VALUE_BYTES can hold); past either the
+//   LIMITS.maxValueBytes (the bound on host values of every surface, ekl_core::limits), and at
+//   most LIMITS.maxReads members and elements are read (as many as JSON text of
+//   LIMITS.maxValueBytes can hold); past either the
 //   walk stops at once with BODY_TOO_LARGE, so a graph of shared references that expands
 //   exponentially costs bounded time and memory.
 // The first refusal in document order (the order of the produced text) wins, as in the core; a
@@ -45,29 +45,36 @@
 
 const { EklError } = require('./errors.js')
 
-/** The deepest nesting accepted (PROTOCOL §2.5): `[]` is depth 1. */
-const MAX_DEPTH = 64
 /**
- * The longest JSON text an operation reads, in bytes (UTF-8; a string is refused from this many
- * UTF-16 code units on, before it is encoded): 64 MiB. Longer input is refused with
- * BODY_TOO_LARGE before anything reads it (nothing is copied into wasm memory). The core's
- * `limits::MAX_INPUT_BYTES`, the same on every surface (docs/decisions.md#limits).
+ * The bounds of the conversion, the manifest's `limits` constant (ekl_core::limits and
+ * ekl_core::canonical, docs/decisions.md#limits), set by `useLimits` when the API is built over a
+ * binding (api.js): no bound is written here. `maxDepth` the deepest nesting (PROTOCOL §2.5: `[]`
+ * is depth 1); `maxInputBytes` the longest JSON text an operation reads, in bytes (UTF-8; a string
+ * is refused from this many UTF-16 code units on, before it is encoded; longer input is refused
+ * with BODY_TOO_LARGE before anything reads it, nothing is copied into wasm memory);
+ * `maxValueBytes` the largest JS value the conversion takes, as the length of its JSON form (the
+ * bound on host values of every surface, Python's dicts too); `maxReads` the most members and
+ * elements the value conversion reads: as many as JSON text of maxValueBytes can hold (a value
+ * takes two bytes at least, `0,`), so it never refuses a value whose JSON form fits; it bounds
+ * the time spent on members that write nothing (`undefined`); `bound` the largest magnitude of an
+ * integer literal (and a BigInt) ekl-json-1 accepts (2^53); `millisecondsFrom` the magnitude from
+ * which a `now` can only be milliseconds (the replay constant, set by api.js).
  */
-const MAX_INPUT_BYTES = 64 * 1024 * 1024
+const LIMITS = { maxDepth: 0, maxInputBytes: 0, maxValueBytes: 0, maxReads: 0, bound: 0, bigBound: 0n, millisecondsFrom: 0 }
+
 /**
- * The largest JS value the conversion takes, as the length of its JSON form: 8 MiB, the core's
- * `limits::MAX_VALUE_BYTES`, the bound on host values of every surface (Python's dicts too).
+ * Sets LIMITS from the manifest's `limits` constant (the same values for every binding of one
+ * version: setting them again changes nothing).
+ * @param {{max_depth: number, max_input_bytes: number, max_value_bytes: number, max_safe_integer_bound: number}} limits
  */
-const MAX_VALUE_BYTES = 8 * 1024 * 1024
-/**
- * The most members and elements the value conversion reads: as many as JSON text of
- * MAX_VALUE_BYTES can hold (a value takes two bytes at least, `0,`), so it never refuses a value
- * whose JSON form fits; it bounds the time spent on members that write nothing (`undefined`).
- */
-const MAX_READS = MAX_VALUE_BYTES / 2
-/** 2^53: the largest magnitude of an integer literal (and a BigInt) ekl-json-1 accepts. */
-const BOUND = 9007199254740992
-const BIG_BOUND = BigInt(BOUND)
+function useLimits(limits) {
+  LIMITS.maxDepth = limits.max_depth
+  LIMITS.maxInputBytes = limits.max_input_bytes
+  LIMITS.maxValueBytes = limits.max_value_bytes
+  LIMITS.maxReads = limits.max_value_bytes / 2
+  LIMITS.bound = limits.max_safe_integer_bound
+  LIMITS.bigBound = BigInt(limits.max_safe_integer_bound)
+}
 const LONE = /[\ud800-\udbff](?![\udc00-\udfff])|(?:^|[^\ud800-\udbff])[\udc00-\udfff]/
 
 const objectProto = Object.prototype
@@ -230,7 +237,7 @@ class JsonText {
   /** @param {string | Uint8Array} text */
   constructor(text) {
     if (typeof text === 'string') {
-      if (text.length > MAX_INPUT_BYTES) throw tooLarge(MAX_INPUT_BYTES, 'the JSON text')
+      if (text.length > LIMITS.maxInputBytes) throw tooLarge(LIMITS.maxInputBytes, 'the JSON text')
       if (!isWellFormed(text)) throw loneSurrogate('the JSON text')
     } else if (!(text instanceof Uint8Array)) {
       throw new EklError('INVALID_ARGUMENT', 'JsonText takes a string or a Uint8Array')
@@ -261,7 +268,7 @@ class JsonText {
  */
 function jsonTextOf(input, what = 'json') {
   if (typeof input === 'string') {
-    if (input.length > MAX_INPUT_BYTES) throw tooLarge(MAX_INPUT_BYTES, 'the JSON text')
+    if (input.length > LIMITS.maxInputBytes) throw tooLarge(LIMITS.maxInputBytes, 'the JSON text')
     if (!isWellFormed(input)) throw loneSurrogate('the JSON text')
     return input
   }
@@ -306,15 +313,15 @@ function tooLarge(limit, what) {
 }
 
 /**
- * JSON text checked against the maximum input: a string longer than MAX_INPUT_BYTES UTF-16 code
- * units (its UTF-8 form is at least as long) or bytes longer than MAX_INPUT_BYTES are refused
+ * JSON text checked against the maximum input: a string longer than LIMITS.maxInputBytes UTF-16 code
+ * units (its UTF-8 form is at least as long) or bytes longer than LIMITS.maxInputBytes are refused
  * before anything reads them. (A string within the bound whose UTF-8 form is longer is refused
  * by the binding once it has encoded it.)
  * @param {string | Uint8Array} t
  * @returns {string | Uint8Array}
  */
 function boundedText(t) {
-  if (t.length > MAX_INPUT_BYTES) throw tooLarge(MAX_INPUT_BYTES, 'the JSON text')
+  if (t.length > LIMITS.maxInputBytes) throw tooLarge(LIMITS.maxInputBytes, 'the JSON text')
   return typeof t === 'string' ? t : stableBytes(t)
 }
 
@@ -322,17 +329,17 @@ function boundedText(t) {
  * The JSON text of a JS value under the strict rules above; a JsonText is passed through.
  *
  * `limit` bounds the JSON form's length (the operation's own limit, such as the 256 KB of a
- * capability input; never more than MAX_VALUE_BYTES): the walk stops with BODY_TOO_LARGE as soon
+ * capability input; never more than LIMITS.maxValueBytes): the walk stops with BODY_TOO_LARGE as soon
  * as the text written so far, counted in the lengths of its canonical form, passes it — UTF-16
  * code units, never more than the UTF-8 bytes, so a value whose canonical form fits is never
- * refused here. The members and elements examined are bounded too (MAX_READS), so a graph
+ * refused here. The members and elements examined are bounded too (LIMITS.maxReads), so a graph
  * of shared references that expands exponentially is refused in bounded time and memory.
  * @param {unknown} value
  * @param {number} [limit]
  * @returns {string | Uint8Array}
  */
 function toJsonText(value, limit) {
-  const max = limit === undefined || limit === null || limit > MAX_VALUE_BYTES ? MAX_VALUE_BYTES : limit
+  const max = limit === undefined || limit === null || limit > LIMITS.maxValueBytes ? LIMITS.maxValueBytes : limit
   try {
     // (instanceof runs a Proxy's getPrototypeOf trap: inside the try too)
     if (value instanceof JsonText) return boundedText(value.text)
@@ -431,7 +438,7 @@ function walk(value, max) {
       done += out.length
       out = ''
     }
-    if (++work > MAX_READS) throw tooBig()
+    if (++work > LIMITS.maxReads) throw tooBig()
     // 1. Write v (or open it, when it is a non-empty container).
     switch (typeof v) {
       case 'string':
@@ -442,7 +449,7 @@ function walk(value, max) {
         if (v !== v || v === Infinity || v === -Infinity) {
           throw new EklError('NON_FINITE_NUMBER', 'NaN and Infinity have no JSON form')
         }
-        if (v > BOUND || v < -BOUND) {
+        if (v > LIMITS.bound || v < -LIMITS.bound) {
           // Beyond 2^53, String(x) may be an integer literal, which the text parser refuses.
           const t = toExponential.call(v)
           extra += String(v).length - t.length
@@ -455,7 +462,7 @@ function walk(value, max) {
         out += v ? 'true' : 'false'
         break
       case 'bigint':
-        if (v > BIG_BOUND || v < -BIG_BOUND) throw outOfRange()
+        if (v > LIMITS.bigBound || v < -LIMITS.bigBound) throw outOfRange()
         out += String(v) // the abstract ToString, not a BigInt.prototype.toString patched later
         break
       case 'object': {
@@ -478,8 +485,8 @@ function walk(value, max) {
             throw new EklError('CYCLIC_VALUE', 'a structure contains itself')
           }
         }
-        if (conts.length >= MAX_DEPTH) {
-          throw new EklError('INPUT_TOO_DEEP', `nesting deeper than ${MAX_DEPTH} levels`)
+        if (conts.length >= LIMITS.maxDepth) {
+          throw new EklError('INPUT_TOO_DEEP', `nesting deeper than ${LIMITS.maxDepth} levels`)
         }
         if (keys === null) {
           const a = /** @type {unknown[]} */ (v)
@@ -494,7 +501,7 @@ function walk(value, max) {
           v = element(a, 0)
         } else {
           work += keys.length
-          if (work > MAX_READS) throw tooBig()
+          if (work > LIMITS.maxReads) throw tooBig()
           const i = nextMember(v, keys, 0)
           if (i === keys.length) {
             out += '{}'
@@ -556,14 +563,14 @@ function walk(value, max) {
 function tooBig() {
   return new EklError(
     'BODY_TOO_LARGE',
-    `the value has more than ${MAX_READS} members and elements to read`,
+    `the value has more than ${LIMITS.maxReads} members and elements to read`,
   )
 }
 
 function outOfRange() {
   return new EklError(
     'INTEGER_OUT_OF_RANGE',
-    'integer beyond ±2^53 (ekl-json-1 accepts -9007199254740992 to 9007199254740992)',
+    `integer beyond ±2^53 (ekl-json-1 accepts -${LIMITS.bound} to ${LIMITS.bound})`,
   )
 }
 
@@ -601,4 +608,4 @@ function ownOptions(fn, options, allowed) {
   return out
 }
 
-module.exports = { toJsonText, jsonTextOf, stableBytes, ownOptions, JsonText, isWellFormed, MAX_DEPTH, MAX_INPUT_BYTES, MAX_VALUE_BYTES }
+module.exports = { toJsonText, jsonTextOf, stableBytes, ownOptions, JsonText, isWellFormed, LIMITS, useLimits }

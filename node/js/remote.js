@@ -2,23 +2,24 @@
 // A network's key set fetched with `fetch` and cached (docs/decisions.md#remote-jwks). No
 // Node-only API: it runs in browsers too (the wasm package shares this file).
 //
-// The cache policy is the core's: the registry's `remote_jwks_step` (ekl_core::remote_jwks), a
-// sans-I/O state machine the Python package drives too (tools/remote-jwks/scenarios.json runs
-// against both). It holds every rule: the options' bounds, the URL rules, freshness from
-// Cache-Control, the cooldown after a failure, `maxStale`, the refetch for an unknown kid, the
-// redirect rules, the body's bound and its reading by the core's strict JSON reader (a duplicate
-// member is DUPLICATE_KEY), and every message. This file only does the I/O: `fetch` with
-// `redirect: 'manual'` (each hop handed to the core), one AbortController and a timer for the
-// deadline of the whole fetch (it holds even for a `fetch` option that ignores its signal), the
-// body read within the core's bound, the URL parsed by WHATWG `URL`, and the single flight:
-// concurrent callers share the one fetch in progress; a caller with a fresh set never waits.
-// Options are read as own enumerable properties only (ownOptions); the state is private (`#`).
+// The cache policy is the core's: the registry's handle `RemoteJwksPolicy` (ekl_core::remote_jwks;
+// docs/decisions/handles.md), which the Python package drives too (tools/remote-jwks/scenarios.json
+// runs against both). It holds every rule and its state: the options' defaults and bounds, the URL
+// rules, freshness from Cache-Control, the cooldown after a failure, `maxStale`, the refetch for an
+// unknown kid, the redirect rules, the body's bound and its reading by the core's strict JSON
+// reader (a duplicate member is DUPLICATE_KEY), the last good set, and every message. This file
+// only asks the policy (`need`, `kid`), does the I/O it names and reports (`response`, `body`,
+// `failed`): `fetch` with `redirect: 'manual'` (each hop handed to the policy), one
+// AbortController and a timer for the deadline of the whole fetch (it holds even for a `fetch`
+// option that ignores its signal), the body read within the policy's bound, the URL parsed by
+// WHATWG `URL`, and the single flight: concurrent callers share the one fetch in progress; a
+// caller with a fresh set never waits. Options are read as own enumerable properties only
+// (ownOptions).
 
 const { ownOptions, isWellFormed } = require('./convert.js')
 
 /** @typedef {{readonly kids: string[]}} JwksLike what RemoteJwks needs of the API's Jwks */
-/** @typedef {{action: string, state: object, error?: {code: string, message: string}, timeout?: number, max_bytes?: number, set?: object}} Step */
-/** @typedef {(event: object, options?: {state?: object, body?: Uint8Array, jwks?: JwksLike, token?: string | undefined}) => Step} StepFn */
+/** @typedef {{action: string, error?: {code: string, message: string}, timeout?: number, max_bytes?: number}} Decision */
 
 /**
  * Reads at most `max` bytes of a response body; null when it is longer.
@@ -70,8 +71,8 @@ async function readCapped(response, max) {
 }
 
 /**
- * A URL as WHATWG `URL` reads it (resolved against `base`), with its parts for the core's URL
- * rules; null when it cannot be read.
+ * A URL as WHATWG `URL` reads it (resolved against `base`), with its parts as the policy's URL
+ * arguments; null when it cannot be read.
  * @param {string} text
  * @param {URL} [base]
  */
@@ -85,39 +86,34 @@ function parse(text, base) {
   }
 }
 
-/**
- * An option as JSON holds it: a non-finite number as its name, another type by its name (the
- * core refuses both with the option's bounds).
- * @param {unknown} v
- */
-const option = (v) => (typeof v === 'number' ? (Number.isFinite(v) ? v : String(v)) : v === null || typeof v === 'boolean' || typeof v === 'string' ? v : typeof v)
-
 const OPTIONS = ['timeoutMs', 'maxBytes', 'cooldown', 'defaultMaxAge', 'maxStale', 'clock', 'fetch']
 
 /**
- * The RemoteJwks class over an API's `Jwks`, `EklError` and `remoteJwksStep`.
- * @param {{Jwks: new (jwks: unknown) => JwksLike, EklError: typeof import('./errors.js').EklError, step: StepFn}} api
+ * The RemoteJwks class over an API's `RemoteJwksPolicy` (the core's machine) and `EklError`.
+ * @param {{EklError: typeof import('./errors.js').EklError, Policy: new (url: string, options?: object) => any}} api
  */
-function makeRemoteJwks({ Jwks, EklError, step }) {
-  /** @param {Step} s */
-  const error = (s) => new EklError(/** @type {any} */ (s.error).code, /** @type {any} */ (s.error).message)
-  /**
-   * An EklError as the core's event holds it: its code and its reason (without "CODE: ").
-   * @param {any} e
-   */
-  const plain = (e) => ({ code: e.code, message: String(e.message).startsWith(`${e.code}: `) ? String(e.message).slice(e.code.length + 2) : String(e.message) })
+function makeRemoteJwks({ EklError, Policy }) {
+  /** @param {Decision} d */
+  const error = (d) => new EklError(/** @type {any} */ (d.error).code, /** @type {any} */ (d.error).message)
   /** Thrown inside a download at its deadline. */
   const TIMEOUT = Symbol('timeout')
+  /** A response the policy refused (its `fail`), with the refusal's message. */
+  class Refused {
+    /** @param {string} message */
+    constructor(message) {
+      this.message = message
+    }
+  }
 
   class RemoteJwks {
     #url
-    /** @type {object} the core's state */
-    #state
+    /** @type {any} the core's policy (its state and the last good set) */
+    #policy
     /** @type {() => number} */
     #clock
     /** @type {typeof fetch} */
     #fetch
-    /** @type {JwksLike | null} the last good set */
+    /** @type {JwksLike | null} the set the policy holds, as its last body() gave it */
     #current = null
     /** @type {Promise<JwksLike> | null} */
     #inFlight = null
@@ -126,6 +122,7 @@ function makeRemoteJwks({ Jwks, EklError, step }) {
      * @param {string} url the key set's URL (https in production)
      * @param {{timeoutMs?: number, maxBytes?: number, cooldown?: number, defaultMaxAge?: number,
      *          maxStale?: number, clock?: () => number, fetch?: typeof fetch}} [options]
+     *   null or left out: the default (the core's: the manifest's `remote_jwks` constant);
      *   timeoutMs in (0, 600000] (default 5000); maxBytes an integer in [1, 64 MiB] (default 1 MiB);
      *   cooldown, defaultMaxAge in [0, 86400] seconds (30, 300); maxStale in [0, 31536000] seconds
      *   (86400); clock in seconds (default: a monotonic clock)
@@ -133,44 +130,39 @@ function makeRemoteJwks({ Jwks, EklError, step }) {
     constructor(url, options) {
       const given = typeof url === 'string' ? url : ''
       const o = ownOptions('RemoteJwks', options, OPTIONS)
-      /** @type {Record<string, unknown>} */
-      const numbers = {}
-      for (const [js, wire] of [['timeoutMs', 'timeout_ms'], ['maxBytes', 'max_bytes'], ['cooldown', 'cooldown'], ['defaultMaxAge', 'default_max_age'], ['maxStale', 'max_stale']]) {
-        if (js in o) numbers[wire] = option(o[js])
-      }
-      this.#state = step({ on: 'new', url: given, parts: parse(given)?.parts ?? null, options: numbers }).state
-      if ('clock' in o && typeof o.clock !== 'function') throw new EklError('INVALID_ARGUMENT', 'RemoteJwks: clock must be a function')
-      if ('fetch' in o && typeof o.fetch !== 'function') throw new EklError('INVALID_ARGUMENT', 'RemoteJwks: fetch must be a function')
+      const { clock, fetch: fetcher, ...numbers } = o
+      this.#policy = new Policy(given, { ...parse(given)?.parts, ...numbers })
+      if ('clock' in o && typeof clock !== 'function') throw new EklError('INVALID_ARGUMENT', 'RemoteJwks: clock must be a function')
+      if ('fetch' in o && typeof fetcher !== 'function') throw new EklError('INVALID_ARGUMENT', 'RemoteJwks: fetch must be a function')
       this.#url = given
-      this.#clock = /** @type {(() => number) | undefined} */ (o.clock) ?? (() => performance.now() / 1000)
-      this.#fetch = /** @type {typeof fetch | undefined} */ (o.fetch) ?? ((...a) => fetch(...a))
+      this.#clock = /** @type {(() => number) | undefined} */ (clock) ?? (() => performance.now() / 1000)
+      this.#fetch = /** @type {typeof fetch | undefined} */ (fetcher) ?? ((...a) => fetch(...a))
       /** Fetches attempted (tests, metrics). */
       this.fetches = 0
     }
 
     /**
-     * The set as the core read it and the Cache-Control header, each hop checked by the core;
-     * within `signal`.
+     * The body as read (null: longer than the policy reads) and the Cache-Control header, each
+     * response handed to the policy; within `signal`.
      * @param {AbortSignal} signal
-     * @param {object} state
+     * @returns {Promise<{body: Uint8Array | null, cacheControl: string | null}>}
      */
-    async #download(signal, state) {
+    async #download(signal) {
       let url = /** @type {URL} */ (parse(this.#url)?.url) // the core checked it
       for (let hops = 0; ; hops++) {
         const response = await this.#fetch(url.href, { headers: { accept: 'application/json' }, signal, redirect: 'manual' })
         const location = response.headers.get('location')
         const next = location ? parse(location.trim(), url) : null
-        const hop = step({ on: 'response', status: response.status, location, next: next?.parts ?? null, hops, opaque: response.type === 'opaqueredirect' }, { state })
+        /** @type {Decision} */
+        const hop = this.#policy.response(response.status, hops, { location, ...next?.parts, opaque: response.type === 'opaqueredirect' })
         if (hop.action !== 'read') {
           try { await response.body?.cancel() } catch { /* closed */ }
-          if (hop.action === 'fail') throw error(hop)
+          if (hop.action === 'fail') throw new Refused(/** @type {any} */ (hop.error).message)
           url = /** @type {{url: URL}} */ (next).url
           continue
         }
         const body = await readCapped(response, /** @type {number} */ (hop.max_bytes))
-        const got = step({ on: 'body', longer: body === null }, { state, body: body ?? new Uint8Array(0) })
-        if (got.action === 'fail') throw error(got)
-        return { set: got.set, cacheControl: response.headers.get('cache-control') }
+        return { body, cacheControl: response.headers.get('cache-control') }
       }
     }
 
@@ -178,7 +170,6 @@ function makeRemoteJwks({ Jwks, EklError, step }) {
      * The download within the deadline: the signal aborts it, and the deadline ends the wait even
      * when the fetch does not heed the signal.
      * @param {number} timeout seconds
-     * @returns {Promise<{set: unknown, cacheControl: string | null}>}
      */
     async #downloadInTime(timeout) {
       const abort = new AbortController()
@@ -190,7 +181,7 @@ function makeRemoteJwks({ Jwks, EklError, step }) {
           reject(TIMEOUT)
         }, timeout * 1000)
       })
-      const download = this.#download(abort.signal, this.#state)
+      const download = this.#download(abort.signal)
       download.catch(() => { /* settled after the deadline: nobody waits for it */ })
       try {
         return await Promise.race([download, deadline])
@@ -202,7 +193,9 @@ function makeRemoteJwks({ Jwks, EklError, step }) {
     }
 
     /**
-     * The fetch in progress, or a new one: its set, or a rejection with JWKS_UNAVAILABLE.
+     * The fetch in progress, or a new one: its set, or a rejection with JWKS_UNAVAILABLE. The
+     * outcome is reported to the policy: the body (read once by the core, kept and returned as a
+     * Jwks, or recorded as the failure) or the failure.
      * @param {number} timeout seconds
      */
     #fetchNow(timeout) {
@@ -210,16 +203,17 @@ function makeRemoteJwks({ Jwks, EklError, step }) {
       this.fetches++
       this.#inFlight = (async () => {
         try {
-          const got = await this.#downloadInTime(timeout)
-          const jwks = new Jwks(got.set) // the set as the core read it
-          this.#state = step({ on: 'fetched', now: this.#clock(), cache_control: got.cacheControl }, { state: this.#state }).state
+          let got
+          try {
+            got = await this.#downloadInTime(timeout)
+          } catch (e) {
+            const [cause, message] = e === TIMEOUT ? ['timeout', undefined] : e instanceof Refused ? ['refused', e.message] : ['network', undefined]
+            throw error(this.#policy.failed(this.#clock(), cause, { message }))
+          }
+          // Read once by the core: the set kept and returned, or the refusal recorded and thrown.
+          const jwks = this.#policy.body(this.#clock(), got.body ?? new Uint8Array(0), { longer: got.body === null, cacheControl: got.cacheControl })
           this.#current = jwks
           return jwks
-        } catch (e) {
-          const cause = e === TIMEOUT ? { cause: 'timeout' } : e instanceof EklError ? { cause: 'refused', error: plain(e) } : { cause: 'network' }
-          const s = step({ on: 'failed', now: this.#clock(), ...cause }, { state: this.#state })
-          this.#state = s.state
-          throw error(s)
         } finally {
           this.#inFlight = null
         }
@@ -232,15 +226,16 @@ function makeRemoteJwks({ Jwks, EklError, step }) {
      * @returns {Promise<JwksLike>}
      */
     async jwks() {
-      let s = step({ on: 'need', now: this.#clock() }, { state: this.#state })
-      if (s.action === 'serve') return /** @type {JwksLike} */ (this.#current)
-      if (s.action === 'fail') throw error(s)
+      /** @type {Decision} */
+      let d = this.#policy.need(this.#clock())
+      if (d.action === 'serve') return /** @type {JwksLike} */ (this.#current)
+      if (d.action === 'fail') throw error(d)
       try {
-        return await this.#fetchNow(/** @type {number} */ (s.timeout))
-      } catch (e) {
-        s = step({ on: 'need_failed', now: this.#clock(), error: plain(e) }, { state: this.#state })
-        if (s.action === 'serve') return /** @type {JwksLike} */ (this.#current)
-        throw error(s)
+        return await this.#fetchNow(/** @type {number} */ (d.timeout))
+      } catch {
+        d = this.#policy.needFailed(this.#clock())
+        if (d.action === 'serve') return /** @type {JwksLike} */ (this.#current)
+        throw error(d)
       }
     }
 
@@ -250,20 +245,21 @@ function makeRemoteJwks({ Jwks, EklError, step }) {
      * @returns {Promise<JwksLike>}
      */
     async jwksFor(token) {
-      let jwks = await this.jwks()
+      await this.jwks()
       const tok = typeof token === 'string' && isWellFormed(token) ? token : undefined
-      let s = step({ on: 'kid', now: this.#clock() }, { state: this.#state, jwks, token: tok })
-      this.#state = s.state
-      if (s.action === 'serve') return jwks
-      if (s.action === 'fail') throw error(s)
+      /** @type {Decision} */
+      let d = this.#policy.kid(this.#clock(), { token: tok })
+      if (d.action === 'serve') return /** @type {JwksLike} */ (this.#current)
+      if (d.action === 'fail') throw error(d)
+      let jwks
       try {
-        jwks = await this.#fetchNow(/** @type {number} */ (s.timeout))
-      } catch (e) {
-        throw error(step({ on: 'kid_failed', error: plain(e) }, { state: this.#state }))
+        jwks = await this.#fetchNow(/** @type {number} */ (d.timeout))
+      } catch {
+        throw error(this.#policy.kidFailed())
       }
-      s = step({ on: 'kid_fetched' }, { state: this.#state, jwks, token: tok })
-      if (s.action === 'serve') return jwks
-      throw error(s)
+      d = this.#policy.kidFetched({ token: tok })
+      if (d.action === 'serve') return jwks
+      throw error(d)
     }
   }
   return RemoteJwks

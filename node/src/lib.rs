@@ -19,7 +19,7 @@ use ekl_core::canonical::{self, Options};
 use ekl_core::jwk::SigningKey;
 use ekl_core::ErrorCode;
 use napi::bindgen_prelude::{
-    Array, AsyncTask, Buffer, ClassInstance, Either, Either5, Uint8Array, Unknown,
+    Array, AsyncTask, Buffer, ClassInstance, Either, Either6, Uint8Array, Unknown,
 };
 use napi::{Env, Task, ValueType};
 use napi_derive::napi;
@@ -98,6 +98,8 @@ enum Held<B> {
     Bool(bool),
     List(Vec<Zeroizing<String>>),
     Key(Arc<SigningKey>),
+    Number(f64),
+    Handle(Arc<ekl_bridge::Handle>),
 }
 
 impl<B: std::ops::Deref<Target = [u8]>> Held<B> {
@@ -111,6 +113,8 @@ impl<B: std::ops::Deref<Target = [u8]>> Held<B> {
             Held::Bool(b) => Arg::Bool(*b),
             Held::List(l) => Arg::StrList(l.iter().map(|s| s.as_str()).collect()),
             Held::Key(k) => Arg::Key(k),
+            Held::Number(x) => Arg::Number(*x),
+            Held::Handle(h) => Arg::Handle(h),
         }
     }
 
@@ -123,6 +127,8 @@ impl<B: std::ops::Deref<Target = [u8]>> Held<B> {
             Held::Bool(b) => Held::Bool(b),
             Held::List(l) => Held::List(l),
             Held::Key(k) => Held::Key(k),
+            Held::Number(x) => Held::Number(x),
+            Held::Handle(h) => Held::Handle(h),
         }
     }
 }
@@ -173,6 +179,14 @@ fn read(args: &Array<'_>, i: u32, p: &ekl_bridge::Param) -> ekl_core::Result<Hel
                 .map(Zeroizing::new)
                 .collect(),
         ),
+        Kind::Number => Held::Number(args.get::<f64>(i).map_err(bad)?.unwrap_or(f64::NAN)),
+        Kind::Handle(_) => {
+            let handle = args
+                .get::<ClassInstance<MachineHandle>>(i)
+                .map_err(|_| invalid(format!("{}: must be the method's handle", p.name)))?
+                .ok_or_else(|| invalid(format!("{} is required", p.name)))?;
+            Held::Handle(handle.inner.clone())
+        }
         Kind::Key => {
             let key = args
                 .get::<ClassInstance<SigningKeyHandle>>(i)
@@ -224,23 +238,25 @@ pub struct KeySet {
     pub keys: Vec<SigningKeyHandle>,
 }
 
-/// What [`call`] returns: a string (JSON text for values), a boolean, bytes, a key, a key set.
-pub type CallResult = Either5<String, bool, Buffer, SigningKeyHandle, KeySet>;
+/// What [`call`] returns: a string (JSON text for values), a boolean, bytes, a key, a key set, a
+/// machine's handle.
+pub type CallResult = Either6<String, bool, Buffer, SigningKeyHandle, KeySet, MachineHandle>;
 
 fn present(out: Out) -> ekl_core::Result<CallResult> {
     Ok(match out {
-        Out::Str(s) => Either5::A(s),
-        Out::Bool(b) => Either5::B(b),
-        Out::Bytes(b) => Either5::C(b.into()),
-        Out::Key(k) => Either5::D(SigningKeyHandle { inner: Arc::new(k) }),
-        Out::KeySet(jwks, keys) => Either5::E(KeySet {
+        Out::Str(s) => Either6::A(s),
+        Out::Bool(b) => Either6::B(b),
+        Out::Bytes(b) => Either6::C(b.into()),
+        Out::Key(k) => Either6::D(SigningKeyHandle { inner: Arc::new(k) }),
+        Out::KeySet(jwks, keys) => Either6::E(KeySet {
             jwks: jwks.to_json(),
             keys: keys
                 .into_iter()
                 .map(|k| SigningKeyHandle { inner: Arc::new(k) })
                 .collect(),
         }),
-        other => Either5::A(
+        Out::Handle(h) => Either6::F(MachineHandle { inner: Arc::new(h) }),
+        other => Either6::A(
             String::from_utf8(other.to_json()?)
                 .map_err(|_| ekl_core::Error::new(ErrorCode::InvalidUtf8, "output is not UTF-8"))?,
         ),
@@ -251,8 +267,8 @@ fn present(out: Out) -> ekl_core::Result<CallResult> {
 /// order; `null` for an option left out).
 #[napi(
     catch_unwind,
-    ts_args_type = "index: number, args: Array<Uint8Array | string | number | boolean | null | string[] | SigningKeyHandle>",
-    ts_return_type = "string | boolean | Buffer | SigningKeyHandle | KeySet"
+    ts_args_type = "index: number, args: Array<Uint8Array | string | number | boolean | null | string[] | SigningKeyHandle | MachineHandle>",
+    ts_return_type = "string | boolean | Buffer | SigningKeyHandle | KeySet | MachineHandle"
 )]
 pub fn call(index: u32, args: Array<'_>) -> Result<CallResult> {
     guarded(|| {
@@ -291,8 +307,8 @@ impl Task for CallTask {
 /// [`call`] on the libuv thread pool (the arguments are copied before it returns).
 #[napi(
     catch_unwind,
-    ts_args_type = "index: number, args: Array<Uint8Array | string | number | boolean | null | string[] | SigningKeyHandle>",
-    ts_return_type = "Promise<string | boolean | Buffer | SigningKeyHandle | KeySet>"
+    ts_args_type = "index: number, args: Array<Uint8Array | string | number | boolean | null | string[] | SigningKeyHandle | MachineHandle>",
+    ts_return_type = "Promise<string | boolean | Buffer | SigningKeyHandle | KeySet | MachineHandle>"
 )]
 pub fn call_async(index: u32, args: Array<'_>) -> Result<AsyncTask<CallTask>> {
     guarded(|| {
@@ -320,6 +336,23 @@ impl SigningKeyHandle {
     #[napi]
     pub fn kid(&self) -> String {
         self.inner.kid().to_owned()
+    }
+}
+
+/// A machine's handle (`ekl_bridge::Handle`, docs/decisions/handles.md): the machine and its
+/// lock stay in Rust; JS holds this object and passes it as the `self` of the class's methods
+/// (the JS layer builds the class from the manifest's `handles`).
+#[napi]
+pub struct MachineHandle {
+    inner: Arc<ekl_bridge::Handle>,
+}
+
+#[napi]
+impl MachineHandle {
+    /// The handle's class name.
+    #[napi]
+    pub fn class_name(&self) -> String {
+        self.inner.class().to_owned()
     }
 }
 

@@ -26,6 +26,10 @@ function operations() {
   return JSON.parse(fs.readFileSync(file, 'utf8')).operations
 }
 
+/** The handle classes of the registry (docs/decisions/handles.md), by the manifest's `handles`. */
+const MANIFEST_FILE = path.join(ROOT, 'docs', 'operations.json')
+const HANDLE_CLASSES = new Set(fs.existsSync(MANIFEST_FILE) ? JSON.parse(fs.readFileSync(MANIFEST_FILE, 'utf8')).handles.map((h) => h.name) : [])
+
 test('every operation of docs/operations.json is exported (CJS and ESM), declared and type-checked', async (t) => {
   if (!fs.existsSync(path.join(ROOT, 'docs', 'operations.json'))) {
     t.skip('not running from the repository')
@@ -37,6 +41,13 @@ test('every operation of docs/operations.json is exported (CJS and ESM), declare
   const missing = []
   for (const op of operations()) {
     const name = op.js
+    if (op.method_of) {
+      // A method of a handle class (docs/decisions/handles.md): on the class, in its declaration.
+      if (typeof ekl[op.method_of]?.prototype?.[name] !== 'function') missing.push(`${op.method_of}.${name}: not a method`)
+      if (!new RegExp(`export declare class ${op.method_of} \\{[\\s\\S]*?\\n  ${name}\\(`).test(dts)) missing.push(`${op.method_of}.${name}: not declared in index.d.ts`)
+      if (!new RegExp(`\\.${name}\\(`).test(usage)) missing.push(`${op.method_of}.${name}: not used by types-test/usage.mts`)
+      continue
+    }
     if (typeof ekl[name] !== 'function') missing.push(`${name}: not exported by require()`)
     if (typeof esm[name] !== 'function') missing.push(`${name}: not exported by import`)
     if (!new RegExp(`export declare (function ${name}[(<]|class ${name}\\b|const ${name}: \\{\\n  new\\b)`).test(dts)) missing.push(`${name}: not declared in index.d.ts`)
@@ -50,6 +61,13 @@ test('every operation of docs/operations.json is exported (CJS and ESM), declare
   // optional ones as members of the options object), in its last declaration: the general
   // signature, after the overloads (a salted commitment, issueMacReceipt's object form).
   for (const op of operations()) {
+    if (op.method_of || HANDLE_CLASSES.has(op.js)) {
+      // a handle class's constructor or method: its parameters but `self` in the class's block
+      const block = new RegExp(`export declare class ${op.method_of ?? op.js} \\{\\n([\\s\\S]*?)\\n\\}`).exec(dts)
+      assert.ok(block, `${op.js}: its class declared`)
+      for (const p of op.params) if (p.kind !== 'handle') assert.match(block[1], new RegExp(`\\b${p.js}\\??:`), `${op.js}: ${p.js} declared`)
+      continue
+    }
     const decl = [...dts.matchAll(new RegExp(`export declare (?:function ${op.js}(?:<[^(]*>)?\\(|const ${op.js}: \\{\\n  new (?:<[^(]*>)?\\()([\\s\\S]*?)(?=\\n(?:export|\\}|/\\*\\*))`, 'g'))].at(-1)
     assert.ok(decl, `${op.js}: declared`)
     for (const p of op.params) assert.match(decl[1], new RegExp(`\\b${p.js}\\??:`), `${op.js}: ${p.js} declared`)

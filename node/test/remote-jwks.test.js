@@ -163,12 +163,15 @@ test('mixed sets from the wild are used', async () => {
   }
 })
 
-// The policy is the core's (remote_jwks_step): how long a set fetched with a Cache-Control stays fresh.
+// The policy is the core's (RemoteJwksPolicy): how long a set fetched with a Cache-Control stays
+// fresh: the first whole second at which it asks for a fetch again.
 function freshFor(cacheControl) {
-  const parts = { scheme: 'https', host: 'net.example' }
-  let { state } = ekl.remoteJwksStep({ on: 'new', url: 'https://net.example/j', parts, options: { cooldown: 0 } })
-  state = ekl.remoteJwksStep({ on: 'fetched', now: 0, cache_control: cacheControl }, { state }).state
-  return state.fresh_until
+  const [body] = keys('k1')
+  const policy = new ekl.RemoteJwksPolicy('https://net.example/j', { scheme: 'https', host: 'net.example', cooldown: 0 })
+  policy.body(0, JSON.stringify(body), { cacheControl })
+  let t = 0
+  while (policy.need(t).action === 'serve') t++
+  return t
 }
 
 test('Cache-Control is read by the core', () => {
@@ -283,10 +286,14 @@ test('an unknown kid within the cooldown after a failure is not refetched', asyn
 
 test('a token header is read by the core: no kid when the verifier could not read it', () => {
   const [body] = keys('k1')
-  const jwks = new ekl.Jwks(body)
-  let { state } = ekl.remoteJwksStep({ on: 'new', url: 'https://net.example/j', parts: { scheme: 'https', host: 'net.example' } })
-  state = ekl.remoteJwksStep({ on: 'fetched', now: 0 }, { state }).state
-  const action = (raw) => ekl.remoteJwksStep({ on: 'kid', now: 1 }, { state, jwks, token: `${Buffer.from(raw).toString('base64url')}.e30.c2ln` }).action
+  const policy = new ekl.RemoteJwksPolicy('https://net.example/j', { scheme: 'https', host: 'net.example' })
+  assert.deepEqual(policy.body(0, JSON.stringify(body)).kids, ['k1'])
+  // a kid seen unknown is refetched once per cooldown: a fresh policy per question
+  const action = (raw) => {
+    const p = new ekl.RemoteJwksPolicy('https://net.example/j', { scheme: 'https', host: 'net.example' })
+    p.body(0, JSON.stringify(body))
+    return p.kid(1, { token: `${Buffer.from(raw).toString('base64url')}.e30.c2ln` }).action
+  }
   assert.equal(action('{"kid":"k2"}'), 'fetch')
   assert.equal(action('{"kid":"k1"}'), 'serve')
   for (const raw of ['['.repeat(5000), '{"kid":"k2","kid":"k1"}', '\ufeff{"kid":"k2"}', '{"kid":"k2","x":NaN}']) {

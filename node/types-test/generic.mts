@@ -610,47 +610,6 @@ export function verifyScreeningRules_jwks<T>(x: T, a: Parameters<typeof ekl.veri
   return ekl.verifyScreeningRules(a[0], x, a[2], a[3])
 }
 
-/** `remoteJwksStep`, parameter `event`. */
-export function remoteJwksStep_event<T>(x: T, a: Parameters<typeof ekl.remoteJwksStep>) {
-  // @ts-expect-error: a function member
-  ekl.remoteJwksStep({ f: () => 1 }, a[1])
-  // @ts-expect-error: a function
-  ekl.remoteJwksStep(() => 1, a[1])
-  // @ts-expect-error: a Map
-  ekl.remoteJwksStep(new Map<string, number>(), a[1])
-  // @ts-expect-error: a symbol
-  ekl.remoteJwksStep(Symbol('s'), a[1])
-  // @ts-expect-error: undefined itself
-  ekl.remoteJwksStep(undefined, a[1])
-  return ekl.remoteJwksStep(x, a[1])
-}
-
-/** `remoteJwksStep`, parameter `state` (option). */
-export function remoteJwksStep_state<T>(x: T, a: Parameters<typeof ekl.remoteJwksStep>) {
-  // @ts-expect-error: a function member
-  ekl.remoteJwksStep(a[0], { ...a[1], state: { f: () => 1 } })
-  // @ts-expect-error: a function
-  ekl.remoteJwksStep(a[0], { ...a[1], state: () => 1 })
-  // @ts-expect-error: a Map
-  ekl.remoteJwksStep(a[0], { ...a[1], state: new Map<string, number>() })
-  // @ts-expect-error: a symbol
-  ekl.remoteJwksStep(a[0], { ...a[1], state: Symbol('s') })
-  return ekl.remoteJwksStep(a[0], { ...a[1], state: x })
-}
-
-/** `remoteJwksStep`, parameter `jwks` (option). */
-export function remoteJwksStep_jwks<T>(x: T, a: Parameters<typeof ekl.remoteJwksStep>) {
-  // @ts-expect-error: a function member
-  ekl.remoteJwksStep(a[0], { ...a[1], jwks: { f: () => 1 } })
-  // @ts-expect-error: a function
-  ekl.remoteJwksStep(a[0], { ...a[1], jwks: () => 1 })
-  // @ts-expect-error: a Map
-  ekl.remoteJwksStep(a[0], { ...a[1], jwks: new Map<string, number>() })
-  // @ts-expect-error: a symbol
-  ekl.remoteJwksStep(a[0], { ...a[1], jwks: Symbol('s') })
-  return ekl.remoteJwksStep(a[0], { ...a[1], jwks: x })
-}
-
 /** `mcpWindow`, parameter `window`. */
 export function mcpWindow_window<T>(x: T, a: Parameters<typeof ekl.mcpWindow>) {
   // @ts-expect-error: a function member

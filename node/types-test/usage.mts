@@ -56,7 +56,7 @@ import ekl, {
   verifyRevocationFeed,
   verifyAccessToken,
   RemoteJwks,
-  remoteJwksStep,
+  RemoteJwksPolicy,
   jwksFromSeed,
   signJws,
   issueReceipt,
@@ -94,7 +94,8 @@ import ekl, {
   type McpListingStep,
   type ProofVersion,
   type VerifiedJws,
-  type RemoteJwksStep,
+  type RemoteJwksCause,
+  type RemoteJwksDecision,
   type ScreeningRulesToken,
   type ScreeningRules,
   type VerifiedRelationshipAssertion,
@@ -220,12 +221,17 @@ const asJws: VerifiedJws = access
 void [capVer, relVer, callJti, feedExp, feedExpNumber, accessExp, asJws]
 const remote = new RemoteJwks('https://n.example/.well-known/jwks.json', { cooldown: 30 })
 const fetched: Promise<Jwks> = remote.jwksFor(token)
-// The policy under RemoteJwks, one step per call (the state passed back as it came).
-const policy: RemoteJwksStep = remoteJwksStep({ on: 'new', url: 'https://n.example/j', parts: { scheme: 'https', host: 'n.example' } })
-const step: RemoteJwksStep = remoteJwksStep({ on: 'kid', now: 12.5 }, { state: policy.state, jwks, token })
-const stepAction: 'serve' | 'fetch' | 'fail' | 'follow' | 'read' | 'done' = step.action
+// The policy under RemoteJwks, a handle (its state stays in it): ask, do the I/O, report.
+const policy = new RemoteJwksPolicy('https://n.example/j', { scheme: 'https', host: 'n.example', cooldown: 30 })
+const step: RemoteJwksDecision = policy.need(12.5)
+const stepAction: 'serve' | 'fetch' | 'fail' | 'follow' | 'read' = step.action
 const stepTimeout: number | undefined = step.timeout
-void [fetched, stepAction, stepTimeout]
+const hop: RemoteJwksDecision = policy.response(302, 0, { location: '/moved', scheme: 'https', host: 'n.example', port: null })
+const held: Jwks = policy.body(12.5, '{"keys":[]}', { cacheControl: 'max-age=60', longer: false })
+const cause: RemoteJwksCause = 'timeout'
+const fail: RemoteJwksDecision = policy.failed(13, cause, { message: null })
+const kidStep: RemoteJwksDecision = policy.kid(14, { token })
+void [fetched, stepAction, stepTimeout, hop, held, fail, kidStep, policy.needFailed(15), policy.kidFetched({ token }), policy.kidFailed()]
 const flags2: SafetyFlag[] = screen({ content: [] }, { rules: { rules_version: sr.rules_version, rules: sr.rules } })
 void [verifiedNow, kids, verified, vj, vs2, flags2, vd, proj, proj2, seededKids]
 

@@ -81,7 +81,8 @@ __all__ = [
     "ProofVersion",
     "Receipt",
     "ReceiptLineSummary",
-    "RemoteJwksStep",
+    "RemoteJwksCause",
+    "RemoteJwksDecision",
     "ReplayAdmission",
     "ReplayRestore",
     "ResultBody",
@@ -99,6 +100,7 @@ __all__ = [
     # end
     # begin: the registry's operations (python/tools/gen_stubs.py writes this block)
     "Jwks",
+    "RemoteJwksPolicy",
     "auth_tag",
     "canonicalize",
     "canonicalize_value",
@@ -126,7 +128,6 @@ __all__ = [
     "public_jwk",
     "receipt_digest",
     "receipt_key",
-    "remote_jwks_step",
     "replay_admit",
     "replay_answer",
     "replay_key",

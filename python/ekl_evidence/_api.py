@@ -131,7 +131,9 @@ def _doc(op: dict[str, _Any]) -> str:
     return "\n".join(lines)
 
 
-def _source(index: int, op: dict[str, _Any]) -> str:
+def _source(index: int, op: dict[str, _Any], name: _Any = None, indent: str = "") -> str:
+    """The function of an operation; a constructor of a handle class (``name``: ``__init__``)
+    keeps the handle in ``self._handle``; a method's ``self`` passes it."""
     params = op["params"]
     for p in params:
         if _keyword.iskeyword(p["name"]) or not p["name"].isidentifier():
@@ -148,22 +150,56 @@ def _source(index: int, op: dict[str, _Any]) -> str:
             return f"_times({op['name']!r}, {p['name']!r}, {p['name']}, {p['times']!r}), "
         return f"{p['name']}, "
 
-    passed = "".join(pass_(p) for p in params)
+    passed = "".join("self._handle, " if p["kind"] == "handle" else pass_(p) for p in params)
     body = f"_call({index}, ({passed}))"
     present = _PRESENT.get(op["returns"])
     if present:
         body = f"{present}({body})"
-    return f"def {op['name']}({signature}):\n    return {body}\n"
+    if name == "__init__":
+        signature = ", ".join(["self", *([signature] if signature else [])])
+        return f"{indent}def __init__({signature}):\n{indent}    self._handle = {body}\n"
+    return f"{indent}def {name or op['name']}({signature}):\n{indent}    return {body}\n"
+
+
+def _handle_class(manifest: dict[str, _Any], handle: dict[str, _Any]) -> type:
+    """The class of a handle of the registry (the manifest's ``handles``): its constructor row
+    makes the native handle (``_native.Handle``, the machine behind its own lock), each method row
+    calls the registry with it as ``self``. No state of its own."""
+    ops = manifest["operations"]
+    index = {op["name"]: i for i, op in enumerate(ops)}
+    new = ops[index[handle["constructor"]]]
+    lines = [f"class {handle['name']}:", f"    __slots__ = ({'_handle'!r},)", ""]
+    lines.append(_source(index[new["name"]], new, "__init__", "    "))
+    for name in handle["methods"]:
+        lines.append(_source(index[name], ops[index[name]], ops[index[name]]["python"], "    "))
+    lines.append(f"    def __repr__(self):\n        return {handle['name'] + '(...)'!r}\n")
+    namespace = dict(globals())
+    exec(compile("\n".join(lines), f"<ekl_evidence.{handle['name']}>", "exec"), namespace)
+    cls: type = namespace[handle["name"]]
+    cls.__doc__ = handle["doc"] + "\n\n" + _doc(new)
+    cls.__module__ = "ekl_evidence"
+    for name in handle["methods"]:
+        op = ops[index[name]]
+        method = getattr(cls, op["python"])
+        method.__doc__ = _doc(op)
+        method.__qualname__ = f"{handle['name']}.{op['python']}"
+    return cls
 
 
 def _build() -> list[str]:
     global _FORMAT_TIMESTAMP
     names = []
-    for index, op in enumerate(_json.loads(_native.operations())["operations"]):
+    manifest = _json.loads(_native.operations())
+    handles = {h["constructor"]: h for h in manifest.get("handles", [])}
+    for index, op in enumerate(manifest["operations"]):
         name = op["python"]
         if name == "format_timestamp":
             _FORMAT_TIMESTAMP = index
-        if op["class"]:
+        if op.get("method_of"):
+            continue  # a method of its handle class (below)
+        if op["name"] in handles:
+            globals()[name] = _handle_class(manifest, handles[op["name"]])
+        elif op["class"]:
             if not isinstance(globals().get(name), type):
                 raise ImportError(f"ekl_evidence: the class {name} is not bound")
         elif name in _DIRECT:

@@ -6,7 +6,7 @@ from typing import overload as _overload  # (private: the stub declares the pack
 
 from ._errors import EklError
 from ._native import JsonText, Jwks as Jwks, SigningKey
-from ._types import ArchiveOutput, Commitment, ExecutionStatus, IssuedReceipt, JsonValue, Jwk, JwsTyp, McpListingStep, McpWindowStep, PlatformCallPurpose, ProofVersion, Receipt, ReceiptCall, ReceiptKeys, ReceiptLineSummary, ReceiptToVerify, RemoteJwksStep, ReplayAdmission, ReplayRestore, ResultBody, SafetyFlag, SaltedCommitment, ScreeningRules, ScreeningRulesToken, SignedReceipt, SignedReceiptCall, VerifiedAccessToken, VerifiedJws, VerifiedPlatformCall, VerifiedRelationshipAssertion, VerifiedRevocationFeed
+from ._types import ArchiveOutput, Commitment, ExecutionStatus, IssuedReceipt, JsonValue, Jwk, JwsTyp, McpListingStep, McpWindowStep, PlatformCallPurpose, ProofVersion, Receipt, ReceiptCall, ReceiptKeys, ReceiptLineSummary, ReceiptToVerify, RemoteJwksCause, RemoteJwksDecision, ReplayAdmission, ReplayRestore, ResultBody, SafetyFlag, SaltedCommitment, ScreeningRules, ScreeningRulesToken, SignedReceipt, SignedReceiptCall, VerifiedAccessToken, VerifiedJws, VerifiedPlatformCall, VerifiedRelationshipAssertion, VerifiedRevocationFeed
 from ._verdict import Verdict
 
 _Value = Any  # a host value (strict conversion) or a JsonText
@@ -17,6 +17,7 @@ _JwksLike = Union[Jwks, Mapping[str, Any], str, bytes, JsonText]
 
 __all__ = [
     "Jwks",
+    "RemoteJwksPolicy",
     "auth_tag",
     "canonicalize",
     "canonicalize_value",
@@ -44,7 +45,6 @@ __all__ = [
     "public_jwk",
     "receipt_digest",
     "receipt_key",
-    "remote_jwks_step",
     "replay_admit",
     "replay_answer",
     "replay_key",
@@ -1111,31 +1111,187 @@ def replay_restore(
     EKP §9.2.
     """
 
-def remote_jwks_step(
-    event: _Value,
-    *,
-    state: Optional[_Value] = None,
-    body: Optional[_Bytes] = None,
-    jwks: Optional[_JwksLike] = None,
-    token: Optional[str] = None,
-) -> RemoteJwksStep:
-    """One step of a fetched key set's cache policy (the state machine under RemoteJwks: freshness
-    from Cache-Control, cooldown, staleness, unknown-kid refetch, redirects, the body through
-    the strict reader). `event.on` names the event: new {url, parts, options}, need {now},
-    need_failed {now, error}, kid {now} (with token and jwks), kid_fetched (token, jwks),
-    kid_failed {error}, response {status, location, next, hops, opaque}, body {longer} (with
-    body), fetched {now, cache_control}, failed {now, cause, error}. Returns {state, action,
-    error?, timeout?, max_bytes?, set?}.
-
-    event (required): the event: {on, now?, …}
-    state (keyword-only, optional): the state the last step returned (absent for `new`)
-    body (keyword-only, optional): the fetched body (event `body`)
-    jwks (keyword-only, optional): the set the host holds (events `kid`, `kid_fetched`)
-    token (keyword-only, optional): the compact JWS whose kid is looked up (events `kid`,
-        `kid_fetched`)
-
-    EKP §3.
+class RemoteJwksPolicy:
+    """The cache policy of a network's key set fetched over HTTP(S) (PROTOCOL §3, §9.5.1;
+    ekl_core::remote_jwks), holding its state and the last good set. A host's RemoteJwks drives
+    it in one loop: ask (need, kid), do the I/O it names (fetch, follow, read), report
+    (response, body, failed).
     """
+
+    def __init__(
+        self,
+        url: str,
+        *,
+        scheme: Optional[str] = None,
+        host: Optional[str] = None,
+        port: Optional[int] = None,
+        credentials: Optional[bool] = None,
+        timeout: Optional[float] = None,
+        timeout_ms: Optional[float] = None,
+        max_bytes: Optional[float] = None,
+        cooldown: Optional[float] = None,
+        default_max_age: Optional[float] = None,
+        max_stale: Optional[float] = None,
+    ) -> None:
+        """A fetched key set's cache policy (the machine under RemoteJwks): freshness from Cache-
+        Control, cooldown, staleness, unknown-kid refetch, redirects, the body through the strict
+        reader. INVALID_ARGUMENT for a URL that is not http(s) with a host, one with a user name or
+        password, or an option out of its bounds.
+
+        url (required): the key set's URL, as given (https in production)
+        scheme (keyword-only, optional): the URL's scheme as the host's URL parser read it, without
+            ':' (absent: it could not)
+        host (keyword-only, optional): the host the request connects to (lowercase; an international
+            name in ASCII)
+        port (keyword-only, optional): the port written in the URL, if any
+        credentials (keyword-only, optional): whether the URL holds a user name or a password
+        timeout (keyword-only, optional): the deadline of a whole fetch, seconds, in (0, 600]
+            (default 5)
+        timeout_ms (keyword-only, optional): the same in milliseconds, in (0, 600000] (give timeout
+            or timeout_ms)
+        max_bytes (keyword-only, optional): the largest body, an integer in [1, 64 MiB] (default 1
+            MiB)
+        cooldown (keyword-only, optional): seconds between unknown-kid refetches and after a
+            failure, and the least time a set is cached, in [0, 86400] (default 30)
+        default_max_age (keyword-only, optional): seconds a set is fresh without Cache-Control max-
+            age, in [0, 86400] (default 300)
+        max_stale (keyword-only, optional): seconds past its freshness the last good set serves
+            while refetches fail, in [0, 31536000] (default 86400)
+
+        EKP §3.
+        """
+
+    def need(
+        self,
+        now: float,
+    ) -> RemoteJwksDecision:
+        """A caller wants the set at now: serve the set held, fetch it (within timeout and max_bytes),
+        or fail (within the cooldown after a failure, when no set may serve).
+
+        now (required): the host's monotonic clock, seconds (any finite number)
+
+        EKP §3.
+        """
+
+    def need_failed(
+        self,
+        now: float,
+    ) -> RemoteJwksDecision:
+        """The fetch a caller waited for failed (reported with `failed`): serve the last good set while
+        it is not too stale, else fail.
+
+        now (required): the host's monotonic clock, seconds (any finite number)
+
+        EKP §3.
+        """
+
+    def kid(
+        self,
+        now: float,
+        *,
+        token: Optional[str] = None,
+    ) -> RemoteJwksDecision:
+        """A caller wants the set to verify token with, at now: serve the set held when it has the
+        token's kid (or the token has none), else refetch once per cooldown, else fail with
+        UNKNOWN_KID saying when the next refetch may happen.
+
+        now (required): the host's monotonic clock, seconds (any finite number)
+        token (keyword-only, optional): the compact JWS whose kid is looked up in the set held
+
+        EKP §9.5.1.
+        """
+
+    def kid_fetched(
+        self,
+        *,
+        token: Optional[str] = None,
+    ) -> RemoteJwksDecision:
+        """The refetch for an unknown kid gave a set: serve it, or fail with UNKNOWN_KID when the kid
+        is still unknown.
+
+        token (keyword-only, optional): the compact JWS whose kid is looked up in the set held
+
+        EKP §9.5.1.
+        """
+
+    def kid_failed(
+        self,
+    ) -> RemoteJwksDecision:
+        """The refetch for an unknown kid failed (reported with `failed`): the UNKNOWN_KID refusal its
+        caller gets.
+
+
+        EKP §9.5.1.
+        """
+
+    def response(
+        self,
+        status: int,
+        hops: int,
+        *,
+        location: Optional[str] = None,
+        scheme: Optional[str] = None,
+        host: Optional[str] = None,
+        port: Optional[int] = None,
+        credentials: Optional[bool] = None,
+        opaque: Optional[bool] = None,
+    ) -> RemoteJwksDecision:
+        """One HTTP response of a fetch: follow the redirect (same origin only, never https to http, at
+        most 5), read the body (at most max_bytes), or fail.
+
+        status (required): the response's status
+        hops (required): the redirects already followed in this fetch
+        location (keyword-only, optional): its Location header, if any
+        scheme (keyword-only, optional): the redirect's target (Location resolved against the URL
+            requested) as the host's URL parser read it: its scheme (absent: it could not)
+        host (keyword-only, optional): the target's host
+        port (keyword-only, optional): the target's port, if written
+        credentials (keyword-only, optional): whether the target holds a user name or a password
+        opaque (keyword-only, optional): the runtime hides where the redirect goes (a browser's
+            opaqueredirect)
+
+        EKP §3.
+        """
+
+    def body(
+        self,
+        now: float,
+        body: _Bytes,
+        *,
+        longer: Optional[bool] = None,
+        cache_control: Optional[str] = None,
+    ) -> Jwks:
+        """The body of a 2xx response, as read at now (longer: the host stopped reading past
+        max_bytes), with the response's Cache-Control: the key set, read once by the strict reader,
+        kept and returned; or JWKS_UNAVAILABLE saying why it is not usable, recorded as the fetch's
+        failure.
+
+        now (required): the host's monotonic clock, seconds (any finite number)
+        body (required): the body as read
+        longer (keyword-only, optional): the body was longer than max_bytes
+        cache_control (keyword-only, optional): the response's Cache-Control header, if any
+
+        EKP §3.
+        """
+
+    def failed(
+        self,
+        now: float,
+        cause: RemoteJwksCause,
+        *,
+        message: Optional[str] = None,
+    ) -> RemoteJwksDecision:
+        """A fetch failed at now: timeout (the deadline passed), network (the host's HTTP client
+        failed), refused (a response the policy refused: its message). Recorded (no new attempt
+        within the cooldown); the refusal its callers get.
+
+        now (required): the host's monotonic clock, seconds (any finite number)
+        cause (required): timeout, network or refused
+        message (keyword-only, optional): the refusal's message (cause refused: the `fail` of
+            response)
+
+        EKP §3.
+        """
 
 def mcp_window(
     window: _Value,

@@ -6,6 +6,7 @@ from typing import Any, Optional, Union, final
 __all__ = [
     "CAPABILITY_INPUT_MAX_BYTES",
     "CORE_VERSION",
+    "Handle",
     "JsonText",
     "Jwks",
     "MAX_DEPTH",
@@ -30,6 +31,15 @@ MAX_SAFE_INTEGER_BOUND: int
 """2^53: the largest magnitude of an integer ekl-json-1 accepts."""
 CORE_VERSION: str
 """The version of the Rust core this module was built from."""
+
+@final
+class Handle:
+    """A machine's handle (docs/decisions/handles.md): the core's machine behind its own lock.
+    The package wraps it in the class the manifest's ``handles`` names (``RemoteJwksPolicy``)."""
+
+    @property
+    def class_name(self) -> str:
+        """The handle's class name."""
 
 @final
 class JsonText:

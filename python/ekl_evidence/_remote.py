@@ -1,54 +1,43 @@
 """A network's key set fetched over HTTPS and cached (docs/decisions.md#remote-jwks).
 
-The cache policy is the core's: ``remote_jwks_step`` (ekl_core::remote_jwks), a sans-I/O state
-machine the JS package drives too (tools/remote-jwks/scenarios.json runs against both). It holds
-every rule: the options' bounds, the URL rules, freshness from ``Cache-Control``, the cooldown
-after a failure, ``max_stale``, the refetch for an unknown ``kid``, the redirect rules, the
-body's bound and its reading by the core's strict JSON reader (a duplicate member is
-``DUPLICATE_KEY``), and every message. This module only does the I/O, with the standard
-library: ``http.client`` within one deadline over the whole fetch (a daemon thread; at the
-deadline its socket is shut down), the URL parsed by ``urllib.parse`` and requested as a WHATWG
-URL is, and the threads: a short lock guards the state and is never held across network I/O;
-callers that need a fetch share the one in progress (single flight), each until its deadline.
+The cache policy is the core's: the registry's handle ``RemoteJwksPolicy`` (ekl_core::remote_jwks;
+docs/decisions/handles.md), which the JS package drives too (tools/remote-jwks/scenarios.json runs
+against both). It holds every rule and its state: the options' defaults and bounds, the URL rules,
+freshness from ``Cache-Control``, the cooldown after a failure, ``max_stale``, the refetch for an
+unknown ``kid``, the redirect rules, the body's bound and its reading by the core's strict JSON
+reader (a duplicate member is ``DUPLICATE_KEY``), the last good set, and every message. This
+module only does the I/O, with the standard library: it asks the policy (``need``, ``kid``), does
+what it names (``http.client`` within one deadline over the whole fetch, in a daemon thread; at
+the deadline its socket is shut down; the URL parsed by ``urllib.parse`` and requested as a WHATWG
+URL is) and reports (``response``, ``body``, ``failed``); and the threads: a short lock guards the
+fetch in progress and is never held across network I/O; callers that need a fetch share the one
+in progress (single flight), each until its deadline.
 """
 
 from __future__ import annotations
 
 import http.client
-import math
 import socket
 import threading
 import time
 import urllib.parse
 from typing import TYPE_CHECKING, Any, Callable, Optional
 
+from ._api import RemoteJwksPolicy
 from ._errors import EklError
 
 if TYPE_CHECKING:
     from ._native import Jwks
+    from ._types import RemoteJwksCause
+
+    #: Why a download failed, and the policy's refusal when it refused a response.
+    _Failure = tuple[RemoteJwksCause, Optional[str]]
 
 __all__ = ["RemoteJwks"]
 
 
-def _step(event: dict[str, Any], state: Any = None, **more: Any) -> dict[str, Any]:
-    """One step of the core's policy (``remote_jwks_step``)."""
-    from ._api import remote_jwks_step  # built at import from the registry
-
-    return dict(remote_jwks_step(event, state=state, **more))
-
-
-def _raise(step: dict[str, Any]) -> EklError:
-    return EklError(step["error"]["code"], step["error"]["message"])
-
-
-def _option(value: Any) -> Any:
-    """An option as JSON holds it: a non-finite number as its name, another type by its name (the
-    core refuses both with the option's bounds)."""
-    if isinstance(value, float) and not math.isfinite(value):
-        return "NaN" if math.isnan(value) else ("Infinity" if value > 0 else "-Infinity")
-    if isinstance(value, int) and not isinstance(value, bool) and abs(value) > 1 << 53:
-        return "Infinity"
-    return value if value is None or isinstance(value, (bool, int, float, str)) else type(value).__name__
+def _raise(decision: Any) -> EklError:
+    return EklError(decision["error"]["code"], decision["error"]["message"])
 
 
 def _host(url: urllib.parse.SplitResult) -> str:
@@ -58,14 +47,16 @@ def _host(url: urllib.parse.SplitResult) -> str:
     return host if host.isascii() else host.encode("idna").decode("ascii")
 
 
-def _parts(url: str) -> Optional[dict[str, Any]]:
-    """The URL as ``urllib.parse`` reads it, for the core's URL rules; None when it cannot."""
+def _parts(url: Optional[str]) -> dict[str, Any]:
+    """The URL as ``urllib.parse`` reads it, as the policy's URL arguments; none when it cannot."""
+    if url is None:
+        return {}
     try:
         p = urllib.parse.urlsplit(url)
         port = p.port  # ValueError for a bad port
         host = _host(p)  # UnicodeError (a ValueError) for a name IDNA cannot write
     except ValueError:
-        return None
+        return {}
     return {"scheme": p.scheme, "host": host, "port": port,
             "credentials": p.username is not None or p.password is not None}
 
@@ -80,6 +71,10 @@ def _target(url: urllib.parse.SplitResult) -> str:
     """The request target: the path and query, percent-encoded as a WHATWG URL does."""
     path = urllib.parse.quote(url.path or "/", safe=_PATH_SAFE)
     return path + ("?" + urllib.parse.quote(url.query, safe=_QUERY_SAFE) if url.query else "")
+
+
+class _Refused(Exception):
+    """A response the policy refused (its ``fail``), with the refusal's message."""
 
 
 class _Flight:
@@ -116,14 +111,15 @@ class _Flight:
 class RemoteJwks:
     """A network's JWKS at ``url``, fetched when needed and cached.
 
-    Options (seconds unless said): ``timeout`` the whole fetch's deadline, in (0, 600] (default
-    5); ``max_bytes`` the largest body, an int in [1, 64 MiB] (default 1 MiB); ``cooldown``
-    between refetches for unknown kids and after a failure, and the least time a set is cached,
-    in [0, 86400] (default 30); ``default_max_age`` without Cache-Control max-age, in [0, 86400]
-    (default 300); ``max_stale`` how long past its freshness the last good set serves while
-    refetches fail, in [0, 31536000] (default 86400); ``clock`` a monotonic clock in seconds
-    (tests). Options out of range or of the wrong type, and a URL that is not http(s) or holds a
-    user name or password, are ``INVALID_ARGUMENT``.
+    Options (seconds unless said; ``None`` or left out: the default; the defaults and bounds are
+    the core's, the manifest's ``remote_jwks`` constant): ``timeout`` the whole fetch's deadline,
+    in (0, 600] (default 5); ``max_bytes`` the largest body, an int in [1, 64 MiB] (default 1 MiB);
+    ``cooldown`` between refetches for unknown kids and after a failure, and the least time a set
+    is cached, in [0, 86400] (default 30); ``default_max_age`` without Cache-Control max-age, in
+    [0, 86400] (default 300); ``max_stale`` how long past its freshness the last good set serves
+    while refetches fail, in [0, 31536000] (default 86400); ``clock`` a monotonic clock in seconds
+    (tests). Options out of range or not numbers, and a URL that is not http(s) or holds a user
+    name or password, are ``INVALID_ARGUMENT``.
 
     >>> remote = RemoteJwks("https://network.example/.well-known/jwks.json")  # doctest: +SKIP
     >>> verify_jws(token, "ekl-access+jwt", remote.jwks_for(token), issuer=...)  # doctest: +SKIP
@@ -133,25 +129,23 @@ class RemoteJwks:
         self,
         url: str,
         *,
-        timeout: float = 5.0,
-        max_bytes: int = 1 << 20,
-        cooldown: float = 30.0,
-        default_max_age: float = 300.0,
-        max_stale: float = 86400.0,
+        timeout: Optional[float] = None,
+        max_bytes: Optional[int] = None,
+        cooldown: Optional[float] = None,
+        default_max_age: Optional[float] = None,
+        max_stale: Optional[float] = None,
         clock: Callable[[], float] = time.monotonic,
     ) -> None:
-        options = {"timeout": timeout, "max_bytes": max_bytes, "cooldown": cooldown,
-                   "default_max_age": default_max_age, "max_stale": max_stale}
         given = url if isinstance(url, str) else ""
-        event = {"on": "new", "url": given, "parts": _parts(given),
-                 "options": {k: _option(v) for k, v in options.items()}}
-        self._state: Any = _step(event)["state"]
+        self._policy = RemoteJwksPolicy(
+            given, **_parts(given), timeout=timeout, max_bytes=max_bytes, cooldown=cooldown,
+            default_max_age=default_max_age, max_stale=max_stale)
         if not callable(clock):
             raise EklError("INVALID_ARGUMENT", "RemoteJwks: clock must be a function")
         self._url = url
         self._clock = clock
         self._lock = threading.Lock()  # short: never held across network I/O
-        self._jwks: Optional[Jwks] = None  # the last good set
+        self._jwks: Optional[Jwks] = None  # the set the policy holds, as its last body() gave it
         self._flight: Optional[_Flight] = None
         #: Number of fetches attempted (for tests and metrics).
         self.fetches = 0
@@ -162,8 +156,9 @@ class RemoteJwks:
 
     # -- the download (in a worker thread, no lock held) ------------------------------------
 
-    def _download(self, flight: _Flight, state: Any) -> tuple[Any, Optional[str]]:
-        """The set as the core read it and the Cache-Control header, redirects checked."""
+    def _download(self, flight: _Flight) -> tuple[bytes, bool, Optional[str]]:
+        """The body as read, whether it was longer than the policy reads, and the Cache-Control
+        header; each response handed to the policy (redirects, statuses)."""
         url, hops = self._url, 0
         while True:
             parts = urllib.parse.urlsplit(url)
@@ -183,13 +178,12 @@ class RemoteJwks:
                     nxt = urllib.parse.urljoin(url, location.strip()) if location else None
                 except ValueError:
                     nxt = None
-                hop = _step({"on": "response", "status": response.status, "location": location,
-                             "next": _parts(nxt) if nxt else None, "hops": hops}, state)
+                hop = self._policy.response(response.status, hops, location=location, **_parts(nxt))
                 if hop["action"] == "follow" and nxt:
                     url, hops = nxt, hops + 1
                     continue
                 if hop["action"] == "fail":
-                    raise _raise(hop)
+                    raise _Refused(hop["error"]["message"])
                 limit: int = hop["max_bytes"]
                 chunks, total = [], 0
                 while total <= limit:
@@ -199,30 +193,28 @@ class RemoteJwks:
                     total += len(chunk)
                     chunks.append(chunk)
                 longer = total > limit
-                body = _step({"on": "body", "longer": longer}, state, body=b"" if longer else b"".join(chunks))
-                if body["action"] == "fail":
-                    raise _raise(body)
-                return body["set"], response.getheader("Cache-Control")
+                return (b"" if longer else b"".join(chunks)), longer, response.getheader("Cache-Control")
             finally:
                 conn.close()
 
-    def _run(self, flight: _Flight, state: Any) -> None:
-        """The worker: one download, then the state updated (under the short lock)."""
+    def _run(self, flight: _Flight) -> None:
+        """The worker: one download, then reported to the policy (under the short lock)."""
         try:
-            got = self._download(flight, state)
-            self._finish(flight, got, {})
-        except EklError as e:
-            self._finish(flight, None, {"cause": "refused", "error": {"code": e.code, "message": e.message}})
+            got = self._download(flight)
+            self._finish(flight, got, None)
+        except _Refused as e:
+            self._finish(flight, None, ("refused", str(e)))
         except Exception as e:  # noqa: BLE001 (a worker must always finish its flight: network, HTTP or URL errors)
             # The socket's own timeout (the time left at connect) may fire before the caller's
             # wait ends the flight: that is the deadline too (issue 36: under load the worker won
             # that race and said "could not be fetched").
             timed_out = flight.aborted or isinstance(e, socket.timeout) or time.monotonic() >= flight.deadline
-            self._finish(flight, None, {"cause": "timeout" if timed_out else "network"})
+            self._finish(flight, None, ("timeout" if timed_out else "network", None))
 
-    def _finish(self, flight: _Flight, got: Optional[tuple[Any, Optional[str]]], failure: dict[str, Any]) -> None:
-        from . import Jwks as JwksClass  # the package's class (imported late: no import cycle)
-
+    def _finish(self, flight: _Flight, got: Optional[tuple[bytes, bool, Optional[str]]],
+                failure: Optional[_Failure]) -> None:
+        """The flight's outcome reported to the policy: the body (the policy reads it once, keeps
+        the set and returns it, or records why it is not usable) or the failure."""
         with self._lock:
             if self._flight is not flight:  # already ended by its deadline
                 return
@@ -231,16 +223,12 @@ class RemoteJwks:
                 now = self._clock()
                 if got is not None:
                     try:
-                        jwks = JwksClass(got[0])  # the set as the core read it
+                        self._jwks = flight.result = self._policy.body(now, got[0], longer=got[1], cache_control=got[2])
                     except EklError as e:
-                        failure = {"cause": "refused", "error": {"code": e.code, "message": e.message}}
-                    else:
-                        self._state = _step({"on": "fetched", "now": now, "cache_control": got[1]}, self._state)["state"]
-                        self._jwks = flight.result = jwks
-                        return
-                step = _step({"on": "failed", "now": now, **failure}, self._state)
-                self._state = step["state"]
-                flight.error = _raise(step)
+                        flight.error = e
+                    return
+                if failure is not None:
+                    flight.error = _raise(self._policy.failed(now, failure[0], message=failure[1]))
             finally:  # whatever the clock does, no caller waits on this flight forever
                 if flight.result is None and flight.error is None:
                     flight.error = EklError("JWKS_UNAVAILABLE", "the key set could not be fetched (the clock failed)")
@@ -253,10 +241,10 @@ class RemoteJwks:
             if flight is None:
                 flight = self._flight = _Flight(time.monotonic() + timeout)
                 self.fetches += 1
-                threading.Thread(target=self._run, args=(flight, self._state), name="ekl-remote-jwks", daemon=True).start()
+                threading.Thread(target=self._run, args=(flight,), name="ekl-remote-jwks", daemon=True).start()
         flight.done.wait(max(0.0, flight.deadline - time.monotonic()))
         if not flight.done.is_set():
-            self._finish(flight, None, {"cause": "timeout"})
+            self._finish(flight, None, ("timeout", None))
             flight.abort()
             flight.done.wait()  # set by whoever finished it
         if flight.result is not None:
@@ -264,10 +252,10 @@ class RemoteJwks:
         assert flight.error is not None
         raise flight.error
 
-    # -- the public API ---------------------------------------------------------------------
+    # -- the public API: ask the policy, do what it names -----------------------------------
 
     def _serve(self) -> Jwks:
-        assert self._jwks is not None  # the core serves only when a set was fetched
+        assert self._jwks is not None  # the policy serves only when a body gave it a set
         return self._jwks
 
     def jwks(self) -> Jwks:
@@ -275,40 +263,38 @@ class RemoteJwks:
         last good set keeps serving for up to ``max_stale`` past its freshness; raises EklError
         JWKS_UNAVAILABLE when there is none to serve."""
         with self._lock:
-            step = _step({"on": "need", "now": self._clock()}, self._state)
-            if step["action"] == "serve":
+            decision = self._policy.need(self._clock())
+            if decision["action"] == "serve":
                 return self._serve()
-            if step["action"] == "fail":
-                raise _raise(step)
+            if decision["action"] == "fail":
+                raise _raise(decision)
         try:
-            return self._fetch(step["timeout"])
-        except EklError as e:
+            return self._fetch(decision["timeout"])
+        except EklError:
             with self._lock:
-                error = {"code": e.code, "message": e.message}
-                step = _step({"on": "need_failed", "now": self._clock(), "error": error}, self._state)
-                if step["action"] == "serve":
+                decision = self._policy.need_failed(self._clock())
+                if decision["action"] == "serve":
                     return self._serve()
-            raise _raise(step) from None
+            raise _raise(decision) from None
 
     def jwks_for(self, token: str) -> Jwks:
         """The key set to verify ``token`` with: as :meth:`jwks`, fetched again once (at most once
         per cooldown) when it does not hold the token's ``kid``; raises EklError UNKNOWN_KID when
         the kid is still unknown or the refetch is declined (the message says when the set was
         refetched and when the next refetch may happen)."""
-        jwks = self.jwks()
+        self.jwks()
         tok = token if isinstance(token, str) else None
         with self._lock:
-            step = _step({"on": "kid", "now": self._clock()}, self._state, jwks=jwks, token=tok)
-            self._state = step["state"]
-        if step["action"] == "serve":
-            return jwks
-        if step["action"] == "fail":
-            raise _raise(step)
+            decision = self._policy.kid(self._clock(), token=tok)
+            if decision["action"] == "serve":
+                return self._serve()
+        if decision["action"] == "fail":
+            raise _raise(decision)
         try:
-            jwks = self._fetch(step["timeout"])
-        except EklError as e:
-            raise _raise(_step({"on": "kid_failed", "error": {"code": e.code, "message": e.message}}, self._state)) from None
-        step = _step({"on": "kid_fetched"}, self._state, jwks=jwks, token=tok)
-        if step["action"] == "serve":
+            jwks = self._fetch(decision["timeout"])
+        except EklError:
+            raise _raise(self._policy.kid_failed()) from None
+        decision = self._policy.kid_fetched(token=tok)
+        if decision["action"] == "serve":
             return jwks
-        raise _raise(step)
+        raise _raise(decision)

@@ -40,7 +40,8 @@ __all__ = [
     "ProofVersion",
     "Receipt",
     "ReceiptLineSummary",
-    "RemoteJwksStep",
+    "RemoteJwksCause",
+    "RemoteJwksDecision",
     "ReplayAdmission",
     "ReplayRestore",
     "ResultBody",
@@ -169,6 +170,9 @@ ExecutionStatus = Literal[
     "cancelled",
     "outcome_unknown",
 ]
+
+#: Why a fetch of a key set failed, as the host saw it (``RemoteJwksPolicy.failed``).
+RemoteJwksCause = Literal["timeout", "network", "refused"]
 
 
 class _CommitmentRequired(TypedDict):
@@ -493,16 +497,14 @@ class ReplayRestore(TypedDict):
     window: int
 
 
-class _RemoteJwksStepRequired(TypedDict):
-    #: serve the set held; fetch it; fail with ``error``; follow the redirect; read the body; done
-    action: Literal["serve", "fetch", "fail", "follow", "read", "done"]
-    #: the state to pass to the next step
-    state: dict[str, JsonValue]
+class _RemoteJwksDecisionRequired(TypedDict):
+    #: serve, fetch, fail, follow or read
+    action: Literal["serve", "fetch", "fail", "follow", "read"]
 
 
-class RemoteJwksStep(_RemoteJwksStepRequired, total=False):
-    """One step of a fetched key set's cache policy (``remote_jwks_step``): the state to keep for
-    the next step, what the host does now, and its details."""
+class RemoteJwksDecision(_RemoteJwksDecisionRequired, total=False):
+    """What a RemoteJwksPolicy asks of its host now: serve the set held, fetch it, fail with
+    ``error``, follow the redirect, or read the body."""
 
     #: the refusal (action ``fail``)
     error: dict[str, str]
@@ -510,8 +512,6 @@ class RemoteJwksStep(_RemoteJwksStepRequired, total=False):
     timeout: float
     #: the largest body (actions ``fetch`` and ``read``)
     max_bytes: int
-    #: the key set as fetched, read strictly (event ``body``)
-    set: dict[str, JsonValue]
 
 
 class McpWindow(TypedDict):

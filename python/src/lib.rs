@@ -265,6 +265,27 @@ impl SigningKey {
     }
 }
 
+/// A machine's handle (`ekl_bridge::Handle`, docs/decisions/handles.md): the machine behind its
+/// own lock, shared by every Python thread that holds it. The package wraps it in the class the
+/// manifest's `handles` names (`RemoteJwksPolicy`), whose methods pass it as `self`.
+#[pyclass(frozen, module = "ekl_evidence._native")]
+pub struct Handle {
+    inner: ekl_bridge::Handle,
+}
+
+#[pymethods]
+impl Handle {
+    /// The handle's class name.
+    #[getter]
+    fn class_name(&self) -> &'static str {
+        self.inner.class()
+    }
+
+    fn __repr__(&self) -> String {
+        format!("Handle({})", self.inner.class())
+    }
+}
+
 // --- arguments in ---------------------------------------------------------------------------
 
 /// An argument converted from Python, before the bridge borrows it.
@@ -275,6 +296,7 @@ enum Held<'py> {
     Bytes(Bound<'py, PyBytes>, Kind),
     Jwks(Bound<'py, Jwks>),
     Key(Bound<'py, SigningKey>),
+    Handle(Bound<'py, Handle>),
 }
 
 impl Held<'_> {
@@ -285,6 +307,7 @@ impl Held<'_> {
             Held::Bytes(b, _) => Arg::Text(b.as_bytes()),
             Held::Jwks(j) => Arg::Jwks(&j.get().inner),
             Held::Key(k) => Arg::Key(&k.get().inner),
+            Held::Handle(h) => Arg::Handle(&h.get().inner),
         }
     }
 }
@@ -303,6 +326,8 @@ fn forms(kind: Kind) -> &'static str {
         Kind::StrList => "an iterable of str (not a str)",
         Kind::Jwks => "a Jwks, a dict or JSON text",
         Kind::Key => "a SigningKey",
+        Kind::Number => "an int or a float",
+        Kind::Handle(_) => "the handle of the method's class",
     }
 }
 
@@ -389,7 +414,36 @@ fn hold<'py>(
             Held::Ready(Arg::StrList(list))
         }
         Kind::Key => Held::Key(obj.cast::<SigningKey>().map_err(|_| wrong(obj))?.clone()),
+        // Another type is INVALID_ARGUMENT, as the JS layer refuses it: the number's bounds are
+        // the operation's to check, and a caller's option of another type is refused with them.
+        Kind::Number => Held::Ready(Arg::Number(number_arg(obj).ok_or_else(|| {
+            let what = format!("{}: {} must be a number", op.python_name(), p.name);
+            ekl_err(py, ErrorCode::InvalidArgument, &what)
+        })?)),
+        Kind::Handle(_) => Held::Handle(obj.cast::<Handle>().map_err(|_| wrong(obj))?.clone()),
     })
+}
+
+/// A number argument: a `float` as it is, an `int` (not a `bool`) as the nearest double (one too
+/// large for a double is +∞ or −∞, which the operation refuses with its bounds).
+fn number_arg(obj: &Bound<'_, PyAny>) -> Option<f64> {
+    if obj.is_instance_of::<PyBool>() {
+        return None;
+    }
+    if let Ok(f) = obj.cast::<pyo3::types::PyFloat>() {
+        return Some(f.value());
+    }
+    if !obj.is_instance_of::<PyInt>() {
+        return None;
+    }
+    Some(obj.extract::<f64>().unwrap_or_else(|_| {
+        let negative = obj.lt(0).unwrap_or(false);
+        if negative {
+            f64::NEG_INFINITY
+        } else {
+            f64::INFINITY
+        }
+    }))
 }
 
 /// An `int` argument (not a `bool`) of the function `func`: a `TypeError` for another type,
@@ -471,6 +525,7 @@ fn out_py(py: Python<'_>, out: Out) -> PyResult<Py<PyAny>> {
         Out::Json(text) => json_py(py, &text)?.unbind(),
         Out::Jwks(inner) => Py::new(py, Jwks { inner })?.into_any(),
         Out::Key(inner) => Py::new(py, SigningKey { inner })?.into_any(),
+        Out::Handle(inner) => Py::new(py, Handle { inner })?.into_any(),
         Out::KeySet(jwks, keys) => {
             let keys: Vec<SigningKey> =
                 keys.into_iter().map(|inner| SigningKey { inner }).collect();
@@ -717,6 +772,7 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<JsonText>()?;
     m.add_class::<Jwks>()?;
     m.add_class::<SigningKey>()?;
+    m.add_class::<Handle>()?;
     m.add("MAX_DEPTH", canonical::MAX_DEPTH)?;
     m.add(
         "CAPABILITY_INPUT_MAX_BYTES",

@@ -22,6 +22,8 @@ REPO = Path(__file__).resolve().parents[2]
 TOOL = REPO / "python" / "tools" / "gen_stubs.py"
 MANIFEST = REPO / "docs" / "operations.json"
 OPS: list[dict[str, Any]] = json.loads(_native.operations())["operations"]
+#: The handle classes of the registry (docs/decisions/handles.md): built from its manifest.
+HANDLE_CLASSES: set[str] = {h["name"] for h in json.loads(_native.operations()).get("handles", [])}
 INSTALLED = Path(ekl.__file__).resolve().parent
 
 
@@ -72,15 +74,26 @@ def test_every_operation_is_bound_and_declared() -> None:
     tree = ast.parse((INSTALLED / "_api.pyi").read_text(encoding="utf-8"))
     declared = {n.name for n in tree.body if isinstance(n, ast.FunctionDef)}
     declared |= {a.asname or a.name for n in tree.body if isinstance(n, ast.ImportFrom) for a in n.names}
+    declared |= {n.name for n in tree.body if isinstance(n, ast.ClassDef)}
     for op in OPS:
         name = op["python"]
-        obj = getattr(ekl, name, None)
-        assert callable(obj), f"{name} is not bound"
-        assert name in ekl.__all__ and name in declared, name
-        if op["class"]:
+        if op.get("method_of"):
+            # a method of its handle class (docs/decisions/handles.md): `self` then the row's own
+            obj = getattr(getattr(ekl, op["method_of"]), name, None)
+            assert callable(obj), f"{op['method_of']}.{name} is not bound"
+        else:
+            obj = getattr(ekl, name, None)
+            assert callable(obj), f"{name} is not bound"
+            assert name in ekl.__all__ and name in declared, name
+        handle = op["class"] and name in HANDLE_CLASSES
+        if op["class"] and not handle:
             assert isinstance(obj, type), name
             continue
+        if handle:
+            obj = obj.__init__  # a handle class: its constructor row is __init__ (self first)
         params = list(inspect.signature(obj).parameters.values())
+        if handle:
+            params = params[1:]
         assert [p.name for p in params] == [p["name"] for p in op["params"]], name
         for got, want in zip(params, op["params"]):
             if want["required"]:

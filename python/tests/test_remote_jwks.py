@@ -185,12 +185,15 @@ def test_mixed_sets_from_the_wild_are_used(server):
 
 
 def _fresh_for(cache_control):
-    """How long the core's policy keeps a set fetched with this Cache-Control (no cooldown)."""
-    parts = {"scheme": "https", "host": "net.example"}
-    state = ekl.remote_jwks_step({"on": "new", "url": "https://net.example/j", "parts": parts,
-                                  "options": {"cooldown": 0}})["state"]
-    state = ekl.remote_jwks_step({"on": "fetched", "now": 0, "cache_control": cache_control}, state=state)["state"]
-    return state["fresh_until"]
+    """How long the core's policy (RemoteJwksPolicy) keeps a set fetched with this Cache-Control
+    (no cooldown): the first whole second at which it asks for a fetch again."""
+    body, _ = keys("k1")
+    policy = ekl.RemoteJwksPolicy("https://net.example/j", scheme="https", host="net.example", cooldown=0)
+    policy.body(0, json.dumps(body), cache_control=cache_control)
+    t = 0
+    while policy.need(t)["action"] == "serve":
+        t += 1
+    return t
 
 
 def test_cache_control_parsing():
@@ -222,14 +225,13 @@ def test_a_token_header_is_read_by_the_core():
     import base64
 
     jwks, _ = keys("k1")
-    parts = {"scheme": "https", "host": "net.example"}
-    state = ekl.remote_jwks_step({"on": "new", "url": "https://net.example/j", "parts": parts})["state"]
-    state = ekl.remote_jwks_step({"on": "fetched", "now": 0}, state=state)["state"]
 
     def action(raw: bytes) -> str:
+        # a kid seen unknown is refetched once per cooldown: a fresh policy per question
+        policy = ekl.RemoteJwksPolicy("https://net.example/j", scheme="https", host="net.example")
+        assert policy.body(0, json.dumps(jwks)).kids() == ["k1"]
         head = base64.urlsafe_b64encode(raw).rstrip(b"=").decode()
-        step = ekl.remote_jwks_step({"on": "kid", "now": 1}, state=state, jwks=jwks, token=head + ".e30.c2ln")
-        return step["action"]
+        return policy.kid(1, token=head + ".e30.c2ln")["action"]
 
     assert action(b'{"kid":"k2"}') == "fetch"
     assert action(b'{"kid":"k1"}') == "serve"

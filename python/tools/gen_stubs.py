@@ -51,6 +51,7 @@ KINDS = {
     "jwks": "_JwksLike",
     "key": "SigningKey",
     "salt": "str",
+    "number": "float",
 }
 
 #: Results that are not a shape of ekl_evidence._types.
@@ -214,6 +215,8 @@ def _returns(name: str, shapes: set[str], declared: set[str]) -> str:
 def _docstring(op: dict[str, Any]) -> list[str]:
     lines = textwrap.wrap(op["doc"], 92) + [""]
     for p in op["params"]:
+        if p["kind"] == "handle":
+            continue
         how = "required" if p["required"] else "keyword-only, optional"
         text = f"{p['name']} ({how}): {p['doc']}"
         if p.get("times"):
@@ -225,26 +228,60 @@ def _docstring(op: dict[str, Any]) -> list[str]:
     return [f'    """{body.lstrip()}', '    """']
 
 
+def _signature(op: dict[str, Any], shapes: set[str], indent: str = "") -> list[str]:
+    """The parameters of an operation's function (a method's ``self`` as it is)."""
+    args = []
+    star = False
+    for p in op["params"]:
+        if p["kind"] == "handle":
+            args.append(f"{indent}    self,")
+            continue
+        kind = _param_type(p)
+        shapes |= _refined_names(p)
+        if p["required"]:
+            args.append(f"{indent}    {p['name']}: {kind},")
+        else:
+            if not star:
+                args.append(f"{indent}    *,")
+                star = True
+            args.append(f"{indent}    {p['name']}: Optional[{kind}] = None,")
+    return args
+
+
+def _handle_class(manifest: dict[str, Any], handle: dict[str, Any], shapes: set[str]) -> str:
+    """The stub of a handle class (the manifest's ``handles``): its constructor and methods."""
+    ops = {op["name"]: op for op in manifest["operations"]}
+    new = ops[handle["constructor"]]
+    doc = textwrap.wrap(handle["doc"], 92)
+    lines = [f"class {handle['name']}:", f'    """{doc[0]}', *("    " + d for d in doc[1:]), '    """', ""]
+    args = _signature(new, shapes, "    ")
+    def indented(op: dict[str, Any]) -> list[str]:
+        return [("    " + line).rstrip() for d in _docstring(op) for line in d.split("\n")]
+
+    lines += ["    def __init__(", "        self,", *args, "    ) -> None:", *indented(new)]
+    for name in handle["methods"]:
+        op = ops[name]
+        result = _returns(op.get("returns_type") or op["returns"], shapes, _shapes(manifest))
+        lines += ["", f"    def {op['python']}(", *_signature(op, shapes, "    "), f"    ) -> {result}:"]
+        lines += indented(op)
+    return "\n".join(lines)
+
+
 def generate(manifest: dict[str, Any]) -> str:
     shapes: set[str] = set()
     defs: list[str] = []
     names: list[str] = []
+    handles = {h["constructor"]: h for h in manifest.get("handles", [])}
     for op in manifest["operations"]:
+        if op.get("method_of"):
+            continue
         names.append(op["python"])
+        if op["name"] in handles:
+            defs.append(_handle_class(manifest, handles[op["name"]], shapes))
+            continue
         if op["class"]:
             continue
-        args = []
-        star = False
-        for p in op["params"]:
-            kind = _param_type(p)
-            shapes |= _refined_names(p)
-            if p["required"]:
-                args.append(f"    {p['name']}: {kind},")
-            else:
-                if not star:
-                    args.append("    *,")
-                    star = True
-                args.append(f"    {p['name']}: Optional[{kind}] = None,")
+        args = _signature(op, shapes)
         result = _returns(op.get("returns_type") or op["returns"], shapes, _shapes(manifest))
         if result == "Commitment" and any(p["name"] == "salt" and not p["required"] for p in op["params"]):
             # A commitment given a salt is salted: two overloads (salt given: SaltedCommitment).
@@ -284,7 +321,7 @@ def package_init(manifest: dict[str, Any], init: str) -> str:
     """The package's __init__.py with the blocks of its ``__all__`` rewritten: the result shapes
     and the operations (mypy reads ``__all__`` statically)."""
     init = _names_block(init, SHAPES_ALL_BEGIN, _generated_names(manifest))
-    return _names_block(init, BEGIN, sorted(op["python"] for op in manifest["operations"]))
+    return _names_block(init, BEGIN, sorted(op["python"] for op in manifest["operations"] if not op.get("method_of")))
 
 
 def _names_block(text: str, begin: str, names: list[str]) -> str:

@@ -102,6 +102,14 @@ function wasmBinding(first, reload) {
     return key;
   }
 
+  /** A machine's handle (docs/decisions/handles.md), refused like a key after a restart. */
+  function liveHandle(handle) {
+    if (keyGeneration.get(handle) !== generation) {
+      throw new Error('INVALID_ARGUMENT: the handle was dropped when the module restarted after an internal error; make it again');
+    }
+    return handle;
+  }
+
   const codes = call((m) => m.errorCodes()).split('\n').filter(Boolean);
   const version = call((m) => m.coreVersion());
   const manifest = call((m) => m.operations());
@@ -120,11 +128,13 @@ function wasmBinding(first, reload) {
       asBuffer(call((m) => m.canonicalize(json, maxBytes === null || maxBytes > 0xffffffff ? undefined : maxBytes))),
     /**
      * One operation of the registry: JSON text and bytes go into one buffer (their slots hold
-     * their lengths), a string list as JSON text, a signing key as the separate last argument.
+     * their lengths), a string list as JSON text, a signing key or a machine's handle (a
+     * method's `self`) as the separate last argument.
      */
     call(index, args) {
       const parts = [];
       let key = null;
+      let handle = null;
       const slots = args.map((a) => {
         if (Array.isArray(a)) a = encoder.encode(JSON.stringify(a));
         if (a instanceof Uint8Array) {
@@ -132,13 +142,15 @@ function wasmBinding(first, reload) {
           return a.length;
         }
         if (a !== null && typeof a === 'object') {
-          key = live(a);
+          if (typeof a.className === 'function') handle = liveHandle(a);
+          else key = live(a);
           return null;
         }
         return a;
       });
       const data = parts.length ? concat(parts) : new Uint8Array(0);
-      return result(call((m) => (key ? m.callWithKey(index, slots, data, key) : m.call(index, slots, data))));
+      return result(call((m) => (handle ? m.callWithHandle(index, slots, data, handle)
+        : key ? m.callWithKey(index, slots, data, key) : m.call(index, slots, data))));
     },
     /** Test hook (hidden): a panic in the module, which traps; see wasm/test/hardening.test.mjs. */
     testPanic: () => call((m) => m.__testPanic()),

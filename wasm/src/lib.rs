@@ -101,6 +101,7 @@ enum Held<'a> {
     Int(i64),
     Bool(bool),
     List(Vec<String>),
+    Number(f64),
 }
 
 fn read<'a>(p: &ekl_bridge::Param, v: &JsValue, data: &mut &'a [u8]) -> Result<Held<'a>, Error> {
@@ -150,7 +151,8 @@ fn read<'a>(p: &ekl_bridge::Param, v: &JsValue, data: &mut &'a [u8]) -> Result<H
                     .collect::<Result<_, _>>()?,
             )
         }
-        Kind::Key => return Err(bad()),
+        Kind::Number => Held::Number(v.as_f64().ok_or_else(bad)?),
+        Kind::Key | Kind::Handle(_) => return Err(bad()),
     })
 }
 
@@ -159,6 +161,7 @@ fn run(
     args: &[JsValue],
     mut data: &[u8],
     key: Option<&SigningKeyHandle>,
+    handle: Option<&MachineHandle>,
 ) -> Result<JsValue, Error> {
     let op = ekl_bridge::by_index(index as usize)?;
     if args.len() != op.params.len() {
@@ -170,7 +173,7 @@ fn run(
     }
     let mut held = Vec::with_capacity(args.len());
     for (p, v) in op.params.iter().zip(args) {
-        held.push(if p.kind == Kind::Key {
+        held.push(if matches!(p.kind, Kind::Key | Kind::Handle(_)) {
             Held::Absent
         } else {
             read(p, v, &mut data)?
@@ -181,6 +184,9 @@ fn run(
         .zip(op.params)
         .map(|(h, p)| match h {
             Held::Absent if p.kind == Kind::Key => key.map_or(Arg::Absent, |k| Arg::Key(&k.inner)),
+            Held::Absent if matches!(p.kind, Kind::Handle(_)) => {
+                handle.map_or(Arg::Absent, |h| Arg::Handle(&h.inner))
+            }
             Held::Absent => Arg::Absent,
             Held::Bytes(b) if p.kind == Kind::Bytes => Arg::Bytes(b),
             Held::Bytes(b) => Arg::Text(b),
@@ -188,6 +194,7 @@ fn run(
             Held::Int(n) => Arg::Int(*n),
             Held::Bool(b) => Arg::Bool(*b),
             Held::List(l) => Arg::StrList(l.iter().map(String::as_str).collect()),
+            Held::Number(x) => Arg::Number(*x),
         })
         .collect();
     Ok(match ekl_bridge::call(op, &call)? {
@@ -195,6 +202,7 @@ fn run(
         Out::Bool(b) => JsValue::from_bool(b),
         Out::Bytes(b) => JsValue::from(b),
         Out::Key(k) => SigningKeyHandle { inner: k }.into(),
+        Out::Handle(h) => MachineHandle { inner: h }.into(),
         Out::KeySet(jwks, keys) => {
             let mut list = vec![JsValue::from_str(&jwks.to_json())];
             list.extend(
@@ -220,7 +228,7 @@ fn run(
 pub fn call(index: u32, args: Vec<JsValue>, data: &[u8]) -> Result<JsValue, JsError> {
     let secret = ekl_bridge::by_index(index as usize)
         .is_ok_and(|op| matches!(op.returns, Returns::Key | Returns::KeySet));
-    let out = run(index, &args, data, None);
+    let out = run(index, &args, data, None, None);
     if secret {
         scrub_stack();
     }
@@ -235,7 +243,34 @@ pub fn call_with_key(
     data: &[u8],
     key: &SigningKeyHandle,
 ) -> Result<JsValue, JsError> {
-    let out = run(index, &args, data, Some(key));
+    let out = run(index, &args, data, Some(key), None);
     scrub_stack();
     out.map_err(throw)
+}
+
+/// A machine's handle (`ekl_bridge::Handle`, docs/decisions/handles.md) held inside the module: JS
+/// holds this object and passes it as the `self` of the class's methods ([`call_with_handle`]).
+#[wasm_bindgen]
+pub struct MachineHandle {
+    inner: ekl_bridge::Handle,
+}
+
+#[wasm_bindgen]
+impl MachineHandle {
+    /// The handle's class name.
+    #[wasm_bindgen(js_name = className)]
+    pub fn class_name(&self) -> String {
+        self.inner.class().to_owned()
+    }
+}
+
+/// [`call`] for a method of a handle (its `self` slot in `args` is `null`).
+#[wasm_bindgen(js_name = callWithHandle)]
+pub fn call_with_handle(
+    index: u32,
+    args: Vec<JsValue>,
+    data: &[u8],
+    handle: &MachineHandle,
+) -> Result<JsValue, JsError> {
+    run(index, &args, data, None, Some(handle)).map_err(throw)
 }

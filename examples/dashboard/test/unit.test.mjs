@@ -21,6 +21,8 @@ import { deepItem, hostile, spoofed, CONTROLS } from './fixtures.mjs';
 
 const require = createRequire(import.meta.url);
 const api = require(join(repo, 'wasm', 'dist', 'index.cjs'));
+// ekl-json-1's nesting limit, as the package gives it (the manifest's limits.max_depth)
+const { MAX_DEPTH } = api;
 const sample = join(dash, 'sample');
 const bytesOf = (t) => new TextEncoder().encode(t);
 const expected = JSON.parse(readFileSync(join(sample, 'expected.json'), 'utf8'));
@@ -120,17 +122,17 @@ test('splitter: items over the limit are reported by size, nothing of them kept;
 // ---- byte-level JSON ------------------------------------------------------------------------------
 test('json: top-level members by byte span, depth bound, malformed input', () => {
   const b = bytesOf('{"receipt" : {"a":[1,{"b":"]}"}]}, "k\\u00e9y":"x", "n":-1.5e3}');
-  const m = topMembers(b);
+  const m = topMembers(b, MAX_DEPTH);
   assert.deepEqual(m.members.map(([k]) => k), ['receipt', 'kéy', 'n']);
   assert.equal(new TextDecoder().decode(b.subarray(m.members[0][1], m.members[0][2])), '{"a":[1,{"b":"]}"}]}');
   assert.equal(m.depth, 4);
-  assert.equal(topMembers(bytesOf('[1]')).error, 'not-object');
-  assert.equal(topMembers(bytesOf('{"a":1,}')).error, 'malformed');
-  assert.equal(topMembers(bytesOf('{"a":[1}')).error, 'malformed');
-  assert.equal(topMembers(bytesOf('{"a":1} x')).error, 'malformed');
-  assert.equal(topMembers(bytesOf(deepItem(200_000))).error, 'deep');
-  assert.equal(topMembers(bytesOf(deepItem(63))).error, undefined);
-  assert.equal(topMembers(bytesOf(deepItem(64))).error, 'deep');
+  assert.equal(topMembers(bytesOf('[1]'), MAX_DEPTH).error, 'not-object');
+  assert.equal(topMembers(bytesOf('{"a":1,}'), MAX_DEPTH).error, 'malformed');
+  assert.equal(topMembers(bytesOf('{"a":[1}'), MAX_DEPTH).error, 'malformed');
+  assert.equal(topMembers(bytesOf('{"a":1} x'), MAX_DEPTH).error, 'malformed');
+  assert.equal(topMembers(bytesOf(deepItem(200_000)), MAX_DEPTH).error, 'deep');
+  assert.equal(topMembers(bytesOf(deepItem(63)), MAX_DEPTH).error, undefined);
+  assert.equal(topMembers(bytesOf(deepItem(64)), MAX_DEPTH).error, 'deep');
   assert.equal(valueEnd(bytesOf('"abc\\\\"x'), 0).end, 7);
   assert.equal(depthOf(bytesOf('[[["[[[["]]]')), 3);
 });
