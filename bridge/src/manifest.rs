@@ -207,13 +207,17 @@ pub struct Constant {
 }
 
 /// Every constant of the manifest, in order.
-pub static CONSTANTS: &[Constant] = &[Constant {
-    name: "replay",
-    doc: "The replay guard's defaults and bounds (seconds unless named _ms), the SQLite schema \
+pub static CONSTANTS: &[Constant] = &[
+    #[cfg(feature = "replay")]
+    Constant {
+        name: "replay",
+        doc:
+            "The replay guard's defaults and bounds (seconds unless named _ms), the SQLite schema \
           and statements (each with its parameters' names) and the Redis commands of its stores \
           (ekl_core::replay; docs/decisions.md#replay-guard).",
-    value: ekl_core::replay::constants,
-}];
+        value: ekl_core::replay::constants,
+    },
+];
 
 /// The `constants` of the manifest: one block per constant of [`CONSTANTS`], its value as
 /// canonical JSON on one line.

@@ -42,4 +42,3 @@ pub(crate) fn hex_mac_matches(presented: &str, expected: &[u8; 32]) -> bool {
         Err(_) => false,
     }
 }
-

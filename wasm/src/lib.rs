@@ -13,6 +13,7 @@
 //! maximum are refused in JS before they are copied into the module's memory.
 
 use ekl_bridge::{Arg, Kind, Out, Returns};
+#[cfg(feature = "signing")]
 use ekl_core::jwk::SigningKey;
 use ekl_core::{canonical, Error, ErrorCode};
 use wasm_bindgen::prelude::*;
@@ -68,11 +69,13 @@ pub fn canonicalize(json: &[u8], max_bytes: Option<u32>) -> Result<Vec<u8>, JsEr
 /// wasm-bindgen's pointer into the module's memory: the seed and the secret scalar never become
 /// JS values. `free()` (or wasm-bindgen's FinalizationRegistry) drops the key, which wipes its
 /// scalar.
+#[cfg(feature = "signing")]
 #[wasm_bindgen]
 pub struct SigningKeyHandle {
     inner: SigningKey,
 }
 
+#[cfg(feature = "signing")]
 #[wasm_bindgen]
 impl SigningKeyHandle {
     /// The key id.
@@ -154,11 +157,33 @@ fn read<'a>(p: &ekl_bridge::Param, v: &JsValue, data: &mut &'a [u8]) -> Result<H
     })
 }
 
+/// What [`run`] takes for a key parameter: the handle (none exists without the `signing` feature).
+#[cfg(feature = "signing")]
+type KeyIn = SigningKeyHandle;
+/// What [`run`] takes for a key parameter: none exists without the `signing` feature.
+#[cfg(not(feature = "signing"))]
+type KeyIn = core::convert::Infallible;
+
+/// The argument of a key parameter.
+#[cfg(feature = "signing")]
+fn key_arg(key: Option<&KeyIn>) -> Arg<'_> {
+    key.map_or(Arg::Absent, |k| Arg::Key(&k.inner))
+}
+
+/// The argument of a key parameter: always absent without the `signing` feature.
+#[cfg(not(feature = "signing"))]
+fn key_arg(key: Option<&KeyIn>) -> Arg<'_> {
+    match key {
+        None => Arg::Absent,
+        Some(never) => match *never {},
+    }
+}
+
 fn run(
     index: u32,
     args: &[JsValue],
     mut data: &[u8],
-    key: Option<&SigningKeyHandle>,
+    key: Option<&KeyIn>,
 ) -> Result<JsValue, Error> {
     let op = ekl_bridge::by_index(index as usize)?;
     if args.len() != op.params.len() {
@@ -180,7 +205,7 @@ fn run(
         .iter()
         .zip(op.params)
         .map(|(h, p)| match h {
-            Held::Absent if p.kind == Kind::Key => key.map_or(Arg::Absent, |k| Arg::Key(&k.inner)),
+            Held::Absent if p.kind == Kind::Key => key_arg(key),
             Held::Absent => Arg::Absent,
             Held::Bytes(b) if p.kind == Kind::Bytes => Arg::Bytes(b),
             Held::Bytes(b) => Arg::Text(b),
@@ -194,7 +219,9 @@ fn run(
         Out::Str(s) => JsValue::from_str(&s),
         Out::Bool(b) => JsValue::from_bool(b),
         Out::Bytes(b) => JsValue::from(b),
+        #[cfg(feature = "signing")]
         Out::Key(k) => SigningKeyHandle { inner: k }.into(),
+        #[cfg(feature = "signing")]
         Out::KeySet(jwks, keys) => {
             let mut list = vec![JsValue::from_str(&jwks.to_json())];
             list.extend(
@@ -228,6 +255,7 @@ pub fn call(index: u32, args: Vec<JsValue>, data: &[u8]) -> Result<JsValue, JsEr
 }
 
 /// [`call`] for an operation that takes a signing key (its slot in `args` is `null`).
+#[cfg(feature = "signing")]
 #[wasm_bindgen(js_name = callWithKey)]
 pub fn call_with_key(
     index: u32,
