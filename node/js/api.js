@@ -543,7 +543,8 @@ function makeApi(binding, info) {
     }.canonicalizeValue
   }
   api.Jwks = Jwks
-  api.SigningKey = SigningKey
+  // Only in a build that makes signing keys (not the wasm verify build, docs/decisions/wasm.md#verify-build).
+  if (index.has('signing_key')) api.SigningKey = SigningKey
   // A network's key set fetched and cached (node/js/remote.js, docs/decisions.md#remote-jwks).
   api.RemoteJwks = makeRemoteJwks({ Jwks, EklError, step: /** @type {import('./remote.js').StepFn} */ (api.remoteJwksStep) })
 
