@@ -19,7 +19,7 @@ export RUSTFLAGS="${RUSTFLAGS:-} --cfg cpubits=\"32\""
 target=${CARGO_TARGET_DIR:-$root/target}
 cargo build -q --profile wasm-release --target wasm32-unknown-unknown -p ekl-wasm
 CARGO_TARGET_DIR=$target/wasm-verify cargo build -q --profile wasm-release \
-  --target wasm32-unknown-unknown -p ekl-wasm --no-default-features
+  --target wasm32-unknown-unknown -p ekl-wasm --no-default-features --features verify
 
 # package RAW OUT: the module RAW through wasm-bindgen (web and nodejs glue) and wasm-opt, with the
 # JS API layer, its ES module entries and declarations, into OUT.

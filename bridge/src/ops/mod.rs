@@ -4,6 +4,8 @@
 use ekl_core::canonical::{self, Options};
 use ekl_core::digest::{self, Commitment, Salt};
 #[cfg(feature = "signing")]
+use ekl_core::hex;
+#[cfg(feature = "signing")]
 use ekl_core::jwk::{self, SigningKey};
 use ekl_core::jws::{self, ClaimChecks, Typ};
 #[cfg(feature = "proofs")]
@@ -14,8 +16,6 @@ use ekl_core::receipt_sig::{self, CallContext};
 use ekl_core::screening::{self, ScreeningRules};
 #[cfg(feature = "screening")]
 use ekl_core::screening_rules;
-#[cfg(feature = "signing")]
-use ekl_core::hex;
 use ekl_core::{batch, fingerprint as fp, shape, Error, ErrorCode, Result, Value};
 #[cfg(feature = "signing")]
 use zeroize::Zeroizing;
