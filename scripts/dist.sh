@@ -37,7 +37,7 @@ say() { echo "dist: $*" >&2; }
 BUDGET_WHEEL=$((1536 * 1024))      # a wheel (one compiled module)
 BUDGET_SDIST=$((512 * 1024))       # the sdist (sources of the workspace crates it needs)
 BUDGET_ADDON_TGZ=$((1536 * 1024))  # a platform package's tarball (one .node)
-BUDGET_MAIN_TGZ=$((640 * 1024))    # the main npm tarball (JS, types, two wasm modules, each file once)
+BUDGET_MAIN_TGZ=$((704 * 1024))    # the main npm tarball (JS, types, two wasm modules, each file once)
 BUDGET_WASM_GZ=$((360 * 1024))     # the full wasm module, gzip (wasm/test/size.test.mjs measures with zlib level 9)
 BUDGET_VERIFY_GZ=$((200 * 1024))   # the verify build (the browser entry), gzip (wasm/test/verify-build.test.mjs)
 over=0

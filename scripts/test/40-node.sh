@@ -65,7 +65,7 @@ version=$(node -p 'require("./node/package.json").version')
 main="$work/packs/ekl-evidence-$version.tgz"
 plat="$work/packs/ekl-evidence-linux-x64-gnu-$version.tgz"
 for f in "$main" "$plat"; do
-  n=$(stat -c %s "$f"); budget=$(( $([ "$f" = "$main" ] && echo 640 || echo 1536) * 1024 ))
+  n=$(stat -c %s "$f"); budget=$(( $([ "$f" = "$main" ] && echo 704 || echo 1536) * 1024 ))
   echo "packed $(basename "$f"): $((n / 1024)) KB (budget $((budget / 1024)) KB)"
   [ "$n" -le "$budget" ] || { echo "$(basename "$f") is over its size budget (docs/decisions.md#packaging)" >&2; exit 1; }
   tar -tzf "$f" | grep -x package/LICENSE-MIT >/dev/null && tar -tzf "$f" | grep -x package/LICENSE-APACHE >/dev/null \
