@@ -6,6 +6,10 @@
 //! the manifest [`operations`] and passes the arguments in registry order. A refusal is thrown as
 //! an `Error` whose message is `CODE: message`, which the JS layer turns into an `EklError`.
 //!
+//! Features: `full` (the default) binds every operation of the registry; without it (and with
+//! `verify`) the module is the verify build of the browser entry, the verifying operations only,
+//! no `SigningKeyHandle` and no `callWithKey` (docs/decisions/wasm.md#verify-build).
+//!
 //! No export panics on any input (the core has no panic reachable from input). Should a trap
 //! happen all the same (a panic aborts: `RuntimeError: unreachable`), the binding throws
 //! `INTERNAL_ERROR` with a fixed message and replaces the instance with a fresh one, wiping the
