@@ -35,7 +35,9 @@ test('require and import give a Buffer, with either backend', () => {
 })
 
 test('the wasm build without a global Buffer (as in a browser) gives a plain Uint8Array', () => {
-  const entry = path.join(PKG_DIR, 'wasm', 'index.node.mjs')
+  // The wasm package's Node ES module entry (wasm/dist: the same module as the package's fallback;
+  // the npm package ships no ESM copy for Node, docs/decisions/packaging.md#browser-entry).
+  const entry = path.join(PKG_DIR, '..', 'wasm', 'dist', 'index.node.mjs')
   const r = probe(`const Buffer = { isBuffer: () => false }; delete globalThis.Buffer;
     const e = await import(${JSON.stringify(require('node:url').pathToFileURL(entry).href)}); ${REPORT}`, { esm: true })
   assert.equal(r.text, '{"a":1}')
