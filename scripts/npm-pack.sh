@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # Packs the npm packages of ekl-evidence into OUT, from what is built:
 #   ekl-evidence-VERSION.tgz             the main package: the JS API, the loader, the types, and the
-#                                        WebAssembly build in wasm/ (node/wasm/, written by
-#                                        wasm/scripts/build.sh): the browser entry and Node's
-#                                        fallback; no .node file;
+#                                        WebAssembly builds in wasm/ (node/wasm/, written by
+#                                        wasm/scripts/build.sh): the browser entry (the verify
+#                                        build) and Node's fallback (the full module); no .node
+#                                        file, no file twice;
 #   ekl-evidence-PLATFORM-VERSION.tgz    one per ADDON given (a file named ekl-evidence.PLATFORM.node),
 #                                        in napi-rs's layout (node/npm/PLATFORM/package.json: os, cpu,
 #                                        libc), the main package's optional dependencies.
@@ -43,6 +44,25 @@ pkg.optionalDependencies = Object.fromEntries(pkg.napi.targets.map((t) => {
 delete pkg.devDependencies
 delete pkg.scripts
 fs.writeFileSync(dst, JSON.stringify(pkg, null, 2) + '\n')
+JS
+
+# No file twice (docs/decisions/packaging.md#browser-entry): two files of the main package with the
+# same bytes fail the pack, naming them.
+node - "$main" <<'JS'
+const fs = require('node:fs'), path = require('node:path'), crypto = require('node:crypto')
+const root = process.argv[2], seen = new Map(), twice = []
+const walk = (dir) => {
+  for (const e of fs.readdirSync(dir, { withFileTypes: true })) {
+    const p = path.join(dir, e.name)
+    if (e.isDirectory()) { walk(p); continue }
+    const h = crypto.createHash('sha256').update(fs.readFileSync(p)).digest('hex')
+    const rel = path.relative(root, p)
+    if (seen.has(h)) twice.push(`${seen.get(h)} = ${rel}`)
+    else seen.set(h, rel)
+  }
+}
+walk(root)
+if (twice.length) { console.error(`npm-pack: the main package carries files twice: ${twice.join(', ')}`); process.exit(1) }
 JS
 
 # One platform package per addon given.

@@ -3,7 +3,9 @@
 use std::borrow::Cow;
 use std::cell::RefCell;
 
-use ekl_core::jwk::{Jwks, SigningKey};
+use ekl_core::jwk::Jwks;
+#[cfg(feature = "signing")]
+use ekl_core::jwk::SigningKey;
 use ekl_core::{canonical, Error, ErrorCode, Result, Value};
 
 use crate::handle::Handle;
@@ -31,6 +33,7 @@ pub enum Arg<'a> {
     /// A parsed JWKS handle.
     Jwks(&'a Jwks),
     /// A signing key handle.
+    #[cfg(feature = "signing")]
     Key(&'a SigningKey),
     /// A number (any `f64`: the operation checks its bounds, a non-finite one included).
     Number(f64),
@@ -39,6 +42,18 @@ pub enum Arg<'a> {
 }
 
 impl Arg<'_> {
+    /// A key handle for a key parameter.
+    #[cfg(feature = "signing")]
+    fn fits_key(&self, kind: Kind) -> bool {
+        matches!((kind, self), (Kind::Key, Arg::Key(_)))
+    }
+
+    /// No key handle exists without the `signing` feature.
+    #[cfg(not(feature = "signing"))]
+    fn fits_key(&self, _kind: Kind) -> bool {
+        false
+    }
+
     fn fits(&self, kind: Kind) -> bool {
         matches!(
             (kind, self),
@@ -51,9 +66,9 @@ impl Arg<'_> {
                 | (Kind::Bool, Arg::Bool(_))
                 | (Kind::StrList, Arg::StrList(_))
                 | (Kind::Jwks, Arg::Jwks(_) | Arg::Value(_) | Arg::Text(_))
-                | (Kind::Key, Arg::Key(_))
                 | (Kind::Number, Arg::Number(_))
-        ) || matches!((kind, self), (Kind::Handle(class), Arg::Handle(h)) if h.class() == class)
+        ) || self.fits_key(kind)
+            || matches!((kind, self), (Kind::Handle(class), Arg::Handle(h)) if h.class() == class)
     }
 }
 
@@ -94,7 +109,7 @@ fn kind_text(kind: Kind) -> &'static str {
 
 /// A `now`-kind argument at least this large (in magnitude) can only be milliseconds (10^11 s is
 /// the year 5138): refused with `INVALID_ARGUMENT` on every surface.
-pub const MILLISECONDS_FROM: u64 = ekl_core::replay::MILLISECONDS_FROM.unsigned_abs();
+pub const MILLISECONDS_FROM: u64 = ekl_core::limits::MILLISECONDS_FROM.unsigned_abs();
 
 /// The seconds of a `now` given as a number (JSON, a command-line decimal, a host's double): a
 /// finite number is floored to whole seconds, toward −∞ (`1800000119.5` is `1800000119`; the
@@ -370,6 +385,7 @@ impl<'a> Args<'a> {
     }
 
     /// The argument `name` as a signing key.
+    #[cfg(feature = "signing")]
     pub fn key(&self, name: &str) -> Result<&'a SigningKey> {
         match self.at(name, &[Kind::Key])? {
             Arg::Key(k) => Ok(k),
@@ -440,8 +456,10 @@ pub enum Out {
     /// A parsed JWKS.
     Jwks(Jwks),
     /// A signing key.
+    #[cfg(feature = "signing")]
     Key(SigningKey),
     /// A JWKS and its signing keys, in the order of the kids asked for.
+    #[cfg(feature = "signing")]
     KeySet(Jwks, Vec<SigningKey>),
     /// A new machine's handle (a constructor row's result).
     Handle(Handle),
@@ -456,7 +474,9 @@ impl std::fmt::Debug for Out {
             Out::Value(_) => f.write_str("Value(..)"),
             Out::Json(b) => write!(f, "Json(<{} bytes>)", b.len()),
             Out::Jwks(_) => f.write_str("Jwks(..)"),
+            #[cfg(feature = "signing")]
             Out::Key(_) => f.write_str("Key(..)"),
+            #[cfg(feature = "signing")]
             Out::KeySet(_, k) => write!(f, "KeySet(<{} keys>)", k.len()),
             Out::Handle(h) => write!(f, "Handle({})", h.class()),
         }
@@ -491,7 +511,9 @@ impl Out {
             Out::Value(v) => canonical::canonicalize_value(v)?,
             Out::Json(b) => b.clone(),
             Out::Jwks(j) => j.to_json().into_bytes(),
+            #[cfg(feature = "signing")]
             Out::Key(k) => canonical::canonicalize_value(&k.public_jwk().to_value())?,
+            #[cfg(feature = "signing")]
             Out::KeySet(j, _) => j.to_json().into_bytes(),
             Out::Handle(h) => {
                 let mut out = Vec::new();

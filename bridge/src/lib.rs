@@ -20,6 +20,11 @@
 //!   never reads one);
 //! * a parameter of kind [`Kind::Salt`] may be left out: the host passes a fresh salt from its
 //!   CSPRNG (the core never reads a random source).
+//!
+//! Features: `full` (the default) is every operation. Without it the registry holds what
+//! verifying receipts and credentials needs; `mcp`, `replay`, `screening`, `signing` and `proofs`
+//! each add their operations (and the core's feature of the same name): the WebAssembly verify
+//! build is built without them (docs/decisions/wasm.md#verify-build).
 
 mod args;
 mod credential;

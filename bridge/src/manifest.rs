@@ -136,13 +136,52 @@ pub fn operations_json() -> String {
     String::from_utf8(out).unwrap_or_default()
 }
 
-/// The `shapes` of the manifest: one block per shape of [`crate::shapes::SHAPES`], in order.
+/// The names a type of the manifest names (`A[] | B | 'literal' | null`): each alternative,
+/// without `[]`.
+fn type_names(ty: &'static str) -> impl Iterator<Item = &'static str> {
+    ty.split(" | ").map(|alt| alt.trim_end_matches("[]"))
+}
+
+/// The shapes and refinements that the build's operations name (results, refined parameters),
+/// with the shapes those name (members, `extends`): what the manifest declares. Every one of them
+/// in the full build; a build without some operations (the wasm verify build) declares only what
+/// its operations use (docs/decisions/wasm.md#verify-build).
+fn used_names() -> BTreeSet<&'static str> {
+    let mut todo: Vec<&'static str> = Vec::new();
+    for op in OPERATIONS {
+        todo.extend(type_names(op.returns.as_str()));
+        todo.extend(op.refine.into_iter().flat_map(type_names));
+        for p in op.params {
+            todo.extend(p.refine.into_iter().flat_map(type_names));
+        }
+    }
+    let mut seen = BTreeSet::new();
+    while let Some(name) = todo.pop() {
+        if !seen.insert(name) {
+            continue;
+        }
+        if let Some(shape) = crate::shapes::find(name) {
+            todo.extend(shape.extends);
+            for m in shape.members {
+                todo.extend(type_names(m.ty));
+            }
+        }
+    }
+    seen
+}
+
+/// The `shapes` of the manifest: one block per shape of [`crate::shapes::SHAPES`] that the
+/// operations use ([`used_names`]), in order.
 fn write_shapes(out: &mut Vec<u8>) {
     let flag = |out: &mut Vec<u8>, key: &[u8], on: bool| {
         out.extend_from_slice(key);
         out.extend_from_slice(if on { b"true" } else { b"false" });
     };
-    for (i, shape) in crate::shapes::SHAPES.iter().enumerate() {
+    let used = used_names();
+    let shapes = crate::shapes::SHAPES
+        .iter()
+        .filter(|s| used.contains(s.name));
+    for (i, shape) in shapes.enumerate() {
         out.extend_from_slice(if i == 0 { b"\n    {" } else { b",\n    {" });
         out.extend_from_slice(b"\"name\": ");
         push_str(out, shape.name);
@@ -184,9 +223,14 @@ fn write_shapes(out: &mut Vec<u8>) {
 }
 
 /// The `refinements` of the manifest: one line per refinement of
-/// [`crate::refinements::REFINEMENTS`], in order, with its strings when it is a union of them.
+/// [`crate::refinements::REFINEMENTS`] that the operations use ([`used_names`]), in order, with
+/// its strings when it is a union of them.
 fn write_refinements(out: &mut Vec<u8>) {
-    for (i, r) in crate::refinements::REFINEMENTS.iter().enumerate() {
+    let used = used_names();
+    let refinements = crate::refinements::REFINEMENTS
+        .iter()
+        .filter(|r| used.contains(r.name));
+    for (i, r) in refinements.enumerate() {
         out.extend_from_slice(if i == 0 { b"\n    {" } else { b",\n    {" });
         out.extend_from_slice(b"\"name\": ");
         push_str(out, r.name);
@@ -255,6 +299,7 @@ pub static CONSTANTS: &[Constant] = &[
               exact integers (±2^53).",
         value: limits,
     },
+    #[cfg(feature = "replay")]
     Constant {
         name: "replay",
         doc:
@@ -270,6 +315,7 @@ pub static CONSTANTS: &[Constant] = &[
               low_open), and the most redirects followed.",
         value: ekl_core::remote_jwks::constants,
     },
+    #[cfg(feature = "mcp")]
     Constant {
         name: "mcp",
         doc:
@@ -305,10 +351,12 @@ fn limits() -> ekl_core::Value<'static> {
     ])
 }
 
+#[cfg(feature = "mcp")]
 /// How long an MCP module waits for a call's answer once its request crossed, milliseconds.
 pub const MCP_SETTLE_MS: u64 = 10_000;
 
 /// The `mcp` constant.
+#[cfg(feature = "mcp")]
 fn mcp() -> ekl_core::Value<'static> {
     use ekl_core::mcp;
     use ekl_core::Value;

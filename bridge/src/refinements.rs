@@ -6,6 +6,7 @@
 
 use ekl_core::credential::Purpose;
 use ekl_core::jws::Typ;
+#[cfg(feature = "proofs")]
 use ekl_core::proof::ProofVersion;
 
 /// One named refinement.
@@ -66,10 +67,12 @@ const PURPOSES: [&str; Purpose::ALL.len()] = {
 };
 
 /// The endpoint proof versions.
+#[cfg(feature = "proofs")]
 const PROOF_VERSIONS: [&str; 2] = [ProofVersion::V1.as_str(), ProofVersion::V2.as_str()];
 
 /// Every named refinement, in the order of `docs/operations.json`.
 pub static REFINEMENTS: &[Refinement] = &[
+    #[cfg(feature = "proofs")]
     Refinement {
         name: "ProofVersion",
         is: Refined::Literals(&PROOF_VERSIONS),

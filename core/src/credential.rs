@@ -19,7 +19,9 @@
 //! schema is not available), `caps[].ver` likewise.
 
 use crate::error::{Error, ErrorCode, Result};
-use crate::jwk::{Jwks, SigningKey};
+use crate::jwk::Jwks;
+#[cfg(feature = "signing")]
+use crate::jwk::SigningKey;
 use crate::jws::{self, str_claim, ClaimChecks, Typ, Verified, SKEW_SECONDS};
 use crate::value::{Value, MAX_SAFE_INTEGER_BOUND};
 
@@ -380,6 +382,7 @@ pub fn verify_access_token(
 /// the key's own public key, the claims' `iss`, and the clock at the token's first valid second
 /// (`max(iat, nbf)`): what is issued here is accepted by that verifier then, and refused otherwise
 /// with the verifier's code (nothing the library signs fails its own verifier).
+#[cfg(feature = "signing")]
 fn issue_typed(
     typ: Typ,
     claims: &Value<'_>,
@@ -398,6 +401,7 @@ fn issue_typed(
 
 /// The audience a token names: `aud` as a string, or an array of exactly one string (the forms
 /// the verifiers accept); `CLAIM_MISSING` or `CLAIM_INVALID` otherwise.
+#[cfg(feature = "signing")]
 fn audience_of<'v>(claims: &'v Value<'_>) -> Result<&'v str> {
     match claims.get("aud") {
         Some(Value::Array(items)) => match items.as_slice() {
@@ -413,6 +417,7 @@ fn audience_of<'v>(claims: &'v Value<'_>) -> Result<&'v str> {
 
 /// The provider id of an `aud` of the form `ekl:agent:{provider_id}` (execution grants, access
 /// tokens): `AUDIENCE_MISMATCH` for another form, as the verifier would answer.
+#[cfg(feature = "signing")]
 fn provider_of_audience<'v>(claims: &'v Value<'_>) -> Result<&'v str> {
     audience_of(claims)?
         .strip_prefix("ekl:agent:")
@@ -429,6 +434,7 @@ fn provider_of_audience<'v>(claims: &'v Value<'_>) -> Result<&'v str> {
 /// [`verify_relationship_assertion`] requires (`iss`, `aud` the provider's token endpoint, `iat`,
 /// `exp` within 120 s, `sub`, `jti`, `org`, `auth_profile` `ekl-auth-1.1`, `con`, `rel_ver`,
 /// `dsc_ver`, `caps`); refused with the verifier's code otherwise.
+#[cfg(feature = "signing")]
 pub fn issue_relationship_assertion(claims: &Value<'_>, key: &SigningKey) -> Result<String> {
     issue_typed(Typ::Relationship, claims, key, |token, jwks, iss, now| {
         let endpoint = audience_of(claims)?;
@@ -439,6 +445,7 @@ pub fn issue_relationship_assertion(claims: &Value<'_>, key: &SigningKey) -> Res
 /// Issues a platform call credential (§3, §4): `iss`, `iat`, `exp` within 60 s, `jti`, `purpose`
 /// (enroll, validation, revalidation or deliver), `aud` when the tool names one; refused with
 /// [`verify_platform_call`]'s code otherwise.
+#[cfg(feature = "signing")]
 pub fn issue_platform_call(claims: &Value<'_>, key: &SigningKey) -> Result<String> {
     issue_typed(Typ::PlatformCall, claims, key, |token, jwks, iss, now| {
         let purpose = Purpose::from_claim(str_claim(claims, "purpose")?).ok_or_else(|| {
@@ -457,6 +464,7 @@ pub fn issue_platform_call(claims: &Value<'_>, key: &SigningKey) -> Result<Strin
 
 /// Issues an execution grant (§9.3.2): `iss`, `aud` `ekl:agent:{provider_id}`, `iat`, `exp`
 /// within 600 s; refused with [`verify_execution_grant`]'s code otherwise.
+#[cfg(feature = "signing")]
 pub fn issue_execution_grant(claims: &Value<'_>, key: &SigningKey) -> Result<String> {
     issue_typed(Typ::ExecutionGrant, claims, key, |token, jwks, iss, now| {
         verify_execution_grant(token, jwks, iss, provider_of_audience(claims)?, now).map(|_| ())
@@ -465,6 +473,7 @@ pub fn issue_execution_grant(claims: &Value<'_>, key: &SigningKey) -> Result<Str
 
 /// Issues a revocation feed page or snapshot (§9.3.1): `iss`, `aud` the provider's agent id,
 /// `iat`, `exp` optional; refused with [`verify_revocation_feed`]'s code otherwise.
+#[cfg(feature = "signing")]
 pub fn issue_revocation_feed(claims: &Value<'_>, key: &SigningKey) -> Result<String> {
     issue_typed(Typ::RevocationFeed, claims, key, |token, jwks, iss, now| {
         let provider = audience_of(claims)?;
@@ -474,6 +483,7 @@ pub fn issue_revocation_feed(claims: &Value<'_>, key: &SigningKey) -> Result<Str
 
 /// Issues an access token (§15.1): `iss`, `aud` `ekl:agent:{provider_id}`, `iat`, `exp` within
 /// 900 s; refused with [`verify_access_token`]'s code otherwise.
+#[cfg(feature = "signing")]
 pub fn issue_access_token(claims: &Value<'_>, key: &SigningKey) -> Result<String> {
     issue_typed(Typ::Access, claims, key, |token, jwks, iss, now| {
         verify_access_token(token, jwks, iss, provider_of_audience(claims)?, now).map(|_| ())

@@ -30,11 +30,16 @@
 //! [1, n − 1] (n the group order) is the secret scalar. A candidate fails with probability about
 //! 2^-32, so i = 0 is the answer for every practical seed.
 
+#[cfg(feature = "signing")]
 use hmac::{Hmac, KeyInit, Mac};
 
+#[cfg(feature = "signing")]
 use p256::ecdsa::signature::Signer;
-use p256::ecdsa::{Signature, SigningKey as P256SigningKey, VerifyingKey};
+use p256::ecdsa::VerifyingKey;
+#[cfg(feature = "signing")]
+use p256::ecdsa::{Signature, SigningKey as P256SigningKey};
 use sha2::{Digest, Sha256};
+#[cfg(feature = "signing")]
 use zeroize::{Zeroize, ZeroizeOnDrop, Zeroizing};
 
 use crate::base64url;
@@ -50,6 +55,7 @@ use crate::value::Value;
 pub const ES256: &str = "ES256";
 
 /// The domain separation string of [`SigningKey::from_seed`].
+#[cfg(feature = "signing")]
 pub const SEED_CONTEXT: &str = "ekl-jwks-seed";
 
 fn invalid(message: impl Into<String>) -> Error {
@@ -350,6 +356,7 @@ impl Jwks {
 /// its own `Drop`, hence [`ZeroizeOnDrop`] here); seeds and scalars passed through the
 /// constructors are wiped after use; `Debug` shows the `kid` only.
 #[derive(Clone)]
+#[cfg(feature = "signing")]
 pub struct SigningKey {
     kid: String,
     secret: P256SigningKey,
@@ -358,8 +365,10 @@ pub struct SigningKey {
 
 // The one secret field wipes itself on drop (ecdsa's `impl Drop for SigningKey`); the others
 // are public.
+#[cfg(feature = "signing")]
 impl ZeroizeOnDrop for SigningKey {}
 
+#[cfg(feature = "signing")]
 impl core::fmt::Debug for SigningKey {
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
         // Never print the secret scalar.
@@ -369,6 +378,7 @@ impl core::fmt::Debug for SigningKey {
     }
 }
 
+#[cfg(feature = "signing")]
 impl SigningKey {
     /// The key derived from a 32-byte seed and a `kid` (see the module documentation).
     pub fn from_seed(seed: &[u8; 32], kid: &str) -> Result<SigningKey> {
@@ -533,6 +543,7 @@ impl SigningKey {
 }
 
 /// A key set with one key per `kid`, every key derived from `seed` (see [`SigningKey::from_seed`]).
+#[cfg(feature = "signing")]
 pub fn jwks_from_seed(seed: &[u8; 32], kids: &[&str]) -> Result<(Jwks, Vec<SigningKey>)> {
     let keys = kids
         .iter()

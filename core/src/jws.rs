@@ -31,7 +31,9 @@ use crate::base64url;
 use crate::canonical;
 use crate::digest::sha256_hex;
 use crate::error::{Error, ErrorCode, Result};
-use crate::jwk::{Jwks, PublicJwk, SigningKey, ES256};
+#[cfg(feature = "signing")]
+use crate::jwk::SigningKey;
+use crate::jwk::{Jwks, PublicJwk, ES256};
 use crate::value::{Value, MAX_SAFE_INTEGER_BOUND};
 
 /// The clock skew EKP allows on `iat`, `nbf` and `exp` (PROTOCOL §9.2, §9.5.1): 60 seconds.
@@ -490,6 +492,7 @@ pub fn check_claims_form(claims: &Value<'_>) -> Result<()> {
 /// (ekl-json-1 of header and claims, RFC 6979 deterministic nonce: the same input gives the same
 /// token). Claims that [`verify`] would refuse whatever the caller's clock, issuer and audience
 /// are refused here with the same code (see `sign_checked` and `check_claims_form`).
+#[cfg(feature = "signing")]
 pub fn sign(typ: Typ, claims: &Value<'_>, key: &SigningKey) -> Result<String> {
     sign_checked(typ, claims, key, |_| Ok(()))
 }
@@ -501,6 +504,7 @@ pub fn sign(typ: Typ, claims: &Value<'_>, key: &SigningKey) -> Result<String> {
 /// verifier's reader, so a value it refuses is refused here with its code (duplicate members are
 /// `DUPLICATE_KEY`; an integer-valued number beyond 2^53 and below 10^21, which ekl-json-1 writes
 /// as an integer literal it then refuses, is `JWS_MALFORMED`), then [`check_claims_form`].
+#[cfg(feature = "signing")]
 pub(crate) fn sign_checked(
     typ: Typ,
     claims: &Value<'_>,
@@ -523,6 +527,7 @@ pub(crate) fn sign_checked(
 /// Signs `claims` under an arbitrary `header` object (ekl-json-1 of both). It checks neither the
 /// header nor the claims: tests use it to build refused tokens (`alg: none`, `crit`, a wrong
 /// `typ`, claims of the wrong form). Not offered by the language bindings.
+#[cfg(feature = "signing")]
 pub fn sign_value_header(
     header: &Value<'_>,
     claims: &Value<'_>,
@@ -535,6 +540,7 @@ pub fn sign_value_header(
 
 /// Signs raw header and payload bytes (base64url-encoded as given): for tests of duplicate members
 /// and other texts a value cannot hold. Checks nothing; not offered by the language bindings.
+#[cfg(feature = "signing")]
 pub fn sign_bytes(header: &[u8], payload: &[u8], key: &SigningKey) -> String {
     let mut token = base64url::encode(header);
     token.push('.');

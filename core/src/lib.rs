@@ -24,6 +24,17 @@
 //! published in the manifest's `constants`. The hosts keep only their I/O (CONTRIBUTING.md, "Add
 //! a protocol rule"; docs/decisions/handles.md).
 //!
+//! ## Features
+//!
+//! `full` (the default) is everything. Without it, the crate keeps what verifying receipts and
+//! credentials needs (canonical JSON, digests, commitments, fingerprints, MAC receipts, ES256
+//! verification and JWKS, network-signed receipts, the per-type credential verifiers, the remote
+//! key set policy), and each feature adds a part: `mcp` ([`mcp`]), `replay` ([`replay`]),
+//! `screening` ([`screening`], [`screening_rules`] and their Unicode tables), `signing` (PEM,
+//! signing keys, ES256 signing and every issuer: MAC receipts, signed receipts, credentials) and
+//! `proofs` ([`proof`]). The WebAssembly package's verify build (the browser entry) is built
+//! without them (docs/decisions/wasm.md#verify-build).
+//!
 //! ## The crypto path: what is this crate's own
 //!
 //! Every secret operation and every hash is RustCrypto's: SHA-256 and HMAC (`sha2`, `hmac`), ES256
@@ -75,15 +86,22 @@ pub mod hex;
 pub mod jwk;
 pub mod jws;
 pub mod limits;
+mod mac;
+#[cfg(feature = "mcp")]
 pub mod mcp;
+#[cfg(feature = "signing")]
 pub mod pem;
+#[cfg(feature = "proofs")]
 pub mod proof;
 pub mod receipt;
 pub mod receipt_sig;
 pub mod remote_jwks;
+#[cfg(feature = "replay")]
 pub mod replay;
 mod scan;
+#[cfg(feature = "screening")]
 pub mod screening;
+#[cfg(feature = "screening")]
 pub mod screening_rules;
 pub mod shape;
 #[doc(hidden)]

@@ -41,6 +41,10 @@ pub fn too_large(limit: usize, what: &str) -> Error {
     )
 }
 
+/// A `now` of this many seconds or more is milliseconds given as seconds (10^11 s is the year
+/// 5138): refused, as on every surface (the replay guard's bound too: `replay::MILLISECONDS_FROM`).
+pub const MILLISECONDS_FROM: i64 = 100_000_000_000;
+
 #[cfg(test)]
 mod tests {
     use super::*;

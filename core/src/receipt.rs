@@ -57,10 +57,12 @@
 use std::borrow::Cow;
 
 use crate::canonical;
-use crate::digest::{sha256_hex, Commitment, Salt};
+#[cfg(feature = "signing")]
+use crate::digest::Salt;
+use crate::digest::{sha256_hex, Commitment};
 use crate::error::{Error, ErrorCode, Result};
 use crate::hex;
-use crate::proof::{ct_eq, hex_mac_matches, hmac_sha256};
+use crate::mac::{ct_eq, hex_mac_matches, hmac_sha256};
 use crate::timestamp::Timestamp;
 use crate::value::{Value, MAX_SAFE_INTEGER_BOUND};
 use crate::verdict::{json_shown, str_shown, utc_of_seconds, Check, Outcome, Verdict};
@@ -207,6 +209,7 @@ pub fn receipt_digest(receipt: &Value<'_>) -> Result<String> {
 /// refused with the parser's code, `INTEGER_OUT_OF_RANGE`. A receipt this
 /// function signs is accepted by [`verify_receipt`] with a key ring holding the secret under its
 /// `key_id` at `issued_at`, the call it names and the commitments it carries.
+#[cfg(feature = "signing")]
 pub fn sign_receipt(receipt: &Value<'_>, secret: &str) -> Result<Value<'static>> {
     let m = members(receipt)?;
     if m.iter().any(|(k, _)| k == "auth_tag") {
@@ -756,6 +759,7 @@ fn form_checks(receipt: &Value<'_>, issued: Option<&Result<Timestamp>>) -> Vec<C
 /// The refusal of [`sign_receipt`] for a receipt its verifier would fail on its form: the first
 /// failing check of [`form_checks`] (then of the commitments' form), as `INVALID_RECEIPT`, or
 /// `INVALID_TIMESTAMP` for an `issued_at` that is not RFC 3339 UTC; the message names the check.
+#[cfg(feature = "signing")]
 fn check_form(receipt: &Value<'_>) -> Result<()> {
     let issued = str_field(receipt, "issued_at").map(Timestamp::parse);
     if let Some(failed) = form_checks(receipt, issued.as_ref())
@@ -1052,6 +1056,7 @@ pub fn verify_receipts(ring: &KeyRing, items: &[ReceiptToVerify<'_, '_>]) -> Vec
 /// The core reads no clock and no random source: the time and the salts are the caller's (every
 /// host passes its clock and fresh salts from its CSPRNG when they are left out).
 #[derive(Clone, Copy, Debug)]
+#[cfg(feature = "signing")]
 pub struct CallAnswered<'r, 'a> {
     /// The call answered. It must name `execution_kind`, `connection_id`,
     /// `capability_version` and `terms_hash` (every receipt carries them), and for a `customer`
@@ -1083,12 +1088,14 @@ pub struct CallAnswered<'r, 'a> {
 }
 
 /// The prefix of a receipt id derived by [`issue_mac_receipt`].
+#[cfg(feature = "signing")]
 pub const DERIVED_RECEIPT_ID_PREFIX: &str = "rcpt_";
 
 /// The receipt id [`issue_mac_receipt`] gives a receipt when the caller names none: `rcpt_` and
 /// the first 32 hex characters of the SHA-256 of ekl-json-1 of the receipt without
 /// `receipt_id` and `auth_tag`. The receipt holds two fresh salts, so the id is unique whenever
 /// the salts are, and the same salts and time give the same id (deterministic bytes for tests).
+#[cfg(feature = "signing")]
 pub fn derived_receipt_id(receipt_without_id: &Value<'_>) -> Result<String> {
     let m = members(receipt_without_id)?;
     let rest: Vec<(Cow<'_, str>, Value<'_>)> = m
@@ -1101,12 +1108,14 @@ pub fn derived_receipt_id(receipt_without_id: &Value<'_>) -> Result<String> {
 }
 
 /// `INVALID_RECEIPT` naming the verifier's check, for what the call or the caller lacks.
+#[cfg(feature = "signing")]
 fn refused(check: &str, detail: String) -> Error {
     Error::new(ErrorCode::InvalidReceipt, format!("{check}: {detail}"))
 }
 
 /// The checks [`issue_mac_receipt`] makes of the call and the caller's members before it builds
 /// anything, each named after the verifier's check it stands for.
+#[cfg(feature = "signing")]
 fn check_answered(a: &CallAnswered<'_, '_>) -> Result<()> {
     let call = a.call;
     if call.receipt_digest.is_some() {
@@ -1222,6 +1231,7 @@ fn check_answered(a: &CallAnswered<'_, '_>) -> Result<()> {
 /// beyond 256 KB (`BODY_TOO_LARGE`) or either value outside ekl-json-1 (its code); an
 /// `issued_at` outside the years 0000–9999 (`INVALID_TIMESTAMP`); then anything [`sign_receipt`]
 /// refuses.
+#[cfg(feature = "signing")]
 pub fn issue_mac_receipt(answered: &CallAnswered<'_, '_>, secret: &str) -> Result<Value<'static>> {
     check_answered(answered)?;
     let call = answered.call;

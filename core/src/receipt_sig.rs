@@ -47,7 +47,9 @@
 use crate::base64url;
 use crate::canonical;
 use crate::error::{Error, ErrorCode, Result};
-use crate::jwk::{Jwks, SigningKey};
+use crate::jwk::Jwks;
+#[cfg(feature = "signing")]
+use crate::jwk::SigningKey;
 use crate::jws::{self, check_alg_typ, time_claim, Typ, SKEW_SECONDS};
 use crate::timestamp::Timestamp;
 use crate::value::Value;
@@ -517,6 +519,7 @@ pub fn receipt_signing_bytes(receipt: &Value<'_>) -> Result<Vec<u8>> {
 /// 10^21 is refused with `INTEGER_OUT_OF_RANGE`, the reader's code), so the object verifies with
 /// [`check_receipt_signature`]; [`issue_receipt`] makes a complete receipt, whose `receipt_jws`
 /// matches the object.
+#[cfg(feature = "signing")]
 pub fn sign_receipt_object(receipt: &Value<'_>, key: &SigningKey) -> Result<Value<'static>> {
     let mut fields = without(receipt, &["key_id", "signature"])?.into_owned();
     if let Value::Object(members) = &mut fields {
@@ -555,6 +558,7 @@ pub fn sign_receipt_object(receipt: &Value<'_>, key: &SigningKey) -> Result<Valu
 /// `audience` (`INVALID_ARGUMENT`); then the
 /// refusals of [`jws::sign`]. A receipt issued here is accepted by [`verify_receipt`] for the
 /// call it names, with the key set holding `key` and a call window around `issued_at`.
+#[cfg(feature = "signing")]
 pub fn issue_receipt(
     fields: &Value<'_>,
     key: &SigningKey,

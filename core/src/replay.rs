@@ -48,7 +48,7 @@ pub const PLATFORM_CALL_MAX_LIFETIME: i64 = 60;
 pub const KEY_VERSION: &str = "ekl-replay-1";
 /// A `now` of this many seconds or more is milliseconds given as seconds (10^11 s is the year
 /// 5138): refused, as on every surface.
-pub const MILLISECONDS_FROM: i64 = 100_000_000_000;
+pub use crate::limits::MILLISECONDS_FROM;
 /// How often, at most, a store deletes its expired entries in bulk (SQLite), milliseconds.
 pub const PURGE_EVERY_MS: i64 = 60_000;
 /// The default bound on a memory store's unexpired entries.

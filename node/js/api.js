@@ -651,7 +651,8 @@ function makeApi(binding, info) {
     }.canonicalizeValue
   }
   api.Jwks = Jwks
-  api.SigningKey = SigningKey
+  // Only in a build that makes signing keys (not the wasm verify build, docs/decisions/wasm.md#verify-build).
+  if (index.has('signing_key')) api.SigningKey = SigningKey
   for (const h of whole.handles || []) api[h.name] = handleClass(h)
   // A network's key set fetched and cached (node/js/remote.js, docs/decisions.md#remote-jwks).
   api.RemoteJwks = makeRemoteJwks({ EklError, Policy: /** @type {any} */ (api.RemoteJwksPolicy) })

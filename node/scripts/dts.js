@@ -334,4 +334,4 @@ if (require.main === module) {
   }
 }
 
-module.exports = { render, stale, shapeInterfaces }
+module.exports = { render, stale, shapeInterfaces, declarations, BEGIN, END }

@@ -4,7 +4,9 @@
 //                   scripts/glue-factory.mjs), initialised with top-level await, under the same
 //                   API layer, with a way to start a fresh instance after a trap
 //   index.d.ts      the Node package's declarations (node/index.d.ts), with Buffer → Uint8Array
-//                   (in Node the wasm package returns Buffers too; browsers have no Buffer)
+//                   (in Node the wasm package returns Buffers too; browsers have no Buffer), and
+//                   the operations of this build: written from the module's own manifest
+//                   (node/scripts/dts.js), so the verify build declares only what it has
 // The export list is read from the built CommonJS API, so the entries never miss a function.
 import { readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -47,6 +49,22 @@ export default api;
 `);
 
 let types = readFileSync(dts, 'utf8');
+// The operations this module has, declared as node/scripts/dts.js declares them.
+const dtsGen = createRequire(import.meta.url)(resolve(dts, '..', 'scripts', 'dts.js'));
+const [a, b] = [types.indexOf(dtsGen.BEGIN), types.indexOf(dtsGen.END)];
+if (a < 0 || b < a) throw new Error(`${dts}: the @generated operations markers are missing`);
+types = types.slice(0, a + dtsGen.BEGIN.length) + dtsGen.declarations(api.operations()) + types.slice(b);
+if (!('SigningKey' in api)) {
+  // A build without signing keys: no SigningKey class, no KeySet (what jwksFromSeed returns).
+  for (const decl of [
+    /\/\*\* An ES256 signing key from a seed[^\n]*\*\/\nexport declare class SigningKey \{\n[^}]*\}\n\n/,
+    /\/\*\* A JWKS and its signing keys[^\n]*\*\/\nexport interface KeySet<[^\n]*\{\n  jwks: Jwks\n  keys: [^\n]*\n\}\n\n/,
+  ]) {
+    if (!decl.test(types)) throw new Error(`${dts}: the declaration ${decl} to drop is gone`);
+    types = types.replace(decl, '');
+  }
+  if (/\bSigningKey\b|\bKeySet\b/.test(types)) throw new Error(`${dts}: a declaration still names SigningKey or KeySet`);
+}
 if (!types.includes('/// <reference types="node" />')) throw new Error(`${dts}: the node reference to drop is gone`);
 types = types.replace('/// <reference types="node" />\n', '').replace(/\bBuffer\b/g, 'Uint8Array');
 // The error code union from the module itself (the core's ErrorCode::ALL), so it is never behind.

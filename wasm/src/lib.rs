@@ -6,6 +6,10 @@
 //! the manifest [`operations`] and passes the arguments in registry order. A refusal is thrown as
 //! an `Error` whose message is `CODE: message`, which the JS layer turns into an `EklError`.
 //!
+//! Features: `full` (the default) binds every operation of the registry; without it (and with
+//! `verify`) the module is the verify build of the browser entry, the verifying operations only,
+//! no `SigningKeyHandle` and no `callWithKey` (docs/decisions/wasm.md#verify-build).
+//!
 //! No export panics on any input (the core has no panic reachable from input). Should a trap
 //! happen all the same (a panic aborts: `RuntimeError: unreachable`), the binding throws
 //! `INTERNAL_ERROR` with a fixed message and replaces the instance with a fresh one, wiping the
@@ -13,6 +17,7 @@
 //! maximum are refused in JS before they are copied into the module's memory.
 
 use ekl_bridge::{Arg, Kind, Out, Returns};
+#[cfg(feature = "signing")]
 use ekl_core::jwk::SigningKey;
 use ekl_core::{canonical, Error, ErrorCode};
 use wasm_bindgen::prelude::*;
@@ -68,11 +73,13 @@ pub fn canonicalize(json: &[u8], max_bytes: Option<u32>) -> Result<Vec<u8>, JsEr
 /// wasm-bindgen's pointer into the module's memory: the seed and the secret scalar never become
 /// JS values. `free()` (or wasm-bindgen's FinalizationRegistry) drops the key, which wipes its
 /// scalar.
+#[cfg(feature = "signing")]
 #[wasm_bindgen]
 pub struct SigningKeyHandle {
     inner: SigningKey,
 }
 
+#[cfg(feature = "signing")]
 #[wasm_bindgen]
 impl SigningKeyHandle {
     /// The key id.
@@ -156,11 +163,33 @@ fn read<'a>(p: &ekl_bridge::Param, v: &JsValue, data: &mut &'a [u8]) -> Result<H
     })
 }
 
+/// What [`run`] takes for a key parameter: the handle (none exists without the `signing` feature).
+#[cfg(feature = "signing")]
+type KeyIn = SigningKeyHandle;
+/// What [`run`] takes for a key parameter: none exists without the `signing` feature.
+#[cfg(not(feature = "signing"))]
+type KeyIn = core::convert::Infallible;
+
+/// The argument of a key parameter.
+#[cfg(feature = "signing")]
+fn key_arg(key: Option<&KeyIn>) -> Arg<'_> {
+    key.map_or(Arg::Absent, |k| Arg::Key(&k.inner))
+}
+
+/// The argument of a key parameter: always absent without the `signing` feature.
+#[cfg(not(feature = "signing"))]
+fn key_arg(key: Option<&KeyIn>) -> Arg<'_> {
+    match key {
+        None => Arg::Absent,
+        Some(never) => match *never {},
+    }
+}
+
 fn run(
     index: u32,
     args: &[JsValue],
     mut data: &[u8],
-    key: Option<&SigningKeyHandle>,
+    key: Option<&KeyIn>,
     handle: Option<&MachineHandle>,
 ) -> Result<JsValue, Error> {
     let op = ekl_bridge::by_index(index as usize)?;
@@ -183,7 +212,7 @@ fn run(
         .iter()
         .zip(op.params)
         .map(|(h, p)| match h {
-            Held::Absent if p.kind == Kind::Key => key.map_or(Arg::Absent, |k| Arg::Key(&k.inner)),
+            Held::Absent if p.kind == Kind::Key => key_arg(key),
             Held::Absent if matches!(p.kind, Kind::Handle(_)) => {
                 handle.map_or(Arg::Absent, |h| Arg::Handle(&h.inner))
             }
@@ -201,8 +230,10 @@ fn run(
         Out::Str(s) => JsValue::from_str(&s),
         Out::Bool(b) => JsValue::from_bool(b),
         Out::Bytes(b) => JsValue::from(b),
+        #[cfg(feature = "signing")]
         Out::Key(k) => SigningKeyHandle { inner: k }.into(),
         Out::Handle(h) => MachineHandle { inner: h }.into(),
+        #[cfg(feature = "signing")]
         Out::KeySet(jwks, keys) => {
             let mut list = vec![JsValue::from_str(&jwks.to_json())];
             list.extend(
@@ -236,6 +267,7 @@ pub fn call(index: u32, args: Vec<JsValue>, data: &[u8]) -> Result<JsValue, JsEr
 }
 
 /// [`call`] for an operation that takes a signing key (its slot in `args` is `null`).
+#[cfg(feature = "signing")]
 #[wasm_bindgen(js_name = callWithKey)]
 pub fn call_with_key(
     index: u32,

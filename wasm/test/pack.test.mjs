@@ -2,8 +2,9 @@
 // tarball (scripts/npm-pack.sh, no platform package) installed with --offline into a fresh folder;
 // require and import in Node (backend wasm: the build inside the package), the declarations a
 // bundler resolves, and in headless Chromium the package imported by its name through its
-// `browser` entry (an import map to the file package.json's "exports" names): the README's quick
-// start as written, then every vector file, equal to Node's results.
+// `browser` entry (an import map to the file package.json's "exports" names; the verify build,
+// docs/decisions/packaging.md#browser-entry): the README's quick start as written, then every
+// vector file (the lines of vectors/calls.jsonl of its operations), equal to Node's results.
 import test from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
@@ -30,10 +31,12 @@ test('the ekl-evidence tarball installs offline and works in Node (wasm) and Chr
   const files = execFileSync('tar', ['-tzf', tarball], { encoding: 'utf8' }).split('\n').filter(Boolean).map((f) => f.replace(/^package\//, ''));
   console.log(`pack: ${tarball}: ${readFileSync(tarball).length} bytes, ${files.length} files`);
   for (const f of ['index.js', 'index.mjs', 'index.d.ts', 'wasm/index.web.mjs', 'wasm/index.d.mts', 'wasm/binding.cjs',
-    'wasm/web/ekl_wasm_bg.wasm', 'wasm/esm/convert.mjs', 'README.md', 'LICENSE-APACHE', 'LICENSE-MIT']) {
+    'wasm/web/ekl_wasm_bg.wasm', 'wasm/node/ekl_wasm_bg.wasm', 'wasm/esm/convert.mjs', 'README.md', 'LICENSE-APACHE', 'LICENSE-MIT']) {
     assert.ok(files.includes(f), `the tarball holds ${f}`);
   }
   assert.ok(!files.some((f) => /^(test|src|types-test|bench|npm)\//.test(f) || f.endsWith('.node')), 'no tests, sources or addons in the tarball');
+  // Each file once: no copy of the JS layer (js/) or of the declarations in wasm/ (npm-pack.sh checks the bytes).
+  assert.deepEqual(files.filter((f) => /^wasm\/(cjs\/(api|convert|errors|remote)\.cjs|index\.cjs|index\.node\.mjs)$/.test(f)), []);
 
   writeFileSync(join(fresh, 'package.json'), '{"name":"fresh","private":true}\n');
   execFileSync('npm', ['install', '--no-package-lock', '--no-audit', '--no-fund', '--offline', '--loglevel=error', tarball], { cwd: fresh, encoding: 'utf8' });
@@ -43,8 +46,9 @@ test('the ekl-evidence tarball installs offline and works in Node (wasm) and Chr
   // Node, no platform package installed: the bundled wasm build, without an environment variable.
   const code = `{area_ref:'loc:ca:dublin',min_beds:3}`;
   const env = { ...process.env, EKL_CORE_BACKEND: '' };
-  const cjs = execFileSync('node', ['-e', `const e=require('ekl-evidence');console.log(e.backend, e.fingerprint('${SALT}',${code}));try{e.canonicalize('[1,]')}catch(x){console.log(x.name,x.code,x instanceof Error)}`], { cwd: fresh, encoding: 'utf8', env });
-  assert.equal(cjs, `wasm ${FP}\nEklError INVALID_JSON true\n`);
+  const cjs = execFileSync('node', ['-e', `const e=require('ekl-evidence');console.log(e.backend, e.fingerprint('${SALT}',${code}), typeof e.signJws);try{e.canonicalize('[1,]')}catch(x){console.log(x.name,x.code,x instanceof Error)}`], { cwd: fresh, encoding: 'utf8', env });
+  // Node's fallback: the full module (signing included).
+  assert.equal(cjs, `wasm ${FP} function\nEklError INVALID_JSON true\n`);
   const esm = execFileSync('node', ['--input-type=module', '-e', `import {fingerprint, EklError, backend} from 'ekl-evidence';import d from 'ekl-evidence';console.log(backend, fingerprint('${SALT}',${code}), typeof EklError, d.fingerprint===fingerprint)`], { cwd: fresh, encoding: 'utf8', env });
   assert.equal(esm, `wasm ${FP} function true\n`);
 
@@ -88,14 +92,18 @@ try { canonicalize('x'); } catch (e) { if (isEklError(e)) { const c: EklErrorCod
         const { runVectorCalls } = await import('/examples/conformance/vector-calls.mjs');
         const legacy = await (await fetch('/examples/conformance/legacy-ops.json')).json();
         const texts = Object.fromEntries(files.map((f) => [f.name, f.text]));
-        const calls = runVectorCalls(makeAnswer(e, { legacy }), texts['calls.jsonl'], (n) => texts[n], { sha256: (x) => e.sha256Hex(x) });
+        // The browser entry is the verify build: the lines of its operations.
+        const has = new Set(e.operations().map((op) => op.name));
+        const lines = texts['calls.jsonl'].split('\n').filter((l) => l && (JSON.parse(l).request.op !== 'call' || has.has(JSON.parse(l).request.name)));
+        const calls = runVectorCalls(makeAnswer(e, { legacy }), lines.join('\n'), (n) => texts[n], { sha256: (x) => e.sha256Hex(x) });
         return {
+          verifyBuild: !('signJws' in e) && typeof e.verifyReceiptJws === 'function',
           fp: e.fingerprint(salt, { area_ref: 'loc:ca:dublin', min_beds: 3 }), code, backend: e.backend,
           records: r.records.map(({ file, case: kase, result }) => ({ file, case: kase, result })), failures: r.failures, unknown: r.unknown,
           calls: calls.length, callFailures: calls.filter((c) => !c.pass || c.tamperedPasses),
         };
       }, [SALT, names]);
-      assert.deepEqual([got.fp, got.code, got.backend], [FP, 'EklError DUPLICATE_KEY true', 'wasm']);
+      assert.deepEqual([got.fp, got.code, got.backend, got.verifyBuild], [FP, 'EklError DUPLICATE_KEY true', 'wasm', true]);
       assert.deepEqual(got.unknown, []);
       assert.deepEqual(got.failures, []);
       assert.ok(got.calls > 0, 'no line of vectors/calls.jsonl ran');

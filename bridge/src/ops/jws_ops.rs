@@ -51,6 +51,7 @@ pub(super) const OPS: &[Op] = &[
             verified_json(&jws::verify(a.str("token")?, typ, &jwks, &checks)?)
         },
     },
+    #[cfg(feature = "signing")]
     Op {
         name: "sign_jws",
         class: None,
@@ -66,6 +67,7 @@ pub(super) const OPS: &[Op] = &[
         refine: None,
         run: |a| s(jws::sign(typ(a.str("typ")?)?, &*a.value("claims")?, a.key("key")?)?),
     },
+    #[cfg(feature = "signing")]
     Op {
         name: "signing_key",
         class: None,
@@ -80,6 +82,7 @@ pub(super) const OPS: &[Op] = &[
         refine: None,
         run: |a| Ok(Out::Key(SigningKey::from_seed(&*seed(a.str("seed")?)?, a.str("kid")?)?)),
     },
+    #[cfg(feature = "signing")]
     Op {
         name: "signing_key_from_jwk",
         class: None,
@@ -91,6 +94,7 @@ pub(super) const OPS: &[Op] = &[
         refine: None,
         run: |a| Ok(Out::Key(SigningKey::from_jwk_value(&*a.value("jwk")?)?)),
     },
+    #[cfg(feature = "signing")]
     Op {
         name: "signing_key_from_pem",
         class: None,
@@ -105,6 +109,7 @@ pub(super) const OPS: &[Op] = &[
         refine: None,
         run: |a| Ok(Out::Key(SigningKey::from_pem(a.str("pem")?, a.str("kid")?)?)),
     },
+    #[cfg(feature = "signing")]
     Op {
         name: "public_jwk",
         class: None,
@@ -115,6 +120,7 @@ pub(super) const OPS: &[Op] = &[
         refine: None,
         run: |a| Ok(Out::Value(a.key("key")?.public_jwk().to_value())),
     },
+    #[cfg(feature = "signing")]
     Op {
         name: "jwks_from_seed",
         class: None,
@@ -176,6 +182,7 @@ pub(super) const OPS: &[Op] = &[
             )?)
         },
     },
+    #[cfg(feature = "signing")]
     Op {
         name: "issue_receipt",
         class: None,
@@ -357,6 +364,7 @@ pub(super) const OPS: &[Op] = &[
             )?)
         },
     },
+    #[cfg(feature = "signing")]
     Op {
         name: "issue_relationship_assertion",
         class: None,
@@ -370,6 +378,7 @@ pub(super) const OPS: &[Op] = &[
         refine: None,
         run: |a| s(ekl_core::credential::issue_relationship_assertion(&*a.value("claims")?, a.key("key")?)?),
     },
+    #[cfg(feature = "signing")]
     Op {
         name: "issue_platform_call",
         class: None,
@@ -383,6 +392,7 @@ pub(super) const OPS: &[Op] = &[
         refine: None,
         run: |a| s(ekl_core::credential::issue_platform_call(&*a.value("claims")?, a.key("key")?)?),
     },
+    #[cfg(feature = "signing")]
     Op {
         name: "issue_execution_grant",
         class: None,
@@ -396,6 +406,7 @@ pub(super) const OPS: &[Op] = &[
         refine: None,
         run: |a| s(ekl_core::credential::issue_execution_grant(&*a.value("claims")?, a.key("key")?)?),
     },
+    #[cfg(feature = "signing")]
     Op {
         name: "issue_revocation_feed",
         class: None,
@@ -409,6 +420,7 @@ pub(super) const OPS: &[Op] = &[
         refine: None,
         run: |a| s(ekl_core::credential::issue_revocation_feed(&*a.value("claims")?, a.key("key")?)?),
     },
+    #[cfg(feature = "signing")]
     Op {
         name: "issue_access_token",
         class: None,
@@ -422,6 +434,7 @@ pub(super) const OPS: &[Op] = &[
         refine: None,
         run: |a| s(ekl_core::credential::issue_access_token(&*a.value("claims")?, a.key("key")?)?),
     },
+    #[cfg(feature = "screening")]
     Op {
         name: "verify_screening_rules",
         class: None,

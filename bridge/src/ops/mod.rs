@@ -3,15 +3,21 @@
 
 use ekl_core::canonical::{self, Options};
 use ekl_core::digest::{self, Commitment, Salt};
+#[cfg(feature = "signing")]
+use ekl_core::hex;
+#[cfg(feature = "signing")]
 use ekl_core::jwk::{self, SigningKey};
 use ekl_core::jws::{self, ClaimChecks, Typ};
+#[cfg(feature = "proofs")]
 use ekl_core::proof::{self, NetworkHolds, ProofKey, ProofVersion};
 use ekl_core::receipt::{self, CallExpectation, KeyRing, ReceiptToVerify};
 use ekl_core::receipt_sig::{self, CallContext};
+#[cfg(feature = "screening")]
 use ekl_core::screening::{self, ScreeningRules};
-use ekl_core::{
-    batch, fingerprint as fp, hex, screening_rules, shape, Error, ErrorCode, Result, Value,
-};
+#[cfg(feature = "screening")]
+use ekl_core::screening_rules;
+use ekl_core::{batch, fingerprint as fp, shape, Error, ErrorCode, Result, Value};
+#[cfg(feature = "signing")]
 use zeroize::Zeroizing;
 
 use crate::args::{Args, Out};
@@ -63,6 +69,7 @@ impl Param {
 }
 
 /// `issued_at` of a receipt, as the protocol writes it.
+#[cfg(feature = "signing")]
 const ISSUED_AT: &[(&str, TimeForm)] = &[("issued_at", TimeForm::Timestamp)];
 /// The time members of each key of a key ring.
 const KEY_RING_TIMES: &[(&str, TimeForm)] = &[
@@ -70,6 +77,7 @@ const KEY_RING_TIMES: &[(&str, TimeForm)] = &[
     ("valid_until", TimeForm::Timestamp),
 ];
 /// The NumericDate claims of a JWS.
+#[cfg(feature = "signing")]
 const CLAIM_TIMES: &[(&str, TimeForm)] = &[
     ("iat", TimeForm::Seconds),
     ("nbf", TimeForm::Seconds),
@@ -105,6 +113,7 @@ fn verdict(v: ekl_core::verdict::Verdict) -> Result<Out> {
     Ok(Out::Value(v.to_value()))
 }
 
+#[cfg(feature = "proofs")]
 fn proof_key(args: &Args<'_>, name: &str) -> Result<ProofKey> {
     ProofKey::from_hex(args.str(name)?)
 }
@@ -113,6 +122,7 @@ fn typ(text: &str) -> Result<Typ> {
     Typ::from_header(text).ok_or_else(|| invalid("typ is not one of the EKP token types"))
 }
 
+#[cfg(feature = "signing")]
 fn seed(text: &str) -> Result<Zeroizing<[u8; 32]>> {
     hex::decode_fixed::<32>(text, ErrorCode::InvalidKey, "seed").map(Zeroizing::new)
 }
@@ -171,6 +181,7 @@ fn verify_item(ring: &KeyRing, item: &Value<'_>) -> Result<Value<'static>> {
         .map(|v| v.to_value())
 }
 
+#[cfg(feature = "screening")]
 fn rules_value(rules: &ScreeningRules) -> Value<'static> {
     let list = rules
         .rules
@@ -289,22 +300,43 @@ const SALT_DOC: &str = "the salt: 64 lowercase hex (32 bytes)";
 
 mod json_ops;
 mod jws_ops;
+#[cfg(feature = "mcp")]
 mod mcp_ops;
+#[cfg(feature = "proofs")]
 mod proofs_ops;
 mod receipts_ops;
 mod remote_jwks_ops;
+#[cfg(feature = "replay")]
 mod replay_ops;
+#[cfg(feature = "screening")]
 mod screening_ops;
 
+/// The domains' rows, in manifest order: a domain (or a row of one) whose feature is off is not
+/// in the build at all (docs/decisions/wasm.md#verify-build).
+const PARTS: &[&[Op]] = &[
+    json_ops::OPS,
+    #[cfg(feature = "proofs")]
+    proofs_ops::OPS,
+    receipts_ops::OPS,
+    #[cfg(feature = "screening")]
+    screening_ops::OPS,
+    jws_ops::OPS,
+    #[cfg(feature = "replay")]
+    replay_ops::OPS,
+    remote_jwks_ops::OPS,
+    #[cfg(feature = "mcp")]
+    mcp_ops::OPS,
+];
+
 /// The number of operations: the domains' rows together.
-const COUNT: usize = json_ops::OPS.len()
-    + proofs_ops::OPS.len()
-    + receipts_ops::OPS.len()
-    + screening_ops::OPS.len()
-    + jws_ops::OPS.len()
-    + replay_ops::OPS.len()
-    + remote_jwks_ops::OPS.len()
-    + mcp_ops::OPS.len();
+const COUNT: usize = {
+    let (mut n, mut i) = (0, 0);
+    while i < PARTS.len() {
+        n += PARTS[i].len();
+        i += 1;
+    }
+    n
+};
 
 /// The domains' rows in one array, in manifest order (a `const fn`: the table is built at
 /// compile time, with no allocation and no lookup at run time).
@@ -324,16 +356,7 @@ const fn concat(parts: &[&[Op]]) -> [Op; COUNT] {
     out
 }
 
-static TABLE: [Op; COUNT] = concat(&[
-    json_ops::OPS,
-    proofs_ops::OPS,
-    receipts_ops::OPS,
-    screening_ops::OPS,
-    jws_ops::OPS,
-    replay_ops::OPS,
-    remote_jwks_ops::OPS,
-    mcp_ops::OPS,
-]);
+static TABLE: [Op; COUNT] = concat(PARTS);
 
 /// Every operation, in the order of `docs/operations.json`.
 pub(crate) static OPERATIONS: &[Op] = &TABLE;

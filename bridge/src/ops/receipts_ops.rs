@@ -14,6 +14,7 @@ pub(super) const OPS: &[Op] = &[
         refine: None,
         run: |a| s(ekl_core::timestamp::Timestamp::from_unix(a.int("time")?, 0)?.format()?),
     },
+    #[cfg(feature = "signing")]
     Op {
         name: "receipt_key",
         class: None,
@@ -27,6 +28,7 @@ pub(super) const OPS: &[Op] = &[
         refine: None,
         run: |a| s(hex::encode(&*Zeroizing::new(receipt::receipt_key(a.str("secret")?, a.str("key_id")?)?))),
     },
+    #[cfg(feature = "signing")]
     Op {
         name: "auth_tag",
         class: None,
@@ -50,6 +52,7 @@ pub(super) const OPS: &[Op] = &[
         refine: None,
         run: |a| s(receipt::receipt_digest(&*a.value("receipt")?)?),
     },
+    #[cfg(feature = "signing")]
     Op {
         name: "sign_receipt",
         class: None,
@@ -63,6 +66,7 @@ pub(super) const OPS: &[Op] = &[
         refine: None,
         run: |a| Ok(Out::Value(receipt::sign_receipt(&*a.value("receipt")?, a.str("secret")?)?)),
     },
+    #[cfg(feature = "signing")]
     Op {
         name: "issue_mac_receipt",
         class: None,

@@ -634,7 +634,10 @@ async function verificationFloor(page, file) {
   const call = { requester_agent_id: own.agent_id, ...first.call, own_agent_id: own.agent_id, network_issuer: own.issuer };
   const jwks = JSON.parse(readFileSync(join(sample, 'jwks.json'), 'utf8'));
   const claims = JSON.parse(Buffer.from(first.receipt_jws.split('.')[1], 'base64url').toString('utf8'));
-  return page.evaluate(async ({ token, jwks, call, claims }) => {
+  // Signed here with the full module: the page's verify build has no signing (docs/decisions/wasm.md#verify-build).
+  const { jwks: floorJwks, keys: [key] } = api.jwksFromSeed('f'.repeat(64), ['floor-1']);
+  const jws = api.signJws('ekl-receipt+jwt', { ...claims, exp: claims.iat + 300 }, key);
+  return page.evaluate(async ({ token, jwks, call, claims, jws, floorJwks }) => {
     const api = await import('./vendor/ekl-evidence/index.web.mjs');
     const best = (one) => {
       for (let i = 0; i < 2000; i++) one();
@@ -648,8 +651,7 @@ async function verificationFloor(page, file) {
     };
     const keys = new api.Jwks(jwks);
     if (!api.verifyReceiptJws(token, keys, call).accepted) throw new Error('the first receipt of the file is not accepted');
-    const { jwks: own, keys: [key] } = api.jwksFromSeed('f'.repeat(64), ['floor-1']);
-    const jws = api.signJws('ekl-receipt+jwt', { ...claims, exp: claims.iat + 300 }, key);
+    const own = new api.Jwks(floorJwks);
     const now = claims.iat;
     window.__floorJws = () => api.verifyJws(jws, 'ekl-receipt+jwt', own, { now });
     return {
@@ -657,7 +659,7 @@ async function verificationFloor(page, file) {
       receiptUs: best(() => api.verifyReceiptJws(token, keys, call)),
       cores: navigator.hardwareConcurrency,
     };
-  }, { token: first.receipt_jws, jwks, call, claims });
+  }, { token: first.receipt_jws, jwks, call, claims, jws, floorJwks: floorJwks.toJSON() });
 }
 test('100,000 network-signed receipts: time to the last verdict, main-thread pauses, peak memory; Cancel', {
   timeout: 900_000, skip: !existsSync(SIGNED) && 'target/dashboard/signed-100000.jsonl is missing (55-dashboard.sh makes it)',
