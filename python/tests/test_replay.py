@@ -373,13 +373,14 @@ def test_redis_entries_and_mark_live_in_redis_without_a_ttl(redis_server: RedisS
 
 
 class _Replies:
-    """A client whose every reply is `reply` (a pipeline's "QUEUED", a "0", ...)."""
+    """A client whose every reply to the add is `reply` (a pipeline's "QUEUED", a "0", ...); no
+    restore kept."""
 
     def __init__(self, reply: Any) -> None:
         self.reply = reply
 
     def execute_command(self, *args: Any) -> Any:
-        return self.reply
+        return None if args[0] == "GET" else self.reply
 
 
 @pytest.mark.parametrize("reply", [b"QUEUED", "QUEUED", b"0", "0", 1, True, [b"OK"], b"ok", b"OK ", None, 0])
@@ -448,10 +449,8 @@ def test_replicas_whose_clocks_differ_accept_each_jti_once(kind: str, ahead: int
         time.sleep(max(0.0, start + 3.3 - time.time()))
         for jti, (iat, e) in tokens.items():
             outcomes[jti].append(outcome(lambda jti=jti, iat=iat, e=e: right.consume_assertion("i", "a", jti, iat=iat, exp=e)))
-            outcomes[jti].append(outcome(lambda jti=jti, iat=iat, e=e: fast.consume_assertion("i", "a", jti, iat=iat, exp=e)))
         for jti, got in outcomes.items():
-            assert got[0] == "ok", (jti, got)
-            assert got[1:] == ["ASSERTION_REPLAY", "ASSERTION_REPLAY"], (jti, got)
+            assert got == ["ok", "ASSERTION_REPLAY"], (jti, got)
         # and the other way round: the right replica first, then the fast one
         for i in range(4):
             jti = f"{kind}-{ahead}-r{i}"
