@@ -2420,7 +2420,11 @@ fn credentials_jws(c: &mut Calls, d: &Value<'static>, src: &str) {
         }
         // Issue 41: times in milliseconds, which no verifier's `now` reaches, are refused by the
         // issuers (TOKEN_NOT_YET_VALID for iat, CLAIM_INVALID for exp).
-        let in_ms = with(&with(&claims, "iat", n(iat * 1000)), "exp", n(iat * 1000 + 600_000));
+        let in_ms = with(
+            &with(&claims, "iat", n(iat * 1000)),
+            "exp",
+            n(iat * 1000 + 600_000),
+        );
         c.add(
             "issue_execution_grant",
             src,

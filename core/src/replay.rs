@@ -735,7 +735,10 @@ mod tests {
         // the step is the one the SQL and the Redis command carry
         assert!(SQLITE_SEE.contains(&format!("+ {MARK_STEP_MS})")));
         assert_eq!(REDIS_ADD[8], MARK_STEP_MS.to_string());
-        assert!(!REDIS_ADD_SCRIPT.contains('\n') && REDIS_ADD_SCRIPT.contains("return redis.status_reply('OK')"));
+        assert!(
+            !REDIS_ADD_SCRIPT.contains('\n')
+                && REDIS_ADD_SCRIPT.contains("return redis.status_reply('OK')")
+        );
     }
 
     #[test]
