@@ -71,7 +71,9 @@ RESTORE_WINDOW: int = _C["restore_window"]
 class ReplayStore(Protocol):
     """What a store does for :class:`ReplayGuard` (times are integer milliseconds; the contract
     of ``ekl_core::replay``): ``add`` is atomic across every process sharing the store, and an
-    entry expires against the latest ``now`` the store was given, not one call's."""
+    entry expires against the store's high-water mark, not one call's ``now``. Optional: a method
+    ``reset_mark(now)`` setting the mark (and the previous ``now``) to ``now``, which
+    :meth:`ReplayGuard.reset_mark` needs (the package's stores have it)."""
 
     def add(self, key: str, expires_at: int, now: int) -> bool:
         """Records ``key`` until ``expires_at`` (exclusive): True, unless it is recorded and
@@ -84,11 +86,6 @@ class ReplayStore(Protocol):
 
     def record_restore(self, at: int, until: int, now: int) -> None:
         """Records a restore detected at ``at``, kept until ``until`` (the latest moment wins)."""
-        ...
-
-    def reset_mark(self, now: int) -> None:
-        """Sets the high-water mark (and the previous ``now``) to ``now``: for
-        :meth:`ReplayGuard.reset_mark` only (optional: a store without it cannot be reset)."""
         ...
 
 
