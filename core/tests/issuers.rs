@@ -142,12 +142,15 @@ fn a_token_valid_from_a_later_nbf_is_checked_at_its_first_valid_second() {
 /// (10^11 s or more) was signed, though no verifier takes a `now` that late: the first valid
 /// second there is `TOKEN_NOT_YET_VALID` (the verifiers' answer at every `now` they take), an
 /// `exp` there `CLAIM_INVALID`, for every type.
+/// An issuer of `credential` (claims and key in, a token out).
+type Issuer = fn(&Value<'_>, &SigningKey) -> ekl_core::Result<String>;
+
 #[test]
 fn times_in_milliseconds_are_refused_by_every_issuer() {
     const MS: i64 = 100_000_000_000;
     let k = key();
     let iat_ms = IAT * 1000;
-    let cases: [(&str, fn(&Value<'_>, &SigningKey) -> ekl_core::Result<String>, String); 5] = [
+    let cases: [(&str, Issuer, String); 5] = [
         (
             "relationship assertion",
             credential::issue_relationship_assertion,
