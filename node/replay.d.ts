@@ -26,6 +26,8 @@ export interface ReplayStore {
   restoreMoment(now: number): number | null | Promise<number | null>
   /** Records a restore detected at `at`, kept until `until`; a later moment already recorded stays. */
   recordRestore(at: number, until: number, now: number): void | Promise<void>
+  /** Sets the high-water mark (and the previous `now`) to `now`: for ReplayGuard.resetMark only (optional). */
+  resetMark?(now: number): void | Promise<void>
 }
 
 /** The times of a credential, seconds since the epoch (its verified `iat` and `exp` claims). */
@@ -69,11 +71,19 @@ export declare class ReplayGuard {
    * credential whose iat is earlier than now + skew is refused, on every guard sharing the store.
    */
   recordRestore(options?: { now?: number | Date }): Promise<void>
+  /**
+   * Resets the store's high-water mark to `now` after a wrong clock moved it ahead, and records a
+   * restore at `now` (the entries the wrong mark purged are lost): for `restoreWindow` seconds
+   * every credential issued before now + skew is refused. `INVALID_ARGUMENT` when the store has
+   * no resetMark.
+   */
+  resetMark(options?: { now?: number | Date }): Promise<void>
 }
 
 /**
  * Consumed jti in this process's memory, at most `maxEntries` unexpired ones (default 100000);
- * entries expired at the latest `now` seen are purged on every add; past the bound a new
+ * entries expired at the high-water mark (the latest `now` seen, one `now` moving it at most 60 s
+ * past the previous one) are purged on every add; past the bound a new
  * credential is `REPLAY_STORE_FULL`.
  */
 export declare class MemoryStore implements ReplayStore {
@@ -87,6 +97,7 @@ export declare class MemoryStore implements ReplayStore {
   add(key: string, expiresAt: number, now: number): boolean
   restoreMoment(now: number): number | null
   recordRestore(at: number, until: number, now: number): void
+  resetMark(now: number): void
 }
 
 /** The part of a synchronous SQLite handle the store uses (better-sqlite3, node:sqlite). */
@@ -112,6 +123,7 @@ export declare class SqliteStore implements ReplayStore {
   add(key: string, expiresAt: number, now: number): boolean
   restoreMoment(now: number): number | null
   recordRestore(at: number, until: number, now: number): void
+  resetMark(now: number): void
   /** Closes the database when this store opened it from a path. */
   close(): void
 }
@@ -122,7 +134,10 @@ export type RedisCommandSender =
   | { call(command: string, ...args: string[]): Promise<unknown> }
   | ((args: string[]) => Promise<unknown>)
 
-/** Consumed jti in Redis, shared by replicas: one `SET key 1 NX PX ttl` per credential. */
+/**
+ * Consumed jti in Redis, shared by replicas: one script per credential (EVAL) keeping the entries
+ * and the high-water mark in Redis, so that no clock shortens an entry; only the reply OK is an add.
+ */
 export declare class RedisStore implements ReplayStore {
   /** @param client a `redis` (node-redis) or `ioredis` client, or a function sending a command */
   constructor(client: RedisCommandSender, options?: {
@@ -135,4 +150,5 @@ export declare class RedisStore implements ReplayStore {
   add(key: string, expiresAt: number, now: number): Promise<boolean>
   restoreMoment(now: number): Promise<number | null>
   recordRestore(at: number, until: number, now: number): Promise<void>
+  resetMark(now: number): Promise<void>
 }

@@ -77,6 +77,14 @@ class ReplayGuard {
     await this.#call(() => this.#store.recordRestore(r.at_ms, r.until_ms, r.now_ms))
   }
 
+  async resetMark(options) {
+    const o = ownOptions('resetMark', options, ['now'])
+    if (typeof this.#store.resetMark !== 'function') throw invalid('resetMark: the store has no method resetMark()')
+    const r = replayRestore(ms('now' in o ? o.now : this.#clock()), { skew: this.#skew })
+    await this.#call(() => this.#store.resetMark(r.now_ms))
+    await this.#call(() => this.#store.recordRestore(r.at_ms, r.until_ms, r.now_ms))
+  }
+
   async #call(f) {
     try {
       return await f()
@@ -123,12 +131,14 @@ class Expiries {
 /**
  * Consumed jti in this process's memory (lost at exit), at most maxEntries unexpired ones (default
  * 100 000, about 25 MB): past it a new credential is REPLAY_STORE_FULL and not consumed (an
- * unexpired jti is never evicted). Entries expired at the latest `now` seen are purged on every add.
+ * unexpired jti is never evicted). Entries expired at the high-water mark (the latest `now` seen, one
+ * `now` moving it at most mark_step_ms past the previous one: the core's rule) are purged on every add.
  */
 class MemoryStore {
   #entries = new Map()
   #expiries = new Expiries()
-  #seen = -Infinity // the latest now given to add (the high-water mark)
+  #seen = null // the high-water mark (ekl_core::replay::raise_mark)
+  #last = null // the previous now given to add
   #restore = null
 
   constructor(options) {
@@ -143,7 +153,9 @@ class MemoryStore {
   }
 
   add(key, expiresAt, now) {
-    const seen = (this.#seen = Math.max(this.#seen, now))
+    const seen = this.#seen === null || this.#last === null ? now : Math.max(this.#seen, Math.min(now, this.#last + C.mark_step_ms))
+    this.#seen = seen
+    this.#last = now
     while (this.#expiries.a.length > 0 && this.#expiries.a[0][0] <= seen) {
       const [expires, k] = this.#expiries.pop()
       if (this.#entries.get(k) === expires) this.#entries.delete(k)
@@ -165,6 +177,10 @@ class MemoryStore {
   recordRestore(at, until, now) {
     const r = this.#restore
     this.#restore = r === null || r[1] <= now ? [at, until] : [Math.max(r[0], at), Math.max(r[1], until)]
+  }
+
+  resetMark(now) {
+    this.#seen = this.#last = now
   }
 }
 
@@ -202,7 +218,7 @@ class SqliteStore {
     }
     try {
       for (const s of [`PRAGMA busy_timeout = ${timeoutMs}`, ...C.sqlite.pragmas, ...C.sqlite.schema]) db.exec(s)
-      for (const name of ['see', 'add', 'purge', 'restore_read', 'restore_record']) {
+      for (const name of ['see', 'last', 'add', 'purge', 'restore_read', 'restore_record', 'reset_mark', 'reset_last']) {
         const { sql, params } = C.sqlite[name]
         const statement = db.prepare(sql)
         this.#statements[name] = (how, values) => statement[how](...params.map((p) => values[p]))
@@ -217,6 +233,7 @@ class SqliteStore {
   add(key, expiresAt, now) {
     const s = this.#statements
     s.see('run', { now })
+    s.last('run', { now })
     if (this.#purgedAt === null || !(now - this.#purgedAt >= 0 && now - this.#purgedAt < C.purge_every_ms)) {
       s.purge('run', {})
       this.#purgedAt = now
@@ -233,6 +250,11 @@ class SqliteStore {
     this.#statements.restore_record('run', { at, until, now })
   }
 
+  resetMark(now) {
+    this.#statements.reset_mark('run', { now })
+    this.#statements.reset_last('run', { now })
+  }
+
   close() {
     if (this.#owned && this.#db.open !== false) this.#db.close()
   }
@@ -240,8 +262,10 @@ class SqliteStore {
 
 /**
  * Consumed jti in Redis, shared by replicas: the core's commands (the manifest's replay.redis: one
- * SET prefix+key 1 NX PX ttl per add), each within timeoutMs. Durable across a crash with
- * appendonly yes and appendfsync always.
+ * script per add, EVAL, keeping the entries in the sorted set prefix+"entries" and the high-water
+ * mark in the hash prefix+"clock", so that no clock shortens an entry; a Redis Cluster needs a hash
+ * tag in the prefix), each within timeoutMs. Only the status reply OK counts as added. Durable
+ * across a crash with appendonly yes and appendfsync always.
  */
 class RedisStore {
   #send
@@ -275,8 +299,19 @@ class RedisStore {
   }
 
   async add(key, expiresAt, now) {
-    const reply = await this.#command(C.redis.add, { key: this.prefix + key, ttl_ms: expiresAt - now })
-    return reply !== null && reply !== undefined && String(reply) === 'OK'
+    const reply = await this.#command(C.redis.add, {
+      entries: this.prefix + C.redis.entries_key,
+      clock: this.prefix + C.redis.clock_key,
+      key,
+      expires_at: expiresAt,
+      now,
+    })
+    // Exactly the status OK (a string, or the bytes of one): not an array or anything else.
+    return reply === 'OK' || (Buffer.isBuffer(reply) && reply.toString('latin1') === 'OK')
+  }
+
+  async resetMark(now) {
+    await this.#command(C.redis.reset, { clock: this.prefix + C.redis.clock_key, now })
   }
 
   async restoreMoment(_now) {

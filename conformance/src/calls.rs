@@ -2702,6 +2702,28 @@ fn credentials_jws(c: &mut Calls, d: &Value<'static>, src: &str) {
                 ],
             );
         }
+        // Issue 41: times in milliseconds, which no verifier's `now` reaches, are refused by the
+        // issuers (TOKEN_NOT_YET_VALID for iat, CLAIM_INVALID for exp).
+        let in_ms = with(
+            &with(&claims, "iat", n(iat * 1000)),
+            "exp",
+            n(iat * 1000 + 600_000),
+        );
+        c.add(
+            "issue_execution_grant",
+            src,
+            "execution grant with iat and exp in milliseconds",
+            vec![("claims", t(&in_ms)), ("key", key(&seed, "net-2026-05"))],
+        );
+        c.add(
+            "issue_access_token",
+            src,
+            "access token with exp in milliseconds",
+            vec![
+                ("claims", t(&with(&claims, "exp", n(iat * 1000 + 600_000)))),
+                ("key", key(&seed, "net-2026-05")),
+            ],
+        );
     }
     // The key set as a Jwks handle comes from handle_twins; here a `now` in milliseconds
     // (INVALID_ARGUMENT).

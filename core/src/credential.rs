@@ -381,7 +381,10 @@ pub fn verify_access_token(
 /// Signs `claims` as a token of `typ`, then runs the typed verifier (`verify`) on the token with
 /// the key's own public key, the claims' `iss`, and the clock at the token's first valid second
 /// (`max(iat, nbf)`): what is issued here is accepted by that verifier then, and refused otherwise
-/// with the verifier's code (nothing the library signs fails its own verifier).
+/// with the verifier's code (nothing the library signs fails its own verifier). The verifiers'
+/// `now` rule applies to the times: a first valid second of 10^11 s or more (milliseconds) is
+/// `TOKEN_NOT_YET_VALID` (what every verifier answers at every `now` it takes), an `exp` there
+/// `CLAIM_INVALID` (docs/decisions/jws.md#issuers).
 #[cfg(feature = "signing")]
 fn issue_typed(
     typ: Typ,
@@ -394,6 +397,21 @@ fn issue_typed(
     let iat = jws::time_claim(claims, "iat")?
         .ok_or_else(|| Error::new(ErrorCode::ClaimMissing, "claim iat is missing"))?;
     let at = jws::time_claim(claims, "nbf")?.map_or(iat, |nbf| nbf.max(iat));
+    // The verifiers' `now` rule (issue 41): no surface takes a `now` of 10^11 s or more (a time in
+    // milliseconds), so a token first valid then is refused by every verifier at every `now` it
+    // takes (iat/nbf beyond now + skew), and an `exp` there is a time in milliseconds.
+    if at >= crate::limits::MILLISECONDS_FROM {
+        return Err(Error::new(
+            ErrorCode::TokenNotYetValid,
+            "iat/nbf is 10^11 s or later (milliseconds?): no verifier takes a now that late",
+        ));
+    }
+    if jws::time_claim(claims, "exp")?.is_some_and(|exp| exp >= crate::limits::MILLISECONDS_FROM) {
+        return Err(Error::new(
+            ErrorCode::ClaimInvalid,
+            "exp is 10^11 s or later: a time in milliseconds (give seconds since the epoch)",
+        ));
+    }
     let jwks = Jwks::from_keys(vec![key.public_jwk()])?;
     verify(&token, &jwks, iss, at)?;
     Ok(token)

@@ -473,11 +473,18 @@ impl State {
                     "the key set's server answered {status} without a Location"
                 ));
             }
+            let next_raw = next;
             let Some(next) = next.and_then(UrlParts::origin) else {
                 return refuse(
                     "the key set's server redirected to a URL that is not http(s)".into(),
                 );
             };
+            if next_raw.is_some_and(|p| p.credentials) {
+                return refuse(
+                    "the key set's server redirected to a URL with a user name or password (refused)"
+                        .into(),
+                );
+            }
             if self.origin.https && !next.https {
                 return refuse(
                     "the key set's server redirected from https to http (refused)".into(),
@@ -744,6 +751,16 @@ mod tests {
         assert!(msg(s.response(307, None, None, 0, false)).contains("without a Location"));
         assert!(msg(s.response(308, Some("x"), None, 0, false)).contains("not http(s)"));
         assert!(msg(s.response(302, Some("/m"), Some(&same), 5, false)).contains("more than 5"));
+        // same origin, with a user name or password (issue 41): refused, whatever the host's
+        // HTTP client would do with it (Python's followed it, fetch refused it)
+        let userinfo = UrlParts {
+            credentials: true,
+            ..same.clone()
+        };
+        assert_eq!(
+            msg(s.response(302, Some("//u:p@net.example/m"), Some(&userinfo), 0, false)),
+            "the key set's server redirected to a URL with a user name or password (refused)"
+        );
         assert_eq!(
             msg(s.response(500, None, None, 0, false)),
             "the key set's server answered 500"

@@ -23,8 +23,16 @@
 //! never by one call's clock, and refuse to add an entry already expired at that mark. So a call
 //! with a far-future `now`, or a clock stepped forward and back, cannot revive a consumed `jti`:
 //! an entry the store forgot is one that expired at a time the store saw, and a credential that
-//! expired at that time is refused too (fail closed until the clock catches up). Redis keeps a
-//! relative TTL (`PX`) on its own clock, which one caller's clock cannot move.
+//! expired at that time is refused too (fail closed until the clock catches up). One `now` moves
+//! the mark at most [`MARK_STEP_MS`] past the previous call's `now` ([`raise_mark`]), so a single
+//! far-future `now` cannot lock a store. The way back from a mark a wrong clock moved is a reset
+//! (the guard's `reset_mark` / `resetMark`; [`SQLITE_RESET_MARK`], [`REDIS_RESET`]): the mark and
+//! the previous `now` set to the caller's `now`, then a restore recorded at that `now`
+//! ([`restore`]): the entries the wrong mark purged are lost state, as after a restore from an
+//! older backup, and the restore rule refuses every credential that may have been among them.
+//! Redis (issue 41) keeps
+//! the same mark and entries in one script ([`REDIS_ADD_SCRIPT`]): no clock, neither a caller's
+//! nor the server's, shortens an entry, so replicas whose clocks differ never accept a `jti` twice.
 //!
 //! [`constants`] is everything a host needs besides (bounds, defaults, the SQL and the Redis
 //! commands), written into the registry's manifest so that no host restates it.
@@ -55,6 +63,12 @@ pub const PURGE_EVERY_MS: i64 = 60_000;
 pub const MEMORY_MAX_ENTRIES: i64 = 100_000;
 /// The largest bound a memory store takes.
 pub const MEMORY_MAX_ENTRIES_LIMIT: i64 = 100_000_000;
+/// How far past the previous call's `now` one `now` may move a store's high-water mark,
+/// milliseconds (the default skew: replicas whose clocks agree within it never reach the bound).
+/// A `now` further ahead is time that passed without a consumption (the mark catches up at the
+/// next call) or a clock beyond the skew: either way the mark lags, which only keeps entries
+/// longer and refuses less ([`raise_mark`]).
+pub const MARK_STEP_MS: i64 = 60_000;
 /// The default deadline of one store call (SQLite's busy timeout, one Redis command), ms.
 pub const STORE_TIMEOUT_MS: i64 = 5_000;
 /// The longest deadline a store takes, milliseconds.
@@ -62,16 +76,27 @@ pub const STORE_TIMEOUT_MS_LIMIT: i64 = 600_000;
 
 /// The SQLite schema, run at each open (idempotent): the consumed keys, the restore moment and
 /// the latest time seen (the high-water mark entries expire against).
-pub const SQLITE_SCHEMA: [&str; 4] = [
+pub const SQLITE_SCHEMA: [&str; 5] = [
     "CREATE TABLE IF NOT EXISTS ekl_replay (key TEXT PRIMARY KEY, expires_at INTEGER NOT NULL) WITHOUT ROWID",
     "CREATE INDEX IF NOT EXISTS ekl_replay_expires ON ekl_replay (expires_at)",
     "CREATE TABLE IF NOT EXISTS ekl_replay_restore (id INTEGER PRIMARY KEY CHECK (id = 1), at INTEGER NOT NULL, until INTEGER NOT NULL)",
     "CREATE TABLE IF NOT EXISTS ekl_replay_seen (id INTEGER PRIMARY KEY CHECK (id = 1), at INTEGER NOT NULL)",
+    "CREATE TABLE IF NOT EXISTS ekl_replay_last (id INTEGER PRIMARY KEY CHECK (id = 1), at INTEGER NOT NULL)",
 ];
 /// The SQLite settings run at each open: a consumed `jti` survives a crash once `add` returned.
 pub const SQLITE_PRAGMAS: [&str; 2] = ["PRAGMA journal_mode = WAL", "PRAGMA synchronous = FULL"];
-/// Raises the high-water mark to `now` (parameters: `now`), first in every `add`.
-pub const SQLITE_SEE: &str = "INSERT INTO ekl_replay_seen (id, at) VALUES (1, ?) ON CONFLICT (id) DO UPDATE SET at = max(ekl_replay_seen.at, excluded.at)";
+/// Raises the high-water mark as [`raise_mark`] does (parameters: `now`), first in every `add`:
+/// to `now` on a fresh file, else to at most [`MARK_STEP_MS`] past the previous `now`
+/// ([`SQLITE_LAST`]; the mark itself when a file written before issue 41 has none).
+pub const SQLITE_SEE: &str = "INSERT INTO ekl_replay_seen (id, at) VALUES (1, ?) ON CONFLICT (id) DO UPDATE SET at = max(ekl_replay_seen.at, min(excluded.at, coalesce((SELECT at FROM ekl_replay_last WHERE id = 1), ekl_replay_seen.at) + 60000))";
+/// Records the call's `now` as the previous `now` of the next call (parameters: `now`), right
+/// after [`SQLITE_SEE`].
+pub const SQLITE_LAST: &str = "INSERT INTO ekl_replay_last (id, at) VALUES (1, ?) ON CONFLICT (id) DO UPDATE SET at = excluded.at";
+/// Sets the high-water mark to `now` (parameters: `now`): the store half of a reset
+/// (module documentation); [`SQLITE_RESET_LAST`] follows.
+pub const SQLITE_RESET_MARK: &str = "INSERT INTO ekl_replay_seen (id, at) VALUES (1, ?) ON CONFLICT (id) DO UPDATE SET at = excluded.at";
+/// Sets the previous `now` to `now` (parameters: `now`), with [`SQLITE_RESET_MARK`].
+pub const SQLITE_RESET_LAST: &str = SQLITE_LAST;
 /// One atomic statement (parameters: `key`, `expires_at`, `expires_at`, `now`, `now`): inserts
 /// the key, or takes over its entry expired at the high-water mark, or changes nothing (a reuse,
 /// or an entry already expired at the mark): one change means consumed.
@@ -86,9 +111,43 @@ pub const SQLITE_RESTORE_READ: &str =
 /// Records a restore (parameters: `at`, `until`, `now`, `now`): the latest moment wins while
 /// one is kept; an expired one is replaced.
 pub const SQLITE_RESTORE_RECORD: &str = "INSERT INTO ekl_replay_restore (id, at, until) VALUES (1, ?, ?) ON CONFLICT (id) DO UPDATE SET at = CASE WHEN ekl_replay_restore.until <= ? THEN excluded.at ELSE max(ekl_replay_restore.at, excluded.at) END, until = CASE WHEN ekl_replay_restore.until <= ? THEN excluded.until ELSE max(ekl_replay_restore.until, excluded.until) END";
-/// The Redis command of `add` (`{key}` the store's prefix and the key, `{ttl_ms}` `expires_at -
-/// now`): set if absent, with its expiry, in one step; `OK` means consumed, nil a reuse.
-pub const REDIS_ADD: [&str; 6] = ["SET", "{key}", "1", "NX", "PX", "{ttl_ms}"];
+/// The script of a Redis `add`, run atomically by the server (`EVAL`): `KEYS[1]` the sorted set
+/// of entries (member the key, score `expires_at`), `KEYS[2]` the hash of the high-water mark
+/// (`mark`, `last`), `ARGV` the key, `expires_at`, `now` and [`MARK_STEP_MS`]. It raises the mark
+/// as [`raise_mark`] does, drops the entries expired at the mark, and adds the key unless it is
+/// held or `expires_at` is not after the mark: the reply is the status `OK` (consumed) or nil.
+/// Entries leave only by the mark, never by a TTL, so neither a replica's clock (which shortened
+/// `PX` before issue 41) nor the server's decides how long a `jti` is kept.
+pub const REDIS_ADD_SCRIPT: &str = "local mark = tonumber(redis.call('HGET', KEYS[2], 'mark')) \
+local last = tonumber(redis.call('HGET', KEYS[2], 'last')) \
+local expires, now = tonumber(ARGV[2]), tonumber(ARGV[3]) \
+if mark == nil then mark = now else mark = math.max(mark, math.min(now, (last or mark) + tonumber(ARGV[4]))) end \
+redis.call('HSET', KEYS[2], 'mark', string.format('%d', mark), 'last', string.format('%d', now)) \
+redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', string.format('%d', mark)) \
+if expires <= mark or redis.call('ZSCORE', KEYS[1], ARGV[1]) then return false end \
+redis.call('ZADD', KEYS[1], ARGV[2], ARGV[1]) \
+return redis.status_reply('OK')";
+/// The Redis command of `add` (`{entries}` and `{clock}` the store's prefix and
+/// [`REDIS_ENTRIES_KEY`], [`REDIS_CLOCK_KEY`]; `{key}`, `{expires_at}`, `{now}`): the script
+/// [`REDIS_ADD_SCRIPT`]; only the status reply `OK` means consumed.
+pub const REDIS_ADD: [&str; 9] = [
+    "EVAL",
+    REDIS_ADD_SCRIPT,
+    "2",
+    "{entries}",
+    "{clock}",
+    "{key}",
+    "{expires_at}",
+    "{now}",
+    "60000",
+];
+/// The Redis command of a reset (module documentation): the mark and the previous `now` set to `{now}`.
+pub const REDIS_RESET: [&str; 6] = ["HSET", "{clock}", "mark", "{now}", "last", "{now}"];
+/// The sorted set of entries after the store's prefix (a Redis Cluster needs the prefix to hold
+/// a hash tag, `{…}`, so that it and [`REDIS_CLOCK_KEY`] share a slot).
+pub const REDIS_ENTRIES_KEY: &str = "entries";
+/// The hash of the high-water mark after the store's prefix.
+pub const REDIS_CLOCK_KEY: &str = "clock";
 /// The Redis command reading the restore moment (`{key}` the prefix and [`REDIS_RESTORE_KEY`]).
 pub const REDIS_RESTORE_READ: [&str; 2] = ["GET", "{key}"];
 /// The Redis command recording a restore moment `{at}` for `{ttl_ms}` (`until - now`), when no
@@ -96,6 +155,23 @@ pub const REDIS_RESTORE_READ: [&str; 2] = ["GET", "{key}"];
 pub const REDIS_RESTORE_RECORD: [&str; 5] = ["SET", "{key}", "{at}", "PX", "{ttl_ms}"];
 /// The key of the restore moment after the store's prefix (not 64 hex: no replay key is it).
 pub const REDIS_RESTORE_KEY: &str = "restore";
+
+/// The rule of a store's high-water mark (issue 41): the mark a store keeps after a call at
+/// `now_ms`, given its `mark` and the previous call's `now` (`last`), both `None` on a fresh
+/// store. A fresh store takes `now`; after that the mark never goes down and one `now` moves it
+/// at most [`MARK_STEP_MS`] past the previous `now`: a single far-future `now` (a wrong clock,
+/// up to the year 5138) lags the mark by at most the step instead of locking every later
+/// credential, and the next call with the real clock is bounded by that clock. Two consecutive
+/// far-future calls still move it (a clock that stays wrong): the guard's `reset_mark` sets the
+/// mark back (module documentation). Any mark that
+/// never goes down keeps single use (an entry is forgotten only once the mark passed its expiry,
+/// and a credential expired at the mark is refused): a lagging mark only keeps entries longer.
+pub fn raise_mark(mark: Option<i64>, last: Option<i64>, now_ms: i64) -> i64 {
+    match mark {
+        None => now_ms,
+        Some(m) => m.max(now_ms.min(last.unwrap_or(m).saturating_add(MARK_STEP_MS))),
+    }
+}
 
 /// A kind of single-use credential.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -441,12 +517,16 @@ pub fn constants() -> Value<'static> {
         ("timeout_ms".into(), n(STORE_TIMEOUT_MS)),
         ("timeout_ms_limit".into(), n(STORE_TIMEOUT_MS_LIMIT)),
         ("purge_every_ms".into(), n(PURGE_EVERY_MS)),
+        ("mark_step_ms".into(), n(MARK_STEP_MS)),
         (
             "sqlite".into(),
             Value::Object(vec![
                 ("schema".into(), strs(&SQLITE_SCHEMA)),
                 ("pragmas".into(), strs(&SQLITE_PRAGMAS)),
                 ("see".into(), statement(SQLITE_SEE, &["now"])),
+                ("last".into(), statement(SQLITE_LAST, &["now"])),
+                ("reset_mark".into(), statement(SQLITE_RESET_MARK, &["now"])),
+                ("reset_last".into(), statement(SQLITE_RESET_LAST, &["now"])),
                 (
                     "add".into(),
                     statement(
@@ -469,6 +549,9 @@ pub fn constants() -> Value<'static> {
             "redis".into(),
             Value::Object(vec![
                 ("add".into(), strs(&REDIS_ADD)),
+                ("reset".into(), strs(&REDIS_RESET)),
+                ("entries_key".into(), Value::from(REDIS_ENTRIES_KEY)),
+                ("clock_key".into(), Value::from(REDIS_CLOCK_KEY)),
                 ("restore_read".into(), strs(&REDIS_RESTORE_READ)),
                 ("restore_record".into(), strs(&REDIS_RESTORE_RECORD)),
                 ("restore_key".into(), Value::from(REDIS_RESTORE_KEY)),
@@ -602,7 +685,8 @@ mod tests {
         use std::collections::{HashMap, HashSet};
         let mut rng = crate::test_rng::SplitMix64(37);
         for _ in 0..200 {
-            let (mut entries, mut seen) = (HashMap::<String, i64>::new(), i64::MIN);
+            let mut entries = HashMap::<String, i64>::new();
+            let (mut mark, mut last) = (None, None);
             let mut accepted = HashSet::new();
             for _ in 0..60 {
                 let jti = ["a", "b", "c"][rng.below(3) as usize];
@@ -616,7 +700,8 @@ mod tests {
                 let Ok(a) = admit(&c, now_ms, 60) else {
                     continue;
                 };
-                seen = seen.max(a.now_ms);
+                let seen = raise_mark(mark, last, a.now_ms);
+                (mark, last) = (Some(seen), Some(a.now_ms));
                 entries.retain(|_, e| *e > seen);
                 let added = !entries.contains_key(&a.key) && a.expires_at_ms > seen;
                 if added {
@@ -630,6 +715,30 @@ mod tests {
                 }
             }
         }
+    }
+
+    #[test]
+    fn one_now_moves_the_mark_at_most_the_step() {
+        let t = T * 1000;
+        assert_eq!(raise_mark(None, None, t), t);
+        // far ahead of the previous now: the step only; then the real clock takes it back to
+        // its own bound (the mark never goes down)
+        let far = (MILLISECONDS_FROM - 1) * 1000;
+        let m = raise_mark(Some(t), Some(t), far);
+        assert_eq!(m, t + MARK_STEP_MS);
+        assert_eq!(raise_mark(Some(m), Some(far), t + 1000), t + MARK_STEP_MS);
+        // within the step of the previous now: the mark follows now; back in time: unchanged
+        assert_eq!(raise_mark(Some(t), Some(t), t + 59_000), t + 59_000);
+        assert_eq!(raise_mark(Some(t), Some(t + 59_000), t - 5), t);
+        // two consecutive far calls move it (a clock that stays wrong: reset_mark)
+        assert_eq!(raise_mark(Some(m), Some(far), far), far);
+        // the step is the one the SQL and the Redis command carry
+        assert!(SQLITE_SEE.contains(&format!("+ {MARK_STEP_MS})")));
+        assert_eq!(REDIS_ADD[8], MARK_STEP_MS.to_string());
+        assert!(
+            !REDIS_ADD_SCRIPT.contains('\n')
+                && REDIS_ADD_SCRIPT.contains("return redis.status_reply('OK')")
+        );
     }
 
     #[test]

@@ -137,3 +137,89 @@ fn a_token_valid_from_a_later_nbf_is_checked_at_its_first_valid_second() {
     // Valid from nbf (100 s after iat) until exp + skew: issued.
     credential::issue_relationship_assertion(&c, &key()).expect("issued");
 }
+
+/// Issue 41: every issuer applied the verifiers' time rule to nothing, so a time in milliseconds
+/// (10^11 s or more) was signed, though no verifier takes a `now` that late: the first valid
+/// second there is `TOKEN_NOT_YET_VALID` (the verifiers' answer at every `now` they take), an
+/// `exp` there `CLAIM_INVALID`, for every type.
+/// An issuer of `credential` (claims and key in, a token out).
+type Issuer = fn(&Value<'_>, &SigningKey) -> ekl_core::Result<String>;
+
+#[test]
+fn times_in_milliseconds_are_refused_by_every_issuer() {
+    const MS: i64 = 100_000_000_000;
+    let k = key();
+    let iat_ms = IAT * 1000;
+    let cases: [(&str, Issuer, String); 5] = [
+        (
+            "relationship assertion",
+            credential::issue_relationship_assertion,
+            r#""aud":"https://p.example/token","sub":"agt_c","jti":"j1","org":"org_1","auth_profile":"ekl-auth-1.1","con":"con_1","rel_ver":1,"dsc_ver":2,"caps":[{"id":"listing.search","ver":1}]"#
+                .to_owned(),
+        ),
+        (
+            "platform call",
+            credential::issue_platform_call,
+            r#""jti":"pc1","purpose":"deliver""#.to_owned(),
+        ),
+        (
+            "execution grant",
+            credential::issue_execution_grant,
+            r#""aud":"ekl:agent:agt_p""#.to_owned(),
+        ),
+        (
+            "revocation feed",
+            credential::issue_revocation_feed,
+            r#""aud":"agt_p","items":[]"#.to_owned(),
+        ),
+        (
+            "access token",
+            credential::issue_access_token,
+            r#""aud":"ekl:agent:agt_p""#.to_owned(),
+        ),
+    ];
+    for (name, issue, rest) in cases {
+        let with = |iat: i64, exp: i64, nbf: Option<i64>| {
+            let nbf = nbf.map(|n| format!(r#","nbf":{n}"#)).unwrap_or_default();
+            claims(&format!(
+                r#"{{"iss":"{ISS}","iat":{iat},"exp":{exp}{nbf},{rest}}}"#
+            ))
+        };
+        let code = |c: Value<'_>| issue(&c, &k).map(|_| ()).map_err(|e| e.code());
+        assert_eq!(code(with(IAT, IAT + 60, None)), Ok(()), "{name}");
+        assert_eq!(
+            code(with(iat_ms, iat_ms + 60_000, None)),
+            Err(ErrorCode::TokenNotYetValid),
+            "{name}: iat and exp in ms"
+        );
+        assert_eq!(
+            code(with(MS, MS + 60, None)),
+            Err(ErrorCode::TokenNotYetValid),
+            "{name}: iat at 10^11"
+        );
+        assert_eq!(
+            code(with(MS - 60, MS - 1, None)),
+            Ok(()),
+            "{name}: the last second a verifier takes"
+        );
+        assert_eq!(
+            code(with(MS - 60, MS, None)),
+            Err(ErrorCode::ClaimInvalid),
+            "{name}: exp at 10^11"
+        );
+        assert_eq!(
+            code(with(IAT, IAT + 60, Some(MS))),
+            Err(ErrorCode::TokenNotYetValid),
+            "{name}: nbf at 10^11"
+        );
+    }
+    // A seconds iat with an exp in ms: the feed (no lifetime bound) was issued and accepted.
+    let feed = claims(&format!(
+        r#"{{"iss":"{ISS}","aud":"agt_p","iat":{IAT},"exp":{},"items":[]}}"#,
+        iat_ms + 60_000
+    ));
+    assert_eq!(
+        credential::issue_revocation_feed(&feed, &k).map_err(|e| e.code()),
+        Err(ErrorCode::ClaimInvalid)
+    );
+}

@@ -1,8 +1,8 @@
 //! Fuzz target: the replay guard's machine (PROTOCOL §9.2, §3; `ekl_core::replay`) driven by
 //! arbitrary sequences of consumptions and restores, with arbitrary clocks (far-future, stepped
 //! back, negative, milliseconds), against a model store that does what the core says a store does
-//! (the hosts' memory stores: entries expire against the latest `now` seen; an entry expired then
-//! is not added).
+//! (the hosts' memory stores: entries expire against the high-water mark, `replay::raise_mark`;
+//! an entry expired then is not added).
 //!
 //! Invariants: no panic; an accepted credential passes every admission rule (a `now` in
 //! [0, 10^11) s, before `exp` + skew, `iat` at most `now` + skew, the kind's lifetime); the same
@@ -21,13 +21,14 @@ use libfuzzer_sys::fuzz_target;
 struct Store {
     entries: HashMap<String, i64>,
     seen: Option<i64>,
+    last: Option<i64>,
     restore: Option<(i64, i64)>,
 }
 
 impl Store {
     fn add(&mut self, key: &str, expires_at: i64, now: i64) -> bool {
-        let seen = self.seen.map_or(now, |s| s.max(now));
-        self.seen = Some(seen);
+        let seen = replay::raise_mark(self.seen, self.last, now);
+        (self.seen, self.last) = (Some(seen), Some(now));
         self.entries.retain(|_, e| *e > seen);
         if self.entries.contains_key(key) || expires_at <= seen {
             return false;

@@ -213,6 +213,9 @@ async function play(h, scenario) {
     } else if ('restart' in step) {
       await h.restart()
       got.push('restart')
+    } else if ('reset' in step) {
+      const done = await outcome(() => guard.resetMark({ now: step.reset }))
+      got.push(done === 'ok' ? 'reset' : done)
     } else {
       const consume = step.consume === 'assertion' ? guard.consumeAssertion : guard.consumePlatformCall
       got.push(await outcome(() => consume.call(guard, step.iss ?? FILE.iss, step.aud ?? FILE.aud, step.jti, { iat: step.iat, exp: step.exp, now: step.now })))
@@ -232,7 +235,7 @@ for (const scenario of FILE.scenarios) {
       } finally {
         await h.close()
       }
-      const want = scenario.steps.map((s) => ('restore' in s ? s.expect ?? 'restore' : 'restart' in s ? 'restart' : s.expect))
+      const want = scenario.steps.map((s) => ('restore' in s ? s.expect ?? 'restore' : 'restart' in s ? 'restart' : 'reset' in s ? 'reset' : s.expect))
       OUTCOMES[`${kind}/${scenario.name}`] = got
       assert.deepEqual(got, want)
     })
@@ -387,7 +390,7 @@ print(json.dumps({'out': out, 'first': first, 'last': time.time()}))`
 
 // --- the stores' own properties -----------------------------------------------------------------------
 
-test('redis: one SET NX with its expiry; Redis drops the key at exp + skew', async (t) => {
+test('redis: the entry and the mark live in Redis without a TTL; the mark drops the entry', async (t) => {
   if (server === null) return t.skip(redisMissing)
   const client = await server.client()
   try {
@@ -397,20 +400,83 @@ test('redis: one SET NX with its expiry; Redis drops the key at exp + skew', asy
       return client.sendCommand(args)
     }
     const guard = new ReplayGuard(new RedisStore(spy, { prefix: 'ttl:' }), { skew: 0 })
-    const now = Date.now() / 1000
-    const exp = Math.floor(now) + 2
-    await guard.consumePlatformCall('i', 'a', 'short', { iat: exp - 60, exp, now })
-    const key = 'ttl:' + replayKey('platform_call', 'i', 'a', 'short')
-    assert.deepEqual(sent.map((a) => a.slice(0, 5)), [['GET', 'ttl:restore'], ['SET', key, '1', 'NX', 'PX']])
-    assert.equal(await client.get(key), '1')
-    const pttl = await client.pTTL(key)
-    assert.ok(pttl > 0 && pttl <= (exp - now) * 1000 + 1, String(pttl))
-    await new Promise((r) => setTimeout(r, Math.max(0, (exp - Date.now() / 1000) * 1000) + 300))
-    assert.equal(await client.exists(key), 0)
+    await guard.consumePlatformCall('i', 'a', 'short', { iat: T - 58, exp: T + 2, now: T })
+    const key = replayKey('platform_call', 'i', 'a', 'short')
+    assert.deepEqual(sent.map((a) => [a[0], ...a.slice(2)]), [['GET'], ['EVAL', '2', 'ttl:entries', 'ttl:clock', key, String((T + 2) * 1000), String(T * 1000), '60000']])
+    assert.equal(Number(await client.zScore('ttl:entries', key)), (T + 2) * 1000)
+    assert.deepEqual({ ...(await client.hGetAll('ttl:clock')) }, { mark: String(T * 1000), last: String(T * 1000) })
+    assert.equal(await client.pTTL('ttl:entries'), -1)
+    await guard.consumePlatformCall('i', 'a', 'next', { iat: T + 2, exp: T + 62, now: T + 2 })
+    assert.equal(await client.zScore('ttl:entries', key), null)
+    assert.equal(await client.zCard('ttl:entries'), 1)
   } finally {
     await client.close()
   }
 })
+
+test('redis: only the reply OK is an add (a pipeline\'s QUEUED, a 0, an array are not)', async () => {
+  for (const reply of ['QUEUED', '0', 1, true, ['OK'], 'ok', 'OK ', null, 0, Buffer.from('QUEUED')]) {
+    const guard = new ReplayGuard(new RedisStore(async (args) => (args[0] === 'GET' ? null : reply)))
+    assert.equal(await outcome(() => guard.consumeAssertion('i', 'a', 'j', { iat: T, exp: T + 120, now: T })), 'ASSERTION_REPLAY', String(reply))
+  }
+  for (const reply of ['OK', Buffer.from('OK')]) {
+    await new ReplayGuard(new RedisStore(async (args) => (args[0] === 'GET' ? null : reply))).consumeAssertion('i', 'a', 'j', { iat: T, exp: T + 120, now: T })
+  }
+  const old = { add: () => true, restoreMoment: () => null, recordRestore: () => {} }
+  await assert.rejects(new ReplayGuard(old).resetMark({ now: T }), { code: 'INVALID_ARGUMENT' })
+  await assert.rejects(new ReplayGuard(new MemoryStore()).resetMark({ now: T * 1000 }), { code: 'INVALID_ARGUMENT' })
+})
+
+// --- replicas whose clocks differ (issue 41) -------------------------------------------------------
+
+async function replicaStores(kind) {
+  if (kind === 'memory') {
+    const store = new MemoryStore()
+    return { stores: [store, store], close: async () => {} }
+  }
+  if (kind === 'sqlite') {
+    const file = path.join(tmp(), 'replicas.db')
+    const dbs = [new Database(file), new Database(file)]
+    return { stores: dbs.map((db) => new SqliteStore(db)), close: async () => dbs.forEach((db) => db.close()) }
+  }
+  const clients = [await server.client(), await server.client()]
+  const prefix = `replicas:${process.hrtime.bigint()}:`
+  return { stores: clients.map((c) => new RedisStore(c, { prefix })), close: async () => { for (const c of clients) await c.close() } }
+}
+
+for (const kind of STORES) {
+  for (const ahead of [5, 170]) {
+    // Two replicas on one store, one's clock `ahead` seconds ahead of the other's (the real clock),
+    // each consuming every jti. Before issue 41 Redis kept the entry for exp + skew - now of the
+    // replica ahead: the key was gone 2 to 3 s later and the other replica, whose verifier still
+    // accepts the token, accepted it again (memory and SQLite already refused).
+    test(`replicas whose clocks differ by ${ahead} s accept each jti once: ${kind}`, async (t) => {
+      if (kind === 'redis' && server === null) return t.skip(redisMissing)
+      const { stores, close } = await replicaStores(kind)
+      try {
+        const right = new ReplayGuard(stores[0])
+        const fast = new ReplayGuard(stores[1], { clock: () => Date.now() / 1000 + ahead })
+        const start = Math.floor(Date.now() / 1000)
+        const exp = start + ahead + 3 - 60 // exp + skew 3 s after the fast replica's clock
+        const iat = ahead < 120 ? exp - 120 : start
+        const jtis = Array.from({ length: 8 }, (_, i) => `${kind}-${ahead}-${i}`)
+        const got = Object.fromEntries(jtis.map((j) => [j, []]))
+        for (const j of jtis) got[j].push(await outcome(() => fast.consumeAssertion('i', 'a', j, { iat, exp })))
+        // the old TTL has passed at start + 3; the right replica's verifier still accepts the token
+        await new Promise((r) => setTimeout(r, Math.max(0, (start + 3.3) * 1000 - Date.now())))
+        for (const j of jtis) got[j].push(await outcome(() => right.consumeAssertion('i', 'a', j, { iat, exp })))
+        for (const j of jtis) assert.deepEqual(got[j], ['ok', 'ASSERTION_REPLAY'], j)
+        for (let i = 0; i < 4; i++) {
+          const j = `${kind}-${ahead}-r${i}`
+          assert.equal(await outcome(() => right.consumeAssertion('i', 'a', j, { iat: start, exp: start + 120 })), 'ok')
+          assert.equal(await outcome(() => fast.consumeAssertion('i', 'a', j, { iat: start, exp: start + 120 })), 'ASSERTION_REPLAY')
+        }
+      } finally {
+        await close()
+      }
+    })
+  }
+}
 
 test('redis: a store that does not answer fails closed', async (t) => {
   if (server === null) return t.skip(redisMissing)
@@ -498,17 +564,26 @@ test('sqlite: expired rows are purged', async () => {
   for (let i = 0; i < 50; i++) await guard.consumeAssertion('i', 'a', `j${i}`, { iat: T, exp: T + 120, now: T })
   const rows = () => db.prepare('SELECT count(*) AS n FROM ekl_replay').get().n
   assert.equal(rows(), 50)
-  await guard.consumeAssertion('i', 'a', 'late', { iat: T + 200, exp: T + 300, now: T + 200 })
-  assert.equal(rows(), 1)
+  // one now moves the mark at most 60 s past the previous now (issue 41): T + 160, then T + 290
+  await guard.consumeAssertion('i', 'a', 'late', { iat: T + 100, exp: T + 200, now: T + 100 })
+  await guard.consumeAssertion('i', 'a', 'later', { iat: T + 200, exp: T + 300, now: T + 200 })
+  assert.equal(rows(), 52)
+  await guard.consumeAssertion('i', 'a', 'last', { iat: T + 230, exp: T + 300, now: T + 230 })
+  assert.equal(rows(), 53) // purged at most once a minute
+  await guard.consumeAssertion('i', 'a', 'latest', { iat: T + 290, exp: T + 400, now: T + 290 })
+  assert.equal(rows(), 3) // the 50 and "late" (expired at T + 260) went at T + 290
 })
 
 test('memory: expired entries are purged; the bound holds and an entry is small', async () => {
-  const store = new MemoryStore({ maxEntries: 100 })
+  const store = new MemoryStore({ maxEntries: 101 })
   const guard = new ReplayGuard(store)
   for (let i = 0; i < 100; i++) await guard.consumeAssertion('i', 'a', `j${i}`, { iat: T + i, exp: T + 60 + i, now: T + 40 })
   assert.equal(store.size, 100)
+  // one now moves the mark at most 60 s past the previous now (issue 41): T + 95, then T + 150
+  await guard.consumeAssertion('i', 'a', 'w', { iat: T + 95, exp: T + 140, now: T + 95 })
+  assert.equal(store.size, 101)
   await guard.consumeAssertion('i', 'a', 'x', { iat: T + 150, exp: T + 200, now: T + 150 })
-  assert.equal(store.size, 100 - 31 + 1)
+  assert.equal(store.size, 101 - 31 + 1)
 
   const n = 20_000
   const big = new MemoryStore({ maxEntries: n })

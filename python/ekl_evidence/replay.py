@@ -71,7 +71,9 @@ RESTORE_WINDOW: int = _C["restore_window"]
 class ReplayStore(Protocol):
     """What a store does for :class:`ReplayGuard` (times are integer milliseconds; the contract
     of ``ekl_core::replay``): ``add`` is atomic across every process sharing the store, and an
-    entry expires against the latest ``now`` the store was given, not one call's."""
+    entry expires against the store's high-water mark, not one call's ``now``. Optional: a method
+    ``reset_mark(now)`` setting the mark (and the previous ``now``) to ``now``, which
+    :meth:`ReplayGuard.reset_mark` needs (the package's stores have it)."""
 
     def add(self, key: str, expires_at: int, now: int) -> bool:
         """Records ``key`` until ``expires_at`` (exclusive): True, unless it is recorded and
@@ -165,6 +167,21 @@ class ReplayGuard:
         r = replay_restore(_ms(now, self._clock), skew=self._skew)
         self._call(self._store.record_restore, r["at_ms"], r["until_ms"], r["now_ms"])
 
+    def reset_mark(self, *, now: Union[float, datetime.datetime, None] = None) -> None:
+        """Resets the store's high-water mark to ``now`` (default: the clock), after a wrong clock
+        moved it ahead (every credential then refused with the replay code until the real clock
+        reaches it). The entries the wrong mark purged are lost, so a restore is recorded at
+        ``now`` too (:meth:`record_restore`): for :attr:`restore_window` seconds every credential
+        issued before ``now`` + skew is refused, then the store is as before the wrong clock.
+        Run it once, from a replica whose clock is right. Raises ``INVALID_ARGUMENT`` (a bad
+        ``now``), ``REPLAY_STORE_UNAVAILABLE``; TypeError when the store has no ``reset_mark``."""
+        reset = getattr(self._store, "reset_mark", None)
+        if not callable(reset):
+            raise TypeError("store must have a method reset_mark() to be reset")
+        r = replay_restore(_ms(now, self._clock), skew=self._skew)
+        self._call(reset, r["now_ms"])
+        self._call(self._store.record_restore, r["at_ms"], r["until_ms"], r["now_ms"])
+
     def _call(self, method: Callable[..., Any], *args: Any) -> Any:
         try:
             answer = method(*args)
@@ -193,7 +210,8 @@ class MemoryStore:
     """Consumed ``jti`` in this process's memory (lost at exit), at most ``max_entries``
     unexpired ones (default 100 000, about 25 MB): past it a new credential is
     ``REPLAY_STORE_FULL`` and not consumed (an unexpired ``jti`` is never evicted). Entries
-    expired at the latest ``now`` seen are purged on every ``add``."""
+    expired at the high-water mark (the latest ``now`` seen, one ``now`` moving it at most
+    ``mark_step_ms`` past the previous one: the core's rule) are purged on every ``add``."""
 
     def __init__(self, max_entries: int = _C["memory_max_entries"]) -> None:
         if isinstance(max_entries, bool) or not isinstance(max_entries, int):
@@ -203,7 +221,8 @@ class MemoryStore:
         self.max_entries = max_entries
         self._entries: dict[str, int] = {}
         self._expiries: list[tuple[int, str]] = []
-        self._seen: Optional[int] = None  # the latest now given to add (the high-water mark)
+        self._seen: Optional[int] = None  # the high-water mark (ekl_core::replay::raise_mark)
+        self._last: Optional[int] = None  # the previous now given to add
         self._restore: Optional[tuple[int, int]] = None
         self._lock = threading.Lock()
 
@@ -213,7 +232,11 @@ class MemoryStore:
 
     def add(self, key: str, expires_at: int, now: int) -> bool:
         with self._lock:
-            seen = self._seen = now if self._seen is None else max(self._seen, now)
+            if self._seen is None or self._last is None:
+                seen = now
+            else:
+                seen = max(self._seen, min(now, self._last + _C["mark_step_ms"]))
+            self._seen, self._last = seen, now
             while self._expiries and self._expiries[0][0] <= seen:
                 expires, k = heapq.heappop(self._expiries)
                 if self._entries.get(k) == expires:
@@ -235,6 +258,10 @@ class MemoryStore:
         with self._lock:
             r = self._restore
             self._restore = (at, until) if r is None or r[1] <= now else (max(r[0], at), max(r[1], until))
+
+    def reset_mark(self, now: int) -> None:
+        with self._lock:
+            self._seen = self._last = now
 
 
 class SqliteStore:
@@ -269,6 +296,7 @@ class SqliteStore:
     def add(self, key: str, expires_at: int, now: int) -> bool:
         with self._lock:
             self._run("see", now=now)
+            self._run("last", now=now)
             if self._purged_at is None or not 0 <= now - self._purged_at < _C["purge_every_ms"]:
                 self._run("purge")
                 self._purged_at = now
@@ -282,6 +310,11 @@ class SqliteStore:
     def record_restore(self, at: int, until: int, now: int) -> None:
         with self._lock:
             self._run("restore_record", at=at, until=until, now=now)
+
+    def reset_mark(self, now: int) -> None:
+        with self._lock:
+            self._run("reset_mark", now=now)
+            self._run("reset_last", now=now)
 
     def close(self) -> None:
         """Closes the connection (later calls are ``REPLAY_STORE_UNAVAILABLE``)."""
@@ -321,10 +354,13 @@ def _within(timeout: float, f: Callable[[], Any]) -> Any:
 
 class RedisStore:
     """Consumed ``jti`` in Redis, shared by replicas: the core's commands (the manifest's
-    ``replay.redis``: one ``SET prefix+key 1 NX PX ttl`` per ``add``) sent with
-    ``client.execute_command`` of a redis-py client (``pip install "ekl-evidence[redis]"``), each
-    within ``timeout`` seconds (default 5) or ``REPLAY_STORE_UNAVAILABLE``; give the client a
-    ``socket_timeout`` too. Durable across a crash with ``appendonly yes``, ``appendfsync always``."""
+    ``replay.redis``: one script per ``add``, ``EVAL``, keeping the entries in the sorted set
+    ``prefix + "entries"`` and the high-water mark in the hash ``prefix + "clock"``, so that no
+    clock shortens an entry; a Redis Cluster needs a hash tag in the prefix, e.g.
+    ``"{ekl:replay}:"``) sent with ``client.execute_command`` of a redis-py client
+    (``pip install "ekl-evidence[redis]"``), each within ``timeout`` seconds (default 5) or
+    ``REPLAY_STORE_UNAVAILABLE``; give the client a ``socket_timeout`` too. Only the status reply
+    ``OK`` counts as added. Durable across a crash with ``appendonly yes``, ``appendfsync always``."""
 
     def __init__(self, client: Any, *, prefix: str = "ekl:replay:", timeout: float = _C["timeout_ms"] / 1000) -> None:
         if not callable(getattr(client, "execute_command", None)):
@@ -344,7 +380,13 @@ class RedisStore:
         return _within(self.timeout, lambda: self._client.execute_command(*args))
 
     def add(self, key: str, expires_at: int, now: int) -> bool:
-        return bool(self._command(_REDIS["add"], key=self.prefix + key, ttl_ms=expires_at - now))
+        reply = self._command(_REDIS["add"], entries=self.prefix + _REDIS["entries_key"],
+                              clock=self.prefix + _REDIS["clock_key"], key=key, expires_at=expires_at, now=now)
+        # Exactly the status OK: a pipeline's "QUEUED", a "0" or any other truthy reply is no add.
+        return type(reply) in (bytes, str) and reply in (b"OK", "OK")
+
+    def reset_mark(self, now: int) -> None:
+        self._command(_REDIS["reset"], clock=self.prefix + _REDIS["clock_key"], now=now)
 
     def restore_moment(self, now: int) -> Optional[int]:
         value = self._command(_REDIS["restore_read"], key=self.prefix + _REDIS["restore_key"])

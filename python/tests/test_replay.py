@@ -200,6 +200,9 @@ def play(h: Harness, scenario: dict[str, Any]) -> list[str]:
         elif "restart" in step:
             h.restart()
             got.append("restart")
+        elif "reset" in step:
+            done = outcome(lambda guard=guard, at=step["reset"]: guard.reset_mark(now=at))
+            got.append("reset" if done == "ok" else done)
         else:
             kind = step["consume"]
             consume = guard.consume_assertion if kind == "assertion" else guard.consume_platform_call
@@ -233,7 +236,7 @@ def test_scenario(kind: str, scenario: dict[str, Any], tmp_path: Path, request: 
     finally:
         h.close()
     want = [
-        s.get("expect", "restore") if "restore" in s else "restart" if "restart" in s else s["expect"]
+        s.get("expect", "restore") if "restore" in s else "restart" if "restart" in s else "reset" if "reset" in s else s["expect"]
         for s in scenario["steps"]
     ]
     OUTCOMES[f"{kind}/{scenario['name']}"] = got
@@ -352,19 +355,110 @@ def test_concurrent_redis(redis_server: RedisServer) -> None:
 # --- the stores' own properties ----------------------------------------------------------------------
 
 
-def test_redis_entry_is_one_set_nx_with_its_expiry(redis_server: RedisServer) -> None:
+def test_redis_entries_and_mark_live_in_redis_without_a_ttl(redis_server: RedisServer) -> None:
+    """Issue 41: the entry is the sorted set's member (score exp + skew, in ms) and the mark the
+    hash's: no TTL, so no replica's clock (nor the server's) shortens it; it leaves when the mark
+    passes its expiry."""
     client = redis_server.client()
     guard = ReplayGuard(RedisStore(client, prefix="ttl:"), skew=0)
-    now = time.time()
-    exp = int(now) + 2
-    guard.consume_platform_call("i", "a", "short", iat=exp - 60, exp=exp, now=now)
-    key = "ttl:" + replay_key("platform_call", "i", "a", "short")
-    assert client.get(key) == b"1"
-    pttl = client.pttl(key)
-    assert 0 < pttl <= (exp - now) * 1000 + 1, pttl  # Redis drops it at exp + skew
-    time.sleep(max(0.0, exp - time.time()) + 0.3)
-    assert client.exists(key) == 0
+    guard.consume_platform_call("i", "a", "short", iat=T - 58, exp=T + 2, now=T)
+    key = replay_key("platform_call", "i", "a", "short")
+    assert client.zscore("ttl:entries", key) == (T + 2) * 1000
+    assert client.hgetall("ttl:clock") == {b"mark": str(T * 1000).encode(), b"last": str(T * 1000).encode()}
+    assert client.pttl("ttl:entries") == -1 and client.pttl("ttl:clock") == -1
+    guard.consume_platform_call("i", "a", "next", iat=T + 2, exp=T + 62, now=T + 2)
+    assert client.zscore("ttl:entries", key) is None  # expired at the mark: dropped
+    assert client.zcard("ttl:entries") == 1
     client.close()
+
+
+class _Replies:
+    """A client whose every reply to the add is `reply` (a pipeline's "QUEUED", a "0", ...); no
+    restore kept."""
+
+    def __init__(self, reply: Any) -> None:
+        self.reply = reply
+
+    def execute_command(self, *args: Any) -> Any:
+        return None if args[0] == "GET" else self.reply
+
+
+@pytest.mark.parametrize("reply", [b"QUEUED", "QUEUED", b"0", "0", 1, True, [b"OK"], b"ok", b"OK ", None, 0])
+def test_redis_only_the_reply_ok_is_an_add(reply: Any) -> None:
+    """Issue 41: any truthy reply counted as added (a pipeline client's "QUEUED", "0": a jti
+    accepted twice); only the status OK does, as in JS."""
+    guard = ReplayGuard(RedisStore(_Replies(reply)))
+    assert outcome(lambda: guard.consume_assertion("i", "a", "j", iat=T, exp=T + 120, now=T)) == "ASSERTION_REPLAY"
+    for ok in (b"OK", "OK"):
+        ReplayGuard(RedisStore(_Replies(ok))).consume_assertion("i", "a", "j", iat=T, exp=T + 120, now=T)
+
+
+def test_a_store_without_reset_mark_cannot_be_reset() -> None:
+    class Old:
+        def add(self, key: str, expires_at: int, now: int) -> bool:
+            return True
+
+        def restore_moment(self, now: int) -> Optional[int]:
+            return None
+
+        def record_restore(self, at: int, until: int, now: int) -> None:
+            raise AssertionError("not reached")
+
+    with pytest.raises(TypeError, match="reset_mark"):
+        ReplayGuard(Old()).reset_mark(now=T)
+    with pytest.raises(EklError) as e:
+        ReplayGuard(MemoryStore()).reset_mark(now=T * 1000)
+    assert e.value.code == "INVALID_ARGUMENT"
+
+
+# --- replicas whose clocks differ (issue 41) -------------------------------------------------------
+
+
+def _replica_stores(kind: str, tmp_path: Path, request: Any) -> tuple[list[Any], list[Callable[[], None]]]:
+    if kind == "memory":
+        store = MemoryStore()
+        return [store, store], []
+    if kind == "sqlite":
+        stores = [SqliteStore(tmp_path / "replicas.db"), SqliteStore(tmp_path / "replicas.db")]
+        return stores, [s.close for s in stores]
+    server: RedisServer = request.getfixturevalue("redis_server")
+    clients = [server.client(), server.client()]
+    prefix = f"replicas:{time.monotonic_ns()}:"
+    return [RedisStore(c, prefix=prefix) for c in clients], [c.close for c in clients]
+
+
+@pytest.mark.parametrize("ahead", [5, 170])
+@pytest.mark.parametrize("kind", STORES)
+def test_replicas_whose_clocks_differ_accept_each_jti_once(kind: str, ahead: int, tmp_path: Path, request: Any) -> None:
+    """Two replicas on one store, one's clock `ahead` seconds ahead of the other's (the real
+    clock), each consuming every jti. Before issue 41 Redis kept the entry for `exp + skew -
+    now` of the replica ahead: the key was gone 2 s later and the other replica, whose verifier
+    still accepts the token, accepted it again (memory and SQLite already refused)."""
+    stores, closers = _replica_stores(kind, tmp_path, request)
+    try:
+        right = ReplayGuard(stores[0])
+        fast = ReplayGuard(stores[1], clock=lambda: time.time() + ahead)
+        start = int(time.time())
+        # exp + skew is 3 s after the fast replica's clock: a TTL of 2 to 3 s there before issue 41
+        exp = start + ahead + 3 - 60
+        tokens = {f"{kind}-{ahead}-{i}": (exp - 120 if ahead < 120 else start, exp) for i in range(8)}
+        outcomes: dict[str, list[str]] = {jti: [] for jti in tokens}
+        for jti, (iat, e) in tokens.items():
+            outcomes[jti].append(outcome(lambda jti=jti, iat=iat, e=e: fast.consume_assertion("i", "a", jti, iat=iat, exp=e)))
+        # that TTL has passed at start + 3; the right replica's verifier still accepts the token
+        time.sleep(max(0.0, start + 3.3 - time.time()))
+        for jti, (iat, e) in tokens.items():
+            outcomes[jti].append(outcome(lambda jti=jti, iat=iat, e=e: right.consume_assertion("i", "a", jti, iat=iat, exp=e)))
+        for jti, got in outcomes.items():
+            assert got == ["ok", "ASSERTION_REPLAY"], (jti, got)
+        # and the other way round: the right replica first, then the fast one
+        for i in range(4):
+            jti = f"{kind}-{ahead}-r{i}"
+            assert outcome(lambda jti=jti: right.consume_assertion("i", "a", jti, iat=start, exp=start + 120)) == "ok"
+            assert outcome(lambda jti=jti: fast.consume_assertion("i", "a", jti, iat=start, exp=start + 120)) == "ASSERTION_REPLAY"
+    finally:
+        for close in closers:
+            close()
 
 
 def test_redis_unavailable_fails_closed(redis_server: RedisServer, tmp_path: Path) -> None:
@@ -459,8 +553,14 @@ def test_sqlite_purges_expired_rows(tmp_path: Path) -> None:
         guard.consume_assertion("i", "a", f"j{i}", iat=T, exp=T + 120, now=T)
     rows = lambda: sqlite3.connect(tmp_path / "purge.db").execute("SELECT count(*) FROM ekl_replay").fetchone()[0]  # noqa: E731
     assert rows() == 50
-    guard.consume_assertion("i", "a", "late", iat=T + 200, exp=T + 300, now=T + 200)
-    assert rows() == 1
+    # one now moves the mark at most 60 s past the previous now (issue 41): T + 160, then T + 200
+    guard.consume_assertion("i", "a", "late", iat=T + 100, exp=T + 200, now=T + 100)
+    guard.consume_assertion("i", "a", "later", iat=T + 200, exp=T + 300, now=T + 200)
+    assert rows() == 52
+    guard.consume_assertion("i", "a", "last", iat=T + 230, exp=T + 300, now=T + 230)
+    assert rows() == 53  # purged at most once a minute
+    guard.consume_assertion("i", "a", "latest", iat=T + 290, exp=T + 400, now=T + 290)
+    assert rows() == 3  # the 50 and "late" (expired at T + 260) went at T + 290
     store.close()
     with pytest.raises(EklError) as e:
         guard.consume_assertion("i", "a", "closed", iat=T + 200, exp=T + 300, now=T + 200)
@@ -468,13 +568,16 @@ def test_sqlite_purges_expired_rows(tmp_path: Path) -> None:
 
 
 def test_memory_purges_expired_entries() -> None:
-    store = MemoryStore(max_entries=100)
+    store = MemoryStore(max_entries=101)
     guard = ReplayGuard(store)
     for i in range(100):
         guard.consume_assertion("i", "a", f"j{i}", iat=T + i, exp=T + 60 + i, now=T + 40)
     assert len(store) == 100
+    # one now moves the mark at most 60 s past the previous now (issue 41): T + 95, then T + 150
+    guard.consume_assertion("i", "a", "w", iat=T + 95, exp=T + 140, now=T + 95)
+    assert len(store) == 101
     guard.consume_assertion("i", "a", "x", iat=T + 150, exp=T + 200, now=T + 150)
-    assert len(store) == 100 - 31 + 1  # exp + 60 <= T + 150 for i <= 30
+    assert len(store) == 101 - 31 + 1  # exp + 60 <= T + 150 for i <= 30
 
 
 def test_memory_bound_holds_and_an_entry_is_small() -> None:

@@ -10,8 +10,8 @@ SSL_CERT_FILE / NODE_EXTRA_CA_CERTS). It prints one JSON line when ready:
 
 A request to /s/NAME/... gets the scenario NAME's next response (responses[i], the last one
 repeated): a key set of the file, a raw body (in an `encoding`), arrays nested `nest` deep, a
-status, Cache-Control, a delay, a redirect (same origin, another origin, https to http), a close
-without an answer, or one part (status line, headers, body) drip-fed a byte at a time. GET /hits/NAME answers how many requests the
+status, Cache-Control, a delay, a redirect (same origin, same origin with a user name and password,
+another origin, https to http), a close without an answer, or one part (status line, headers, body) drip-fed a byte at a time. GET /hits/NAME answers how many requests the
 scenario got, on any port. Standard library only.
 """
 
@@ -50,11 +50,13 @@ def body_of(r: dict) -> bytes:
     return b" " * r.get("pad", 0) + body
 
 
-def location(r: dict, name: str) -> str:
+def location(r: dict, name: str, port: int) -> str:
     kind = r["redirect"]
     path = f"/s/{urllib.parse.quote(name)}/moved"
     if kind == "same":
         return path  # relative: the same origin, whatever the scheme
+    if kind == "userinfo":
+        return f"//user:pass@127.0.0.1:{port}{path}"  # the same origin, with a user name and password
     if kind == "other":
         return f"http://127.0.0.1:{ports['other']}{path}"
     if kind == "http":
@@ -102,7 +104,7 @@ class Handler(socketserver.StreamRequestHandler):
         if r.get("cacheControl"):
             head += f"Cache-Control: {r['cacheControl']}\r\n"
         if "redirect" in r:
-            head += f"Location: {location(r, name)}\r\n"
+            head += f"Location: {location(r, name, self.server.server_address[1])}\r\n"
         body = body_of(r)
         if not r.get("noLength"):
             head += f"Content-Length: {len(body)}\r\n"
