@@ -1004,6 +1004,11 @@ fn replay_guard(c: &mut Calls) {
         args.extend(skew.map(|k| ("skew", n(k))));
         c.add("replay_admit", SRC, label, args);
     }
+    replay_answers_and_restores(c, SRC, T, (iss, aud));
+}
+
+/// The second half of [`replay_guard`]: the store's answers to admissions, and restores.
+fn replay_answers_and_restores(c: &mut Calls, src: &str, t0: i64, (iss, aud): (&str, &str)) {
     let credential = |kind, iat| ekl_core::replay::Credential {
         kind,
         issuer: iss,
@@ -1014,63 +1019,63 @@ fn replay_guard(c: &mut Calls) {
     };
     use ekl_core::replay::{admit, Kind};
     for (label, kind, iat, restore, added) in [
-        ("no restore", Kind::RelationshipAssertion, T, None, None),
-        ("added", Kind::PlatformCall, T, None, Some(true)),
-        ("reuse", Kind::RelationshipAssertion, T, None, Some(false)),
+        ("no restore", Kind::RelationshipAssertion, t0, None, None),
+        ("added", Kind::PlatformCall, t0, None, Some(true)),
+        ("reuse", Kind::RelationshipAssertion, t0, None, Some(false)),
         (
             "reuse of a platform call",
             Kind::PlatformCall,
-            T,
+            t0,
             None,
             Some(false),
         ),
         (
             "issued before a restore",
             Kind::RelationshipAssertion,
-            T,
-            Some(T * 1000 - 59_999),
+            t0,
+            Some(t0 * 1000 - 59_999),
             None,
         ),
         (
             "issued at the restore + skew",
             Kind::PlatformCall,
-            T,
-            Some(T * 1000 - 60_000),
+            t0,
+            Some(t0 * 1000 - 60_000),
             None,
         ),
         (
             "a restore out of its window",
             Kind::RelationshipAssertion,
-            T,
-            Some(T * 1000 - 240_000),
+            t0,
+            Some(t0 * 1000 - 240_000),
             None,
         ),
     ] {
-        let Ok(a) = admit(&credential(kind, iat), T * 1000, 60) else {
+        let Ok(a) = admit(&credential(kind, iat), t0 * 1000, 60) else {
             continue;
         };
         let mut args = vec![("admission", t(&a.to_value()))];
         args.extend(restore.map(|m| ("restore_moment", n(m))));
         args.extend(added.map(|b| ("added", Value::Bool(b))));
-        c.add("replay_answer", SRC, label, args);
+        c.add("replay_answer", src, label, args);
     }
     c.add(
         "replay_answer",
-        SRC,
+        src,
         "not an admission",
         vec![("admission", t(&Value::Object(vec![("key".into(), s("k"))])))],
     );
     for (label, now_ms, skew) in [
-        ("default skew", T * 1000 + 250, None),
-        ("skew 0", T * 1000, Some(0)),
+        ("default skew", t0 * 1000 + 250, None),
+        ("skew 0", t0 * 1000, Some(0)),
         ("skew 300", 0, Some(300)),
         ("negative now", -5_000, None),
-        ("milliseconds as seconds", T * 1_000_000, None),
-        ("skew -1", T * 1000, Some(-1)),
+        ("milliseconds as seconds", t0 * 1_000_000, None),
+        ("skew -1", t0 * 1000, Some(-1)),
     ] {
         let mut args = vec![("now_ms", n(now_ms))];
         args.extend(skew.map(|k| ("skew", n(k))));
-        c.add("replay_restore", SRC, label, args);
+        c.add("replay_restore", src, label, args);
     }
 }
 
