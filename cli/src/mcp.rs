@@ -15,6 +15,7 @@
 
 mod http;
 mod stdio;
+mod tls;
 
 use std::borrow::Cow;
 use std::process::ExitCode;
