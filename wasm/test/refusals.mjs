@@ -120,6 +120,8 @@ export function badCalls(api) {
       ['verifyRevocationFeed: milliseconds', () => api.verifyRevocationFeed('a.b.c', JWKS(), 'i', 'p', { now: 1780000000000 }), 'INVALID_ARGUMENT'],
       ['verifyAccessToken: bad base64url', () => api.verifyAccessToken('a+.b.c', JWKS(), 'i', 'p', { now: 1 }), 'INVALID_BASE64URL'],
       ['newSalt: an argument', () => api.newSalt(32), 'INVALID_ARGUMENT'],
+      ['newSeed: an argument', () => api.newSeed(32), 'INVALID_ARGUMENT'],
+      ['newSigningKey: an empty kid', () => api.newSigningKey(''), 'INVALID_KEY'],
       ['RemoteJwks: not a URL', () => new api.RemoteJwks('file:///x'), 'INVALID_ARGUMENT'],
       ['remoteJwksStep: a forged state', () => api.remoteJwksStep({ on: 'need', now: 1 }, { state: { has_set: true } }), 'INVALID_ARGUMENT'],
       ['remoteJwksStep: an unknown event', () => api.remoteJwksStep({ on: 'tick' }), 'INVALID_ARGUMENT'],
