@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import secrets
 
-from ._api import signing_key
 from ._native import SigningKey
 
 __all__ = ["new_salt", "new_seed", "new_signing_key"]
@@ -30,4 +29,6 @@ def new_signing_key(kid: str) -> SigningKey:
     drawn from the operating system's CSPRNG and not kept (the key lives as long as the object;
     its secret never leaves the core). For a key to keep, store ``new_seed()`` and call
     ``signing_key(seed, kid)``; ``key.public_jwks()`` is the key set to publish."""
+    from ._api import signing_key  # _api imports this module: at call time
+
     return signing_key(new_seed(), kid)
