@@ -479,7 +479,7 @@ test('sqlite: a path opens with node:sqlite when this Node has it, before better
     const Module = require('node:module')
     const load = Module._load
     const seen = { nodeSqlite: 0, better: 0 }
-    const fake = process.argv[3] === 'fake'
+    const fake = process.argv[2] === 'fake'
     Module._load = function (request, ...rest) {
       if (request === 'better-sqlite3') seen.better++
       if (request === 'node:sqlite' && fake) {
@@ -489,8 +489,8 @@ test('sqlite: a path opens with node:sqlite when this Node has it, before better
       if (request === 'node:sqlite') seen.nodeSqlite++
       return load.call(this, request, ...rest)
     }
-    const { SqliteStore } = require(process.argv[2])
-    const store = new SqliteStore(process.argv[4])
+    const { SqliteStore } = require(process.argv[1])
+    const store = new SqliteStore(process.argv[3])
     if (store.add('k', 2000, 1000) !== true || store.add('k', 2000, 1001) !== false) throw new Error('add')
     store.close()
     store.close()
