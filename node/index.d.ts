@@ -1576,6 +1576,10 @@ export declare class RemoteJwks {
 }
 /** A fresh salt: 32 bytes of the host's CSPRNG (`crypto.getRandomValues`) as 64 lowercase hex. */
 export declare function newSalt(): string
+/** A fresh seed for ES256 keys: 32 bytes of the host's CSPRNG as 64 lowercase hex. It is the secret of the keys `signingKey(seed, kid)` and `jwksFromSeed(seed, kids)` derive: keep it as you would keep a private key. */
+export declare function newSeed(): string
+/** A fresh random ES256 signing key under `kid`: `signingKey(newSeed(), kid)`, the seed not kept (for a key to keep, store `newSeed()` and call `signingKey(seed, kid)`); `publicJwk(key)` is its public key. */
+export declare function newSigningKey(kid: string): SigningKey
 /** One operation of the registry (docs/operations.json). */
 export interface Operation {
   name: string

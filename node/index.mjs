@@ -75,6 +75,8 @@ export const {
   SigningKey,
   RemoteJwks,
   newSalt,
+  newSeed,
+  newSigningKey,
   operations,
   errorCodes,
   coreVersion,

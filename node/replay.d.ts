@@ -113,8 +113,8 @@ export interface SqliteDatabase {
 /** Consumed jti in an SQLite database: durable across restarts (the same table as the Python package's). */
 export declare class SqliteStore implements ReplayStore {
   /**
-   * @param database an open database (better-sqlite3, node:sqlite), or a path opened with the
-   *   optional dependency better-sqlite3
+   * @param database an open database (better-sqlite3, node:sqlite), or a path opened with
+   *   node:sqlite where this Node has it (>= 22.5), else with the optional dependency better-sqlite3
    */
   constructor(database: string | SqliteDatabase, options?: {
     /** the busy timeout, an integer in [0, 600000] ms (default 5000) */

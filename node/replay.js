@@ -7,7 +7,7 @@
 // `replay`). This module only drives them: the clock and the stores (docs/decisions.md#replay-guard).
 // Call a ReplayGuard after the credential verified; a refused credential that is not a reuse is
 // not consumed; a store that cannot answer within its deadline is REPLAY_STORE_UNAVAILABLE.
-// Stores: MemoryStore (one process, bounded), SqliteStore (durable: better-sqlite3 or node:sqlite),
+// Stores: MemoryStore (one process, bounded), SqliteStore (durable: node:sqlite or better-sqlite3),
 // RedisStore (shared by replicas: the `redis` or `ioredis` client), or any object with add,
 // restoreMoment and recordRestore (sync or returning promises). The API is documented in
 // replay.d.ts.
@@ -192,6 +192,7 @@ class MemoryStore {
 class SqliteStore {
   #db
   #owned
+  #closed = false
   #statements = {}
   #purgedAt = null
 
@@ -202,14 +203,12 @@ class SqliteStore {
     let db = database
     this.#owned = typeof database === 'string'
     if (this.#owned) {
-      let Database
-      try {
-        Database = require('better-sqlite3')
-      } catch {
-        throw invalid('SqliteStore: a path needs the optional dependency better-sqlite3 (npm install better-sqlite3@12), or pass an open database')
+      const open = sqliteOpener()
+      if (open === null) {
+        throw invalid('SqliteStore: a path needs node:sqlite (Node >= 22.5; 22.5 to 22.12 with --experimental-sqlite) or the optional dependency better-sqlite3 (npm install better-sqlite3@12), or pass an open database')
       }
       try {
-        db = new Database(database, { timeout: timeoutMs })
+        db = open(database, timeoutMs)
       } catch (e) {
         throw new EklError('REPLAY_STORE_UNAVAILABLE', 'cannot open the SQLite replay store', { cause: e })
       }
@@ -256,7 +255,32 @@ class SqliteStore {
   }
 
   close() {
-    if (this.#owned && this.#db.open !== false) this.#db.close()
+    if (this.#owned && !this.#closed) {
+      this.#closed = true
+      this.#db.close()
+    }
+  }
+}
+
+/**
+ * How SqliteStore opens a path: Node's own node:sqlite when this Node has it (>= 22.5, or 22.5 to
+ * 22.12 with --experimental-sqlite: no install, no native build), else the optional dependency
+ * better-sqlite3; null when neither loads (docs/decisions/node.md#sqlite-path). The busy timeout
+ * is set by the store's PRAGMA on either.
+ * @returns {((path: string, timeoutMs: number) => any) | null}
+ */
+function sqliteOpener() {
+  try {
+    const { DatabaseSync } = require('node:sqlite')
+    if (typeof DatabaseSync === 'function') return (file) => new DatabaseSync(file)
+  } catch {
+    // not in this Node (ERR_UNKNOWN_BUILTIN_MODULE): better-sqlite3
+  }
+  try {
+    const Database = require('better-sqlite3')
+    return (file, timeoutMs) => new Database(file, { timeout: timeoutMs })
+  } catch {
+    return null
   }
 }
 

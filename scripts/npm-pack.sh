@@ -7,7 +7,9 @@
 #                                        file, no file twice;
 #   ekl-evidence-PLATFORM-VERSION.tgz    one per ADDON given (a file named ekl-evidence.PLATFORM.node),
 #                                        in napi-rs's layout (node/npm/PLATFORM/package.json: os, cpu,
-#                                        libc), the main package's optional dependencies.
+#                                        libc), the main package's optional dependencies; with the
+#                                        `ekl` binary too when a file ekl.PLATFORM[.exe] lies next to
+#                                        the addon (the main package's `bin` runs it).
 # Each package is staged in OUT/stage/ (the source tree is not touched): the license files are copied
 # in, the main package.json gets its optionalDependencies (every published platform at this
 # version, as napi-rs's pre-publish step writes them) and loses its dev-only fields.
@@ -26,6 +28,7 @@ rm -rf "$stage" && mkdir -p "$stage"
 main="$stage/ekl-evidence"
 mkdir -p "$main/js"
 (cd "$root/node" && cp index.js index.mjs index.d.ts index.d.mts native.js native.d.ts replay.js replay.mjs replay.d.ts replay.d.mts README.md "$main/" && cp js/*.js "$main/js/" && cp -r wasm "$main/wasm")
+mkdir -p "$main/bin" && cp "$root/node/bin/ekl.js" "$main/bin/" && chmod 755 "$main/bin/ekl.js"
 mkdir -p "$main/mcp" && cp "$root"/node/mcp/*.mjs "$root"/node/mcp/*.d.mts "$main/mcp/"
 cp "$root/LICENSE-APACHE" "$root/LICENSE-MIT" "$main/"
 node - "$root/node/package.json" "$main/package.json" <<'JS'
@@ -75,6 +78,14 @@ for addon in "$@"; do
   cp "$root/node/npm/$plat/package.json" "$root/node/npm/$plat/README.md" "$dir/"
   cp "$addon" "$dir/$base"
   cp "$root/LICENSE-APACHE" "$root/LICENSE-MIT" "$dir/"
+  # The `ekl` binary of this platform, when built (a file ekl.PLATFORM[.exe] next to the addon):
+  # the main package's bin/ekl.js runs it (docs/decisions/packaging.md#ekl-where-users-install).
+  for cli in "$(dirname "$addon")/ekl.$plat" "$(dirname "$addon")/ekl.$plat.exe"; do
+    [ -f "$cli" ] || continue
+    exe=ekl; [[ "$cli" == *.exe ]] && exe=ekl.exe
+    cp "$cli" "$dir/$exe" && chmod 755 "$dir/$exe"
+    node -e 'const fs = require("node:fs"); const f = process.argv[1]; const p = JSON.parse(fs.readFileSync(f, "utf8")); p.files.push(process.argv[2]); p.description = p.description.replace("The native addon of ekl-evidence", "The native addon and the ekl binary of ekl-evidence"); fs.writeFileSync(f, JSON.stringify(p, null, 2) + "\n")' "$dir/package.json" "$exe"
+  done
 done
 
 for dir in "$stage"/*/; do

@@ -12,6 +12,9 @@ pins="maturin==$MATURIN ziglang==$ZIGLANG pytest==$PYTEST hypothesis==$HYPOTHESI
 # shellcheck disable=SC2034 # test_pins: for 30-python.sh
 test_pins="pytest==$PYTEST hypothesis==$HYPOTHESIS mypy==$MYPY redis==$REDIS_PY pytest-xdist==$PYTEST_XDIST execnet==$EXECNET pytest-random-order==$PYTEST_RANDOM_ORDER"
 tools="${CARGO_TARGET_DIR:-$PWD/target}/python-test/tools"
+# maturin warns that build-backend is not "maturin": it is maturin's, behind one check
+# (python/build_backend/ekl_build.py), so the warning is noise in every build log.
+export MATURIN_NO_MISSING_BUILD_BACKEND_WARNING=1
 # shellcheck source=scripts/lib/venv.sh
 source "$(dirname "${BASH_SOURCE[0]}")/lib/venv.sh"
 # shellcheck disable=SC2086 # $pins: one word a pin

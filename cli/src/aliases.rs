@@ -140,6 +140,13 @@ pub(crate) const NAMED: &[(&str, Named)] = &[
         ]),
     ),
     (
+        "jwks new-seed",
+        Named::HostOnly(
+            "draws 32 bytes from the operating system's random source (the core reads none); \
+             the keys are then the signing_key / jwks_from_seed operations of that seed",
+        ),
+    ),
+    (
         "receipt issue",
         Named::Alias(&[alias(
             "issue_mac_receipt",

@@ -81,9 +81,10 @@ fn blank(l: &[u8]) -> bool {
 /// JSON), and whether the item was accepted (`None`: refused).
 /// With `failures_only`, an accepted item gives no line and a verdict keeps its failing checks
 /// alone (those whose outcome is not `pass`).
-/// For people (`format` human): `line N: ACCEPTED`, `line N, receipt R, execution E: NOT
-/// ACCEPTED: id (words); ...` or `line N, ...: REFUSED: CODE: message` (the ids the item holds,
-/// [`human::item_ids`]); the failing checks' ids are returned for the tally.
+/// For people (`format` human): `line N, label "L": ACCEPTED`, `line N, label "L", receipt R,
+/// execution E: NOT ACCEPTED: id (words); ...` or `line N, ...: REFUSED: CODE: message` (the
+/// label and ids the item holds, [`human::item_ids`]); the failing checks' ids are returned for
+/// the tally.
 fn output(
     line: usize,
     item: Option<&[u8]>,
@@ -104,11 +105,11 @@ fn output(
                 None,
             ),
         };
-        // An item that did not pass is named by its ids too (its line alone is hard to find).
-        let ids = match status {
-            Some(true) => String::new(),
-            _ => item.map(human::item_ids).unwrap_or_default(),
-        };
+        // An item is named by its label; one that did not pass by its ids too (its line alone
+        // is hard to find).
+        let ids = item
+            .map(|i| human::item_ids(i, status != Some(true)))
+            .unwrap_or_default();
         return (
             format!("line {line}{ids}: {text}\n").into_bytes(),
             status,

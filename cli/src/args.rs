@@ -22,6 +22,7 @@ Commands (ekl COMMAND --help, or ekl help COMMAND, for the options of each):
                           {claims, header, kid, token_sha256, typ}
   jws sign                sign claims (key from a 32-byte seed, RFC 6979 nonces)
   jwks from-seed          the key set (or the private JWKs) derived from a 32-byte seed
+  jwks new-seed           a fresh random 32-byte seed (64 hex): the secret of new ES256 keys
   receipt issue           a MAC receipt for a call answered: every member, fresh salts (§9.5)
   receipt sign            a MAC receipt with its auth_tag (ekl-evidence-mac-1.1, §9.5)
   receipt digest          receipt_digest: SHA-256 of ekl-json-1 of the whole receipt
@@ -406,6 +407,11 @@ pub(crate) enum JwksCommand {
         #[arg(long)]
         private: bool,
     },
+    /// A fresh random 32-byte seed (64 lowercase hex) from the operating system's random
+    /// source: the secret of new ES256 keys. Keep it as a private key; `jws sign --seed-file`
+    /// and `jwks from-seed --seed-file` derive the keys from it (one per kid). Example:
+    /// `ekl jwks new-seed > net.seed && ekl jwks from-seed --seed-file net.seed --kid net-1`
+    NewSeed,
 }
 
 /// The token of `jws verify` and `receipt verify-jws`: `--token`, `--token-file`, FILE or stdin.

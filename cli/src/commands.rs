@@ -519,6 +519,8 @@ fn jwks(c: JwksCommand, io: &Inputs) -> CmdResult {
                 )?
                 .print()
         }
+        // 32 bytes of the operating system's random source, as a salt is drawn.
+        JwksCommand::NewSeed => Ok(format!("{}\n", fresh_salt()?).into_bytes()),
     }
 }
 

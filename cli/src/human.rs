@@ -245,10 +245,12 @@ fn verdicts(items: &[Value<'_>]) -> Option<String> {
 /// The longest id [`item_ids`] shows in full (a longer one is cut, with `…`).
 const ID_CHARS: usize = 64;
 
-/// `, receipt R, execution E`: the ids an archive item (`ekl_core::batch`) holds, to find a
-/// failing item by: its receipt's `receipt_id`, its receipt's `execution_id` or else its call's.
-/// Empty when the item is not JSON or holds neither (a token's ids are inside the token).
-pub(crate) fn item_ids(item: &[u8]) -> String {
+/// `, label "L", receipt R, execution E`: what names an archive item (`ekl_core::batch`): its
+/// `label` (a string, always shown: the archive's own name for the item), and with `ids` (an
+/// item that did not pass) the ids to find it by: its receipt's `receipt_id`, its receipt's
+/// `execution_id` or else its call's. Empty when the item is not JSON or holds none of them (a
+/// token's ids are inside the token).
+pub(crate) fn item_ids(item: &[u8], ids: bool) -> String {
     let Ok(v) = canonical::parse(item) else {
         return String::new();
     };
@@ -259,6 +261,12 @@ pub(crate) fn item_ids(item: &[u8]) -> String {
         format!("{}{more}", safe(&cut))
     };
     let mut out = String::new();
+    if let Some(l) = v.get("label").and_then(Value::as_str) {
+        out.push_str(&format!(", label \"{}\"", shown(l)));
+    }
+    if !ids {
+        return out;
+    }
     if let Some(r) = of("receipt", "receipt_id") {
         out.push_str(&format!(", receipt {}", shown(r)));
     }

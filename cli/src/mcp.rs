@@ -15,6 +15,7 @@
 
 mod http;
 mod stdio;
+mod tls;
 
 use std::borrow::Cow;
 use std::process::ExitCode;
@@ -272,6 +273,37 @@ pub(crate) fn list_tools(t: &mut dyn Transport, deadline: Instant) -> Result<Fou
     }
 }
 
+/// Refuses `--offered` names the server did not list (`INVALID_ARGUMENT`, naming them): a typo
+/// would otherwise fingerprint fewer tools and exit 0 (docs/decisions/cli.md#mcp-offered).
+fn not_listed(tools: &[Value<'static>], offered: &[&str]) -> Result<(), McpFailure> {
+    let listed: std::collections::HashSet<&str> = tools
+        .iter()
+        .filter_map(|t| match t.get("name") {
+            Some(Value::String(n)) => Some(n.as_ref()),
+            _ => None,
+        })
+        .collect();
+    let mut missing: Vec<&str> = offered
+        .iter()
+        .copied()
+        .filter(|n| !listed.contains(n))
+        .collect();
+    missing.dedup();
+    if missing.is_empty() {
+        return Ok(());
+    }
+    let shown: Vec<String> = missing.iter().map(|n| format!("\"{n}\"")).collect();
+    Err(Error::new(
+        ErrorCode::InvalidArgument,
+        printable(&format!(
+            "--offered names {} tool(s) the server did not list: {} (names are exact: case, spaces)",
+            missing.len(),
+            shown.join(", ")
+        )),
+    )
+    .into())
+}
+
 /// The printed object: `{pages, projection, server: {name, version}, tools, upstream_fingerprint}`
 /// as canonical JSON, and the fingerprint.
 pub(crate) fn report(
@@ -279,6 +311,9 @@ pub(crate) fn report(
     offered: Option<&[&str]>,
 ) -> Result<(Vec<u8>, String), McpFailure> {
     let count = listing.tools.len();
+    if let Some(names) = offered {
+        not_listed(&listing.tools, names)?;
+    }
     let all = Value::Object(vec![("tools".into(), Value::Array(listing.tools))]);
     let call = |op: &str| {
         let mut args = vec![("tools", Arg::Value(all.clone()))];

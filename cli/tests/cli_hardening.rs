@@ -64,6 +64,7 @@ const COMMANDS: &[&str] = &[
     "jws verify",
     "jws sign",
     "jwks from-seed",
+    "jwks new-seed",
     "receipt issue",
     "receipt sign",
     "receipt digest",

@@ -297,8 +297,11 @@ fn an_archive_for_people_is_one_line_an_item_then_the_failing_checks_counted() {
     assert_eq!(code, 1, "{err}");
     let out = text(out);
     let lines: Vec<&str> = out.lines().collect();
-    assert_eq!(lines[0], "line 1: ACCEPTED");
-    // An item that did not pass is named by its receipt and execution ids too.
+    // Every item is named by its label (issue 44.6); one that did not pass by its ids too.
+    assert_eq!(
+        lines[0],
+        r#"line 1, label "valid customer receipt (rk-2)": ACCEPTED"#
+    );
     let item4: J = serde_json::from_str(
         std::fs::read_to_string(sample("receipts.jsonl"))
             .unwrap()
@@ -308,7 +311,7 @@ fn an_archive_for_people_is_one_line_an_item_then_the_failing_checks_counted() {
     )
     .unwrap();
     let ids = format!(
-        "line 4, receipt {}, execution {}: NOT ACCEPTED: auth_tag (MAC tag over the receipt)",
+        "line 4, label \"tampered: status changed after signing\", receipt {}, execution {}: NOT ACCEPTED: auth_tag (MAC tag over the receipt)",
         item4["receipt"]["receipt_id"].as_str().unwrap(),
         item4["receipt"]["execution_id"].as_str().unwrap()
     );

@@ -263,3 +263,76 @@ fn verify_refuses_milliseconds_and_prints_typ() {
     assert_eq!(keys, ["claims", "header", "kid", "token_sha256", "typ"]);
     assert_eq!(v["typ"], "ekl-access+jwt");
 }
+
+/// `jwks new-seed` (issue 44.6): 32 fresh random bytes as 64 hex, a new one each time; the keys
+/// of `jws sign` and `jwks from-seed` derive from it, and a token signed under one seed does not
+/// verify under another's key set.
+#[test]
+fn a_new_seed_is_random_and_is_the_secret_of_its_keys() {
+    let dir = TestDir::new("cli-new-seed");
+    let seed = |name: &str| {
+        let (code, out, err) = ekl(&["jwks", "new-seed"], b"");
+        assert_eq!(code, 0, "{err}");
+        assert!(out.len() == 65 && out.ends_with('\n'), "{out:?}");
+        assert!(out[..64]
+            .bytes()
+            .all(|b| b.is_ascii_digit() || (b'a'..=b'f').contains(&b)));
+        (dir.write(name, &out), out)
+    };
+    let (one, a) = seed("one.seed");
+    let (two, b) = seed("two.seed");
+    assert_ne!(a, b);
+    let claims = dir.write(
+        "claims.json",
+        r#"{"iss":"https://net.example","aud":"agt_1","iat":1000,"exp":1060}"#,
+    );
+    let (code, token, err) = ekl(
+        &[
+            "jws",
+            "sign",
+            "--typ",
+            "ekl-access+jwt",
+            "--seed-file",
+            &one,
+            "--kid",
+            "net-1",
+            &claims,
+        ],
+        b"",
+    );
+    assert_eq!(code, 0, "{err}");
+    for (seed_file, want) in [(&one, 0), (&two, 2)] {
+        let (code, jwks, err) = ekl(
+            &[
+                "jwks",
+                "from-seed",
+                "--seed-file",
+                seed_file,
+                "--kid",
+                "net-1",
+            ],
+            b"",
+        );
+        assert_eq!(code, 0, "{err}");
+        let jwks = dir.write("jwks.json", jwks);
+        let (code, _, err) = ekl(
+            &[
+                "jws",
+                "verify",
+                "--typ",
+                "ekl-access+jwt",
+                "--jwks",
+                &jwks,
+                "--now",
+                "1030",
+                "--token",
+                token.trim(),
+            ],
+            b"",
+        );
+        assert_eq!(code, want, "{err}");
+        if want == 2 {
+            assert!(err.contains("SIGNATURE_INVALID"), "{err}");
+        }
+    }
+}

@@ -41,7 +41,16 @@ const PAGE2: &str = r#"{"jsonrpc":"2.0","id":3,"result":{"tools":[{"name":"Écla
 #[test]
 fn every_page_is_fingerprinted_as_the_operation_fingerprints_the_merged_tools() {
     let script = server(&[PAGE1, PAGE2], "read l; exit 0");
+    // A name the server did not list (a typo) is refused, naming it, not dropped (issue 44.6).
     let (code, out, err) = mcp(&["--offered", "zeta,alpha,Éclair,absent"], &script);
+    assert_eq!((code, out.as_str()), (2, ""), "{err}");
+    assert!(
+        err.contains(
+            "ekl: INVALID_ARGUMENT: --offered names 1 tool(s) the server did not list: \"absent\""
+        ),
+        "{err}"
+    );
+    let (code, out, err) = mcp(&["--offered", "zeta,alpha,Éclair"], &script);
     assert_eq!(code, 0, "{err}");
     assert!(
         err.contains("the server is up"),
@@ -105,7 +114,7 @@ fn every_page_is_fingerprinted_as_the_operation_fingerprints_the_merged_tools() 
 
     // --expect: the same fingerprint exits 0; another one exits 1, prints the same line and says
     // what changed.
-    let offered = ["--offered", "zeta,alpha,Éclair,absent", "--expect"];
+    let offered = ["--offered", "zeta,alpha,Éclair", "--expect"];
     let (code, same, err) = mcp(&[&offered[..], &[fp]].concat(), &script);
     assert_eq!((code, same.as_str()), (0, out.as_str()), "{err}");
     let other = "0".repeat(64);

@@ -668,14 +668,13 @@ fn endpoint_proof_signatures(c: &mut Calls, d: &Value<'static>, src: &str) {
     }
 }
 
-/// Times (format_timestamp) and keys from PEM and JWK files made by node:crypto (OpenSSL).
 /// The fetched key set's cache policy as a handle (`RemoteJwksPolicy`, ekl_core::remote_jwks;
 /// docs/decisions/handles.md): its constructor, and each method called on a handle brought to a
 /// state by earlier methods (the `self` argument describes them), so every surface's answers to
 /// the same transitions are compared (tools/remote-jwks/scenarios.json plays them over HTTP).
 fn remote_jwks_steps(c: &mut Calls) {
     const SRC: &str = "core/src/remote_jwks.rs";
-    const KEY: &str = r#"{"alg":"ES256","crv":"P-256","kid":"k1","kty":"EC","use":"sig","x":"IBPaEMdAdqp6YxXlh70zMSKLxblldoQmMNdSuUfZ6ow","y":"I9B6U2c_y7Iwzk1NQNbXCWZzGpmBvc1Tbvs_CYkL8Ik"}"#;
+    const KEY: &str = RJ_KEY;
     let set = format!(r#"{{"keys":[{KEY}]}}"#);
     let parse = |text: &str| {
         canonical::parse(text.as_bytes())
@@ -724,26 +723,113 @@ fn remote_jwks_steps(c: &mut Calls) {
     }
     let new = format!("{{{parts}}}");
     let handle = |then: &str| parse(&format!(r#"{{"new":{new},"then":[{then}]}}"#));
-    let body = |cc: &str| {
-        format!(
-            r#"["body",{{"now":1000,"body":{},"cache_control":"{cc}"}}]"#,
-            String::from_utf8(canonical::canonicalize_value(&s(set.clone())).unwrap_or_default())
-                .unwrap_or_default()
-        )
-    };
-    let fetched = body("max-age=60");
+    let fetched = rj_body(&set, "max-age=60");
     let refused = r#"["failed",{"now":1061,"cause":"refused","message":"the key set's server answered 500"}]"#;
     let failed = format!("{fetched},{refused}");
-    let cold = r#"["failed",{"now":1000,"cause":"timeout"}]"#;
     let token = "eyJhbGciOiJFUzI1NiIsImtpZCI6Ims5In0.e30.c2ln"; // {"alg":"ES256","kid":"k9"}
-    let known = "eyJhbGciOiJFUzI1NiIsImtpZCI6ImsxIn0.e30.c2ln"; // {"alg":"ES256","kid":"k1"}
-    let dup = "eyJraWQiOiJrOSIsImtpZCI6ImsxIn0.e30.c2ln"; // {"kid":"k9","kid":"k1"}
-    let no_store = format!("{},{}", body("no-store"), r#"["need",{"now":1029}]"#);
+    let no_store = format!(
+        "{},{}",
+        rj_body(&set, "no-store"),
+        r#"["need",{"now":1029}]"#
+    );
     let kid_fetch = format!(r#"{fetched},["kid",{{"now":1010,"token":"{token}"}}]"#);
     let kid_timeout = format!(r#"{kid_fetch},["failed",{{"now":1011,"cause":"timeout"}}]"#);
+    let v = RjInputs {
+        set: set.clone(),
+        new: new.clone(),
+        fetched,
+        refused,
+        failed,
+        cold: r#"["failed",{"now":1000,"cause":"timeout"}]"#,
+        token,
+        known: "eyJhbGciOiJFUzI1NiIsImtpZCI6ImsxIn0.e30.c2ln", // {"alg":"ES256","kid":"k1"}
+        dup: "eyJraWQiOiJrOSIsImtpZCI6ImsxIn0.e30.c2ln",       // {"kid":"k9","kid":"k1"}
+        no_store,
+        kid_fetch,
+        kid_timeout,
+    };
+    let steps = [
+        rj_steps_1(&v),
+        rj_steps_2(&v),
+        rj_steps_3(&v),
+        rj_steps_4(&v),
+    ]
+    .concat();
+    for (label, method, then, more) in steps {
+        let mut args = vec![("self", handle(&then))];
+        args.extend(more);
+        let name = format!("remote_jwks_policy_{method}");
+        c.add(&name, SRC, label, args);
+    }
+    c.add(
+        "remote_jwks_policy_need",
+        SRC,
+        "a handle of no class's method",
+        vec![
+            ("self", parse(r#"{"new":{"url":"https://x.example/","scheme":"https","host":"x.example"},"then":[["tick",{}]]}"#)),
+            ("now", Value::Number(1.0)),
+        ],
+    );
+}
+
+/// The key of the `RemoteJwksPolicy` conformance steps' key set.
+const RJ_KEY: &str = r#"{"alg":"ES256","crv":"P-256","kid":"k1","kty":"EC","use":"sig","x":"IBPaEMdAdqp6YxXlh70zMSKLxblldoQmMNdSuUfZ6ow","y":"I9B6U2c_y7Iwzk1NQNbXCWZzGpmBvc1Tbvs_CYkL8Ik"}"#;
+
+/// The states and inputs the `RemoteJwksPolicy` conformance steps share ([`remote_jwks_steps`]).
+struct RjInputs {
+    set: String,
+    new: String,
+    fetched: String,
+    refused: &'static str,
+    failed: String,
+    cold: &'static str,
+    token: &'static str,
+    known: &'static str,
+    dup: &'static str,
+    no_store: String,
+    kid_fetch: String,
+    kid_timeout: String,
+}
+
+impl RjInputs {
+    /// A `body` step: the key set fetched with `cache_control`.
+    fn body(&self, cc: &str) -> String {
+        rj_body(&self.set, cc)
+    }
+}
+
+/// A `body` step of the key set `set` fetched with `cache_control` `cc`.
+fn rj_body(set: &str, cc: &str) -> String {
+    format!(
+        r#"["body",{{"now":1000,"body":{},"cache_control":"{cc}"}}]"#,
+        String::from_utf8(canonical::canonicalize_value(&s(set.to_owned())).unwrap_or_default())
+            .unwrap_or_default()
+    )
+}
+
+/// One `RemoteJwksPolicy` method call: its label, method, the earlier steps (`then`) and the
+/// method's other arguments.
+type RjStep<'s> = (&'s str, &'s str, String, Vec<(&'s str, Value<'static>)>);
+
+/// `RemoteJwksPolicy` conformance steps, part 1 of 4 ([`remote_jwks_steps`]).
+#[allow(unused_variables, dead_code)] // one header of shared inputs for every part
+fn rj_steps_1(v: &RjInputs) -> Vec<RjStep<'_>> {
+    const KEY: &str = RJ_KEY;
+    let (set, new, fetched, failed) = (
+        v.set.clone(),
+        v.new.clone(),
+        v.fetched.clone(),
+        v.failed.clone(),
+    );
+    let (no_store, kid_fetch, kid_timeout) = (
+        v.no_store.clone(),
+        v.kid_fetch.clone(),
+        v.kid_timeout.clone(),
+    );
+    let (refused, cold, token, known, dup) = (v.refused, v.cold, v.token, v.known, v.dup);
+    let body = |cc: &str| v.body(cc);
     let n = |x: f64| Value::Number(x);
-    type Step<'s> = (&'s str, &'s str, String, Vec<(&'s str, Value<'static>)>);
-    let steps: Vec<Step<'_>> = vec![
+    vec![
         (
             "need, no set",
             "need",
@@ -842,6 +928,28 @@ fn remote_jwks_steps(c: &mut Calls) {
             failed.clone(),
             vec![("now", n(87500.0))],
         ),
+    ]
+}
+
+/// `RemoteJwksPolicy` conformance steps, part 2 of 4 ([`remote_jwks_steps`]).
+#[allow(unused_variables, dead_code)] // one header of shared inputs for every part
+fn rj_steps_2(v: &RjInputs) -> Vec<RjStep<'_>> {
+    const KEY: &str = RJ_KEY;
+    let (set, new, fetched, failed) = (
+        v.set.clone(),
+        v.new.clone(),
+        v.fetched.clone(),
+        v.failed.clone(),
+    );
+    let (no_store, kid_fetch, kid_timeout) = (
+        v.no_store.clone(),
+        v.kid_fetch.clone(),
+        v.kid_timeout.clone(),
+    );
+    let (refused, cold, token, known, dup) = (v.refused, v.cold, v.token, v.known, v.dup);
+    let body = |cc: &str| v.body(cc);
+    let n = |x: f64| Value::Number(x);
+    vec![
         (
             "need_failed, no set",
             "need_failed",
@@ -946,6 +1054,28 @@ fn remote_jwks_steps(c: &mut Calls) {
                 ("host", s("net.example")),
             ],
         ),
+    ]
+}
+
+/// `RemoteJwksPolicy` conformance steps, part 3 of 4 ([`remote_jwks_steps`]).
+#[allow(unused_variables, dead_code)] // one header of shared inputs for every part
+fn rj_steps_3(v: &RjInputs) -> Vec<RjStep<'_>> {
+    const KEY: &str = RJ_KEY;
+    let (set, new, fetched, failed) = (
+        v.set.clone(),
+        v.new.clone(),
+        v.fetched.clone(),
+        v.failed.clone(),
+    );
+    let (no_store, kid_fetch, kid_timeout) = (
+        v.no_store.clone(),
+        v.kid_fetch.clone(),
+        v.kid_timeout.clone(),
+    );
+    let (refused, cold, token, known, dup) = (v.refused, v.cold, v.token, v.known, v.dup);
+    let body = |cc: &str| v.body(cc);
+    let n = |x: f64| Value::Number(x);
+    vec![
         (
             "response, redirect without a Location",
             "response",
@@ -1051,28 +1181,33 @@ fn remote_jwks_steps(c: &mut Calls) {
                 ("longer", Value::Bool(true)),
             ],
         ),
-        (
-            "need, after a refused body",
-            "need",
-            r#"["body",{"now":1000,"body":"<html>"}]"#.into(),
-            vec![("now", n(1001.0))],
-        ),
-    ];
-    for (label, method, then, more) in steps {
-        let mut args = vec![("self", handle(&then))];
-        args.extend(more);
-        let name = format!("remote_jwks_policy_{method}");
-        c.add(&name, SRC, label, args);
-    }
-    c.add(
-        "remote_jwks_policy_need",
-        SRC,
-        "a handle of no class's method",
-        vec![
-            ("self", parse(r#"{"new":{"url":"https://x.example/","scheme":"https","host":"x.example"},"then":[["tick",{}]]}"#)),
-            ("now", Value::Number(1.0)),
-        ],
+    ]
+}
+
+/// `RemoteJwksPolicy` conformance steps, part 4 of 4 ([`remote_jwks_steps`]).
+#[allow(unused_variables, dead_code)] // one header of shared inputs for every part
+fn rj_steps_4(v: &RjInputs) -> Vec<RjStep<'_>> {
+    const KEY: &str = RJ_KEY;
+    let (set, new, fetched, failed) = (
+        v.set.clone(),
+        v.new.clone(),
+        v.fetched.clone(),
+        v.failed.clone(),
     );
+    let (no_store, kid_fetch, kid_timeout) = (
+        v.no_store.clone(),
+        v.kid_fetch.clone(),
+        v.kid_timeout.clone(),
+    );
+    let (refused, cold, token, known, dup) = (v.refused, v.cold, v.token, v.known, v.dup);
+    let body = |cc: &str| v.body(cc);
+    let n = |x: f64| Value::Number(x);
+    vec![(
+        "need, after a refused body",
+        "need",
+        r#"["body",{"now":1000,"body":"<html>"}]"#.into(),
+        vec![("now", n(1001.0))],
+    )]
 }
 
 fn times_and_keys(c: &mut Calls, dir: &Path) {
@@ -1288,6 +1423,11 @@ fn replay_guard(c: &mut Calls) {
         args.extend(skew.map(|k| ("skew", n(k))));
         c.add("replay_admit", SRC, label, args);
     }
+    replay_answers_and_restores(c, SRC, T, (iss, aud));
+}
+
+/// The second half of [`replay_guard`]: the store's answers to admissions, and restores.
+fn replay_answers_and_restores(c: &mut Calls, src: &str, t0: i64, (iss, aud): (&str, &str)) {
     let credential = |kind, iat| ekl_core::replay::Credential {
         kind,
         issuer: iss,
@@ -1298,63 +1438,63 @@ fn replay_guard(c: &mut Calls) {
     };
     use ekl_core::replay::{admit, Kind};
     for (label, kind, iat, restore, added) in [
-        ("no restore", Kind::RelationshipAssertion, T, None, None),
-        ("added", Kind::PlatformCall, T, None, Some(true)),
-        ("reuse", Kind::RelationshipAssertion, T, None, Some(false)),
+        ("no restore", Kind::RelationshipAssertion, t0, None, None),
+        ("added", Kind::PlatformCall, t0, None, Some(true)),
+        ("reuse", Kind::RelationshipAssertion, t0, None, Some(false)),
         (
             "reuse of a platform call",
             Kind::PlatformCall,
-            T,
+            t0,
             None,
             Some(false),
         ),
         (
             "issued before a restore",
             Kind::RelationshipAssertion,
-            T,
-            Some(T * 1000 - 59_999),
+            t0,
+            Some(t0 * 1000 - 59_999),
             None,
         ),
         (
             "issued at the restore + skew",
             Kind::PlatformCall,
-            T,
-            Some(T * 1000 - 60_000),
+            t0,
+            Some(t0 * 1000 - 60_000),
             None,
         ),
         (
             "a restore out of its window",
             Kind::RelationshipAssertion,
-            T,
-            Some(T * 1000 - 240_000),
+            t0,
+            Some(t0 * 1000 - 240_000),
             None,
         ),
     ] {
-        let Ok(a) = admit(&credential(kind, iat), T * 1000, 60) else {
+        let Ok(a) = admit(&credential(kind, iat), t0 * 1000, 60) else {
             continue;
         };
         let mut args = vec![("admission", t(&a.to_value()))];
         args.extend(restore.map(|m| ("restore_moment", n(m))));
         args.extend(added.map(|b| ("added", Value::Bool(b))));
-        c.add("replay_answer", SRC, label, args);
+        c.add("replay_answer", src, label, args);
     }
     c.add(
         "replay_answer",
-        SRC,
+        src,
         "not an admission",
         vec![("admission", t(&Value::Object(vec![("key".into(), s("k"))])))],
     );
     for (label, now_ms, skew) in [
-        ("default skew", T * 1000 + 250, None),
-        ("skew 0", T * 1000, Some(0)),
+        ("default skew", t0 * 1000 + 250, None),
+        ("skew 0", t0 * 1000, Some(0)),
         ("skew 300", 0, Some(300)),
         ("negative now", -5_000, None),
-        ("milliseconds as seconds", T * 1_000_000, None),
-        ("skew -1", T * 1000, Some(-1)),
+        ("milliseconds as seconds", t0 * 1_000_000, None),
+        ("skew -1", t0 * 1000, Some(-1)),
     ] {
         let mut args = vec![("now_ms", n(now_ms))];
         args.extend(skew.map(|k| ("skew", n(k))));
-        c.add("replay_restore", SRC, label, args);
+        c.add("replay_restore", src, label, args);
     }
 }
 

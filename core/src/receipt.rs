@@ -636,6 +636,35 @@ fn form_checks(receipt: &Value<'_>, issued: Option<&Result<Timestamp>>) -> Vec<C
             member_shown(receipt, "execution_kind"),
         ),
     );
+    checks.push(required_fields(receipt));
+    checks.push(kind_fields(receipt, kind));
+    checks.push(
+        match str_field(receipt, "status") {
+            Some(s) if STATUSES.contains(&s) => Check::pass("status"),
+            _ => Check::fail("status", "not an execution status"),
+        }
+        .with_values(
+            Some(format!("one of {}", STATUSES.map(str_shown).join(", "))),
+            member_shown(receipt, "status"),
+        ),
+    );
+    checks.push(
+        match issued {
+            Some(Ok(_)) => Check::pass("issued_at"),
+            Some(Err(_)) => Check::fail("issued_at", "not RFC 3339 UTC (YYYY-MM-DDTHH:MM:SS[.f]Z)"),
+            None => Check::fail("issued_at", "missing or not a string"),
+        }
+        .with_values(
+            Some("RFC 3339 UTC, YYYY-MM-DDTHH:MM:SS[.f]Z".to_owned()),
+            member_shown(receipt, "issued_at"),
+        ),
+    );
+    checks
+}
+
+/// The `required_fields` check of [`form_checks`]: the string, integer and commitment members
+/// of §9.5, each present and of its type, the strings not empty.
+fn required_fields(receipt: &Value<'_>) -> Check {
     let mut bad: Vec<&str> = Vec::new();
     let mut empty: Vec<&str> = Vec::new();
     for name in STRING_FIELDS {
@@ -668,22 +697,26 @@ fn form_checks(receipt: &Value<'_>, issued: Option<&Result<Timestamp>>) -> Vec<C
     if !empty.is_empty() {
         received.push_str(&format!("; empty: {}", names_shown(&empty)));
     }
-    checks.push(
-        if problems.is_empty() {
-            Check::pass("required_fields")
-        } else {
-            Check::fail("required_fields", problems.join("; "))
-        }
-        .with_values(
-            Some(format!(
-                "{} non-empty strings, {} integers, {} commitment objects",
-                STRING_FIELDS.len(),
-                INTEGER_FIELDS.len(),
-                COMMITMENT_FIELDS.len()
-            )),
-            Some(received),
-        ),
-    );
+    if problems.is_empty() {
+        Check::pass("required_fields")
+    } else {
+        Check::fail("required_fields", problems.join("; "))
+    }
+    .with_values(
+        Some(format!(
+            "{} non-empty strings, {} integers, {} commitment objects",
+            STRING_FIELDS.len(),
+            INTEGER_FIELDS.len(),
+            COMMITMENT_FIELDS.len()
+        )),
+        Some(received),
+    )
+}
+
+/// The `kind_fields` check of [`form_checks`]: a customer receipt carries the customer fields
+/// (non-empty strings), a trial or validation receipt none of them; `kind`: the valid
+/// `execution_kind`, if any.
+fn kind_fields(receipt: &Value<'_>, kind: Option<&str>) -> Check {
     let present: Vec<&str> = CUSTOMER_FIELDS
         .into_iter()
         .filter(|f| receipt.get(f).is_some())
@@ -697,63 +730,37 @@ fn form_checks(receipt: &Value<'_>, issued: Option<&Result<Timestamp>>) -> Vec<C
         Some(_) => Some(format!("absent: {}", names_shown(&CUSTOMER_FIELDS))),
     };
     let kind_received = Some(format!("present: {}", names_shown(&present)));
-    checks.push(
-        match kind {
-            None => {
-                Check::fail("kind_fields", "no valid execution_kind").blocked_by("execution_kind")
-            }
-            Some("customer") => {
-                let missing: Vec<&str> = CUSTOMER_FIELDS
-                    .into_iter()
-                    .filter(|f| str_field(receipt, f).is_none_or(|s| s.is_empty()))
-                    .collect();
-                if missing.is_empty() {
-                    Check::pass("kind_fields")
-                } else {
-                    Check::fail(
-                        "kind_fields",
-                        format!("a customer receipt needs {}", missing.join(", ")),
-                    )
-                }
-            }
-            Some(_) => {
-                if present.is_empty() {
-                    Check::pass("kind_fields")
-                } else {
-                    Check::fail(
-                        "kind_fields",
-                        format!(
-                            "a trial or validation receipt must not carry {}",
-                            present.join(", ")
-                        ),
-                    )
-                }
+    match kind {
+        None => Check::fail("kind_fields", "no valid execution_kind").blocked_by("execution_kind"),
+        Some("customer") => {
+            let missing: Vec<&str> = CUSTOMER_FIELDS
+                .into_iter()
+                .filter(|f| str_field(receipt, f).is_none_or(|s| s.is_empty()))
+                .collect();
+            if missing.is_empty() {
+                Check::pass("kind_fields")
+            } else {
+                Check::fail(
+                    "kind_fields",
+                    format!("a customer receipt needs {}", missing.join(", ")),
+                )
             }
         }
-        .with_values(kind_expected, kind_received),
-    );
-    checks.push(
-        match str_field(receipt, "status") {
-            Some(s) if STATUSES.contains(&s) => Check::pass("status"),
-            _ => Check::fail("status", "not an execution status"),
+        Some(_) => {
+            if present.is_empty() {
+                Check::pass("kind_fields")
+            } else {
+                Check::fail(
+                    "kind_fields",
+                    format!(
+                        "a trial or validation receipt must not carry {}",
+                        present.join(", ")
+                    ),
+                )
+            }
         }
-        .with_values(
-            Some(format!("one of {}", STATUSES.map(str_shown).join(", "))),
-            member_shown(receipt, "status"),
-        ),
-    );
-    checks.push(
-        match issued {
-            Some(Ok(_)) => Check::pass("issued_at"),
-            Some(Err(_)) => Check::fail("issued_at", "not RFC 3339 UTC (YYYY-MM-DDTHH:MM:SS[.f]Z)"),
-            None => Check::fail("issued_at", "missing or not a string"),
-        }
-        .with_values(
-            Some("RFC 3339 UTC, YYYY-MM-DDTHH:MM:SS[.f]Z".to_owned()),
-            member_shown(receipt, "issued_at"),
-        ),
-    );
-    checks
+    }
+    .with_values(kind_expected, kind_received)
 }
 
 /// The refusal of [`sign_receipt`] for a receipt its verifier would fail on its form: the first

@@ -675,6 +675,16 @@ function makeApi(binding, info) {
       if (given.length > 0) throw invalid('newSalt takes no argument')
       return freshSalt()
     },
+    /** A fresh seed for ES256 keys: 32 bytes of the host's CSPRNG as 64 lowercase hex; the secret of the keys signingKey(seed, kid) derives (keep it as a private key). */
+    newSeed: (/** @type {unknown[]} */ ...given) => {
+      if (given.length > 0) throw invalid('newSeed takes no argument')
+      return freshSalt()
+    },
+    /** A fresh random ES256 signing key under kid: signingKey(newSeed(), kid), the seed not kept. */
+    newSigningKey: (/** @type {unknown} */ kid, /** @type {unknown[]} */ ...more) => {
+      if (more.length > 0) throw invalid('newSigningKey takes one argument, the kid')
+      return /** @type {Fn} */ (api.signingKey)(freshSalt(), kid)
+    },
     /** The registry (docs/operations.json): each operation's names, parameters and result. */
     operations: () => JSON.parse(binding.operations()).operations,
     errorCodes: () => binding.errorCodes(),

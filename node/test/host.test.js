@@ -1,5 +1,5 @@
 'use strict'
-// Host helpers: newSalt from the CSPRNG; a value where text is expected points to the value form.
+// Host helpers: newSalt, newSeed and newSigningKey from the CSPRNG; a value where text is expected points to the value form.
 const test = require('node:test')
 const assert = require('node:assert/strict')
 const { ekl } = require('./helpers.js')
@@ -12,6 +12,25 @@ test('newSalt: a fresh salt every operation takes', () => {
   assert.equal(ekl.fingerprint(s, { a: 1 }), ekl.fingerprint(s, new ekl.JsonText('{"a":1}')))
   assert.equal(ekl.commitment({ a: 1 }, { salt: s }).salt, s)
   assert.throws(() => ekl.newSalt(32), { code: 'INVALID_ARGUMENT' })
+})
+
+test('newSeed and newSigningKey: a fresh ES256 key from the CSPRNG, the seed its secret', () => {
+  const seeds = new Set(Array.from({ length: 64 }, () => ekl.newSeed()))
+  assert.equal(seeds.size, 64)
+  for (const s of seeds) assert.match(s, /^[0-9a-f]{64}$/)
+  const seed = ekl.newSeed()
+  assert.deepEqual(ekl.publicJwk(ekl.signingKey(seed, 'k1')), ekl.publicJwk(ekl.signingKey(seed, 'k1')))
+  const key = ekl.newSigningKey('k1')
+  const other = ekl.newSigningKey('k1')
+  assert.equal(key.kid, 'k1')
+  assert.notDeepEqual(ekl.publicJwk(key), ekl.publicJwk(other))
+  const claims = { iss: 'https://net.example', aud: 'agt_1', iat: 1000, exp: 1060 }
+  const token = ekl.signJws('ekl-access+jwt', claims, key)
+  const jwks = { keys: [ekl.publicJwk(key)] }
+  assert.equal(ekl.verifyJws(token, 'ekl-access+jwt', jwks, { now: 1030 }).kid, 'k1')
+  assert.throws(() => ekl.verifyJws(token, 'ekl-access+jwt', { keys: [ekl.publicJwk(other)] }, { now: 1030 }), { code: 'SIGNATURE_INVALID' })
+  assert.throws(() => ekl.newSigningKey(''), { code: 'INVALID_KEY' })
+  assert.throws(() => ekl.newSeed(1), { code: 'INVALID_ARGUMENT' })
 })
 
 test('canonicalize of an object points to canonicalizeValue', () => {

@@ -16,7 +16,7 @@ const net = require('node:net')
 const crypto = require('node:crypto')
 const v8 = require('node:v8')
 const vm = require('node:vm')
-const { spawn, execFileSync } = require('node:child_process')
+const { spawn, spawnSync, execFileSync } = require('node:child_process')
 const { createRequire } = require('node:module')
 const { Worker } = require('node:worker_threads')
 const { ekl, ROOT, SRC_DIR, PKG_DIR } = require('./helpers.js')
@@ -534,6 +534,46 @@ test('sqlite: survives the process; a Python and a Node process may share the fi
   assert.equal(await outcome(() => guard.consumeAssertion('i', 'a', 'k', { iat: T + 65, exp: T + 185, now: T + 65 })), 'ok')
   const cols = new Database(file).prepare('SELECT name FROM pragma_table_info(?) ORDER BY cid').all('ekl_replay').map((r) => r.name)
   assert.deepEqual(cols, ['key', 'expires_at'])
+})
+
+test('sqlite: a path opens with node:sqlite when this Node has it, before better-sqlite3', () => {
+  // Node 20 has no node:sqlite: a child whose loader answers `node:sqlite` with a DatabaseSync
+  // over better-sqlite3 (the same synchronous API) that counts its opens; where Node has the real
+  // one (>= 22.5), the child's path store must not load better-sqlite3 at all.
+  const real = (() => { try { return typeof require('node:sqlite').DatabaseSync === 'function' } catch { return false } })()
+  const child = `
+    const Module = require('node:module')
+    const load = Module._load
+    const seen = { nodeSqlite: 0, better: 0 }
+    const fake = process.argv[2] === 'fake'
+    Module._load = function (request, ...rest) {
+      if (request === 'better-sqlite3') seen.better++
+      if (request === 'node:sqlite' && fake) {
+        const Database = load.call(this, 'better-sqlite3', ...rest)
+        return { DatabaseSync: class extends Database { constructor (f) { super(f); seen.nodeSqlite++ } } }
+      }
+      if (request === 'node:sqlite') seen.nodeSqlite++
+      return load.call(this, request, ...rest)
+    }
+    const { SqliteStore } = require(process.argv[1])
+    const store = new SqliteStore(process.argv[3])
+    if (store.add('k', 2000, 1000) !== true || store.add('k', 2000, 1001) !== false) throw new Error('add')
+    store.close()
+    store.close()
+    console.log(JSON.stringify(seen))`
+  const run = (mode) => {
+    const r = spawnSync(process.execPath, ['-e', child, require.resolve('ekl-evidence/replay'), mode, path.join(tmp(), `${mode}.db`)], { encoding: 'utf8' })
+    assert.equal(r.status, 0, r.stderr)
+    return JSON.parse(r.stdout)
+  }
+  let resolvable = true
+  try {
+    createRequire(path.join(PKG_DIR, 'package.json')).resolve('better-sqlite3')
+  } catch {
+    resolvable = false
+  }
+  if (resolvable) assert.deepEqual(run('fake'), { nodeSqlite: 1, better: 0 })
+  if (real) assert.equal(run('real').better, 0)
 })
 
 test('sqlite: a path needs better-sqlite3 where the package is installed, else names it', async () => {

@@ -50,6 +50,8 @@ import ekl, {
   publicJwk,
   formatTimestamp,
   newSalt,
+  newSeed,
+  newSigningKey,
   verifyExecutionGrant,
   verifyRelationshipAssertion,
   verifyPlatformCall,
@@ -202,6 +204,9 @@ const pub: Jwk = publicJwk(fromPem)
 const pubKid: string = pub.kid + fromJwk.kid
 const stamp: string = formatTimestamp(new Date()) + formatTimestamp(1780000000)
 const fresh: string = fingerprint(newSalt(), { a: 1 })
+const randomKey: SigningKey = newSigningKey('k-1')
+const keptKey: SigningKey = signingKey(newSeed(), 'k-1')
+const randomPub: Jwk = publicJwk(randomKey)
 const grant: VerifiedJws = verifyExecutionGrant(token, jwks, 'https://n.example', 'agt_p', { now: new Date() })
 const assertion: VerifiedRelationshipAssertion = verifyRelationshipAssertion(token, jwks, 'https://n.example', 'https://p.example/oauth/token', { now: 1 })
 const capVer: number | string = assertion.caps[0]!.ver

@@ -22,7 +22,7 @@ from __future__ import annotations
 
 from ._api import *  # noqa: F401,F403 (the registry's operations: _api.__all__)
 from ._errors import ERROR_CODES, EklError, ErrorCode
-from ._host import new_salt
+from ._host import new_salt, new_seed, new_signing_key
 from ._native import (
     CAPABILITY_INPUT_MAX_BYTES,
     CORE_VERSION,
@@ -62,6 +62,8 @@ __all__ = [
     "Verdict",
     "canonicalize_many",
     "new_salt",
+    "new_seed",
+    "new_signing_key",
     "error_codes",
     # begin: result shapes and refinements (python/tools/gen_stubs.py)
     "ArchiveOutput",

@@ -1,4 +1,4 @@
-"""Host helpers: new_salt from the CSPRNG; a value where text is expected points to the value form."""
+"""Host helpers: new_salt, new_seed and new_signing_key from the CSPRNG; a value where text is expected points to the value form."""
 
 import re
 
@@ -147,3 +147,26 @@ def test_a_salted_commitment_always_has_its_salt():
     assert salted["salt"] == salt
     plain: ekl.Commitment = ekl.commitment({"a": 1})
     assert "salt" not in plain
+
+
+def test_new_seed_and_new_signing_key_draw_a_fresh_es256_key() -> None:
+    seeds = {ekl.new_seed() for _ in range(64)}
+    assert len(seeds) == 64
+    assert all(re.fullmatch(r"[0-9a-f]{64}", s) for s in seeds)
+    seed = ekl.new_seed()
+    kept = ekl.signing_key(seed, "k1")
+    # The seed is the key's secret: the same seed and kid give the same key.
+    assert ekl.public_jwk(ekl.signing_key(seed, "k1")) == ekl.public_jwk(kept)
+    key = ekl.new_signing_key("k1")
+    assert key.kid == "k1"
+    other = ekl.new_signing_key("k1")
+    assert ekl.public_jwk(key) != ekl.public_jwk(other)
+    claims = {"iss": "https://net.example", "aud": "agt_1", "iat": 1000, "exp": 1060}
+    token = ekl.sign_jws("ekl-access+jwt", claims, key)
+    assert ekl.verify_jws(token, "ekl-access+jwt", key.public_jwks(), now=1030)["kid"] == "k1"
+    with pytest.raises(ekl.EklError) as e:
+        ekl.verify_jws(token, "ekl-access+jwt", other.public_jwks(), now=1030)
+    assert e.value.code == "SIGNATURE_INVALID"
+    with pytest.raises(ekl.EklError) as e:
+        ekl.new_signing_key("")
+    assert e.value.code == "INVALID_KEY"

@@ -5,6 +5,8 @@
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 cargo fmt --all -- --check
+# The house rule: every non-test function under 150 lines (scripts/lib/fn_length.py).
+python3 scripts/lib/fn_length.py
 cargo clippy --release --workspace --all-targets -- -D warnings
 cargo test --release --workspace
 RUSTDOCFLAGS="-D warnings" cargo doc --release -p ekl-core -p ekl-bridge -p ekl-conformance --no-deps --quiet

@@ -99,7 +99,7 @@ if tar -tzf "$main" | grep '\.node$' >/dev/null; then echo "the main tarball hol
 # Two modules, each once: the verify build (the browser entry, wasm/web/) and the full module
 # (Node's fallback, wasm/node/); npm-pack.sh refuses a package that carries a file twice.
 [ "$(tar -tzf "$main" | grep -c '\.wasm$')" = 2 ] || { echo "the main tarball should hold two wasm modules: the verify build and the full one" >&2; exit 1; }
-for f in wasm/index.web.mjs wasm/binding.cjs wasm/web/ekl_wasm_bg.wasm wasm/node/ekl_wasm_bg.wasm wasm/index.d.mts index.d.ts native.js replay.js replay.mjs replay.d.ts replay.d.mts mcp/index.mjs mcp/index.d.mts mcp/relay.mjs; do
+for f in wasm/index.web.mjs wasm/binding.cjs wasm/web/ekl_wasm_bg.wasm wasm/node/ekl_wasm_bg.wasm wasm/index.d.mts index.d.ts native.js replay.js replay.mjs replay.d.ts replay.d.mts mcp/index.mjs mcp/index.d.mts mcp/relay.mjs bin/ekl.js; do
   tar -tzf "$main" | grep -x "package/$f" >/dev/null || { echo "the main tarball lacks $f" >&2; exit 1; }
 done
 if tar -tzf "$main" | grep -E '^package/(test|src|types-test|bench|npm)/' >/dev/null; then echo "tests or sources in the main tarball" >&2; exit 1; fi
@@ -150,6 +150,13 @@ EKL_REPO_ROOT="$ROOT" RUST_BACKTRACE=0 node --test --test-concurrency="$conc" te
 #    (not the native-only ones: addon panics, the async thread pool, bounds measured in the addon).
 rm -rf node_modules/ekl-evidence-linux-x64-gnu
 smoke wasm
+# The package's `ekl` command (bin/ekl.js) without the platform package that carries the binary:
+# one line naming it, exit 127 (./run dist --host runs the binary through it).
+set +e
+msg=$(./node_modules/.bin/ekl --version 2>&1); status=$?
+set -e
+[ "$status" = 127 ] && grep -q "^ekl: no ekl binary for linux-x64-gnu: the optional package ekl-evidence-linux-x64-gnu is not installed" <<< "$msg" \
+  || { echo "ekl without its platform package: exit $status: $msg" >&2; exit 1; }
 EKL_REPO_ROOT="$ROOT" node --test --test-concurrency="$conc" test/vectors.test.js test/vector-calls.test.js test/convert.test.js test/corpus.test.js test/host.test.js test/issuing.test.js test/remote-jwks.test.js test/remote-jwks-scenarios.test.js test/replay.test.js test/host-apis.test.js test/readme.test.js test/result-types.test.js test/host-idioms.test.js
 # 7. EKL_CORE_BACKEND=native there: the honest one-line message, not napi-rs's generic one.
 if msg=$(EKL_CORE_BACKEND=native node -e 'require("ekl-evidence")' 2>&1); then echo "EKL_CORE_BACKEND=native loaded without an addon?" >&2; exit 1; fi

@@ -235,7 +235,7 @@ if not ok:
 print("ekl mcp: 3 servers (one paginating) x stdio and Streamable HTTP agree with rfc8785 + hashlib from the wire and with the packages' modules; --expect exits 0 and 1")
 PY
 
-# 6b. ekl mcp over https:// (ureq + rustls): a server whose certificate a private CA signed (made
+# 6b. ekl mcp over https:// (ureq + rustls, cli/src/mcp/tls.rs): a server whose certificate a private CA signed (made
 #     here with openssl), trusted with --ca; without --ca the web PKI's roots refuse it (exit 69)
 tls="$work/tls"
 rm -rf "$tls" && mkdir -p "$tls"
@@ -259,7 +259,22 @@ status=$?
 set -e
 kill "$pid"; wait "$pid" 2>/dev/null || true
 [ $status = 69 ] || { cat "$tls/err" >&2; echo "ekl mcp over https without --ca: exit $status, not 69" >&2; exit 1; }
+grep -q "the server's certificate for 127.0.0.1 has an unknown issuer (no web PKI root): for a private server, give its certificate or CA with --ca FILE.pem" "$tls/err" \
+  || { cat "$tls/err" >&2; echo "ekl mcp over https without --ca: not the worded refusal" >&2; exit 1; }
 echo "ekl mcp over https://: a private CA's server read with --ca, refused without it ($(head -c 120 "$tls/err"))"
+# 6c. the certificate most people make (issue 44.1): `openssl req -x509`, self-signed, CA:TRUE,
+#     served as is; given with --ca it is trusted (as curl's --cacert does)
+openssl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:P-256 -nodes -days 2 -subj "/CN=127.0.0.1" \
+  -addext subjectAltName=IP:127.0.0.1 -keyout "$tls/self.key" -out "$tls/self.pem" 2>/dev/null
+openssl x509 -in "$tls/self.pem" -noout -text | grep -q "CA:TRUE" || { echo "openssl req -x509 did not mark it CA:TRUE: the step tests nothing" >&2; exit 1; }
+port=$(free_port)
+"$EX_PYTHON" examples/mcp/hostile_server.py plain --http "$port" --tls "$tls/self.pem" "$tls/self.key" > "$tls/out" 2>&1 &
+pid=$!
+for _ in $(seq 100); do grep -q '^listening ' "$tls/out" && break; sleep 0.1; done
+out=$(timeout 60 "$ekl" mcp --ca "$tls/self.pem" --url "https://127.0.0.1:$port/mcp")
+kill "$pid"; wait "$pid" 2>/dev/null || true
+"$EX_PYTHON" -c 'import json, sys; r = json.loads(sys.argv[1]); assert [t["name"] for t in r["projection"]] == ["real"], r' "$out"
+echo "ekl mcp over https://: the self-signed CA:TRUE certificate of openssl req -x509, given with --ca, is trusted"
 
 # 7. the hostile MCP servers against the three surfaces
 for surface in py js cli; do

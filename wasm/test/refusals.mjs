@@ -120,6 +120,8 @@ export function badCalls(api) {
       ['verifyRevocationFeed: milliseconds', () => api.verifyRevocationFeed('a.b.c', JWKS(), 'i', 'p', { now: 1780000000000 }), 'INVALID_ARGUMENT'],
       ['verifyAccessToken: bad base64url', () => api.verifyAccessToken('a+.b.c', JWKS(), 'i', 'p', { now: 1 }), 'INVALID_BASE64URL'],
       ['newSalt: an argument', () => api.newSalt(32), 'INVALID_ARGUMENT'],
+      ['newSeed: an argument', () => api.newSeed(32), 'INVALID_ARGUMENT'],
+      ['newSigningKey: an empty kid', () => api.newSigningKey(''), 'INVALID_KEY'],
       ['RemoteJwks: not a URL', () => new api.RemoteJwks('file:///x'), 'INVALID_ARGUMENT'],
       ['RemoteJwksPolicy: not http', () => new api.RemoteJwksPolicy('file:///x', { scheme: 'file', host: '' }), 'INVALID_ARGUMENT'],
       ['RemoteJwksPolicy: cooldown a string', () => new api.RemoteJwksPolicy('https://n.example/j', { scheme: 'https', host: 'n.example', cooldown: '30' }), 'INVALID_ARGUMENT'],

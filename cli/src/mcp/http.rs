@@ -22,12 +22,12 @@
 
 use std::io::{self, Read};
 use std::path::Path;
-use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use ekl_core::mcp::{read_message, sse, Message, Window};
 use ekl_core::{Error, ErrorCode, Value};
-use ureq::tls::{Certificate, PemItem, RootCerts, TlsConfig};
+use rustls::pki_types::CertificateDer;
+use ureq::tls::PemItem;
 
 use super::{route, McpFailure, Routed, Step, Transport, MAX_MESSAGE_BYTES};
 
@@ -156,7 +156,7 @@ fn check_url(url: &str) -> Result<(), String> {
 }
 
 /// The CA certificates of a PEM file (`--ca`).
-fn ca_certificates(path: &Path) -> Result<Vec<Certificate<'static>>, String> {
+fn ca_certificates(path: &Path) -> Result<Vec<CertificateDer<'static>>, String> {
     let mut pem = Vec::new();
     std::fs::File::open(path)
         .and_then(|f| f.take(MAX_CA_BYTES + 1).read_to_end(&mut pem))
@@ -167,7 +167,7 @@ fn ca_certificates(path: &Path) -> Result<Vec<Certificate<'static>>, String> {
     let mut certs = Vec::new();
     for item in ureq::tls::parse_pem(&pem) {
         match item {
-            Ok(PemItem::Certificate(c)) => certs.push(c.to_owned()),
+            Ok(PemItem::Certificate(c)) => certs.push(CertificateDer::from(c.der().to_vec())),
             Ok(_) => {}
             Err(_) => return Err(format!("--ca: {} is not PEM", path.display())),
         }
@@ -183,18 +183,19 @@ impl Http {
     /// instead of the web PKI's roots.
     pub(super) fn new(url: &str, ca: Option<&Path>) -> Result<Http, String> {
         check_url(url)?;
-        let roots = match ca {
-            None => RootCerts::WebPki,
-            Some(path) => RootCerts::Specific(Arc::new(ca_certificates(path)?)),
+        let tls = match ca {
+            None => super::tls::TlsConnector::new(None, None)?,
+            Some(path) => {
+                super::tls::TlsConnector::new(Some((path, ca_certificates(path)?)), None)?
+            }
         };
-        let agent: ureq::Agent = ureq::Agent::config_builder()
+        let config = ureq::Agent::config_builder()
             .http_status_as_error(false)
             .max_redirects(0)
             .proxy(None)
             .user_agent(concat!("ekl/", env!("CARGO_PKG_VERSION")))
-            .tls_config(TlsConfig::builder().root_certs(roots).build())
-            .build()
-            .into();
+            .build();
+        let agent = super::tls::agent(config, tls);
         Ok(Http {
             agent,
             url: url.to_owned(),
