@@ -69,7 +69,7 @@ def test_verify_receipts_is_the_same_on_any_number_of_threads(lines_and_context:
 
 def test_a_batch_runs_with_the_gil_released(lines_and_context: tuple) -> None:
     lines, ctx = lines_and_context
-    text = "\n".join(lines * 4)
+    text = "\n".join(lines * 16)
     ticks = 0
     stop = threading.Event()
 
@@ -90,7 +90,8 @@ def test_a_batch_runs_with_the_gil_released(lines_and_context: tuple) -> None:
     t.join()
     # With the GIL held for the whole call the other thread could not tick at all (a sleep ends
     # only when it gets the GIL back); released, it ticks every millisecond or so (fewer on a
-    # loaded machine: 69 in 378 ms at load average 18).
+    # loaded machine: 69 in 378 ms at load average 18). Sixteen copies of the lines: four took 43 ms
+    # once ES256 got faster (issue 43), under the 50 ms this needs.
     assert elapsed > 0.05 and during >= 5, (elapsed, during)
 
 
