@@ -104,6 +104,7 @@ pub mod screening;
 #[cfg(feature = "screening")]
 pub mod screening_rules;
 pub mod shape;
+mod sort;
 #[doc(hidden)]
 pub mod test_rng;
 pub mod timestamp;
