@@ -25,7 +25,7 @@ pflags=(-p ekl-es256 -p ekl-core -p ekl-bridge -p ekl-conformance -p ekl-cli)
 version=$(sed -n 's/^version = "\(.*\)"/\1/p' Cargo.toml | head -1)
 # Upper bounds of the compressed .crate files, bytes (0.1.0: 156, 41, 59 and 63 KB; 187, 49, … after
 # issue 37 put the replay guard, the remote key set policy and the MCP session in the core and bridge;
-# issue 43 moved ES256 verification out of the core into ekl-es256: 26 KB).
+# issue 43 moved ES256 verification out of the core into ekl-es256: 34 KB, the core 170 KB).
 declare -A bound=([ekl-es256]=40000 [ekl-core]=220000 [ekl-bridge]=56000 [ekl-conformance]=90000 [ekl-cli]=80000)
 
 # 1. What each package carries.
@@ -41,7 +41,7 @@ for c in "${crates[@]}"; do
 done
 # Our path dependencies carry the workspace's version, exactly (what the published crates ask for).
 for c in ekl-es256 ekl-core ekl-bridge ekl-conformance; do
-  grep -Eq "^$c = \{ path = \"[a-z]+\", version = \"=$version\" \}" Cargo.toml \
+  grep -Eq "^$c = \{ path = \"[a-z0-9]+\", version = \"=$version\" \}" Cargo.toml \
     || { echo "Cargo.toml: [workspace.dependencies] $c must be { path, version = \"=$version\" }"; exit 1; }
 done
 # The binding crates stay unpublished.
