@@ -42,7 +42,15 @@ fn write(c: &Credential, extra: Vec<(&'static str, Value<'static>)>) -> Result<O
     for (name, value) in extra {
         members.push((name, canonical::canonicalize_value(&value)?));
     }
-    members.sort_by(|a, b| a.0.cmp(b.0));
+    // An insertion sort (at most 16 distinct names): the standard library's sort would be one
+    // more instantiation in the wasm verify build (docs/decisions/wasm.md#verify-build).
+    for i in 1..members.len() {
+        let mut j = i;
+        while j > 0 && members[j - 1].0 > members[j].0 {
+            members.swap(j - 1, j);
+            j -= 1;
+        }
+    }
     let mut out = Vec::new();
     for (i, (name, bytes)) in members.iter().enumerate() {
         out.push(if i == 0 { b'{' } else { b',' });

@@ -157,7 +157,8 @@ pub fn upstream_projection<'v, 'a>(
             kept.push((name, tool));
         }
     }
-    kept.sort_by(|a, b| cmp_utf16(a.0, b.0));
+    // Unstable: two tools with one name are refused just below.
+    crate::sort::sort_unstable_by(&mut kept, |a, b| cmp_utf16(a.0, b.0));
     if kept.windows(2).any(|w| w[0].0 == w[1].0) {
         return Err(Error::new(
             ErrorCode::InvalidShape,

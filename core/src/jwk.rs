@@ -309,7 +309,7 @@ impl Jwks {
             ));
         }
         let mut kids: Vec<&str> = keys.iter().map(|k| k.kid.as_str()).collect();
-        kids.sort_unstable();
+        crate::sort::sort_unstable_by(&mut kids, |a, b| a.cmp(b));
         if kids.windows(2).any(|w| w[0] == w[1]) {
             return Err(invalid("two keys have the same kid"));
         }

@@ -65,22 +65,10 @@ pub mod canonical;
 pub mod credential;
 pub mod digest;
 mod error;
-mod es256;
-// ES256's field on 32-bit targets, wasm32 above all (and with the `fe29` feature); its tests run
-// everywhere.
-#[cfg_attr(
-    all(target_pointer_width = "64", not(feature = "fe29")),
-    allow(dead_code)
-)]
-mod fe29;
-// ES256's field on 64-bit targets (unless the `fe29` feature asks for the other); its tests run on
-// every 64-bit target.
-#[cfg(target_pointer_width = "64")]
-#[cfg_attr(feature = "fe29", allow(dead_code))]
-mod fe64;
-// The random and edge elements of both fields' differential tests.
-#[cfg(test)]
-mod field_tests;
+// ES256 verification and its field arithmetic: the `ekl-es256` crate, so that the wasm verify
+// build compiles it at opt-level 3 and the rest of the core for size (Cargo sets optimisation per
+// crate; docs/decisions/wasm.md#verify-build).
+use ekl_es256 as es256;
 pub mod fingerprint;
 pub mod hex;
 pub mod jwk;
@@ -104,8 +92,9 @@ pub mod screening;
 #[cfg(feature = "screening")]
 pub mod screening_rules;
 pub mod shape;
+mod sort;
 #[doc(hidden)]
-pub mod test_rng;
+pub use ekl_es256::test_rng;
 pub mod timestamp;
 mod value;
 pub mod verdict;

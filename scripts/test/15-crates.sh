@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The Rust crates as the Rust registry would get them (docs/decisions.md#rust-registry):
-#  1. `cargo package --list` of ekl-core, ekl-bridge, ekl-conformance and ekl-cli: sources, README,
+#  1. `cargo package --list` of ekl-es256, ekl-core, ekl-bridge, ekl-conformance and ekl-cli: sources, README,
 #     licences, the manifest and the lock only (no tests, test data, vectors, examples or target
 #     dirs);
 #  2. `cargo publish --dry-run` of the four together (unpublished path dependencies are packaged
@@ -20,12 +20,13 @@ cd "$(dirname "$0")/../.."
 root=$PWD
 target=${CARGO_TARGET_DIR:-$root/target}
 export CARGO_TARGET_DIR=$target
-crates=(ekl-core ekl-bridge ekl-conformance ekl-cli)
-pflags=(-p ekl-core -p ekl-bridge -p ekl-conformance -p ekl-cli)
+crates=(ekl-es256 ekl-core ekl-bridge ekl-conformance ekl-cli)
+pflags=(-p ekl-es256 -p ekl-core -p ekl-bridge -p ekl-conformance -p ekl-cli)
 version=$(sed -n 's/^version = "\(.*\)"/\1/p' Cargo.toml | head -1)
 # Upper bounds of the compressed .crate files, bytes (0.1.0: 156, 41, 59 and 63 KB; 187, 49, … after
-# issue 37 put the replay guard, the remote key set policy and the MCP session in the core and bridge).
-declare -A bound=([ekl-core]=220000 [ekl-bridge]=56000 [ekl-conformance]=90000 [ekl-cli]=80000)
+# issue 37 put the replay guard, the remote key set policy and the MCP session in the core and bridge;
+# issue 43 moved ES256 verification out of the core into ekl-es256: 34 KB, the core 170 KB).
+declare -A bound=([ekl-es256]=40000 [ekl-core]=220000 [ekl-bridge]=56000 [ekl-conformance]=90000 [ekl-cli]=80000)
 
 # 1. What each package carries.
 for c in "${crates[@]}"; do
@@ -39,8 +40,8 @@ for c in "${crates[@]}"; do
   echo "package $c: $(wc -l <<< "$list") files, sources/README/licences only"
 done
 # Our path dependencies carry the workspace's version, exactly (what the published crates ask for).
-for c in ekl-core ekl-bridge ekl-conformance; do
-  grep -Eq "^$c = \{ path = \"[a-z]+\", version = \"=$version\" \}" Cargo.toml \
+for c in ekl-es256 ekl-core ekl-bridge ekl-conformance; do
+  grep -Eq "^$c = \{ path = \"[a-z0-9]+\", version = \"=$version\" \}" Cargo.toml \
     || { echo "Cargo.toml: [workspace.dependencies] $c must be { path, version = \"=$version\" }"; exit 1; }
 done
 # The binding crates stay unpublished.
@@ -71,6 +72,7 @@ done
 # `crates-io`: the patch stands in for the registry serving ekl-core, ekl-bridge and ekl-conformance).
 src=$work/src
 cargo install -q --offline --debug --force --path "$src/ekl-cli-$version" --root "$work/root" \
+  --config "patch.crates-io.ekl-es256.path=\"$src/ekl-es256-$version\"" \
   --config "patch.crates-io.ekl-core.path=\"$src/ekl-core-$version\"" \
   --config "patch.crates-io.ekl-bridge.path=\"$src/ekl-bridge-$version\"" \
   --config "patch.crates-io.ekl-conformance.path=\"$src/ekl-conformance-$version\""

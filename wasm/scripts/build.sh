@@ -18,7 +18,13 @@ export RUSTFLAGS="${RUSTFLAGS:-} --cfg cpubits=\"32\""
 # artefact name, two feature sets).
 target=${CARGO_TARGET_DIR:-$root/target}
 cargo build -q --profile wasm-release --target wasm32-unknown-unknown -p ekl-wasm
-CARGO_TARGET_DIR=$target/wasm-verify cargo build -q --profile wasm-release \
+# The verify build optimises for size ("z") everything but ES256 verification (the `ekl-es256`
+# crate, at the profile's opt-level 3: at "s" it was 7.5 times slower); the full module keeps the
+# profile's levels (docs/decisions/wasm.md#verify-build).
+verify_size=(--config 'profile.wasm-release.package.ekl-core.opt-level="s"'
+  --config 'profile.wasm-release.package.ekl-bridge.opt-level="z"'
+  --config 'profile.wasm-release.package.ekl-wasm.opt-level="z"')
+CARGO_TARGET_DIR=$target/wasm-verify cargo build -q --profile wasm-release "${verify_size[@]}" \
   --target wasm32-unknown-unknown -p ekl-wasm --no-default-features --features verify
 
 # package RAW OUT: the module RAW through wasm-bindgen (web and nodejs glue) and wasm-opt, with the

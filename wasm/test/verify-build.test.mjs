@@ -20,8 +20,10 @@ import { makeAnswer } from '../../examples/conformance/ops.mjs';
 import { runVectorCalls } from '../../examples/conformance/vector-calls.mjs';
 
 const verifyDist = join(wasmDir, 'dist-verify');
-// 195.3 KB measured (200.7 KB with the full registry's shapes and ryu's full tables).
-const BUDGET_GZIP = 200 * 1024;
+// 167.1 KB measured (issue 43: one small sort on wasm32, ES256 in ekl-es256 at opt-level 3 and the
+// rest at "s"/"z"; 200.4 KB before, 200.7 KB with the full registry's shapes and ryu's full tables):
+// docs/decisions/wasm.md#verify-build.
+const BUDGET_GZIP = 172 * 1024;
 /** The floor of issue 43: a minimal module with RustCrypto's ES256 verification, SHA-256, HMAC and serde_json. */
 const FLOOR_GZIP = 67.6 * 1024;
 /** ES256 verification of the verify build: at most this many times the full module's time. */
@@ -76,6 +78,11 @@ test('the API, the ES module entry and the declarations follow the build', () =>
   const declared = (js) => new RegExp(`export declare (function|const) ${js}\\b`).test(dts);
   for (const op of operations()) {
     const has = VERIFY_OPS.includes(op.name);
+    if (op.method_of) {
+      // A handle's method row is a method of its class, not a function of the API.
+      if (has) assert.equal(typeof api[op.method_of]?.prototype?.[op.js], 'function', `${op.method_of}.${op.js}`);
+      continue;
+    }
     assert.equal(op.js in api, has, `${op.js} in the API`);
     assert.equal(new RegExp(`^  ${op.js},$`, 'm').test(web), has, `${op.js} exported by index.web.mjs`);
     assert.equal(declared(op.js), has, `${op.js} declared in index.d.ts`);

@@ -67,7 +67,7 @@ pub(super) fn has_duplicate_keys(
     // comparisons, not O(n^2)): a duplicate ends up next to its twin.
     scratch.clear();
     scratch.extend(members.iter().enumerate().map(|(i, m)| (key_hash(&m.0), i)));
-    scratch.sort_unstable_by(|a, b| {
+    crate::sort::sort_unstable_by(scratch, |a, b| {
         a.0.cmp(&b.0)
             .then_with(|| members[a.1].0.cmp(&members[b.1].0))
     });

@@ -448,7 +448,7 @@ fn order_members(out: &mut Vec<u8>, top: Open, input: &[u8], s: &mut Scratch) ->
     if sorted.windows(2).all(|w| (w[0] >> 64) < (w[1] >> 64)) {
         return false;
     }
-    sorted.sort_unstable();
+    crate::sort::sort_unstable_by(sorted, |a, b| a.cmp(b));
     if sorted.windows(2).any(|w| (w[0] >> 64) == (w[1] >> 64)) {
         let written: &[u8] = out;
         let key = |e: u128| {
@@ -468,7 +468,7 @@ fn order_members(out: &mut Vec<u8>, top: Open, input: &[u8], s: &mut Scratch) ->
             }
             if j - i > 1 {
                 let run = &mut sorted[i..j];
-                run.sort_unstable_by(|a, b| cmp_utf16_bytes(key(*a), key(*b)));
+                crate::sort::sort_unstable_by(run, |a, b| cmp_utf16_bytes(key(*a), key(*b)));
                 if run.windows(2).any(|w| key(w[0]) == key(w[1])) {
                     return true;
                 }

@@ -68,7 +68,7 @@ pub fn write_value(value: &Value<'_>, out: &mut Vec<u8>, options: Options) -> Re
                         .windows(2)
                         .all(|w| cmp(&w[0], &w[1]) == Ordering::Less)
                     {
-                        sorted.sort_unstable_by(cmp);
+                        crate::sort::sort_unstable_by(sorted, cmp);
                         if sorted
                             .windows(2)
                             .any(|w| w[0].0 == w[1].0 && w[0].1 .0 == w[1].1 .0)

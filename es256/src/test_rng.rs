@@ -1,4 +1,4 @@
-//! SplitMix64: the one small deterministic generator of the project's tests and generated corpora
+//! SplitMix64 (re-exported as `ekl_core::test_rng`): the one small deterministic generator of the project's tests and generated corpora
 //! (the differential tests of `es256` and `fe29`, the text/value agreement tests of `canonical`, the
 //! integration tests, the conformance corpus of `ekl conformance`, the benchmark corpus).
 //!

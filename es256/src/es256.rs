@@ -22,7 +22,7 @@
 //! result is not normalised: x(R) ≡ r (mod n) is checked as X = r·Z² or, when r + n < p,
 //! X = (r + n)·Z². All of it works on public data only, so variable time is fine (signing is
 //! `p256`'s RFC 6979 code, untouched). Wycheproof's P-256 SHA-256 P1363 suite
-//! (core/tests/wycheproof_es256.rs) and a differential test against `p256`'s own verifier on random
+//! (ekl-core's tests/wycheproof_es256.rs) and a differential test against `p256`'s own verifier on random
 //! and edge-case inputs (the tests below; `EKL_ES256_DIFF_CASES` scales them) pin it.
 
 use std::sync::atomic::{AtomicU32, AtomicUsize, Ordering};
@@ -482,7 +482,7 @@ fn nonzero_scalar(bytes: &[u8]) -> Option<Scalar> {
 
 /// Why a signature was refused.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum Refusal {
+pub enum Refusal {
     /// Not 64 bytes.
     Length,
     /// r or s is zero or not below n.
@@ -513,11 +513,11 @@ pub(crate) fn live_key_tables() -> usize {
 /// A verification key: its point and, from its second verification on, its table.
 ///
 /// A key verified once (a key set parsed for one token) pays for no table: u2·Q is then a width-5
-/// wNAF multiplication ([`mul_wnaf`]: 256 doublings, about 43 additions of the odd multiples
+/// wNAF multiplication (`mul_wnaf`: 256 doublings, about 43 additions of the odd multiples
 /// Q…15Q kept in Jacobian coordinates, no inversion), about 4 verifications' worth of work
 /// against some 50 for building the table. The second verification builds the table when the
 /// budget of [`MAX_KEY_TABLES`] allows, and every later one uses it; clones share both.
-pub(crate) struct PreparedKey {
+pub struct PreparedKey {
     point: Affine,
     uses: AtomicU32,
     table: OnceLock<FixedBaseTable>,
@@ -533,7 +533,7 @@ impl std::fmt::Debug for PreparedKey {
 
 impl PreparedKey {
     /// The key of `point` (not the identity).
-    pub(crate) fn new(point: &AffinePoint) -> PreparedKey {
+    pub fn new(point: &AffinePoint) -> PreparedKey {
         PreparedKey {
             point: from_p256(point),
             uses: AtomicU32::new(0),
@@ -543,7 +543,7 @@ impl PreparedKey {
 
     /// Builds the table now, when the budget of [`MAX_KEY_TABLES`] allows; says whether the key
     /// has its table.
-    pub(crate) fn precompute(&self) -> bool {
+    pub fn precompute(&self) -> bool {
         self.built_table().is_some()
     }
 
@@ -593,11 +593,7 @@ impl PreparedKey {
     }
 
     /// Verifies a raw r‖s ES256 signature of the message whose SHA-256 is `digest`.
-    pub(crate) fn verify_prehashed(
-        &self,
-        digest: &[u8; 32],
-        signature: &[u8],
-    ) -> Result<(), Refusal> {
+    pub fn verify_prehashed(&self, digest: &[u8; 32], signature: &[u8]) -> Result<(), Refusal> {
         let digest = *digest;
         match self.table() {
             Some(table) => verify_digest(Base::Table(table), &digest, signature),
