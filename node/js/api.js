@@ -654,7 +654,21 @@ function makeApi(binding, info) {
   }
   api.Jwks = Jwks
   // Only in a build that makes signing keys (not the wasm verify build, docs/decisions/wasm.md#verify-build).
-  if (index.has('signing_key')) api.SigningKey = SigningKey
+  if (index.has('signing_key')) {
+    api.SigningKey = SigningKey
+    Object.assign(api, {
+      /** A fresh seed for ES256 keys: 32 bytes of the host's CSPRNG as 64 lowercase hex; the secret of the keys signingKey(seed, kid) derives (keep it as a private key). */
+      newSeed: (/** @type {unknown[]} */ ...given) => {
+        if (given.length > 0) throw invalid('newSeed takes no argument')
+        return freshSalt()
+      },
+      /** A fresh random ES256 signing key under kid: signingKey(newSeed(), kid), the seed not kept. */
+      newSigningKey: (/** @type {unknown} */ kid, /** @type {unknown[]} */ ...more) => {
+        if (more.length > 0) throw invalid('newSigningKey takes one argument, the kid')
+        return /** @type {Fn} */ (api.signingKey)(freshSalt(), kid)
+      },
+    })
+  }
   for (const h of whole.handles || []) api[h.name] = handleClass(h)
   // A network's key set fetched and cached (node/js/remote.js, docs/decisions.md#remote-jwks).
   api.RemoteJwks = makeRemoteJwks({ EklError, Policy: /** @type {any} */ (api.RemoteJwksPolicy) })
@@ -676,16 +690,6 @@ function makeApi(binding, info) {
     newSalt: (/** @type {unknown[]} */ ...given) => {
       if (given.length > 0) throw invalid('newSalt takes no argument')
       return freshSalt()
-    },
-    /** A fresh seed for ES256 keys: 32 bytes of the host's CSPRNG as 64 lowercase hex; the secret of the keys signingKey(seed, kid) derives (keep it as a private key). */
-    newSeed: (/** @type {unknown[]} */ ...given) => {
-      if (given.length > 0) throw invalid('newSeed takes no argument')
-      return freshSalt()
-    },
-    /** A fresh random ES256 signing key under kid: signingKey(newSeed(), kid), the seed not kept. */
-    newSigningKey: (/** @type {unknown} */ kid, /** @type {unknown[]} */ ...more) => {
-      if (more.length > 0) throw invalid('newSigningKey takes one argument, the kid')
-      return /** @type {Fn} */ (api.signingKey)(freshSalt(), kid)
     },
     /** The registry (docs/operations.json): each operation's names, parameters and result. */
     operations: () => JSON.parse(binding.operations()).operations,

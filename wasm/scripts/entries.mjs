@@ -59,6 +59,9 @@ if (!('SigningKey' in api)) {
   for (const decl of [
     /\/\*\* An ES256 signing key from a seed[^\n]*\*\/\nexport declare class SigningKey \{\n[^}]*\}\n\n/,
     /\/\*\* A JWKS and its signing keys[^\n]*\*\/\nexport interface KeySet<[^\n]*\{\n  jwks: Jwks\n  keys: [^\n]*\n\}\n\n/,
+    // the host helpers that make keys (node/js/api.js defines them only beside SigningKey)
+    /\/\*\* A fresh seed for ES256 keys[^\n]*\*\/\nexport declare function newSeed\(\): string\n/,
+    /\/\*\* A fresh random ES256 signing key[^\n]*\*\/\nexport declare function newSigningKey\(kid: string\): SigningKey\n/,
   ]) {
     if (!decl.test(types)) throw new Error(`${dts}: the declaration ${decl} to drop is gone`);
     types = types.replace(decl, '');
