@@ -17,13 +17,17 @@ class Check:
     """One named check (stable snake_case name) and its outcome; ``detail`` says why it did not
     pass; ``expected`` and ``received`` are display texts of what the verifier expected and what
     the receipt holds (bounded; never a secret, tag, signature or salt; None when there is
-    nothing to show)."""
+    nothing to show); ``reason`` is a failing ``key_id``'s cause (``unknown_key``,
+    ``key_not_yet_valid``, ``key_expired``); ``blocked_by`` names the failed check that left this
+    one not checked (a knock-on: ``auth_tag`` without a usable key; docs/decisions.md#triage)."""
 
     name: str
     outcome: Outcome
     detail: Optional[str] = None
     expected: Optional[str] = None
     received: Optional[str] = None
+    reason: Optional[str] = None
+    blocked_by: Optional[str] = None
 
 
 @dataclass(frozen=True)
@@ -67,11 +71,11 @@ class Verdict:
 
     def to_wire(self) -> dict[str, Any]:
         """The wire shape: ``{accepted, checks: [{name, outcome, detail?, expected?,
-        received?}], receipt_digest}`` (the core's, member for member)."""
+        received?, reason?, blocked_by?}], receipt_digest}`` (the core's, member for member)."""
         checks = []
         for c in self.checks:
             d: dict[str, Any] = {"name": c.name, "outcome": c.outcome}
-            for k in ("detail", "expected", "received"):
+            for k in ("detail", "expected", "received", "reason", "blocked_by"):
                 v = getattr(c, k)
                 if v is not None:
                     d[k] = v
@@ -81,9 +85,10 @@ class Verdict:
     @classmethod
     def _from_wire(cls, raw: Any) -> Verdict:
         """From the wire shape ``{accepted, checks: [{name, outcome, detail?, expected?,
-        received?}], receipt_digest}``."""
+        received?, reason?, blocked_by?}], receipt_digest}``."""
         checks = tuple(
-            Check(c["name"], c["outcome"], c.get("detail"), c.get("expected"), c.get("received"))
+            Check(c["name"], c["outcome"], c.get("detail"), c.get("expected"), c.get("received"),
+                  c.get("reason"), c.get("blocked_by"))
             for c in raw["checks"]
         )
         return cls(bool(raw["accepted"]), checks, raw.get("receipt_digest"))
