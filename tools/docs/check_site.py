@@ -94,6 +94,11 @@ def items(site: Path) -> tuple[int, list[str]]:
                 missing.append(f"TypeScript {name} (not on the pages of {cls})")
 
     for op in manifest["operations"]:
+        if op.get("method_of"):
+            # a handle's method (docs/decisions/handles.md): a member of its class's page
+            py(f'{op["method_of"]}.{op["python"]}')
+            ts(f'{op["method_of"]}.{op["js"]}')
+            continue
         py(op["python"])
         ts(op["js"])
     for shape in manifest["shapes"]:
